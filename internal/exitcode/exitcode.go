@@ -1,0 +1,65 @@
+// Package exitcode carries the process exit code with an error, so that a
+// command deep inside the tool can say "the input is wrong" (exit 1) without
+// knowing how the process ends.
+//
+// The codes are the ones README.md documents and scripts rely on:
+// 0 success, 1 bad input, 2 usage, 3 internal error, 130 interrupted.
+package exitcode
+
+import (
+	"errors"
+	"fmt"
+)
+
+// The exit codes of k8sexplain.
+const (
+	OK          = 0
+	Input       = 1
+	Usage       = 2
+	Internal    = 3
+	Interrupted = 130
+)
+
+// Error is an error with the exit code it should end the process with.
+type Error struct {
+	Code int
+	Err  error
+}
+
+func (e *Error) Error() string { return e.Err.Error() }
+func (e *Error) Unwrap() error { return e.Err }
+
+// Inputf returns a bad-input error (exit 1) formatted like fmt.Errorf.
+func Inputf(format string, args ...any) error {
+	return &Error{Code: Input, Err: fmt.Errorf(format, args...)}
+}
+
+// AsInput marks err as bad input (exit 1); nil stays nil.
+func AsInput(err error) error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return err
+	}
+	return &Error{Code: Input, Err: err}
+}
+
+// Usagef returns a usage error (exit 2).
+func Usagef(format string, args ...any) error {
+	return &Error{Code: Usage, Err: fmt.Errorf(format, args...)}
+}
+
+// Code returns the exit code for err: 0 for nil, the carried code for an
+// *Error, and Internal for anything else.
+func Code(err error) int {
+	if err == nil {
+		return OK
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return Internal
+}

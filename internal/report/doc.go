@@ -1,0 +1,142 @@
+// Package report is the document model every command prints through: a Doc
+// is a list of blocks (headings, paragraphs, tables, bars, code, lists and an
+// optional sequence diagram) that renders as text, Markdown, Mermaid or JSON.
+//
+// Commands build a Doc from what their model computed; they never format
+// output themselves. The same Doc gives the same bytes in every format, so
+// golden files can pin each one.
+package report
+
+// Format names an output format.
+type Format string
+
+// The formats every command accepts with --format.
+const (
+	Text     Format = "text"
+	Markdown Format = "markdown"
+	Mermaid  Format = "mermaid"
+	JSON     Format = "json"
+)
+
+// Formats lists the valid --format values in help order.
+var Formats = []string{string(Text), string(Markdown), string(Mermaid), string(JSON)}
+
+// Doc is one command's output.
+type Doc struct {
+	Title  string  `json:"title"`
+	Blocks []Block `json:"blocks"`
+	// Sequence, when set, is what --format mermaid draws.
+	Sequence *Sequence `json:"sequence,omitempty"`
+	// Data, when set, replaces the block dump in --format json with a
+	// command-specific, documented structure.
+	Data any `json:"-"`
+}
+
+// Block is one piece of a Doc. Exactly one field is set.
+type Block struct {
+	Heading *Heading `json:"heading,omitempty"`
+	Para    *Para    `json:"paragraph,omitempty"`
+	List    *List    `json:"list,omitempty"`
+	Table   *Table   `json:"table,omitempty"`
+	Bars    *Bars    `json:"bars,omitempty"`
+	Code    *Code    `json:"code,omitempty"`
+}
+
+// Heading is a section title; Level 1 is the largest under the Doc title.
+type Heading struct {
+	Level int    `json:"level"`
+	Text  string `json:"text"`
+}
+
+// Para is a paragraph. Style "note" is shown dimmed in text, as a quote in
+// Markdown; "warn" in yellow; "ok" in green; "bad" in red.
+type Para struct {
+	Text  string `json:"text"`
+	Style string `json:"style,omitempty"`
+}
+
+// List is a bulleted (or numbered) list.
+type List struct {
+	Items    []string `json:"items"`
+	Numbered bool     `json:"numbered,omitempty"`
+}
+
+// Table is a grid; Right marks right-aligned columns (numbers). Highlight
+// marks rows to emphasise (for example the requested cluster size).
+type Table struct {
+	Header    []string   `json:"header"`
+	Rows      [][]string `json:"rows"`
+	Right     []bool     `json:"-"`
+	Highlight []bool     `json:"-"`
+}
+
+// Bars is a horizontal bar chart of non-negative values.
+type Bars struct {
+	Unit string `json:"unit,omitempty"`
+	Rows []Bar  `json:"rows"`
+}
+
+// Bar is one row of a bar chart.
+type Bar struct {
+	Label string  `json:"label"`
+	Value float64 `json:"value"`
+	Note  string  `json:"note,omitempty"`
+}
+
+// Code is a verbatim block (rules, YAML, commands).
+type Code struct {
+	Lang string `json:"lang,omitempty"`
+	Text string `json:"text"`
+}
+
+// Sequence is a Mermaid sequenceDiagram.
+type Sequence struct {
+	Participants []Participant `json:"participants"`
+	Messages     []Message     `json:"messages"`
+}
+
+// Participant is one lifeline; ID must be a plain identifier.
+type Participant struct {
+	ID    string `json:"id"`
+	Label string `json:"label"`
+}
+
+// Message is an arrow, or a note over From when Note is true. Reply draws
+// a dashed arrow. Section starts a new "rect"-less divider (a Note across all).
+type Message struct {
+	From    string `json:"from"`
+	To      string `json:"to,omitempty"`
+	Text    string `json:"text"`
+	Reply   bool   `json:"reply,omitempty"`
+	Note    bool   `json:"note,omitempty"`
+	Section bool   `json:"section,omitempty"`
+}
+
+// Builder helpers keep command code short.
+
+// H appends a heading.
+func (d *Doc) H(level int, text string) {
+	d.Blocks = append(d.Blocks, Block{Heading: &Heading{level, text}})
+}
+
+// P appends a paragraph.
+func (d *Doc) P(text string) { d.Blocks = append(d.Blocks, Block{Para: &Para{Text: text}}) }
+
+// Styled appends a paragraph with a style (note, warn, ok, bad).
+func (d *Doc) Styled(style, text string) {
+	d.Blocks = append(d.Blocks, Block{Para: &Para{Text: text, Style: style}})
+}
+
+// L appends a bulleted list.
+func (d *Doc) L(items ...string) { d.Blocks = append(d.Blocks, Block{List: &List{Items: items}}) }
+
+// T appends a table.
+func (d *Doc) T(t *Table) { d.Blocks = append(d.Blocks, Block{Table: t}) }
+
+// C appends a code block.
+func (d *Doc) C(lang, text string) {
+	d.Blocks = append(d.Blocks, Block{Code: &Code{Lang: lang, Text: text}})
+}
+
+// B appends a bar chart.
+func (d *Doc) B(b *Bars) { d.Blocks = append(d.Blocks, Block{Bars: b}) }
