@@ -1,0 +1,66 @@
+package cmd
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/k8sexplain/k8sexplain/internal/golden"
+	"github.com/k8sexplain/k8sexplain/internal/iostreams"
+)
+
+// run executes the CLI in-process with test streams (no terminal, empty
+// environment) and returns stdout, stderr and the exit code.
+func run(t testing.TB, stdin string, args ...string) (string, string, int) {
+	t.Helper()
+	io, in, out, errOut := iostreams.Test()
+	in.WriteString(stdin)
+	code := Execute(io, args)
+	return out.String(), errOut.String(), code
+}
+
+// runGolden runs args and compares stdout with golden/<name>; it fails on a
+// non-zero exit.
+func runGolden(t *testing.T, name string, args ...string) string {
+	t.Helper()
+	out, errOut, code := run(t, "", args...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d, stderr: %s", args, code, errOut)
+	}
+	golden.Assert(t, name, []byte(out))
+	return out
+}
+
+func TestVersionAndUsage(t *testing.T) {
+	out, _, code := run(t, "", "version")
+	if code != 0 || !strings.HasPrefix(out, "k8sexplain ") {
+		t.Fatalf("version: code %d out %q", code, out)
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"no-such-command"}, 2, `unknown command "no-such-command"`},
+		{[]string{"--no-such-flag"}, 2, "unknown flag: --no-such-flag"},
+		{[]string{"--lang", "de", "version"}, 1, `invalid --lang "de"`},
+		{[]string{"--format", "yaml", "version"}, 1, `invalid --format "yaml"`},
+		{[]string{"--color", "sometimes", "version"}, 1, `invalid --color "sometimes"`},
+		{[]string{"version", "extra"}, 2, "takes no arguments"},
+	} {
+		_, errOut, code := run(t, "", tc.args...)
+		if code != tc.code || !strings.Contains(errOut, tc.msg) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%v: code %d (want %d), stderr %q (want one line with %q)", tc.args, code, tc.code, errOut, tc.msg)
+		}
+	}
+}
+
+func TestCompletion(t *testing.T) {
+	out, _, code := run(t, "", "__complete", "--format", "")
+	if code != 0 || !strings.Contains(out, "markdown") || !strings.Contains(out, "mermaid") {
+		t.Fatalf("completion of --format: code %d out %q", code, out)
+	}
+	out, _, code = run(t, "", "completion", "bash")
+	if code != 0 || !strings.Contains(out, "bash completion") {
+		t.Fatalf("completion bash: code %d", code)
+	}
+}
