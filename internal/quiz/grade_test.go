@@ -1,0 +1,133 @@
+package quiz
+
+import (
+	"os"
+	"testing"
+
+	_ "github.com/k8sexplain/k8sexplain/internal/golden" // defines -update for `go test ./... -update`
+)
+
+func testBank(t testing.TB) *Bank {
+	t.Helper()
+	b, err := Load(os.DirFS("testdata"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestTestdataValid(t *testing.T) {
+	for _, q := range testBank(t).Questions {
+		for _, err := range Validate(q) {
+			t.Error(err)
+		}
+	}
+}
+
+func TestGrade(t *testing.T) {
+	b := testBank(t)
+	for _, tc := range []struct {
+		name, id, lang string
+		shown          []int
+		answer         string
+		score          float64
+		verdict        string
+	}{
+		{"single correct", "t-single-apiserver", "en", nil, "2", 1, Correct},
+		{"single wrong", "t-single-apiserver", "en", nil, "1", 0, Wrong},
+		{"single dot", "t-single-apiserver", "ru", nil, " 2. ", 1, Correct},
+		{"single two numbers", "t-single-apiserver", "en", nil, "1 2", 0, Wrong},
+		{"single out of range", "t-single-apiserver", "en", nil, "9", 0, Wrong},
+		{"single shuffled", "t-single-apiserver", "en", []int{2, 1, 0}, "2", 1, Correct},
+		{"multi all", "t-multi-ns", "en", nil, "1,2,3", 1, Correct},
+		{"multi spaces any order", "t-multi-ns", "ru", nil, "3 1 2", 1, Correct},
+		{"multi partial", "t-multi-ns", "en", nil, "1, 2", 2.0 / 3, Partial},
+		{"multi one wrong pick", "t-multi-ns", "en", nil, "1 2 3 4", 0.5, Partial},
+		{"multi everything", "t-multi-ns", "en", nil, "1 2 3 4 5", 0, Wrong},
+		{"multi wrong only", "t-multi-apply", "en", nil, "2;4", 0, Wrong},
+		{"order correct", "t-order-apply", "en", nil, "1 2 3 4 5", 1, Correct},
+		{"order shuffled correct", "t-order-apply", "en", []int{3, 0, 4, 1, 2}, "2 4 5 1 3", 1, Correct},
+		{"order one swap", "t-order-apply", "en", nil, "1 3 2 4 5", 0.9, Partial},
+		{"order reversed", "t-order-apply", "ru", nil, "5 4 3 2 1", 0, Wrong},
+		{"order incomplete", "t-order-shutdown", "en", nil, "1 2 3", 0.5, Partial},
+		{"order repeated", "t-order-shutdown", "en", nil, "1 1 2 3", 0, Wrong},
+		{"numeric bare", "t-num-quorum", "en", nil, "3", 1, Correct},
+		{"numeric unit en", "t-num-quorum", "en", nil, "3 members", 1, Correct},
+		{"numeric unit ru", "t-num-quorum", "ru", nil, "3 узла", 1, Correct},
+		{"numeric unit ru other form", "t-num-quorum", "ru", nil, "3 узлов", 1, Correct},
+		{"numeric wrong", "t-num-quorum", "en", nil, "2 nodes", 0, Wrong},
+		{"numeric seconds short", "t-num-grace", "en", nil, "30s", 1, Correct},
+		{"numeric minutes", "t-num-grace", "en", nil, "0.5 min", 1, Correct},
+		{"numeric ms", "t-num-grace", "en", nil, "30 ms", 0, Wrong},
+		{"numeric ru seconds", "t-num-grace", "ru", nil, "30 секунд", 1, Correct},
+		{"numeric comma", "t-num-ndots", "ru", nil, "5,4", 1, Correct},
+		{"numeric tolerance", "t-num-ndots", "en", nil, "6", 0, Wrong},
+		{"numeric not a number", "t-num-ndots", "en", nil, "five", 0, Wrong},
+		{"text en full", "t-text-quorum", "en", nil, "Writes need a majority, and 4 members give the same fault tolerance as 3.", 1, Correct},
+		{"text en paraphrase", "t-text-quorum", "en", nil, "because you need more than half to agree and an even cluster tolerates the same number of failures", 1, Correct},
+		{"text en typo", "t-text-quorum", "en", nil, "you need a majorty; the same fault tolerence", 1, Correct},
+		{"text en partial", "t-text-quorum", "en", nil, "quorum", 0.5, Partial},
+		{"text en wrong", "t-text-quorum", "en", nil, "it is faster", 0, Wrong},
+		{"text ru full", "t-text-quorum", "ru", nil, "Нужно большинство голосов, а чётный кластер даёт ту же отказоустойчивость.", 1, Correct},
+		{"text ru inflected", "t-text-quorum", "ru", nil, "без кворума запись невозможна", 0.5, Partial},
+		{"text ru typo", "t-text-quorum", "ru", nil, "нужно большенство", 0.5, Partial},
+		{"text ru wrong", "t-text-quorum", "ru", nil, "так быстрее", 0, Wrong},
+		{"text mixed languages", "t-text-reconcile", "ru", nil, "сравнивает spec и status и приводит их", 1, Correct},
+		{"text pass 2 of 3", "t-text-pending", "en", nil, "not enough memory on nodes or a taint without toleration", 1, Correct},
+		{"text ru pass", "t-text-pending", "ru", nil, "не хватает ресурсов или нет affinity", 1, Correct},
+		{"text empty", "t-text-pending", "en", nil, "   ", 0, Wrong},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q := b.Get(tc.id)
+			if q == nil {
+				t.Fatalf("no question %s", tc.id)
+			}
+			r := Grade(q, tc.shown, tc.answer, tc.lang)
+			if diff := r.Score - tc.score; diff > 1e-9 || diff < -1e-9 || r.Verdict != tc.verdict {
+				t.Errorf("Grade(%q) = %.3f %s, want %.3f %s (%+v)", tc.answer, r.Score, r.Verdict, tc.score, tc.verdict, r)
+			}
+		})
+	}
+}
+
+func TestGradeDetails(t *testing.T) {
+	b := testBank(t)
+	r := Grade(b.Get("t-order-apply"), nil, "1 3 2 4 5", "en")
+	if len(r.Misplaced) != 1 {
+		t.Errorf("misplaced = %q, want one step", r.Misplaced)
+	}
+	r = Grade(b.Get("t-multi-ns"), nil, "1 4", "ru")
+	if len(r.MissedPicks) != 2 || len(r.WrongPicks) != 1 || r.WrongPicks[0] != "PID" {
+		t.Errorf("multi details: %+v", r)
+	}
+	r = Grade(b.Get("t-text-pending"), nil, "a taint", "ru")
+	if len(r.Found) != 1 || r.Found[0] != "taints" || len(r.Missed) != 2 {
+		t.Errorf("text details: %+v", r)
+	}
+	r = Grade(b.Get("t-num-quorum"), nil, "3 bananas", "en")
+	if r.Score != 1 || r.Note == "" {
+		t.Errorf("unknown unit should be noted: %+v", r)
+	}
+}
+
+func TestRating(t *testing.T) {
+	for s, want := range map[float64]string{0: "Again", 0.49: "Again", 0.5: "Hard", 0.8: "Good", 1: "Easy"} {
+		if got := Rating(s).String(); got != want {
+			t.Errorf("Rating(%v) = %s, want %s", s, got, want)
+		}
+	}
+}
+
+func TestWithinOneEdit(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"quorum", "quorum", true}, {"quorum", "qourum", true}, {"quorum", "quorm", true},
+		{"quorum", "quorums", true}, {"quorum", "qurom", false}, {"кворум", "кворм", true}, {"", "ab", false},
+	} {
+		if got := withinOneEdit(tc.a, tc.b); got != tc.want {
+			t.Errorf("withinOneEdit(%q, %q) = %v", tc.a, tc.b, got)
+		}
+	}
+}

@@ -1,0 +1,47 @@
+package quiz
+
+// ru holds the Russian of the package's user-facing strings, keyed by the
+// English text (the English is the key itself).
+var ru = map[string]string{
+	"no answer":                          "нет ответа",
+	"one number expected":                "нужен один номер",
+	"a step is repeated":                 "шаг повторяется",
+	"unit %q does not fit, expected %s":  "единица %q не подходит, ожидалось: %s",
+	"unit %q not understood, read as %s": "единица %q не распознана, считаю как: %s",
+	"Correct.":                           "Верно.",
+	"Partly correct":                     "Частично верно",
+	"Wrong.":                             "Неверно.",
+	"Could not read the answer: %s":      "Не удалось прочитать ответ: %s",
+	"Model answer":                       "Образцовый ответ",
+	"See it":                             "Посмотреть вживую",
+	"Found":                              "Найдено",
+	"Missed":                             "Не хватает",
+	"Out of place":                       "Не на своём месте",
+	"Not picked":                         "Не выбрано",
+	"Wrong picks":                        "Лишние",
+	"Your value":                         "Ваше значение",
+	"Expected":                           "Ожидалось",
+	"Question %d of %d":                  "Вопрос %d из %d",
+	"Answer":                             "Ответ",
+	"choice number":                      "номер варианта",
+	"choice numbers separated by commas or spaces": "номера вариантов через запятую или пробел",
+	"step numbers in the right order":              "номера шагов в правильном порядке",
+	"a number, optionally with its unit":           "число, можно с единицей",
+	"free text on one line":                        "свободный текст в одну строку",
+	"Pick the next step":                           "Выберите следующий шаг",
+	"Pick all that apply":                          "Выберите все подходящие",
+	"score":                                        "балл",
+}
+
+// msg returns the English key or its Russian translation.
+func msg(lang, key string) string {
+	if lang == "ru" {
+		if s, ok := ru[key]; ok {
+			return s
+		}
+	}
+	return key
+}
+
+// Msg is msg for the command layer.
+func Msg(lang, key string) string { return msg(lang, key) }

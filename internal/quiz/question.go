@@ -1,0 +1,199 @@
+package quiz
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Text is a string in both languages of the tool.
+type Text struct {
+	En string `yaml:"en" json:"en"`
+	Ru string `yaml:"ru" json:"ru"`
+}
+
+// In returns the text in lang ("ru" or anything else for English), falling
+// back to the other language when one is missing.
+func (t Text) In(lang string) string {
+	if lang == "ru" && t.Ru != "" {
+		return t.Ru
+	}
+	if t.En == "" {
+		return t.Ru
+	}
+	return t.En
+}
+
+// Words is a list of words or phrases in both languages.
+type Words struct {
+	En []string `yaml:"en" json:"en"`
+	Ru []string `yaml:"ru" json:"ru"`
+}
+
+// Numeric is the answer data of a numeric question.
+type Numeric struct {
+	Value     float64 `yaml:"value" json:"value"`
+	Tolerance float64 `yaml:"tolerance" json:"tolerance"`
+	Unit      Text    `yaml:"unit" json:"unit"`
+}
+
+// Concept is one key idea a free-text answer should contain; it is found
+// when any synonym (in either language) occurs in the answer.
+type Concept struct {
+	Name     Text  `yaml:"name" json:"name"`
+	Synonyms Words `yaml:"synonyms" json:"synonyms"`
+}
+
+// The question types.
+const (
+	Single  = "single"
+	Multi   = "multi"
+	Order   = "order"
+	NumType = "numeric"
+	TextAns = "text"
+)
+
+// Types, Topics and Difficulties are the valid values of those fields.
+var (
+	Types        = []string{Single, Multi, Order, NumType, TextAns}
+	Difficulties = []string{"middle", "senior", "staff"}
+	Topics       = []string{"control-plane", "reconcile", "watch", "apply", "security", "etcd", "scheduler",
+		"runtime", "pods", "probes", "deployments", "lifecycle", "shutdown", "services", "dns", "grpc",
+		"api-machinery", "resources"}
+)
+
+// Question is one entry of questions/<topic>.yaml. The schema:
+//
+//	id          unique kebab-case name
+//	topic       one of Topics
+//	tags        free words
+//	difficulty  middle | senior | staff
+//	type        single | multi | order | numeric | text
+//	prompt      {en, ru}
+//	choices     single/multi: the options; order: the steps in the CORRECT order (shown shuffled)
+//	answer      single: [index]; multi: indices of all correct choices (0-based); absent otherwise
+//	numeric     numeric only: {value, tolerance, unit: {en, ru}}
+//	rubric      text only: concepts, each {name: {en, ru}, synonyms: {en: [...], ru: [...]}}
+//	pass        text only: concepts needed for full credit (default: all)
+//	explanation {en, ru}: the model answer
+//	see         a k8sexplain command line that demonstrates it
+type Question struct {
+	ID          string    `yaml:"id" json:"id"`
+	Topic       string    `yaml:"topic" json:"topic"`
+	Tags        []string  `yaml:"tags" json:"tags,omitempty"`
+	Difficulty  string    `yaml:"difficulty" json:"difficulty"`
+	Type        string    `yaml:"type" json:"type"`
+	Prompt      Text      `yaml:"prompt" json:"prompt"`
+	Choices     []Text    `yaml:"choices" json:"choices,omitempty"`
+	Answer      []int     `yaml:"answer" json:"answer,omitempty"`
+	Numeric     *Numeric  `yaml:"numeric" json:"numeric,omitempty"`
+	Rubric      []Concept `yaml:"rubric" json:"rubric,omitempty"`
+	Pass        int       `yaml:"pass" json:"pass,omitempty"`
+	Explanation Text      `yaml:"explanation" json:"explanation"`
+	See         string    `yaml:"see" json:"see"`
+
+	// File is where the question was loaded from (file:line), for messages.
+	File string `yaml:"-" json:"-"`
+}
+
+// Bank is the loaded question bank, in file order (files sorted by name).
+type Bank struct {
+	Questions []*Question
+	byID      map[string]*Question
+}
+
+// Get returns the question with id, or nil.
+func (b *Bank) Get(id string) *Question { return b.byID[id] }
+
+// Load reads every *.yaml file at the top of fsys. It fails on YAML errors
+// and unknown fields, naming file:line; semantic checks are in Validate.
+func Load(fsys fs.FS) (*Bank, error) {
+	names, err := fs.Glob(fsys, "*.yaml")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	b := &Bank{byID: map[string]*Question{}}
+	for _, name := range names {
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, err
+		}
+		qs, err := parseFile(name, data)
+		if err != nil {
+			return nil, err
+		}
+		for _, q := range qs {
+			if prev := b.byID[q.ID]; prev != nil && q.ID != "" {
+				return nil, fmt.Errorf("%s: duplicate id %q (first at %s)", q.File, q.ID, prev.File)
+			}
+			b.byID[q.ID] = q
+			b.Questions = append(b.Questions, q)
+		}
+	}
+	return b, nil
+}
+
+func parseFile(name string, data []byte) ([]*Question, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	if len(doc.Content) == 0 {
+		return nil, nil
+	}
+	list := doc.Content[0]
+	if list.Kind != yaml.SequenceNode {
+		return nil, fmt.Errorf("%s:%d: want a list of questions", name, list.Line)
+	}
+	qs := make([]*Question, 0, len(list.Content))
+	for _, n := range list.Content {
+		q := &Question{}
+		if err := decodeStrict(n, q); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", name, n.Line, err)
+		}
+		q.File = fmt.Sprintf("%s:%d", path.Base(name), n.Line)
+		qs = append(qs, q)
+	}
+	return qs, nil
+}
+
+// decodeStrict decodes one node, rejecting unknown fields (a typo such as
+// "explaination" would otherwise silently drop the model answer).
+func decodeStrict(n *yaml.Node, v any) error {
+	out, err := yaml.Marshal(n)
+	if err != nil {
+		return err
+	}
+	dec := yaml.NewDecoder(strings.NewReader(string(out)))
+	dec.KnownFields(true)
+	return dec.Decode(v)
+}
+
+// Filter returns the questions matching every non-empty criterion.
+func (b *Bank) Filter(topics []string, difficulty string) []*Question {
+	var out []*Question
+	for _, q := range b.Questions {
+		if len(topics) > 0 && !contains(topics, q.Topic) {
+			continue
+		}
+		if difficulty != "" && q.Difficulty != difficulty {
+			continue
+		}
+		out = append(out, q)
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,133 @@
+package quiz
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/kljensen/snowball/english"
+	"github.com/kljensen/snowball/russian"
+)
+
+// token is one word of an answer or a synonym: the lower-cased word and its
+// Snowball stem (English or Russian by the word's script).
+type token struct {
+	raw, stem string
+}
+
+// words splits s into lower-case words: runs of letters and digits.
+// Hyphens and apostrophes split words too ("pre-stop" is "pre stop"), so
+// synonyms should be written the same way. ё is folded to е, as Russian
+// writers often drop the diaeresis.
+func words(s string) []string {
+	s = strings.ToLower(strings.ReplaceAll(strings.ReplaceAll(s, "ё", "е"), "Ё", "Е"))
+	return strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+func isCyrillic(w string) bool {
+	for _, r := range w {
+		if unicode.Is(unicode.Cyrillic, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// stem applies the Snowball stemmer of the word's script
+// (github.com/kljensen/snowball: english.Stem, russian.Stem).
+func stem(w string) string {
+	if isCyrillic(w) {
+		return russian.Stem(w, true)
+	}
+	return english.Stem(w, true)
+}
+
+func tokenize(s string) []token {
+	ws := words(s)
+	ts := make([]token, len(ws))
+	for i, w := range ws {
+		ts[i] = token{raw: w, stem: stem(w)}
+	}
+	return ts
+}
+
+// minFuzzyRunes is the shortest word allowed one typo: shorter words
+// ("pod", "dns", "ttl") differ by one letter from other real words.
+const minFuzzyRunes = 5
+
+// tokenMatch says whether an answer word matches a synonym word: same stem,
+// or one typo (Damerau–Levenshtein distance 1) in the stem or in the raw
+// word, for words long enough. The raw word is compared too because a typo
+// can change what the stemmer strips.
+func tokenMatch(ans, syn token) bool {
+	if ans.stem == syn.stem || ans.raw == syn.raw {
+		return true
+	}
+	if runeLen(syn.raw) < minFuzzyRunes || runeLen(ans.raw) < minFuzzyRunes-1 {
+		return false
+	}
+	return withinOneEdit(ans.stem, syn.stem) || withinOneEdit(ans.raw, syn.raw)
+}
+
+func runeLen(s string) int { return len([]rune(s)) }
+
+// containsPhrase reports whether the synonym's words occur consecutively in
+// the answer's words.
+func containsPhrase(ans, syn []token) bool {
+	if len(syn) == 0 {
+		return false
+	}
+outer:
+	for i := 0; i+len(syn) <= len(ans); i++ {
+		for j := range syn {
+			if !tokenMatch(ans[i+j], syn[j]) {
+				continue outer
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// withinOneEdit reports whether a and b are at optimal-string-alignment
+// (restricted Damerau–Levenshtein) distance at most 1: equal, or one rune
+// inserted, deleted, substituted, or two adjacent runes swapped.
+func withinOneEdit(a, b string) bool {
+	return osaDistance([]rune(a), []rune(b), 2) <= 1
+}
+
+// osaDistance computes the optimal string alignment distance with the
+// classic dynamic programme (Wagner–Fischer plus the transposition case,
+// see Damerau 1964); it stops early and returns limit once every cell of a
+// row reaches limit.
+func osaDistance(a, b []rune, limit int) int {
+	if d := len(a) - len(b); d >= limit || -d >= limit {
+		return limit
+	}
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				v = min(v, prev2[j-2]+1)
+			}
+			cur[j] = v
+			rowMin = min(rowMin, v)
+		}
+		if rowMin >= limit {
+			return limit
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return min(prev[len(b)], limit)
+}
