@@ -1,0 +1,178 @@
+package manifest
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	sigsjson "sigs.k8s.io/json"
+)
+
+// ident names the object being decoded in error messages.
+type ident struct {
+	apiVersion, kind, name, namespace, file string
+	line                                    int
+}
+
+func (id ident) String() string {
+	if id.name == "" {
+		return id.kind
+	}
+	return id.kind + " " + strconv.Quote(id.name)
+}
+
+// decode turns one object's JSON into a typed k8s.io/api object (strictly)
+// or, for kinds outside the built-in groups, an Unstructured object.
+func decode(id ident, doc *jsonDoc) (Object, error) {
+	data := doc.buf.Bytes()
+	// apimachinery runtime/error.go: the serializer checks Kind before
+	// apiVersion, and prints the object it could not place.
+	if id.kind == "" {
+		return Object{}, errAt(id.line, "Object 'Kind' is missing in '%s'", shorten(string(data), 200))
+	}
+	if id.apiVersion == "" {
+		return Object{}, errAt(id.line, "Object 'apiVersion' is missing in '%s'", shorten(string(data), 200))
+	}
+	gv, err := schema.ParseGroupVersion(id.apiVersion)
+	if err != nil {
+		return Object{}, errAt(id.line, "%v", err)
+	}
+	gvk := gv.WithKind(id.kind)
+	out := Object{APIVersion: id.apiVersion, Kind: id.kind, Name: id.name, Namespace: id.namespace}
+	switch {
+	case scheme.Recognizes(gvk):
+		obj, _ := scheme.New(gvk) // cannot fail: Recognizes said yes
+		strictErrs, err := sigsjson.UnmarshalStrict(data, obj)
+		if err != nil {
+			return Object{}, typeError(id, doc, err)
+		}
+		if len(strictErrs) > 0 {
+			return Object{}, strictError(id, doc, strictErrs)
+		}
+		obj.GetObjectKind().SetGroupVersionKind(gvk)
+		out.Obj = obj
+	case servedUntyped[gvk] || !builtinGroups[gv.Group]:
+		if gv.Group == "kustomize.config.k8s.io" {
+			return Object{}, errAt(id.line, "%s: a kustomization is not an object to apply; build it with kubectl kustomize (or kubectl apply -k DIR)", noMatch(id))
+		}
+		u, err := decodeUnstructured(id, doc)
+		if err != nil {
+			return Object{}, err
+		}
+		out.Obj = u
+	default:
+		return Object{}, errAt(id.line, "%s%s", noMatch(id), replacement(gvk))
+	}
+	return out, nil
+}
+
+// noMatch is kubectl's message when discovery has no such kind
+// (cli-runtime resource mapping + apimachinery meta.NoKindMatchError).
+func noMatch(id ident) string {
+	return fmt.Sprintf("resource mapping not found for name: %q namespace: %q from %q: no matches for kind %q in version %q",
+		id.name, id.namespace, id.file, id.kind, id.apiVersion)
+}
+
+// replacement suggests the served version of a kind whose version was
+// removed (policy/v1beta1 -> policy/v1, extensions/v1beta1 -> apps/v1).
+func replacement(gvk schema.GroupVersionKind) string {
+	var same, other []string
+	for known := range scheme.AllKnownTypes() {
+		if known.Kind != gvk.Kind || known.Version == "__internal" {
+			continue
+		}
+		if known.Group == gvk.Group {
+			same = append(same, known.GroupVersion().String())
+		} else {
+			other = append(other, known.GroupVersion().String())
+		}
+	}
+	sort.Strings(same)
+	sort.Strings(other)
+	switch {
+	case len(same) > 0:
+		return " (this version is not served; use " + same[0] + ")"
+	case len(other) > 0:
+		return " (this version is not served; use " + other[0] + ")"
+	}
+	return ""
+}
+
+func strictError(id ident, doc *jsonDoc, errs []error) error {
+	first := errs[0]
+	path := ""
+	if fe, ok := first.(sigsjson.FieldError); ok {
+		path = fe.FieldPath()
+	}
+	msg := fmt.Sprintf("%s in %s", first.Error(), id)
+	if len(errs) > 1 {
+		msg += fmt.Sprintf(" (and %d more)", len(errs)-1)
+	}
+	return errAt(doc.lineOf(path, id.line), "%s", msg)
+}
+
+// typeError places a fatal decoding error: a value of the wrong type
+// (replicas: "three") or one a field's own decoder rejects (a quantity).
+func typeError(id ident, doc *jsonDoc, err error) error {
+	msg := strings.TrimPrefix(err.Error(), "json: ")
+	if off, ok := jsonOffset(err); ok {
+		if f, ok := doc.fieldBefore(int(off)); ok && f.path != "" {
+			return errAt(f.line, "wrong type for %q in %s: %s", f.path, id, msg)
+		}
+	}
+	return errAt(id.line, "%s: %s", id, msg)
+}
+
+// jsonOffset reads the Offset of sigs.k8s.io/json's UnmarshalTypeError,
+// which lives in an internal package and cannot be named here.
+func jsonOffset(err error) (int64, bool) {
+	v := reflect.ValueOf(err)
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		return 0, false
+	}
+	v = v.Elem()
+	if v.Kind() != reflect.Struct || v.Type().Name() != "UnmarshalTypeError" {
+		return 0, false
+	}
+	f := v.FieldByName("Offset")
+	if !f.IsValid() || !f.CanInt() {
+		return 0, false
+	}
+	return f.Int(), true
+}
+
+// decodeUnstructured keeps a custom resource as generic data; only its
+// metadata has a schema the loader knows, and that one is checked strictly.
+func decodeUnstructured(id ident, doc *jsonDoc) (*unstructured.Unstructured, error) {
+	var m map[string]any
+	if err := sigsjson.UnmarshalCaseSensitivePreserveInts(doc.buf.Bytes(), &m); err != nil {
+		return nil, errAt(id.line, "%s: %v", id, err)
+	}
+	if md, ok := m["metadata"]; ok && md != nil {
+		raw, err := json.Marshal(md)
+		if err != nil {
+			return nil, errAt(id.line, "%s: %v", id, err)
+		}
+		var meta metav1.ObjectMeta
+		strictErrs, err := sigsjson.UnmarshalStrict(raw, &meta)
+		if err != nil {
+			msg := strings.TrimPrefix(err.Error(), "json: ")
+			return nil, errAt(doc.lineOf("metadata", id.line), "wrong type in metadata of %s: %s", id, msg)
+		}
+		if len(strictErrs) > 0 {
+			path := "metadata"
+			if fe, ok := strictErrs[0].(sigsjson.FieldError); ok {
+				path = "metadata." + fe.FieldPath()
+				fe.SetFieldPath(path)
+			}
+			return nil, errAt(doc.lineOf(path, id.line), "%v in %s", strictErrs[0], id)
+		}
+	}
+	return &unstructured.Unstructured{Object: m}, nil
+}

@@ -1,0 +1,30 @@
+package manifest
+
+import "fmt"
+
+// Limits that keep hostile input (alias bombs, huge files, deep nesting)
+// bounded in time and memory. A real manifest is far below every one:
+// the largest CRDs in the wild are about 1 MiB and 40 levels deep.
+const (
+	// MaxFileBytes is the largest file (or stdin) the loader reads.
+	MaxFileBytes = 8 << 20
+	// MaxObjects is the most objects (documents and List items) per file.
+	MaxObjects = 10000
+	// MaxDepth is the deepest nesting of mappings and sequences.
+	MaxDepth = 100
+	// maxNodes bounds the YAML nodes visited per file, counting every alias
+	// expansion again: this is what stops a "billion laughs" document.
+	maxNodes = 2_000_000
+	// maxJSONBytes bounds the JSON the loader builds per file, so an alias
+	// to a long string repeated many times cannot exhaust memory.
+	maxJSONBytes = 64 << 20
+)
+
+// sizeText prints a byte count the way the error messages show it.
+func sizeText(n int64) string {
+	const mib = 1 << 20
+	if n >= mib {
+		return fmt.Sprintf("%.1f MiB", float64(n)/mib)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
