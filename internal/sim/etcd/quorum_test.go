@@ -1,0 +1,206 @@
+package etcd
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+)
+
+func mustRun(t testing.TB, s Scenario) *Story {
+	t.Helper()
+	st, err := Run(s)
+	if err != nil {
+		t.Fatalf("%+v: %v", s, err)
+	}
+	return st
+}
+
+// faultEvents returns the events of the fault phase.
+func faultEvents(s *Story) []Event {
+	var out []Event
+	in := false
+	for _, e := range s.Events {
+		if e.Kind == KindPhase {
+			in = e.Phase == PhaseFault
+		}
+		if in {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+var configs = []struct{ cq, pv bool }{{true, true}, {true, false}, {false, true}, {false, false}}
+
+// A write sent during the fault commits exactly when the live voters are a
+// majority: floor(N/2)+1 (etcd FAQ, failure tolerance table).
+func TestCrashQuorum(t *testing.T) {
+	for n := 1; n <= 7; n++ {
+		for k := 0; k < n; k++ {
+			for _, c := range configs {
+				s := mustRun(t, Scenario{Nodes: n, Fault: Fault{Kind: FaultCrash, Crash: k}, CheckQuorum: c.cq, PreVote: c.pv})
+				want := n-k >= n/2+1
+				if s.FaultQuorum != want {
+					t.Errorf("N=%d crash %d cq=%v pv=%v: write committed %v, want %v", n, k, c.cq, c.pv, s.FaultQuorum, want)
+				}
+				if s.Writes[0].Committed != true || !s.Writes[0].CommittedInPhase {
+					t.Errorf("N=%d: first write not committed before the fault", n)
+				}
+			}
+		}
+	}
+}
+
+// The same holds for every two-way partition: only a side holding a
+// majority commits, and never both.
+func TestPartitionQuorum(t *testing.T) {
+	for n := 2; n <= 7; n++ {
+		for a := 1; a < n; a++ {
+			for _, c := range configs {
+				s := mustRun(t, Scenario{Nodes: n, Fault: Fault{Kind: FaultPartition, Groups: []int{a, n - a}}, CheckQuorum: c.cq, PreVote: c.pv})
+				want := max(a, n-a) >= Quorum(n)
+				if s.FaultQuorum != want {
+					t.Errorf("N=%d partition %d,%d: committed %v, want %v", n, a, n-a, s.FaultQuorum, want)
+				}
+				commits := 0
+				for _, w := range s.Writes[1:] {
+					if w.CommittedInPhase {
+						commits++
+					}
+				}
+				if commits > 1 {
+					t.Errorf("N=%d partition %d,%d: %d sides committed (split brain)", n, a, n-a, commits)
+				}
+			}
+		}
+	}
+}
+
+// A two-member cluster split in two never elects a leader, whatever the
+// settings, and commits nothing.
+func TestTwoNodePartitionNeverElects(t *testing.T) {
+	for _, c := range configs {
+		s := mustRun(t, Scenario{Nodes: 2, Fault: Fault{Kind: FaultPartition, Groups: []int{1, 1}}, CheckQuorum: c.cq, PreVote: c.pv})
+		for _, e := range faultEvents(s) {
+			if e.Kind == KindLeader || e.Kind == KindCommit {
+				t.Errorf("cq=%v pv=%v: %s during the partition: %+v", c.cq, c.pv, e.Kind, e)
+			}
+		}
+	}
+}
+
+// With CheckQuorum the isolated old leader steps down; without it, it stays a
+// (stale) leader that cannot commit.
+func TestIsolatedLeaderStepsDown(t *testing.T) {
+	for _, n := range []int{2, 3, 4, 5, 6, 7} {
+		for _, c := range configs {
+			s := mustRun(t, Scenario{Nodes: n, Fault: Fault{Kind: FaultPartition, Groups: []int{1, n - 1}, Isolate: "leader"}, CheckQuorum: c.cq, PreVote: c.pv})
+			stepped := false
+			for _, e := range faultEvents(s) {
+				if e.Kind == KindStepDown && e.Node == 1 && e.Reason == ReasonCheckQuorum {
+					stepped = true
+				}
+			}
+			if stepped != c.cq {
+				t.Errorf("N=%d cq=%v pv=%v: stepped down %v", n, c.cq, c.pv, stepped)
+			}
+			if s.Writes[1].CommittedInPhase {
+				t.Errorf("N=%d: the isolated leader committed a write", n)
+			}
+			// With a majority on the other side, a new leader overwrites
+			// the entry; with two members nobody can, and it commits
+			// after healing (see TestTimedOutWriteCommitsLater).
+			if n > 2 && s.Writes[1].Committed {
+				t.Errorf("N=%d: the isolated leader's write survived the heal", n)
+			}
+		}
+	}
+}
+
+// A write whose client timed out may still commit after healing: in a 2+2
+// split nobody can elect, and the old leader's entry wins the next term.
+func TestTimedOutWriteCommitsLater(t *testing.T) {
+	s := mustRun(t, Scenario{Nodes: 4, Fault: Fault{Kind: FaultPartition, Groups: []int{2, 2}}, CheckQuorum: true, PreVote: true})
+	w := s.Writes[1]
+	if w.CommittedInPhase || !w.Committed || !w.Late {
+		t.Fatalf("write %+v: want committed late", w)
+	}
+}
+
+// Without PreVote a rejoining member's inflated term deposes a healthy
+// leader; with PreVote it does not (the reason etcd enables it).
+func TestPreVoteProtectsLeader(t *testing.T) {
+	for _, pv := range []bool{true, false} {
+		s := mustRun(t, Scenario{Nodes: 3, Fault: Fault{Kind: FaultPartition, Groups: []int{2, 1}, Isolate: "follower"}, CheckQuorum: true, PreVote: pv})
+		deposed := false
+		for _, e := range s.Events {
+			if e.Kind == KindStepDown && e.Reason == ReasonHigherTerm {
+				deposed = true
+			}
+		}
+		if deposed == pv {
+			t.Errorf("pre-vote %v: healthy leader deposed %v", pv, deposed)
+		}
+	}
+}
+
+// After healing, one leader, and every member has applied the same index.
+func TestHealConverges(t *testing.T) {
+	for n := 2; n <= 7; n++ {
+		s := mustRun(t, Scenario{Nodes: n, CheckQuorum: true, PreVote: true})
+		last := s.Events[len(s.Events)-1]
+		for last.Kind != KindState {
+			s.Events = s.Events[:len(s.Events)-1]
+			last = s.Events[len(s.Events)-1]
+		}
+		leaders := 0
+		for _, m := range last.States {
+			if m.Role == "leader" {
+				leaders++
+			}
+			if m.Commit != last.States[0].Commit {
+				t.Errorf("N=%d: etcd-%d commit %d, etcd-1 %d", n, m.ID, m.Commit, last.States[0].Commit)
+			}
+		}
+		if leaders != 1 {
+			t.Errorf("N=%d: %d leaders after healing", n, leaders)
+		}
+	}
+}
+
+// Same scenario, same story, byte for byte.
+func TestDeterministic(t *testing.T) {
+	for n := 1; n <= 9; n++ {
+		a, _ := json.Marshal(mustRun(t, Scenario{Nodes: n, CheckQuorum: true, PreVote: true}))
+		for i := 0; i < 3; i++ {
+			b, _ := json.Marshal(mustRun(t, Scenario{Nodes: n, CheckQuorum: true, PreVote: true}))
+			if string(a) != string(b) {
+				t.Fatalf("N=%d: run %d differs", n, i)
+			}
+		}
+	}
+}
+
+func TestResolveRejects(t *testing.T) {
+	for _, s := range []Scenario{
+		{Nodes: 0},
+		{Nodes: 3, Fault: Fault{Kind: FaultCrash, Crash: 3}},
+		{Nodes: 3, Fault: Fault{Kind: FaultPartition, Groups: []int{1, 1}}},
+		{Nodes: 3, Fault: Fault{Kind: FaultPartition, Groups: []int{3}}},
+	} {
+		if _, err := Run(s); err == nil {
+			t.Errorf("%+v: no error", s)
+		}
+	}
+}
+
+// BenchmarkScenario measures one story per cluster size (default fault).
+func BenchmarkScenario(b *testing.B) {
+	for _, n := range []int{1, 3, 5, 7, 9} {
+		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				mustRun(b, Scenario{Nodes: n, CheckQuorum: true, PreVote: true})
+			}
+		})
+	}
+}
