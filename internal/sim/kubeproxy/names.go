@@ -1,0 +1,97 @@
+package kubeproxy
+
+import (
+	"crypto/sha256"
+	"encoding/base32"
+	"fmt"
+	"math"
+	"net"
+	"strings"
+)
+
+// Hash16 is the first 16 characters of the base32 (A-Z2-7) SHA-256 of s:
+// upstream portProtoHash, which keeps chain names within iptables' 28.
+func Hash16(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return base32.StdEncoding.EncodeToString(h[:])[:16]
+}
+
+// NameString is proxy.ServicePortName.String(): "ns/name:port", or
+// "ns/name" for an unnamed port.
+func (sp ServicePort) NameString() string {
+	s := sp.Namespace + "/" + sp.Name
+	if sp.PortName != "" {
+		s += ":" + sp.PortName
+	}
+	return s
+}
+
+// Proto is the lowercase protocol used in chain hashes and "-m tcp -p tcp".
+func (sp ServicePort) Proto() string {
+	if sp.Protocol == "" {
+		return "tcp"
+	}
+	return strings.ToLower(sp.Protocol)
+}
+
+// SVCChain is KUBE-SVC- + hash16(NAME + proto) (servicePortPolicyClusterChain).
+func (sp ServicePort) SVCChain() string { return "KUBE-SVC-" + Hash16(sp.NameString()+sp.Proto()) }
+
+// SEPChain is KUBE-SEP- + hash16(NAME + proto + ip:port)
+// (servicePortEndpointChainName).
+func (sp ServicePort) SEPChain(ep Endpoint) string {
+	return "KUBE-SEP-" + Hash16(sp.NameString()+sp.Proto()+ep.String())
+}
+
+// Probability is the text kube-proxy writes for "--probability" of the rule
+// that picks one of n remaining endpoints: computeProbability, %0.10f of 1/n.
+func Probability(n int) string { return fmt.Sprintf("%0.10f", 1.0/float64(n)) }
+
+// KernelProbability is what the statistic match stores for a probability
+// text: lround(2^31 * p) (iptables libxt_statistic.c). The kernel matches
+// when (random & 0x7FFFFFFF) < stored.
+func KernelProbability(text string) uint32 {
+	var p float64
+	fmt.Sscanf(text, "%g", &p)
+	return uint32(math.Round(p * (1 << 31)))
+}
+
+// SavedProbability is how iptables-save prints a stored probability:
+// %.11f of stored/2^31 (1/3 → 0.33333333349).
+func SavedProbability(text string) string {
+	return fmt.Sprintf("%.11f", float64(KernelProbability(text))/(1<<31))
+}
+
+// MasqueradeMark is the mark kube-proxy writes: fmt %#08x of 1<<bit, which
+// for the default bit 14 is "0x00004000" (iptables-save shows 0x4000).
+func MasqueradeMark(bit int) string {
+	if bit == 0 {
+		bit = 14
+	}
+	return fmt.Sprintf("%#08x", 1<<uint(bit))
+}
+
+// nftChainBase is the nftables proxier's hashAndTruncate over
+// "ns/name/proto/port" (plus "__ip/port" for an endpoint, colons of an IPv6
+// address turned into dots): 8 hash characters, a dash, the name.
+func nftChainBase(name string) string {
+	h := sha256.Sum256([]byte(name))
+	s := base32.StdEncoding.EncodeToString(h[:])[:8] + "-" + name
+	const max = 128 - 16
+	if len(s) > max {
+		s = s[:max-3] + "..."
+	}
+	return s
+}
+
+// NFTServiceChain is the nftables "service-…" chain of the port.
+func (sp ServicePort) NFTServiceChain() string {
+	return "service-" + nftChainBase(fmt.Sprintf("%s/%s/%s/%s", sp.Namespace, sp.Name, sp.Proto(), sp.PortName))
+}
+
+// NFTEndpointChain is the nftables "endpoint-…" chain of one endpoint.
+func (sp ServicePort) NFTEndpointChain(ep Endpoint) string {
+	ip, port, _ := net.SplitHostPort(ep.String())
+	ip = strings.ReplaceAll(ip, ":", ".")
+	return "endpoint-" + nftChainBase(fmt.Sprintf("%s/%s/%s/%s__%s/%s", sp.Namespace, sp.Name, sp.Proto(), sp.PortName, ip, port))
+}
