@@ -1,0 +1,131 @@
+package scheduler
+
+import (
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// MaxNodeScore is the top of every plugin's normalised score range
+// (framework/interface.go).
+const MaxNodeScore int64 = 100
+
+// Code is the outcome of one plugin at one extension point, as in upstream's
+// framework.Code.
+type Code int
+
+// The codes this simulator uses, with upstream's names.
+const (
+	Success Code = iota
+	// Unschedulable: the node does not fit now, but preemption might help.
+	Unschedulable
+	// UnschedulableAndUnresolvable: the node cannot fit the pod whatever
+	// happens to other pods; preemption skips it.
+	UnschedulableAndUnresolvable
+	// Skip: returned by PreScore (or PreFilter) when the plugin has nothing to
+	// do for this pod; its Score is then not called.
+	Skip
+)
+
+// String returns upstream's name of the code.
+func (c Code) String() string {
+	switch c {
+	case Success:
+		return "Success"
+	case Unschedulable:
+		return "Unschedulable"
+	case UnschedulableAndUnresolvable:
+		return "UnschedulableAndUnresolvable"
+	case Skip:
+		return "Skip"
+	}
+	return "Unknown"
+}
+
+// Status is a plugin's verdict. A nil *Status means Success, as upstream.
+type Status struct {
+	Code    Code
+	Reasons []string // upstream reason texts; FitError counts each one
+	Plugin  string   // set by the framework, not by the plugin
+	// Detail is extra context for the trace that upstream logs but does not
+	// put in the event (e.g. which taint was not tolerated).
+	Detail string
+}
+
+func newStatus(code Code, reasons ...string) *Status {
+	return &Status{Code: code, Reasons: reasons}
+}
+
+// IsSuccess reports whether s is nil or Success.
+func (s *Status) IsSuccess() bool { return s == nil || s.Code == Success }
+
+// Message joins the reasons with ", " like upstream's Status.Message.
+func (s *Status) Message() string {
+	if s == nil {
+		return ""
+	}
+	return strings.Join(s.Reasons, ", ")
+}
+
+// Plugin is the base of every plugin (framework.Plugin).
+type Plugin interface {
+	Name() string
+}
+
+// PreFilterPlugin computes per-pod state once per cycle; it may return Skip.
+type PreFilterPlugin interface {
+	Plugin
+	PreFilter(st *CycleState, pod *corev1.Pod) *Status
+}
+
+// FilterPlugin accepts or rejects one node.
+type FilterPlugin interface {
+	Plugin
+	Filter(st *CycleState, pod *corev1.Pod, n *NodeInfo) *Status
+}
+
+// PreScorePlugin prepares scoring over the feasible nodes; Skip drops the
+// plugin from this cycle's scoring.
+type PreScorePlugin interface {
+	Plugin
+	PreScore(st *CycleState, pod *corev1.Pod, feasible []*NodeInfo) *Status
+}
+
+// ScorePlugin ranks one feasible node.
+type ScorePlugin interface {
+	Plugin
+	Score(st *CycleState, pod *corev1.Pod, n *NodeInfo) int64
+}
+
+// NormalizeScorer is the ScoreExtensions of plugins whose raw scores are not
+// already in [0, MaxNodeScore]. scores is parallel to the feasible nodes.
+type NormalizeScorer interface {
+	NormalizeScore(st *CycleState, pod *corev1.Pod, feasible []*NodeInfo, scores []int64)
+}
+
+// defaultNormalizeScore scales scores so the highest becomes maxPriority
+// (reversed: the highest becomes 0). With every score 0 they stay 0, or all
+// become maxPriority when reversed (plugins/helper/normalize_score.go).
+func defaultNormalizeScore(maxPriority int64, reverse bool, scores []int64) {
+	var maxCount int64
+	for _, s := range scores {
+		if s > maxCount {
+			maxCount = s
+		}
+	}
+	if maxCount == 0 {
+		if reverse {
+			for i := range scores {
+				scores[i] = maxPriority
+			}
+		}
+		return
+	}
+	for i, s := range scores {
+		s = maxPriority * s / maxCount
+		if reverse {
+			s = maxPriority - s
+		}
+		scores[i] = s
+	}
+}

@@ -1,0 +1,201 @@
+package scheduler
+
+import (
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// NodeInfo is the scheduler's cached view of one node: the node object, the
+// pods bound (or assumed) there, and the sums the plugins need, kept current
+// incrementally so Filter and Score are O(1) per node
+// (pkg/scheduler/framework/types.go NodeInfo).
+type NodeInfo struct {
+	Node *corev1.Node
+	// Pods bound to the node. Order is not meaningful: RemovePod swaps the
+	// last pod into the hole.
+	Pods []*corev1.Pod
+
+	Allocatable Resource
+	// Requested sums the pods' actual requests (Fit's Filter, BalancedAllocation).
+	Requested Resource
+	// NonZeroRequested sums the requests with the 100m / 200Mi defaults
+	// applied to containers that set none (LeastAllocated).
+	NonZeroRequested Resource
+
+	index  map[string]int      // pod key → position in Pods
+	ports  map[hostPort]int    // host ports in use, by exact ip
+	anyIP  map[protoPort]int   // host ports in use, by protocol/port on any ip
+	images map[string]int64    // normalised image name → size in bytes
+	owners map[types.UID]int32 // live pods per controller (first ownerReference)
+	zone   string              // topology.kubernetes.io/zone label, if any
+	hasZ   bool                // the node has the zone label
+	c      *Cluster            // nil for a NodeInfo outside a Cluster
+}
+
+type protoPort struct {
+	proto corev1.Protocol
+	port  int32
+}
+
+type hostPort struct {
+	ip string
+	protoPort
+}
+
+// NewNodeInfo returns an empty NodeInfo for node.
+func NewNodeInfo(node *corev1.Node) *NodeInfo {
+	n := &NodeInfo{
+		index:  map[string]int{},
+		ports:  map[hostPort]int{},
+		anyIP:  map[protoPort]int{},
+		owners: map[types.UID]int32{},
+	}
+	n.setNode(node)
+	return n
+}
+
+// Name returns the node's name.
+func (n *NodeInfo) Name() string { return n.Node.Name }
+
+func (n *NodeInfo) setNode(node *corev1.Node) {
+	n.Node = node
+	n.Allocatable = resourceFromList(node.Status.Allocatable)
+	n.zone, n.hasZ = node.Labels[corev1.LabelTopologyZone]
+	n.images = make(map[string]int64, 2*len(node.Status.Images))
+	for _, img := range node.Status.Images {
+		for _, name := range img.Names {
+			n.images[normalizedImageName(name)] = img.SizeBytes
+		}
+	}
+}
+
+// podKey identifies a pod: its UID, or namespace/name when it has none.
+func podKey(p *corev1.Pod) string {
+	if p.UID != "" {
+		return string(p.UID)
+	}
+	return p.Namespace + "/" + p.Name
+}
+
+// controllerUID is the UID PodTopologySpread counts a pod under: its first
+// ownerReference, as upstream's PodsWithOwnerRef; "" for a bare pod.
+func controllerUID(p *corev1.Pod) types.UID {
+	if len(p.OwnerReferences) == 0 {
+		return ""
+	}
+	return p.OwnerReferences[0].UID
+}
+
+// counted reports whether p counts toward topology spreading: terminating
+// pods do not (podtopologyspread countPodsMatchSelector).
+func counted(p *corev1.Pod) bool { return p.DeletionTimestamp == nil }
+
+// AddPod accounts for a pod bound to this node. Adding a pod twice is a no-op.
+func (n *NodeInfo) AddPod(p *corev1.Pod) {
+	k := podKey(p)
+	if _, ok := n.index[k]; ok {
+		return
+	}
+	n.index[k] = len(n.Pods)
+	n.Pods = append(n.Pods, p)
+	n.account(p, 1)
+}
+
+// RemovePod forgets a pod; it must be the same object (or an equal spec) as
+// the one added. Removing an unknown pod is a no-op.
+func (n *NodeInfo) RemovePod(p *corev1.Pod) {
+	k := podKey(p)
+	i, ok := n.index[k]
+	if !ok {
+		return
+	}
+	old := n.Pods[i]
+	last := len(n.Pods) - 1
+	n.Pods[i] = n.Pods[last]
+	n.index[podKey(n.Pods[i])] = i
+	n.Pods[last] = nil
+	n.Pods = n.Pods[:last]
+	delete(n.index, k)
+	n.account(old, -1)
+}
+
+func (n *NodeInfo) account(p *corev1.Pod, sign int64) {
+	req := PodRequests(p, false)
+	nz := PodRequests(p, true)
+	n.Requested.add(&req, sign)
+	n.NonZeroRequested.add(&nz, sign)
+	for _, hp := range podHostPorts(p) {
+		n.ports[hp] += int(sign)
+		n.anyIP[hp.protoPort] += int(sign)
+		if n.ports[hp] <= 0 {
+			delete(n.ports, hp)
+		}
+		if n.anyIP[hp.protoPort] <= 0 {
+			delete(n.anyIP, hp.protoPort)
+		}
+	}
+	if uid := controllerUID(p); uid != "" && counted(p) {
+		n.owners[uid] += int32(sign)
+		if n.owners[uid] <= 0 {
+			delete(n.owners, uid)
+		}
+		if n.c != nil && n.hasZ {
+			n.c.addZoneCount(uid, n.zone, int32(sign))
+		}
+	}
+}
+
+// OwnerPods returns how many live pods of the controller uid run here.
+func (n *NodeInfo) OwnerPods(uid types.UID) int { return int(n.owners[uid]) }
+
+// HasImage returns the size of an image the node reports, by normalised name.
+func (n *NodeInfo) HasImage(name string) (int64, bool) {
+	s, ok := n.images[normalizedImageName(name)]
+	return s, ok
+}
+
+// podHostPorts lists the host ports the pod's containers ask for, with
+// upstream's defaults: protocol TCP, host IP 0.0.0.0 (NodePorts plugin).
+func podHostPorts(p *corev1.Pod) []hostPort {
+	var out []hostPort
+	for i := range p.Spec.Containers {
+		for _, cp := range p.Spec.Containers[i].Ports {
+			if cp.HostPort <= 0 {
+				continue
+			}
+			hp := hostPort{ip: cp.HostIP, protoPort: protoPort{proto: cp.Protocol, port: cp.HostPort}}
+			if hp.ip == "" {
+				hp.ip = "0.0.0.0"
+			}
+			if hp.proto == "" {
+				hp.proto = corev1.ProtocolTCP
+			}
+			out = append(out, hp)
+		}
+	}
+	return out
+}
+
+// portFree reports whether hp can be bound: a wildcard IP conflicts with the
+// port on any IP, a specific IP with the same IP or the wildcard
+// (framework.HostPortInfo.CheckConflict).
+func (n *NodeInfo) portFree(hp hostPort) bool {
+	if hp.ip == "0.0.0.0" {
+		return n.anyIP[hp.protoPort] == 0
+	}
+	return n.ports[hp] == 0 && n.ports[hostPort{ip: "0.0.0.0", protoPort: hp.protoPort}] == 0
+}
+
+// normalizedImageName appends ":latest" to an untagged name
+// (imagelocality.normalizedImageName); a digest reference is left alone.
+func normalizedImageName(name string) string {
+	if strings.Contains(name, "@") {
+		return name
+	}
+	if strings.LastIndex(name, ":") <= strings.LastIndex(name, "/") {
+		return name + ":latest"
+	}
+	return name
+}

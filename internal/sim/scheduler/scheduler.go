@@ -1,0 +1,214 @@
+package scheduler
+
+import (
+	"math/rand/v2"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/labels"
+)
+
+// WeightedScore is a score plugin with its weight in the profile.
+type WeightedScore struct {
+	Plugin ScorePlugin
+	Weight int64
+}
+
+// Profile is a scheduler profile: the plugins at each extension point, in
+// order, and percentageOfNodesToScore (0 = adaptive).
+type Profile struct {
+	PreFilter                []PreFilterPlugin
+	Filter                   []FilterPlugin
+	Score                    []WeightedScore
+	PercentageOfNodesToScore int32
+	// DRAPostFilter adds DynamicResources' PostFilter sentence ("no new
+	// claims to deallocate") before preemption's, as clusters with
+	// DynamicResources enabled (the default since v1.34) print it.
+	DRAPostFilter bool
+}
+
+// DefaultProfile is the default-scheduler profile of
+// pkg/scheduler/apis/config/v1/default_plugins.go, reduced to the plugins
+// this package models, in upstream order.
+func DefaultProfile() Profile {
+	fit := &NodeResourcesFit{Resources: []ResourceWeight{{corev1.ResourceCPU, 1}, {corev1.ResourceMemory, 1}}}
+	return Profile{
+		PreFilter: []PreFilterPlugin{NodeAffinity{}, NodePorts{}, fit},
+		Filter: []FilterPlugin{
+			NodeUnschedulable{}, NodeName{}, TaintToleration{}, NodeAffinity{}, NodePorts{}, fit,
+		},
+		Score: []WeightedScore{
+			{TaintToleration{}, 3},
+			{NodeAffinity{}, 2},
+			{fit, 1},
+			{PodTopologySpread{DefaultConstraints: SystemDefaultConstraints}, 2},
+			{&BalancedAllocation{Resources: []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory}}, 1},
+			{ImageLocality{}, 1},
+		},
+		DRAPostFilter: true,
+	}
+}
+
+// Scheduler runs scheduling cycles with one profile. It is not safe for
+// concurrent use: it keeps nextStartNodeIndex and reuses its buffers.
+type Scheduler struct {
+	profile            Profile
+	nextStartNodeIndex int
+	st                 CycleState
+	buf                buffers
+}
+
+// New returns a scheduler with the default profile.
+func New() *Scheduler { return NewWithProfile(DefaultProfile()) }
+
+// NewWithProfile returns a scheduler with the given profile.
+func NewWithProfile(p Profile) *Scheduler { return &Scheduler{profile: p} }
+
+// CycleState is the per-cycle state plugins share, computed at PreFilter
+// and PreScore (upstream's CycleState, typed instead of keyed).
+type CycleState struct {
+	cluster        *Cluster
+	spreadSelector labels.Selector
+
+	affinity    nodeMatcher
+	hostPorts   []hostPort
+	request     Resource // actual requests (Fit filter, BalancedAllocation)
+	scalarNames []corev1.ResourceName
+	nonZero     Resource // with non-zero defaults (LeastAllocated)
+	preferTols  []corev1.Toleration
+	preferred   []corev1.PreferredSchedulingTerm
+	images      []string
+	spread      spreadState
+}
+
+// numFeasibleNodesToFind is how many feasible nodes Filter looks for before
+// it stops: all below 100 nodes, else pct% (adaptive 50 − n/125, at least 5)
+// but never fewer than 100 (schedule_one.go).
+func numFeasibleNodesToFind(percentage int32, numAllNodes int) int {
+	const minFeasibleNodesToFind, minFeasibleNodesPercentageToFind = 100, 5
+	if numAllNodes < minFeasibleNodesToFind {
+		return numAllNodes
+	}
+	pct := int(percentage)
+	if pct == 0 {
+		pct = 50 - numAllNodes/125
+		if pct < minFeasibleNodesPercentageToFind {
+			pct = minFeasibleNodesPercentageToFind
+		}
+	}
+	n := numAllNodes * pct / 100
+	if n < minFeasibleNodesToFind {
+		return minFeasibleNodesToFind
+	}
+	return n
+}
+
+// Schedule runs one scheduling cycle for pod over the cluster's nodes and
+// returns the chosen node, or "" and the FailedScheduling message.
+//
+// spreadSelector is what upstream's helper.DefaultSelector would return for
+// the pod: the AND of the selectors of the Services, ReplicationControllers,
+// ReplicaSets and StatefulSets in its namespace that select it (see
+// DefaultSpreadSelector); nil or empty means the system default spreading
+// does not apply. rng breaks ties among the top-scored nodes.
+//
+// The slices in the Result are owned by the Scheduler and overwritten by the
+// next call; use Result.Clone to keep them.
+func (s *Scheduler) Schedule(pod *corev1.Pod, c *Cluster, rng *rand.Rand, spreadSelector labels.Selector) Result {
+	nodes := c.Nodes()
+	s.st.cluster, s.st.spreadSelector = c, spreadSelector
+	s.buf.reset()
+	res := Result{NumAllNodes: len(nodes)}
+	if len(nodes) == 0 {
+		res.Message = "no nodes available to schedule pods"
+		return res
+	}
+
+	// PreFilter: a plugin that returns Skip is not called at Filter.
+	skip := s.buf.skipFilter[:0]
+	for _, pl := range s.profile.PreFilter {
+		if st := pl.PreFilter(&s.st, pod); st != nil && st.Code == Skip {
+			skip = append(skip, pl.Name())
+		}
+	}
+	s.buf.skipFilter = skip
+
+	// Filter from nextStartNodeIndex until enough feasible nodes are found.
+	res.NumFeasibleToFind = numFeasibleNodesToFind(s.profile.PercentageOfNodesToScore, len(nodes))
+	feasible := s.buf.feasible[:0]
+	processed := 0
+	for processed < len(nodes) && len(feasible) < res.NumFeasibleToFind {
+		n := nodes[(s.nextStartNodeIndex+processed)%len(nodes)]
+		processed++
+		st := s.filter(pod, n)
+		v := NodeVerdict{Node: n.Node.Name}
+		if st != nil {
+			v.Plugin, v.Code, v.Reasons, v.Detail = st.Plugin, st.Code, st.Reasons, st.Detail
+		} else {
+			feasible = append(feasible, n)
+		}
+		s.buf.verdicts = append(s.buf.verdicts, v)
+	}
+	s.buf.feasible = feasible
+	s.nextStartNodeIndex = (s.nextStartNodeIndex + processed) % len(nodes)
+	res.Evaluated, res.Feasible, res.Filtered = processed, len(feasible), s.buf.verdicts
+
+	switch len(feasible) {
+	case 0:
+		res.Message = failureMessage(pod, len(nodes), res.Filtered, s.profile.DRAPostFilter)
+		return res
+	case 1:
+		res.Node = feasible[0].Node.Name // upstream skips scoring
+		return res
+	}
+	s.score(pod, feasible, &res)
+	res.Node, res.Ties = s.selectHost(res.Scores, rng)
+	return res
+}
+
+func (s *Scheduler) filter(pod *corev1.Pod, n *NodeInfo) *Status {
+	for _, pl := range s.profile.Filter {
+		if s.skipped(pl.Name()) {
+			continue
+		}
+		if st := pl.Filter(&s.st, pod, n); !st.IsSuccess() {
+			st.Plugin = pl.Name()
+			return st
+		}
+	}
+	return nil
+}
+
+func (s *Scheduler) skipped(name string) bool {
+	for _, x := range s.buf.skipFilter {
+		if x == name {
+			return true
+		}
+	}
+	return false
+}
+
+// selectHost picks the highest total; among ties the k-th tie replaces the
+// choice with probability 1/k (reservoir sampling, schedule_one.go).
+func (s *Scheduler) selectHost(scores []NodeScore, rng *rand.Rand) (string, []string) {
+	best, cnt := 0, 1
+	ties := s.buf.ties[:0]
+	ties = append(ties, scores[0].Node)
+	for i := 1; i < len(scores); i++ {
+		switch {
+		case scores[i].Total > scores[best].Total:
+			best, cnt = i, 1
+			ties = append(ties[:0], scores[i].Node)
+		case scores[i].Total == scores[best].Total:
+			cnt++
+			ties = append(ties, scores[i].Node)
+			if rng.IntN(cnt) == 0 {
+				best = i
+			}
+		}
+	}
+	s.buf.ties = ties
+	if cnt == 1 {
+		return scores[best].Node, nil
+	}
+	return scores[best].Node, ties
+}

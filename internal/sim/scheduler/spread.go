@@ -1,0 +1,242 @@
+package scheduler
+
+import (
+	"math"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/selection"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// PodTopologySpread scores how evenly the pod's siblings are spread
+// (plugins/podtopologyspread/scoring.go). A pod without constraints of its
+// own gets the system defaults when something selects it (a Service,
+// ReplicaSet, StatefulSet or ReplicationController): hostname maxSkew 3 and
+// zone maxSkew 5, both ScheduleAnyway. Per constraint a node scores
+// count·ln(domains+2) + maxSkew−1, summed and rounded; fewer is better.
+//
+// Counting: for the system defaults the pods are counted by the incoming
+// pod's controller (its first ownerReference), which is what the default
+// selector (the AND of the selecting objects' selectors, pod-template-hash
+// included) picks out; NodeInfo and Cluster keep those counts incrementally.
+// A pod's own constraints are counted with their label selector.
+type PodTopologySpread struct {
+	// DefaultConstraints apply to pods without constraints; upstream's
+	// systemDefaulted list.
+	DefaultConstraints []corev1.TopologySpreadConstraint
+}
+
+func (PodTopologySpread) Name() string { return PodTopologySpreadName }
+
+// SystemDefaultConstraints are upstream's (podtopologyspread/plugin.go).
+var SystemDefaultConstraints = []corev1.TopologySpreadConstraint{
+	{TopologyKey: corev1.LabelHostname, WhenUnsatisfiable: corev1.ScheduleAnyway, MaxSkew: 3},
+	{TopologyKey: corev1.LabelTopologyZone, WhenUnsatisfiable: corev1.ScheduleAnyway, MaxSkew: 5},
+}
+
+type spreadConstraint struct {
+	key      string
+	maxSkew  int32
+	selector labels.Selector
+	weight   float64          // ln(domains+2)
+	counts   map[string]int64 // domain value → matching pods (not for hostname)
+	done     bool             // counts filled
+}
+
+type spreadState struct {
+	constraints []spreadConstraint
+	byOwner     types.UID // count by controller instead of selector
+	requireAll  bool
+	ignored     map[*NodeInfo]bool
+}
+
+func (p PodTopologySpread) PreScore(st *CycleState, pod *corev1.Pod, feasible []*NodeInfo) *Status {
+	s := &st.spread
+	*s = spreadState{constraints: s.constraints[:0]}
+	if len(pod.Spec.TopologySpreadConstraints) > 0 {
+		s.requireAll = true
+		for _, c := range pod.Spec.TopologySpreadConstraints {
+			if c.WhenUnsatisfiable != corev1.ScheduleAnyway {
+				continue
+			}
+			sel, err := constraintSelector(pod, &c)
+			if err != nil {
+				continue // upstream fails the cycle; a bad selector is rejected by validation first
+			}
+			s.constraints = append(s.constraints, spreadConstraint{key: c.TopologyKey, maxSkew: c.MaxSkew, selector: sel})
+		}
+	} else if st.spreadSelector != nil && !st.spreadSelector.Empty() {
+		s.byOwner = controllerUID(pod)
+		for _, c := range p.DefaultConstraints {
+			s.constraints = append(s.constraints, spreadConstraint{key: c.TopologyKey, maxSkew: c.MaxSkew, selector: st.spreadSelector})
+		}
+	}
+	if len(s.constraints) == 0 {
+		return newStatus(Skip)
+	}
+	scored := len(feasible)
+	for i := range s.constraints {
+		s.constraints[i].counts = map[string]int64{}
+	}
+	for _, n := range feasible {
+		if s.requireAll && !hasAllKeys(n.Node, s.constraints) {
+			if s.ignored == nil {
+				s.ignored = map[*NodeInfo]bool{}
+			}
+			s.ignored[n] = true
+			scored--
+			continue
+		}
+		for i := range s.constraints {
+			c := &s.constraints[i]
+			if c.key != corev1.LabelHostname {
+				c.counts[n.Node.Labels[c.key]] = 0 // a domain a feasible node is in
+			}
+		}
+	}
+	for i := range s.constraints {
+		c := &s.constraints[i]
+		size := len(c.counts)
+		if c.key == corev1.LabelHostname {
+			size = scored
+		}
+		c.weight = math.Log(float64(size + 2))
+	}
+	p.countDomains(st, pod)
+	return nil
+}
+
+// countDomains fills the per-domain counts over all nodes that honour the
+// pod's required node affinity (nodeAffinityPolicy Honor, the default).
+func (PodTopologySpread) countDomains(st *CycleState, pod *corev1.Pod) {
+	s := &st.spread
+	// Fast path: the Cluster keeps per-zone counts per controller, valid
+	// when every node counts (no required node affinity).
+	fast := s.byOwner != "" && st.affinity.empty() && !s.requireAll
+	scan := false
+	for i := range s.constraints {
+		c := &s.constraints[i]
+		switch {
+		case c.key == corev1.LabelHostname:
+			c.done = true // counted per node in Score
+		case fast && c.key == corev1.LabelTopologyZone:
+			for zone := range c.counts {
+				c.counts[zone] = int64(st.cluster.zonePods(s.byOwner, zone))
+			}
+			c.done = true
+		default:
+			scan = true
+		}
+	}
+	if !scan {
+		return
+	}
+	for _, n := range st.cluster.order {
+		if !st.affinity.empty() && !st.affinity.match(n.Node) {
+			continue
+		}
+		if s.requireAll && !hasAllKeys(n.Node, s.constraints) {
+			continue
+		}
+		for i := range s.constraints {
+			c := &s.constraints[i]
+			if c.done {
+				continue
+			}
+			v := n.Node.Labels[c.key]
+			if old, ok := c.counts[v]; ok {
+				c.counts[v] = old + int64(s.countOn(n, c, pod.Namespace))
+			}
+		}
+	}
+}
+
+func (s *spreadState) countOn(n *NodeInfo, c *spreadConstraint, ns string) int {
+	if s.byOwner != "" {
+		return n.OwnerPods(s.byOwner)
+	}
+	cnt := 0
+	for _, p := range n.Pods {
+		if p.Namespace == ns && counted(p) && c.selector.Matches(labels.Set(p.Labels)) {
+			cnt++
+		}
+	}
+	return cnt
+}
+
+func (PodTopologySpread) Score(st *CycleState, pod *corev1.Pod, n *NodeInfo) int64 {
+	s := &st.spread
+	if s.ignored[n] {
+		return 0
+	}
+	var score float64
+	for i := range s.constraints {
+		c := &s.constraints[i]
+		v, ok := n.Node.Labels[c.key]
+		if !ok {
+			continue
+		}
+		var cnt int64
+		if c.key == corev1.LabelHostname {
+			cnt = int64(s.countOn(n, c, pod.Namespace))
+		} else {
+			cnt = c.counts[v]
+		}
+		score += float64(cnt)*c.weight + float64(c.maxSkew-1)
+	}
+	return int64(math.Round(score))
+}
+
+// NormalizeScore maps s to 100*(max+min−s)/max over the scored nodes
+// (100 for all when max is 0); ignored nodes get 0.
+func (PodTopologySpread) NormalizeScore(st *CycleState, _ *corev1.Pod, feasible []*NodeInfo, scores []int64) {
+	s := &st.spread
+	minScore, maxScore := int64(math.MaxInt64), int64(0)
+	for i, n := range feasible {
+		if s.ignored[n] {
+			continue
+		}
+		minScore = min(minScore, scores[i])
+		maxScore = max(maxScore, scores[i])
+	}
+	for i, n := range feasible {
+		switch {
+		case s.ignored[n]:
+			scores[i] = 0
+		case maxScore == 0:
+			scores[i] = MaxNodeScore
+		default:
+			scores[i] = MaxNodeScore * (maxScore + minScore - scores[i]) / maxScore
+		}
+	}
+}
+
+func hasAllKeys(node *corev1.Node, cs []spreadConstraint) bool {
+	for i := range cs {
+		if _, ok := node.Labels[cs[i].key]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// constraintSelector is the constraint's labelSelector plus, for each of its
+// matchLabelKeys, the incoming pod's value of that label.
+func constraintSelector(pod *corev1.Pod, c *corev1.TopologySpreadConstraint) (labels.Selector, error) {
+	sel, err := metav1.LabelSelectorAsSelector(c.LabelSelector)
+	if err != nil {
+		return nil, err
+	}
+	for _, key := range c.MatchLabelKeys {
+		if v, ok := pod.Labels[key]; ok {
+			r, err := labels.NewRequirement(key, selection.In, []string{v})
+			if err != nil {
+				return nil, err
+			}
+			sel = sel.Add(*r)
+		}
+	}
+	return sel, nil
+}
