@@ -23,6 +23,9 @@ const (
 // sizeText prints a byte count the way the error messages show it.
 func sizeText(n int64) string {
 	const mib = 1 << 20
+	if n >= mib && n%mib == 0 {
+		return fmt.Sprintf("%d MiB", n/mib)
+	}
 	if n >= mib {
 		return fmt.Sprintf("%.1f MiB", float64(n)/mib)
 	}

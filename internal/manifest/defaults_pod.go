@@ -1,0 +1,165 @@
+package manifest
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+)
+
+// pod follows core/v1 defaults.go SetDefaults_Pod (Pods only, not
+// templates) and then the pod spec defaults.
+func (d *defaulter) pod(o *corev1.Pod) {
+	// Requests default to limits when a container sets only limits: this is
+	// what the scheduler then sees. Keys in name order for a stable trace.
+	for i := range o.Spec.Containers {
+		d.requestsFromLimits(&o.Spec.Containers[i].Resources, "spec.containers["+strconv.Itoa(i)+"].resources.requests")
+	}
+	for i := range o.Spec.InitContainers {
+		d.requestsFromLimits(&o.Spec.InitContainers[i].Resources, "spec.initContainers["+strconv.Itoa(i)+"].resources.requests")
+	}
+	if o.Spec.EnableServiceLinks == nil {
+		v := corev1.DefaultEnableServiceLinks
+		o.Spec.EnableServiceLinks = &v
+		d.note("spec.enableServiceLinks", strconv.FormatBool(v))
+	}
+	d.podSpec(&o.Spec, "spec")
+}
+
+func (d *defaulter) requestsFromLimits(r *corev1.ResourceRequirements, path string) {
+	if r.Limits == nil {
+		return
+	}
+	names := make([]string, 0, len(r.Limits))
+	for k := range r.Limits {
+		names = append(names, string(k))
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		name := corev1.ResourceName(k)
+		if _, ok := r.Requests[name]; ok {
+			continue
+		}
+		if r.Requests == nil {
+			r.Requests = corev1.ResourceList{}
+		}
+		q := r.Limits[name]
+		r.Requests[name] = q.DeepCopy()
+		d.note(path+"."+k, q.String())
+	}
+}
+
+// podSpec follows core/v1 defaults.go SetDefaults_PodSpec, then the
+// container, port and probe defaults (SetDefaults_Container,
+// SetDefaults_Probe, SetDefaults_HTTPGetAction, and ContainerPort.protocol
+// +default=TCP in k8s.io/api core/v1 types.go).
+func (d *defaulter) podSpec(s *corev1.PodSpec, path string) {
+	d.str((*string)(&s.DNSPolicy), string(corev1.DNSClusterFirst), path+".dnsPolicy")
+	d.str((*string)(&s.RestartPolicy), string(corev1.RestartPolicyAlways), path+".restartPolicy")
+	if s.SecurityContext == nil {
+		s.SecurityContext = &corev1.PodSecurityContext{}
+		d.note(path+".securityContext", "{}")
+	}
+	d.int64p(&s.TerminationGracePeriodSeconds, corev1.DefaultTerminationGracePeriodSeconds, path+".terminationGracePeriodSeconds")
+	d.str(&s.SchedulerName, corev1.DefaultSchedulerName, path+".schedulerName")
+	for i := range s.InitContainers {
+		d.container(&s.InitContainers[i], path+".initContainers["+strconv.Itoa(i)+"]")
+	}
+	for i := range s.Containers {
+		d.container(&s.Containers[i], path+".containers["+strconv.Itoa(i)+"]")
+	}
+}
+
+func (d *defaulter) container(c *corev1.Container, path string) {
+	if c.ImagePullPolicy == "" {
+		c.ImagePullPolicy = PullPolicyFor(c.Image)
+		d.note(path+".imagePullPolicy", string(c.ImagePullPolicy))
+	}
+	d.str(&c.TerminationMessagePath, corev1.TerminationMessagePathDefault, path+".terminationMessagePath")
+	d.str((*string)(&c.TerminationMessagePolicy), string(corev1.TerminationMessageReadFile), path+".terminationMessagePolicy")
+	for j := range c.Ports {
+		d.str((*string)(&c.Ports[j].Protocol), string(corev1.ProtocolTCP), path+".ports["+strconv.Itoa(j)+"].protocol")
+	}
+	d.probe(c.StartupProbe, path+".startupProbe")
+	d.probe(c.LivenessProbe, path+".livenessProbe")
+	d.probe(c.ReadinessProbe, path+".readinessProbe")
+}
+
+func (d *defaulter) probe(p *corev1.Probe, path string) {
+	if p == nil {
+		return
+	}
+	d.int32v(&p.TimeoutSeconds, 1, path+".timeoutSeconds")
+	d.int32v(&p.PeriodSeconds, 10, path+".periodSeconds")
+	d.int32v(&p.SuccessThreshold, 1, path+".successThreshold")
+	d.int32v(&p.FailureThreshold, 3, path+".failureThreshold")
+	if h := p.HTTPGet; h != nil {
+		d.str(&h.Path, "/", path+".httpGet.path")
+		d.str((*string)(&h.Scheme), string(corev1.URISchemeHTTP), path+".httpGet.scheme")
+	}
+}
+
+// PullPolicyFor is the default imagePullPolicy for image: Always when the
+// tag is "latest" (an image without tag or digest means :latest),
+// IfNotPresent otherwise (core/v1 defaults.go SetDefaults_Container with
+// pkg/util/parsers.ParseImageName).
+func PullPolicyFor(image string) corev1.PullPolicy {
+	ref := image
+	digest := false
+	if i := strings.Index(ref, "@"); i >= 0 {
+		ref, digest = ref[:i], true
+	}
+	tag := ""
+	if i := strings.LastIndex(ref, ":"); i > strings.LastIndex(ref, "/") {
+		tag = ref[i+1:]
+	}
+	if tag == "latest" || (tag == "" && !digest) {
+		return corev1.PullAlways
+	}
+	return corev1.PullIfNotPresent
+}
+
+// service follows core/v1 defaults.go SetDefaults_Service; the IP family
+// fields are set by the service REST storage (pkg/registry/core/service/
+// storage/alloc.go) for a single-stack IPv4 cluster like the simulated one.
+func (d *defaulter) service(o *corev1.Service) {
+	s := &o.Spec
+	d.str((*string)(&s.SessionAffinity), string(corev1.ServiceAffinityNone), "spec.sessionAffinity")
+	d.str((*string)(&s.Type), string(corev1.ServiceTypeClusterIP), "spec.type")
+	for i := range s.Ports {
+		p := &s.Ports[i]
+		path := "spec.ports[" + strconv.Itoa(i) + "]"
+		d.str((*string)(&p.Protocol), string(corev1.ProtocolTCP), path+".protocol")
+		if p.TargetPort == intstr.FromInt32(0) || p.TargetPort == intstr.FromString("") {
+			p.TargetPort = intstr.FromInt32(p.Port)
+			d.note(path+".targetPort", strconv.Itoa(int(p.Port)))
+		}
+	}
+	external := s.Type == corev1.ServiceTypeNodePort || s.Type == corev1.ServiceTypeLoadBalancer
+	if external {
+		d.str((*string)(&s.ExternalTrafficPolicy), string(corev1.ServiceExternalTrafficPolicyCluster), "spec.externalTrafficPolicy")
+	}
+	if s.InternalTrafficPolicy == nil && (external || s.Type == corev1.ServiceTypeClusterIP) {
+		v := corev1.ServiceInternalTrafficPolicyCluster
+		s.InternalTrafficPolicy = &v
+		d.note("spec.internalTrafficPolicy", string(v))
+	}
+	if s.Type == corev1.ServiceTypeLoadBalancer && s.AllocateLoadBalancerNodePorts == nil {
+		v := true
+		s.AllocateLoadBalancerNodePorts = &v
+		d.note("spec.allocateLoadBalancerNodePorts", "true")
+	}
+	if s.Type != corev1.ServiceTypeExternalName {
+		if s.IPFamilyPolicy == nil {
+			v := corev1.IPFamilyPolicySingleStack
+			s.IPFamilyPolicy = &v
+			d.note("spec.ipFamilyPolicy", string(v))
+		}
+		if len(s.IPFamilies) == 0 {
+			s.IPFamilies = []corev1.IPFamily{corev1.IPv4Protocol}
+			d.note("spec.ipFamilies", "[IPv4]")
+		}
+	}
+}

@@ -1,0 +1,142 @@
+package manifest
+
+import (
+	"fmt"
+	"sort"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// validatePodSpec mirrors the parts of core/validation ValidatePodSpec the
+// simulator depends on: containers (names, images, ports, pull policy,
+// requests within limits) and the restart policy.
+func validatePodSpec(s *corev1.PodSpec, path *field.Path) field.ErrorList {
+	names := sets.New[string]()
+	errs := validateContainers(s.InitContainers, path.Child("initContainers"), names, false)
+	errs = append(errs, validateContainers(s.Containers, path.Child("containers"), names, true)...)
+	switch s.RestartPolicy {
+	case corev1.RestartPolicyAlways, corev1.RestartPolicyOnFailure, corev1.RestartPolicyNever:
+	case "":
+		errs = append(errs, field.Required(path.Child("restartPolicy"), ""))
+	default:
+		errs = append(errs, field.NotSupported(path.Child("restartPolicy"), s.RestartPolicy,
+			[]corev1.RestartPolicy{corev1.RestartPolicyAlways, corev1.RestartPolicyOnFailure, corev1.RestartPolicyNever}))
+	}
+	return errs
+}
+
+// validateContainers follows core/validation validateContainers and
+// validateContainerCommon: at least one regular container, each with a
+// DNS-1123 label name unique in the pod, an image, valid ports.
+func validateContainers(cs []corev1.Container, path *field.Path, names sets.Set[string], required bool) field.ErrorList {
+	var errs field.ErrorList
+	if required && len(cs) == 0 {
+		errs = append(errs, field.Required(path, ""))
+	}
+	for i := range cs {
+		c := &cs[i]
+		p := path.Index(i)
+		namePath := p.Child("name")
+		if c.Name == "" {
+			errs = append(errs, field.Required(namePath, ""))
+		} else {
+			for _, msg := range validation.IsDNS1123Label(c.Name) {
+				errs = append(errs, field.Invalid(namePath, c.Name, msg))
+			}
+		}
+		if c.Image == "" {
+			errs = append(errs, field.Required(p.Child("image"), ""))
+		}
+		if names.Has(c.Name) {
+			errs = append(errs, field.Duplicate(namePath, c.Name))
+		} else {
+			names.Insert(c.Name)
+		}
+		errs = append(errs, validatePorts(c.Ports, p.Child("ports"))...)
+		errs = append(errs, validatePullPolicy(c.ImagePullPolicy, p.Child("imagePullPolicy"))...)
+		errs = append(errs, validateRequests(&c.Resources, p.Child("resources"))...)
+	}
+	return errs
+}
+
+// validatePorts follows core/validation validateContainerPorts.
+func validatePorts(ports []corev1.ContainerPort, path *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	names := sets.New[string]()
+	for i, port := range ports {
+		p := path.Index(i)
+		if port.Name != "" {
+			if msgs := validation.IsValidPortName(port.Name); len(msgs) > 0 {
+				for _, msg := range msgs {
+					errs = append(errs, field.Invalid(p.Child("name"), port.Name, msg))
+				}
+			} else if names.Has(port.Name) {
+				errs = append(errs, field.Duplicate(p.Child("name"), port.Name))
+			} else {
+				names.Insert(port.Name)
+			}
+		}
+		if port.ContainerPort == 0 {
+			errs = append(errs, field.Required(p.Child("containerPort"), ""))
+		} else {
+			for _, msg := range validation.IsValidPortNum(int(port.ContainerPort)) {
+				errs = append(errs, field.Invalid(p.Child("containerPort"), port.ContainerPort, msg))
+			}
+		}
+		if port.HostPort != 0 {
+			for _, msg := range validation.IsValidPortNum(int(port.HostPort)) {
+				errs = append(errs, field.Invalid(p.Child("hostPort"), port.HostPort, msg))
+			}
+		}
+		errs = append(errs, validateProtocol(port.Protocol, p.Child("protocol"))...)
+	}
+	return errs
+}
+
+// supportedProtocols is sorted, as upstream lists sets.List() values.
+var supportedProtocols = []corev1.Protocol{corev1.ProtocolSCTP, corev1.ProtocolTCP, corev1.ProtocolUDP}
+
+func validateProtocol(p corev1.Protocol, path *field.Path) field.ErrorList {
+	switch p {
+	case corev1.ProtocolTCP, corev1.ProtocolUDP, corev1.ProtocolSCTP:
+		return nil
+	case "":
+		return field.ErrorList{field.Required(path, "")}
+	}
+	return field.ErrorList{field.NotSupported(path, p, supportedProtocols)}
+}
+
+// validatePullPolicy follows core/validation validatePullPolicy.
+func validatePullPolicy(p corev1.PullPolicy, path *field.Path) field.ErrorList {
+	switch p {
+	case corev1.PullAlways, corev1.PullIfNotPresent, corev1.PullNever:
+		return nil
+	case "":
+		return field.ErrorList{field.Required(path, "")}
+	}
+	return field.ErrorList{field.NotSupported(path, p, []corev1.PullPolicy{corev1.PullAlways, corev1.PullIfNotPresent, corev1.PullNever})}
+}
+
+// validateRequests checks that no request exceeds its limit, the check
+// in core/validation ValidateContainerResourceRequirements that decides
+// whether the scheduler's numbers make sense. Resources in name order.
+func validateRequests(r *corev1.ResourceRequirements, path *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	keys := make([]string, 0, len(r.Requests))
+	for k := range r.Requests {
+		keys = append(keys, string(k))
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		req := r.Requests[corev1.ResourceName(k)]
+		lim, ok := r.Limits[corev1.ResourceName(k)]
+		if ok && req.Cmp(lim) > 0 {
+			errs = append(errs, field.Invalid(path.Child("requests").Key(k), req.String(),
+				fmt.Sprintf("must be less than or equal to %s limit of %s", k, lim.String())))
+		}
+	}
+	return errs
+}

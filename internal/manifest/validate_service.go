@@ -1,0 +1,77 @@
+package manifest
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// validateServiceSpec mirrors the parts of core/validation ValidateService
+// a manifest can get wrong: ports required unless headless or
+// ExternalName, each port valid and named when there are several, the
+// type, and the cluster IP.
+func validateServiceSpec(s *corev1.ServiceSpec) field.ErrorList {
+	var errs field.ErrorList
+	headless := s.ClusterIP == corev1.ClusterIPNone
+	if len(s.Ports) == 0 && !headless && s.Type != corev1.ServiceTypeExternalName {
+		errs = append(errs, field.Required(specPath.Child("ports"), ""))
+	}
+	switch s.Type {
+	case corev1.ServiceTypeClusterIP, corev1.ServiceTypeNodePort, corev1.ServiceTypeLoadBalancer, corev1.ServiceTypeExternalName:
+	case "":
+		errs = append(errs, field.Required(specPath.Child("type"), ""))
+	default:
+		errs = append(errs, field.NotSupported(specPath.Child("type"), s.Type, []corev1.ServiceType{
+			corev1.ServiceTypeClusterIP, corev1.ServiceTypeExternalName, corev1.ServiceTypeLoadBalancer, corev1.ServiceTypeNodePort}))
+	}
+	names := sets.New[string]()
+	for i := range s.Ports {
+		errs = append(errs, validateServicePort(&s.Ports[i], len(s.Ports) > 1, names, specPath.Child("ports").Index(i))...)
+	}
+	if s.ClusterIP != "" && !headless {
+		// The registry copies clusterIP into clusterIPs[0] before
+		// validation, so the error names clusterIPs (core/validation
+		// validateServiceClusterIPsRelatedFields).
+		errs = append(errs, validation.IsValidIPForLegacyField(specPath.Child("clusterIPs").Index(0), s.ClusterIP, true, nil)...)
+	}
+	return errs
+}
+
+// validateServicePort follows core/validation validateServicePort.
+func validateServicePort(sp *corev1.ServicePort, requireName bool, names sets.Set[string], path *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	if requireName && sp.Name == "" {
+		errs = append(errs, field.Required(path.Child("name"), ""))
+	} else if sp.Name != "" {
+		for _, msg := range validation.IsDNS1123Label(sp.Name) {
+			errs = append(errs, field.Invalid(path.Child("name"), sp.Name, msg))
+		}
+		if names.Has(sp.Name) {
+			errs = append(errs, field.Duplicate(path.Child("name"), sp.Name))
+		} else {
+			names.Insert(sp.Name)
+		}
+	}
+	for _, msg := range validation.IsValidPortNum(int(sp.Port)) {
+		errs = append(errs, field.Invalid(path.Child("port"), sp.Port, msg))
+	}
+	errs = append(errs, validateProtocol(sp.Protocol, path.Child("protocol"))...)
+	tp := path.Child("targetPort")
+	if sp.TargetPort.Type == intstr.Int {
+		for _, msg := range validation.IsValidPortNum(sp.TargetPort.IntValue()) {
+			errs = append(errs, field.Invalid(tp, sp.TargetPort.IntValue(), msg))
+		}
+	} else {
+		for _, msg := range validation.IsValidPortName(sp.TargetPort.StrVal) {
+			errs = append(errs, field.Invalid(tp, sp.TargetPort.StrVal, msg))
+		}
+	}
+	if sp.NodePort != 0 {
+		for _, msg := range validation.IsValidPortNum(int(sp.NodePort)) {
+			errs = append(errs, field.Invalid(path.Child("nodePort"), sp.NodePort, msg))
+		}
+	}
+	return errs
+}
