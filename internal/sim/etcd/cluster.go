@@ -56,6 +56,8 @@ type cluster struct {
 	// voter replied (an unanswered one was ignored under the lease).
 	req      *pb.Message
 	answered bool
+	// partitioned is true while the network is split.
+	partitioned bool
 }
 
 // Config is how the members run.
@@ -89,7 +91,6 @@ func newCluster(cfg Config) (*cluster, error) {
 		}
 		c.members = append(c.members, m)
 	}
-	c.add(Event{Kind: KindBoot, Nodes: cfg.Nodes})
 	return c, nil
 }
 
@@ -117,6 +118,10 @@ func (c *cluster) start(m *member) error {
 
 func (c *cluster) add(e Event) {
 	e.Tick = c.tick
+	if e.Write != nil {
+		w := *e.Write // the write as it stands at this event
+		e.Write = &w
+	}
 	c.events = append(c.events, e)
 }
 

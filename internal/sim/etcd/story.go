@@ -115,6 +115,7 @@ func Run(s Scenario) (*Story, error) {
 	story := &Story{Nodes: s.Nodes, Quorum: Quorum(s.Nodes), CheckQuorum: s.CheckQuorum, PreVote: s.PreVote, Fault: s.Fault}
 
 	c.setPhase(PhaseElect)
+	c.add(Event{Kind: KindBoot, Nodes: s.Nodes})
 	c.campaign(1)
 	c.setPhase(PhaseWrite)
 	c.propose(1, "create", KeyDeployment)
@@ -122,12 +123,12 @@ func Run(s Scenario) (*Story, error) {
 		story.FaultQuorum = c.fault(s.Fault)
 		c.heal()
 	}
-	c.add(Event{Kind: KindState, States: c.states()})
 	for _, w := range c.writes {
 		if !w.Committed && w.Index > 0 {
 			c.add(Event{Kind: KindLost, Write: w})
 		}
 	}
+	c.add(Event{Kind: KindState, States: c.states()})
 	story.Writes, story.Events, story.Ticks = c.writes, c.events, c.tick
 	return story, nil
 }
@@ -168,6 +169,7 @@ func (c *cluster) fault(f Fault) bool {
 			}
 			groups = append(groups, ids)
 		}
+		c.partitioned = true
 		c.add(Event{Kind: KindPartition, Groups: groups})
 	}
 	committed := false
@@ -224,6 +226,7 @@ func (c *cluster) firstLive(g int) uint64 {
 func (c *cluster) heal() {
 	c.setPhase(PhaseHeal)
 	var restarted []uint64
+	c.partitioned = false
 	for _, m := range c.members {
 		m.group = 0
 		if m.down {

@@ -1,0 +1,245 @@
+package cmd
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/k8sexplain/k8sexplain/internal/quorumtext"
+	"github.com/k8sexplain/k8sexplain/internal/report"
+	"github.com/k8sexplain/k8sexplain/internal/sim/etcd"
+)
+
+// quorumDoc turns a story into the report: quorum table, the story phase by
+// phase, what Kubernetes sees, and the lessons.
+func quorumDoc(s *etcd.Story, g Globals) *report.Doc {
+	c := quorumtext.For(g.Lang)
+	d := &report.Doc{Title: c.F("title", s.Nodes)}
+	quorumTable(d, c, s.Nodes)
+
+	d.H(1, c.F("story.title"))
+	d.P(c.F("settings", onOff(c, s.CheckQuorum), onOff(c, s.PreVote)))
+	if !s.CheckQuorum {
+		d.Styled("warn", c.F("settings.nocq"))
+	}
+	if !s.PreVote {
+		d.Styled("warn", c.F("settings.nopv"))
+	}
+	var lines []string
+	flush := func() {
+		if len(lines) > 0 {
+			d.L(lines...)
+			lines = nil
+		}
+	}
+	for _, e := range s.Events {
+		switch e.Kind {
+		case etcd.KindPhase:
+			flush()
+			d.H(2, phaseTitle(c, e.Phase, s))
+		case etcd.KindState:
+			flush()
+			d.T(stateTable(c, e.States, s))
+		case etcd.KindMessage:
+			if g.Verbose {
+				lines = append(lines, c.F("at", seconds(e.Tick))+"  "+msgLine(c, e.Msg))
+			}
+		default:
+			lines = append(lines, c.F("at", seconds(e.Tick))+"  "+eventLine(c, e, s))
+		}
+	}
+	flush()
+	kubernetesSection(d, c, s)
+	lessons(d, c, s)
+	d.Sequence = quorumSequence(c, s)
+	d.Data = quorumData(s, g.Verbose)
+	return d
+}
+
+func phaseTitle(c quorumtext.Catalogue, p etcd.Phase, s *etcd.Story) string {
+	if p == etcd.PhaseFault {
+		return c.F("phase.fault", faultText(c, s))
+	}
+	return c.F("phase." + string(p))
+}
+
+func seconds(tick int) float64 { return float64(tick*etcd.TickMillis) / 1000 }
+
+func onOff(c quorumtext.Catalogue, b bool) string {
+	if b {
+		return c.F("on")
+	}
+	return c.F("off")
+}
+
+func member(id uint64) string { return fmt.Sprintf("etcd-%d", id) }
+
+func members(ids []uint64) string {
+	names := make([]string, len(ids))
+	for i, id := range ids {
+		names[i] = member(id)
+	}
+	return strings.Join(names, ", ")
+}
+
+// groupsText prints a partition as "{etcd-1} | {etcd-2, etcd-3}".
+func groupsText(sizes []int) string {
+	var parts []string
+	id := uint64(1)
+	for _, n := range sizes {
+		var ids []uint64
+		for i := 0; i < n; i++ {
+			ids = append(ids, id)
+			id++
+		}
+		parts = append(parts, "{"+members(ids)+"}")
+	}
+	return strings.Join(parts, " | ")
+}
+
+// quorumTable is the size table with the requested size highlighted.
+func quorumTable(d *report.Doc, c quorumtext.Catalogue, n int) {
+	d.H(1, c.F("table.title"))
+	t := &report.Table{
+		Header: []string{c.F("table.members"), c.F("table.majority"), c.F("table.tolerance"), c.F("table.note")},
+		Right:  []bool{true, true, true, false},
+	}
+	top := 7
+	for size := 1; size <= max(top, n); size++ {
+		if size > top && size != n {
+			continue
+		}
+		t.Rows = append(t.Rows, []string{fmt.Sprint(size), fmt.Sprint(etcd.Quorum(size)),
+			fmt.Sprint(etcd.Tolerance(size)), c.F(fmt.Sprintf("size.%d", size))})
+		t.Highlight = append(t.Highlight, size == n)
+	}
+	d.T(t)
+	d.P(c.F("table.sum", n, etcd.Quorum(n), etcd.Tolerance(n)))
+	d.Styled("note", c.F("table.guide"))
+}
+
+func faultText(c quorumtext.Catalogue, s *etcd.Story) string {
+	f := s.Fault
+	switch {
+	case f.Kind == etcd.FaultNone:
+		return c.F("fault.none")
+	case f.Kind == etcd.FaultCrash && f.Crash == 0:
+		return c.F("fault.crash0")
+	case f.Kind == etcd.FaultCrash:
+		ids := []uint64{1}
+		for i := 1; i < f.Crash; i++ {
+			ids = append(ids, uint64(s.Nodes-i+1))
+		}
+		return c.F("fault.crash", f.Crash, members(ids))
+	case f.Isolate != "":
+		return c.F("fault.isolate."+f.Isolate, groupsText(f.Groups))
+	case f.Default:
+		return c.F("fault.default", groupsText(f.Groups))
+	}
+	return c.F("fault.partition", groupsText(f.Groups))
+}
+
+// stateTable shows every member at a point of the story.
+func stateTable(c quorumtext.Catalogue, states []etcd.MemberState, s *etcd.Story) *report.Table {
+	t := &report.Table{
+		Header: []string{c.F("state.member"), c.F("state.side"), c.F("state.role"), c.F("state.term"),
+			c.F("state.commit"), c.F("state.last")},
+		Right: []bool{false, true, false, true, true, true},
+	}
+	for _, m := range states {
+		side := fmt.Sprint(m.Group)
+		if m.Group == 0 {
+			side = "-"
+		}
+		t.Rows = append(t.Rows, []string{member(m.ID), side, c.F("role." + m.Role), fmt.Sprint(m.Term),
+			fmt.Sprint(m.Commit), fmt.Sprint(m.LastIndex)})
+		t.Highlight = append(t.Highlight, m.Role == "leader")
+	}
+	return t
+}
+
+// eventLine is the one-line text of a meaningful event.
+func eventLine(c quorumtext.Catalogue, e etcd.Event, s *etcd.Story) string {
+	switch e.Kind {
+	case etcd.KindBoot:
+		return c.F("boot", e.Nodes)
+	case etcd.KindCampaign:
+		switch {
+		case e.PreVote:
+			return c.F("campaign.pre", member(e.Node), e.Term)
+		case s.PreVote:
+			return c.F("campaign.after", member(e.Node), e.Term)
+		}
+		return c.F("campaign", member(e.Node), e.Term)
+	case etcd.KindVote:
+		kind := c.F("word.vote")
+		if e.PreVote {
+			kind = c.F("word.prevote")
+		}
+		if e.Granted {
+			return c.F("vote.yes", member(e.Node), member(e.Peer), kind, e.Term)
+		}
+		return c.F("vote.no."+e.Reason, member(e.Node), member(e.Peer), kind, e.Term)
+	case etcd.KindRound:
+		key := "round."
+		if e.PreVote {
+			key += "pre."
+		}
+		if e.Won {
+			key += "won"
+		} else {
+			key += "lost"
+		}
+		return c.F(key, member(e.Peer), e.Votes, e.Nodes, e.Needed, e.Term)
+	case etcd.KindLeader:
+		return c.F("leader", member(e.Node), e.Term)
+	case etcd.KindStepDown:
+		return c.F("stepdown."+e.Reason, member(e.Node), e.Term)
+	case etcd.KindPropose:
+		return c.F("propose", member(e.Node), c.F("verb."+e.Write.Verb), e.Write.Key, e.Index, e.Term)
+	case etcd.KindCommit:
+		if e.Late {
+			return c.F("commit.late", e.Index, c.F("verb."+e.Write.Verb), e.Write.Key, member(e.Node))
+		}
+		return c.F("commit", e.Index, member(e.Node))
+	case etcd.KindPending:
+		return c.F("pending", e.Write.Index, e.Votes, e.Nodes, e.Needed)
+	case etcd.KindRefused:
+		return c.F("refused", member(e.Node), c.F("verb."+e.Write.Verb), e.Write.Key)
+	case etcd.KindLost:
+		return c.F("lost", c.F("verb."+e.Write.Verb), e.Write.Key, e.Write.Index, member(e.Write.Node))
+	case etcd.KindCrash:
+		return c.F("crash", members(e.Members))
+	case etcd.KindPartition:
+		return c.F("partition", groupsText(s.Fault.Groups))
+	case etcd.KindHeal:
+		if len(e.Members) > 0 {
+			return c.F("heal.restart", members(e.Members))
+		}
+		return c.F("heal")
+	case etcd.KindCatchUp:
+		return c.F("catchup", member(e.Node), e.Index)
+	}
+	return string(e.Kind)
+}
+
+// msgLine is one Raft message for -v.
+func msgLine(c quorumtext.Catalogue, m *etcd.Message) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "  %s %s→%s term=%d", m.Type, member(m.From), member(m.To), m.Term)
+	if m.Index > 0 || m.LogTerm > 0 {
+		fmt.Fprintf(&b, " index=%d logTerm=%d", m.Index, m.LogTerm)
+	}
+	if m.Commit > 0 {
+		fmt.Fprintf(&b, " commit=%d", m.Commit)
+	}
+	if m.Entries > 0 {
+		fmt.Fprintf(&b, " entries=%d", m.Entries)
+	}
+	if m.Reject {
+		b.WriteString(" reject")
+	}
+	if m.Dropped != "" {
+		b.WriteString("  ✗ " + c.F("dropped."+m.Dropped))
+	}
+	return b.String()
+}

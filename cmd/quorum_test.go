@@ -1,0 +1,116 @@
+package cmd
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/k8sexplain/k8sexplain/internal/quorumtext"
+)
+
+// Golden stories: issue 3 §7. Read them after -update: each is a claim
+// about what etcd does.
+func TestQuorumGolden(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"nodes1.txt", []string{"--nodes", "1"}},
+		{"nodes2.txt", []string{"--nodes", "2"}},
+		{"nodes3.txt", []string{"--nodes", "3"}},
+		{"nodes4.txt", []string{"--nodes", "4"}},
+		{"nodes5.txt", []string{"--nodes", "5"}},
+		{"nodes2-partition-1-1.txt", []string{"--nodes", "2", "--partition", "1,1"}},
+		{"nodes3-isolate-leader.txt", []string{"--nodes", "3", "--isolate", "leader"}},
+		{"nodes3-isolate-follower-no-prevote.txt", []string{"--nodes", "3", "--isolate", "follower", "--pre-vote=false"}},
+		{"nodes3-isolate-leader-no-checkquorum.txt", []string{"--nodes", "3", "--isolate", "leader", "--check-quorum=false"}},
+		{"nodes4-partition-2-2.txt", []string{"--nodes", "4", "--partition", "2,2"}},
+		{"nodes5-fail2.txt", []string{"--nodes", "5", "--fail", "2"}},
+		{"nodes5-fail3.txt", []string{"--nodes", "5", "--fail", "3"}},
+		{"nodes3-isolate-leader-verbose.txt", []string{"--nodes", "3", "--isolate", "leader", "-v"}},
+		{"nodes3-isolate-leader-ru.txt", []string{"--nodes", "3", "--isolate", "leader", "--lang", "ru"}},
+		{"nodes2-ru.txt", []string{"--nodes", "2", "--lang", "ru"}},
+		{"nodes5-fail3-ru.md", []string{"--nodes", "5", "--fail", "3", "--lang", "ru", "--format", "markdown"}},
+		{"nodes3-isolate-leader.mmd", []string{"--nodes", "3", "--isolate", "leader", "--format", "mermaid"}},
+		{"nodes2.md", []string{"--nodes", "2", "--format", "markdown"}},
+		{"nodes2.json", []string{"--nodes", "2", "--format", "json"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			runGolden(t, "quorum/"+tc.name, append([]string{"quorum", "--color", "never"}, tc.args...)...)
+		})
+	}
+}
+
+// Same flags, same bytes.
+func TestQuorumDeterministic(t *testing.T) {
+	args := []string{"quorum", "--nodes", "5", "--partition", "2,2,1", "-v"}
+	first, _, _ := run(t, "", args...)
+	for i := 0; i < 3; i++ {
+		if out, _, _ := run(t, "", args...); out != first {
+			t.Fatalf("run %d differs", i)
+		}
+	}
+}
+
+// Bad input: one line on stderr, exit 1 (issue 3 §6).
+func TestQuorumBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--nodes", "0"}, "invalid --nodes 0"},
+		{[]string{"--nodes", "-3"}, "invalid --nodes -3"},
+		{[]string{"--nodes", "10"}, "want 1 to 9"},
+		{[]string{"--nodes", "3", "--fail", "3"}, "invalid --fail 3"},
+		{[]string{"--nodes", "3", "--fail", "-1"}, "invalid --fail -1"},
+		{[]string{"--nodes", "5", "--partition", "2,2"}, "groups add up to 4, but --nodes is 5"},
+		{[]string{"--nodes", "3", "--partition", "3"}, "want 2 or 3 group sizes"},
+		{[]string{"--nodes", "4", "--partition", "2,x"}, `"x" is not a group size`},
+		{[]string{"--nodes", "4", "--partition", "4,0"}, `"0" is not a group size`},
+		{[]string{"--isolate", "candidate"}, `invalid --isolate "candidate"`},
+		{[]string{"--nodes", "1", "--isolate", "leader"}, "no one to be cut off"},
+		{[]string{"--fail", "1", "--isolate", "leader"}, "only one of"},
+	} {
+		_, errOut, code := run(t, "", append([]string{"quorum"}, tc.args...)...)
+		if code != 1 || !strings.Contains(errOut, tc.msg) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q (want exit 1 and one line with %q)", tc.args, code, errOut, tc.msg)
+		}
+	}
+}
+
+// Every size 1..9 and every fault runs in both languages without a missing
+// catalogue key.
+func TestQuorumAllRuns(t *testing.T) {
+	for n := 1; n <= 9; n++ {
+		for _, lang := range []string{"en", "ru"} {
+			for _, extra := range [][]string{nil, {"--fail", "1"}, {"--pre-vote=false", "--check-quorum=false"}} {
+				if n == 1 && len(extra) > 0 && extra[0] == "--fail" {
+					continue
+				}
+				for _, format := range []string{"text", "mermaid"} {
+					args := append([]string{"quorum", "--nodes", itoa(n), "--lang", lang, "--format", format}, extra...)
+					out, errOut, code := run(t, "", args...)
+					if code != 0 || strings.Contains(out, "!") && strings.Contains(out, " !") || strings.Contains(out, "%!") {
+						t.Errorf("%v: exit %d %s\n%s", args, code, errOut, out)
+					}
+				}
+			}
+		}
+	}
+}
+
+// The two catalogues have the same keys.
+func TestQuorumCatalogue(t *testing.T) {
+	en, ru := quorumtext.For("en"), quorumtext.For("ru")
+	for _, k := range quorumtext.Keys("en") {
+		if _, ok := ru[k]; !ok {
+			t.Errorf("ru lacks %q", k)
+		}
+	}
+	for _, k := range quorumtext.Keys("ru") {
+		if _, ok := en[k]; !ok {
+			t.Errorf("en lacks %q", k)
+		}
+	}
+}
+
+func itoa(n int) string { return string(rune('0' + n)) }
