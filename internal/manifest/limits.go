@@ -14,7 +14,7 @@ const (
 	MaxDepth = 100
 	// maxNodes bounds the YAML nodes visited per file, counting every alias
 	// expansion again: this is what stops a "billion laughs" document.
-	maxNodes = 2_000_000
+	maxNodes = 1_000_000
 	// maxJSONBytes bounds the JSON the loader builds per file, so an alias
 	// to a long string repeated many times cannot exhaust memory.
 	maxJSONBytes = 64 << 20

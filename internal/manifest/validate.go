@@ -74,8 +74,8 @@ func validateObject(obj runtime.Object) field.ErrorList {
 	case *corev1.Service:
 		return append(objectMeta(o, &o.ObjectMeta), validateServiceSpec(&o.Spec)...)
 	}
-	if m, err := meta.Accessor(obj); err == nil {
-		if om, ok := m.(*metav1.ObjectMeta); ok {
+	if a, ok := obj.(metav1.ObjectMetaAccessor); ok {
+		if om, ok := a.GetObjectMeta().(*metav1.ObjectMeta); ok {
 			return objectMeta(obj, om)
 		}
 	}

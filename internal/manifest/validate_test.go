@@ -1,0 +1,92 @@
+package manifest
+
+import (
+	"errors"
+	"net/http"
+	"testing"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// deployment builds a Deployment manifest around a selector, template
+// labels and one container block, so each case states only what differs.
+func deployment(name, extraSpec, labels, containers string) string {
+	return "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: " + name + "}\nspec:\n" + extraSpec +
+		"  template:\n    metadata: {labels: " + labels + "}\n    spec:\n      containers: " + containers + "\n"
+}
+
+const sel = "  selector: {matchLabels: {app: web}}\n"
+
+func TestValidate(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"valid deployment", deployment("web", sel, "{app: web}", "[{name: web, image: nginx, ports: [{containerPort: 80}]}]"), ""},
+		{"selector does not match", deployment("web", sel, "{app: x}", "[{name: web, image: nginx}]"),
+			`Deployment.apps "web" is invalid: spec.template.metadata.labels: Invalid value: {"app":"x"}: ` + "`selector` does not match template `labels`"},
+		{"missing selector", deployment("web", "", "{app: web}", "[{name: web, image: nginx}]"),
+			`Deployment.apps "web" is invalid: [spec.selector: Required value, spec.template.metadata.labels: Invalid value: {"app":"web"}: ` + "`selector` does not match template `labels`]"},
+		{"empty selector", deployment("web", "  selector: {}\n", "{app: web}", "[{name: web, image: nginx}]"),
+			`Deployment.apps "web" is invalid: spec.selector: Invalid value: {}: empty selector is invalid for deployment`},
+		{"negative replicas", deployment("web", "  replicas: -1\n"+sel, "{app: web}", "[{name: web, image: nginx}]"),
+			`Deployment.apps "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0`},
+		{"no containers", deployment("web", sel, "{app: web}", "[]"),
+			`Deployment.apps "web" is invalid: spec.template.spec.containers: Required value`},
+		{"no image", deployment("web", sel, "{app: web}", "[{name: web}]"),
+			`Deployment.apps "web" is invalid: spec.template.spec.containers[0].image: Required value`},
+		{"no container name", deployment("web", sel, "{app: web}", "[{image: nginx}]"),
+			`Deployment.apps "web" is invalid: spec.template.spec.containers[0].name: Required value`},
+		{"bad container name", deployment("web", sel, "{app: web}", "[{name: Web_1, image: nginx}]"),
+			`Deployment.apps "web" is invalid: spec.template.spec.containers[0].name: Invalid value: "Web_1": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`},
+		{"duplicate container", deployment("web", sel, "{app: web}", "[{name: web, image: a}, {name: web, image: b}]"),
+			`Deployment.apps "web" is invalid: spec.template.spec.containers[1].name: Duplicate value: "web"`},
+		{"port out of range", deployment("web", sel, "{app: web}", "[{name: web, image: a, ports: [{containerPort: 70000}]}]"),
+			`Deployment.apps "web" is invalid: spec.template.spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive`},
+		{"restart policy", deployment("web", sel, "{app: web}", "[{name: web, image: a}]\n      restartPolicy: Never"),
+			`Deployment.apps "web" is invalid: spec.template.spec.restartPolicy: Unsupported value: "Never": supported values: "Always"`},
+		{"bad name", deployment("Web", sel, "{app: web}", "[{name: web, image: a}]"),
+			`Deployment.apps "Web" is invalid: metadata.name: Invalid value: "Web": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`},
+		{"requests above limits", deployment("web", sel, "{app: web}", "[{name: web, image: a, resources: {requests: {cpu: 2}, limits: {cpu: 1}}}]"),
+			`Deployment.apps "web" is invalid: spec.template.spec.containers[0].resources.requests[cpu]: Invalid value: "2": must be less than or equal to cpu limit of 1`},
+		{"service name", "apiVersion: v1\nkind: Service\nmetadata: {name: 1web}\nspec: {ports: [{port: 80}]}\n",
+			`Service "1web" is invalid: metadata.name: Invalid value: "1web": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`},
+		{"service without ports", "apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec: {selector: {app: web}}\n",
+			`Service "web" is invalid: spec.ports: Required value`},
+		{"headless without ports", "apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec: {clusterIP: None}\n", ""},
+		{"external name", "apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec: {type: ExternalName, externalName: example.com}\n", ""},
+		{"service port range", "apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec: {ports: [{name: a, port: 0, targetPort: 8080}, {port: 80}]}\n",
+			`Service "web" is invalid: [spec.ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive, spec.ports[1].name: Required value]`},
+		{"cluster IP placeholder", "apiVersion: v1\nkind: Service\nmetadata: {name: dns}\nspec: {clusterIP: CLUSTER_DNS_IP, ports: [{port: 53}]}\n",
+			`Service "dns" is invalid: spec.clusterIPs[0]: Invalid value: "CLUSTER_DNS_IP": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)`},
+		{"pod generateName", "apiVersion: v1\nkind: Pod\nmetadata: {generateName: web-}\nspec: {containers: [{name: c, image: c}]}\n", ""},
+		{"pod without name", "apiVersion: v1\nkind: Pod\nmetadata: {}\nspec: {containers: [{name: c, image: c}]}\n",
+			`Pod "" is invalid: metadata.name: Required value: name or generateName is required`},
+		{"configmap name", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: My.Config}\n",
+			`ConfigMap "My.Config" is invalid: metadata.name: Invalid value: "My.Config": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`},
+		{"custom resource", "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: ANY}\n", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			obj := mustParse(t, tt.in)
+			Default(obj)
+			err := Validate(obj)
+			if tt.want == "" {
+				if err != nil {
+					t.Fatalf("Validate: %v, want nil", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("Validate: nil, want %s", tt.want)
+			}
+			if err.Error() != tt.want {
+				t.Errorf("Validate\n got: %s\nwant: %s", err, tt.want)
+			}
+			var se *apierrors.StatusError
+			if !errors.As(err, &se) || se.Status().Code != http.StatusUnprocessableEntity || se.Status().Reason != metav1.StatusReasonInvalid {
+				t.Errorf("want a 422 Invalid StatusError, got %#v", err)
+			}
+		})
+	}
+}
