@@ -47,7 +47,22 @@ var ru = map[string]string{
 	"correct":                                      "верно",
 	"partial":                                      "частично",
 	"wrong":                                        "неверно",
-	"score":                                        "балл",
+	"Quiz progress":                                "Прогресс",
+	"%d reviews; streak %d days; %d due now, %d new, %d of %d mastered.": "Ответов: %d; серия дней: %d; к повторению: %d, новых: %d, освоено %d из %d.",
+	"Next review due":  "Следующее повторение",
+	"Seen":             "Отвечено",
+	"Mastered":         "Освоено",
+	"Due":              "К повторению",
+	"Last score":       "Последний балл",
+	"Mastery by topic": "Освоение по темам",
+	"Nothing to ask: no question is due and none matches.": "Спрашивать нечего: нет вопросов к повторению или подходящих под фильтр.",
+	"Delete all quiz progress in %s?":                      "Удалить весь прогресс квиза в %s?",
+	"Quiz progress deleted.":                               "Прогресс квиза удалён.",
+	"Question bank":                                        "Банк вопросов",
+	"%d questions.":                                        "Вопросов: %d.",
+	"Difficulty":                                           "Сложность",
+	"Type":                                                 "Тип",
+	"score":                                                "балл",
 }
 
 // msg returns the English key or its Russian translation.

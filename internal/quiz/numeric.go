@@ -56,7 +56,11 @@ func ParseNumeric(s string) (float64, string, error) {
 	if err != nil {
 		return 0, "", err
 	}
-	return v, strings.TrimSpace(s[loc[1]:]), nil
+	rest := strings.TrimSpace(s[loc[1]:])
+	if numberRE.MatchString(rest) && strings.IndexAny(rest, "0123456789") == 0 {
+		return 0, "", fmt.Errorf("more than one number in %q", strings.TrimSpace(s))
+	}
+	return v, rest, nil
 }
 
 // gradeNumeric accepts the value within the tolerance. A unit of a known

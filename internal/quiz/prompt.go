@@ -35,9 +35,8 @@ func (l *LinePrompter) Ask(p *Presentation) (string, error) {
 		return "", err
 	}
 	line = strings.TrimRight(line, "\r\n")
-	if errors.Is(err, io.EOF) {
-		fmt.Fprintln(l.Out)
-	}
+	// echo the answer: stdin is not the terminal the questions go to
+	fmt.Fprintf(l.Out, "%s\n\n", line)
 	return line, nil
 }
 

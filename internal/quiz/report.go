@@ -53,7 +53,7 @@ func details(d *report.Doc, a *Answered, lang string) {
 		}
 		d.P(msg(lang, "Right order") + ": " + strings.Join(steps, " → "))
 	}
-	if a.Q.Type == NumType && r.Verdict != Correct {
+	if a.Q.Type == NumType && r.Verdict != Correct && r.Unreadable == "" {
 		got := "-"
 		if r.Value != nil {
 			got = trimFloat(*r.Value)

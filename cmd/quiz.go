@@ -1,0 +1,201 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"time"
+
+	"github.com/AlecAivazis/survey/v2/terminal"
+	"github.com/k8sexplain/k8sexplain/internal/exitcode"
+	"github.com/k8sexplain/k8sexplain/internal/quiz"
+	"github.com/k8sexplain/k8sexplain/internal/report"
+	"github.com/k8sexplain/k8sexplain/questions"
+	"github.com/spf13/cobra"
+)
+
+func init() { register(newCmdQuiz) }
+
+// quizBank is the question bank the quiz reads; tests swap in a fixed bank
+// so their golden files do not change as the real bank grows.
+var quizBank fs.FS = questions.FS
+
+type quizOptions struct {
+	topics     []string
+	difficulty string
+	count      int
+	exam       bool
+	answers    string
+	choices    bool
+	reset, yes bool
+}
+
+const quizLong = `An interview trainer for Kubernetes internals: it asks, grades (free text too, offline),
+explains the model answer, names the k8sexplain command that shows it, and schedules what to
+review next with FSRS spaced repetition.
+
+On a terminal the questions are interactive menus. Otherwise answers are read from stdin, one line
+per question; the end of input ends the session:
+  single choice    the choice number:                 2
+  multiple choice  numbers, commas or spaces:         1, 3
+  order the steps  step numbers in the right order:   3 1 4 2
+  numeric          a number, optionally with a unit:  3 nodes / 30s / 3 узла
+  free text        the answer on one line
+--answers FILE grades a prepared sheet: a YAML list of {id, answer}; an order answer uses the step
+numbers "quiz list --choices" shows (same --seed).
+
+Progress (an append-only review log and the state derived from it) is kept in
+$XDG_STATE_HOME/k8sexplain, else ~/.local/state/k8sexplain; set quiz.state-dir in the config or
+K8SEXPLAIN_QUIZ_STATE_DIR to move it. Ctrl-C saves, prints a summary and exits with 130.`
+
+func newCmdQuiz(f *Factory) *cobra.Command {
+	o := &quizOptions{}
+	cmd := &cobra.Command{
+		Use:   "quiz",
+		Short: "Practise Kubernetes interview questions with grading and spaced repetition",
+		Long:  quizLong,
+		Example: `  k8sexplain quiz
+  k8sexplain quiz --topic etcd,services --count 5
+  k8sexplain quiz --exam --count 15
+  k8sexplain quiz review
+  k8sexplain quiz stats
+  k8sexplain quiz list --topic dns
+  k8sexplain quiz --answers answers.yaml --format markdown`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runQuiz(f, o, false) },
+	}
+	pf := cmd.PersistentFlags()
+	pf.StringSliceVar(&o.topics, "topic", nil, "only these topics (comma-separated)")
+	pf.StringVar(&o.difficulty, "difficulty", "", "only this difficulty: middle, senior or staff")
+	pf.String("now", "", "the current time in RFC3339 (for tests and reproducible stats)")
+	_ = pf.MarkHidden("now")
+	_ = cmd.RegisterFlagCompletionFunc("topic", fixedCompletion(quiz.Topics...))
+	_ = cmd.RegisterFlagCompletionFunc("difficulty", fixedCompletion(quiz.Difficulties...))
+	sessionFlags(cmd, o)
+	cmd.Flags().StringVar(&o.answers, "answers", "", "grade a prepared answers file (YAML list of {id, answer}) and print a report")
+	review := &cobra.Command{
+		Use:     "review",
+		Short:   "Ask only the questions spaced repetition says are due",
+		Example: "  k8sexplain quiz review --count 20",
+		Args:    noArgs,
+		RunE:    func(cmd *cobra.Command, args []string) error { return runQuiz(f, o, true) },
+	}
+	sessionFlags(review, o)
+	cmd.AddCommand(review, newCmdQuizStats(f, o), newCmdQuizList(f, o))
+	return cmd
+}
+
+func sessionFlags(cmd *cobra.Command, o *quizOptions) {
+	cmd.Flags().IntVar(&o.count, "count", 10, "number of questions (0 for all)")
+	cmd.Flags().BoolVar(&o.exam, "exam", false, "mock interview: no feedback until a report per topic at the end")
+}
+
+// quizEnv is what every quiz subcommand needs.
+type quizEnv struct {
+	g     Globals
+	bank  *quiz.Bank
+	store *quiz.Store
+	now   func() time.Time
+}
+
+func newQuizEnv(f *Factory, o *quizOptions) (*quizEnv, error) {
+	g, err := f.Globals()
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range o.topics {
+		if !contains(quiz.Topics, t) {
+			return nil, exitcode.Inputf("unknown --topic %q; topics: %v", t, quiz.Topics)
+		}
+	}
+	if o.difficulty != "" && !contains(quiz.Difficulties, o.difficulty) {
+		return nil, exitcode.Inputf("invalid --difficulty %q: want middle, senior or staff", o.difficulty)
+	}
+	if o.count < 0 {
+		return nil, exitcode.Inputf("invalid --count %d: want 0 (all) or more", o.count)
+	}
+	bank, err := quiz.Load(quizBank)
+	if err != nil {
+		return nil, fmt.Errorf("question bank: %w", err)
+	}
+	e := &quizEnv{g: g, bank: bank, now: time.Now}
+	if s := f.Config.GetString("now"); s != "" {
+		t, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			return nil, exitcode.Inputf("invalid --now/K8SEXPLAIN_NOW %q: want RFC3339 (2026-03-01T09:00:00Z)", s)
+		}
+		e.now = func() time.Time { return t }
+	}
+	dir, err := quiz.StateDir(f.Config.GetString("quiz.state-dir"), f.IO.Getenv)
+	if err != nil {
+		return nil, exitcode.AsInput(err)
+	}
+	e.store = &quiz.Store{Dir: dir, Warn: func(w string) { fmt.Fprintf(f.IO.ErrOut, "k8sexplain: warning: %s\n", w) }}
+	return e, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func runQuiz(f *Factory, o *quizOptions, dueOnly bool) error {
+	e, err := newQuizEnv(f, o)
+	if err != nil {
+		return err
+	}
+	if o.answers != "" {
+		return runAnswers(f, e, o)
+	}
+	st, err := e.store.Load()
+	if err != nil {
+		return fmt.Errorf("load progress: %w", err)
+	}
+	qs := quiz.Select(e.bank, st, quiz.Selection{Topics: o.topics, Difficulty: o.difficulty, Count: o.count,
+		DueOnly: dueOnly, Seed: e.g.Seed, Now: e.now()})
+	if len(qs) == 0 {
+		_, err := fmt.Fprintln(f.IO.Out, quiz.Msg(e.g.Lang, "Nothing to ask: no question is due and none matches."))
+		return err
+	}
+	// Prompts and feedback go to stdout in text mode; with --format markdown
+	// or json they go to stderr so that stdout holds only the report.
+	talk := f.IO.Out
+	if e.g.Format != report.Text {
+		talk = f.IO.ErrOut
+	}
+	s := &quiz.Session{Questions: qs, Prompter: newPrompter(f, talk), Store: e.store, Lang: e.g.Lang,
+		Seed: e.g.Seed, Exam: o.exam, Now: e.now,
+		Feedback: func(a *quiz.Answered) error {
+			return report.Render(talk, quiz.FeedbackDoc(a, e.g.Lang), report.Options{Format: report.Text, Color: e.g.Color})
+		}}
+	out, err := s.Run()
+	if err != nil {
+		return err
+	}
+	if !o.exam && len(out.Answers) > 0 && talk == f.IO.Out {
+		fmt.Fprintln(f.IO.Out)
+	}
+	if rerr := f.Render(quiz.ReportDoc(out, e.g.Lang, o.exam, o.exam)); rerr != nil {
+		return rerr
+	}
+	if out.Interrupted {
+		return &exitcode.Error{Code: exitcode.Interrupted, Err: errors.New("interrupted; the answers so far are saved")}
+	}
+	return nil
+}
+
+// newPrompter picks survey when stdin and stdout are both terminals (and
+// real files, as survey needs their descriptors), plain lines otherwise.
+func newPrompter(f *Factory, talk io.Writer) quiz.Prompter {
+	in, inOK := f.IO.In.(terminal.FileReader)
+	out, outOK := f.IO.Out.(terminal.FileWriter)
+	if f.IO.InTTY && f.IO.OutTTY && inOK && outOK {
+		return &quiz.SurveyPrompter{Stdio: terminal.Stdio{In: in, Out: out, Err: f.IO.ErrOut}}
+	}
+	return quiz.NewLinePrompter(f.IO.In, talk)
+}
