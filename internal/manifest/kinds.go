@@ -1,0 +1,19 @@
+package manifest
+
+import (
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// KindOf returns the group, version and kind of obj: from its TypeMeta when
+// set, else from the Go type registered in the scheme (typed objects lose
+// their TypeMeta once decoded). The zero value means unknown.
+func KindOf(obj runtime.Object) schema.GroupVersionKind {
+	if gvk := obj.GetObjectKind().GroupVersionKind(); gvk.Kind != "" {
+		return gvk
+	}
+	if gvks, _, err := scheme.ObjectKinds(obj); err == nil && len(gvks) > 0 {
+		return gvks[0]
+	}
+	return schema.GroupVersionKind{}
+}

@@ -1,0 +1,176 @@
+package sim
+
+import (
+	"crypto/sha256"
+	"encoding/base32"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
+	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
+	"github.com/k8sexplain/k8sexplain/internal/trace"
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+)
+
+// minSyncPeriod is kube-proxy's --iptables-min-sync-period default (1 s):
+// changes arriving closer together are applied in one iptables-restore.
+const minSyncPeriod = time.Second
+
+// proxyAgent is kube-proxy on one node: it watches Services and
+// EndpointSlices and rewrites the node's iptables rules; nothing is sent
+// back to the API server.
+type proxyAgent struct {
+	node      string
+	c         *apiserver.Client
+	eng       *engine.Engine
+	rec       *trace.Recorder
+	services  map[string]*corev1.Service
+	slices    map[string]*discoveryv1.EndpointSlice // by service key
+	scheduled bool
+	lastSync  time.Duration
+	synced    bool
+	last      map[string]string
+	loud      bool
+}
+
+func newProxyAgent(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder, node string, loud bool) *proxyAgent {
+	p := &proxyAgent{node: node, c: c, eng: eng, rec: rec, services: map[string]*corev1.Service{},
+		slices: map[string]*discoveryv1.EndpointSlice{}, last: map[string]string{}, loud: loud}
+	c.Watch("services", func(ev apiserver.Event) {
+		svc := ev.Obj.(*corev1.Service)
+		k := svc.Namespace + "/" + svc.Name
+		if ev.Type == apiserver.Deleted {
+			delete(p.services, k)
+		} else {
+			p.services[k] = svc
+		}
+		p.schedule()
+	})
+	c.Watch("endpointslices", func(ev apiserver.Event) {
+		sl := ev.Obj.(*discoveryv1.EndpointSlice)
+		k := sl.Namespace + "/" + sl.Labels[discoveryv1.LabelServiceName]
+		if ev.Type == apiserver.Deleted {
+			delete(p.slices, k)
+		} else {
+			p.slices[k] = sl
+		}
+		p.schedule()
+	})
+	return p
+}
+
+func (p *proxyAgent) schedule() {
+	if p.scheduled {
+		return
+	}
+	p.scheduled = true
+	wait := time.Duration(0)
+	if p.synced {
+		wait = max(0, p.lastSync+minSyncPeriod-p.eng.Now())
+	}
+	p.eng.After(wait, func() {
+		p.scheduled = false
+		p.synced = true
+		p.lastSync = p.eng.Now()
+		p.sync()
+	})
+}
+
+// portChain is kube-proxy's KUBE-SVC-<hash16> name (pkg/proxy/iptables
+// servicePortChainName: base32 of SHA-256 over "ns/name:port" + protocol).
+func portChain(prefix, ns, name, port, proto string) string {
+	s := ns + "/" + name
+	if port != "" {
+		s += ":" + port
+	}
+	h := sha256.Sum256([]byte(s + strings.ToLower(proto)))
+	return prefix + base32.StdEncoding.EncodeToString(h[:])[:16]
+}
+
+func (p *proxyAgent) sync() {
+	keys := make([]string, 0, len(p.services))
+	for k := range p.services {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		svc := p.services[k]
+		if svc.Spec.ClusterIP == "" || svc.Spec.ClusterIP == corev1.ClusterIPNone || svc.Spec.Type == corev1.ServiceTypeExternalName {
+			continue
+		}
+		if svc.Namespace == "default" && svc.Name == "kubernetes" {
+			continue // installed at bootstrap, not part of the story
+		}
+		var ready []string
+		if sl := p.slices[k]; sl != nil {
+			for _, ep := range sl.Endpoints {
+				if ep.Conditions.Ready == nil || *ep.Conditions.Ready {
+					ready = append(ready, ep.Addresses...)
+				}
+			}
+		}
+		for _, sp := range svc.Spec.Ports {
+			state := fmt.Sprintf("%d:%d", len(ready), sp.Port)
+			if p.last[k+"/"+sp.Name] == state+strings.Join(ready, ",") {
+				continue
+			}
+			p.last[k+"/"+sp.Name] = state + strings.Join(ready, ",")
+			chain := portChain("KUBE-SVC-", svc.Namespace, svc.Name, sp.Name, string(sp.Protocol))
+			tp := sp.TargetPort.String()
+			p.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: p.c.Actor, Kind: "kubeproxy.sync", Verbose: !p.loud,
+				Object: "services/" + k, Fields: trace.F("service", k, "vip", svc.Spec.ClusterIP, "port", sp.Port,
+					"proto", string(sp.Protocol), "chain", chain, "endpoints", len(ready), "targets", joinTargets(ready, tp), "node", p.node)})
+		}
+	}
+}
+
+func joinTargets(ips []string, port string) string {
+	if len(ips) == 0 {
+		return "-"
+	}
+	out := make([]string, len(ips))
+	for i, ip := range ips {
+		out[i] = ip + ":" + port
+	}
+	sort.Strings(out)
+	return strings.Join(out, ", ")
+}
+
+// dnsAgent is CoreDNS's kubernetes plugin: it watches Services (and
+// EndpointSlices for headless ones) and answers from memory.
+type dnsAgent struct {
+	c      *apiserver.Client
+	rec    *trace.Recorder
+	domain string
+	seen   map[string]string
+}
+
+func newDNSAgent(c *apiserver.Client, rec *trace.Recorder, domain string) *dnsAgent {
+	d := &dnsAgent{c: c, rec: rec, domain: domain, seen: map[string]string{}}
+	c.Watch("services", func(ev apiserver.Event) {
+		svc := ev.Obj.(*corev1.Service)
+		if ev.Type == apiserver.Deleted || (svc.Namespace == "default" && svc.Name == "kubernetes") {
+			return
+		}
+		fqdn := fmt.Sprintf("%s.%s.svc.%s.", svc.Name, svc.Namespace, d.domain)
+		var rr string
+		switch {
+		case svc.Spec.Type == corev1.ServiceTypeExternalName:
+			rr = "CNAME " + svc.Spec.ExternalName + "."
+		case svc.Spec.ClusterIP == corev1.ClusterIPNone:
+			rr = "A (one per ready endpoint: headless)"
+		default:
+			rr = "A " + svc.Spec.ClusterIP
+		}
+		if d.seen[fqdn] == rr {
+			return
+		}
+		d.seen[fqdn] = rr
+		d.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: c.Actor, Kind: "dns.record", Object: apiserver.ObjectRef(svc),
+			Fields: trace.F("fqdn", fqdn, "rr", rr)})
+	})
+	return d
+}

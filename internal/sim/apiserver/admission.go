@@ -1,0 +1,140 @@
+package apiserver
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// defaultTolerationSeconds is what the DefaultTolerationSeconds admission
+// plugin adds for not-ready and unreachable nodes
+// (plugin/pkg/admission/defaulttolerationseconds, 300 s each).
+const defaultTolerationSeconds int64 = 300
+
+// mutate runs the mutating admission plugins that change what the
+// simulator models and returns what each did, in plugin order.
+func (s *Server) mutate(obj runtime.Object) []string {
+	pod, ok := obj.(*corev1.Pod)
+	if !ok {
+		return nil
+	}
+	var did []string
+	// ServiceAccount: default service account and its projected token
+	// volume (plugin/pkg/admission/serviceaccount).
+	if pod.Spec.ServiceAccountName == "" {
+		pod.Spec.ServiceAccountName = "default"
+	}
+	if pod.Spec.AutomountServiceAccountToken == nil || *pod.Spec.AutomountServiceAccountToken {
+		vol := "kube-api-access-" + s.randomSuffix()
+		pod.Spec.Volumes = append(pod.Spec.Volumes, corev1.Volume{Name: vol, VolumeSource: corev1.VolumeSource{
+			Projected: &corev1.ProjectedVolumeSource{Sources: []corev1.VolumeProjection{{
+				ServiceAccountToken: &corev1.ServiceAccountTokenProjection{Path: "token", ExpirationSeconds: ptr(int64(3607))},
+			}}},
+		}})
+		for i := range pod.Spec.Containers {
+			pod.Spec.Containers[i].VolumeMounts = append(pod.Spec.Containers[i].VolumeMounts, corev1.VolumeMount{
+				Name: vol, ReadOnly: true, MountPath: "/var/run/secrets/kubernetes.io/serviceaccount"})
+		}
+		did = append(did, fmt.Sprintf("ServiceAccount: serviceAccountName=%s, token volume %s", pod.Spec.ServiceAccountName, vol))
+	} else {
+		did = append(did, "ServiceAccount: serviceAccountName="+pod.Spec.ServiceAccountName)
+	}
+	// DefaultTolerationSeconds.
+	var added []string
+	for _, key := range []string{"node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"} {
+		if hasToleration(pod, key) {
+			continue
+		}
+		pod.Spec.Tolerations = append(pod.Spec.Tolerations, corev1.Toleration{Key: key, Operator: corev1.TolerationOpExists,
+			Effect: corev1.TaintEffectNoExecute, TolerationSeconds: ptr(defaultTolerationSeconds)})
+		added = append(added, key)
+	}
+	if len(added) > 0 {
+		did = append(did, fmt.Sprintf("DefaultTolerationSeconds: tolerate %s:NoExecute for %ds", strings.Join(added, ", "), defaultTolerationSeconds))
+	}
+	return did
+}
+
+func hasToleration(p *corev1.Pod, key string) bool {
+	for _, t := range p.Spec.Tolerations {
+		if (t.Key == key || (t.Key == "" && t.Operator == corev1.TolerationOpExists)) &&
+			(t.Effect == "" || t.Effect == corev1.TaintEffectNoExecute) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Server) randomSuffix() string {
+	b := make([]byte, 5)
+	for i := range b {
+		b[i] = nameAlphabet[s.eng.Rand().IntN(len(nameAlphabet))]
+	}
+	return string(b)
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// validatingPlugins names the validating admission plugins that look at a
+// request of this resource in a default kubeadm cluster.
+func validatingPlugins(r Resource) string {
+	ps := []string{"NamespaceLifecycle", "ResourceQuota"}
+	if r.Kind == "Pod" {
+		ps = append(ps, "PodSecurity", "NodeRestriction")
+	}
+	return strings.Join(ps, ", ")
+}
+
+// ipAllocator hands out Service ClusterIPs from the service CIDR. Upstream
+// picks a random free address (pkg/registry/core/service/ipallocator); the
+// first address is reserved for the `kubernetes` Service.
+type ipAllocator struct {
+	base net.IP
+	size int
+	used map[int]bool
+}
+
+func newIPAllocator(cidr string) (*ipAllocator, error) {
+	ip, n, err := net.ParseCIDR(cidr)
+	if err != nil || ip.To4() == nil {
+		return nil, fmt.Errorf("service CIDR %q: want an IPv4 CIDR", cidr)
+	}
+	ones, bits := n.Mask.Size()
+	size := 1<<(bits-ones) - 2
+	if size < 2 {
+		return nil, fmt.Errorf("service CIDR %q is too small", cidr)
+	}
+	return &ipAllocator{base: n.IP.To4(), size: size, used: map[int]bool{1: true}}, nil
+}
+
+func (a *ipAllocator) ip(off int) string {
+	v := uint32(a.base[0])<<24 | uint32(a.base[1])<<16 | uint32(a.base[2])<<8 | uint32(a.base[3])
+	v += uint32(off)
+	return net.IPv4(byte(v>>24), byte(v>>16), byte(v>>8), byte(v)).String()
+}
+
+func (s *Server) allocateClusterIP(svc *corev1.Service) *Status {
+	if svc.Spec.Type == corev1.ServiceTypeExternalName || svc.Spec.ClusterIP == corev1.ClusterIPNone {
+		return nil
+	}
+	a := s.serviceIPs
+	if svc.Spec.ClusterIP != "" {
+		return nil // the user chose one; uniqueness is not modelled
+	}
+	if len(a.used) >= a.size {
+		return &Status{Code: http.StatusInternalServerError, Reason: "InternalError", Message: "failed to allocate a serviceIP: range is full"}
+	}
+	for {
+		off := 1 + s.eng.Rand().IntN(a.size)
+		if !a.used[off] {
+			a.used[off] = true
+			svc.Spec.ClusterIP = a.ip(off)
+			svc.Spec.ClusterIPs = []string{svc.Spec.ClusterIP}
+			return nil
+		}
+	}
+}

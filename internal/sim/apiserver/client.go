@@ -1,0 +1,178 @@
+package apiserver
+
+import (
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+
+	"github.com/k8sexplain/k8sexplain/internal/trace"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// Status is a failed request, shaped like metav1.Status.
+type Status struct {
+	Code    int
+	Reason  string
+	Message string
+}
+
+func (s *Status) Error() string { return s.Message }
+
+// StatusLine is "422 Unprocessable Entity".
+func (s *Status) StatusLine() string { return fmt.Sprintf("%d %s", s.Code, http.StatusText(s.Code)) }
+
+// AsStatus converts any error into a Status (apimachinery StatusErrors keep
+// their code and reason).
+func AsStatus(err error) *Status {
+	if err == nil {
+		return nil
+	}
+	if st, ok := err.(*Status); ok {
+		return st
+	}
+	if se, ok := err.(apierrors.APIStatus); ok {
+		s := se.Status()
+		return &Status{Code: int(s.Code), Reason: string(s.Reason), Message: s.Message}
+	}
+	return &Status{Code: http.StatusInternalServerError, Reason: "InternalError", Message: err.Error()}
+}
+
+// Client is one component's connection to the API server.
+type Client struct {
+	s     *Server
+	Actor string
+	ID    Identity
+	// Phase is where this client's pipeline steps belong in the story.
+	Phase trace.Phase
+	// Loud records the request pipeline as regular steps (kubectl does);
+	// otherwise the pipeline shows only with -v.
+	Loud bool
+}
+
+// NewClient returns a client that authenticates as id.
+func (s *Server) NewClient(actor string, id Identity, phase trace.Phase) *Client {
+	return &Client{s: s, Actor: actor, ID: id, Phase: phase}
+}
+
+// Done receives a request's result: the stored object, or a failure.
+type Done func(obj runtime.Object, err *Status)
+
+type request struct {
+	verb        string // create, update, delete, get
+	subresource string // status, binding
+	obj         runtime.Object
+	res         Resource
+	ns, name    string
+	node        string // binding target
+}
+
+func (c *Client) send(r request, done Done) {
+	c.s.Requests[c.Actor]++
+	c.s.eng.After(RequestLatency, func() { c.s.handle(c, r, done) })
+}
+
+// Create POSTs obj to its collection.
+func (c *Client) Create(obj runtime.Object, done Done) {
+	m := Meta(obj)
+	c.send(request{verb: "create", obj: obj, res: ResourceOf(obj), ns: m.GetNamespace(), name: m.GetName()}, done)
+}
+
+// Get reads one object (kubectl apply's first request).
+func (c *Client) Get(res Resource, ns, name string, done Done) {
+	c.send(request{verb: "get", res: res, ns: ns, name: name}, done)
+}
+
+// Update PUTs obj.
+func (c *Client) Update(obj runtime.Object, done Done) {
+	m := Meta(obj)
+	c.send(request{verb: "update", obj: obj, res: ResourceOf(obj), ns: m.GetNamespace(), name: m.GetName()}, done)
+}
+
+// UpdateStatus PUTs obj's status subresource.
+func (c *Client) UpdateStatus(obj runtime.Object, done Done) {
+	m := Meta(obj)
+	c.send(request{verb: "update", subresource: "status", obj: obj, res: ResourceOf(obj), ns: m.GetNamespace(), name: m.GetName()}, done)
+}
+
+// Bind POSTs a Binding for pod to node (pods/binding subresource).
+func (c *Client) Bind(pod *corev1.Pod, node string, done Done) {
+	c.send(request{verb: "create", subresource: "binding", res: ResourceOf(pod), ns: pod.Namespace, name: pod.Name, node: node}, done)
+}
+
+// Delete removes an object.
+func (c *Client) Delete(res Resource, ns, name string, done Done) {
+	c.send(request{verb: "delete", res: res, ns: ns, name: name}, done)
+}
+
+// Watch opens a watch on a resource (plural).
+func (c *Client) Watch(plural string, h func(Event)) {
+	c.s.Requests[c.Actor]++
+	c.s.watch(c.Actor, plural, "", h)
+}
+
+// WatchNode opens a watch on pods bound to node.
+func (c *Client) WatchNode(plural, node string, h func(Event)) {
+	c.s.Requests[c.Actor]++
+	c.s.watch(c.Actor, plural, node, h)
+}
+
+// Event records a Kubernetes Event through the API (POST events), as
+// client-go's event recorder does, and a step for the story.
+func (c *Client) Event(phase trace.Phase, regarding runtime.Object, typ, reason, msg string) {
+	m := Meta(regarding)
+	res := ResourceOf(regarding)
+	c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event", Object: objectRef(regarding),
+		Fields: trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind)})
+	ev := &corev1.Event{
+		InvolvedObject: corev1.ObjectReference{Kind: res.Kind, Namespace: m.GetNamespace(), Name: m.GetName(), UID: m.GetUID()},
+		Type:           typ, Reason: reason, Message: msg,
+		Source: corev1.EventSource{Component: strings.SplitN(c.Actor, "/", 2)[0]},
+	}
+	ev.Namespace = m.GetNamespace()
+	if ev.Namespace == "" {
+		ev.Namespace = "default"
+	}
+	ev.GenerateName = m.GetName() + "."
+	c.send(request{verb: "create", obj: ev, res: ResourceOf(ev), ns: ev.Namespace}, nil)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+func nodeOf(obj runtime.Object) string {
+	if p, ok := obj.(*corev1.Pod); ok {
+		return p.Spec.NodeName
+	}
+	return ""
+}
+
+func objectRef(obj runtime.Object) string {
+	r := ResourceOf(obj)
+	m := Meta(obj)
+	if r.Namespaced {
+		return r.Plural + "/" + m.GetNamespace() + "/" + m.GetName()
+	}
+	return r.Plural + "/" + m.GetName()
+}
+
+// ObjectRef is "resource/namespace/name" for obj.
+func ObjectRef(obj runtime.Object) string { return objectRef(obj) }
+
+func phaseOfWatch(obj runtime.Object) trace.Phase {
+	switch obj.(type) {
+	case *corev1.Pod:
+		return trace.PhaseController
+	case *corev1.Event:
+		return trace.PhaseController
+	}
+	return trace.PhaseController
+}

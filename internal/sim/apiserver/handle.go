@@ -1,0 +1,302 @@
+package apiserver
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/k8sexplain/k8sexplain/internal/trace"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// nameAlphabet is what generateName draws its 5-character suffix from
+// (apimachinery util/rand: consonants and digits that cannot spell words).
+const nameAlphabet = "bcdfghjklmnpqrstvwxz2456789"
+
+func verbHTTP(r request) string {
+	switch r.verb {
+	case "create":
+		return "POST"
+	case "update":
+		return "PUT"
+	case "delete":
+		return "DELETE"
+	}
+	return "GET"
+}
+
+func (r request) path() string {
+	name := r.name
+	if r.verb == "create" && r.subresource == "" {
+		name = "" // POST goes to the collection
+	}
+	p := Path(r.res, r.ns, name)
+	if r.subresource != "" {
+		p += "/" + r.subresource
+	}
+	return p
+}
+
+// handle runs the API server's request pipeline for one request.
+func (s *Server) handle(c *Client, r request, done Done) {
+	loud := c.Loud && r.verb != "get" // kubectl's GET before a create shows only with -v
+	step := func(phase trace.Phase, kind string, fields ...any) {
+		s.rec.Add(trace.Step{Phase: phase, Actor: "kube-apiserver", Kind: kind, Verbose: !loud,
+			Object: r.res.Plural + "/" + r.ns + "/" + r.name, Fields: trace.F(fields...)})
+	}
+	if !c.Loud {
+		step(c.Phase, "apiserver.request", "verb", verbHTTP(r), "path", r.path(), "user", c.ID.User)
+	}
+	fail := func(st *Status) {
+		step(c.Phase, "apiserver.reject", "status", st.StatusLine(), "message", st.Message)
+		s.eng.After(RequestLatency, func() {
+			if done != nil {
+				done(nil, st)
+			}
+		})
+	}
+	apiPhase := trace.PhaseAPIServer
+	if !c.Loud {
+		apiPhase = c.Phase
+	}
+	// 1. Authentication: who is asking.
+	step(apiPhase, "apiserver.authn", "user", c.ID.User, "groups", strings.Join(c.ID.Groups, ", "), "method", c.ID.Method)
+	// 2. Authorization: Node authorizer for kubelets, then RBAC.
+	verb := r.verb
+	if verb == "create" && r.subresource == "binding" {
+		verb = "create"
+	}
+	resource := r.res.Plural
+	if r.subresource != "" {
+		resource += "/" + r.subresource
+	}
+	allowed, by := s.rbac.authorize(c.ID, verb, r.res.Group, resource)
+	if !allowed {
+		fail(forbidden(c.ID.User, verb, r.res, resource, r.ns, r.name))
+		return
+	}
+	step(apiPhase, "apiserver.authz", "user", c.ID.User, "verb", verb, "resource", resource, "by", by)
+
+	switch r.verb {
+	case "get":
+		st := s.data[Key(r.res, r.ns, r.name)]
+		s.eng.After(RequestLatency, func() {
+			if st == nil {
+				nf := &Status{Code: http.StatusNotFound, Reason: "NotFound",
+					Message: fmt.Sprintf("%s %q not found", strings.ToLower(r.res.Plural), r.name)}
+				if r.res.Group != "" {
+					nf.Message = fmt.Sprintf("%s.%s %q not found", r.res.Plural, r.res.Group, r.name)
+				}
+				step(trace.PhaseKubectl, "apiserver.notfound", "path", r.path())
+				done(nil, nf)
+				return
+			}
+			done(st.obj.DeepCopyObject(), nil)
+		})
+		return
+	case "delete":
+		s.commitDelete(c, r, done, step)
+		return
+	}
+	if r.subresource == "binding" {
+		s.bind(c, r, done, step)
+		return
+	}
+	obj := r.obj.DeepCopyObject()
+	m := Meta(obj)
+	if m.GetNamespace() == "" && r.res.Namespaced {
+		m.SetNamespace("default")
+		r.ns = "default"
+	}
+	// 3. Decoding applies defaults; 4. mutating admission.
+	if r.verb == "create" && r.subresource == "" {
+		if s.Default != nil {
+			if filled := s.Default(obj); len(filled) > 0 && c.Loud {
+				step(apiPhase, "apiserver.defaulted", "fields", strings.Join(filled, ", "))
+			}
+		}
+		if plugins := s.mutate(obj); len(plugins) > 0 {
+			step(apiPhase, "apiserver.mutating", "plugins", strings.Join(plugins, "; "))
+		}
+		m.SetGeneration(1)
+		if m.GetName() == "" && m.GetGenerateName() != "" {
+			m.SetName(s.generateName(r.res, m.GetNamespace(), m.GetGenerateName()))
+		}
+		r.name = m.GetName()
+	}
+	// 5. Validation (the type's rules) and validating admission.
+	if s.Validate != nil && r.subresource == "" {
+		if err := s.Validate(obj); err != nil {
+			fail(AsStatus(err))
+			return
+		}
+	}
+	if c.Loud {
+		step(apiPhase, "apiserver.validated", "kind", r.res.GroupKind(), "plugins", validatingPlugins(r.res))
+	}
+	key := Key(r.res, r.ns, r.name)
+	prev := s.data[key]
+	// NamespaceLifecycle: no new objects in a namespace that does not exist.
+	if r.verb == "create" && r.res.Namespaced && s.data[Key(Resource{Kind: "Namespace", Plural: "namespaces"}, "", r.ns)] == nil {
+		fail(&Status{Code: http.StatusNotFound, Reason: "NotFound", Message: fmt.Sprintf("namespaces %q not found", r.ns)})
+		return
+	}
+	if r.verb == "create" && prev != nil {
+		fail(&Status{Code: http.StatusConflict, Reason: "AlreadyExists",
+			Message: fmt.Sprintf("%s %q already exists", qualifiedPlural(r.res), r.name)})
+		return
+	}
+	if r.verb == "update" && prev == nil {
+		fail(&Status{Code: http.StatusNotFound, Reason: "NotFound",
+			Message: fmt.Sprintf("%s %q not found", qualifiedPlural(r.res), r.name)})
+		return
+	}
+	if r.verb == "create" {
+		if svc, ok := obj.(*corev1.Service); ok {
+			if err := s.allocateClusterIP(svc); err != nil {
+				fail(err)
+				return
+			}
+		}
+	} else {
+		// The API server keeps identity fields of the stored object.
+		pm := Meta(prev.obj)
+		m.SetUID(pm.GetUID())
+		m.SetCreationTimestamp(pm.GetCreationTimestamp())
+	}
+	s.commit(c, r, key, obj, prev, done, step)
+}
+
+func qualifiedPlural(r Resource) string {
+	if r.Group == "" {
+		return r.Plural
+	}
+	return r.Plural + "." + r.Group
+}
+
+// commit writes obj at a new revision after the etcd round trip, fans the
+// change out, and answers the client.
+func (s *Server) commit(c *Client, r request, key string, obj runtime.Object, prev *stored, done Done, step func(trace.Phase, string, ...any)) {
+	s.eng.After(StoreLatency, func() {
+		m := Meta(obj)
+		s.stamp(m)
+		if s.first == 0 {
+			s.first = s.rev
+		}
+		s.data[key] = &stored{obj: obj, res: r.res}
+		storePhase := trace.PhaseStore
+		if !c.Loud {
+			storePhase = c.Phase
+		}
+		step(storePhase, "etcd.put", "key", key, "rev", s.rev)
+		ev := Event{Type: Added, Obj: obj, Rev: s.rev}
+		oldNode := ""
+		if prev != nil {
+			ev.Type = Modified
+			oldNode = nodeOf(prev.obj)
+		}
+		if r.res.Kind != "Event" {
+			s.fanOut(ev, r.res, oldNode)
+		}
+		code := http.StatusOK
+		if r.verb == "create" {
+			code = http.StatusCreated
+		}
+		rv := m.GetResourceVersion()
+		s.eng.After(RequestLatency, func() {
+			step(storePhase, "apiserver.response", "status", fmt.Sprintf("%d %s", code, http.StatusText(code)), "rv", rv, "kind", r.res.Kind)
+			if done != nil {
+				done(obj, nil)
+			}
+		})
+	})
+}
+
+func (s *Server) commitDelete(c *Client, r request, done Done, step func(trace.Phase, string, ...any)) {
+	key := Key(r.res, r.ns, r.name)
+	prev := s.data[key]
+	if prev == nil {
+		s.eng.After(RequestLatency, func() {
+			if done != nil {
+				done(nil, &Status{Code: http.StatusNotFound, Reason: "NotFound", Message: fmt.Sprintf("%s %q not found", qualifiedPlural(r.res), r.name)})
+			}
+		})
+		return
+	}
+	s.eng.After(StoreLatency, func() {
+		delete(s.data, key)
+		s.rev++
+		step(c.Phase, "etcd.delete", "key", key, "rev", s.rev)
+		s.fanOut(Event{Type: Deleted, Obj: prev.obj, Rev: s.rev}, r.res, "")
+		s.eng.After(RequestLatency, func() {
+			if done != nil {
+				done(prev.obj, nil)
+			}
+		})
+	})
+}
+
+// bind handles POST pods/NAME/binding: it sets spec.nodeName, which only
+// the binding subresource may do once.
+func (s *Server) bind(c *Client, r request, done Done, step func(trace.Phase, string, ...any)) {
+	key := Key(r.res, r.ns, r.name)
+	prev := s.data[key]
+	if prev == nil {
+		s.eng.After(RequestLatency, func() {
+			done(nil, &Status{Code: http.StatusNotFound, Reason: "NotFound", Message: fmt.Sprintf("pods %q not found", r.name)})
+		})
+		return
+	}
+	pod := prev.obj.(*corev1.Pod).DeepCopy()
+	if pod.Spec.NodeName != "" {
+		fail := &Status{Code: http.StatusConflict, Reason: "Conflict",
+			Message: fmt.Sprintf("Operation cannot be fulfilled on pods/binding %q: pod %s is already assigned to node %q", r.name, r.name, pod.Spec.NodeName)}
+		s.eng.After(RequestLatency, func() { done(nil, fail) })
+		return
+	}
+	pod.Spec.NodeName = r.node
+	setPodCondition(pod, corev1.PodCondition{Type: corev1.PodScheduled, Status: corev1.ConditionTrue})
+	s.commit(c, r, key, pod, prev, done, step)
+}
+
+func setPodCondition(p *corev1.Pod, c corev1.PodCondition) {
+	c.LastTransitionTime = metav1.Time{}
+	for i := range p.Status.Conditions {
+		if p.Status.Conditions[i].Type == c.Type {
+			p.Status.Conditions[i] = c
+			return
+		}
+	}
+	p.Status.Conditions = append(p.Status.Conditions, c)
+}
+
+func (s *Server) generateName(r Resource, ns, base string) string {
+	// apiserver storage/names: base cut to 58 characters + 5 random ones.
+	if len(base) > 58 {
+		base = base[:58]
+	}
+	for {
+		b := make([]byte, 5)
+		for i := range b {
+			b[i] = nameAlphabet[s.eng.Rand().IntN(len(nameAlphabet))]
+		}
+		name := base + string(b)
+		if s.data[Key(r, ns, name)] == nil {
+			return name
+		}
+	}
+}
+
+func forbidden(user, verb string, r Resource, resource, ns, name string) *Status {
+	// apiserver authorization: `pods "x" is forbidden: User "u" cannot create
+	// resource "pods" in API group "" in the namespace "default"`.
+	msg := fmt.Sprintf("%s %q is forbidden: User %q cannot %s resource %q in API group %q", qualifiedPlural(r), name, user, verb, resource, r.Group)
+	if ns != "" && r.Namespaced {
+		msg += fmt.Sprintf(" in the namespace %q", ns)
+	} else {
+		msg += " at the cluster scope"
+	}
+	return &Status{Code: http.StatusForbidden, Reason: "Forbidden", Message: msg}
+}

@@ -1,0 +1,118 @@
+package apiserver
+
+import "strings"
+
+// RBAC is the bootstrap authorization the simulated cluster starts with:
+// the Node authorizer for kubelets, then ClusterRoleBindings to the
+// ClusterRoles kube-apiserver creates at start-up (upstream
+// plugin/pkg/auth/authorizer/rbac/bootstrappolicy/{policy,controller_policy}.go)
+// plus kubeadm's bindings. Rules are trimmed to what the simulator's
+// components do; the shape (apiGroups × resources × verbs) is the real one.
+type RBAC struct {
+	roles    map[string][]rule
+	bindings []binding
+}
+
+type rule struct {
+	groups, resources, verbs []string
+}
+
+type binding struct {
+	name, role    string
+	users, groups []string
+}
+
+func r(groups, resources, verbs string) rule {
+	return rule{strings.Split(groups, ","), strings.Split(resources, ","), strings.Split(verbs, ",")}
+}
+
+const events = "create,patch,update"
+
+func bootstrapRBAC() *RBAC {
+	ev := []rule{r(",events.k8s.io", "events", events)}
+	roles := map[string][]rule{
+		"cluster-admin": {r("*", "*", "*")},
+		"system:controller:deployment-controller": append([]rule{
+			r("apps", "deployments", "get,list,watch,update"),
+			r("apps", "deployments/status", "update"),
+			r("apps", "replicasets", "create,delete,get,list,patch,update,watch"),
+			r("", "pods", "get,list,update,watch"),
+		}, ev...),
+		"system:controller:replicaset-controller": append([]rule{
+			r("apps", "replicasets", "get,list,update,watch"),
+			r("apps", "replicasets/status", "update"),
+			r("", "pods", "create,delete,list,patch,watch"),
+		}, ev...),
+		"system:controller:endpointslice-controller": append([]rule{
+			r("", "services,pods,nodes", "get,list,watch"),
+			r("discovery.k8s.io", "endpointslices", "create,delete,get,list,update"),
+		}, ev...),
+		"system:kube-scheduler": append([]rule{
+			r("", "pods", "delete,get,list,watch"),
+			r("", "pods/binding", "create"),
+			r("", "pods/status", "patch,update"),
+			r("", "nodes", "get,list,watch"),
+		}, ev...),
+		"system:node-proxier": append([]rule{
+			r("", "services,endpoints,nodes", "list,watch"),
+			r("discovery.k8s.io", "endpointslices", "list,watch"),
+		}, ev...),
+		"system:coredns": {
+			r("", "endpoints,services,pods,namespaces", "list,watch"),
+			r("discovery.k8s.io", "endpointslices", "list,watch"),
+		},
+	}
+	sa := func(name string) string { return "system:serviceaccount:kube-system:" + name }
+	return &RBAC{roles: roles, bindings: []binding{
+		{name: "kubeadm:cluster-admins", role: "cluster-admin", groups: []string{"kubeadm:cluster-admins"}},
+		{name: "system:controller:deployment-controller", role: "system:controller:deployment-controller", users: []string{sa("deployment-controller")}},
+		{name: "system:controller:replicaset-controller", role: "system:controller:replicaset-controller", users: []string{sa("replicaset-controller")}},
+		{name: "system:controller:endpointslice-controller", role: "system:controller:endpointslice-controller", users: []string{sa("endpointslice-controller")}},
+		{name: "system:kube-scheduler", role: "system:kube-scheduler", users: []string{"system:kube-scheduler"}},
+		{name: "kubeadm:node-proxier", role: "system:node-proxier", users: []string{sa("kube-proxy")}},
+		{name: "system:coredns", role: "system:coredns", users: []string{sa("coredns")}},
+	}}
+}
+
+// authorize answers whether id may do verb on resource, and what allowed it.
+func (a *RBAC) authorize(id Identity, verb, group, resource string) (bool, string) {
+	// The Node authorizer (--authorization-mode=Node,RBAC) lets a kubelet
+	// read and update the pods bound to its node and their status.
+	if strings.HasPrefix(id.User, "system:node:") && contains(id.Groups, "system:nodes") {
+		switch resource {
+		case "pods", "pods/status", "nodes", "nodes/status", "events", "leases":
+			return true, "Node authorizer"
+		}
+	}
+	for _, b := range a.bindings {
+		if !contains(b.users, id.User) && !containsAny(b.groups, id.Groups) {
+			continue
+		}
+		for _, ru := range a.roles[b.role] {
+			if matches(ru.groups, group) && matches(ru.resources, resource) && matches(ru.verbs, verb) {
+				return true, "RBAC: ClusterRoleBinding " + b.name + " → ClusterRole " + b.role
+			}
+		}
+	}
+	return false, ""
+}
+
+func matches(list []string, v string) bool { return contains(list, "*") || contains(list, v) }
+
+func contains(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func containsAny(list, vs []string) bool {
+	for _, v := range vs {
+		if contains(list, v) {
+			return true
+		}
+	}
+	return false
+}

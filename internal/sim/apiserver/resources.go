@@ -1,0 +1,127 @@
+package apiserver
+
+import (
+	"strings"
+
+	"github.com/k8sexplain/k8sexplain/internal/manifest"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// Resource describes how the API serves one kind.
+type Resource struct {
+	Group      string // "" for the core group
+	Version    string
+	Kind       string
+	Plural     string // the REST resource, also the etcd key segment
+	Namespaced bool
+}
+
+// GroupKind prints like the API server's error messages: "Deployment.apps", "Pod".
+func (r Resource) GroupKind() string {
+	if r.Group == "" {
+		return r.Kind
+	}
+	return r.Kind + "." + r.Group
+}
+
+// builtin are the kinds the simulator knows how to key and route. Cluster-
+// scoped kinds are listed explicitly; everything else is namespaced.
+var clusterScoped = map[string]bool{
+	"Namespace": true, "Node": true, "PersistentVolume": true, "ClusterRole": true,
+	"ClusterRoleBinding": true, "StorageClass": true, "CustomResourceDefinition": true,
+	"PriorityClass": true, "IngressClass": true, "MutatingWebhookConfiguration": true,
+	"ValidatingWebhookConfiguration": true, "APIService": true, "CSIDriver": true,
+	"RuntimeClass": true, "ValidatingAdmissionPolicy": true, "ValidatingAdmissionPolicyBinding": true,
+}
+
+// irregular plurals (upstream RESTMapper lower-cases and pluralises the kind).
+var plurals = map[string]string{
+	"Endpoints": "endpoints", "Ingress": "ingresses", "NetworkPolicy": "networkpolicies",
+	"PodSecurityPolicy": "podsecuritypolicies", "StorageClass": "storageclasses",
+	"IngressClass": "ingressclasses", "PriorityClass": "priorityclasses", "RuntimeClass": "runtimeclasses",
+	"ValidatingAdmissionPolicy": "validatingadmissionpolicies",
+}
+
+// Plural returns the REST resource name of a kind.
+func Plural(kind string) string {
+	if p, ok := plurals[kind]; ok {
+		return p
+	}
+	l := strings.ToLower(kind)
+	switch {
+	case strings.HasSuffix(l, "s"):
+		return l + "es"
+	case strings.HasSuffix(l, "y") && !strings.HasSuffix(l, "ey"):
+		return l[:len(l)-1] + "ies"
+	}
+	return l + "s"
+}
+
+// ResourceOf describes obj. Typed objects carry no TypeMeta after decoding
+// into Go structs, so the kind comes from the Go type where needed.
+func ResourceOf(obj runtime.Object) Resource {
+	gvk := manifest.KindOf(obj)
+	kind := gvk.Kind
+	if u, ok := obj.(*unstructured.Unstructured); ok && kind == "" {
+		kind = u.GetKind()
+	}
+	return Resource{Group: gvk.Group, Version: gvk.Version, Kind: kind, Plural: Plural(kind), Namespaced: !clusterScoped[kind]}
+}
+
+// Key is the etcd key the API server stores obj under:
+// /registry/<resource>/<namespace>/<name>, or /registry/<resource>/<name>
+// for cluster-scoped kinds. Upstream prefixes custom resources with their
+// group (/registry/<group>/<resource>/...), and stores a few kinds under
+// historical names (services under /registry/services/specs).
+func Key(r Resource, ns, name string) string {
+	res := r.Plural
+	switch {
+	case r.Kind == "Service" && r.Group == "":
+		res = "services/specs"
+	case r.Kind == "Endpoints" && r.Group == "":
+		res = "services/endpoints"
+	case r.Kind == "Node" && r.Group == "":
+		res = "minions"
+	case !isBuiltinGroup(r.Group):
+		res = r.Group + "/" + r.Plural
+	}
+	if !r.Namespaced {
+		return "/registry/" + res + "/" + name
+	}
+	return "/registry/" + res + "/" + ns + "/" + name
+}
+
+// Path is the REST path of obj (or of its collection when name is "").
+func Path(r Resource, ns, name string) string {
+	p := "/api/v1"
+	if r.Group != "" {
+		p = "/apis/" + r.Group + "/" + r.Version
+	}
+	if r.Namespaced {
+		p += "/namespaces/" + ns
+	}
+	p += "/" + r.Plural
+	if name != "" {
+		p += "/" + name
+	}
+	return p
+}
+
+func isBuiltinGroup(g string) bool {
+	if g == "" || !strings.Contains(g, ".") {
+		return true // apps, batch, policy, autoscaling...
+	}
+	return strings.HasSuffix(g, ".k8s.io") && !strings.HasSuffix(g, ".x-k8s.io")
+}
+
+// Meta returns obj's metadata accessor; every object we store has one.
+func Meta(obj runtime.Object) metav1.Object {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		panic("apiserver: object without metadata: " + err.Error())
+	}
+	return m
+}

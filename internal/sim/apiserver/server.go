@@ -1,0 +1,213 @@
+// Package apiserver models kube-apiserver in front of an etcd-like store:
+// every request passes authentication, authorization (Node and RBAC),
+// defaulting, mutating admission, validation and validating admission
+// before it is written under /registry/... at a new global revision, and
+// every write fans out to the watches that match it after a small virtual
+// latency. Components hold a Client with their own identity; they never see
+// each other, only the API.
+//
+// Left out on purpose: real TLS and tokens (identities are given), API
+// priority and fairness, the watch cache and bookmarks, server-side apply
+// field management, webhooks, and conflicts from concurrent writers (each
+// component owns the fields it writes, so optimistic concurrency never
+// fails here; resourceVersion still advances as in etcd).
+package apiserver
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
+	"github.com/k8sexplain/k8sexplain/internal/trace"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// Latencies of the simulated control plane (virtual time).
+const (
+	RequestLatency = time.Millisecond     // client to API server, and back
+	StoreLatency   = 2 * time.Millisecond // etcd commit (a Raft round on 3 members)
+	WatchLatency   = time.Millisecond     // commit to a watcher's handler
+)
+
+// EventType is a watch event type.
+type EventType string
+
+// Watch event types.
+const (
+	Added    EventType = "ADDED"
+	Modified EventType = "MODIFIED"
+	Deleted  EventType = "DELETED"
+)
+
+// Event is one watch notification. Obj is shared between watchers and must
+// be treated as read-only (DeepCopy before changing it).
+type Event struct {
+	Type EventType
+	Obj  runtime.Object
+	Rev  int64
+}
+
+// Identity is who a client authenticates as.
+type Identity struct {
+	User   string
+	Groups []string
+	Method string // how it authenticated: "x509 client certificate", "service account token"
+}
+
+type stored struct {
+	obj runtime.Object
+	res Resource
+}
+
+type watch struct {
+	actor   string
+	plural  string
+	node    string // for pods: only pods bound to this node (fieldSelector spec.nodeName)
+	handler func(Event)
+}
+
+// Server is the simulated API server plus its store.
+type Server struct {
+	eng   *engine.Engine
+	rec   *trace.Recorder
+	data  map[string]*stored
+	rev   int64
+	first int64
+
+	watches     map[string][]*watch            // by plural
+	nodeWatches map[string]map[string][]*watch // pods by node name
+	rbac        *RBAC
+
+	Requests    map[string]int // by actor
+	WatchEvents int
+	serviceIPs  *ipAllocator
+	uidSeq      uint64
+
+	// Default applies the API server's defaulting to a decoded object and
+	// returns the field paths it filled; Validate returns the API server's
+	// rejection (a *Status with code 422) or nil. Wired by the simulator.
+	Default  func(runtime.Object) []string
+	Validate func(runtime.Object) error
+}
+
+// New returns an empty API server on the engine.
+func New(eng *engine.Engine, rec *trace.Recorder, serviceCIDR string) (*Server, error) {
+	alloc, err := newIPAllocator(serviceCIDR)
+	if err != nil {
+		return nil, err
+	}
+	return &Server{
+		eng: eng, rec: rec, data: map[string]*stored{},
+		watches: map[string][]*watch{}, nodeWatches: map[string]map[string][]*watch{},
+		rbac: bootstrapRBAC(), Requests: map[string]int{}, serviceIPs: alloc,
+	}, nil
+}
+
+// Revision is the store's current global revision.
+func (s *Server) Revision() int64 { return s.rev }
+
+// FirstRevision is the revision of the first write after bootstrap.
+func (s *Server) FirstRevision() int64 { return s.first }
+
+// Seed writes obj directly, as cluster bootstrap did before the story
+// starts (nodes, the kubernetes Service, system objects). No steps.
+func (s *Server) Seed(obj runtime.Object) {
+	r := ResourceOf(obj)
+	m := Meta(obj)
+	s.stamp(m)
+	s.data[Key(r, m.GetNamespace(), m.GetName())] = &stored{obj: obj, res: r}
+}
+
+// Get returns a copy of the stored object, or nil.
+func (s *Server) Get(r Resource, ns, name string) runtime.Object {
+	st := s.data[Key(r, ns, name)]
+	if st == nil {
+		return nil
+	}
+	return st.obj.DeepCopyObject()
+}
+
+func (s *Server) stamp(m metav1.Object) {
+	s.rev++
+	m.SetResourceVersion(strconv.FormatInt(s.rev, 10))
+	if m.GetUID() == "" {
+		s.uidSeq++
+		// Deterministic UUID-shaped ids: random-looking from the seeded RNG.
+		r := s.eng.Rand()
+		m.SetUID(types.UID(fmt.Sprintf("%08x-%04x-4%03x-%04x-%012x", r.Uint32(), r.Uint32()&0xffff,
+			r.Uint32()&0xfff, 0x8000|r.Uint32()&0x3fff, r.Uint64()&0xffffffffffff)))
+	}
+	if ts := m.GetCreationTimestamp(); ts.IsZero() {
+		m.SetCreationTimestamp(metav1.NewTime(Epoch.Add(s.eng.Now()).Truncate(time.Second)))
+	}
+}
+
+// Epoch is the wall-clock time the virtual clock's zero stands for.
+var Epoch = time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)
+
+// Watch registers a watch on a resource (plural). For "pods", node limits
+// it to pods bound to that node, as the kubelet's fieldSelector does.
+// Existing objects are delivered first as ADDED (the LIST of list+watch).
+func (s *Server) watch(actor, plural, node string, h func(Event)) {
+	w := &watch{actor: actor, plural: plural, node: node, handler: h}
+	if node != "" {
+		if s.nodeWatches[plural] == nil {
+			s.nodeWatches[plural] = map[string][]*watch{}
+		}
+		s.nodeWatches[plural][node] = append(s.nodeWatches[plural][node], w)
+	} else {
+		s.watches[plural] = append(s.watches[plural], w)
+	}
+	for _, k := range sortedKeys(s.data) {
+		st := s.data[k]
+		if st.res.Plural == plural && (node == "" || nodeOf(st.obj) == node) {
+			s.deliver(w, Event{Type: Added, Obj: st.obj, Rev: s.rev})
+		}
+	}
+}
+
+func (s *Server) deliver(w *watch, ev Event) {
+	s.WatchEvents++
+	s.eng.After(WatchLatency, func() {
+		s.rec.Add(trace.Step{Phase: phaseOfWatch(ev.Obj), Actor: w.actor, Kind: "watch.event", Verbose: true,
+			Object: objectRef(ev.Obj), Fields: trace.F("type", ev.Type, "rev", ev.Rev)})
+		w.handler(ev)
+	})
+}
+
+// fanOut notifies every matching watch of a committed change.
+func (s *Server) fanOut(ev Event, res Resource, oldNode string) {
+	for _, w := range s.watches[res.Plural] {
+		s.deliver(w, ev)
+	}
+	if byNode := s.nodeWatches[res.Plural]; byNode != nil {
+		n := nodeOf(ev.Obj)
+		nev := ev
+		if oldNode != n && ev.Type == Modified {
+			nev.Type = Added // a field-selector watch sees an object that starts matching as ADDED
+		}
+		for _, w := range byNode[n] {
+			s.deliver(w, nev)
+		}
+		if oldNode != "" && oldNode != n {
+			for _, w := range byNode[oldNode] {
+				s.deliver(w, Event{Type: Deleted, Obj: ev.Obj, Rev: ev.Rev})
+			}
+		}
+	}
+}
+
+// Pods returns the stored pods in key order (for the run's summary).
+func (s *Server) Pods() []*corev1.Pod {
+	var out []*corev1.Pod
+	for _, k := range sortedKeys(s.data) {
+		if p, ok := s.data[k].obj.(*corev1.Pod); ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,191 @@
+package controller
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
+	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
+	"github.com/k8sexplain/k8sexplain/internal/trace"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// slowStartInitialBatchSize is the first batch of pod creations; each
+// successful batch doubles the next (controller_utils.go, 1 → 2 → 4 …),
+// so a broken template fails once, not replicas times.
+const slowStartInitialBatchSize = 1
+
+// burstReplicas caps creations per sync (replicaset controller default 500).
+const burstReplicas = 500
+
+// ReplicaSet is the replicaset controller.
+type ReplicaSet struct {
+	c          *apiserver.Client
+	eng        *engine.Engine
+	rec        *trace.Recorder
+	rsets      map[string]*appsv1.ReplicaSet
+	pods       map[types.UID]map[string]*corev1.Pod // by owner UID, then pod name
+	inFlight   map[types.UID]int                    // creations not yet observed (expectations)
+	pending    map[string]bool
+	lastStatus map[string][4]int64
+}
+
+// NewReplicaSet starts the controller's watches.
+func NewReplicaSet(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *ReplicaSet {
+	r := &ReplicaSet{c: c, eng: eng, rec: rec, rsets: map[string]*appsv1.ReplicaSet{},
+		pods: map[types.UID]map[string]*corev1.Pod{}, inFlight: map[types.UID]int{}, pending: map[string]bool{},
+		lastStatus: map[string][4]int64{}}
+	c.Watch("replicasets", func(ev apiserver.Event) {
+		rs := ev.Obj.(*appsv1.ReplicaSet)
+		k := rs.Namespace + "/" + rs.Name
+		if ev.Type == apiserver.Deleted {
+			delete(r.rsets, k)
+			return
+		}
+		if r.rsets[k] == nil {
+			rec.Add(trace.Step{Phase: trace.PhaseController, Actor: c.Actor, Kind: "controller.observe",
+				Object: apiserver.ObjectRef(rs), Fields: trace.F("kind", "ReplicaSet", "rev", ev.Rev)})
+		}
+		r.rsets[k] = rs
+		r.enqueue(k)
+	})
+	c.Watch("pods", func(ev apiserver.Event) {
+		pod := ev.Obj.(*corev1.Pod)
+		ref := metav1.GetControllerOf(pod)
+		if ref == nil || ref.Kind != "ReplicaSet" {
+			return
+		}
+		byName := r.pods[ref.UID]
+		if byName == nil {
+			byName = map[string]*corev1.Pod{}
+			r.pods[ref.UID] = byName
+		}
+		if ev.Type == apiserver.Deleted {
+			delete(byName, pod.Name)
+		} else {
+			byName[pod.Name] = pod
+		}
+		r.enqueue(pod.Namespace + "/" + ref.Name)
+	})
+	return r
+}
+
+func (r *ReplicaSet) enqueue(k string) {
+	if r.pending[k] {
+		return
+	}
+	r.pending[k] = true
+	r.eng.After(0, func() { delete(r.pending, k); r.sync(k) })
+}
+
+func (r *ReplicaSet) sync(k string) {
+	rs := r.rsets[k]
+	if rs == nil {
+		return
+	}
+	want := int32(1)
+	if rs.Spec.Replicas != nil {
+		want = *rs.Spec.Replicas
+	}
+	active := 0
+	for _, p := range r.pods[rs.UID] {
+		if p.DeletionTimestamp == nil && p.Status.Phase != corev1.PodFailed && p.Status.Phase != corev1.PodSucceeded {
+			active++
+		}
+	}
+	if r.inFlight[rs.UID] == 0 {
+		if diff := int(want) - active; diff > 0 {
+			r.create(rs, min(diff, burstReplicas))
+			return
+		}
+	}
+	r.updateStatus(k, rs)
+}
+
+// create makes n pods in slow-start batches.
+func (r *ReplicaSet) create(rs *appsv1.ReplicaSet, n int) {
+	r.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: r.c.Actor, Kind: "replicaset.diff", Object: apiserver.ObjectRef(rs),
+		Fields: trace.F("want", *rs.Spec.Replicas, "have", int(*rs.Spec.Replicas)-n, "create", n)})
+	r.inFlight[rs.UID] = n
+	r.batch(rs, n, slowStartInitialBatchSize)
+}
+
+func (r *ReplicaSet) batch(rs *appsv1.ReplicaSet, remaining, size int) {
+	size = min(size, remaining)
+	done := 0
+	failed := false
+	for i := 0; i < size; i++ {
+		pod := podFromTemplate(rs)
+		r.c.Create(pod, func(obj runtime.Object, err *apiserver.Status) {
+			done++
+			r.inFlight[rs.UID]--
+			if err != nil {
+				failed = true
+				r.c.Event(trace.PhaseController, rs, "Warning", "FailedCreate", fmt.Sprintf("Error creating: %s", err.Message))
+			} else {
+				r.c.Event(trace.PhaseController, rs, "Normal", "SuccessfulCreate", "Created pod: "+apiserver.Meta(obj).GetName())
+			}
+			if done == size {
+				left := remaining - size
+				if left > 0 && !failed {
+					r.batch(rs, left, size*2)
+				} else {
+					r.inFlight[rs.UID] = 0
+					r.enqueue(rs.Namespace + "/" + rs.Name)
+				}
+			}
+		})
+	}
+}
+
+func podFromTemplate(rs *appsv1.ReplicaSet) *corev1.Pod {
+	t := rs.Spec.Template.DeepCopy()
+	p := &corev1.Pod{ObjectMeta: t.ObjectMeta, Spec: t.Spec}
+	p.Namespace = rs.Namespace
+	p.GenerateName = rs.Name + "-"
+	p.Name = ""
+	p.OwnerReferences = []metav1.OwnerReference{*metav1.NewControllerRef(rs, appsv1.SchemeGroupVersion.WithKind("ReplicaSet"))}
+	return p
+}
+
+func podReady(p *corev1.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+func (r *ReplicaSet) updateStatus(k string, rs *appsv1.ReplicaSet) {
+	var st appsv1.ReplicaSetStatus
+	names := make([]string, 0, len(r.pods[rs.UID]))
+	for n := range r.pods[rs.UID] {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		p := r.pods[rs.UID][n]
+		st.Replicas++
+		if podReady(p) {
+			st.ReadyReplicas++
+			st.AvailableReplicas++ // minReadySeconds 0: available as soon as Ready
+		}
+	}
+	st.FullyLabeledReplicas = st.Replicas
+	st.ObservedGeneration = rs.Generation
+	sum := [4]int64{int64(st.Replicas), int64(st.ReadyReplicas), int64(st.AvailableReplicas), st.ObservedGeneration}
+	if last, ok := r.lastStatus[k]; ok && last == sum {
+		return
+	}
+	r.lastStatus[k] = sum
+	upd := rs.DeepCopy()
+	upd.Status = st
+	r.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: r.c.Actor, Kind: "replicaset.status", Object: apiserver.ObjectRef(rs), Verbose: true,
+		Fields: trace.F("replicas", st.Replicas, "ready", st.ReadyReplicas, "available", st.AvailableReplicas)})
+	r.c.UpdateStatus(upd, nil)
+}

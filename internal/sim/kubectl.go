@@ -1,0 +1,135 @@
+package sim
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/k8sexplain/k8sexplain/internal/manifest"
+	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
+	"github.com/k8sexplain/k8sexplain/internal/trace"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// controllers that would act on kinds the simulator stores but does not run.
+var unmodeled = map[string]string{
+	"StatefulSet":              "statefulset controller (kube-controller-manager)",
+	"DaemonSet":                "daemonset controller (kube-controller-manager)",
+	"Job":                      "job controller (kube-controller-manager)",
+	"CronJob":                  "cronjob controller (kube-controller-manager)",
+	"ReplicationController":    "replicationcontroller controller (kube-controller-manager)",
+	"HorizontalPodAutoscaler":  "horizontal-pod-autoscaler controller (kube-controller-manager)",
+	"PodDisruptionBudget":      "disruption controller (kube-controller-manager), consulted by evictions",
+	"PersistentVolumeClaim":    "persistentvolume-binder controller and a CSI provisioner",
+	"Ingress":                  "an ingress controller you install (ingress-nginx, Traefik…): Kubernetes ships none",
+	"IngressClass":             "an ingress controller you install",
+	"NetworkPolicy":            "the CNI plugin (Calico, Cilium…): kube-proxy does not enforce it",
+	"CustomResourceDefinition": "apiextensions-apiserver, which starts serving the new resource",
+	"StorageClass":             "a CSI provisioner, when a claim asks for this class",
+}
+
+// data kinds are stored and read by others; no controller reconciles them.
+var dataKinds = map[string]bool{
+	"ConfigMap": true, "Secret": true, "ServiceAccount": true, "Role": true, "RoleBinding": true,
+	"ClusterRole": true, "ClusterRoleBinding": true, "Namespace": true, "LimitRange": true, "ResourceQuota": true,
+	"PriorityClass": true, "PodTemplate": true, "Endpoints": true, "EndpointSlice": true,
+}
+
+// Apply sends objs the way `kubectl apply` does with a new object: one at a
+// time, GET (404), then POST with the last-applied-configuration annotation.
+// Objects with an error are reported and skipped, as kubectl does.
+func (c *Cluster) Apply(objs []manifest.Object, sources []string) {
+	c.rec.Add(trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", Kind: "kubectl.read",
+		Fields: trace.F("count", len(objs), "files", strings.Join(sources, ", "))})
+	c.applyNext(objs, 0)
+}
+
+func (c *Cluster) applyNext(objs []manifest.Object, i int) {
+	if i >= len(objs) {
+		return
+	}
+	o := objs[i]
+	obj := o.Obj.DeepCopyObject()
+	res := apiserver.ResourceOf(obj)
+	m := apiserver.Meta(obj)
+	ns := m.GetNamespace()
+	if ns == "" && res.Namespaced {
+		ns = "default"
+	}
+	// kubectl keeps the object as the user wrote it in an annotation, for
+	// the next apply's three-way merge.
+	if data, err := json.Marshal(o.Obj); err == nil {
+		ann := m.GetAnnotations()
+		if ann == nil {
+			ann = map[string]string{}
+		}
+		ann["kubectl.kubernetes.io/last-applied-configuration"] = string(data) + "\n"
+		m.SetAnnotations(ann)
+	}
+	where := fmt.Sprintf("%s:%d", o.Pos.File, o.Pos.Line)
+	name := m.GetName()
+	if name == "" {
+		name = m.GetGenerateName()
+	}
+	c.rec.Add(trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", Kind: "kubectl.validate", Object: res.Plural + "/" + ns + "/" + name,
+		Fields: trace.F("kind", res.Kind, "apiVersion", o.APIVersion, "name", name, "where", where)})
+	next := func() { c.applyNext(objs, i+1) }
+	post := func() {
+		c.rec.Add(trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", To: "kube-apiserver", Kind: "kubectl.post", Object: res.Plural + "/" + ns + "/" + name,
+			Fields: trace.F("path", apiserver.Path(res, ns, ""), "kind", res.Kind)})
+		c.kubectl.Create(obj, func(stored runtime.Object, err *apiserver.Status) {
+			if err != nil {
+				msg := fmt.Sprintf("Error from server (%s): error when creating %q: %s", err.Reason, o.Pos.File, err.Message)
+				c.rec.Add(trace.Step{Phase: trace.PhaseStore, Actor: "kubectl", Kind: "kubectl.error", Object: res.Plural + "/" + ns + "/" + name,
+					Fields: trace.F("status", err.StatusLine(), "message", msg)})
+				if c.failed == "" {
+					c.failed = fmt.Sprintf("%s: %s", where, err.Message)
+				}
+				next()
+				return
+			}
+			sm := apiserver.Meta(stored)
+			lower := strings.ToLower(res.Kind)
+			if res.Group != "" {
+				lower += "." + res.Group
+			}
+			c.rec.Add(trace.Step{Phase: trace.PhaseStore, Actor: "kubectl", Kind: "kubectl.created", Object: apiserver.ObjectRef(stored),
+				Fields: trace.F("ref", lower+"/"+sm.GetName())})
+			c.noteUnmodeled(res, stored)
+			next()
+		})
+	}
+	if m.GetName() == "" {
+		post() // generateName: kubectl create semantics, nothing to GET
+		return
+	}
+	c.kubectl.Get(res, ns, m.GetName(), func(existing runtime.Object, err *apiserver.Status) {
+		if err == nil {
+			c.rec.Add(trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", Kind: "kubectl.exists", Object: apiserver.ObjectRef(existing)})
+			next()
+			return
+		}
+		c.rec.Add(trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", Kind: "kubectl.get", Verbose: true, Object: res.Plural + "/" + ns + "/" + name,
+			Fields: trace.F("path", apiserver.Path(res, ns, m.GetName()), "status", err.StatusLine())})
+		post()
+	})
+}
+
+func (c *Cluster) noteUnmodeled(res apiserver.Resource, obj runtime.Object) {
+	kind := res.Kind
+	ref := apiserver.ObjectRef(obj)
+	who, ok := unmodeled[kind]
+	switch {
+	case ok:
+	case dataKinds[kind]:
+		c.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: "kube-apiserver", Kind: "stored.data", Object: ref, Fields: trace.F("kind", kind)})
+		return
+	case res.Group != "" && strings.Contains(res.Group, ".") && !strings.HasSuffix(res.Group, ".k8s.io"):
+		who = "the operator that owns " + res.Group + " (a custom resource)"
+	default:
+		return // modelled: Deployment, ReplicaSet, Pod, Service
+	}
+	c.unmod = append(c.unmod, kind+" "+ref)
+	c.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: "kube-apiserver", Kind: "unmodeled", Object: ref,
+		Fields: trace.F("kind", kind, "controller", who)})
+}

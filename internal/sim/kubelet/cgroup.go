@@ -1,0 +1,97 @@
+package kubelet
+
+import (
+	"fmt"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+)
+
+// Cgroup is what the runtime writes for one container under cgroup v2.
+type Cgroup struct {
+	Path      string
+	CPUWeight int64
+	CPUMax    string
+	MemoryMax string
+}
+
+// QoSClass follows pkg/apis/core/helper/qos: Guaranteed when every
+// container has equal cpu and memory requests and limits, BestEffort when
+// none has any, Burstable otherwise.
+func QoSClass(p *corev1.Pod) corev1.PodQOSClass {
+	any, guaranteed := false, true
+	for _, c := range p.Spec.Containers {
+		for _, r := range []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory} {
+			req, hasReq := c.Resources.Requests[r]
+			lim, hasLim := c.Resources.Limits[r]
+			if hasReq || hasLim {
+				any = true
+			}
+			if !hasLim || (hasReq && req.Cmp(lim) != 0) {
+				guaranteed = false
+			}
+		}
+	}
+	switch {
+	case !any:
+		return corev1.PodQOSBestEffort
+	case guaranteed:
+		return corev1.PodQOSGuaranteed
+	}
+	return corev1.PodQOSBurstable
+}
+
+// MilliCPUToShares mirrors kubelet cm/helpers_linux.go: shares =
+// milliCPU*1024/1000, at least 2.
+func MilliCPUToShares(milli int64) int64 {
+	if milli == 0 {
+		return 2
+	}
+	s := milli * 1024 / 1000
+	if s < 2 {
+		return 2
+	}
+	return s
+}
+
+// SharesToWeight is runc's cgroup v1 shares → v2 cpu.weight conversion:
+// 1 + ((shares-2)*9999)/262142.
+func SharesToWeight(shares int64) int64 { return 1 + ((shares-2)*9999)/262142 }
+
+// cfsPeriod is the CFS period the kubelet uses (100 ms).
+const cfsPeriod = 100000
+
+// ContainerCgroup derives the container's cgroup from its resources.
+func ContainerCgroup(p *corev1.Pod, c *corev1.Container, containerID string) Cgroup {
+	qos := QoSClass(p)
+	uid := strings.ReplaceAll(string(p.UID), "-", "_")
+	path := "/kubepods.slice/"
+	switch qos {
+	case corev1.PodQOSGuaranteed:
+		path += "kubepods-pod" + uid + ".slice"
+	default:
+		q := strings.ToLower(string(qos))
+		path += "kubepods-" + q + ".slice/kubepods-" + q + "-pod" + uid + ".slice"
+	}
+	path += "/cri-containerd-" + containerID + ".scope"
+	cpuReq := c.Resources.Requests[corev1.ResourceCPU]
+	g := Cgroup{Path: path, CPUWeight: SharesToWeight(MilliCPUToShares(cpuReq.MilliValue())), CPUMax: fmt.Sprintf("max %d", cfsPeriod), MemoryMax: "max"}
+	if lim, ok := c.Resources.Limits[corev1.ResourceCPU]; ok {
+		// MilliCPUToQuota: milliCPU * period / 1000, at least 1000 µs.
+		q := lim.MilliValue() * cfsPeriod / 1000
+		if q < 1000 {
+			q = 1000
+		}
+		g.CPUMax = fmt.Sprintf("%d %d", q, cfsPeriod)
+	}
+	if lim, ok := c.Resources.Limits[corev1.ResourceMemory]; ok {
+		g.MemoryMax = fmt.Sprint(lim.Value())
+	}
+	return g
+}
+
+// HumanBytes prints a byte count like the kubelet's logs (binary units).
+func HumanBytes(n int64) string {
+	return resource.NewQuantity(n, resource.BinarySI).String()
+}

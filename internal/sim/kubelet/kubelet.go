@@ -1,0 +1,298 @@
+// Package kubelet models the node agent: it watches the pods bound to its
+// node, and for each one drives the container runtime through CRI calls —
+// RunPodSandbox (the pause container holding the network, IPC and UTS
+// namespaces, with an IP from the node's podCIDR via CNI), PullImage per
+// imagePullPolicy (serialised, as serializeImagePulls defaults to true),
+// CreateContainer and StartContainer (runc: new PID and mount namespaces,
+// joined to the sandbox's shared ones, and a cgroup from requests and
+// limits) — then runs startup and readiness probes on their configured
+// timings and reports status through the API server.
+//
+// Left out: volumes other than the service-account token, init containers'
+// real work (they run for a fixed time), ephemeral containers, eviction and
+// node status heartbeats during apply.
+package kubelet
+
+import (
+	"fmt"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
+	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
+	"github.com/k8sexplain/k8sexplain/internal/trace"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// PauseImage is the sandbox image of current kubeadm releases.
+const PauseImage = "registry.k8s.io/pause:3.10"
+
+// Timings of the simulated runtime (virtual time).
+const (
+	sandboxTime   = 250 * time.Millisecond // netns + pause start + CNI ADD
+	createTime    = 40 * time.Millisecond
+	startTime     = 60 * time.Millisecond
+	initRunTime   = time.Second
+	pullBandwidth = 50 << 20 // bytes per second from the registry
+)
+
+// Kubelet is one node's agent.
+type Kubelet struct {
+	Node    string
+	c       *apiserver.Client
+	eng     *engine.Engine
+	rec     *trace.Recorder
+	images  map[string]int64 // present on the node: name → size
+	cidr    *net.IPNet
+	nextIP  int
+	pods    map[types.UID]bool
+	pullEnd time.Duration // serialised image pulls: when the puller is free
+	cid     int
+	// OnReady is called when a pod of this node turns Ready.
+	OnReady func()
+}
+
+// New starts the kubelet of node: it watches pods with spec.nodeName=node.
+func New(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder, node *corev1.Node) (*Kubelet, error) {
+	k := &Kubelet{Node: node.Name, c: c, eng: eng, rec: rec, images: map[string]int64{}, pods: map[types.UID]bool{}, nextIP: 2}
+	for _, im := range node.Status.Images {
+		for _, n := range im.Names {
+			k.images[n] = im.SizeBytes
+		}
+	}
+	if node.Spec.PodCIDR != "" {
+		_, cidr, err := net.ParseCIDR(node.Spec.PodCIDR)
+		if err != nil {
+			return nil, fmt.Errorf("node %s: podCIDR %q: %v", node.Name, node.Spec.PodCIDR, err)
+		}
+		k.cidr = cidr
+	}
+	c.WatchNode("pods", node.Name, func(ev apiserver.Event) {
+		pod := ev.Obj.(*corev1.Pod)
+		if ev.Type != apiserver.Added || k.pods[pod.UID] {
+			return
+		}
+		k.pods[pod.UID] = true
+		k.syncPod(pod.DeepCopy())
+	})
+	return k, nil
+}
+
+func (k *Kubelet) step(phase trace.Phase, kind string, pod *corev1.Pod, fields ...any) {
+	k.rec.Add(trace.Step{Phase: phase, Actor: k.c.Actor, Kind: kind, Object: "pods/" + pod.Namespace + "/" + pod.Name, Fields: trace.F(fields...)})
+}
+
+func (k *Kubelet) runtimeStep(kind string, pod *corev1.Pod, fields ...any) {
+	k.rec.Add(trace.Step{Phase: trace.PhaseRuntime, Actor: "containerd/" + k.Node, Kind: kind, Object: "pods/" + pod.Namespace + "/" + pod.Name, Fields: trace.F(fields...)})
+}
+
+func (k *Kubelet) criStep(call string, pod *corev1.Pod, fields ...any) {
+	k.rec.Add(trace.Step{Phase: trace.PhaseKubelet, Actor: k.c.Actor, To: "containerd/" + k.Node, Kind: "cri." + call,
+		Object: "pods/" + pod.Namespace + "/" + pod.Name, Fields: trace.F(fields...)})
+}
+
+func (k *Kubelet) allocateIP() string {
+	if k.cidr == nil {
+		return ""
+	}
+	base := k.cidr.IP.To4()
+	ip := net.IPv4(base[0], base[1], base[2], base[3]+byte(k.nextIP))
+	k.nextIP++
+	return ip.String()
+}
+
+// syncPod is the pod worker's first sync: sandbox, images, containers.
+func (k *Kubelet) syncPod(pod *corev1.Pod) {
+	k.step(trace.PhaseKubelet, "kubelet.admit", pod, "node", k.Node, "qos", string(QoSClass(pod)))
+	at := time.Duration(0)
+	// RunPodSandbox: pull pause if needed, then namespaces and CNI.
+	if _, ok := k.images[PauseImage]; !ok {
+		at = k.pull(pod, PauseImage, 320<<10, at, "sandbox")
+	}
+	k.eng.After(at, func() {
+		k.criStep("RunPodSandbox", pod, "image", PauseImage)
+		k.eng.After(sandboxTime, func() {
+			ip := k.allocateIP()
+			k.runtimeStep("runtime.sandbox", pod, "image", PauseImage, "ip", ip, "cidr", cidrString(k.cidr), "hostname", pod.Name)
+			k.startContainers(pod, ip)
+		})
+	})
+}
+
+func cidrString(c *net.IPNet) string {
+	if c == nil {
+		return "-"
+	}
+	return c.String()
+}
+
+// pull schedules an image pull on the node's serial puller, starting no
+// earlier than at (relative to now); it returns when the pull finishes.
+func (k *Kubelet) pull(pod *corev1.Pod, image string, size int64, at time.Duration, container string) time.Duration {
+	start := max(k.eng.Now()+at, k.pullEnd)
+	dur := 200*time.Millisecond + time.Duration(size*int64(time.Second)/pullBandwidth)
+	k.pullEnd = start + dur
+	wait := start - k.eng.Now()
+	k.eng.After(wait, func() {
+		k.criStep("PullImage", pod, "image", image, "container", container, "size", HumanBytes(size), "took", dur.Round(time.Millisecond).String(),
+			"queued", (wait - at).Round(time.Millisecond).String())
+		k.images[image] = size
+	})
+	return wait + dur
+}
+
+func (k *Kubelet) startContainers(pod *corev1.Pod, ip string) {
+	at := time.Duration(0)
+	for i := range pod.Spec.InitContainers {
+		c := &pod.Spec.InitContainers[i]
+		at = k.prepare(pod, c, at)
+		at += createTime + startTime + initRunTime
+	}
+	var started []string
+	for i := range pod.Spec.Containers {
+		c := &pod.Spec.Containers[i]
+		at = k.prepare(pod, c, at)
+		cAt := at
+		k.cid++
+		id := fmt.Sprintf("%012x", uint64(k.eng.Rand().Uint32())<<16|uint64(k.cid))
+		k.eng.After(cAt, func() {
+			k.criStep("CreateContainer", pod, "container", c.Name, "image", c.Image)
+			cg := ContainerCgroup(pod, c, id)
+			k.runtimeStep("runtime.namespaces", pod, "container", c.Name, "own", "pid, mnt", "shared", "net, ipc, uts")
+			k.runtimeStep("runtime.cgroup", pod, "container", c.Name, "path", cg.Path, "weight", cg.CPUWeight, "cpumax", cg.CPUMax, "memmax", cg.MemoryMax)
+		})
+		k.eng.After(cAt+createTime, func() {
+			k.criStep("StartContainer", pod, "container", c.Name)
+			cmd := strings.Join(append(append([]string{}, c.Command...), c.Args...), " ")
+			if cmd == "" {
+				cmd = "(the image's ENTRYPOINT/CMD)"
+			}
+			k.runtimeStep("runtime.start", pod, "container", c.Name, "cmd", cmd)
+		})
+		started = append(started, c.Name)
+		at = cAt + createTime + startTime
+	}
+	k.eng.After(at, func() { k.running(pod, ip, started) })
+}
+
+// prepare pulls c's image if its policy says so and returns when it is ready.
+func (k *Kubelet) prepare(pod *corev1.Pod, c *corev1.Container, at time.Duration) time.Duration {
+	_, present := k.images[c.Image]
+	switch {
+	case c.ImagePullPolicy == corev1.PullNever || (c.ImagePullPolicy == corev1.PullIfNotPresent && present):
+		k.eng.After(at, func() {
+			k.criStep("ImagePresent", pod, "image", c.Image, "container", c.Name, "policy", string(c.ImagePullPolicy))
+		})
+		return at
+	}
+	return k.pull(pod, c.Image, ImageSize(c.Image), at, c.Name)
+}
+
+// running reports the pod Running and starts its probes.
+func (k *Kubelet) running(pod *corev1.Pod, ip string, containers []string) {
+	upd := pod.DeepCopy()
+	upd.Status.Phase = corev1.PodRunning
+	upd.Status.PodIP = ip
+	upd.Status.PodIPs = []corev1.PodIP{{IP: ip}}
+	upd.Status.QOSClass = QoSClass(pod)
+	ready := true
+	var delay time.Duration
+	var probeDesc string
+	for _, c := range pod.Spec.Containers {
+		p := c.ReadinessProbe
+		if c.StartupProbe != nil {
+			delay = max(delay, probeFirstSuccess(c.StartupProbe))
+		}
+		if p != nil {
+			ready = false
+			delay = max(delay, probeFirstSuccess(p))
+			probeDesc = describeProbe(p)
+		}
+	}
+	setCond(upd, corev1.PodReadyToStartContainers, true)
+	setCond(upd, corev1.PodInitialized, true)
+	setCond(upd, corev1.ContainersReady, ready)
+	setCond(upd, corev1.PodReady, ready)
+	k.step(trace.PhaseReady, "kubelet.running", pod, "ip", ip, "ready", ready, "containers", strings.Join(containers, ", "))
+	k.c.UpdateStatus(upd, func(obj runtime.Object, err *apiserver.Status) {
+		if err != nil {
+			return
+		}
+		if ready {
+			k.ready()
+			return
+		}
+		k.eng.After(delay, func() {
+			k.step(trace.PhaseReady, "kubelet.probe", pod, "probe", probeDesc, "after", delay.String())
+			r := obj.(*corev1.Pod).DeepCopy()
+			setCond(r, corev1.ContainersReady, true)
+			setCond(r, corev1.PodReady, true)
+			k.c.UpdateStatus(r, func(runtime.Object, *apiserver.Status) { k.ready() })
+		})
+	})
+}
+
+// probeFirstSuccess is when a probe that passes at once first reports
+// success: initialDelaySeconds, then successThreshold periods (the first
+// check runs at the initial delay).
+func probeFirstSuccess(p *corev1.Probe) time.Duration {
+	period := time.Duration(max(p.PeriodSeconds, 1)) * time.Second
+	n := max(p.SuccessThreshold, 1)
+	return time.Duration(p.InitialDelaySeconds)*time.Second + time.Duration(n-1)*period
+}
+
+func describeProbe(p *corev1.Probe) string {
+	switch {
+	case p.HTTPGet != nil:
+		return fmt.Sprintf("httpGet %s port %s", p.HTTPGet.Path, p.HTTPGet.Port.String())
+	case p.TCPSocket != nil:
+		return "tcpSocket port " + p.TCPSocket.Port.String()
+	case p.GRPC != nil:
+		return fmt.Sprintf("grpc port %d", p.GRPC.Port)
+	case p.Exec != nil:
+		return "exec " + strings.Join(p.Exec.Command, " ")
+	}
+	return "probe"
+}
+
+func setCond(p *corev1.Pod, t corev1.PodConditionType, ok bool) {
+	st := corev1.ConditionFalse
+	if ok {
+		st = corev1.ConditionTrue
+	}
+	for i := range p.Status.Conditions {
+		if p.Status.Conditions[i].Type == t {
+			p.Status.Conditions[i].Status = st
+			return
+		}
+	}
+	p.Status.Conditions = append(p.Status.Conditions, corev1.PodCondition{Type: t, Status: st})
+}
+
+// ImageSize is the compressed size the simulator assumes for an image:
+// known images by repository, otherwise 50 MiB.
+func ImageSize(image string) int64 {
+	repo := image
+	if i := strings.LastIndexAny(repo, ":@"); i > strings.LastIndex(repo, "/") {
+		repo = repo[:i]
+	}
+	repo = strings.TrimPrefix(repo, "docker.io/")
+	repo = strings.TrimPrefix(repo, "library/")
+	sizes := map[string]int64{
+		"nginx": 72 << 20, "busybox": 2 << 20, "redis": 45 << 20, "alpine": 3 << 20, "postgres": 150 << 20,
+		"registry.k8s.io/pause": 320 << 10, "gcr.io/google-samples/gb-frontend": 120 << 20,
+	}
+	if s, ok := sizes[repo]; ok {
+		return s
+	}
+	return 50 << 20
+}
+
+func (k *Kubelet) ready() {
+	if k.OnReady != nil {
+		k.OnReady()
+	}
+}

@@ -1,0 +1,222 @@
+// Package sim wires the simulated cluster together: an engine, the API
+// server and its store, the controllers, the scheduler, a kubelet and a
+// kube-proxy per node, and CoreDNS — and a kubectl that applies manifests.
+// Components see one another only through the API server. Run returns the
+// trace of everything they did.
+package sim
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/k8sexplain/k8sexplain/internal/manifest"
+	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
+	"github.com/k8sexplain/k8sexplain/internal/sim/controller"
+	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
+	"github.com/k8sexplain/k8sexplain/internal/sim/kubelet"
+	"github.com/k8sexplain/k8sexplain/internal/trace"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Config shapes the cluster.
+type Config struct {
+	Seed int64
+	// Workers is the number of identical worker nodes (default 3) when
+	// Nodes is empty.
+	Workers int
+	// Nodes, when set, are the cluster's worker nodes (from --cluster).
+	Nodes []*corev1.Node
+	// StepLimit caps recorded steps (0: unlimited); more are only counted.
+	StepLimit int
+	// Deadline is the virtual time limit of a run (default 10 minutes).
+	Deadline time.Duration
+}
+
+// ServiceCIDR and ClusterDomain are the kubeadm defaults.
+const (
+	ServiceCIDR   = "10.96.0.0/12"
+	ClusterDomain = "cluster.local"
+)
+
+// Cluster is a running simulated cluster.
+type Cluster struct {
+	cfg     Config
+	eng     *engine.Engine
+	rec     *trace.Recorder
+	api     *apiserver.Server
+	sched   *schedAgent
+	kubectl *apiserver.Client
+	nodes   []*corev1.Node
+	readyAt time.Duration
+	failed  string
+	unmod   []string
+}
+
+// NewCluster builds the nodes and starts every component.
+func NewCluster(cfg Config) (*Cluster, error) {
+	if cfg.Deadline == 0 {
+		cfg.Deadline = 10 * time.Minute
+	}
+	eng := engine.New(cfg.Seed)
+	c := &Cluster{cfg: cfg, eng: eng}
+	c.rec = trace.NewRecorder(eng.Now, cfg.StepLimit)
+	api, err := apiserver.New(eng, c.rec, ServiceCIDR)
+	if err != nil {
+		return nil, err
+	}
+	api.Default = manifest.Default
+	api.Validate = manifest.Validate
+	c.api = api
+	for _, ns := range []string{"default", "kube-system", "kube-public", "kube-node-lease"} {
+		n := &corev1.Namespace{}
+		n.Name = ns
+		n.Status.Phase = corev1.NamespaceActive
+		api.Seed(n)
+	}
+	kube := &corev1.Service{}
+	kube.Name, kube.Namespace = "kubernetes", "default"
+	kube.Spec.ClusterIP = "10.96.0.1"
+	kube.Spec.Ports = []corev1.ServicePort{{Name: "https", Port: 443, Protocol: corev1.ProtocolTCP}}
+	api.Seed(kube)
+
+	nodes := cfg.Nodes
+	if len(nodes) == 0 {
+		nodes = DefaultNodes(max(cfg.Workers, 0), true)
+	}
+	for _, n := range nodes {
+		api.Seed(n)
+	}
+	c.nodes = nodes
+
+	sa := func(name string) apiserver.Identity {
+		return apiserver.Identity{User: "system:serviceaccount:kube-system:" + name,
+			Groups: []string{"system:serviceaccounts", "system:serviceaccounts:kube-system", "system:authenticated"}, Method: "service account token (JWT)"}
+	}
+	cert := func(user string, groups ...string) apiserver.Identity {
+		return apiserver.Identity{User: user, Groups: append(groups, "system:authenticated"), Method: "x509 client certificate"}
+	}
+	controller.NewDeployment(api.NewClient("deployment-controller", sa("deployment-controller"), trace.PhaseController), eng, c.rec)
+	controller.NewReplicaSet(api.NewClient("replicaset-controller", sa("replicaset-controller"), trace.PhaseController), eng, c.rec)
+	controller.NewEndpointSlice(api.NewClient("endpointslice-controller", sa("endpointslice-controller"), trace.PhaseReady), eng, c.rec)
+	c.sched = newSchedAgent(api.NewClient("default-scheduler", cert("system:kube-scheduler"), trace.PhaseScheduler), eng, c.rec)
+	for i, n := range nodes {
+		kc := api.NewClient("kubelet/"+n.Name, cert("system:node:"+n.Name, "system:nodes"), trace.PhaseKubelet)
+		k, err := kubelet.New(kc, eng, c.rec, n)
+		if err != nil {
+			return nil, err
+		}
+		k.OnReady = c.podReady
+		// Every node's kube-proxy reprograms its rules; the first one's syncs
+		// are shown, the others' with -v.
+		newProxyAgent(api.NewClient("kube-proxy/"+n.Name, sa("kube-proxy"), trace.PhaseReady), eng, c.rec, n.Name, i == firstWorker(nodes))
+	}
+	newDNSAgent(api.NewClient("coredns", sa("coredns"), trace.PhaseReady), c.rec, ClusterDomain)
+	c.kubectl = api.NewClient("kubectl", cert("kubernetes-admin", "kubeadm:cluster-admins"), trace.PhaseKubectl)
+	c.kubectl.Loud = true
+	return c, nil
+}
+
+func firstWorker(nodes []*corev1.Node) int {
+	for i, n := range nodes {
+		if len(n.Spec.Taints) == 0 {
+			return i
+		}
+	}
+	return 0
+}
+
+func (c *Cluster) podReady() { c.readyAt = c.eng.Now() }
+
+// nodeNames are node-a … node-z, then node-0027 …
+func nodeName(i int) string {
+	if i < 26 {
+		return "node-" + string(rune('a'+i))
+	}
+	return fmt.Sprintf("node-%04d", i+1)
+}
+
+// DefaultNodes returns the default cluster: a control-plane node (tainted,
+// as kubeadm does) and n workers with 4 CPU, 8Gi and 110 pods each, podCIDRs
+// 10.244.<i>.0/24 from the cluster CIDR 10.244.0.0/16.
+func DefaultNodes(workers int, controlPlane bool) []*corev1.Node {
+	var out []*corev1.Node
+	mk := func(name string, idx int) *corev1.Node {
+		n := &corev1.Node{}
+		n.Name = name
+		n.Labels = map[string]string{"kubernetes.io/hostname": name, "kubernetes.io/os": "linux", "kubernetes.io/arch": "amd64"}
+		n.Spec.PodCIDR = fmt.Sprintf("10.%d.%d.0/24", 244+idx/256, idx%256)
+		n.Spec.PodCIDRs = []string{n.Spec.PodCIDR}
+		res := corev1.ResourceList{
+			corev1.ResourceCPU: resource.MustParse("4"), corev1.ResourceMemory: resource.MustParse("8Gi"),
+			corev1.ResourcePods: resource.MustParse("110"), corev1.ResourceEphemeralStorage: resource.MustParse("100Gi"),
+		}
+		n.Status.Capacity, n.Status.Allocatable = res, res.DeepCopy()
+		n.Status.Conditions = []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue, Reason: "KubeletReady"}}
+		n.Status.Images = []corev1.ContainerImage{
+			{Names: []string{kubelet.PauseImage}, SizeBytes: 320 << 10},
+			{Names: []string{"registry.k8s.io/kube-proxy:v1.34.2"}, SizeBytes: 30 << 20},
+		}
+		return n
+	}
+	if controlPlane {
+		cp := mk("control-plane", 0)
+		cp.Labels["node-role.kubernetes.io/control-plane"] = ""
+		cp.Spec.Taints = []corev1.Taint{{Key: "node-role.kubernetes.io/control-plane", Effect: corev1.TaintEffectNoSchedule}}
+		out = append(out, cp)
+	}
+	for i := 0; i < workers; i++ {
+		out = append(out, mk(nodeName(i), i+1))
+	}
+	return out
+}
+
+// Nodes returns the cluster's nodes.
+func (c *Cluster) Nodes() []*corev1.Node { return c.nodes }
+
+// Engine exposes the engine (for tests and later scenarios).
+func (c *Cluster) Engine() *engine.Engine { return c.eng }
+
+// Run drives the cluster until it settles and returns the trace.
+func (c *Cluster) Run(command string) *trace.Trace {
+	n := c.eng.Run(c.cfg.Deadline)
+	tr := &trace.Trace{Command: command, Steps: c.rec.Steps, Failed: c.failed}
+	s := &tr.Summary
+	s.Events = n
+	s.End = c.eng.Now()
+	s.StepsDropped = c.rec.Dropped
+	s.Requests = c.api.Requests
+	s.WatchEvents = c.api.WatchEvents
+	s.FirstRevision, s.LastRevision = c.api.FirstRevision(), c.api.Revision()
+	s.Unmodeled = c.unmod
+	for _, p := range c.api.Pods() {
+		s.Pods++
+		if podIsReady(p) {
+			s.ReadyPods++
+		}
+		if p.Spec.NodeName == "" {
+			for _, cond := range p.Status.Conditions {
+				if cond.Type == corev1.PodScheduled && cond.Status == corev1.ConditionFalse {
+					s.PendingPods = append(s.PendingPods, trace.PendingPod{Name: p.Namespace + "/" + p.Name, Message: cond.Message})
+				}
+			}
+		}
+	}
+	sort.Slice(s.PendingPods, func(i, j int) bool { return s.PendingPods[i].Name < s.PendingPods[j].Name })
+	s.AllReady = s.Pods > 0 && s.ReadyPods == s.Pods
+	s.ReadyAt = c.readyAt
+	return tr
+}
+
+func podIsReady(p *corev1.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+var _ = metav1.Now

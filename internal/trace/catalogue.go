@@ -1,0 +1,41 @@
+package trace
+
+// Entry is the text of one step kind in one language: Msg is the one-line
+// account with {field} placeholders; Explain is the explanation shown the
+// first time the kind appears, written for someone preparing for a senior
+// interview.
+type Entry struct {
+	Msg     string
+	Explain string
+}
+
+// Lookup returns the catalogue entry of kind in lang (en when lang is
+// unknown; a placeholder naming the kind when the kind is unknown, which
+// the catalogue test forbids).
+func Lookup(lang, kind string) Entry {
+	cat := catalogueEN
+	if lang == "ru" {
+		cat = catalogueRU
+	}
+	if e, ok := cat[kind]; ok {
+		return e
+	}
+	return Entry{Msg: kind}
+}
+
+// Text returns the rendered one-line message of s in lang.
+func Text(lang string, s *Step) string { return fill(Lookup(lang, s.Kind).Msg, s) }
+
+// UI strings of the renderers.
+type ui struct {
+	title, builtin, phase, summary, allReady, notReady, pending, requests, watchEvents, revisions,
+	events, dropped, unmodeled, failed, timeCol, actorCol, stepCol, explainHint, component, count string
+	phases [9]string
+}
+
+func uiFor(lang string) ui {
+	if lang == "ru" {
+		return uiRU
+	}
+	return uiEN
+}

@@ -1,0 +1,303 @@
+package trace
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/k8sexplain/k8sexplain/internal/report"
+)
+
+// Options select how a trace is rendered.
+type Options struct {
+	Format  report.Format
+	Lang    string
+	Verbose bool
+	Color   bool
+	Builtin bool // the input was the built-in example
+}
+
+// Render writes tr in the chosen format.
+func Render(w io.Writer, tr *Trace, o Options) error {
+	switch o.Format {
+	case report.Mermaid:
+		return report.RenderSequence(w, "", sequence(tr, o))
+	case report.JSON:
+		return renderJSON(w, tr, o)
+	}
+	return report.Render(w, doc(tr, o), report.Options{Format: o.Format, Color: o.Color})
+}
+
+func subst(s string, kv ...string) string {
+	for i := 0; i+1 < len(kv); i += 2 {
+		s = strings.ReplaceAll(s, "{"+kv[i]+"}", kv[i+1])
+	}
+	return s
+}
+
+// doc turns the trace into a report document: one section per phase, each
+// step a line "time  actor  message" with its explanation the first time
+// its kind appears.
+func doc(tr *Trace, o Options) *report.Doc {
+	u := uiFor(o.Lang)
+	d := &report.Doc{Title: u.title + " — " + tr.Command}
+	if o.Builtin {
+		d.Styled("note", u.builtin)
+	}
+	groups := ByPhase(tr.Steps, o.Verbose)
+	explained := map[string]bool{}
+	md := o.Format == report.Markdown
+	for _, ph := range Phases {
+		steps := groups[ph]
+		if len(steps) == 0 {
+			continue
+		}
+		d.H(1, u.phases[ph])
+		var lines []string
+		flush := func() {
+			if len(lines) == 0 {
+				return
+			}
+			if md {
+				d.L(lines...)
+			} else {
+				d.C("", strings.Join(lines, "\n"))
+			}
+			lines = nil
+		}
+		for i := range steps {
+			s := &steps[i]
+			msg := Text(o.Lang, s)
+			if md {
+				lines = append(lines, fmt.Sprintf("`%s` **%s** — %s", Clock(s.At), s.Actor, mdInline(msg)))
+			} else {
+				lines = append(lines, fmt.Sprintf("%s  %-24s %s", Clock(s.At), s.Actor, msg))
+			}
+			ex := Lookup(o.Lang, s.Kind).Explain
+			if ex != "" && !explained[s.Kind] {
+				explained[s.Kind] = true
+				if md {
+					lines[len(lines)-1] += "<br>\n  *" + ex + "*"
+				} else {
+					lines = append(lines, report.Wrap(ex, 100, strings.Repeat(" ", 11)+"│ "))
+				}
+			}
+			if s.Table != nil {
+				flush()
+				d.T(s.Table)
+			}
+		}
+		flush()
+	}
+	summary(d, tr, u)
+	return d
+}
+
+// mdInline keeps a message from being read as Markdown markup.
+func mdInline(s string) string {
+	return strings.NewReplacer("*", `\*`, "_", `\_`, "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
+func summary(d *report.Doc, tr *Trace, u ui) {
+	s := tr.Summary
+	d.H(1, u.summary)
+	if tr.Failed != "" {
+		d.Styled("bad", u.failed+": "+tr.Failed)
+	}
+	if s.AllReady {
+		d.Styled("ok", subst(u.allReady, "pods", fmt.Sprint(s.Pods), "at", Clock(s.ReadyAt)))
+	} else if s.Pods > 0 {
+		d.Styled("warn", subst(u.notReady, "ready", fmt.Sprint(s.ReadyPods), "pods", fmt.Sprint(s.Pods), "at", Clock(s.End)))
+	}
+	if len(s.PendingPods) > 0 {
+		items := make([]string, len(s.PendingPods))
+		for i, p := range s.PendingPods {
+			items[i] = p.Name + ": " + p.Message
+		}
+		d.P(u.pending + ":")
+		d.L(items...)
+	}
+	t := &report.Table{Header: []string{u.component, u.count}, Right: []bool{false, true}}
+	keys := make([]string, 0, len(s.Requests))
+	for k := range s.Requests {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	total := 0
+	for _, k := range keys {
+		t.Rows = append(t.Rows, []string{k, fmt.Sprint(s.Requests[k])})
+		total += s.Requests[k]
+	}
+	t.Rows = append(t.Rows, []string{"Σ", fmt.Sprint(total)})
+	d.P(u.requests + ":")
+	d.T(t)
+	lines := []string{
+		fmt.Sprintf("%s: %d", u.watchEvents, s.WatchEvents),
+		fmt.Sprintf("%s: %d–%d", u.revisions, s.FirstRevision, s.LastRevision),
+		fmt.Sprintf("%s: %d", u.events, s.Events),
+	}
+	if s.StepsDropped > 0 {
+		lines = append(lines, fmt.Sprintf("%d %s", s.StepsDropped, u.dropped))
+	}
+	d.L(lines...)
+	if len(s.Unmodeled) > 0 {
+		d.P(u.unmodeled + ":")
+		d.L(s.Unmodeled...)
+	}
+}
+
+// participants of the Mermaid diagram, in the course diagrams' order.
+var participants = []report.Participant{
+	{ID: "kubectl", Label: "kubectl"}, {ID: "apiserver", Label: "kube-apiserver"}, {ID: "etcd", Label: "etcd"},
+	{ID: "cm", Label: "controller-manager"}, {ID: "sched", Label: "scheduler"}, {ID: "kubelet", Label: "kubelet"},
+	{ID: "containerd", Label: "containerd"}, {ID: "proxy", Label: "kube-proxy"}, {ID: "dns", Label: "CoreDNS"},
+}
+
+func participantOf(actor string) string {
+	switch {
+	case actor == "kubectl":
+		return "kubectl"
+	case actor == "kube-apiserver":
+		return "apiserver"
+	case strings.HasSuffix(actor, "-controller"):
+		return "cm"
+	case actor == "default-scheduler":
+		return "sched"
+	case strings.HasPrefix(actor, "kubelet/"):
+		return "kubelet"
+	case strings.HasPrefix(actor, "containerd/"):
+		return "containerd"
+	case strings.HasPrefix(actor, "kube-proxy/"):
+		return "proxy"
+	case actor == "coredns":
+		return "dns"
+	}
+	return "apiserver"
+}
+
+// sequence draws the trace as the course's sequence diagram: requests to
+// the API server as arrows, watch deliveries as dashed arrows back,
+// in-process work as notes.
+func sequence(tr *Trace, o Options) *report.Sequence {
+	u := uiFor(o.Lang)
+	seq := &report.Sequence{Participants: participants}
+	groups := ByPhase(tr.Steps, o.Verbose)
+	add := func(m report.Message) { seq.Messages = append(seq.Messages, m) }
+	for _, ph := range Phases {
+		steps := groups[ph]
+		if len(steps) == 0 {
+			continue
+		}
+		add(report.Message{Section: true, Text: u.phases[ph]})
+		for i := range steps {
+			s := &steps[i]
+			who := participantOf(s.Actor)
+			text := Clock(s.At) + " " + Text(o.Lang, s)
+			switch {
+			case s.Kind == "etcd.put" && who == "apiserver":
+				add(report.Message{From: "apiserver", To: "etcd", Text: text})
+			case s.Kind == "apiserver.response":
+				add(report.Message{From: "apiserver", To: "kubectl", Text: text, Reply: true})
+			case s.Kind == "controller.observe" || s.Kind == "scheduler.queue" || s.Kind == "kubelet.admit" || s.Kind == "dns.record" || s.Kind == "kubeproxy.sync":
+				add(report.Message{From: "apiserver", To: who, Text: text, Reply: true})
+			case s.To != "" || s.Kind == "deployment.newrs" || s.Kind == "replicaset.diff" || strings.HasPrefix(s.Kind, "endpointslice.") ||
+				s.Kind == "kubelet.running" || s.Kind == "event" || s.Kind == "deployment.status":
+				to := "apiserver"
+				if s.To != "" {
+					to = participantOf(s.To)
+				}
+				add(report.Message{From: who, To: to, Text: text})
+			default:
+				add(report.Message{From: who, Note: true, Text: text})
+			}
+		}
+	}
+	return seq
+}
+
+// JSON schema k8sexplain.trace/v1 (docs/trace-schema.md).
+type jsonTrace struct {
+	Schema  string      `json:"schema"`
+	Command string      `json:"command"`
+	Lang    string      `json:"lang"`
+	Builtin bool        `json:"builtin"`
+	Failed  string      `json:"failed,omitempty"`
+	Steps   []jsonStep  `json:"steps"`
+	Summary jsonSummary `json:"summary"`
+}
+
+type jsonStep struct {
+	AtMS    int64             `json:"at_ms"`
+	Phase   int               `json:"phase"`
+	Actor   string            `json:"actor"`
+	To      string            `json:"to,omitempty"`
+	Kind    string            `json:"kind"`
+	Object  string            `json:"object,omitempty"`
+	Verbose bool              `json:"verbose,omitempty"`
+	Fields  map[string]string `json:"fields,omitempty"`
+	Message string            `json:"message"`
+	Table   *jsonTable        `json:"table,omitempty"`
+}
+
+type jsonTable struct {
+	Header []string   `json:"header"`
+	Rows   [][]string `json:"rows"`
+}
+
+type jsonSummary struct {
+	AllReady      bool              `json:"all_ready"`
+	ReadyAtMS     int64             `json:"ready_at_ms"`
+	EndMS         int64             `json:"end_ms"`
+	Pods          int               `json:"pods"`
+	ReadyPods     int               `json:"ready_pods"`
+	Pending       map[string]string `json:"pending,omitempty"`
+	Requests      map[string]int    `json:"requests"`
+	WatchEvents   int               `json:"watch_events"`
+	FirstRevision int64             `json:"first_revision"`
+	LastRevision  int64             `json:"last_revision"`
+	Events        int               `json:"events"`
+	StepsDropped  int               `json:"steps_dropped"`
+	Unmodeled     []string          `json:"unmodeled,omitempty"`
+}
+
+func ms(d time.Duration) int64 { return d.Milliseconds() }
+
+func renderJSON(w io.Writer, tr *Trace, o Options) error {
+	out := jsonTrace{Schema: "k8sexplain.trace/v1", Command: tr.Command, Lang: o.Lang, Builtin: o.Builtin, Failed: tr.Failed, Steps: []jsonStep{}}
+	for _, ph := range Phases {
+		for _, s := range ByPhase(tr.Steps, o.Verbose)[ph] {
+			js := jsonStep{AtMS: ms(s.At), Phase: int(s.Phase), Actor: s.Actor, To: s.To, Kind: s.Kind, Object: s.Object,
+				Verbose: s.Verbose, Message: Text(o.Lang, &s)}
+			if len(s.Fields) > 0 {
+				js.Fields = map[string]string{}
+				for _, f := range s.Fields {
+					js.Fields[f.Key] = f.Value
+				}
+			}
+			if s.Table != nil {
+				js.Table = &jsonTable{Header: s.Table.Header, Rows: s.Table.Rows}
+			}
+			out.Steps = append(out.Steps, js)
+		}
+	}
+	s := tr.Summary
+	out.Summary = jsonSummary{AllReady: s.AllReady, ReadyAtMS: ms(s.ReadyAt), EndMS: ms(s.End), Pods: s.Pods, ReadyPods: s.ReadyPods,
+		Requests: s.Requests, WatchEvents: s.WatchEvents, FirstRevision: s.FirstRevision, LastRevision: s.LastRevision,
+		Events: s.Events, StepsDropped: s.StepsDropped, Unmodeled: s.Unmodeled}
+	if len(s.PendingPods) > 0 {
+		out.Summary.Pending = map[string]string{}
+		for _, p := range s.PendingPods {
+			out.Summary.Pending[p.Name] = p.Message
+		}
+	}
+	if out.Summary.Requests == nil {
+		out.Summary.Requests = map[string]int{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}

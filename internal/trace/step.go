@@ -1,0 +1,187 @@
+// Package trace is the model of what the simulator did and how it reads:
+// a Step is one thing one component did at one virtual instant (structured
+// fields, no prose); the catalogue turns a step kind into an English or a
+// Russian sentence and explanation; renderers print a Trace as text,
+// Markdown, a Mermaid sequenceDiagram or JSON (schema in docs/trace-schema.md).
+//
+// The package imports no simulator code: the simulator records steps, and
+// only this package formats them.
+package trace
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/k8sexplain/k8sexplain/internal/report"
+)
+
+// Phase is one of the eight chapters of the "what happens after kubectl
+// apply" story.
+type Phase int
+
+// The phases, in story order.
+const (
+	PhaseKubectl    Phase = 1 // kubectl validates and sends the request
+	PhaseAPIServer  Phase = 2 // authentication, RBAC, admission
+	PhaseStore      Phase = 3 // etcd write and 201 Created
+	PhaseController Phase = 4 // controllers react through watch
+	PhaseScheduler  Phase = 5 // filter, score, bind
+	PhaseKubelet    Phase = 6 // kubelet sees its pod, calls the CRI
+	PhaseRuntime    Phase = 7 // namespaces, cgroups, the process
+	PhaseReady      Phase = 8 // status, probes, Ready, endpoints, kube-proxy
+)
+
+// Phases lists every phase in order.
+var Phases = []Phase{PhaseKubectl, PhaseAPIServer, PhaseStore, PhaseController, PhaseScheduler, PhaseKubelet, PhaseRuntime, PhaseReady}
+
+// Field is one structured value of a step; the catalogue refers to it as {Key}.
+type Field struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// Step is one thing a component did.
+type Step struct {
+	At      time.Duration `json:"-"`
+	Phase   Phase         `json:"phase"`
+	Actor   string        `json:"actor"`            // e.g. kube-apiserver, kubelet/node-a
+	To      string        `json:"to,omitempty"`     // the component it talked to, if any
+	Kind    string        `json:"kind"`             // catalogue key
+	Object  string        `json:"object,omitempty"` // resource/namespace/name
+	Verbose bool          `json:"verbose,omitempty"`
+	Fields  []Field       `json:"fields,omitempty"`
+	Table   *report.Table `json:"table,omitempty"`
+}
+
+// Get returns the value of field k, or "".
+func (s *Step) Get(k string) string {
+	for _, f := range s.Fields {
+		if f.Key == k {
+			return f.Value
+		}
+	}
+	return ""
+}
+
+// F builds a field list from alternating keys and values.
+func F(kv ...any) []Field {
+	fs := make([]Field, 0, len(kv)/2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		fs = append(fs, Field{Key: fmt.Sprint(kv[i]), Value: fmt.Sprint(kv[i+1])})
+	}
+	return fs
+}
+
+// Summary is what the run adds up to.
+type Summary struct {
+	AllReady      bool
+	ReadyAt       time.Duration // when the last pod became Ready (if AllReady)
+	End           time.Duration // virtual time of the last event
+	Pods          int
+	ReadyPods     int
+	PendingPods   []PendingPod
+	Requests      map[string]int // API requests by component
+	WatchEvents   int
+	FirstRevision int64
+	LastRevision  int64
+	Events        int // engine events processed
+	StepsDropped  int // steps beyond the recorder's limit (counted, not kept)
+	Unmodeled     []string
+}
+
+// PendingPod is a pod left unscheduled, with the scheduler's message.
+type PendingPod struct {
+	Name    string
+	Message string
+}
+
+// Trace is a whole run.
+type Trace struct {
+	Command string // the command line, for the title
+	Note    string // e.g. "built-in example" (a catalogue key) or ""
+	Steps   []Step
+	Summary Summary
+	Failed  string // set when the apply stopped on an error (the one-line message)
+}
+
+// Recorder collects steps up to a limit; beyond it steps are only counted,
+// so a 150,000-pod run keeps bounded memory.
+type Recorder struct {
+	Steps   []Step
+	Limit   int
+	Dropped int
+	now     func() time.Duration
+}
+
+// NewRecorder returns a recorder that stamps steps with now().
+func NewRecorder(now func() time.Duration, limit int) *Recorder {
+	return &Recorder{now: now, Limit: limit}
+}
+
+// Add records a step at the current virtual time.
+func (r *Recorder) Add(s Step) {
+	if r == nil {
+		return
+	}
+	if r.Limit > 0 && len(r.Steps) >= r.Limit {
+		r.Dropped++
+		return
+	}
+	s.At = r.now()
+	r.Steps = append(r.Steps, s)
+}
+
+// ByPhase returns the steps grouped by phase, each group in time order.
+func ByPhase(steps []Step, verbose bool) map[Phase][]Step {
+	out := map[Phase][]Step{}
+	for _, s := range steps {
+		if s.Verbose && !verbose {
+			continue
+		}
+		out[s.Phase] = append(out[s.Phase], s)
+	}
+	for _, ss := range out {
+		sort.SliceStable(ss, func(i, j int) bool { return ss[i].At < ss[j].At })
+	}
+	return out
+}
+
+// Clock formats a virtual time as mm:ss.mmm.
+func Clock(d time.Duration) string {
+	ms := d.Milliseconds()
+	return fmt.Sprintf("%02d:%02d.%03d", ms/60000, (ms/1000)%60, ms%1000)
+}
+
+// fill replaces {key} placeholders in tmpl with the step's field values.
+func fill(tmpl string, s *Step) string {
+	if !strings.Contains(tmpl, "{") {
+		return tmpl
+	}
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(tmpl, '{')
+		if i < 0 {
+			b.WriteString(tmpl)
+			break
+		}
+		j := strings.IndexByte(tmpl[i:], '}')
+		if j < 0 {
+			b.WriteString(tmpl)
+			break
+		}
+		b.WriteString(tmpl[:i])
+		key := tmpl[i+1 : i+j]
+		switch key {
+		case "object":
+			b.WriteString(s.Object)
+		case "actor":
+			b.WriteString(s.Actor)
+		default:
+			b.WriteString(s.Get(key))
+		}
+		tmpl = tmpl[i+j+1:]
+	}
+	return b.String()
+}
