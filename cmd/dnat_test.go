@@ -1,0 +1,91 @@
+package cmd
+
+import (
+	"strings"
+	"testing"
+)
+
+// svc1 is upstream's TestOverallIPTablesRules service.
+var svc1 = []string{"dnat", "--service", "ns1/svc1", "--port", "p80:80/TCP", "--cluster-ip", "172.30.0.41", "--cluster-cidr", "10.0.0.0/8"}
+
+func TestDNATGolden(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"default.txt", []string{"dnat"}},
+		{"one-endpoint.txt", append(svc1, "--endpoints", "10.180.0.1:80")},
+		{"two-endpoints.txt", append(svc1, "--endpoints", "10.180.0.2:80,10.180.0.1:80")},
+		{"three-endpoints.txt", append(svc1, "--endpoints", "10.180.0.9:80,10.180.0.10:80,10.180.0.1:80")},
+		{"no-endpoints.txt", append(svc1, "--endpoints", "")},
+		{"affinity.txt", []string{"dnat", "--session-affinity", "ClientIP", "--connections", "300"}},
+		{"save.txt", []string{"dnat", "--form", "save"}},
+		{"ipvs.txt", []string{"dnat", "--mode", "ipvs", "--connections", "300"}},
+		{"nftables.txt", []string{"dnat", "--mode", "nftables", "--connections", "300"}},
+		{"connections.txt", []string{"dnat", "--connections", "10000", "--seed", "7"}},
+		{"scale.txt", []string{"dnat", "--services", "2000", "--endpoints-per-service", "10"}},
+		{"headless.txt", []string{"dnat", "--cluster-ip", "None"}},
+		{"externalname.txt", []string{"dnat", "--external-name", "db.example.com"}},
+		{"ipv6.txt", []string{"dnat", "--cluster-ip", "fd00:10:96::1f", "--endpoints", "[fd00:10:244:1::2]:8080,fd00:10:244:2::2", "--target-port", "8080", "--cluster-cidr", "fd00:10:244::/56"}},
+		{"ru.txt", []string{"dnat", "--lang", "ru", "--connections", "1000"}},
+		{"default.md", []string{"dnat", "--format", "markdown", "--connections", "100"}},
+		{"default.mmd", []string{"dnat", "--format", "mermaid"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { runGolden(t, "dnat/"+tc.name, tc.args...) })
+	}
+}
+
+func TestDNATSameSeedSameBytes(t *testing.T) {
+	a, _, _ := run(t, "", "dnat", "--seed", "42", "--connections", "500")
+	b, _, _ := run(t, "", "dnat", "--seed", "42", "--connections", "500")
+	c, _, _ := run(t, "", "dnat", "--seed", "43", "--connections", "500")
+	if a != b || a == c {
+		t.Fatal("the seed does not decide the output alone")
+	}
+}
+
+func TestDNATBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--endpoints", "10.0.0.1:80,nope"}, `invalid endpoint "nope"`},
+		{[]string{"--endpoints", "10.0.0.1:0"}, "port must be 1 to 65535"},
+		{[]string{"--endpoints", "10.0.0.300:80"}, `invalid endpoint "10.0.0.300:80"`},
+		{[]string{"--endpoints", "fd00::1:80"}, "is IPv6 but the cluster IP"},
+		{[]string{"--port", "http:abc"}, `invalid --port "http:abc"`},
+		{[]string{"--port", "80/ICMP"}, "protocol must be TCP, UDP or SCTP"},
+		{[]string{"--port", "HTTP:80"}, "lowercase IANA service name"},
+		{[]string{"--cluster-ip", "10.96.0"}, `invalid --cluster-ip "10.96.0": not an IPv4 or IPv6 address`},
+		{[]string{"--cluster-cidr", "10.244.0.0"}, `invalid --cluster-cidr`},
+		{[]string{"--service", "web"}, `invalid --service "web"`},
+		{[]string{"--session-affinity", "Cookie"}, `invalid --session-affinity`},
+		{[]string{"--mode", "userspace"}, `invalid --mode "userspace"`},
+		{[]string{"--form", "json"}, `invalid --form "json"`},
+		{[]string{"--mode", "ipvs", "--form", "save"}, "--form applies to --mode iptables only"},
+		{[]string{"--connections", "-1"}, "invalid --connections"},
+		{[]string{"--endpoints-per-service", "3"}, "needs --services"},
+		{[]string{"--services", "0"}, "invalid --services"},
+	} {
+		_, errOut, code := run(t, "", append([]string{"dnat"}, tc.args...)...)
+		if code != 1 || !strings.Contains(errOut, tc.msg) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q (want exit 1 and one line with %q)", tc.args, code, errOut, tc.msg)
+		}
+	}
+}
+
+// The explicit svc1 example reproduces upstream's expected lines.
+func TestDNATUpstreamLines(t *testing.T) {
+	out, _, code := run(t, "", append(svc1, "--endpoints", "10.180.0.1:80")...)
+	if code != 0 {
+		t.Fatal(code)
+	}
+	for _, want := range []string{
+		`-A KUBE-SVC-XPGD46QRK7WJZT7O -m comment --comment "ns1/svc1:p80 -> 10.180.0.1:80" -j KUBE-SEP-SXIVWICOYRO3J4NJ`,
+		`-A KUBE-SEP-SXIVWICOYRO3J4NJ -m comment --comment ns1/svc1:p80 -m tcp -p tcp -j DNAT --to-destination 10.180.0.1:80`,
+	} {
+		if !strings.Contains(out, want+"\n") {
+			t.Errorf("missing %s", want)
+		}
+	}
+}

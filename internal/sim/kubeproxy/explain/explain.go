@@ -1,0 +1,126 @@
+// Package explain turns kubeproxy's rules, walks and views into the report
+// the dnat command prints, in English or Russian. All prose lives in the
+// catalogues (catalogue_en.go, catalogue_ru.go); the rule generator in the
+// parent package never formats text for people.
+package explain
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"net/netip"
+
+	"github.com/k8sexplain/k8sexplain/internal/report"
+	"github.com/k8sexplain/k8sexplain/internal/sim/kubeproxy"
+)
+
+// Input is everything one dnat run explains.
+type Input struct {
+	Port   kubeproxy.ServicePort
+	Config kubeproxy.Config
+	Lang   string // en or ru
+	Seed   int64
+	Form   string // restore or save
+	Mode   string // iptables, ipvs or nftables
+	// Connections > 0 adds the spread of that many new connections.
+	Connections int
+	// Services > 0 prints the growth table instead of one Service's rules.
+	Services, EndpointsPerService int
+	// Example marks the built-in example Service.
+	Example bool
+}
+
+type cat map[string]string
+
+func (c cat) t(key string, args ...any) string {
+	s, ok := c[key]
+	if !ok {
+		panic("explain: no catalogue entry " + key)
+	}
+	if len(args) == 0 {
+		return s
+	}
+	return fmt.Sprintf(s, args...)
+}
+
+func catalogue(lang string) cat {
+	if lang == "ru" {
+		return ru
+	}
+	return en
+}
+
+// Build makes the report.
+func Build(in Input) *report.Doc {
+	c := catalogue(in.Lang)
+	sp := in.Port
+	d := &report.Doc{Title: c.t("title", sp.NameString())}
+	if in.Services > 0 {
+		d.Title = c.t("scale.title")
+		scaleSection(d, c, in)
+		return d
+	}
+	d.Styled("note", inputNote(c, in))
+	switch {
+	case sp.ExternalName != "" || sp.Headless():
+		noProxySection(d, c, in)
+		return d
+	}
+	d.H(1, c.t("fiction.h", sp.ClusterIP))
+	d.P(c.t("fiction.p", sp.ClusterIP, sp.Port, sp.Proto()))
+	switch in.Mode {
+	case "ipvs":
+		ipvsSection(d, c, in)
+	case "nftables":
+		nftSection(d, c, in)
+	default:
+		iptablesSection(d, c, in)
+	}
+	return d
+}
+
+func inputNote(c cat, in Input) string {
+	sp := in.Port
+	cidr := in.Config.ClusterCIDR
+	if cidr == "" {
+		cidr = c.t("input.nocidr")
+	}
+	vip := sp.ClusterIP
+	if vip == "" {
+		vip = "—"
+	}
+	desc := c.t("input.desc", sp.NameString(), vip, sp.Port, sp.Protocol, len(sp.UsableEndpoints()), len(sp.Endpoints), cidr)
+	if in.Example {
+		return c.t("input.example", desc)
+	}
+	return c.t("input.flags", desc)
+}
+
+// ClientIP is the address of the client pod the walk starts from: a pod
+// address inside the cluster CIDR (x.y.1.5 for a /16), or a default one.
+func ClientIP(cfg kubeproxy.Config, ipv6 bool) string {
+	if p, err := netip.ParsePrefix(cfg.ClusterCIDR); err == nil {
+		a := p.Masked().Addr()
+		b := a.AsSlice()
+		if a.Is4() && p.Bits() <= 23 {
+			b[2]++
+			b[3] += 5
+		} else {
+			b[len(b)-1] += 5
+		}
+		if r, ok := netip.AddrFromSlice(b); ok && p.Contains(r) {
+			return r.String()
+		}
+	}
+	if ipv6 {
+		return "fd00:10:244:1::5"
+	}
+	return "10.244.1.5"
+}
+
+func newRNG(seed int64) *rand.Rand {
+	return rand.New(rand.NewPCG(uint64(seed), 0x6b38736578706c61))
+}
+
+// ephemeralPort draws a source port from Linux's default
+// ip_local_port_range, 32768-60999.
+func ephemeralPort(rng *rand.Rand) int { return 32768 + rng.IntN(60999-32768+1) }

@@ -1,0 +1,187 @@
+package explain
+
+import (
+	"fmt"
+	"math"
+	"net"
+	"strconv"
+	"strings"
+
+	"github.com/k8sexplain/k8sexplain/internal/report"
+	"github.com/k8sexplain/k8sexplain/internal/sim/kubeproxy"
+)
+
+func iptablesSection(d *report.Doc, c cat, in Input) {
+	sp := in.Port
+	rs := kubeproxy.BuildIPTables(in.Config, []kubeproxy.ServicePort{sp})
+	eps := sp.UsableEndpoints()
+	if in.Form == "save" {
+		d.H(1, c.t("save.h"))
+		d.P(c.t("save.p"))
+		d.C("", rs.Save())
+		d.Styled("note", c.t("save.note"))
+	} else {
+		d.H(1, c.t("restore.h"))
+		d.P(c.t("restore.p"))
+		d.C("", rs.Restore())
+		d.Styled("note", c.t("restore.note", rs.Mark))
+		d.P(c.t("jumps.p"))
+		d.C("", rs.BuiltinRules("nat"))
+	}
+	if rs.LargeCluster {
+		d.Styled("warn", c.t("large.p", rs.TotalEndpoints, kubeproxy.LargeClusterThreshold))
+	}
+	d.H(1, c.t("read.h"))
+	if len(eps) == 0 {
+		d.L(c.t("read.reject", sp.NameString()), c.t("read.nonat"), c.t("read.fixed"))
+	} else {
+		items := []string{c.t("read.capture", sp.ClusterIP, sp.Port, sp.SVCChain())}
+		switch {
+		case in.Config.MasqueradeAll:
+			items = append(items, c.t("read.masqall"))
+		case in.Config.ClusterCIDR != "":
+			items = append(items, c.t("read.masq", in.Config.ClusterCIDR))
+		default:
+			items = append(items, c.t("read.nomasq"))
+		}
+		if sp.SessionAffinityClientIP {
+			items = append(items, c.t("read.affinity", sp.Timeout()))
+		}
+		items = append(items, c.t("read.statistic", len(eps)), c.t("read.sep"), c.t("read.fixed"), c.t("read.names"))
+		d.L(items...)
+		probabilityTable(d, c, sp, eps)
+	}
+	walkSection(d, c, in, rs)
+}
+
+func probabilityTable(d *report.Doc, c cat, sp kubeproxy.ServicePort, eps []kubeproxy.Endpoint) {
+	n := len(eps)
+	d.H(2, c.t("prob.h", n))
+	t := &report.Table{Header: []string{c.t("col.endpoint"), c.t("col.chain"), c.t("col.prob"), c.t("col.kernel"), c.t("col.reach"), c.t("col.share")},
+		Right: []bool{false, false, true, true, true, true}}
+	for i, ep := range eps {
+		p, k := "—", "—"
+		if i < n-1 {
+			p = kubeproxy.Probability(n - i)
+			k = kubeproxy.SavedProbability(p)
+		}
+		reach := fmt.Sprintf("%d/%d", n-i, n)
+		t.Rows = append(t.Rows, []string{ep.String(), sp.SEPChain(ep), p, k, reach, fmt.Sprintf("1/%d", n)})
+	}
+	d.T(t)
+	d.P(c.t("prob.p", n))
+}
+
+// walkSection sends one connection through the rules, then K more if asked.
+func walkSection(d *report.Doc, c cat, in Input, rs kubeproxy.Ruleset) {
+	sp := in.Port
+	rng := newRNG(in.Seed)
+	aff := kubeproxy.Affinity{}
+	client := ClientIP(in.Config, sp.IPv6())
+	sport := ephemeralPort(rng)
+	pkt := kubeproxy.Packet{Src: client, Dst: sp.ClusterIP, SPort: sport, DPort: int(sp.Port), Proto: sp.Proto()}
+	w := rs.WalkNew(pkt, rng, aff)
+	d.H(1, c.t("walk.h", in.Seed))
+	d.P(c.t("walk.intro", client, sport, hostPort(sp.ClusterIP, int(sp.Port))))
+	var b strings.Builder
+	for _, st := range w.Steps {
+		mark := "✗"
+		if st.Matched {
+			mark = "✓"
+		}
+		line := fmt.Sprintf("%s %s %s #%d: %s", mark, st.Table, st.Chain, st.Index, strings.Join(st.Rule.Args, " "))
+		if st.Roll != nil {
+			op := "≥"
+			if st.Roll.Draw < st.Roll.Threshold {
+				op = "<"
+			}
+			line += fmt.Sprintf("   [%s %.4f %s %.4f]", c.t("walk.roll"), float64(st.Roll.Draw)/(1<<31), op, float64(st.Roll.Threshold)/(1<<31))
+		}
+		b.WriteString(line + "\n")
+	}
+	d.C("", b.String())
+	if w.Verdict == "REJECT" {
+		d.L(c.t("walk.reject1", sp.ClusterIP), c.t("walk.reject2"))
+		d.Sequence = rejectSequence(c, in, client, sport)
+		return
+	}
+	steps := []string{c.t("walk.s1", client), c.t("walk.s2", sp.SVCChain())}
+	if len(sp.UsableEndpoints()) > 1 {
+		steps = append(steps, c.t("walk.s3"))
+	}
+	steps = append(steps, c.t("walk.s4", w.SEP, w.Endpoint))
+	if w.Masquerade {
+		steps = append(steps, c.t("walk.s5masq"))
+	} else {
+		steps = append(steps, c.t("walk.s5"))
+	}
+	d.L(steps...)
+	d.H(2, c.t("ct.h"))
+	d.P(c.t("ct.p"))
+	d.C("", conntrackLine(sp, w))
+	d.L(c.t("ct.reply", w.Endpoint, hostPort(sp.ClusterIP, int(sp.Port))), c.t("ct.later"), c.t("ct.nofiction", sp.ClusterIP))
+	d.Sequence = walkSequence(c, in, w)
+	if in.Connections > 0 {
+		spread(d, c, in, func() string {
+			p := pkt
+			p.SPort = ephemeralPort(rng)
+			return rs.WalkNew(p, rng, aff).Endpoint
+		})
+	}
+}
+
+// conntrackLine is the entry as "conntrack -L" shows it right after the SYN.
+func conntrackLine(sp kubeproxy.ServicePort, w kubeproxy.Walk) string {
+	b, a := w.Before, w.After
+	src := b.Src
+	if w.Masquerade {
+		src = "<node IP>"
+	}
+	return fmt.Sprintf("%-8s %d 120 SYN_SENT src=%s dst=%s sport=%d dport=%d [UNREPLIED] src=%s dst=%s sport=%d dport=%d mark=0 use=1\n",
+		sp.Proto(), protoNumber(sp.Proto()), b.Src, b.Dst, b.SPort, b.DPort, a.Dst, src, a.DPort, b.SPort)
+}
+
+func protoNumber(p string) int {
+	switch p {
+	case "udp":
+		return 17
+	case "sctp":
+		return 132
+	}
+	return 6
+}
+
+// spread runs K more new connections and charts where they went.
+func spread(d *report.Doc, c cat, in Input, next func() string) {
+	eps := in.Port.UsableEndpoints()
+	if len(eps) == 0 {
+		return
+	}
+	counts := map[string]int{}
+	for i := 0; i < in.Connections; i++ {
+		counts[next()]++
+	}
+	k, n := in.Connections, len(eps)
+	d.H(1, c.t("spread.h", k))
+	expected := 100.0 / float64(n)
+	bars := &report.Bars{}
+	worst := 0.0
+	for _, ep := range eps {
+		got := 100 * float64(counts[ep.String()]) / float64(k)
+		worst = math.Max(worst, math.Abs(got-expected))
+		bars.Rows = append(bars.Rows, report.Bar{Label: ep.String(), Value: float64(counts[ep.String()]),
+			Note: c.t("spread.note", got, expected, got-expected)})
+	}
+	d.B(bars)
+	sigma := 100 * math.Sqrt(float64(n-1)/float64(n*n)/float64(k))
+	switch {
+	case in.Port.SessionAffinityClientIP:
+		d.P(c.t("spread.affinity"))
+	case in.Mode == "ipvs":
+		d.P(c.t("spread.rr"))
+	default:
+		d.P(c.t("spread.p", worst, sigma))
+	}
+}
+
+func hostPort(ip string, port int) string { return net.JoinHostPort(ip, strconv.Itoa(port)) }

@@ -1,0 +1,161 @@
+package explain
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/k8sexplain/k8sexplain/internal/report"
+	"github.com/k8sexplain/k8sexplain/internal/sim/dns"
+	"github.com/k8sexplain/k8sexplain/internal/sim/kubeproxy"
+)
+
+func ipvsSection(d *report.Doc, c cat, in Input) {
+	sp := in.Port
+	v := kubeproxy.BuildIPVS(in.Config, []kubeproxy.ServicePort{sp})
+	d.H(1, c.t("ipvs.h"))
+	d.P(c.t("ipvs.addr.p", sp.ClusterIP))
+	d.C("", "$ ip addr show kube-ipvs0\n"+v.IPAddr)
+	d.P(c.t("ipvs.adm.p"))
+	d.C("", "$ ipvsadm -Ln\n"+v.Ipvsadm)
+	d.P(c.t("ipvs.set.p"))
+	d.C("", "$ ipset list KUBE-CLUSTER-IP\n"+v.IPSet+"\n$ iptables-save -t nat | grep -- '-A KUBE-SERVICES'\n"+v.Rules)
+	eps := sp.UsableEndpoints()
+	d.H(1, c.t("ipvs.walk.h"))
+	if len(eps) == 0 {
+		d.P(c.t("ipvs.none"))
+	} else {
+		first := eps[0].String()
+		d.L(c.t("ipvs.w1", sp.ClusterIP), c.t("ipvs.w2", first), c.t("ipvs.w3"))
+		if sp.SessionAffinityClientIP {
+			d.P(c.t("ipvs.persist", sp.Timeout()))
+		}
+		d.Sequence = modeSequence(c, in, first, "IPVS rr")
+	}
+	d.H(2, c.t("cost.h"))
+	d.P(c.t("ipvs.cost"))
+	if in.Connections > 0 {
+		i := 0
+		spread(d, c, in, func() string {
+			ep := eps[i%len(eps)].String()
+			if sp.SessionAffinityClientIP {
+				ep = eps[0].String()
+			}
+			i++
+			return ep
+		})
+	}
+}
+
+func nftSection(d *report.Doc, c cat, in Input) {
+	sp := in.Port
+	v := kubeproxy.BuildNFT(in.Config, []kubeproxy.ServicePort{sp})
+	d.H(1, c.t("nft.h"))
+	d.P(c.t("nft.p"))
+	d.C("", v.Text)
+	eps := sp.UsableEndpoints()
+	d.H(1, c.t("nft.walk.h", in.Seed))
+	if len(eps) == 0 {
+		d.P(c.t("nft.none"))
+	} else {
+		rng := newRNG(in.Seed)
+		pick := func() int { return rng.IntN(len(eps)) }
+		i := pick()
+		d.L(c.t("nft.w1", sp.ClusterIP, sp.Proto(), sp.Port), c.t("nft.w2", len(eps), i, eps[i].String()), c.t("nft.w3"))
+		d.Sequence = modeSequence(c, in, eps[i].String(), fmt.Sprintf("numgen random mod %d = %d", len(eps), i))
+		defer func() {
+			if in.Connections > 0 {
+				first := -1
+				spread(d, c, in, func() string {
+					j := pick()
+					if sp.SessionAffinityClientIP {
+						if first < 0 {
+							first = j
+						}
+						j = first
+					}
+					return eps[j].String()
+				})
+			}
+		}()
+	}
+	d.H(2, c.t("cost.h"))
+	d.P(c.t("nft.cost"))
+}
+
+func scaleSection(d *report.Doc, c cat, in Input) {
+	e := in.EndpointsPerService
+	sizes := []int{10, 100, 1000, 5000, 10000, 30000}
+	rows := []int{}
+	added := false
+	for _, s := range sizes {
+		if !added && in.Services <= s {
+			if in.Services != s {
+				rows = append(rows, in.Services)
+			}
+			added = true
+		}
+		rows = append(rows, s)
+	}
+	if !added {
+		rows = append(rows, in.Services)
+	}
+	d.P(c.t("scale.p", e))
+	t := &report.Table{Header: []string{c.t("scale.services"), c.t("scale.endpoints"), c.t("scale.natrules"), c.t("scale.scan"),
+		c.t("scale.ipvs"), c.t("scale.nft"), c.t("scale.nftpkt")}, Right: []bool{true, true, true, true, true, true, true}}
+	for _, s := range rows {
+		r := kubeproxy.Scale(s, e)
+		t.Rows = append(t.Rows, []string{num(s), num(s * e), num(r.IPTablesNATRules), num(r.IPTablesWorstScan),
+			fmt.Sprintf("%s / %s", num(r.IPVSVirtual), num(r.IPVSReal)), num(r.NFTRules), num(r.NFTPerPacket)})
+		t.Highlight = append(t.Highlight, s == in.Services)
+	}
+	d.T(t)
+	r := kubeproxy.Scale(in.Services, e)
+	d.L(c.t("scale.iptables", num(r.IPTablesNATRules), num(r.IPTablesWorstScan)),
+		c.t("scale.ipvsline", num(r.IPVSVirtual), num(r.IPVSReal), r.IPVSIPTablesRules),
+		c.t("scale.nftline", num(r.NFTElements), num(r.NFTRules)))
+	if r.LargeCluster {
+		d.Styled("warn", c.t("large.p", in.Services*e, kubeproxy.LargeClusterThreshold))
+	}
+	d.H(2, c.t("sources.h"))
+	d.L(c.t("src.ipvs2018"), c.t("src.nft2025"), c.t("src.eks"), c.t("src.partial"))
+}
+
+// num formats an integer with thin grouping (12,345).
+func num(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+func noProxySection(d *report.Doc, c cat, in Input) {
+	sp := in.Port
+	svc := dns.Service{Namespace: sp.Namespace, Name: sp.Name, ClusterIP: sp.ClusterIP, ExternalName: sp.ExternalName,
+		PublishNotReadyAddresses: sp.PublishNotReadyAddresses}
+	for _, ep := range sp.Endpoints {
+		svc.Endpoints = append(svc.Endpoints, dns.Endpoint{IP: ep.IP, Hostname: ep.Hostname, Ready: ep.Ready})
+	}
+	a := dns.Lookup(svc, "cluster.local", dns.DefaultTTL)
+	if sp.ExternalName != "" {
+		d.H(1, c.t("extname.h"))
+		d.P(c.t("extname.p", sp.ExternalName))
+	} else {
+		d.H(1, c.t("headless.h"))
+		d.P(c.t("headless.p"))
+	}
+	d.H(2, c.t("dns.h", a.Query))
+	var b strings.Builder
+	if a.NXDomain {
+		b.WriteString(c.t("dns.nx") + "\n")
+	}
+	for _, r := range append(a.Records, a.Hostnames...) {
+		b.WriteString(r.String() + "\n")
+	}
+	d.C("", b.String())
+	if sp.ExternalName == "" {
+		d.P(c.t("dns.headless.p", dns.DefaultTTL))
+	} else {
+		d.P(c.t("dns.extname.p", dns.DefaultTTL))
+	}
+}
