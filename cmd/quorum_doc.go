@@ -38,7 +38,7 @@ func quorumDoc(s *etcd.Story, g Globals) *report.Doc {
 			d.H(2, phaseTitle(c, e.Phase, s))
 		case etcd.KindState:
 			flush()
-			d.T(stateTable(c, e.States, s))
+			d.T(stateTable(c, e.States))
 		case etcd.KindMessage:
 			if g.Verbose {
 				lines = append(lines, c.F("at", seconds(e.Tick))+"  "+msgLine(c, e.Msg))
@@ -138,20 +138,30 @@ func faultText(c quorumtext.Catalogue, s *etcd.Story) string {
 	return c.F("fault.partition", groupsText(f.Groups))
 }
 
-// stateTable shows every member at a point of the story.
-func stateTable(c quorumtext.Catalogue, states []etcd.MemberState, s *etcd.Story) *report.Table {
-	t := &report.Table{
-		Header: []string{c.F("state.member"), c.F("state.side"), c.F("state.role"), c.F("state.term"),
-			c.F("state.commit"), c.F("state.last")},
-		Right: []bool{false, true, false, true, true, true},
-	}
+// stateTable shows every member at a point of the story; the Side column
+// only while the network is partitioned.
+func stateTable(c quorumtext.Catalogue, states []etcd.MemberState) *report.Table {
+	split := false
 	for _, m := range states {
-		side := fmt.Sprint(m.Group)
-		if m.Group == 0 {
-			side = "-"
+		split = split || m.Group > 0
+	}
+	t := &report.Table{Header: []string{c.F("state.member")}, Right: []bool{false}}
+	if split {
+		t.Header, t.Right = append(t.Header, c.F("state.side")), append(t.Right, true)
+	}
+	t.Header = append(t.Header, c.F("state.role"), c.F("state.term"), c.F("state.commit"), c.F("state.last"))
+	t.Right = append(t.Right, false, true, true, true)
+	for _, m := range states {
+		row := []string{member(m.ID)}
+		if split {
+			side := fmt.Sprint(m.Group)
+			if m.Group == 0 {
+				side = "-"
+			}
+			row = append(row, side)
 		}
-		t.Rows = append(t.Rows, []string{member(m.ID), side, c.F("role." + m.Role), fmt.Sprint(m.Term),
-			fmt.Sprint(m.Commit), fmt.Sprint(m.LastIndex)})
+		row = append(row, c.F("role."+m.Role), fmt.Sprint(m.Term), fmt.Sprint(m.Commit), fmt.Sprint(m.LastIndex))
+		t.Rows = append(t.Rows, row)
 		t.Highlight = append(t.Highlight, m.Role == "leader")
 	}
 	return t

@@ -102,9 +102,13 @@ func (c *cluster) propose(id uint64, verb, key string) *Write {
 		c.add(Event{Kind: KindRefused, Node: id, Write: w, Reason: ReasonNoLeader})
 		return w
 	}
-	c.drain(m)
-	w.Index, _ = m.st.LastIndex()
+	// Everything before was drained, so a leader has just appended the
+	// entry right after its persisted log. Record it before draining: a
+	// single member commits it within that drain.
+	last, _ := m.st.LastIndex()
+	w.Index = last + 1
 	c.add(Event{Kind: KindPropose, Node: id, Index: w.Index, Term: m.rn.BasicStatus().Term, Write: w})
+	c.drain(m)
 	c.settle()
 	if !w.Committed {
 		c.add(Event{Kind: KindPending, Node: id, Write: w, Votes: c.acks(m, w.Index),
@@ -169,7 +173,9 @@ func (c *cluster) states() []MemberState {
 		if !m.down {
 			st := m.rn.BasicStatus()
 			ms.Role, ms.Term, ms.Lead, ms.Commit = roleName(m.role), st.Term, st.Lead, st.Commit
-			ms.Group = m.group + 1
+			if c.partitioned {
+				ms.Group = m.group + 1
+			}
 		} else {
 			hs, _, _ := m.st.InitialState()
 			ms.Term, ms.Commit = hs.Term, hs.Commit
