@@ -13,7 +13,9 @@ func svc1(eps ...Endpoint) ServicePort {
 	return ServicePort{Namespace: "ns1", Name: "svc1", PortName: "p80", Protocol: "TCP", ClusterIP: "172.30.0.41", Port: 80, Endpoints: eps}
 }
 
-func ready(ip string, port int32) Endpoint { return Endpoint{IP: ip, Port: port, Ready: true, Serving: true} }
+func ready(ip string, port int32) Endpoint {
+	return Endpoint{IP: ip, Port: port, Ready: true, Serving: true}
+}
 
 func TestChainNames(t *testing.T) {
 	sp := svc1()
