@@ -113,7 +113,11 @@ func quorumTable(d *report.Doc, c quorumtext.Catalogue, n int) {
 		t.Highlight = append(t.Highlight, size == n)
 	}
 	d.T(t)
-	d.P(c.F("table.sum", n, etcd.Quorum(n), etcd.Tolerance(n)))
+	if etcd.Tolerance(n) == 0 {
+		d.P(c.F("table.sum0", n, etcd.Quorum(n)))
+	} else {
+		d.P(c.F("table.sum", n, etcd.Quorum(n), etcd.Tolerance(n)))
+	}
 	d.Styled("note", c.F("table.guide"))
 }
 
@@ -171,6 +175,9 @@ func stateTable(c quorumtext.Catalogue, states []etcd.MemberState) *report.Table
 func eventLine(c quorumtext.Catalogue, e etcd.Event, s *etcd.Story) string {
 	switch e.Kind {
 	case etcd.KindBoot:
+		if e.Nodes == 1 {
+			return c.F("boot.1")
+		}
 		return c.F("boot", e.Nodes)
 	case etcd.KindCampaign:
 		switch {

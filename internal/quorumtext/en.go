@@ -26,6 +26,7 @@ var en = Catalogue{
 	"size.7":          "the practical maximum",
 	"size.8":          "no more tolerant than 7",
 	"size.9":          "beyond etcd's advice: slower writes",
+	"table.sum0":      "A cluster of %d: a write commits once %d of them (the leader counts itself) have it in their log; it survives no failure.",
 	"table.sum":       "A cluster of %d: a write commits once %d of them (the leader counts itself) have it in their log; up to %d may fail.",
 	"table.guide": "etcd's advice: run an odd number of members. An even size adds a vote to wait for but no tolerance " +
 		"(4 members survive one failure, like 3), and a 2+2 split leaves no side with a majority. 3 or 5 is typical; " +
@@ -56,7 +57,8 @@ var en = Catalogue{
 	"role.pre-candidate": "pre-candidate",
 	"role.down":          "down",
 
-	"boot":           "all %d start as followers; nobody leads yet",
+	"boot":           "%d members start as followers; nobody leads yet",
+	"boot.1":         "the only member starts as a follower; nobody leads yet",
 	"campaign.pre":   "%[1]s: its randomized election timer (10–19 ticks = 1.0–1.9 s) fires; it asks for pre-votes for term %[2]d without raising its own term",
 	"campaign.after": "%[1]s: becomes a candidate in term %[2]d, votes for itself and asks the others",
 	"campaign":       "%[1]s: its randomized election timer (10–19 ticks = 1.0–1.9 s) fires; it becomes a candidate in term %[2]d and votes for itself",
