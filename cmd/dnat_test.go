@@ -30,6 +30,8 @@ func TestDNATGolden(t *testing.T) {
 		{"ru.txt", []string{"dnat", "--lang", "ru", "--connections", "1000"}},
 		{"default.md", []string{"dnat", "--format", "markdown", "--connections", "100"}},
 		{"default.mmd", []string{"dnat", "--format", "mermaid"}},
+		{"default.json", []string{"dnat", "--format", "json", "--connections", "30"}},
+		{"headless.json", []string{"dnat", "--format", "json", "--cluster-ip", "None"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { runGolden(t, "dnat/"+tc.name, tc.args...) })
 	}

@@ -54,26 +54,35 @@ func Build(in Input) *report.Doc {
 	c := catalogue(in.Lang)
 	sp := in.Port
 	d := &report.Doc{Title: c.t("title", sp.NameString())}
+	data := &Data{Service: sp.NameString(), ClusterIP: sp.ClusterIP, Port: sp.Port, Protocol: sp.Protocol,
+		Mode: in.Mode, Proxied: sp.Proxied(), Endpoints: []DataEndpoint{}}
+	if in.Mode == "iptables" || in.Mode == "" {
+		data.Form = in.Form
+	}
+	for _, ep := range sp.UsableEndpoints() {
+		data.Endpoints = append(data.Endpoints, DataEndpoint{Endpoint: ep.String()})
+	}
+	d.Data = data
 	if in.Services > 0 {
 		d.Title = c.t("scale.title")
-		scaleSection(d, c, in)
+		scaleSection(d, c, in, data)
 		return d
 	}
 	d.Styled("note", inputNote(c, in))
 	switch {
 	case sp.ExternalName != "" || sp.Headless():
-		noProxySection(d, c, in)
+		noProxySection(d, c, in, data)
 		return d
 	}
 	d.H(1, c.t("fiction.h", sp.ClusterIP))
 	d.P(c.t("fiction.p", sp.ClusterIP, sp.Port, sp.Proto()))
 	switch in.Mode {
 	case "ipvs":
-		ipvsSection(d, c, in)
+		ipvsSection(d, c, in, data)
 	case "nftables":
-		nftSection(d, c, in)
+		nftSection(d, c, in, data)
 	default:
-		iptablesSection(d, c, in)
+		iptablesSection(d, c, in, data)
 	}
 	return d
 }

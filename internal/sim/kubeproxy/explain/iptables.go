@@ -11,19 +11,21 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/sim/kubeproxy"
 )
 
-func iptablesSection(d *report.Doc, c cat, in Input) {
+func iptablesSection(d *report.Doc, c cat, in Input, data *Data) {
 	sp := in.Port
 	rs := kubeproxy.BuildIPTables(in.Config, []kubeproxy.ServicePort{sp})
 	eps := sp.UsableEndpoints()
 	if in.Form == "save" {
 		d.H(1, c.t("save.h"))
 		d.P(c.t("save.p"))
-		d.C("", rs.Save())
+		data.Rules = rs.Save()
+		d.C("", data.Rules)
 		d.Styled("note", c.t("save.note"))
 	} else {
 		d.H(1, c.t("restore.h"))
 		d.P(c.t("restore.p"))
-		d.C("", rs.Restore())
+		data.Rules = rs.Restore()
+		d.C("", data.Rules)
 		d.Styled("note", c.t("restore.note", rs.Mark))
 		d.P(c.t("jumps.p"))
 		d.C("", rs.BuiltinRules("nat"))
@@ -49,12 +51,13 @@ func iptablesSection(d *report.Doc, c cat, in Input) {
 		}
 		items = append(items, c.t("read.statistic", len(eps)), c.t("read.sep"), c.t("read.fixed"), c.t("read.names"))
 		d.L(items...)
-		probabilityTable(d, c, sp, eps)
+		probabilityTable(d, c, sp, eps, data)
 	}
-	walkSection(d, c, in, rs)
+	walkSection(d, c, in, rs, data)
 }
 
-func probabilityTable(d *report.Doc, c cat, sp kubeproxy.ServicePort, eps []kubeproxy.Endpoint) {
+func probabilityTable(d *report.Doc, c cat, sp kubeproxy.ServicePort, eps []kubeproxy.Endpoint, data *Data) {
+	data.ServiceChain = sp.SVCChain()
 	n := len(eps)
 	d.H(2, c.t("prob.h", n))
 	t := &report.Table{Header: []string{c.t("col.endpoint"), c.t("col.chain"), c.t("col.prob"), c.t("col.kernel"), c.t("col.reach"), c.t("col.share")},
@@ -65,6 +68,10 @@ func probabilityTable(d *report.Doc, c cat, sp kubeproxy.ServicePort, eps []kube
 			p = kubeproxy.Probability(n - i)
 			k = kubeproxy.SavedProbability(p)
 		}
+		data.Endpoints[i] = DataEndpoint{Endpoint: ep.String(), Chain: sp.SEPChain(ep)}
+		if i < n-1 {
+			data.Endpoints[i].Probability, data.Endpoints[i].Stored = p, k
+		}
 		reach := fmt.Sprintf("%d/%d", n-i, n)
 		t.Rows = append(t.Rows, []string{ep.String(), sp.SEPChain(ep), p, k, reach, fmt.Sprintf("1/%d", n)})
 	}
@@ -73,7 +80,7 @@ func probabilityTable(d *report.Doc, c cat, sp kubeproxy.ServicePort, eps []kube
 }
 
 // walkSection sends one connection through the rules, then K more if asked.
-func walkSection(d *report.Doc, c cat, in Input, rs kubeproxy.Ruleset) {
+func walkSection(d *report.Doc, c cat, in Input, rs kubeproxy.Ruleset, data *Data) {
 	sp := in.Port
 	rng := newRNG(in.Seed)
 	aff := kubeproxy.Affinity{}
@@ -81,6 +88,14 @@ func walkSection(d *report.Doc, c cat, in Input, rs kubeproxy.Ruleset) {
 	sport := ephemeralPort(rng)
 	pkt := kubeproxy.Packet{Src: client, Dst: sp.ClusterIP, SPort: sport, DPort: int(sp.Port), Proto: sp.Proto()}
 	w := rs.WalkNew(pkt, rng, aff)
+	dw := &DataWalk{Client: client, SourcePort: sport, Endpoint: w.Endpoint, Chain: w.SEP, Verdict: w.Verdict,
+		Masquerade: w.Masquerade, RulesTried: len(w.Steps)}
+	for _, st := range w.Steps {
+		if st.Roll != nil {
+			dw.Draws = append(dw.Draws, float64(st.Roll.Draw)/(1<<31))
+		}
+	}
+	data.Walk = dw
 	d.H(1, c.t("walk.h", in.Seed))
 	d.P(c.t("walk.intro", client, sport, hostPort(sp.ClusterIP, int(sp.Port))))
 	var b strings.Builder
@@ -122,7 +137,7 @@ func walkSection(d *report.Doc, c cat, in Input, rs kubeproxy.Ruleset) {
 	d.L(c.t("ct.reply", w.Endpoint, hostPort(sp.ClusterIP, int(sp.Port))), c.t("ct.later"), c.t("ct.nofiction", sp.ClusterIP))
 	d.Sequence = walkSequence(c, in, w)
 	if in.Connections > 0 {
-		spread(d, c, in, func() string {
+		spread(d, c, in, data, func() string {
 			p := pkt
 			p.SPort = ephemeralPort(rng)
 			return rs.WalkNew(p, rng, aff).Endpoint
@@ -152,7 +167,7 @@ func protoNumber(p string) int {
 }
 
 // spread runs K more new connections and charts where they went.
-func spread(d *report.Doc, c cat, in Input, next func() string) {
+func spread(d *report.Doc, c cat, in Input, data *Data, next func() string) {
 	eps := in.Port.UsableEndpoints()
 	if len(eps) == 0 {
 		return
@@ -169,6 +184,7 @@ func spread(d *report.Doc, c cat, in Input, next func() string) {
 	for _, ep := range eps {
 		got := 100 * float64(counts[ep.String()]) / float64(k)
 		worst = math.Max(worst, math.Abs(got-expected))
+		data.Connections = append(data.Connections, DataCount{Endpoint: ep.String(), Count: counts[ep.String()], Percent: got})
 		bars.Rows = append(bars.Rows, report.Bar{Label: ep.String(), Value: float64(counts[ep.String()]),
 			Note: c.t("spread.note", got, expected, got-expected)})
 	}

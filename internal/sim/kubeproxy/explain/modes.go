@@ -9,13 +9,14 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/sim/kubeproxy"
 )
 
-func ipvsSection(d *report.Doc, c cat, in Input) {
+func ipvsSection(d *report.Doc, c cat, in Input, data *Data) {
 	sp := in.Port
 	v := kubeproxy.BuildIPVS(in.Config, []kubeproxy.ServicePort{sp})
 	d.H(1, c.t("ipvs.h"))
 	d.P(c.t("ipvs.addr.p", sp.ClusterIP))
 	d.C("", "$ ip addr show kube-ipvs0\n"+v.IPAddr)
 	d.P(c.t("ipvs.adm.p"))
+	data.Rules = v.Ipvsadm
 	d.C("", "$ ipvsadm -Ln\n"+v.Ipvsadm)
 	d.P(c.t("ipvs.set.p"))
 	d.C("", "$ ipset list KUBE-CLUSTER-IP\n"+v.IPSet+"\n$ iptables-save -t nat | grep -- '-A KUBE-SERVICES'\n"+v.Rules)
@@ -35,7 +36,7 @@ func ipvsSection(d *report.Doc, c cat, in Input) {
 	d.P(c.t("ipvs.cost"))
 	if in.Connections > 0 {
 		i := 0
-		spread(d, c, in, func() string {
+		spread(d, c, in, data, func() string {
 			ep := eps[i%len(eps)].String()
 			if sp.SessionAffinityClientIP {
 				ep = eps[0].String()
@@ -46,11 +47,12 @@ func ipvsSection(d *report.Doc, c cat, in Input) {
 	}
 }
 
-func nftSection(d *report.Doc, c cat, in Input) {
+func nftSection(d *report.Doc, c cat, in Input, data *Data) {
 	sp := in.Port
 	v := kubeproxy.BuildNFT(in.Config, []kubeproxy.ServicePort{sp})
 	d.H(1, c.t("nft.h"))
 	d.P(c.t("nft.p"))
+	data.Rules = v.Text
 	d.C("", v.Text)
 	eps := sp.UsableEndpoints()
 	d.H(1, c.t("nft.walk.h", in.Seed))
@@ -65,7 +67,7 @@ func nftSection(d *report.Doc, c cat, in Input) {
 		defer func() {
 			if in.Connections > 0 {
 				first := -1
-				spread(d, c, in, func() string {
+				spread(d, c, in, data, func() string {
 					j := pick()
 					if sp.SessionAffinityClientIP {
 						if first < 0 {
@@ -82,7 +84,7 @@ func nftSection(d *report.Doc, c cat, in Input) {
 	d.P(c.t("nft.cost"))
 }
 
-func scaleSection(d *report.Doc, c cat, in Input) {
+func scaleSection(d *report.Doc, c cat, in Input, data *Data) {
 	e := in.EndpointsPerService
 	sizes := []int{10, 100, 1000, 5000, 10000, 30000}
 	rows := []int{}
@@ -107,6 +109,9 @@ func scaleSection(d *report.Doc, c cat, in Input) {
 		t.Rows = append(t.Rows, []string{num(s), num(s * e), num(r.IPTablesNATRules), num(r.IPTablesWorstScan),
 			fmt.Sprintf("%s / %s", num(r.IPVSVirtual), num(r.IPVSReal)), num(r.NFTRules), num(r.NFTPerPacket)})
 		t.Highlight = append(t.Highlight, s == in.Services)
+		data.Scale = append(data.Scale, DataScale{Services: s, EndpointsPerService: e, IPTablesNATRules: r.IPTablesNATRules,
+			IPTablesWorstScan: r.IPTablesWorstScan, IPVSVirtual: r.IPVSVirtual, IPVSReal: r.IPVSReal, NFTRules: r.NFTRules,
+			NFTPerPacket: r.NFTPerPacket, LargeCluster: r.LargeCluster})
 	}
 	d.T(t)
 	r := kubeproxy.Scale(in.Services, e)
@@ -129,7 +134,7 @@ func num(n int) string {
 	return s
 }
 
-func noProxySection(d *report.Doc, c cat, in Input) {
+func noProxySection(d *report.Doc, c cat, in Input, data *Data) {
 	sp := in.Port
 	svc := dns.Service{Namespace: sp.Namespace, Name: sp.Name, ClusterIP: sp.ClusterIP, ExternalName: sp.ExternalName,
 		PublishNotReadyAddresses: sp.PublishNotReadyAddresses}
@@ -150,6 +155,7 @@ func noProxySection(d *report.Doc, c cat, in Input) {
 		b.WriteString(c.t("dns.nx") + "\n")
 	}
 	for _, r := range append(a.Records, a.Hostnames...) {
+		data.DNS = append(data.DNS, r.String())
 		b.WriteString(r.String() + "\n")
 	}
 	d.C("", b.String())
