@@ -13,10 +13,18 @@ import (
 // run in each zone). The simulator keeps it current from its watches.
 type Cluster struct {
 	byName map[string]*NodeInfo
-	added  []*NodeInfo // insertion order
-	order  []*NodeInfo // node-tree order, rebuilt when nodes change
+	zones  []string               // node tree: zones in first-seen order
+	tree   map[string][]*NodeInfo // zone key → nodes in insertion order
+	order  []*NodeInfo            // the tree flattened, rebuilt when nodes change
 	images map[string]int
-	zones  map[ownerZone]int32
+	// zone IDs: zone label value → small int, so a cycle counts per zone in
+	// a slice; IDs are never reused.
+	zoneIDs   map[string]int32
+	zoneNames []string
+	counts    map[ownerZone]int32
+	// owners: controller UID → nodes running its live pods → how many. A
+	// cycle reads one small map, which stays in cache across the nodes.
+	owners map[types.UID]map[*NodeInfo]int32
 }
 
 type ownerZone struct {
@@ -27,9 +35,12 @@ type ownerZone struct {
 // NewCluster returns an empty cache.
 func NewCluster() *Cluster {
 	return &Cluster{
-		byName: map[string]*NodeInfo{},
-		images: map[string]int{},
-		zones:  map[ownerZone]int32{},
+		byName:  map[string]*NodeInfo{},
+		tree:    map[string][]*NodeInfo{},
+		images:  map[string]int{},
+		zoneIDs: map[string]int32{},
+		counts:  map[ownerZone]int32{},
+		owners:  map[types.UID]map[*NodeInfo]int32{},
 	}
 }
 
@@ -49,8 +60,9 @@ func (c *Cluster) AddNode(node *corev1.Node) *NodeInfo {
 	}
 	n := NewNodeInfo(node)
 	n.c = c
+	c.assignZoneID(n)
 	c.byName[node.Name] = n
-	c.added = append(c.added, n)
+	c.treeAdd(n)
 	c.indexImages(n, 1)
 	c.rebuildOrder()
 	return n
@@ -65,12 +77,19 @@ func (c *Cluster) UpdateNode(node *corev1.Node) {
 		return
 	}
 	c.indexImages(n, -1)
-	c.indexZone(n, -1)
-	oldZone, oldHas := n.zone, n.hasZ
+	oldKey := zoneKey(n.Node)
+	if n.hasZ {
+		c.indexZone(n, -1)
+	}
 	n.setNode(node)
+	c.assignZoneID(n)
 	c.indexImages(n, 1)
-	c.indexZone(n, 1)
-	if oldZone != n.zone || oldHas != n.hasZ {
+	if n.hasZ {
+		c.indexZone(n, 1)
+	}
+	if zoneKey(node) != oldKey { // moves to the end of its new zone, as node_tree.go
+		c.treeRemove(n, oldKey)
+		c.treeAdd(n)
 		c.rebuildOrder()
 	}
 }
@@ -82,15 +101,12 @@ func (c *Cluster) RemoveNode(name string) {
 		return
 	}
 	c.indexImages(n, -1)
-	c.indexZone(n, -1)
+	for uid, cnt := range n.owners {
+		c.addOwnerCount(uid, n, -cnt)
+	}
 	n.c = nil
 	delete(c.byName, name)
-	for i, m := range c.added {
-		if m == n {
-			c.added = append(c.added[:i], c.added[i+1:]...)
-			break
-		}
-	}
+	c.treeRemove(n, zoneKey(n.Node))
 	c.rebuildOrder()
 }
 
@@ -120,19 +136,51 @@ func (c *Cluster) UpdatePod(old, new *corev1.Pod) {
 	}
 }
 
+func (c *Cluster) assignZoneID(n *NodeInfo) {
+	n.zoneID = -1
+	if !n.hasZ {
+		return
+	}
+	id, ok := c.zoneIDs[n.zone]
+	if !ok {
+		id = int32(len(c.zoneNames))
+		c.zoneIDs[n.zone] = id
+		c.zoneNames = append(c.zoneNames, n.zone)
+	}
+	n.zoneID = id
+}
+
 // imageNodes returns how many nodes report the (normalised) image.
 func (c *Cluster) imageNodes(name string) int { return c.images[name] }
 
 // zonePods returns how many live pods of controller uid run in zone.
 func (c *Cluster) zonePods(uid types.UID, zone string) int32 {
-	return c.zones[ownerZone{uid, zone}]
+	return c.counts[ownerZone{uid, zone}]
+}
+
+func (c *Cluster) addOwnerCount(uid types.UID, n *NodeInfo, d int32) {
+	m := c.owners[uid]
+	if m == nil {
+		m = map[*NodeInfo]int32{}
+		c.owners[uid] = m
+	}
+	m[n] += d
+	if m[n] <= 0 {
+		delete(m, n)
+		if len(m) == 0 {
+			delete(c.owners, uid)
+		}
+	}
+	if n.hasZ {
+		c.addZoneCount(uid, n.zone, d)
+	}
 }
 
 func (c *Cluster) addZoneCount(uid types.UID, zone string, d int32) {
 	k := ownerZone{uid, zone}
-	c.zones[k] += d
-	if c.zones[k] <= 0 {
-		delete(c.zones, k)
+	c.counts[k] += d
+	if c.counts[k] <= 0 {
+		delete(c.counts, k)
 	}
 }
 
@@ -154,21 +202,41 @@ func (c *Cluster) indexZone(n *NodeInfo, d int32) {
 	}
 }
 
+func (c *Cluster) treeAdd(n *NodeInfo) {
+	k := zoneKey(n.Node)
+	if _, ok := c.tree[k]; !ok {
+		c.zones = append(c.zones, k)
+	}
+	c.tree[k] = append(c.tree[k], n)
+}
+
+func (c *Cluster) treeRemove(n *NodeInfo, k string) {
+	list := c.tree[k]
+	for i, m := range list {
+		if m == n {
+			list = append(list[:i], list[i+1:]...)
+			break
+		}
+	}
+	if len(list) > 0 {
+		c.tree[k] = list
+		return
+	}
+	delete(c.tree, k)
+	for i, z := range c.zones {
+		if z == k {
+			c.zones = append(c.zones[:i], c.zones[i+1:]...)
+			break
+		}
+	}
+}
+
 // rebuildOrder interleaves the zones round-robin like node_tree.go's list().
 func (c *Cluster) rebuildOrder() {
-	var zoneNames []string
-	byZone := map[string][]*NodeInfo{}
-	for _, n := range c.added {
-		z := zoneKey(n.Node)
-		if _, ok := byZone[z]; !ok {
-			zoneNames = append(zoneNames, z)
-		}
-		byZone[z] = append(byZone[z], n)
-	}
 	c.order = c.order[:0]
-	for i := 0; len(c.order) < len(c.added); i++ {
-		for _, z := range zoneNames {
-			if ns := byZone[z]; i < len(ns) {
+	for i := 0; len(c.order) < len(c.byName); i++ {
+		for _, z := range c.zones {
+			if ns := c.tree[z]; i < len(ns) {
 				c.order = append(c.order, ns[i])
 			}
 		}

@@ -38,7 +38,7 @@ func (NodeUnschedulable) Name() string { return NodeUnschedulableName }
 var unschedulableTaint = corev1.Taint{Key: corev1.TaintNodeUnschedulable, Effect: corev1.TaintEffectNoSchedule}
 
 func (NodeUnschedulable) Filter(_ *CycleState, pod *corev1.Pod, n *NodeInfo) *Status {
-	if !n.Node.Spec.Unschedulable || toleratedBy(pod.Spec.Tolerations, &unschedulableTaint) {
+	if !n.unsched || toleratedBy(pod.Spec.Tolerations, &unschedulableTaint) {
 		return nil
 	}
 	return newStatus(UnschedulableAndUnresolvable, ReasonUnschedulable)
@@ -51,7 +51,7 @@ type NodeName struct{}
 func (NodeName) Name() string { return NodeNameName }
 
 func (NodeName) Filter(_ *CycleState, pod *corev1.Pod, n *NodeInfo) *Status {
-	if pod.Spec.NodeName == "" || pod.Spec.NodeName == n.Node.Name {
+	if pod.Spec.NodeName == "" || pod.Spec.NodeName == n.name {
 		return nil
 	}
 	return newStatus(UnschedulableAndUnresolvable, ReasonNodeName)
@@ -66,8 +66,8 @@ type TaintToleration struct{}
 func (TaintToleration) Name() string { return TaintTolerationName }
 
 func (TaintToleration) Filter(_ *CycleState, pod *corev1.Pod, n *NodeInfo) *Status {
-	for i := range n.Node.Spec.Taints {
-		t := &n.Node.Spec.Taints[i]
+	for i := range n.taints {
+		t := &n.taints[i]
 		if t.Effect != corev1.TaintEffectNoSchedule && t.Effect != corev1.TaintEffectNoExecute {
 			continue
 		}

@@ -12,6 +12,11 @@ import (
 // incrementally so Filter and Score are O(1) per node
 // (pkg/scheduler/framework/types.go NodeInfo).
 type NodeInfo struct {
+	// Copied from Node so the hot path does not chase the pointer.
+	name    string
+	unsched bool
+	taints  []corev1.Taint
+
 	Node *corev1.Node
 	// Pods bound to the node. Order is not meaningful: RemovePod swaps the
 	// last pod into the hole.
@@ -31,6 +36,8 @@ type NodeInfo struct {
 	owners map[types.UID]int32 // live pods per controller (first ownerReference)
 	zone   string              // topology.kubernetes.io/zone label, if any
 	hasZ   bool                // the node has the zone label
+	zoneID int32               // the Cluster's ID of zone; -1 without the label
+	hasH   bool                // the node has the kubernetes.io/hostname label
 	c      *Cluster            // nil for a NodeInfo outside a Cluster
 }
 
@@ -51,18 +58,21 @@ func NewNodeInfo(node *corev1.Node) *NodeInfo {
 		ports:  map[hostPort]int{},
 		anyIP:  map[protoPort]int{},
 		owners: map[types.UID]int32{},
+		zoneID: -1,
 	}
 	n.setNode(node)
 	return n
 }
 
 // Name returns the node's name.
-func (n *NodeInfo) Name() string { return n.Node.Name }
+func (n *NodeInfo) Name() string { return n.name }
 
 func (n *NodeInfo) setNode(node *corev1.Node) {
 	n.Node = node
+	n.name, n.unsched, n.taints = node.Name, node.Spec.Unschedulable, node.Spec.Taints
 	n.Allocatable = resourceFromList(node.Status.Allocatable)
 	n.zone, n.hasZ = node.Labels[corev1.LabelTopologyZone]
+	_, n.hasH = node.Labels[corev1.LabelHostname]
 	n.images = make(map[string]int64, 2*len(node.Status.Images))
 	for _, img := range node.Status.Images {
 		for _, name := range img.Names {
@@ -141,8 +151,8 @@ func (n *NodeInfo) account(p *corev1.Pod, sign int64) {
 		if n.owners[uid] <= 0 {
 			delete(n.owners, uid)
 		}
-		if n.c != nil && n.hasZ {
-			n.c.addZoneCount(uid, n.zone, int32(sign))
+		if n.c != nil {
+			n.c.addOwnerCount(uid, n, int32(sign))
 		}
 	}
 }
@@ -198,4 +208,18 @@ func normalizedImageName(name string) string {
 		return name + ":latest"
 	}
 	return name
+}
+
+// label reads a node label, from the cache for the two default spreading keys.
+func (n *NodeInfo) label(key string) (string, bool) {
+	switch key {
+	case corev1.LabelHostname:
+		if !n.hasH {
+			return "", false
+		}
+	case corev1.LabelTopologyZone:
+		return n.zone, n.hasZ
+	}
+	v, ok := n.Node.Labels[key]
+	return v, ok
 }

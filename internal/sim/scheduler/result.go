@@ -75,6 +75,7 @@ func (r Result) Clone() Result {
 // buffers are reused across cycles so a cycle allocates little.
 type buffers struct {
 	skipFilter []string
+	filters    []FilterPlugin
 	skipScore  []string
 	feasible   []*NodeInfo
 	verdicts   []NodeVerdict
@@ -138,7 +139,7 @@ func (s *Scheduler) score(pod *corev1.Pod, feasible []*NodeInfo, res *Result) {
 		col++
 	}
 	for j, n := range feasible {
-		ns := NodeScore{Node: n.Node.Name, Plugins: table[j*nActive : (j+1)*nActive : (j+1)*nActive]}
+		ns := NodeScore{Node: n.name, Plugins: table[j*nActive : (j+1)*nActive : (j+1)*nActive]}
 		for _, ps := range ns.Plugins {
 			ns.Total += ps.Weighted
 		}

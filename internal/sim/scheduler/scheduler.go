@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"math/rand/v2"
+	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -76,7 +77,9 @@ type CycleState struct {
 	nonZero     Resource // with non-zero defaults (LeastAllocated)
 	preferTols  []corev1.Toleration
 	preferred   []corev1.PreferredSchedulingTerm
-	images      []string
+	images      []string  // the pod's images that some node holds
+	imageSpread []float64 // nodesWithImage / allNodes, per entry of images
+	imageCount  int       // init + regular containers
 	spread      spreadState
 }
 
@@ -131,6 +134,13 @@ func (s *Scheduler) Schedule(pod *corev1.Pod, c *Cluster, rng *rand.Rand, spread
 		}
 	}
 	s.buf.skipFilter = skip
+	filters := s.buf.filters[:0]
+	for _, pl := range s.profile.Filter {
+		if !slices.Contains(skip, pl.Name()) {
+			filters = append(filters, pl)
+		}
+	}
+	s.buf.filters = filters
 
 	// Filter from nextStartNodeIndex until enough feasible nodes are found.
 	res.NumFeasibleToFind = numFeasibleNodesToFind(s.profile.PercentageOfNodesToScore, len(nodes))
@@ -140,7 +150,7 @@ func (s *Scheduler) Schedule(pod *corev1.Pod, c *Cluster, rng *rand.Rand, spread
 		n := nodes[(s.nextStartNodeIndex+processed)%len(nodes)]
 		processed++
 		st := s.filter(pod, n)
-		v := NodeVerdict{Node: n.Node.Name}
+		v := NodeVerdict{Node: n.name}
 		if st != nil {
 			v.Plugin, v.Code, v.Reasons, v.Detail = st.Plugin, st.Code, st.Reasons, st.Detail
 		} else {
@@ -157,7 +167,7 @@ func (s *Scheduler) Schedule(pod *corev1.Pod, c *Cluster, rng *rand.Rand, spread
 		res.Message = failureMessage(pod, len(nodes), res.Filtered, s.profile.DRAPostFilter)
 		return res
 	case 1:
-		res.Node = feasible[0].Node.Name // upstream skips scoring
+		res.Node = feasible[0].name // upstream skips scoring
 		return res
 	}
 	s.score(pod, feasible, &res)
@@ -166,25 +176,13 @@ func (s *Scheduler) Schedule(pod *corev1.Pod, c *Cluster, rng *rand.Rand, spread
 }
 
 func (s *Scheduler) filter(pod *corev1.Pod, n *NodeInfo) *Status {
-	for _, pl := range s.profile.Filter {
-		if s.skipped(pl.Name()) {
-			continue
-		}
+	for _, pl := range s.buf.filters {
 		if st := pl.Filter(&s.st, pod, n); !st.IsSuccess() {
 			st.Plugin = pl.Name()
 			return st
 		}
 	}
 	return nil
-}
-
-func (s *Scheduler) skipped(name string) bool {
-	for _, x := range s.buf.skipFilter {
-		if x == name {
-			return true
-		}
-	}
-	return false
 }
 
 // selectHost picks the highest total; among ties the k-th tie replaces the

@@ -145,8 +145,8 @@ func (TaintToleration) PreScore(st *CycleState, pod *corev1.Pod, _ []*NodeInfo) 
 // Score counts the PreferNoSchedule taints the pod does not tolerate.
 func (TaintToleration) Score(st *CycleState, _ *corev1.Pod, n *NodeInfo) int64 {
 	var cnt int64
-	for i := range n.Node.Spec.Taints {
-		t := &n.Node.Spec.Taints[i]
+	for i := range n.taints {
+		t := &n.taints[i]
 		if t.Effect == corev1.TaintEffectPreferNoSchedule && !toleratedBy(st.preferTols, t) {
 			cnt++
 		}
@@ -199,31 +199,39 @@ const (
 )
 
 func (ImageLocality) PreScore(st *CycleState, pod *corev1.Pod, _ []*NodeInfo) *Status {
-	st.images = st.images[:0]
+	st.images, st.imageSpread = st.images[:0], st.imageSpread[:0]
+	st.imageCount = len(pod.Spec.InitContainers) + len(pod.Spec.Containers)
+	total := float64(len(st.cluster.order))
+	add := func(image string) {
+		name := normalizedImageName(image)
+		if k := st.cluster.imageNodes(name); k > 0 { // on no node: adds nothing anywhere
+			st.images = append(st.images, name)
+			st.imageSpread = append(st.imageSpread, float64(k)/total)
+		}
+	}
 	for i := range pod.Spec.InitContainers {
-		st.images = append(st.images, normalizedImageName(pod.Spec.InitContainers[i].Image))
+		add(pod.Spec.InitContainers[i].Image)
 	}
 	for i := range pod.Spec.Containers {
-		st.images = append(st.images, normalizedImageName(pod.Spec.Containers[i].Image))
+		add(pod.Spec.Containers[i].Image)
 	}
 	return nil
 }
 
 // Score is 100*(sum−23MiB)/(maxThreshold−23MiB) with sum clamped to
-// [23MiB, 1000MiB × containers] and sum = Σ size × nodesWithImage/allNodes.
+// [23MiB, 1000MiB × containers] and sum = Σ size × nodesWithImage/allNodes
+// over init and regular containers.
 func (ImageLocality) Score(st *CycleState, _ *corev1.Pod, n *NodeInfo) int64 {
-	total := len(st.cluster.order)
 	var sum int64
-	for _, name := range st.images {
-		if size, ok := n.images[name]; ok && total > 0 {
-			spread := float64(st.cluster.imageNodes(name)) / float64(total)
-			sum += int64(float64(size) * spread)
+	for i, name := range st.images {
+		if size, ok := n.images[name]; ok {
+			sum += int64(float64(size) * st.imageSpread[i])
 		}
 	}
-	maxThreshold := imageMaxContainerSize * int64(len(st.images))
-	sum = min(max(sum, imageMinThreshold), maxThreshold)
+	maxThreshold := imageMaxContainerSize * int64(st.imageCount)
 	if maxThreshold <= imageMinThreshold {
 		return 0
 	}
+	sum = min(max(sum, imageMinThreshold), maxThreshold)
 	return MaxNodeScore * (sum - imageMinThreshold) / (maxThreshold - imageMinThreshold)
 }

@@ -40,14 +40,20 @@ type spreadConstraint struct {
 	key      string
 	maxSkew  int32
 	selector labels.Selector
-	weight   float64          // ln(domains+2)
-	counts   map[string]int64 // domain value → matching pods (not for hostname)
-	done     bool             // counts filled
+	weight   float64 // ln(domains+2)
+	// Domains and their matching pods. The zone key is counted per zone ID
+	// in zoneCounts (-1: not a domain of this cycle); other keys in counts;
+	// the hostname key per node, in Score.
+	byZone     bool
+	zoneCounts []int64
+	counts     map[string]int64
+	done       bool // counts filled
 }
 
 type spreadState struct {
 	constraints []spreadConstraint
 	byOwner     types.UID // count by controller instead of selector
+	ownerNodes  map[*NodeInfo]int32
 	requireAll  bool
 	ignored     map[*NodeInfo]bool
 }
@@ -63,12 +69,13 @@ func (p PodTopologySpread) PreScore(st *CycleState, pod *corev1.Pod, feasible []
 			}
 			sel, err := constraintSelector(pod, &c)
 			if err != nil {
-				continue // upstream fails the cycle; a bad selector is rejected by validation first
+				continue // upstream fails the cycle; validation rejects a bad selector first
 			}
 			s.constraints = append(s.constraints, spreadConstraint{key: c.TopologyKey, maxSkew: c.MaxSkew, selector: sel})
 		}
 	} else if st.spreadSelector != nil && !st.spreadSelector.Empty() {
 		s.byOwner = controllerUID(pod)
+		s.ownerNodes = st.cluster.owners[s.byOwner]
 		for _, c := range p.DefaultConstraints {
 			s.constraints = append(s.constraints, spreadConstraint{key: c.TopologyKey, maxSkew: c.MaxSkew, selector: st.spreadSelector})
 		}
@@ -76,12 +83,27 @@ func (p PodTopologySpread) PreScore(st *CycleState, pod *corev1.Pod, feasible []
 	if len(s.constraints) == 0 {
 		return newStatus(Skip)
 	}
-	scored := len(feasible)
 	for i := range s.constraints {
-		s.constraints[i].counts = map[string]int64{}
+		c := &s.constraints[i]
+		switch c.key {
+		case corev1.LabelHostname:
+		case corev1.LabelTopologyZone:
+			c.byZone = true
+			c.zoneCounts = make([]int64, len(st.cluster.zoneNames))
+			for z := range c.zoneCounts {
+				c.zoneCounts[z] = -1
+			}
+		default:
+			c.counts = map[string]int64{}
+		}
 	}
+	// The domains are those of the feasible nodes; nodes missing a key of
+	// the pod's own constraints are ignored (scored 0).
+	scored := len(feasible)
+	sizes := make([]int, len(s.constraints))
+	unlabelled := make([]bool, len(s.constraints))
 	for _, n := range feasible {
-		if s.requireAll && !hasAllKeys(n.Node, s.constraints) {
+		if s.requireAll && !hasAllKeys(n, s.constraints) {
 			if s.ignored == nil {
 				s.ignored = map[*NodeInfo]bool{}
 			}
@@ -91,14 +113,29 @@ func (p PodTopologySpread) PreScore(st *CycleState, pod *corev1.Pod, feasible []
 		}
 		for i := range s.constraints {
 			c := &s.constraints[i]
-			if c.key != corev1.LabelHostname {
-				c.counts[n.Node.Labels[c.key]] = 0 // a domain a feasible node is in
+			switch {
+			case c.key == corev1.LabelHostname:
+			case c.byZone && n.zoneID >= 0:
+				if c.zoneCounts[n.zoneID] < 0 {
+					c.zoneCounts[n.zoneID] = 0
+					sizes[i]++
+				}
+			case c.byZone:
+				unlabelled[i] = true // upstream's "" domain
+			default:
+				if _, ok := c.counts[n.Node.Labels[c.key]]; !ok {
+					c.counts[n.Node.Labels[c.key]] = 0
+					sizes[i]++
+				}
 			}
 		}
 	}
 	for i := range s.constraints {
 		c := &s.constraints[i]
-		size := len(c.counts)
+		size := sizes[i]
+		if unlabelled[i] {
+			size++
+		}
 		if c.key == corev1.LabelHostname {
 			size = scored
 		}
@@ -121,9 +158,11 @@ func (PodTopologySpread) countDomains(st *CycleState, pod *corev1.Pod) {
 		switch {
 		case c.key == corev1.LabelHostname:
 			c.done = true // counted per node in Score
-		case fast && c.key == corev1.LabelTopologyZone:
-			for zone := range c.counts {
-				c.counts[zone] = int64(st.cluster.zonePods(s.byOwner, zone))
+		case fast && c.byZone:
+			for z, cnt := range c.zoneCounts {
+				if cnt >= 0 {
+					c.zoneCounts[z] = int64(st.cluster.zonePods(s.byOwner, st.cluster.zoneNames[z]))
+				}
 			}
 			c.done = true
 		default:
@@ -137,17 +176,22 @@ func (PodTopologySpread) countDomains(st *CycleState, pod *corev1.Pod) {
 		if !st.affinity.empty() && !st.affinity.match(n.Node) {
 			continue
 		}
-		if s.requireAll && !hasAllKeys(n.Node, s.constraints) {
+		if s.requireAll && !hasAllKeys(n, s.constraints) {
 			continue
 		}
 		for i := range s.constraints {
 			c := &s.constraints[i]
-			if c.done {
-				continue
-			}
-			v := n.Node.Labels[c.key]
-			if old, ok := c.counts[v]; ok {
-				c.counts[v] = old + int64(s.countOn(n, c, pod.Namespace))
+			switch {
+			case c.done:
+			case c.byZone:
+				if n.zoneID >= 0 && c.zoneCounts[n.zoneID] >= 0 {
+					c.zoneCounts[n.zoneID] += int64(s.countOn(n, c, pod.Namespace))
+				}
+			default:
+				v := n.Node.Labels[c.key]
+				if old, ok := c.counts[v]; ok {
+					c.counts[v] = old + int64(s.countOn(n, c, pod.Namespace))
+				}
 			}
 		}
 	}
@@ -155,7 +199,7 @@ func (PodTopologySpread) countDomains(st *CycleState, pod *corev1.Pod) {
 
 func (s *spreadState) countOn(n *NodeInfo, c *spreadConstraint, ns string) int {
 	if s.byOwner != "" {
-		return n.OwnerPods(s.byOwner)
+		return int(s.ownerNodes[n])
 	}
 	cnt := 0
 	for _, p := range n.Pods {
@@ -174,14 +218,17 @@ func (PodTopologySpread) Score(st *CycleState, pod *corev1.Pod, n *NodeInfo) int
 	var score float64
 	for i := range s.constraints {
 		c := &s.constraints[i]
-		v, ok := n.Node.Labels[c.key]
+		v, ok := n.label(c.key)
 		if !ok {
 			continue
 		}
 		var cnt int64
-		if c.key == corev1.LabelHostname {
+		switch {
+		case c.key == corev1.LabelHostname:
 			cnt = int64(s.countOn(n, c, pod.Namespace))
-		} else {
+		case c.byZone:
+			cnt = max(c.zoneCounts[n.zoneID], 0)
+		default:
 			cnt = c.counts[v]
 		}
 		score += float64(cnt)*c.weight + float64(c.maxSkew-1)
@@ -213,9 +260,9 @@ func (PodTopologySpread) NormalizeScore(st *CycleState, _ *corev1.Pod, feasible 
 	}
 }
 
-func hasAllKeys(node *corev1.Node, cs []spreadConstraint) bool {
+func hasAllKeys(n *NodeInfo, cs []spreadConstraint) bool {
 	for i := range cs {
-		if _, ok := node.Labels[cs[i].key]; !ok {
+		if _, ok := n.label(cs[i].key); !ok {
 			return false
 		}
 	}

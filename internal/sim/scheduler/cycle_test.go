@@ -1,0 +1,176 @@
+package scheduler
+
+import (
+	"fmt"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// numFeasibleNodesToFind (schedule_one.go; kubernetes.io scheduler-perf-tuning):
+// below 100 nodes all; else n*(50 − n/125)/100 with the percentage floored at
+// 5 and the result at 100.
+func TestNumFeasibleNodesToFind(t *testing.T) {
+	for _, tt := range []struct {
+		pct  int32
+		n    int
+		want int
+	}{
+		{0, 3, 3}, {0, 99, 99}, {0, 100, 100}, {0, 200, 100}, {0, 1000, 420},
+		{0, 5000, 500}, {0, 6000, 300}, {0, 10000, 500}, {10, 5000, 500}, {1, 5000, 100},
+	} {
+		if got := numFeasibleNodesToFind(tt.pct, tt.n); got != tt.want {
+			t.Errorf("numFeasibleNodesToFind(%d, %d) = %d, want %d", tt.pct, tt.n, got, tt.want)
+		}
+	}
+}
+
+// Filter stops after numFeasibleNodesToFind fits and the next cycle starts
+// where this one stopped (nextStartNodeIndex).
+func TestNextStartNodeIndex(t *testing.T) {
+	var nodes []*corev1.Node
+	for _, n := range names("n", 200) {
+		nodes = append(nodes, node(n, "4", "8Gi"))
+	}
+	c := cluster(t, nodes)
+	s := New()
+	r := s.Schedule(pod("p1", "100m", "100Mi"), c, rng(1), nil)
+	if r.NumFeasibleToFind != 100 || r.Evaluated != 100 || len(r.Scores) != 100 || r.Filtered[0].Node != "n0" {
+		t.Fatalf("first cycle: find %d evaluated %d scored %d first %s", r.NumFeasibleToFind, r.Evaluated, len(r.Scores), r.Filtered[0].Node)
+	}
+	r = s.Schedule(pod("p2", "100m", "100Mi"), c, rng(1), nil)
+	if r.Filtered[0].Node != "n100" || r.Filtered[99].Node != "n199" {
+		t.Errorf("second cycle starts at %s, ends at %s", r.Filtered[0].Node, r.Filtered[99].Node)
+	}
+	r = s.Schedule(pod("p3", "100m", "100Mi"), c, rng(1), nil)
+	if r.Filtered[0].Node != "n0" {
+		t.Errorf("third cycle starts at %s", r.Filtered[0].Node)
+	}
+}
+
+// One feasible node is chosen without scoring, as upstream does.
+func TestSingleFeasibleNodeIsNotScored(t *testing.T) {
+	c := cluster(t, []*corev1.Node{node("small", "1", "1Gi"), node("big", "8", "16Gi")})
+	r := schedule(t, c, pod("p", "2", "1Gi"), nil)
+	if r.Node != "big" || len(r.Scores) != 0 || r.Feasible != 1 || r.Message != "" {
+		t.Errorf("%+v", r)
+	}
+}
+
+// Ties are broken by reservoir sampling from the caller's RNG: the same seed
+// gives the same node, different seeds reach every tied node.
+func TestTieBreak(t *testing.T) {
+	c := cluster(t, []*corev1.Node{node("a", "4", "8Gi"), node("b", "4", "8Gi"), node("c", "4", "8Gi")})
+	seen := map[string]int{}
+	for seed := uint64(0); seed < 30; seed++ {
+		r1 := New().Schedule(pod("p", "100m", "100Mi"), c, rng(seed), nil).Clone()
+		r2 := New().Schedule(pod("p", "100m", "100Mi"), c, rng(seed), nil)
+		if r1.Node != r2.Node {
+			t.Fatalf("seed %d: %s then %s", seed, r1.Node, r2.Node)
+		}
+		if fmt.Sprint(r1.Ties) != "[a b c]" {
+			t.Fatalf("ties = %v", r1.Ties)
+		}
+		seen[r1.Node]++
+	}
+	if len(seen) != 3 {
+		t.Errorf("30 seeds chose only %v", seen)
+	}
+	// A clear winner has no ties.
+	c = cluster(t, []*corev1.Node{node("a", "4", "8Gi"), node("b", "8", "16Gi")})
+	if r := schedule(t, c, pod("p", "100m", "100Mi"), nil); r.Node != "b" || r.Ties != nil {
+		t.Errorf("winner %s ties %v", r.Node, r.Ties)
+	}
+}
+
+// Nodes are walked with zones interleaved round-robin, zones in first-seen
+// order (backend/cache/node_tree.go).
+func TestNodeOrderInterleavesZones(t *testing.T) {
+	z := corev1.LabelTopologyZone
+	c := cluster(t, []*corev1.Node{
+		node("a1", "1", "1Gi", z, "z1"), node("a2", "1", "1Gi", z, "z1"), node("b1", "1", "1Gi", z, "z2"),
+		node("c1", "1", "1Gi", z, "z3"), node("b2", "1", "1Gi", z, "z2"), node("a3", "1", "1Gi", z, "z1"),
+	})
+	var got []string
+	for _, n := range c.Nodes() {
+		got = append(got, n.Name())
+	}
+	if fmt.Sprint(got) != "[a1 b1 c1 a2 b2 a3]" {
+		t.Errorf("order = %v", got)
+	}
+	c.RemoveNode("b1")
+	c.UpdateNode(node("c1", "1", "1Gi", z, "z1"))
+	got = got[:0]
+	for _, n := range c.Nodes() {
+		got = append(got, n.Name())
+	}
+	if fmt.Sprint(got) != "[a1 b2 a2 a3 c1]" {
+		t.Errorf("order after remove/update = %v", got)
+	}
+}
+
+// Pod requests: max(Σ containers, each init container) + overhead, with
+// sidecars (restartPolicy Always init containers) running alongside
+// (component-helpers/resource PodRequests). Here: containers 100m+200m = 300m;
+// sidecar 50m joins them → 350m; the plain init container 400m runs beside the
+// sidecar → 450m; max = 450m; overhead 10m → 460m.
+func TestPodRequests(t *testing.T) {
+	p := pod("p", "100m", "")
+	p.Spec.Containers = append(p.Spec.Containers, corev1.Container{Name: "b", Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("200m")}}})
+	always := corev1.ContainerRestartPolicyAlways
+	p.Spec.InitContainers = []corev1.Container{
+		{Name: "sidecar", RestartPolicy: &always, Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("50m")}}},
+		{Name: "init", Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("400m")}}},
+	}
+	p.Spec.Overhead = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("10m")}
+	if got := PodRequests(p, false); got.MilliCPU != 460 || got.Memory != 0 {
+		t.Errorf("requests = %+v, want 460m and no memory", got)
+	}
+	// Non-zero: every container without a memory request counts 200Mi:
+	// containers 2×200Mi = 400Mi, sidecar +200Mi = 600Mi, init 200Mi+200Mi.
+	if got := PodRequests(p, true); got.MilliCPU != 460 || got.Memory != 600*1024*1024 {
+		t.Errorf("non-zero requests = %+v", got)
+	}
+}
+
+// NodeInfo keeps its sums incrementally; adding twice is a no-op and removing
+// restores zero.
+func TestNodeInfoAddRemove(t *testing.T) {
+	n := NewNodeInfo(node("n", "4", "8Gi"))
+	a, b := pod("a", "1", "1Gi"), pod("b", "", "")
+	n.AddPod(a)
+	n.AddPod(a)
+	n.AddPod(b)
+	if n.Requested.MilliCPU != 1000 || n.NonZeroRequested.MilliCPU != 1100 || len(n.Pods) != 2 {
+		t.Fatalf("requested %+v non-zero %+v pods %d", n.Requested, n.NonZeroRequested, len(n.Pods))
+	}
+	n.RemovePod(a)
+	n.RemovePod(a)
+	if n.Requested.MilliCPU != 0 || n.NonZeroRequested.Memory != DefaultMemoryRequest || len(n.Pods) != 1 || n.Pods[0] != b {
+		t.Fatalf("after remove: %+v %+v %d", n.Requested, n.NonZeroRequested, len(n.Pods))
+	}
+	n.RemovePod(b)
+	if !n.Requested.isZero() || !n.NonZeroRequested.isZero() {
+		t.Fatalf("not back to zero: %+v %+v", n.Requested, n.NonZeroRequested)
+	}
+}
+
+// DefaultSpreadSelector mirrors helper.DefaultSelector: Services that select
+// the pod, ANDed with the controller's selector.
+func TestDefaultSpreadSelector(t *testing.T) {
+	p := pod("p", "", "")
+	p.Labels = map[string]string{"app": "web", "pod-template-hash": "abc"}
+	svc := func(ns string, sel map[string]string) *corev1.Service {
+		return &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: "s", Namespace: ns}, Spec: corev1.ServiceSpec{Selector: sel}}
+	}
+	services := []*corev1.Service{svc("default", map[string]string{"app": "web"}), svc("other", map[string]string{"tier": "x"}), svc("default", map[string]string{"app": "db"}), svc("default", nil)}
+	rs := &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web", "pod-template-hash": "abc"}}
+	if got := DefaultSpreadSelector(p, services, rs).String(); got != "app=web,app=web,pod-template-hash=abc" {
+		t.Errorf("selector = %q", got)
+	}
+	if got := DefaultSpreadSelector(p, nil, nil); !got.Empty() {
+		t.Errorf("nothing selects the pod, got %q", got)
+	}
+}
