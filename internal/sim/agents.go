@@ -120,6 +120,14 @@ func (p *proxyAgent) sync() {
 			p.last[k+"/"+sp.Name] = state + strings.Join(ready, ",")
 			chain := portChain("KUBE-SVC-", svc.Namespace, svc.Name, sp.Name, string(sp.Protocol))
 			tp := sp.TargetPort.String()
+			if sl := p.slices[k]; sl != nil {
+				// A named targetPort is resolved per pod by the EndpointSlice controller.
+				for _, ep := range sl.Ports {
+					if ep.Name != nil && *ep.Name == sp.Name && ep.Port != nil {
+						tp = fmt.Sprint(*ep.Port)
+					}
+				}
+			}
 			p.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: p.c.Actor, Kind: "kubeproxy.sync", Verbose: !p.loud,
 				Object: "services/" + k, Fields: trace.F("service", k, "vip", svc.Spec.ClusterIP, "port", sp.Port,
 					"proto", string(sp.Protocol), "chain", chain, "endpoints", len(ready), "targets", joinTargets(ready, tp), "node", p.node)})

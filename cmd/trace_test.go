@@ -1,0 +1,177 @@
+package cmd
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/k8sexplain/k8sexplain/internal/golden"
+)
+
+// traceCases are the golden inputs of trace apply: every file in examples/.
+var traceCases = []struct {
+	name string
+	args []string
+}{
+	{"app", []string{"trace", "apply", "examples/app.yaml"}},
+	{"unschedulable", []string{"trace", "apply", "examples/unschedulable.yaml"}},
+	{"tainted-nodes", []string{"trace", "apply", "--cluster", "examples/tainted-nodes.yaml", "examples/tainted-nodes.yaml"}},
+}
+
+var formatExt = map[string]string{"text": "txt", "markdown": "md", "mermaid": "mmd", "json": "json"}
+
+// inRoot runs the test from the repository root, so that the golden
+// command lines name examples/... as a user would.
+func inRoot(t *testing.T) {
+	t.Helper()
+	wd, _ := os.Getwd()
+	if err := os.Chdir(golden.Root()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.Chdir(wd) })
+}
+
+func TestTraceApplyGolden(t *testing.T) {
+	inRoot(t)
+	for _, tc := range traceCases {
+		for _, lang := range []string{"en", "ru"} {
+			for _, format := range []string{"text", "markdown", "mermaid", "json"} {
+				name := "trace-apply/" + tc.name + "." + lang + "." + formatExt[format]
+				t.Run(name, func(t *testing.T) {
+					args := append([]string{"--lang", lang, "--format", format}, tc.args...)
+					runGolden(t, name, args...)
+				})
+			}
+		}
+	}
+	runGolden(t, "trace-apply/app.verbose.en.txt", "-v", "trace", "apply", "examples/app.yaml")
+	runGolden(t, "trace-apply/builtin.en.txt", "trace", "apply")
+}
+
+var podName = regexp.MustCompile(`web-[bcdfghjklmnpqrstvwxz2456789]{1,10}-[bcdfghjklmnpqrstvwxz2456789]{5}`)
+
+func TestTraceDeterminism(t *testing.T) {
+	inRoot(t)
+	a, _, _ := run(t, "", "--seed", "7", "trace", "apply", "examples/app.yaml")
+	b, _, _ := run(t, "", "--seed", "7", "trace", "apply", "examples/app.yaml")
+	c, _, _ := run(t, "", "--seed", "8", "trace", "apply", "examples/app.yaml")
+	if a != b {
+		t.Fatalf("same seed, different output:\n%s", golden.Diff(a, b))
+	}
+	if a == c {
+		t.Fatalf("seeds 7 and 8 gave identical output; the seed should change pod names")
+	}
+	namesA, namesC := podName.FindAllString(a, -1), podName.FindAllString(c, -1)
+	if len(namesA) == 0 || namesA[0] == namesC[0] {
+		t.Fatalf("pod names should differ between seeds: %v vs %v", first(namesA), first(namesC))
+	}
+	// Same structure: the same number of lines, and the same lines once
+	// names, addresses, hashes and chain names are masked.
+	mask := regexp.MustCompile(`web-[a-z0-9]+(-[a-z0-9]{5})?|\d+\.\d+\.\d+\.\d+|KUBE-SVC-[A-Z2-7]+|kubepods[^ ]*|node-[abc]|\d+`)
+	la, lc := strings.Split(mask.ReplaceAllString(a, "X"), "\n"), strings.Split(mask.ReplaceAllString(c, "X"), "\n")
+	if len(la) != len(lc) {
+		t.Fatalf("structure differs between seeds: %d vs %d lines", len(la), len(lc))
+	}
+}
+
+func first(s []string) string {
+	if len(s) == 0 {
+		return ""
+	}
+	return s[0]
+}
+
+func TestTraceChangesWithManifest(t *testing.T) {
+	inRoot(t)
+	data, err := os.ReadFile("examples/app.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	five := strings.Replace(string(data), "replicas: 3", "replicas: 5", 1)
+	out, errOut, code := run(t, five, "trace", "apply", "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if n := strings.Count(out, "Successfully assigned default/web-"); n != 5 {
+		t.Fatalf("5 replicas should schedule 5 pods, got %d", n)
+	}
+	if !strings.Contains(out, "All 5 pods Ready") {
+		t.Fatalf("summary should report 5 Ready pods")
+	}
+}
+
+func TestTraceBadInput(t *testing.T) {
+	inRoot(t)
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	neg := write("neg.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: -1\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers: [{name: web, image: nginx}]\n")
+	typo := write("typo.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: c\n    imagee: nginx\n")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"trace", "apply", filepath.Join(dir, "missing.yaml")}, "no such file"},
+		{[]string{"trace", "apply", neg}, "spec.replicas: Invalid value: -1: must be greater than or equal to 0"},
+		{[]string{"trace", "apply", typo}, `unknown field`},
+		{[]string{"trace", "apply", "--nodes", "0", "examples/app.yaml"}, "invalid --nodes 0"},
+	} {
+		_, errOut, code := run(t, "", tc.args...)
+		if code != 1 || !strings.Contains(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 1 and one line containing %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}
+
+// TestTraceRealManifests traces every real-world manifest in
+// ../shared/manifests/real: each must trace (exit 0) or fail with one clear
+// line (exit 1) — never a panic or an internal error.
+func TestTraceRealManifests(t *testing.T) {
+	dir := filepath.Join(golden.Root(), "..", "shared", "manifests", "real")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.y*ml*"))
+	if len(files) == 0 {
+		t.Skipf("no real-world manifests at %s (the shared folder is not beside this checkout)", dir)
+	}
+	for _, f := range files {
+		_, errOut, code := run(t, "", "--format", "json", "trace", "apply", f)
+		switch {
+		case code == 0:
+			t.Logf("%s: traced", filepath.Base(f))
+		case code == 1 && strings.Count(errOut, "\n") == 1:
+			t.Logf("%s: %s", filepath.Base(f), strings.TrimSpace(errOut))
+		default:
+			t.Errorf("%s: exit %d, stderr %q", filepath.Base(f), code, errOut)
+		}
+	}
+}
+
+// TestTraceMermaidParses checks the Mermaid output with the real mermaid
+// parser (../shared/tools/mermaid-check), when node is installed.
+func TestTraceMermaidParses(t *testing.T) {
+	tool := filepath.Join(golden.Root(), "..", "shared", "tools", "mermaid-check", "mermaid-check")
+	if _, err := os.Stat(tool); err != nil {
+		t.Skip("mermaid-check not found beside this checkout")
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node is not installed")
+	}
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	files, _ := filepath.Glob(filepath.Join(golden.Dir(), "*", "*.mmd"))
+	if len(files) == 0 {
+		t.Fatal("no golden .mmd files")
+	}
+	out, err := exec.Command(tool, files...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("mermaid-check: %v\n%s", err, out)
+	}
+}
