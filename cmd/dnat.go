@@ -152,6 +152,9 @@ func (o *dnatOptions) input(cmd *cobra.Command) (explain.Input, error) {
 			return in, err
 		}
 		if family != "" && ipFamily(netip.MustParseAddr(ep.IP)) != family {
+			if example {
+				return in, exitcode.Inputf("the example endpoints are IPv4 but --cluster-ip %s is %s: give --endpoints of the same family", sp.ClusterIP, family)
+			}
 			return in, exitcode.Inputf("endpoint %q is %s but the cluster IP %s is %s: kube-proxy ignores endpoints of the other family", s, ipFamily(netip.MustParseAddr(ep.IP)), sp.ClusterIP, family)
 		}
 		sp.Endpoints = append(sp.Endpoints, ep)

@@ -55,6 +55,8 @@ func TestDNATBadInput(t *testing.T) {
 		{[]string{"--endpoints", "10.0.0.1:0"}, "port must be 1 to 65535"},
 		{[]string{"--endpoints", "10.0.0.300:80"}, `invalid endpoint "10.0.0.300:80"`},
 		{[]string{"--endpoints", "fd00::1:80"}, "is IPv6 but the cluster IP"},
+		{[]string{"--cluster-ip", "fd00::a"}, "the example endpoints are IPv4"},
+		{[]string{"--cluster-ip", "fd00::a", "--endpoints", "[fd00::1]:80", "--cluster-cidr", "10.0.0.0/8"}, "--cluster-cidr 10.0.0.0/8 is IPv4"},
 		{[]string{"--port", "http:abc"}, `invalid --port "http:abc"`},
 		{[]string{"--port", "80/ICMP"}, "protocol must be TCP, UDP or SCTP"},
 		{[]string{"--port", "HTTP:80"}, "lowercase IANA service name"},

@@ -107,8 +107,13 @@ func BuildIPTables(cfg Config, ports []ServicePort) Ruleset {
 			"-d", "127.0.0.0/8", "!", "-s", "127.0.0.0/8", "-m", "conntrack", "!", "--ctstate", "RELATED,ESTABLISHED,DNAT", "-j", "DROP")
 	}
 
+	// Upstream counts every endpoint in its endpointsMap, ready or not.
 	for _, sp := range rs.Ports {
-		rs.TotalEndpoints += len(sp.UsableEndpoints())
+		seen := map[string]bool{}
+		for _, ep := range sp.Endpoints {
+			seen[ep.String()] = true
+		}
+		rs.TotalEndpoints += len(seen)
 	}
 	rs.LargeCluster = rs.TotalEndpoints > LargeClusterThreshold
 
