@@ -22,7 +22,11 @@ func kubernetesSection(d *report.Doc, c quorumtext.Catalogue, s *etcd.Story) {
 		if left := majoritySide(s) - s.Quorum; left > 0 {
 			margin = c.F("k8s.ok.margin", left)
 		}
-		d.L(c.F("k8s.ok.1"), c.F("k8s.ok.2"), margin)
+		first := c.F("k8s.ok.1")
+		if s.Fault.Kind == etcd.FaultCrash {
+			first = c.F("k8s.ok.1crash")
+		}
+		d.L(first, c.F("k8s.ok.2"), margin)
 		return
 	default:
 		d.Styled("bad", c.F("k8s.lost", s.Quorum, s.Nodes))
@@ -54,6 +58,8 @@ func lessons(d *report.Doc, c quorumtext.Catalogue, s *etcd.Story) {
 	}
 	switch {
 	case s.Fault.Kind == etcd.FaultNone:
+	case s.FaultQuorum && s.Fault.Kind == etcd.FaultCrash:
+		items = append(items, c.F("lesson.survive", s.Nodes-s.Fault.Crash, s.Nodes, s.Quorum))
 	case s.FaultQuorum:
 		items = append(items, c.F("lesson.majority"))
 	default:

@@ -118,3 +118,20 @@ func TestQuorumCatalogue(t *testing.T) {
 var missingKey = regexp.MustCompile(`![a-z][a-z0-9-]*\.`)
 
 func itoa(n int) string { return string(rune('0' + n)) }
+
+// BenchmarkQuorum measures a whole command run: simulation and rendering.
+func BenchmarkQuorum(b *testing.B) {
+	for _, args := range [][]string{
+		{"quorum", "--nodes", "3"},
+		{"quorum", "--nodes", "5", "--fail", "3"},
+		{"quorum", "--nodes", "9", "-v"},
+	} {
+		b.Run(strings.Join(args[1:], " "), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, errOut, code := run(b, "", args...); code != 0 {
+					b.Fatal(errOut)
+				}
+			}
+		})
+	}
+}

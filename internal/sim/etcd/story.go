@@ -119,16 +119,23 @@ func Run(s Scenario) (*Story, error) {
 	c.campaign(1)
 	c.setPhase(PhaseWrite)
 	c.propose(1, "create", KeyDeployment)
+	final := true
 	if s.Fault.Kind != FaultNone {
 		story.FaultQuorum = c.fault(s.Fault)
-		c.heal()
+		// Nothing to heal after --fail 0: the fault phase's table is final.
+		final = s.Fault.Kind == FaultPartition || s.Fault.Crash > 0
+		if final {
+			c.heal()
+		}
 	}
 	for _, w := range c.writes {
 		if !w.Committed && w.Index > 0 {
 			c.add(Event{Kind: KindLost, Write: w})
 		}
 	}
-	c.add(Event{Kind: KindState, States: c.states()})
+	if final {
+		c.add(Event{Kind: KindState, States: c.states()})
+	}
 	story.Writes, story.Events, story.Ticks = c.writes, c.events, c.tick
 	return story, nil
 }
@@ -156,7 +163,9 @@ func (c *cluster) fault(f Fault) bool {
 			ids = append(ids, id)
 		}
 		c.queue = nil
-		c.add(Event{Kind: KindCrash, Members: ids})
+		if len(ids) > 0 {
+			c.add(Event{Kind: KindCrash, Members: ids})
+		}
 	case FaultPartition:
 		var groups [][]uint64
 		id := uint64(1)
