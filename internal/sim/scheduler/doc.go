@@ -11,8 +11,9 @@
 //     reason a node was rejected, in upstream's words.
 //   - Filter plugins, in the default profile's order: NodeUnschedulable,
 //     NodeName, TaintToleration, NodeAffinity (nodeSelector + required terms),
-//     NodePorts, NodeResourcesFit. A node's evaluation stops at the first
-//     plugin that rejects it, as upstream's RunFilterPlugins does.
+//     NodePorts, NodeResourcesFit, PodTopologySpread (the pod's DoNotSchedule
+//     constraints). A node's evaluation stops at the first plugin that
+//     rejects it, as upstream's RunFilterPlugins does.
 //   - Score plugins with the default weights (default_plugins.go):
 //     TaintToleration 3, NodeAffinity 2, NodeResourcesFit (LeastAllocated) 1,
 //     PodTopologySpread 2 (system default constraints, or the pod's own
@@ -31,10 +32,11 @@
 // DefaultPreemption can only ever report that it found no victims or that
 // preemption cannot help), volumes (VolumeBinding, VolumeZone,
 // VolumeRestrictions, NodeVolumeLimits), DynamicResources beyond its
-// PostFilter sentence, InterPodAffinity, PodTopologySpread's DoNotSchedule
-// filter, pod-level resources, in-place resize, nominated nodes, the
-// scheduling queue and its backoff, extenders, Reserve/Permit/Bind (the
-// simulator binds through the API server itself).
+// PostFilter sentence, InterPodAffinity, PodTopologySpread's minDomains
+// beyond the minimum rule and its nodeTaintsPolicy, pod-level resources,
+// in-place resize, nominated nodes, the scheduling queue and its backoff,
+// extenders, Reserve/Permit/Bind (the simulator binds through the API server
+// itself).
 //
 // The package does no I/O, keeps no clock and starts no goroutines; the
 // simulator owns one Cluster, keeps it current from its watches (AddNode,

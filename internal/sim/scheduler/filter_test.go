@@ -6,6 +6,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // Each Filter plugin's verdict, with upstream's reason text and code.
@@ -161,5 +162,39 @@ func TestNoNodes(t *testing.T) {
 	r := New().Schedule(pod("p", "", ""), NewCluster(), rng(1), nil)
 	if r.Node != "" || r.Message != "no nodes available to schedule pods" {
 		t.Errorf("%+v", r)
+	}
+}
+
+// PodTopologySpread's DoNotSchedule filter (podtopologyspread/filtering.go):
+// zone-1 holds 2 matching pods, zone-2 none, maxSkew 1: zone-1 nodes would
+// reach skew 2+1−0 = 3 > 1, zone-2 nodes 0+1−0 = 1. A node without the zone
+// label cannot satisfy the constraint at all.
+func TestPodTopologySpreadFilter(t *testing.T) {
+	z := corev1.LabelTopologyZone
+	lbl := map[string]string{"app": "web"}
+	c := cluster(t, []*corev1.Node{node("a", "4", "8Gi", z, "zone-1"), node("b", "4", "8Gi", z, "zone-2"), node("nolabel", "4", "8Gi")},
+		bound(owned(pod("w1", "100m", "100Mi"), "rs", lbl), "a"), bound(owned(pod("w2", "100m", "100Mi"), "rs", lbl), "a"))
+	p := owned(pod("p", "100m", "100Mi"), "rs", lbl)
+	p.Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{
+		TopologyKey: z, MaxSkew: 1, WhenUnsatisfiable: corev1.DoNotSchedule,
+		LabelSelector: &metav1.LabelSelector{MatchLabels: lbl},
+	}}
+	r := schedule(t, c, p, nil)
+	got := map[string]string{}
+	for _, v := range r.Filtered {
+		got[v.Node] = v.Plugin + ":" + strings.Join(v.Reasons, ",")
+	}
+	want := map[string]string{
+		"a":       PodTopologySpreadName + ":" + ReasonSpreadConstraints,
+		"b":       ":",
+		"nolabel": PodTopologySpreadName + ":" + ReasonSpreadMissingKey,
+	}
+	for n, w := range want {
+		if got[n] != w {
+			t.Errorf("%s: %q, want %q", n, got[n], w)
+		}
+	}
+	if r.Node != "b" {
+		t.Errorf("chosen %q", r.Node)
 	}
 }

@@ -32,16 +32,17 @@ type Profile struct {
 // this package models, in upstream order.
 func DefaultProfile() Profile {
 	fit := &NodeResourcesFit{Resources: []ResourceWeight{{corev1.ResourceCPU, 1}, {corev1.ResourceMemory, 1}}}
+	spread := PodTopologySpread{DefaultConstraints: SystemDefaultConstraints}
 	return Profile{
-		PreFilter: []PreFilterPlugin{NodeAffinity{}, NodePorts{}, fit},
+		PreFilter: []PreFilterPlugin{NodeAffinity{}, NodePorts{}, fit, spread},
 		Filter: []FilterPlugin{
-			NodeUnschedulable{}, NodeName{}, TaintToleration{}, NodeAffinity{}, NodePorts{}, fit,
+			NodeUnschedulable{}, NodeName{}, TaintToleration{}, NodeAffinity{}, NodePorts{}, fit, spread,
 		},
 		Score: []WeightedScore{
 			{TaintToleration{}, 3},
 			{NodeAffinity{}, 2},
 			{fit, 1},
-			{PodTopologySpread{DefaultConstraints: SystemDefaultConstraints}, 2},
+			{spread, 2},
 			{&BalancedAllocation{Resources: []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory}}, 1},
 			{ImageLocality{}, 1},
 		},
@@ -70,17 +71,18 @@ type CycleState struct {
 	cluster        *Cluster
 	spreadSelector labels.Selector
 
-	affinity    nodeMatcher
-	hostPorts   []hostPort
-	request     Resource // actual requests (Fit filter, BalancedAllocation)
-	scalarNames []corev1.ResourceName
-	nonZero     Resource // with non-zero defaults (LeastAllocated)
-	preferTols  []corev1.Toleration
-	preferred   []corev1.PreferredSchedulingTerm
-	images      []string  // the pod's images that some node holds
-	imageSpread []float64 // nodesWithImage / allNodes, per entry of images
-	imageCount  int       // init + regular containers
-	spread      spreadState
+	affinity     nodeMatcher
+	hostPorts    []hostPort
+	request      Resource // actual requests (Fit filter, BalancedAllocation)
+	scalarNames  []corev1.ResourceName
+	nonZero      Resource // with non-zero defaults (LeastAllocated)
+	preferTols   []corev1.Toleration
+	preferred    []corev1.PreferredSchedulingTerm
+	images       []string  // the pod's images that some node holds
+	imageSpread  []float64 // nodesWithImage / allNodes, per entry of images
+	imageCount   int       // init + regular containers
+	spread       spreadState
+	spreadFilter spreadFilterState
 }
 
 // numFeasibleNodesToFind is how many feasible nodes Filter looks for before

@@ -90,11 +90,15 @@ func TestBalancedAllocation(t *testing.T) {
 		}
 	}
 	// The 3000m/5000Mi pod of the upstream case.
-	c := cluster(t, nodes[:2])
-	got := scoresOf(schedule(t, c, pod("p", "3000m", "5000Mi"), nil))
-	for n, w := range map[string]int64{"node1": 68, "node2": 75} {
-		if ps := got[n][BalancedAllocationName]; ps.Raw != w {
-			t.Errorf("%s: BalancedAllocation = %d, want %d", n, ps.Raw, w)
+	for legacy, want := range map[bool]map[string]int64{false: {"node1": 68, "node2": 75}, true: {"node1": 87, "node2": 100}} {
+		b := &BalancedAllocation{Resources: []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory}, Legacy: legacy}
+		p := Profile{Score: []WeightedScore{{b, 1}}, PreFilter: []PreFilterPlugin{&NodeResourcesFit{}}}
+		r := NewWithProfile(p).Schedule(pod("p", "3000m", "5000Mi"), cluster(t, nodes[:2]), rng(1), nil)
+		got := scoresOf(r)
+		for n, w := range want {
+			if ps := got[n][BalancedAllocationName]; ps.Raw != w {
+				t.Errorf("legacy=%v %s: BalancedAllocation = %d, want %d", legacy, n, ps.Raw, w)
+			}
 		}
 	}
 }
