@@ -27,6 +27,31 @@ func (id ident) String() string {
 	return id.kind + " " + strconv.Quote(id.name)
 }
 
+// fromJSON takes apiVersion, kind, name and namespace from the object's
+// JSON when they are strings there; otherwise the values read from the
+// YAML nodes stay.
+func (id *ident) fromJSON(data []byte) {
+	var head struct {
+		APIVersion *string `json:"apiVersion"`
+		Kind       *string `json:"kind"`
+		Metadata   struct {
+			Name      *string `json:"name"`
+			Namespace *string `json:"namespace"`
+		} `json:"metadata"`
+	}
+	if sigsjson.UnmarshalCaseSensitivePreserveInts(data, &head) != nil {
+		return
+	}
+	for _, f := range []struct {
+		dst *string
+		src *string
+	}{{&id.apiVersion, head.APIVersion}, {&id.kind, head.Kind}, {&id.name, head.Metadata.Name}, {&id.namespace, head.Metadata.Namespace}} {
+		if f.src != nil {
+			*f.dst = *f.src
+		}
+	}
+}
+
 // decode turns one object's JSON into a typed k8s.io/api object (strictly)
 // or, for kinds outside the built-in groups, an Unstructured object.
 func decode(id ident, doc *jsonDoc) (Object, error) {

@@ -139,10 +139,11 @@ func (p *parser) collect(n *yaml.Node, depth int) error {
 		return err
 	}
 	p.b.bytes += doc.buf.Len()
-	id := ident{apiVersion: apiVersion, kind: kind, file: p.file, line: n.Line}
+	id := ident{apiVersion: apiVersion, kind: kind, file: kubectlSource(p.file), line: n.Line}
 	if md := valueOf(n, "metadata"); md != nil && md.Kind == yaml.MappingNode {
 		id.name, id.namespace = scalarKey(md, "name"), scalarKey(md, "namespace")
 	}
+	id.fromJSON(doc.buf.Bytes()) // sees keys merged in with "<<" too
 	obj, err := decode(id, doc)
 	if err != nil {
 		return err
@@ -189,6 +190,14 @@ func scalarKey(n *yaml.Node, key string) string {
 		return ""
 	}
 	return v.Value
+}
+
+// kubectlSource is how kubectl names a source in its messages.
+func kubectlSource(file string) string {
+	if file == "-" {
+		return "STDIN"
+	}
+	return file
 }
 
 func shorten(s string, n int) string {
