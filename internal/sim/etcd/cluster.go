@@ -192,7 +192,7 @@ func (c *cluster) voteAnswer(voter *member, msg pb.Message) {
 	pre := msg.Type == pb.MsgPreVoteResp
 	e := Event{Kind: KindVote, Node: voter.id, Peer: msg.To, Term: msg.Term, PreVote: pre, Granted: !msg.Reject}
 	if msg.Reject {
-		e.Reason = c.refusal(voter, msg)
+		e.Reason = c.refusal(voter)
 	}
 	c.add(e)
 	if r := c.round; r != nil && r.cand == msg.To && r.pre == pre && !msg.Reject {
@@ -202,13 +202,12 @@ func (c *cluster) voteAnswer(voter *member, msg pb.Message) {
 
 // refusal tells why a voter rejected a (pre)vote, from the same facts the
 // library checks in raft.go Step (term, log up-to-dateness, existing vote).
-func (c *cluster) refusal(voter *member, resp pb.Message) string {
-	hs, _, _ := voter.st.InitialState()
-	if resp.Term < hs.Term {
-		return ReasonStaleTerm
-	}
+func (c *cluster) refusal(voter *member) string {
 	if c.req == nil {
 		return ReasonAlreadyVoted
+	}
+	if hs, _, _ := voter.st.InitialState(); c.req.Term < hs.Term {
+		return ReasonStaleTerm
 	}
 	last, _ := voter.st.LastIndex()
 	lastTerm, _ := voter.st.Term(last)

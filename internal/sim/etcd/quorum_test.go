@@ -204,3 +204,29 @@ func BenchmarkScenario(b *testing.B) {
 		})
 	}
 }
+
+// Refusal reasons come from the library's own checks: a member whose log
+// is behind is refused, and a leader in its lease ignores the request.
+func TestRefusalReasons(t *testing.T) {
+	c, err := newCluster(Config{Nodes: 3, CheckQuorum: true, PreVote: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.campaign(1)
+	c.member(3).group = 1 // etcd-3 misses the next write
+	c.propose(1, "create", KeyDeployment)
+	c.member(3).group = 0
+	c.campaign(3)
+	got := map[uint64]string{}
+	for _, e := range c.events {
+		if e.Kind == KindVote && e.Peer == 3 {
+			got[e.Node] = e.Reason
+		}
+	}
+	if got[1] != ReasonLease || got[2] != ReasonLogBehind {
+		t.Fatalf("reasons %v: want etcd-1 %s, etcd-2 %s", got, ReasonLease, ReasonLogBehind)
+	}
+	if l := c.leaderOf(0); l == nil || l.id != 1 {
+		t.Fatalf("leader changed")
+	}
+}
