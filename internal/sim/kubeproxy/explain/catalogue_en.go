@@ -77,7 +77,7 @@ var en = cat{
 	"cost.h":       "Per-packet cost and growth",
 	"ipvs.cost":    "A new connection costs two hash lookups (ipset, IPVS service table) whatever the number of Services; iptables rules stay fixed, and each Service adds one virtual server and one real server per endpoint. IPVS mode is deprecated since 1.35 (KEP-5495); nftables is the recommended replacement.",
 	"nft.h":        "nftables mode: one map lookup instead of a rule scan",
-	"nft.p":        "In nftables mode (beta 1.31, GA 1.33) kube-proxy owns the table `ip kube-proxy`. A Service adds one element to the verdict map service-ips (key: address . protocol . port), one service chain and one chain per endpoint (pkg/proxy/nftables/proxier.go). In `nft -f` form:",
+	"nft.p":        "In nftables mode (beta 1.31, GA 1.33) kube-proxy owns the table `ip kube-proxy`. A Service adds one element to the verdict map service-ips (key: address . protocol . port), one service chain and one chain per endpoint; each chain is added and then flushed, so a resync replaces its rules (pkg/proxy/nftables/proxier.go). The transaction for this Service, in `nft -f` form:",
 	"nft.walk.h":   "The SYN in nftables mode (seed %d)",
 	"nft.none":     "No endpoint is ready: the key goes to the no-endpoint-services map, whose verdict jumps to reject-chain; the client gets \"connection refused\".",
 	"nft.w1":       "From nat-prerouting the packet reaches the services chain, which looks up `%s . %s . %d` in service-ips: one hash lookup, however many Services exist, and a goto to the service chain.",

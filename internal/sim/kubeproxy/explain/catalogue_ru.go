@@ -77,7 +77,7 @@ var ru = cat{
 	"cost.h":       "Цена пакета и рост",
 	"ipvs.cost":    "Новое соединение стоит двух поисков по хешу (ipset и таблица сервисов IPVS) при любом числе Service; правила iptables не меняются, а каждый Service добавляет один виртуальный сервер и по реальному серверу на endpoint. Режим IPVS объявлен устаревшим с 1.35 (KEP-5495); рекомендованная замена — nftables.",
 	"nft.h":        "Режим nftables: один поиск по map вместо просмотра правил",
-	"nft.p":        "В режиме nftables (beta в 1.31, GA в 1.33) kube-proxy владеет таблицей `ip kube-proxy`. Service добавляет один элемент в verdict map service-ips (ключ: адрес . протокол . порт), одну цепочку сервиса и по цепочке на endpoint (pkg/proxy/nftables/proxier.go). В форме `nft -f`:",
+	"nft.p":        "В режиме nftables (beta в 1.31, GA в 1.33) kube-proxy владеет таблицей `ip kube-proxy`. Service добавляет один элемент в verdict map service-ips (ключ: адрес . протокол . порт), одну цепочку сервиса и по цепочке на endpoint; каждая цепочка добавляется и тут же очищается (flush), так что повторная синхронизация заменяет её правила (pkg/proxy/nftables/proxier.go). Транзакция для этого Service в форме `nft -f`:",
 	"nft.walk.h":   "SYN в режиме nftables (seed %d)",
 	"nft.none":     "Ни один endpoint не готов: ключ попадает в map no-endpoint-services, вердикт которой ведёт в reject-chain; клиент получает «connection refused».",
 	"nft.w1":       "Из nat-prerouting пакет попадает в цепочку services, которая ищет `%s . %s . %d` в service-ips: один поиск по хешу при любом числе Service и goto в цепочку сервиса.",
