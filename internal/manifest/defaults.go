@@ -106,18 +106,26 @@ func (d *defaulter) intOrString(f **intstr.IntOrString, v intstr.IntOrString, pa
 }
 
 // namespace sets metadata.namespace to "default" for namespaced kinds, as
-// kubectl does from its context before it sends the request.
+// kubectl does from its context before it sends the request, and clears
+// it on cluster-scoped ones.
 func (d *defaulter) namespace(obj runtime.Object) {
 	if obj == nil {
 		return
 	}
 	m, err := meta.Accessor(obj)
-	if err != nil || m.GetNamespace() != "" {
+	if err != nil {
 		return
 	}
-	if namespaced, known := Namespaced(groupKindOf(obj)); namespaced && known {
+	namespaced, known := Namespaced(groupKindOf(obj))
+	switch {
+	case !known:
+	case namespaced && m.GetNamespace() == "":
 		m.SetNamespace(corev1.NamespaceDefault)
 		d.note("metadata.namespace", corev1.NamespaceDefault)
+	case !namespaced && m.GetNamespace() != "":
+		// The API server drops a namespace written on a cluster-scoped
+		// object (apiserver registry/rest EnsureObjectNamespaceMatchesRequestNamespace).
+		m.SetNamespace("")
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
+	"k8s.io/apimachinery/pkg/api/validation/path"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	metavalidation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
@@ -82,18 +83,34 @@ func validateObject(obj runtime.Object) field.ErrorList {
 	return nil
 }
 
-// objectMeta validates metadata with the name rule of the kind: most
-// names are DNS-1123 subdomains; Services are DNS-1035 labels and
-// Namespaces DNS-1123 labels (core/validation ValidateServiceName,
-// ValidateNamespaceName).
+// nameRules are the name checks of the kinds whose rule is known here
+// (core/validation ValidateServiceName, ValidateNamespaceName,
+// ValidateConfigMapName, ...; rbac/validation ValidateRBACName). Other
+// kinds get the loosest rule the API server applies to any name, the
+// path segment one, so that no valid name is ever rejected.
+var nameRules = map[string]apivalidation.ValidateNameFunc{
+	"Service":   apivalidation.NameIsDNS1035Label,
+	"Namespace": apivalidation.NameIsDNSLabel,
+
+	"Pod": apivalidation.NameIsDNSSubdomain, "ConfigMap": apivalidation.NameIsDNSSubdomain,
+	"Secret": apivalidation.NameIsDNSSubdomain, "ServiceAccount": apivalidation.NameIsDNSSubdomain,
+	"PersistentVolumeClaim": apivalidation.NameIsDNSSubdomain, "Node": apivalidation.NameIsDNSSubdomain,
+	"ReplicationController": apivalidation.NameIsDNSSubdomain,
+	"Deployment.apps":       apivalidation.NameIsDNSSubdomain, "ReplicaSet.apps": apivalidation.NameIsDNSSubdomain,
+	"DaemonSet.apps": apivalidation.NameIsDNSSubdomain, "StatefulSet.apps": apivalidation.NameIsDNSSubdomain,
+
+	"Role.rbac.authorization.k8s.io":               path.ValidatePathSegmentName,
+	"ClusterRole.rbac.authorization.k8s.io":        path.ValidatePathSegmentName,
+	"RoleBinding.rbac.authorization.k8s.io":        path.ValidatePathSegmentName,
+	"ClusterRoleBinding.rbac.authorization.k8s.io": path.ValidatePathSegmentName,
+}
+
+// objectMeta validates metadata with the name rule of the kind.
 func objectMeta(obj runtime.Object, m *metav1.ObjectMeta) field.ErrorList {
 	gk := groupKindOf(obj)
-	nameFn := apivalidation.NameIsDNSSubdomain
-	switch gk.String() {
-	case "Service":
-		nameFn = apivalidation.NameIsDNS1035Label
-	case "Namespace":
-		nameFn = apivalidation.NameIsDNSLabel
+	nameFn, ok := nameRules[gk.String()]
+	if !ok {
+		nameFn = path.ValidatePathSegmentName
 	}
 	if m.Name == "" && m.GenerateName != "" {
 		// The API server generates the name before it validates; any

@@ -65,6 +65,9 @@ func TestValidate(t *testing.T) {
 		{"configmap name", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: My.Config}\n",
 			`ConfigMap "My.Config" is invalid: metadata.name: Invalid value: "My.Config": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`},
 		{"custom resource", "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: ANY}\n", ""},
+		{"rbac name with colon, namespace dropped", "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: \"system:coredns\", namespace: kube-system}\n", ""},
+		{"rbac name with slash", "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: a/b}\n",
+			`Role.rbac.authorization.k8s.io "a/b" is invalid: metadata.name: Invalid value: "a/b": may not contain '/'`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
