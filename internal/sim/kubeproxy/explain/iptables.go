@@ -120,7 +120,16 @@ func walkSection(d *report.Doc, c cat, in Input, rs kubeproxy.Ruleset, data *Dat
 		d.Sequence = rejectSequence(c, in, client, sport)
 		return
 	}
-	steps := []string{c.t("walk.s1", client), c.t("walk.s2", sp.SVCChain())}
+	s1 := c.t("walk.s1") + " "
+	switch {
+	case in.Config.MasqueradeAll:
+		s1 += c.t("walk.s1all")
+	case in.Config.ClusterCIDR != "":
+		s1 += c.t("walk.s1cidr", client)
+	default:
+		s1 += c.t("walk.s1none")
+	}
+	steps := []string{s1, c.t("walk.s2", sp.SVCChain())}
 	if len(sp.UsableEndpoints()) > 1 {
 		steps = append(steps, c.t("walk.s3"))
 	}
