@@ -171,7 +171,11 @@ func runQuiz(f *Factory, o *quizOptions, dueOnly bool) error {
 	s := &quiz.Session{Questions: qs, Prompter: newPrompter(f, talk), Store: e.store, Lang: e.g.Lang,
 		Seed: e.g.Seed, Exam: o.exam, Now: e.now,
 		Feedback: func(a *quiz.Answered) error {
-			return report.Render(talk, quiz.FeedbackDoc(a, e.g.Lang), report.Options{Format: report.Text, Color: e.g.Color})
+			err := report.Render(talk, quiz.FeedbackDoc(a, e.g.Lang), report.Options{Format: report.Text, Color: e.g.Color})
+			if err == nil {
+				_, err = fmt.Fprintln(talk)
+			}
+			return err
 		}}
 	out, err := s.Run()
 	if err != nil {
