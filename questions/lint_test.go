@@ -1,6 +1,8 @@
 package questions_test
 
 import (
+	"strconv"
+	"strings"
 	"testing"
 
 	_ "github.com/k8sexplain/k8sexplain/internal/golden" // defines -update for `go test ./... -update`
@@ -8,22 +10,85 @@ import (
 	"github.com/k8sexplain/k8sexplain/questions"
 )
 
+// minQuestions is the size issue 6 asks of the bank.
+const minQuestions = 100
+
+func load(t *testing.T) *quiz.Bank {
+	t.Helper()
+	b, err := quiz.Load(questions.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 // TestBankLint checks every embedded question against the schema: both
 // languages everywhere, valid type, topic and difficulty, answer data that
 // fits the type, unique ids (Load rejects duplicates) and a `see:` line that
 // names k8sexplain and a real subcommand. cmd's TestQuizSeeLinesParse also
 // parses each `see:` with the real command tree.
 func TestBankLint(t *testing.T) {
-	b, err := quiz.Load(questions.FS)
-	if err != nil {
-		t.Fatal(err)
+	b := load(t)
+	if len(b.Questions) < minQuestions {
+		t.Errorf("the bank has %d questions, want at least %d", len(b.Questions), minQuestions)
 	}
-	if len(b.Questions) == 0 {
-		t.Fatal("the bank is empty")
-	}
+	topics := map[string]int{}
 	for _, q := range b.Questions {
+		topics[q.Topic]++
 		for _, err := range quiz.Validate(q) {
 			t.Error(err)
 		}
 	}
+	for _, topic := range quiz.Topics {
+		if topics[topic] == 0 {
+			t.Errorf("no question on topic %s", topic)
+		}
+	}
+}
+
+// TestBankModelAnswers grades the model answer of every question in both
+// languages: the right choices, the steps in order, the value with its
+// unit, and for free text the explanation itself, which must earn full
+// credit from its own rubric. A non-answer must earn nothing.
+func TestBankModelAnswers(t *testing.T) {
+	for _, q := range load(t).Questions {
+		for _, lang := range []string{"en", "ru"} {
+			p := quiz.Present(q, 1, 1, lang, 1)
+			r := quiz.Grade(q, p.Shown, modelAnswer(q, p, lang), lang)
+			if r.Score < 1 {
+				t.Errorf("%s (%s, %s): the model answer scores %.2f (missed %q)", q.File, q.ID, lang, r.Score, r.Missed)
+			}
+			if q.Type != quiz.TextAns {
+				continue
+			}
+			for _, idk := range []string{"I don't know, sorry", "не знаю, извините", "it depends"} {
+				if r := quiz.Grade(q, nil, idk, lang); r.Score > 0 {
+					t.Errorf("%s (%s): %q earns %.2f: a synonym is too generic (found %q)", q.File, q.ID, idk, r.Score, r.Found)
+				}
+			}
+		}
+	}
+}
+
+func modelAnswer(q *quiz.Question, p *quiz.Presentation, lang string) string {
+	var parts []string
+	switch q.Type {
+	case quiz.Single, quiz.Multi:
+		for _, a := range q.Answer {
+			parts = append(parts, strconv.Itoa(a+1))
+		}
+	case quiz.Order:
+		for orig := range q.Choices {
+			for shown, o := range p.Shown {
+				if o == orig {
+					parts = append(parts, strconv.Itoa(shown+1))
+				}
+			}
+		}
+	case quiz.NumType:
+		return strconv.FormatFloat(q.Numeric.Value, 'g', -1, 64) + " " + q.Numeric.Unit.In(lang)
+	case quiz.TextAns:
+		return q.Explanation.In(lang)
+	}
+	return strings.Join(parts, " ")
 }
