@@ -1,13 +1,15 @@
 package manifest
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"reflect"
 	"sort"
 	"strconv"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -146,30 +148,108 @@ func strictError(id ident, doc *jsonDoc, errs []error) error {
 // (replicas: "three") or one a field's own decoder rejects (a quantity).
 func typeError(id ident, doc *jsonDoc, err error) error {
 	msg := strings.TrimPrefix(err.Error(), "json: ")
-	if off, ok := jsonOffset(err); ok {
-		if f, ok := doc.fieldBefore(int(off)); ok && f.path != "" {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		if f, ok := doc.typeErrorField(te); ok {
 			return errAt(f.line, "wrong type for %q in %s: %s", f.path, id, msg)
 		}
+	}
+	if f, ok := badQuantity(doc); ok {
+		return errAt(f.line, "invalid value for %q in %s: %s", f.path, id, msg)
 	}
 	return errAt(id.line, "%s: %s", id, msg)
 }
 
-// jsonOffset reads the Offset of sigs.k8s.io/json's UnmarshalTypeError,
-// which lives in an internal package and cannot be named here.
-func jsonOffset(err error) (int64, bool) {
-	v := reflect.ValueOf(err)
-	if v.Kind() != reflect.Pointer || v.IsNil() {
-		return 0, false
+// typeErrorField finds the value a type error is about. The offset is
+// right when the outer decoder failed; when a field's own UnmarshalJSON
+// failed (IntOrString given a list), it is relative to that field's value,
+// so the field path (without list indices) must agree, or the first value
+// at that path of the reported JSON type is taken.
+func (d *jsonDoc) typeErrorField(te *json.UnmarshalTypeError) (fieldAt, bool) {
+	if te.Field == "" {
+		return fieldAt{}, false
 	}
-	v = v.Elem()
-	if v.Kind() != reflect.Struct || v.Type().Name() != "UnmarshalTypeError" {
-		return 0, false
+	if f, ok := d.fieldBefore(int(te.Offset)); ok && withoutIndexes(f.path) == te.Field {
+		return f, true
 	}
-	f := v.FieldByName("Offset")
-	if !f.IsValid() || !f.CanInt() {
-		return 0, false
+	data := d.buf.Bytes()
+	for _, f := range d.fields {
+		if withoutIndexes(f.path) == te.Field && f.off < len(data) && strings.HasPrefix(te.Value, jsonKind(data[f.off])) {
+			return f, true
+		}
 	}
-	return f.Int(), true
+	return fieldAt{}, false
+}
+
+func withoutIndexes(path string) string {
+	var b strings.Builder
+	depth := 0
+	for _, r := range path {
+		switch {
+		case r == '[':
+			depth++
+		case r == ']':
+			depth--
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// jsonKind names a JSON value by its first byte, as UnmarshalTypeError does.
+func jsonKind(c byte) string {
+	switch c {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "bool"
+	case 'n':
+		return "null"
+	}
+	return "number"
+}
+
+// badQuantity finds the first resource quantity in doc that does not
+// parse: resource.Quantity's own decoder reports no position.
+func badQuantity(doc *jsonDoc) (fieldAt, bool) {
+	data := doc.buf.Bytes()
+	for _, f := range doc.fields {
+		if !quantityPath(f.path) || f.off >= len(data) {
+			continue
+		}
+		var v any
+		if err := json.NewDecoder(bytes.NewReader(data[f.off:])).Decode(&v); err != nil {
+			continue
+		}
+		var s string
+		switch x := v.(type) {
+		case string:
+			s = x
+		case float64:
+			continue // numbers are valid quantities
+		default:
+			s = fmt.Sprint(x)
+		}
+		if _, err := resource.ParseQuantity(s); err != nil {
+			return f, true
+		}
+	}
+	return fieldAt{}, false
+}
+
+// quantityPath reports whether path is a value in a resource list.
+func quantityPath(path string) bool {
+	for _, part := range []string{"requests.", "limits.", "hard.", "capacity.", "allocatable.", "overhead.", "storage", "sizeLimit"} {
+		if strings.Contains(path, part) {
+			return true
+		}
+	}
+	return false
 }
 
 // decodeUnstructured keeps a custom resource as generic data; only its

@@ -65,6 +65,10 @@ func TestParseErrors(t *testing.T) {
 			`app.yaml:1: resource mapping not found for name: "" namespace: "" from "app.yaml": no matches for kind "Kustomization" in version "kustomize.config.k8s.io/v1beta1": a kustomization is not an object to apply; build it with kubectl kustomize (or kubectl apply -k DIR)`},
 		{"deep nesting", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: " + strings.Repeat("[", 150) + strings.Repeat("]", 150) + "\n",
 			`app.yaml:4: nesting deeper than 100 levels`},
+		{"bad quantity", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    image: c\n    resources:\n      requests: {cpu: 100m}\n      limits:\n        memory: 1 GB\n",
+			`app.yaml:11: invalid value for "spec.containers[0].resources.limits.memory" in Pod "p": quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`},
+		{"bad intOrString", "apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec:\n  ports:\n  - port: 80\n    targetPort: [80]\n",
+			`app.yaml:7: wrong type for "spec.ports[0].targetPort" in Service "s": cannot unmarshal array into Go struct field ServicePort.spec.ports.targetPort of type int32`},
 		{"infinity", "apiVersion: v1\nkind: Pod\nmetadata: {name: x}\nspec: {priority: .inf}\n", `app.yaml:4: .inf cannot be represented in JSON`},
 	}
 	for _, tt := range tests {
