@@ -121,14 +121,8 @@ func Namespaced(gk schema.GroupKind) (namespaced, known bool) {
 	return true, false
 }
 
-// GroupKind returns the qualified kind of obj as API errors print it
+// groupKindOf returns the qualified kind of obj as API errors print it
 // (Deployment.apps, Service).
 func groupKindOf(obj runtime.Object) schema.GroupKind {
-	gvk := obj.GetObjectKind().GroupVersionKind()
-	if gvk.Kind == "" {
-		if kinds, _, err := scheme.ObjectKinds(obj); err == nil && len(kinds) > 0 {
-			gvk = kinds[0]
-		}
-	}
-	return gvk.GroupKind()
+	return KindOf(obj).GroupKind()
 }
