@@ -42,9 +42,10 @@ func benchPod(name string) *corev1.Pod {
 	return p
 }
 
-func benchSchedule(b *testing.B, nodes int) {
+func benchSchedule(b *testing.B, nodes int, summary bool) {
 	c := benchCluster(b, nodes, 30)
 	s := New()
+	s.Summary = summary
 	r := rng(1)
 	sel := labels.SelectorFromSet(labels.Set{"app": "rs-7"})
 	p := owned(benchPod("incoming"), "rs-7", map[string]string{"app": "rs-7"})
@@ -75,12 +76,14 @@ func reportCPU(b *testing.B, start time.Duration, ops int) {
 // node (so 150,000 pods at 5,000 nodes).
 func BenchmarkSchedule(b *testing.B) {
 	for _, n := range []int{1000, 5000} {
-		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) { benchSchedule(b, n) })
+		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) { benchSchedule(b, n, false) })
+		b.Run(fmt.Sprintf("nodes=%d,summary", n), func(b *testing.B) { benchSchedule(b, n, true) })
 	}
 }
 
 // BenchmarkFill schedules and binds 30 pods per node from empty, the way the
-// simulator drives the scheduler: Schedule, then Cluster.AddPod.
+// simulator drives the scheduler at scale: Schedule (Summary), then
+// Cluster.AddPod.
 func BenchmarkFill(b *testing.B) {
 	for _, n := range []int{1000, 5000} {
 		b.Run(fmt.Sprintf("nodes=%d,pods=%d", n, 30*n), func(b *testing.B) {
@@ -100,6 +103,7 @@ func BenchmarkFill(b *testing.B) {
 				b.StopTimer()
 				c := benchCluster(b, n, 0)
 				s, r := New(), rng(1)
+				s.Summary = true
 				b.StartTimer()
 				cpu0 := cpuTime()
 				for k, p := range pods {

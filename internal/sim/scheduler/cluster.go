@@ -25,6 +25,10 @@ type Cluster struct {
 	// owners: controller UID → nodes running its live pods → how many. A
 	// cycle reads one small map, which stays in cache across the nodes.
 	owners map[types.UID]map[*NodeInfo]int32
+	// slots gives each node a dense index for per-cycle scratch arrays;
+	// freed slots are reused.
+	slots     []*NodeInfo
+	freeSlots []int32
 }
 
 type ownerZone struct {
@@ -61,6 +65,14 @@ func (c *Cluster) AddNode(node *corev1.Node) *NodeInfo {
 	n := NewNodeInfo(node)
 	n.c = c
 	c.assignZoneID(n)
+	if k := len(c.freeSlots); k > 0 {
+		n.slot = c.freeSlots[k-1]
+		c.freeSlots = c.freeSlots[:k-1]
+		c.slots[n.slot] = n
+	} else {
+		n.slot = int32(len(c.slots))
+		c.slots = append(c.slots, n)
+	}
 	c.byName[node.Name] = n
 	c.treeAdd(n)
 	c.indexImages(n, 1)
@@ -105,6 +117,8 @@ func (c *Cluster) RemoveNode(name string) {
 		c.addOwnerCount(uid, n, -cnt)
 	}
 	n.c = nil
+	c.slots[n.slot] = nil
+	c.freeSlots = append(c.freeSlots, n.slot)
 	delete(c.byName, name)
 	c.treeRemove(n, zoneKey(n.Node))
 	c.rebuildOrder()

@@ -174,3 +174,66 @@ func TestDefaultSpreadSelector(t *testing.T) {
 		t.Errorf("nothing selects the pod, got %q", got)
 	}
 }
+
+// A Scheduler reused across cycles (its scratch state, nextStartNodeIndex)
+// scores exactly like a fresh one while pods come and go.
+func TestSchedulerReuse(t *testing.T) {
+	z := corev1.LabelTopologyZone
+	lbl := map[string]string{"app": "web"}
+	var nodes []*corev1.Node
+	for i, n := range names("n", 7) {
+		nodes = append(nodes, node(n, "4", "8Gi", z, fmt.Sprintf("z%d", i%3)))
+	}
+	c := cluster(t, nodes)
+	reused := New()
+	var placed []*corev1.Pod
+	for i := 0; i < 20; i++ {
+		p := owned(pod(fmt.Sprintf("p%d", i), "100m", "100Mi"), "rs", lbl)
+		sel := DefaultSpreadSelector(p, nil, &metav1.LabelSelector{MatchLabels: lbl})
+		got := scoresOf(reused.Schedule(p, c, rng(uint64(i)), sel).Clone())
+		fresh := New().Schedule(p, c, rng(uint64(i)), sel).Clone()
+		if fmt.Sprint(got) != fmt.Sprint(scoresOf(fresh)) {
+			t.Fatalf("cycle %d: reused %v\nfresh %v", i, got, scoresOf(fresh))
+		}
+		p.Spec.NodeName = fresh.Node
+		if err := c.AddPod(p); err != nil {
+			t.Fatal(err)
+		}
+		placed = append(placed, p)
+		if i%3 == 2 { // remove an earlier pod
+			c.RemovePod(placed[0])
+			placed = placed[1:]
+		}
+	}
+}
+
+// Summary mode decides exactly as the detailed mode does.
+func TestSummaryDecidesTheSame(t *testing.T) {
+	var nodes []*corev1.Node
+	for i, n := range names("n", 150) {
+		nodes = append(nodes, node(n, fmt.Sprint(2+i%3), "8Gi", corev1.LabelTopologyZone, fmt.Sprintf("z%d", i%4)))
+	}
+	c1, c2 := cluster(t, nodes), cluster(t, nodes)
+	detail, summary := New(), New()
+	summary.Summary = true
+	lbl := map[string]string{"app": "web"}
+	for i := 0; i < 300; i++ {
+		p := owned(pod(fmt.Sprintf("p%d", i), "500m", "1Gi"), "rs", lbl)
+		sel := DefaultSpreadSelector(p, nil, &metav1.LabelSelector{MatchLabels: lbl})
+		a := detail.Schedule(p, c1, rng(uint64(i)), sel)
+		b := summary.Schedule(p, c2, rng(uint64(i)), sel)
+		if a.Node != b.Node || a.Message != b.Message || fmt.Sprint(a.Ties) != fmt.Sprint(b.Ties) || a.Evaluated != b.Evaluated {
+			t.Fatalf("cycle %d: detail %s %q, summary %s %q", i, a.Node, a.Message, b.Node, b.Message)
+		}
+		if len(b.Filtered) != a.Evaluated-a.Feasible {
+			t.Fatalf("cycle %d: summary kept %d verdicts, want the %d rejected", i, len(b.Filtered), a.Evaluated-a.Feasible)
+		}
+		if a.Node == "" {
+			continue
+		}
+		q := *p
+		q.Spec.NodeName = a.Node
+		_ = c1.AddPod(&q)
+		_ = c2.AddPod(&q)
+	}
+}

@@ -140,8 +140,7 @@ type ResourceWeight struct {
 
 func (*NodeResourcesFit) Name() string { return NodeResourcesFitName }
 
-func (*NodeResourcesFit) PreFilter(st *CycleState, pod *corev1.Pod) *Status {
-	st.request = PodRequests(pod, false)
+func (*NodeResourcesFit) PreFilter(st *CycleState, _ *corev1.Pod) *Status {
 	st.scalarNames = st.scalarNames[:0]
 	for name := range st.request.Scalar {
 		st.scalarNames = append(st.scalarNames, name)

@@ -37,7 +37,9 @@ type NodeInfo struct {
 	zone   string              // topology.kubernetes.io/zone label, if any
 	hasZ   bool                // the node has the zone label
 	zoneID int32               // the Cluster's ID of zone; -1 without the label
-	hasH   bool                // the node has the kubernetes.io/hostname label
+	host   string              // kubernetes.io/hostname label, if any
+	hasH   bool                // the node has the hostname label
+	slot   int32               // the Cluster's dense index of this node
 	c      *Cluster            // nil for a NodeInfo outside a Cluster
 }
 
@@ -72,7 +74,7 @@ func (n *NodeInfo) setNode(node *corev1.Node) {
 	n.name, n.unsched, n.taints = node.Name, node.Spec.Unschedulable, node.Spec.Taints
 	n.Allocatable = resourceFromList(node.Status.Allocatable)
 	n.zone, n.hasZ = node.Labels[corev1.LabelTopologyZone]
-	_, n.hasH = node.Labels[corev1.LabelHostname]
+	n.host, n.hasH = node.Labels[corev1.LabelHostname]
 	n.images = make(map[string]int64, 2*len(node.Status.Images))
 	for _, img := range node.Status.Images {
 		for _, name := range img.Names {
@@ -214,9 +216,7 @@ func normalizedImageName(name string) string {
 func (n *NodeInfo) label(key string) (string, bool) {
 	switch key {
 	case corev1.LabelHostname:
-		if !n.hasH {
-			return "", false
-		}
+		return n.host, n.hasH
 	case corev1.LabelTopologyZone:
 		return n.zone, n.hasZ
 	}

@@ -13,7 +13,8 @@ import (
 type Result struct {
 	// Node is the chosen node; "" when the pod is unschedulable.
 	Node string
-	// Filtered has one verdict per evaluated node, in evaluation order.
+	// Filtered has one verdict per evaluated node, in evaluation order
+	// (with Scheduler.Summary, only the rejected nodes).
 	Filtered []NodeVerdict
 	// Scores has one entry per feasible node, in evaluation order; empty
 	// when fewer than two nodes fit (upstream does not score one node).
@@ -45,7 +46,7 @@ type NodeVerdict struct {
 // NodeScore is one feasible node's scores.
 type NodeScore struct {
 	Node    string
-	Plugins []PluginScore // in profile order, skipped plugins left out
+	Plugins []PluginScore // in profile order, skipped plugins left out; nil with Scheduler.Summary
 	Total   int64         // Σ Normalized × Weight
 }
 
@@ -82,6 +83,7 @@ type buffers struct {
 	scores     []NodeScore
 	plugins    []PluginScore
 	raw        []int64
+	totals     []int64
 	ties       []string
 }
 
@@ -109,39 +111,52 @@ func (s *Scheduler) score(pod *corev1.Pod, feasible []*NodeInfo, res *Result) {
 	}
 	res.Skipped = s.buf.skipScore
 
-	// plugins is a flat [node][active plugin] table.
+	// table is a flat [node][active plugin] table, kept only for detail.
+	detail := !s.Summary
 	need := len(feasible) * nActive
+	if !detail {
+		need = 0
+	}
 	if cap(s.buf.plugins) < need {
 		s.buf.plugins = make([]PluginScore, need)
 	}
 	table := s.buf.plugins[:need]
 	if cap(s.buf.raw) < len(feasible) {
 		s.buf.raw = make([]int64, len(feasible))
+		s.buf.totals = make([]int64, len(feasible))
 	}
-	raw := s.buf.raw[:len(feasible)]
+	raw, totals := s.buf.raw[:len(feasible)], s.buf.totals[:len(feasible)]
+	clear(totals)
 	col := 0
 	for i, ws := range s.profile.Score {
 		if !active[i] {
 			continue
 		}
+		name := ws.Plugin.Name()
 		for j, n := range feasible {
 			raw[j] = ws.Plugin.Score(&s.st, pod, n)
-			table[j*nActive+col] = PluginScore{Plugin: ws.Plugin.Name(), Raw: raw[j], Weight: ws.Weight}
+		}
+		if detail {
+			for j := range feasible {
+				table[j*nActive+col] = PluginScore{Plugin: name, Raw: raw[j], Weight: ws.Weight}
+			}
 		}
 		if norm, ok := ws.Plugin.(NormalizeScorer); ok {
 			norm.NormalizeScore(&s.st, pod, feasible, raw)
 		}
 		for j := range feasible {
-			ps := &table[j*nActive+col]
-			ps.Normalized = raw[j]
-			ps.Weighted = raw[j] * ws.Weight
+			totals[j] += raw[j] * ws.Weight
+			if detail {
+				ps := &table[j*nActive+col]
+				ps.Normalized, ps.Weighted = raw[j], raw[j]*ws.Weight
+			}
 		}
 		col++
 	}
 	for j, n := range feasible {
-		ns := NodeScore{Node: n.name, Plugins: table[j*nActive : (j+1)*nActive : (j+1)*nActive]}
-		for _, ps := range ns.Plugins {
-			ns.Total += ps.Weighted
+		ns := NodeScore{Node: n.name, Total: totals[j]}
+		if detail {
+			ns.Plugins = table[j*nActive : (j+1)*nActive : (j+1)*nActive]
 		}
 		s.buf.scores = append(s.buf.scores, ns)
 	}

@@ -53,6 +53,11 @@ func DefaultProfile() Profile {
 // Scheduler runs scheduling cycles with one profile. It is not safe for
 // concurrent use: it keeps nextStartNodeIndex and reuses its buffers.
 type Scheduler struct {
+	// Summary skips the per-node detail a trace prints only for small
+	// clusters: Result.Filtered keeps only rejected nodes and NodeScore keeps
+	// only the total. Decisions and messages are the same.
+	Summary bool
+
 	profile            Profile
 	nextStartNodeIndex int
 	st                 CycleState
@@ -121,6 +126,7 @@ func numFeasibleNodesToFind(percentage int32, numAllNodes int) int {
 func (s *Scheduler) Schedule(pod *corev1.Pod, c *Cluster, rng *rand.Rand, spreadSelector labels.Selector) Result {
 	nodes := c.Nodes()
 	s.st.cluster, s.st.spreadSelector = c, spreadSelector
+	s.st.request = PodRequests(pod, false)
 	s.buf.reset()
 	res := Result{NumAllNodes: len(nodes)}
 	if len(nodes) == 0 {
@@ -152,13 +158,14 @@ func (s *Scheduler) Schedule(pod *corev1.Pod, c *Cluster, rng *rand.Rand, spread
 		n := nodes[(s.nextStartNodeIndex+processed)%len(nodes)]
 		processed++
 		st := s.filter(pod, n)
-		v := NodeVerdict{Node: n.name}
-		if st != nil {
-			v.Plugin, v.Code, v.Reasons, v.Detail = st.Plugin, st.Code, st.Reasons, st.Detail
-		} else {
+		if st == nil {
 			feasible = append(feasible, n)
+			if !s.Summary {
+				s.buf.verdicts = append(s.buf.verdicts, NodeVerdict{Node: n.name})
+			}
+			continue
 		}
-		s.buf.verdicts = append(s.buf.verdicts, v)
+		s.buf.verdicts = append(s.buf.verdicts, NodeVerdict{Node: n.name, Plugin: st.Plugin, Code: st.Code, Reasons: st.Reasons, Detail: st.Detail})
 	}
 	s.buf.feasible = feasible
 	s.nextStartNodeIndex = (s.nextStartNodeIndex + processed) % len(nodes)

@@ -90,6 +90,19 @@ func (b *BalancedAllocation) PreScore(st *CycleState, _ *corev1.Pod, _ []*NodeIn
 func (b *BalancedAllocation) Score(st *CycleState, _ *corev1.Pod, n *NodeInfo) int64 {
 	var with, without [8]float64
 	k := 0
+	if b.cpuMemory() { // the default resources, without the generic lookup
+		for _, r := range [2][3]int64{
+			{n.Allocatable.MilliCPU, n.Requested.MilliCPU, st.request.MilliCPU},
+			{n.Allocatable.Memory, n.Requested.Memory, st.request.Memory},
+		} {
+			if r[0] != 0 {
+				with[k] = min(float64(r[1]+r[2])/float64(r[0]), 1)
+				without[k] = min(float64(r[1])/float64(r[0]), 1)
+				k++
+			}
+		}
+		return b.combine(with[:k], without[:k])
+	}
 	for _, name := range b.Resources {
 		alloc, req := allocatableAndRequested(n, &n.Requested, &st.request, name)
 		if alloc == 0 || k == len(with) {
@@ -100,12 +113,19 @@ func (b *BalancedAllocation) Score(st *CycleState, _ *corev1.Pod, n *NodeInfo) i
 		without[k] = min(float64(before)/float64(alloc), 1)
 		k++
 	}
-	sWith := balanceScore(with[:k])
+	return b.combine(with[:k], without[:k])
+}
+
+func (b *BalancedAllocation) cpuMemory() bool {
+	return len(b.Resources) == 2 && b.Resources[0] == corev1.ResourceCPU && b.Resources[1] == corev1.ResourceMemory
+}
+
+func (b *BalancedAllocation) combine(with, without []float64) int64 {
+	sWith := balanceScore(with)
 	if b.Legacy {
 		return sWith
 	}
-	sWithout := balanceScore(without[:k])
-	return MaxNodeScore/2 + (MaxNodeScore/2+sWith-sWithout)/2
+	return MaxNodeScore/2 + (MaxNodeScore/2+sWith-balanceScore(without))/2
 }
 
 // balanceScore is int64((1−std)*100): for two fractions std = |f1−f2|/2,

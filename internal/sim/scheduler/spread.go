@@ -54,13 +54,18 @@ type spreadState struct {
 	constraints []spreadConstraint
 	byOwner     types.UID // count by controller instead of selector
 	ownerNodes  map[*NodeInfo]int32
+	perSlot     []int32 // ownerNodes scattered by node slot for this cycle
+	scattered   []int32 // the slots set in perSlot, to clear next cycle
 	requireAll  bool
 	ignored     map[*NodeInfo]bool
 }
 
 func (p PodTopologySpread) PreScore(st *CycleState, pod *corev1.Pod, feasible []*NodeInfo) *Status {
 	s := &st.spread
-	*s = spreadState{constraints: s.constraints[:0]}
+	for _, slot := range s.scattered { // clear last cycle's scatter
+		s.perSlot[slot] = 0
+	}
+	*s = spreadState{constraints: s.constraints[:0], perSlot: s.perSlot, scattered: s.scattered[:0]}
 	if len(pod.Spec.TopologySpreadConstraints) > 0 {
 		s.requireAll = true
 		for _, c := range pod.Spec.TopologySpreadConstraints {
@@ -76,6 +81,13 @@ func (p PodTopologySpread) PreScore(st *CycleState, pod *corev1.Pod, feasible []
 	} else if st.spreadSelector != nil && !st.spreadSelector.Empty() {
 		s.byOwner = controllerUID(pod)
 		s.ownerNodes = st.cluster.owners[s.byOwner]
+		if len(s.perSlot) < len(st.cluster.slots) {
+			s.perSlot = make([]int32, len(st.cluster.slots))
+		}
+		for n, cnt := range s.ownerNodes {
+			s.perSlot[n.slot] = cnt
+			s.scattered = append(s.scattered, n.slot)
+		}
 		for _, c := range p.DefaultConstraints {
 			s.constraints = append(s.constraints, spreadConstraint{key: c.TopologyKey, maxSkew: c.MaxSkew, selector: st.spreadSelector})
 		}
@@ -199,7 +211,7 @@ func (PodTopologySpread) countDomains(st *CycleState, pod *corev1.Pod) {
 
 func (s *spreadState) countOn(n *NodeInfo, c *spreadConstraint, ns string) int {
 	if s.byOwner != "" {
-		return int(s.ownerNodes[n])
+		return int(s.perSlot[n.slot])
 	}
 	cnt := 0
 	for _, p := range n.Pods {
@@ -212,7 +224,7 @@ func (s *spreadState) countOn(n *NodeInfo, c *spreadConstraint, ns string) int {
 
 func (PodTopologySpread) Score(st *CycleState, pod *corev1.Pod, n *NodeInfo) int64 {
 	s := &st.spread
-	if s.ignored[n] {
+	if s.ignored != nil && s.ignored[n] {
 		return 0
 	}
 	var score float64
@@ -241,8 +253,9 @@ func (PodTopologySpread) Score(st *CycleState, pod *corev1.Pod, n *NodeInfo) int
 func (PodTopologySpread) NormalizeScore(st *CycleState, _ *corev1.Pod, feasible []*NodeInfo, scores []int64) {
 	s := &st.spread
 	minScore, maxScore := int64(math.MaxInt64), int64(0)
+	ignored := func(n *NodeInfo) bool { return s.ignored != nil && s.ignored[n] }
 	for i, n := range feasible {
-		if s.ignored[n] {
+		if ignored(n) {
 			continue
 		}
 		minScore = min(minScore, scores[i])
@@ -250,7 +263,7 @@ func (PodTopologySpread) NormalizeScore(st *CycleState, _ *corev1.Pod, feasible 
 	}
 	for i, n := range feasible {
 		switch {
-		case s.ignored[n]:
+		case ignored(n):
 			scores[i] = 0
 		case maxScore == 0:
 			scores[i] = MaxNodeScore
