@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
+	"os/signal"
 	"time"
 
 	"github.com/AlecAivazis/survey/v2/terminal"
@@ -177,6 +179,21 @@ func runQuiz(f *Factory, o *quizOptions, dueOnly bool) error {
 			}
 			return err
 		}}
+	if lp, ok := s.Prompter.(*quiz.LinePrompter); ok {
+		stop := make(chan struct{})
+		lp.Interrupt = stop
+		sig := make(chan os.Signal, 1)
+		signal.Notify(sig, os.Interrupt)
+		finished := make(chan struct{})
+		defer func() { signal.Stop(sig); close(finished) }()
+		go func() {
+			select {
+			case <-sig:
+				close(stop)
+			case <-finished:
+			}
+		}()
+	}
 	out, err := s.Run()
 	if err != nil {
 		return err

@@ -17,6 +17,17 @@ import (
 type LinePrompter struct {
 	In  *bufio.Reader
 	Out io.Writer
+	// Interrupt, when set, ends the wait for a line with ErrInterrupted:
+	// in this mode the terminal (if any) is not raw, so Ctrl-C is a SIGINT
+	// the command turns into a receive here.
+	Interrupt <-chan struct{}
+
+	lines chan lineRead
+}
+
+type lineRead struct {
+	s   string
+	err error
 }
 
 // NewLinePrompter reads answers from in and writes questions to out.
@@ -29,7 +40,11 @@ func (l *LinePrompter) Ask(p *Presentation) (string, error) {
 	if _, err := io.WriteString(l.Out, FormatQuestion(p)); err != nil {
 		return "", err
 	}
-	line, err := l.In.ReadString('\n')
+	line, err := l.readLine()
+	if errors.Is(err, ErrInterrupted) {
+		fmt.Fprintln(l.Out)
+		return "", err
+	}
 	if err != nil && !(errors.Is(err, io.EOF) && line != "") {
 		fmt.Fprintln(l.Out)
 		return "", err
@@ -38,6 +53,34 @@ func (l *LinePrompter) Ask(p *Presentation) (string, error) {
 	// echo the answer: stdin is not the terminal the questions go to
 	fmt.Fprintf(l.Out, "%s\n\n", line)
 	return line, nil
+}
+
+// readLine reads the next line, or returns ErrInterrupted when Interrupt
+// fires first. With Interrupt set, a goroutine reads ahead one line at a
+// time; it may stay blocked on the input after an interrupt, which ends the
+// session (and, in the real command, the process).
+func (l *LinePrompter) readLine() (string, error) {
+	if l.Interrupt == nil {
+		return l.In.ReadString('\n')
+	}
+	if l.lines == nil {
+		l.lines = make(chan lineRead, 1)
+		go func() {
+			for {
+				s, err := l.In.ReadString('\n')
+				l.lines <- lineRead{s, err}
+				if err != nil {
+					return
+				}
+			}
+		}()
+	}
+	select {
+	case r := <-l.lines:
+		return r.s, r.err
+	case <-l.Interrupt:
+		return "", ErrInterrupted
+	}
 }
 
 // FormatQuestion renders a question as plain text with numbered choices and

@@ -2,6 +2,7 @@ package quiz
 
 import (
 	"bytes"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -126,5 +127,30 @@ func TestParseAnswers(t *testing.T) {
 		if _, err := ParseAnswers([]byte(bad)); err == nil {
 			t.Errorf("ParseAnswers(%q) accepted", bad)
 		}
+	}
+}
+
+func TestLinePrompterInterrupt(t *testing.T) {
+	b := testBank(t)
+	in, w := io.Pipe()
+	defer w.Close()
+	intr := make(chan struct{})
+	lp := NewLinePrompter(in, io.Discard)
+	lp.Interrupt = intr
+	go func() { w.Write([]byte("2\n")) }()
+	p := Present(b.Get("t-single-apiserver"), 1, 2, "en", 1)
+	if ans, err := lp.Ask(p); err != nil || ans != "2" {
+		t.Fatalf("first answer: %q %v", ans, err)
+	}
+	go func() { time.Sleep(10 * time.Millisecond); close(intr) }()
+	done := make(chan error, 1)
+	go func() { _, err := lp.Ask(p); done <- err }()
+	select {
+	case err := <-done:
+		if err != ErrInterrupted {
+			t.Fatalf("want ErrInterrupted, got %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Ask kept waiting after the interrupt")
 	}
 }
