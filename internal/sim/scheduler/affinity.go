@@ -7,14 +7,14 @@ import (
 )
 
 // tolerates reports whether toleration t tolerates taint
-// (corev1 Toleration.ToleratesTaint): an empty effect matches every effect;
-// operator Exists matches any value, and with an empty key any taint;
-// Equal (the default) needs key and value equal.
+// (corev1 Toleration.ToleratesTaint): an empty effect matches every effect,
+// an empty key every key (validation allows that only with Exists); Exists
+// matches any value, Equal (the default) needs the values equal.
 func tolerates(t *corev1.Toleration, taint *corev1.Taint) bool {
 	if t.Effect != "" && t.Effect != taint.Effect {
 		return false
 	}
-	if t.Key != taint.Key && !(t.Key == "" && t.Operator == corev1.TolerationOpExists) {
+	if t.Key != "" && t.Key != taint.Key {
 		return false
 	}
 	switch t.Operator {

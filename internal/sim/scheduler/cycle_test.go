@@ -237,3 +237,73 @@ func TestSummaryDecidesTheSame(t *testing.T) {
 		_ = c2.AddPod(&q)
 	}
 }
+
+// The Cluster's indexes follow node updates and removals: image counts,
+// per-zone controller counts, and a node moving to another zone.
+func TestClusterIndexes(t *testing.T) {
+	z := corev1.LabelTopologyZone
+	img := []corev1.ContainerImage{{Names: []string{"nginx:1.25"}, SizeBytes: 100 << 20}}
+	a, b := node("a", "4", "8Gi", z, "z1"), node("b", "4", "8Gi", z, "z2")
+	a.Status.Images = img
+	lbl := map[string]string{"app": "web"}
+	c := cluster(t, []*corev1.Node{a, b},
+		bound(owned(pod("w1", "", ""), "rs", lbl), "a"), bound(owned(pod("w2", "", ""), "rs", lbl), "b"))
+	if c.imageNodes("nginx:1.25") != 1 || c.zonePods("rs", "z1") != 1 || c.zonePods("rs", "z2") != 1 {
+		t.Fatalf("initial: images %d z1 %d z2 %d", c.imageNodes("nginx:1.25"), c.zonePods("rs", "z1"), c.zonePods("rs", "z2"))
+	}
+	b2 := node("b", "4", "8Gi", z, "z1")
+	b2.Status.Images = img
+	c.UpdateNode(b2)
+	if c.imageNodes("nginx:1.25") != 2 || c.zonePods("rs", "z1") != 2 || c.zonePods("rs", "z2") != 0 {
+		t.Errorf("after update: images %d z1 %d z2 %d", c.imageNodes("nginx:1.25"), c.zonePods("rs", "z1"), c.zonePods("rs", "z2"))
+	}
+	if len(c.Node("b").Pods) != 1 {
+		t.Errorf("update lost the pods")
+	}
+	c.RemoveNode("a")
+	if c.imageNodes("nginx:1.25") != 1 || c.zonePods("rs", "z1") != 1 || len(c.Nodes()) != 1 || len(c.owners["rs"]) != 1 {
+		t.Errorf("after remove: images %d z1 %d nodes %d", c.imageNodes("nginx:1.25"), c.zonePods("rs", "z1"), len(c.Nodes()))
+	}
+	// A terminating pod keeps its resources but stops counting for spreading.
+	w2 := c.Node("b").Pods[0]
+	term := w2.DeepCopy()
+	term.DeletionTimestamp = &metav1.Time{}
+	c.UpdatePod(w2, term)
+	if c.zonePods("rs", "z1") != 0 || c.Node("b").Requested.MilliCPU != 0 || c.Node("b").NonZeroRequested.MilliCPU != DefaultMilliCPURequest {
+		t.Errorf("terminating: z1 %d, non-zero cpu %d", c.zonePods("rs", "z1"), c.Node("b").NonZeroRequested.MilliCPU)
+	}
+	if err := c.AddPod(bound(pod("x", "", ""), "gone")); err == nil {
+		t.Error("AddPod on an unknown node should fail")
+	}
+}
+
+// Clone detaches a Result from the Scheduler's buffers.
+func TestResultClone(t *testing.T) {
+	c := cluster(t, []*corev1.Node{node("a", "4", "8Gi"), node("b", "8", "8Gi")})
+	s := New()
+	r := s.Schedule(pod("p", "1", "1Gi"), c, rng(1), nil)
+	kept := r.Clone()
+	want := fmt.Sprint(kept.Scores, kept.Filtered)
+	s.Schedule(pod("q", "3", "7Gi"), c, rng(1), nil)
+	if got := fmt.Sprint(kept.Scores, kept.Filtered); got != want {
+		t.Errorf("clone changed:\n%s\n%s", got, want)
+	}
+}
+
+func TestDefaultNormalizeScore(t *testing.T) {
+	for _, tt := range []struct {
+		in      []int64
+		reverse bool
+		want    string
+	}{
+		{[]int64{0, 0}, false, "[0 0]"},
+		{[]int64{0, 0}, true, "[100 100]"},
+		{[]int64{1, 2, 3}, false, "[33 66 100]"},
+		{[]int64{1, 2, 3}, true, "[67 34 0]"},
+	} {
+		defaultNormalizeScore(MaxNodeScore, tt.reverse, tt.in)
+		if got := fmt.Sprint(tt.in); got != tt.want {
+			t.Errorf("reverse=%v: %s, want %s", tt.reverse, got, tt.want)
+		}
+	}
+}
