@@ -8,6 +8,8 @@ import "fmt"
 const (
 	// MaxFileBytes is the largest file (or stdin) the loader reads.
 	MaxFileBytes = 8 << 20
+	// MaxDocuments is the most YAML documents (empty ones too) per file.
+	MaxDocuments = 10000
 	// MaxObjects is the most objects (documents and List items) per file.
 	MaxObjects = 10000
 	// MaxDepth is the deepest nesting of mappings and sequences.
@@ -18,6 +20,9 @@ const (
 	// maxJSONBytes bounds the JSON the loader builds per file, so an alias
 	// to a long string repeated many times cannot exhaust memory.
 	maxJSONBytes = 64 << 20
+	// maxPathBytes bounds the field paths ("spec.template...") built per
+	// object to place errors; past it errors name the object's line.
+	maxPathBytes = 16 << 20
 )
 
 // sizeText prints a byte count the way the error messages show it.

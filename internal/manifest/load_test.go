@@ -3,6 +3,7 @@ package manifest
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -189,8 +190,9 @@ func TestHostileInput(t *testing.T) {
 		{"too large", make([]byte, MaxFileBytes+100<<10), "app.yaml: file is 8.1 MiB, larger than the 8 MiB limit"},
 		{"deep flow", []byte(strings.Repeat("[", 20000)), "app.yaml:"},
 		{"deep block", []byte(strings.Repeat("- ", 5000) + "x\n"), "app.yaml:"},
+		{"many empty documents", []byte(strings.Repeat("---\n", 2<<20-1)), "app.yaml:10001: more than 10000 YAML documents in one file"},
 		{"many objects", []byte(strings.Repeat("---\napiVersion: v1\nkind: List\nitems: []\n", 100) +
-			strings.Repeat("---\napiVersion: v1\nkind: Namespace\nmetadata: {name: n}\n", MaxObjects+1)), "more than 10000 objects"},
+			"---\napiVersion: v1\nkind: List\nitems:\n" + strings.Repeat("- {apiVersion: v1, kind: Namespace, metadata: {name: n}}\n", MaxObjects+1)), "more than 10000 objects"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -261,5 +263,25 @@ func TestLoad(t *testing.T) {
 	_, err = Load([]string{"-"}, strings.NewReader("kind: [\n"))
 	if err == nil || !strings.HasPrefix(err.Error(), "<stdin>:") {
 		t.Errorf("stdin error %v, want it to name <stdin>", err)
+	}
+}
+
+// TestLongKeysDeep checks that long keys nested deep with many siblings
+// (field paths quadratic in the file size) stay bounded.
+func TestLongKeysDeep(t *testing.T) {
+	key := strings.Repeat("k", 8000)
+	var b strings.Builder
+	b.WriteString("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\nspec:\n")
+	indent := "  "
+	for i := 0; i < 90; i++ { // explicit keys: YAML caps implicit ones at 1024 bytes
+		b.WriteString(indent + "? " + key + "\n" + indent + ":\n")
+		indent += " "
+	}
+	for i := 0; i < 500; i++ {
+		b.WriteString(indent + "? " + key + strconv.Itoa(i) + "\n" + indent + ": 1\n")
+	}
+	_, err := Parse("app.yaml", []byte(b.String()))
+	if err == nil || err.Error() != `app.yaml:4: unknown field "spec" in ConfigMap "x"` {
+		t.Fatalf("Parse: %v", err)
 	}
 }

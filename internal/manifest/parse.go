@@ -22,7 +22,7 @@ type parser struct {
 
 func (p *parser) parse(data []byte) error {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
-	for {
+	for docs := 0; ; docs++ {
 		var doc yaml.Node
 		err := dec.Decode(&doc)
 		if errors.Is(err, io.EOF) {
@@ -30,6 +30,9 @@ func (p *parser) parse(data []byte) error {
 		}
 		if err != nil {
 			return p.yamlError(err)
+		}
+		if docs == MaxDocuments {
+			return errAt(doc.Line, "more than %d YAML documents in one file", MaxDocuments)
 		}
 		if err := p.collect(&doc, 0); err != nil {
 			return err

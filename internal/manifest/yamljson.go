@@ -94,12 +94,34 @@ type encoder struct {
 	// aliased > 0 while expanding an alias: positions are not recorded
 	// there, so memory stays proportional to the source, not the expansion.
 	aliased int
+	// pathBytes counts the bytes of field paths built for this object.
+	pathBytes int
 }
 
+// noPath stands for a value whose path is not tracked.
+const noPath = "\x00"
+
 func (e *encoder) record(path string, line int) {
-	if e.aliased == 0 {
+	if e.aliased == 0 && path != noPath {
 		e.doc.lines[path] = line
 	}
+}
+
+// childPath builds the path of a child value. Paths are only built where
+// they are recorded, and only up to maxPathBytes per object: long keys
+// nested deep with many siblings would otherwise cost memory quadratic in
+// the file size. Past the bound, errors fall back to the object's line.
+func (e *encoder) childPath(path, sep, name, end string) string {
+	if path == noPath || e.aliased > 0 || e.pathBytes > maxPathBytes {
+		return noPath
+	}
+	if path == "" {
+		e.pathBytes += len(name)
+		return name
+	}
+	p := path + sep + name + end
+	e.pathBytes += len(p)
+	return p
 }
 
 func (e *encoder) value(n *yaml.Node, path string, depth int) error {
@@ -122,7 +144,7 @@ func (e *encoder) value(n *yaml.Node, path string, depth int) error {
 		e.aliased--
 		return err
 	}
-	if e.aliased == 0 {
+	if e.aliased == 0 && path != noPath {
 		e.doc.fields = append(e.doc.fields, fieldAt{off: e.doc.buf.Len(), path: path, line: n.Line})
 	}
 	switch n.Kind {
@@ -140,7 +162,7 @@ func (e *encoder) value(n *yaml.Node, path string, depth int) error {
 			if i > 0 {
 				e.doc.buf.WriteByte(',')
 			}
-			p := path + "[" + strconv.Itoa(i) + "]"
+			p := e.childPath(path, "[", strconv.Itoa(i), "]")
 			e.record(p, item.Line)
 			if err := e.value(item, p, depth+1); err != nil {
 				return err
@@ -171,10 +193,7 @@ func (e *encoder) mapping(n *yaml.Node, path string, depth int) error {
 		if i > 0 {
 			e.doc.buf.WriteByte(',')
 		}
-		child := p.key
-		if path != "" {
-			child = path + "." + p.key
-		}
+		child := e.childPath(path, ".", p.key, "")
 		e.record(child, p.line)
 		k, _ := json.Marshal(p.key) // a string always marshals
 		e.doc.buf.Write(k)
