@@ -1,0 +1,119 @@
+//go:build linux
+
+package quiz
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/AlecAivazis/survey/v2/terminal"
+	expect "github.com/Netflix/go-expect"
+	"github.com/creack/pty"
+	"github.com/hinshun/vt10x"
+	"golang.org/x/sys/unix"
+)
+
+// TestSurveyPrompterTypes drives SurveyPrompter in a pseudo-terminal for
+// every question type and checks the answer line it produces. The wiring
+// follows survey's survey_posix_test.go: pty ─► vt10x (which answers the
+// cursor-position query) ─► go-expect console.
+func TestSurveyPrompterTypes(t *testing.T) {
+	b := testBank(t)
+	const down, space, enter = "\x1b[B", " ", "\r"
+	for _, tc := range []struct {
+		id    string
+		keys  []string // sent one prompt at a time
+		want  string
+		score float64
+	}{
+		{"t-single-apiserver", []string{down + enter}, "2", 1},
+		{"t-multi-ns", []string{space + down + space + down + space + enter}, "1 2 3", 1},
+		{"t-order-pod", []string{enter, enter, enter}, "", -1},
+		{"t-num-quorum", []string{"3 nodes" + enter}, "3 nodes", 1},
+		{"t-text-quorum", []string{"нужно большинство" + enter}, "нужно большинство", 0.5},
+	} {
+		t.Run(tc.id, func(t *testing.T) {
+			ptm, tty, err := pty.Open()
+			if err != nil {
+				t.Skipf("no pty: %v", err)
+			}
+			term := vt10x.New(vt10x.WithWriter(tty))
+			c, err := expect.NewConsole(expect.WithStdin(ptm), expect.WithStdout(term), expect.WithCloser(ptm, tty),
+				expect.WithDefaultTimeout(10*time.Second))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			defer tty.Close()
+			sp := &SurveyPrompter{Stdio: terminal.Stdio{In: c.Tty(), Out: c.Tty(), Err: c.Tty()}}
+			p := Present(b.Get(tc.id), 1, 1, "ru", 1)
+			type res struct {
+				ans string
+				err error
+			}
+			done := make(chan res, 1)
+			go func() { a, err := sp.Ask(p); done <- res{a, err} }()
+			for i, k := range tc.keys {
+				if i > 0 {
+					// the next step's prompt; wait for it before its raw mode
+					if _, err := c.ExpectString(fmt.Sprintf("(%d/", i+1)); err != nil {
+						t.Fatal(err)
+					}
+				}
+				waitRawFD(t, c.Tty().Fd())
+				if _, err := c.Send(k); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// keep reading the terminal: vt10x must see (and answer) the
+			// cursor-position queries the input prompt sends
+			go func() { _, _ = c.ExpectEOF() }()
+			var r res
+			select {
+			case r = <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the prompt did not return")
+			}
+			if r.err != nil {
+				t.Fatal(r.err)
+			}
+			if tc.want != "" && r.ans != tc.want {
+				t.Errorf("answer %q, want %q", r.ans, tc.want)
+			}
+			// order: Enter each time takes the first step left, i.e. the shown order
+			if tc.score < 0 {
+				tc.score = Grade(p.Q, p.Shown, "1 2 3 4", "ru").Score
+				if r.ans != "1 2 3 4" {
+					t.Errorf("order answer %q, want 1 2 3 4", r.ans)
+				}
+			}
+			if g := Grade(p.Q, p.Shown, r.ans, "ru"); g.Score != tc.score {
+				t.Errorf("score %.2f, want %.2f", g.Score, tc.score)
+			}
+		})
+	}
+}
+
+// waitRawFD polls until the prompt has put the terminal in raw mode
+// (ICANON and ISIG clear): keys sent before that are cooked or lost.
+func waitRawFD(t *testing.T, fd uintptr) {
+	t.Helper()
+	waitLflag(t, fd, func(l uint32) bool { return l&(unix.ICANON|unix.ISIG) == 0 })
+}
+
+func waitLflag(t *testing.T, fd uintptr, ok func(uint32) bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		tio, err := unix.IoctlGetTermios(int(fd), unix.TCGETS)
+		if err != nil {
+			t.Fatalf("tcgets: %v", err)
+		}
+		if ok(tio.Lflag) {
+			return
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	t.Fatal("the terminal mode did not change in time")
+}
