@@ -161,6 +161,9 @@ func runQuiz(f *Factory, o *quizOptions, dueOnly bool) error {
 	qs := quiz.Select(e.bank, st, quiz.Selection{Topics: o.topics, Difficulty: o.difficulty, Count: o.count,
 		DueOnly: dueOnly, Seed: e.g.Seed, Now: e.now()})
 	if len(qs) == 0 {
+		if e.g.Format != report.Text {
+			return f.Render(quiz.ReportDoc(&quiz.Outcome{}, e.g.Lang, o.exam, false))
+		}
 		_, err := fmt.Fprintln(f.IO.Out, quiz.Msg(e.g.Lang, "Nothing to ask: no question is due and none matches."))
 		return err
 	}

@@ -45,11 +45,27 @@ func unitScale(u string) (family string, factor float64, ok bool) {
 	return "", 0, false
 }
 
-// ParseNumeric reads "3", "3 nodes", "3 узла", "0,5", "30s" or "2 min":
-// the first number and the unit written after it (possibly empty).
+// numberWords are the small numbers written as words ("three nodes",
+// "три узла"), with the Russian case forms that follow a preposition.
+var numberWords = map[string]float64{
+	"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+	"nine": 9, "ten": 10, "ноль": 0, "нуль": 0, "один": 1, "одна": 1, "одно": 1, "одного": 1, "два": 2,
+	"две": 2, "двух": 2, "три": 3, "трех": 3, "четыре": 4, "четырех": 4, "пять": 5, "пяти": 5, "шесть": 6,
+	"шести": 6, "семь": 7, "семи": 7, "восемь": 8, "восьми": 8, "девять": 9, "девяти": 9, "десять": 10, "десяти": 10,
+}
+
+// ParseNumeric reads "3", "3 nodes", "3 узла", "0,5", "30s", "2 min" or
+// "three nodes": the first number and the unit written after it (possibly
+// empty).
 func ParseNumeric(s string) (float64, string, error) {
 	loc := numberRE.FindStringIndex(s)
 	if loc == nil {
+		ws := words(s)
+		if len(ws) > 0 {
+			if v, ok := numberWords[ws[0]]; ok {
+				return v, strings.Join(ws[1:], " "), nil
+			}
+		}
 		return 0, "", fmt.Errorf("no number in %q", strings.TrimSpace(s))
 	}
 	v, err := strconv.ParseFloat(strings.Replace(s[loc[0]:loc[1]], ",", ".", 1), 64)

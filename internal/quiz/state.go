@@ -59,7 +59,14 @@ func (s *State) Apply(r Review) {
 	if rating < fsrs.Again || rating > fsrs.Easy {
 		rating = Rating(r.Score)
 	}
-	p.Card = scheduler.Next(p.Card, r.At, rating).Card
+	// go-fsrs computes the days since the last review as uint64: a review
+	// dated before the previous one (a clock set back, two sessions' logs
+	// interleaved) would wrap around, so it counts as simultaneous instead.
+	at := r.At
+	if at.Before(p.Card.LastReview) {
+		at = p.Card.LastReview
+	}
+	p.Card = scheduler.Next(p.Card, at, rating).Card
 	p.LastScore = r.Score
 	p.Reviews++
 	if r.Topic != "" {

@@ -188,3 +188,14 @@ func TestStateDir(t *testing.T) {
 		}
 	}
 }
+
+// A review dated before the card's last one (a clock set back) must not
+// wrap go-fsrs's uint64 day count into a schedule centuries away.
+func TestStateReviewOutOfOrder(t *testing.T) {
+	st := NewState()
+	st.Apply(review("a", 1, t0))
+	st.Apply(review("a", 1, t0.Add(-48*time.Hour)))
+	if due := st.Cards["a"].Card.Due; due.After(t0.AddDate(5, 0, 0)) {
+		t.Fatalf("due %v", due)
+	}
+}
