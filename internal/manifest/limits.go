@@ -17,6 +17,10 @@ const (
 	// maxNodes bounds the YAML nodes visited per file, counting every alias
 	// expansion again: this is what stops a "billion laughs" document.
 	maxNodes = 1_000_000
+	// maxAliasNodes bounds the nodes visited through aliases per file.
+	// Anchors in manifests repeat a few small blocks (an env list, a set
+	// of labels); a bomb needs millions.
+	maxAliasNodes = 100_000
 	// maxJSONBytes bounds the JSON the loader builds per file, so an alias
 	// to a long string repeated many times cannot exhaust memory.
 	maxJSONBytes = 64 << 20

@@ -13,8 +13,9 @@ import (
 // budget is shared by every object of one file: the nodes visited (alias
 // expansions count every time) and the JSON bytes written.
 type budget struct {
-	nodes int
-	bytes int
+	nodes      int
+	aliasNodes int // nodes visited again through an alias
+	bytes      int
 }
 
 // fieldAt is one JSON value the encoder wrote: where it starts in the JSON
@@ -131,6 +132,12 @@ func (e *encoder) value(n *yaml.Node, path string, depth int) error {
 	e.b.nodes++
 	if e.b.nodes > maxNodes {
 		return errAt(n.Line, "document expands to more than %d YAML nodes (an alias bomb?)", maxNodes)
+	}
+	if e.aliased > 0 {
+		e.b.aliasNodes++
+		if e.b.aliasNodes > maxAliasNodes {
+			return errAt(n.Line, "aliases expand to more than %d YAML nodes (an alias bomb?)", maxAliasNodes)
+		}
 	}
 	if e.b.bytes+e.doc.buf.Len() > maxJSONBytes {
 		return errAt(n.Line, "document expands to more than %s (an alias bomb?)", sizeText(maxJSONBytes))
