@@ -70,6 +70,8 @@ func TestGrade(t *testing.T) {
 		{"text en full", "t-text-quorum", "en", nil, "Writes need a majority, and 4 members give the same fault tolerance as 3.", 1, Correct},
 		{"text en paraphrase", "t-text-quorum", "en", nil, "because you need more than half to agree and an even cluster tolerates the same number of failures", 1, Correct},
 		{"text en typo", "t-text-quorum", "en", nil, "you need a majorty; the same fault tolerence", 1, Correct},
+		{"text en gap in phrase", "t-text-quorum", "en", nil, "more than a half must agree; you get the same fault tolerance", 1, Correct},
+		{"text en gap too wide", "t-text-quorum", "en", nil, "more of them than any half; the same fault tolerance", 0.5, Partial},
 		{"text en partial", "t-text-quorum", "en", nil, "quorum", 0.5, Partial},
 		{"text en wrong", "t-text-quorum", "en", nil, "it is faster", 0, Wrong},
 		{"text ru full", "t-text-quorum", "ru", nil, "Нужно большинство голосов, а чётный кластер даёт ту же отказоустойчивость.", 1, Correct},

@@ -70,20 +70,39 @@ func tokenMatch(ans, syn token) bool {
 
 func runeLen(s string) int { return len([]rune(s)) }
 
-// containsPhrase reports whether the synonym's words occur consecutively in
-// the answer's words.
+// maxGap is how many extra words may stand between two words of a phrase
+// synonym: "more than half" also matches "more than a half", while words
+// scattered across a sentence do not make a phrase.
+const maxGap = 1
+
+// containsPhrase reports whether the synonym's words occur in the answer in
+// order, each at most maxGap words after the previous one.
 func containsPhrase(ans, syn []token) bool {
 	if len(syn) == 0 {
 		return false
 	}
-outer:
-	for i := 0; i+len(syn) <= len(ans); i++ {
-		for j := range syn {
-			if !tokenMatch(ans[i+j], syn[j]) {
-				continue outer
-			}
+	for i := range ans {
+		if phraseAt(ans, syn, i) {
+			return true
 		}
+	}
+	return false
+}
+
+// phraseAt matches syn starting exactly at ans[i], trying every allowed gap
+// before each following word (a phrase has a handful of words, so the search
+// stays tiny).
+func phraseAt(ans, syn []token, i int) bool {
+	if i >= len(ans) || !tokenMatch(ans[i], syn[0]) {
+		return false
+	}
+	if len(syn) == 1 {
 		return true
+	}
+	for next := i + 1; next <= i+1+maxGap; next++ {
+		if phraseAt(ans, syn[1:], next) {
+			return true
+		}
 	}
 	return false
 }
