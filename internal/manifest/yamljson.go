@@ -185,9 +185,10 @@ func (e *encoder) value(n *yaml.Node, path string, depth int) error {
 
 // pair is one key of a mapping after merge keys ("<<") are resolved.
 type pair struct {
-	key   string
-	line  int
-	value *yaml.Node
+	key    string
+	line   int
+	value  *yaml.Node
+	merged bool // came in through "<<"
 }
 
 func (e *encoder) mapping(n *yaml.Node, path string, depth int) error {
@@ -205,7 +206,14 @@ func (e *encoder) mapping(n *yaml.Node, path string, depth int) error {
 		k, _ := json.Marshal(p.key) // a string always marshals
 		e.doc.buf.Write(k)
 		e.doc.buf.WriteByte(':')
-		if err := e.value(p.value, child, depth+1); err != nil {
+		if p.merged {
+			e.aliased++ // merged values are expansions too: same budget
+		}
+		err := e.value(p.value, child, depth+1)
+		if p.merged {
+			e.aliased--
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -263,6 +271,9 @@ func (e *encoder) pairs(n *yaml.Node, depth int, seen map[string]bool) ([]pair, 
 			more, err := e.pairs(s, depth+1, seen)
 			if err != nil {
 				return nil, err
+			}
+			for i := range more {
+				more[i].merged = true
 			}
 			own = append(own, more...)
 		}
