@@ -29,6 +29,9 @@ type Cluster struct {
 	// freed slots are reused.
 	slots     []*NodeInfo
 	freeSlots []int32
+	// imageSlots: for images a pod has asked about, the size each node
+	// holds, by slot (0: not there); kept current once built.
+	imageSlots map[string][]int64
 }
 
 type ownerZone struct {
@@ -39,12 +42,13 @@ type ownerZone struct {
 // NewCluster returns an empty cache.
 func NewCluster() *Cluster {
 	return &Cluster{
-		byName:  map[string]*NodeInfo{},
-		tree:    map[string][]*NodeInfo{},
-		images:  map[string]int{},
-		zoneIDs: map[string]int32{},
-		counts:  map[ownerZone]int32{},
-		owners:  map[types.UID]map[*NodeInfo]int32{},
+		byName:     map[string]*NodeInfo{},
+		tree:       map[string][]*NodeInfo{},
+		images:     map[string]int{},
+		zoneIDs:    map[string]int32{},
+		counts:     map[ownerZone]int32{},
+		owners:     map[types.UID]map[*NodeInfo]int32{},
+		imageSlots: map[string][]int64{},
 	}
 }
 
@@ -199,12 +203,42 @@ func (c *Cluster) addZoneCount(uid types.UID, zone string, d int32) {
 }
 
 func (c *Cluster) indexImages(n *NodeInfo, d int) {
-	for name := range n.images {
+	for name, size := range n.images {
 		c.images[name] += d
 		if c.images[name] <= 0 {
 			delete(c.images, name)
 		}
+		if arr, ok := c.imageSlots[name]; ok {
+			if d < 0 {
+				size = 0
+			}
+			c.imageSlots[name] = setSlot(arr, n.slot, size)
+		}
 	}
+}
+
+// imageSizes returns the per-slot sizes of an image, building the index the
+// first time a pod asks for that image.
+func (c *Cluster) imageSizes(name string) []int64 {
+	arr, ok := c.imageSlots[name]
+	if !ok {
+		arr = make([]int64, len(c.slots))
+		for _, n := range c.slots {
+			if n != nil {
+				arr[n.slot] = n.images[name]
+			}
+		}
+		c.imageSlots[name] = arr
+	}
+	return arr
+}
+
+func setSlot(arr []int64, slot int32, v int64) []int64 {
+	for int(slot) >= len(arr) {
+		arr = append(arr, 0)
+	}
+	arr[slot] = v
+	return arr
 }
 
 func (c *Cluster) indexZone(n *NodeInfo, d int32) {

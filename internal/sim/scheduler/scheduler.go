@@ -83,7 +83,7 @@ type CycleState struct {
 	nonZero      Resource // with non-zero defaults (LeastAllocated)
 	preferTols   []corev1.Toleration
 	preferred    []corev1.PreferredSchedulingTerm
-	images       []string  // the pod's images that some node holds
+	images       [][]int64 // per pod image some node holds: size by node slot
 	imageSpread  []float64 // nodesWithImage / allNodes, per entry of images
 	imageCount   int       // init + regular containers
 	spread       spreadState

@@ -225,7 +225,7 @@ func (ImageLocality) PreScore(st *CycleState, pod *corev1.Pod, _ []*NodeInfo) *S
 	add := func(image string) {
 		name := normalizedImageName(image)
 		if k := st.cluster.imageNodes(name); k > 0 { // on no node: adds nothing anywhere
-			st.images = append(st.images, name)
+			st.images = append(st.images, st.cluster.imageSizes(name))
 			st.imageSpread = append(st.imageSpread, float64(k)/total)
 		}
 	}
@@ -243,9 +243,9 @@ func (ImageLocality) PreScore(st *CycleState, pod *corev1.Pod, _ []*NodeInfo) *S
 // over init and regular containers.
 func (ImageLocality) Score(st *CycleState, _ *corev1.Pod, n *NodeInfo) int64 {
 	var sum int64
-	for i, name := range st.images {
-		if size, ok := n.images[name]; ok {
-			sum += int64(float64(size) * st.imageSpread[i])
+	for i, sizes := range st.images {
+		if int(n.slot) < len(sizes) && sizes[n.slot] > 0 {
+			sum += int64(float64(sizes[n.slot]) * st.imageSpread[i])
 		}
 	}
 	maxThreshold := imageMaxContainerSize * int64(st.imageCount)
