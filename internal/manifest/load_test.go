@@ -39,6 +39,8 @@ func TestParseErrors(t *testing.T) {
 		{"unknown field", deployYAML, `app.yaml:16: unknown field "spec.template.spec.containers[0].imagePullPolcy" in Deployment "web"`},
 		{"wrong type", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: \"three\"\n",
 			`app.yaml:6: wrong type for "spec.replicas" in Deployment "web": cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32`},
+		{"wrong type through an alias", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels: {n: &n three}\nspec:\n  replicas: *n\n",
+			`app.yaml:7: wrong type for "spec.replicas" in Deployment "web": cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32`},
 		{"duplicate key", "apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n  name: b\n",
 			`app.yaml:5: mapping key "name" already defined at line 4`},
 		{"removed version", "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n---\napiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata:\n  name: x\n",

@@ -142,6 +142,9 @@ func (e *encoder) value(n *yaml.Node, path string, depth int) error {
 	if e.b.bytes+e.doc.buf.Len() > maxJSONBytes {
 		return errAt(n.Line, "document expands to more than %s (an alias bomb?)", sizeText(maxJSONBytes))
 	}
+	if e.aliased == 0 && path != noPath {
+		e.doc.fields = append(e.doc.fields, fieldAt{off: e.doc.buf.Len(), path: path, line: n.Line})
+	}
 	if n.Kind == yaml.AliasNode {
 		if n.Alias == nil {
 			return errAt(n.Line, "unknown anchor %q referenced", n.Value)
@@ -150,9 +153,6 @@ func (e *encoder) value(n *yaml.Node, path string, depth int) error {
 		err := e.value(n.Alias, path, depth+1)
 		e.aliased--
 		return err
-	}
-	if e.aliased == 0 && path != noPath {
-		e.doc.fields = append(e.doc.fields, fieldAt{off: e.doc.buf.Len(), path: path, line: n.Line})
 	}
 	switch n.Kind {
 	case yaml.DocumentNode:
