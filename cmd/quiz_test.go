@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/k8sexplain/k8sexplain/internal/golden"
 	"github.com/k8sexplain/k8sexplain/internal/quiz"
 	"github.com/k8sexplain/k8sexplain/questions"
 )
@@ -145,5 +146,28 @@ func TestQuizSeeLinesParse(t *testing.T) {
 		if err := c.ParseFlags(rest); err != nil {
 			t.Errorf("%s: see %q: %v", q.ID, q.See, err)
 		}
+	}
+}
+
+// Golden transcripts of the non-terminal mode: the questions as printed,
+// the echoed answers, the feedback and the report (exam: only the report).
+func TestQuizLineModeGolden(t *testing.T) {
+	for _, tc := range []struct {
+		name, stdin string
+		args        []string
+	}{
+		{"quiz/session-lines.txt", "2\n1 3\nthree nodes\nнужно большинство\n",
+			[]string{"quiz", "--topic", "etcd,control-plane,pods", "--count", "4", "--seed", "3"}},
+		{"quiz/exam-lines-ru.txt", "1\n2 1 3 4\n30 секунд\n",
+			[]string{"quiz", "--exam", "--topic", "shutdown", "--lang", "ru"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			quizTest(t)
+			out, errOut, code := run(t, tc.stdin, tc.args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			golden.Assert(t, tc.name, []byte(out))
+		})
 	}
 }

@@ -114,6 +114,14 @@ func TestGradeDetails(t *testing.T) {
 	if r.Score != 1 || r.Note == "" {
 		t.Errorf("unknown unit should be noted: %+v", r)
 	}
+	for _, ans := range []string{"3 nodes", "3 узла", "3 реплики", "3 servers", "3 членов", "3 ноды"} {
+		if r := Grade(b.Get("t-num-quorum"), nil, ans, "ru"); r.Score != 1 || r.Note != "" {
+			t.Errorf("%q: a member is a node is a replica: %+v", ans, r)
+		}
+	}
+	if r := Grade(b.Get("t-num-surge"), nil, "13 nodes", "en"); r.Score != 1 || r.Note == "" {
+		t.Errorf("nodes are not pods: %+v", r)
+	}
 }
 
 func TestRating(t *testing.T) {

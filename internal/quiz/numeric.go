@@ -112,8 +112,29 @@ func gradeNumeric(q *Question, answer, lang string) Result {
 	return r
 }
 
+// machineWords name the members of a cluster interchangeably: "3 nodes"
+// answers "how many members", "3 узла" answers "сколько реплик".
+var machineWords = []string{"member", "node", "replica", "instance", "server", "machine", "voter",
+	"член", "узел", "нода", "реплика", "сервер", "экземпляр", "машина"}
+
+func isMachineWord(t token) bool {
+	for _, w := range machineWords {
+		if tokenMatch(t, token{raw: w, stem: stem(w)}) || commonPrefix(t.raw, w) >= 3 && runeLen(w) <= runeLen(t.raw)+2 {
+			return true
+		}
+	}
+	return false
+}
+
 func unitMatches(unit string, want Text) bool {
 	got := tokenize(unit)
+	if len(got) > 0 && isMachineWord(got[0]) {
+		for _, w := range tokenize(want.En + " " + want.Ru) {
+			if isMachineWord(w) {
+				return true
+			}
+		}
+	}
 	for _, w := range []string{want.En, want.Ru} {
 		if w != "" && containsPhrase(got, tokenize(w)) {
 			return true
