@@ -101,7 +101,9 @@ type quizEnv struct {
 	now   func() time.Time
 }
 
-func newQuizEnv(f *Factory, o *quizOptions) (*quizEnv, error) {
+// newQuizEnv checks the shared flags and loads the bank; withStore also
+// resolves the progress directory (`quiz list` needs none).
+func newQuizEnv(f *Factory, o *quizOptions, withStore bool) (*quizEnv, error) {
 	g, err := f.Globals()
 	if err != nil {
 		return nil, err
@@ -129,6 +131,9 @@ func newQuizEnv(f *Factory, o *quizOptions) (*quizEnv, error) {
 		}
 		e.now = func() time.Time { return t }
 	}
+	if !withStore {
+		return e, nil
+	}
 	dir, err := quiz.StateDir(f.Config.GetString("quiz.state-dir"), f.IO.Getenv)
 	if err != nil {
 		return nil, exitcode.AsInput(err)
@@ -147,7 +152,7 @@ func contains(list []string, s string) bool {
 }
 
 func runQuiz(f *Factory, o *quizOptions, dueOnly bool) error {
-	e, err := newQuizEnv(f, o)
+	e, err := newQuizEnv(f, o, true)
 	if err != nil {
 		return err
 	}

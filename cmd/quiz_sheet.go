@@ -57,7 +57,7 @@ func newCmdQuizStats(f *Factory, o *quizOptions) *cobra.Command {
   k8sexplain quiz stats --reset --yes`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, err := newQuizEnv(f, o)
+			e, err := newQuizEnv(f, o, true)
 			if err != nil {
 				return err
 			}
@@ -126,7 +126,7 @@ func newCmdQuizList(f *Factory, o *quizOptions) *cobra.Command {
   k8sexplain quiz list --choices --lang ru`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, err := newQuizEnv(f, o)
+			e, err := newQuizEnv(f, o, false)
 			if err != nil {
 				return err
 			}
