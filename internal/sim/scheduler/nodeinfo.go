@@ -12,12 +12,20 @@ import (
 // incrementally so Filter and Score are O(1) per node
 // (pkg/scheduler/framework/types.go NodeInfo).
 type NodeInfo struct {
-	// Copied from Node so the hot path does not chase the pointer.
+	// Hot fields first, copied from Node, so that Filter and Score touch
+	// few cache lines and do not chase the Node pointer.
 	name    string
-	unsched bool
 	taints  []corev1.Taint
+	unsched bool
+	hasZ    bool  // the node has the topology.kubernetes.io/zone label
+	hasH    bool  // the node has the kubernetes.io/hostname label
+	zoneID  int32 // the Cluster's ID of zone; -1 without the label
+	slot    int32 // the Cluster's dense index of this node
+	// balance caches BalancedAllocation's cpu/memory score of the node as
+	// it is (S_without); balanceOK is cleared when pods or allocatable change.
+	balance   int64
+	balanceOK bool
 
-	Node *corev1.Node
 	// Pods bound to the node. Order is not meaningful: RemovePod swaps the
 	// last pod into the hole.
 	Pods []*corev1.Pod
@@ -29,17 +37,15 @@ type NodeInfo struct {
 	// applied to containers that set none (LeastAllocated).
 	NonZeroRequested Resource
 
+	Node *corev1.Node
+
+	zone   string              // zone label value
+	host   string              // hostname label value
 	index  map[string]int      // pod key → position in Pods
 	ports  map[hostPort]int    // host ports in use, by exact ip
 	anyIP  map[protoPort]int   // host ports in use, by protocol/port on any ip
 	images map[string]int64    // normalised image name → size in bytes
 	owners map[types.UID]int32 // live pods per controller (first ownerReference)
-	zone   string              // topology.kubernetes.io/zone label, if any
-	hasZ   bool                // the node has the zone label
-	zoneID int32               // the Cluster's ID of zone; -1 without the label
-	host   string              // kubernetes.io/hostname label, if any
-	hasH   bool                // the node has the hostname label
-	slot   int32               // the Cluster's dense index of this node
 	c      *Cluster            // nil for a NodeInfo outside a Cluster
 }
 
@@ -71,6 +77,7 @@ func (n *NodeInfo) Name() string { return n.name }
 
 func (n *NodeInfo) setNode(node *corev1.Node) {
 	n.Node = node
+	n.balanceOK = false
 	n.name, n.unsched, n.taints = node.Name, node.Spec.Unschedulable, node.Spec.Taints
 	n.Allocatable = resourceFromList(node.Status.Allocatable)
 	n.zone, n.hasZ = node.Labels[corev1.LabelTopologyZone]
@@ -134,6 +141,7 @@ func (n *NodeInfo) RemovePod(p *corev1.Pod) {
 }
 
 func (n *NodeInfo) account(p *corev1.Pod, sign int64) {
+	n.balanceOK = false
 	req := PodRequests(p, false)
 	nz := PodRequests(p, true)
 	n.Requested.add(&req, sign)

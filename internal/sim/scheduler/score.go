@@ -101,7 +101,16 @@ func (b *BalancedAllocation) Score(st *CycleState, _ *corev1.Pod, n *NodeInfo) i
 				k++
 			}
 		}
-		return b.combine(with[:k], without[:k])
+		sWith := balanceScore(with[:k])
+		if b.Legacy {
+			return sWith
+		}
+		// S_without depends on the node alone; NodeInfo caches it until its
+		// pods or allocatable change.
+		if !n.balanceOK {
+			n.balance, n.balanceOK = balanceScore(without[:k]), true
+		}
+		return MaxNodeScore/2 + (MaxNodeScore/2+sWith-n.balance)/2
 	}
 	for _, name := range b.Resources {
 		alloc, req := allocatableAndRequested(n, &n.Requested, &st.request, name)

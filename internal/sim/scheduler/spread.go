@@ -56,6 +56,7 @@ type spreadState struct {
 	ownerNodes  map[*NodeInfo]int32
 	perSlot     []int32 // ownerNodes scattered by node slot for this cycle
 	scattered   []int32 // the slots set in perSlot, to clear next cycle
+	scatter     bool    // perSlot is in use this cycle
 	requireAll  bool
 	ignored     map[*NodeInfo]bool
 }
@@ -81,12 +82,16 @@ func (p PodTopologySpread) PreScore(st *CycleState, pod *corev1.Pod, feasible []
 	} else if st.spreadSelector != nil && !st.spreadSelector.Empty() {
 		s.byOwner = controllerUID(pod)
 		s.ownerNodes = st.cluster.owners[s.byOwner]
-		if len(s.perSlot) < len(st.cluster.slots) {
-			s.perSlot = make([]int32, len(st.cluster.slots))
-		}
-		for n, cnt := range s.ownerNodes {
-			s.perSlot[n.slot] = cnt
-			s.scattered = append(s.scattered, n.slot)
+		// A controller on few nodes is scattered into a slot array; one on
+		// more nodes than are scored is looked up per scored node instead.
+		if s.scatter = len(s.ownerNodes) <= len(feasible); s.scatter {
+			if len(s.perSlot) < len(st.cluster.slots) {
+				s.perSlot = make([]int32, len(st.cluster.slots))
+			}
+			for n, cnt := range s.ownerNodes {
+				s.perSlot[n.slot] = cnt
+				s.scattered = append(s.scattered, n.slot)
+			}
 		}
 		for _, c := range p.DefaultConstraints {
 			s.constraints = append(s.constraints, spreadConstraint{key: c.TopologyKey, maxSkew: c.MaxSkew, selector: st.spreadSelector})
@@ -211,7 +216,10 @@ func (PodTopologySpread) countDomains(st *CycleState, pod *corev1.Pod) {
 
 func (s *spreadState) countOn(n *NodeInfo, c *spreadConstraint, ns string) int {
 	if s.byOwner != "" {
-		return int(s.perSlot[n.slot])
+		if s.scatter {
+			return int(s.perSlot[n.slot])
+		}
+		return int(s.ownerNodes[n])
 	}
 	cnt := 0
 	for _, p := range n.Pods {
