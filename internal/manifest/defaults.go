@@ -37,9 +37,9 @@ func Default(obj runtime.Object) []string {
 			d.podSpec(&o.Spec.Template.Spec, "spec.template.spec")
 		}
 	case *batchv1.Job:
-		d.podSpec(&o.Spec.Template.Spec, "spec.template.spec")
+		d.job(o)
 	case *batchv1.CronJob:
-		d.podSpec(&o.Spec.JobTemplate.Spec.Template.Spec, "spec.jobTemplate.spec.template.spec")
+		d.cronJob(o)
 	case *corev1.PodTemplate:
 		d.podSpec(&o.Template.Spec, "template.spec")
 	case *corev1.Pod:
@@ -88,6 +88,13 @@ func (d *defaulter) int64p(f **int64, v int64, path string) {
 	if *f == nil {
 		*f = &v
 		d.note(path, strconv.FormatInt(v, 10))
+	}
+}
+
+func (d *defaulter) boolp(f **bool, v bool, path string) {
+	if *f == nil {
+		*f = &v
+		d.note(path, strconv.FormatBool(v))
 	}
 }
 
@@ -177,4 +184,34 @@ func (d *defaulter) daemonSet(o *appsv1.DaemonSet) {
 	}
 	d.int32p(&o.Spec.RevisionHistoryLimit, 10, "spec.revisionHistoryLimit")
 	d.podSpec(&o.Spec.Template.Spec, "spec.template.spec")
+}
+
+// job follows batch/v1 defaults.go SetDefaults_Job.
+func (d *defaulter) job(o *batchv1.Job) {
+	if o.Spec.Completions == nil && o.Spec.Parallelism == nil {
+		d.int32p(&o.Spec.Completions, 1, "spec.completions")
+	}
+	d.int32p(&o.Spec.Parallelism, 1, "spec.parallelism")
+	d.int32p(&o.Spec.BackoffLimit, 6, "spec.backoffLimit")
+	if l := o.Spec.Template.Labels; l != nil && len(o.Labels) == 0 {
+		o.Labels = l
+		d.note("metadata.labels", "spec.template.metadata.labels")
+	}
+	if o.Spec.CompletionMode == nil {
+		m := batchv1.NonIndexedCompletion
+		o.Spec.CompletionMode = &m
+		d.note("spec.completionMode", string(m))
+	}
+	d.boolp(&o.Spec.Suspend, false, "spec.suspend")
+	d.podSpec(&o.Spec.Template.Spec, "spec.template.spec")
+}
+
+// cronJob follows batch/v1 defaults.go SetDefaults_CronJob; the job
+// template gets the pod spec defaults (SetDefaults_Job runs on Jobs only).
+func (d *defaulter) cronJob(o *batchv1.CronJob) {
+	d.str((*string)(&o.Spec.ConcurrencyPolicy), string(batchv1.AllowConcurrent), "spec.concurrencyPolicy")
+	d.boolp(&o.Spec.Suspend, false, "spec.suspend")
+	d.int32p(&o.Spec.SuccessfulJobsHistoryLimit, 3, "spec.successfulJobsHistoryLimit")
+	d.int32p(&o.Spec.FailedJobsHistoryLimit, 1, "spec.failedJobsHistoryLimit")
+	d.podSpec(&o.Spec.JobTemplate.Spec.Template.Spec, "spec.jobTemplate.spec.template.spec")
 }

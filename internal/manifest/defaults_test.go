@@ -104,6 +104,10 @@ spec:
 			}},
 		{"nodeport service", "apiVersion: v1\nkind: Service\nmetadata: {name: s, namespace: a}\nspec: {type: NodePort, sessionAffinity: None, ipFamilyPolicy: SingleStack, ipFamilies: [IPv4], ports: [{port: 80, protocol: UDP, targetPort: 8080}]}\n",
 			[]string{"spec.externalTrafficPolicy=Cluster", "spec.internalTrafficPolicy=Cluster"}},
+		{"job", "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: a}\nspec:\n  template:\n    metadata: {labels: {app: j}}\n    spec: {restartPolicy: Never, dnsPolicy: ClusterFirst, securityContext: {}, terminationGracePeriodSeconds: 30, schedulerName: default-scheduler}\n",
+			[]string{"spec.completions=1", "spec.parallelism=1", "spec.backoffLimit=6", "metadata.labels=spec.template.metadata.labels", "spec.completionMode=NonIndexed", "spec.suspend=false"}},
+		{"cronjob", "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: c, namespace: a}\nspec:\n  schedule: '* * * * *'\n  jobTemplate:\n    spec:\n      parallelism: 2\n      template:\n        spec: {restartPolicy: OnFailure, dnsPolicy: ClusterFirst, securityContext: {}, terminationGracePeriodSeconds: 30, schedulerName: default-scheduler}\n",
+			[]string{"spec.concurrencyPolicy=Allow", "spec.suspend=false", "spec.successfulJobsHistoryLimit=3", "spec.failedJobsHistoryLimit=1"}},
 		{"cluster-scoped", "apiVersion: v1\nkind: Namespace\nmetadata: {name: n}\n", nil},
 		{"custom resource", "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n", nil},
 	}

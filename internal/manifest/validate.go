@@ -1,6 +1,8 @@
 package manifest
 
 import (
+	"fmt"
+
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -69,7 +71,15 @@ func validateObject(obj runtime.Object) field.ErrorList {
 		return errs
 	case *batchv1.Job:
 		errs := objectMeta(o, &o.ObjectMeta)
-		return append(errs, validatePodSpec(&o.Spec.Template.Spec, specPath.Child("template", "spec"))...)
+		tPath := specPath.Child("template", "spec")
+		errs = append(errs, validatePodSpec(&o.Spec.Template.Spec, tPath)...)
+		// batch/validation: a Job's pods must not restart forever; a
+		// template that left restartPolicy out was defaulted to Always.
+		if o.Spec.Template.Spec.RestartPolicy == corev1.RestartPolicyAlways {
+			errs = append(errs, field.Required(tPath.Child("restartPolicy"),
+				fmt.Sprintf("valid values: %q, %q", corev1.RestartPolicyOnFailure, corev1.RestartPolicyNever)))
+		}
+		return errs
 	case *corev1.Pod:
 		return append(objectMeta(o, &o.ObjectMeta), validatePodSpec(&o.Spec, specPath)...)
 	case *corev1.Service:
