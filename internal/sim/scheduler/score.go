@@ -16,23 +16,47 @@ func (*NodeResourcesFit) PreScore(st *CycleState, pod *corev1.Pod, _ []*NodeInfo
 // then the integer weighted mean, where req = the node's non-zero requested
 // + the pod's non-zero request (least_allocated.go, resource_allocation.go).
 func (f *NodeResourcesFit) Score(st *CycleState, _ *corev1.Pod, n *NodeInfo) int64 {
+	if f.defaultResources() { // cpu:1, memory:1 without the generic lookup
+		var score, weights int64
+		if a := n.Allocatable.MilliCPU; a != 0 {
+			score += leastRequested(n.NonZeroRequested.MilliCPU+st.nonZero.MilliCPU, a)
+			weights++
+		}
+		if a := n.Allocatable.Memory; a != 0 {
+			score += leastRequested(n.NonZeroRequested.Memory+st.nonZero.Memory, a)
+			weights++
+		}
+		if weights == 0 {
+			return 0
+		}
+		return score / weights
+	}
 	var score, weights int64
 	for _, rw := range f.Resources {
 		alloc, req := allocatableAndRequested(n, &n.NonZeroRequested, &st.nonZero, rw.Name)
 		if alloc == 0 {
 			continue
 		}
-		s := int64(0)
-		if req <= alloc {
-			s = (alloc - req) * MaxNodeScore / alloc
-		}
-		score += s * rw.Weight
+		score += leastRequested(req, alloc) * rw.Weight
 		weights += rw.Weight
 	}
 	if weights == 0 {
 		return 0
 	}
 	return score / weights
+}
+
+// leastRequested is (alloc−req)*100/alloc, 0 when req exceeds alloc.
+func leastRequested(req, alloc int64) int64 {
+	if req > alloc {
+		return 0
+	}
+	return (alloc - req) * MaxNodeScore / alloc
+}
+
+func (f *NodeResourcesFit) defaultResources() bool {
+	r := f.Resources
+	return len(r) == 2 && r[0] == ResourceWeight{corev1.ResourceCPU, 1} && r[1] == ResourceWeight{corev1.ResourceMemory, 1}
 }
 
 // allocatableAndRequested picks one resource: the node's allocatable and
@@ -91,15 +115,15 @@ func (b *BalancedAllocation) Score(st *CycleState, _ *corev1.Pod, n *NodeInfo) i
 	var with, without [8]float64
 	k := 0
 	if b.cpuMemory() { // the default resources, without the generic lookup
-		for _, r := range [2][3]int64{
-			{n.Allocatable.MilliCPU, n.Requested.MilliCPU, st.request.MilliCPU},
-			{n.Allocatable.Memory, n.Requested.Memory, st.request.Memory},
-		} {
-			if r[0] != 0 {
-				with[k] = min(float64(r[1]+r[2])/float64(r[0]), 1)
-				without[k] = min(float64(r[1])/float64(r[0]), 1)
-				k++
-			}
+		ac, am := n.Allocatable.MilliCPU, n.Allocatable.Memory
+		rc, rm := n.Requested.MilliCPU, n.Requested.Memory
+		if ac != 0 {
+			with[k] = min(float64(rc+st.request.MilliCPU)/float64(ac), 1)
+			k++
+		}
+		if am != 0 {
+			with[k] = min(float64(rm+st.request.Memory)/float64(am), 1)
+			k++
 		}
 		sWith := balanceScore(with[:k])
 		if b.Legacy {
@@ -108,6 +132,15 @@ func (b *BalancedAllocation) Score(st *CycleState, _ *corev1.Pod, n *NodeInfo) i
 		// S_without depends on the node alone; NodeInfo caches it until its
 		// pods or allocatable change.
 		if !n.balanceOK {
+			k = 0
+			if ac != 0 {
+				without[k] = min(float64(rc)/float64(ac), 1)
+				k++
+			}
+			if am != 0 {
+				without[k] = min(float64(rm)/float64(am), 1)
+				k++
+			}
 			n.balance, n.balanceOK = balanceScore(without[:k]), true
 		}
 		return MaxNodeScore/2 + (MaxNodeScore/2+sWith-n.balance)/2
