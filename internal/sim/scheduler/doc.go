@@ -3,7 +3,7 @@
 // runs one scheduling cycle the way pkg/scheduler/schedule_one.go does and
 // returns what happened, node by node and plugin by plugin.
 //
-// What it models (upstream v1.37, pkg/scheduler/framework/plugins/...):
+// What it models (recent upstream, v1.36+, pkg/scheduler/framework/...):
 //
 //   - The framework's shape: every plugin is a type with Name() and the
 //     extension points it implements (PreFilter, Filter, PreScore, Score,
@@ -38,10 +38,29 @@
 // extenders, Reserve/Permit/Bind (the simulator binds through the API server
 // itself).
 //
-// The package does no I/O, keeps no clock and starts no goroutines; the
-// simulator owns one Cluster, keeps it current from its watches (AddNode,
-// AddPod, ...), and calls Scheduler.Schedule once per pending pod. Work per
-// pod is O(nodes evaluated) with O(1) per node for the default profile:
-// NodeInfo caches requested resources, host ports, images and per-owner pod
-// counts, and the Cluster keeps per-owner pod counts per zone.
+// The package does no I/O, keeps no clock and starts no goroutines. The
+// simulator drives it like this (see ExampleScheduler_Schedule):
+//
+//	c := scheduler.NewCluster()     // the scheduler's cache
+//	c.AddNode(node)                 // node watch: AddNode / UpdateNode / RemoveNode
+//	c.AddPod(pod)                   // bound pods: AddPod / UpdatePod / RemovePod
+//	s := scheduler.New()            // default profile, upstream weights
+//	sel := scheduler.DefaultSpreadSelector(pod, services, rs.Spec.Selector)
+//	res := s.Schedule(pod, c, rng, sel) // rng: the engine's *rand.Rand
+//	if res.Node == "" { /* FailedScheduling: res.Message */ }
+//	else { pod.Spec.NodeName = res.Node; c.AddPod(pod) /* assume, then bind */ }
+//
+// Only pods with an empty spec.nodeName belong to the scheduler. Nodes need
+// allocatable cpu, memory and pods, and the kubernetes.io/hostname label
+// (the kubelet sets it) for hostname spreading to score. Result slices are
+// reused by the next Schedule call (Result.Clone keeps them); with
+// Scheduler.Summary set, a cycle skips the per-node detail that a trace of a
+// large cluster would not print, and decides the same.
+//
+// Work per pod is O(nodes evaluated) with O(1) per node for the default
+// profile: NodeInfo caches requested resources, host ports and images; the
+// Cluster indexes live pods per controller per node and per zone, image
+// holders by node slot, and keeps the node order. A pod's own topology
+// spread constraints, and default spreading for a pod without a controller,
+// count pods by label selector, which walks the pods of the nodes.
 package scheduler

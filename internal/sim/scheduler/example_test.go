@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -47,4 +48,37 @@ func TestThreeReplicasSpread(t *testing.T) {
 	if len(seen) != 3 {
 		t.Errorf("replicas landed on %v", seen)
 	}
+}
+
+// How the simulator drives the package: keep one Cluster current from the
+// watches, call Schedule for each pending pod, and on success account for the
+// pod on its node before the next cycle (the scheduler "assumes" it).
+func ExampleScheduler_Schedule() {
+	c := NewCluster()
+	cp := taint(node("control-plane", "4", "8Gi"), "node-role.kubernetes.io/control-plane", "", corev1.TaintEffectNoSchedule)
+	for _, n := range []*corev1.Node{cp, node("node-a", "4", "8Gi"), node("node-b", "4", "8Gi")} {
+		c.AddNode(n)
+	}
+	_ = c.AddPod(bound(pod("busy", "3", "1Gi"), "node-a"))
+
+	s := New()
+	rng := rng(1) // the engine's seeded math/rand/v2 source
+	p := pod("web-0", "500m", "256Mi")
+	res := s.Schedule(p, c, rng, nil) // nil: nothing selects the pod, no default spreading
+	for _, v := range res.Filtered {
+		fmt.Println(strings.TrimSpace(fmt.Sprintf("%-13s %-16s %s", v.Node, v.Plugin, v.Detail)))
+	}
+	fmt.Println("chosen:", res.Node, "scored:", len(res.Scores))
+	p.Spec.NodeName = res.Node
+	_ = c.AddPod(p)
+
+	big := pod("big", "3600m", "1Gi") // node-a has 1 CPU left, node-b 3.5
+
+	fmt.Println(s.Schedule(big, c, rng, nil).Message)
+	// Output:
+	// control-plane TaintToleration  {node-role.kubernetes.io/control-plane: }
+	// node-a
+	// node-b
+	// chosen: node-b scored: 2
+	// 0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu. no new claims to deallocate, preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.
 }
