@@ -178,7 +178,7 @@ func runQuiz(f *Factory, o *quizOptions, dueOnly bool) error {
 	if e.g.Format != report.Text {
 		talk = f.IO.ErrOut
 	}
-	s := &quiz.Session{Questions: qs, Prompter: newPrompter(f, talk), Store: e.store, Lang: e.g.Lang,
+	s := &quiz.Session{Questions: qs, Prompter: newPrompter(f, talk, e.g.Color), Store: e.store, Lang: e.g.Lang,
 		Seed: e.g.Seed, Exam: o.exam, Now: e.now,
 		Feedback: func(a *quiz.Answered) error {
 			err := report.Render(talk, quiz.FeedbackDoc(a, e.g.Lang), report.Options{Format: report.Text, Color: e.g.Color})
@@ -220,11 +220,11 @@ func runQuiz(f *Factory, o *quizOptions, dueOnly bool) error {
 
 // newPrompter picks survey when stdin and stdout are both terminals (and
 // real files, as survey needs their descriptors), plain lines otherwise.
-func newPrompter(f *Factory, talk io.Writer) quiz.Prompter {
+func newPrompter(f *Factory, talk io.Writer, color bool) quiz.Prompter {
 	in, inOK := f.IO.In.(terminal.FileReader)
 	out, outOK := f.IO.Out.(terminal.FileWriter)
 	if f.IO.InTTY && f.IO.OutTTY && inOK && outOK {
-		return &quiz.SurveyPrompter{Stdio: terminal.Stdio{In: in, Out: out, Err: f.IO.ErrOut}}
+		return &quiz.SurveyPrompter{Stdio: terminal.Stdio{In: in, Out: out, Err: f.IO.ErrOut}, NoColor: !color}
 	}
 	return quiz.NewLinePrompter(f.IO.In, talk)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/AlecAivazis/survey/v2"
+	"github.com/AlecAivazis/survey/v2/core"
 	"github.com/AlecAivazis/survey/v2/terminal"
 )
 
@@ -19,10 +20,15 @@ import (
 // as terminal.InterruptErr rather than SIGINT; Ask returns ErrInterrupted.
 type SurveyPrompter struct {
 	Stdio terminal.Stdio
+	// NoColor turns survey's colours off (--color never, NO_COLOR).
+	NoColor bool
 }
 
 // Ask runs the survey prompts for one question.
 func (s *SurveyPrompter) Ask(p *Presentation) (string, error) {
+	// survey has one package-level switch for colour; a session asks one
+	// question at a time, so setting it per question is safe.
+	core.DisableColor = s.NoColor
 	ans, err := s.ask(p)
 	if errors.Is(err, terminal.InterruptErr) {
 		return "", ErrInterrupted
