@@ -28,7 +28,7 @@ type proxyAgent struct {
 	eng       *engine.Engine
 	rec       *trace.Recorder
 	services  map[string]*corev1.Service
-	slices    map[string]*discoveryv1.EndpointSlice // by service key
+	slices    map[string]map[string]*discoveryv1.EndpointSlice // service key → slice name → slice
 	scheduled bool
 	lastSync  time.Duration
 	synced    bool
@@ -38,7 +38,7 @@ type proxyAgent struct {
 
 func newProxyAgent(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder, node string, loud bool) *proxyAgent {
 	p := &proxyAgent{node: node, c: c, eng: eng, rec: rec, services: map[string]*corev1.Service{},
-		slices: map[string]*discoveryv1.EndpointSlice{}, last: map[string]string{}, loud: loud}
+		slices: map[string]map[string]*discoveryv1.EndpointSlice{}, last: map[string]string{}, loud: loud}
 	c.Watch("services", func(ev apiserver.Event) {
 		svc := ev.Obj.(*corev1.Service)
 		k := svc.Namespace + "/" + svc.Name
@@ -52,10 +52,13 @@ func newProxyAgent(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder,
 	c.Watch("endpointslices", func(ev apiserver.Event) {
 		sl := ev.Obj.(*discoveryv1.EndpointSlice)
 		k := sl.Namespace + "/" + sl.Labels[discoveryv1.LabelServiceName]
+		if p.slices[k] == nil {
+			p.slices[k] = map[string]*discoveryv1.EndpointSlice{}
+		}
 		if ev.Type == apiserver.Deleted {
-			delete(p.slices, k)
+			delete(p.slices[k], sl.Name)
 		} else {
-			p.slices[k] = sl
+			p.slices[k][sl.Name] = sl
 		}
 		p.schedule()
 	})
@@ -105,7 +108,10 @@ func (p *proxyAgent) sync() {
 			continue // installed at bootstrap, not part of the story
 		}
 		var ready []string
-		if sl := p.slices[k]; sl != nil {
+		var slices []*discoveryv1.EndpointSlice
+		for _, name := range sortedNames(p.slices[k]) {
+			sl := p.slices[k][name]
+			slices = append(slices, sl)
 			for _, ep := range sl.Endpoints {
 				if ep.Conditions.Ready == nil || *ep.Conditions.Ready {
 					ready = append(ready, ep.Addresses...)
@@ -113,16 +119,17 @@ func (p *proxyAgent) sync() {
 			}
 		}
 		for _, sp := range svc.Spec.Ports {
-			state := fmt.Sprintf("%d:%d", len(ready), sp.Port)
-			if p.last[k+"/"+sp.Name] == state+strings.Join(ready, ",") {
+			sort.Strings(ready)
+			state := fmt.Sprintf("%d:%d:", len(ready), sp.Port) + strings.Join(ready, ",")
+			if p.last[k+"/"+sp.Name] == state {
 				continue
 			}
-			p.last[k+"/"+sp.Name] = state + strings.Join(ready, ",")
+			p.last[k+"/"+sp.Name] = state
 			chain := portChain("KUBE-SVC-", svc.Namespace, svc.Name, sp.Name, string(sp.Protocol))
 			tp := sp.TargetPort.String()
-			if sl := p.slices[k]; sl != nil {
+			if len(slices) > 0 {
 				// A named targetPort is resolved per pod by the EndpointSlice controller.
-				for _, ep := range sl.Ports {
+				for _, ep := range slices[0].Ports {
 					if ep.Name != nil && *ep.Name == sp.Name && ep.Port != nil {
 						tp = fmt.Sprint(*ep.Port)
 					}
@@ -135,9 +142,21 @@ func (p *proxyAgent) sync() {
 	}
 }
 
+func sortedNames[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
 func joinTargets(ips []string, port string) string {
 	if len(ips) == 0 {
 		return "-"
+	}
+	if len(ips) > 10 {
+		return fmt.Sprintf("(%d targets on port %s)", len(ips), port)
 	}
 	out := make([]string, len(ips))
 	for i, ip := range ips {

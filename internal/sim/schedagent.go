@@ -181,11 +181,13 @@ func (s *schedAgent) spreadSelector(pod *corev1.Pod) labels.Selector {
 }
 
 func (s *schedAgent) cycle(pod *corev1.Pod) {
-	res := s.fw.Schedule(pod, s.cache, s.eng.Rand(), s.spreadSelector(pod)).Clone()
+	res := s.fw.Schedule(pod, s.cache, s.eng.Rand(), s.spreadSelector(pod))
 	ref := apiserver.ObjectRef(pod)
-	s.rec.Add(trace.Step{Phase: trace.PhaseScheduler, Actor: s.c.Actor, Kind: "scheduler.filter", Object: ref,
-		Fields: trace.F("pod", pod.Name, "feasible", res.Feasible, "evaluated", res.Evaluated, "nodes", res.NumAllNodes),
-		Table:  filterTable(res)})
+	if !s.rec.Full() {
+		s.rec.Add(trace.Step{Phase: trace.PhaseScheduler, Actor: s.c.Actor, Kind: "scheduler.filter", Object: ref,
+			Fields: trace.F("pod", pod.Name, "feasible", res.Feasible, "evaluated", res.Evaluated, "nodes", res.NumAllNodes),
+			Table:  filterTable(res)})
+	}
 	if res.Node == "" {
 		s.failed[pod.UID] = pod
 		s.Pending[pod.UID] = res.Message
@@ -198,7 +200,9 @@ func (s *schedAgent) cycle(pod *corev1.Pod) {
 		return
 	}
 	delete(s.Pending, pod.UID)
-	if len(res.Scores) > 0 {
+	if s.rec.Full() {
+		// past the recording limit: no tables to build
+	} else if len(res.Scores) > 0 {
 		s.rec.Add(trace.Step{Phase: trace.PhaseScheduler, Actor: s.c.Actor, Kind: "scheduler.score", Object: ref,
 			Fields: trace.F("pod", pod.Name, "node", res.Node, "ties", len(res.Ties)), Table: scoreTable(res)})
 	} else {

@@ -133,6 +133,19 @@ func (r *Recorder) Add(s Step) {
 	r.Steps = append(r.Steps, s)
 }
 
+// Full reports whether the recorder keeps no more steps; it counts the
+// step the caller is about to skip, so hot paths can avoid building it.
+func (r *Recorder) Full() bool {
+	if r == nil {
+		return true
+	}
+	if r.Limit > 0 && len(r.Steps) >= r.Limit {
+		r.Dropped++
+		return true
+	}
+	return false
+}
+
 // ByPhase returns the steps grouped by phase, each group in time order.
 func ByPhase(steps []Step, verbose bool) map[Phase][]Step {
 	out := map[Phase][]Step{}

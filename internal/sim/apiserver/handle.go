@@ -43,6 +43,9 @@ func (r request) path() string {
 func (s *Server) handle(c *Client, r request, done Done) {
 	loud := c.Loud && r.verb != "get" // kubectl's GET before a create shows only with -v
 	step := func(phase trace.Phase, kind string, fields ...any) {
+		if s.rec.Full() {
+			return
+		}
 		s.rec.Add(trace.Step{Phase: phase, Actor: "kube-apiserver", Kind: kind, Verbose: !loud,
 			Object: r.res.Plural + "/" + r.ns + "/" + r.name, Fields: trace.F(fields...)})
 	}

@@ -14,28 +14,51 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
+// MaxEndpointsPerSlice is the endpointslice controller's
+// --max-endpoints-per-slice default.
+const MaxEndpointsPerSlice = 100
+
+// listLimit is how many endpoints a step lists by name before it only counts.
+const listLimit = 10
+
 // EndpointSlice is the endpointslice controller: for every Service with a
-// selector it keeps one EndpointSlice listing the matching pods that have
-// an IP, each with ready/serving/terminating conditions
-// (pkg/controller/endpointslice; slices hold up to 100 endpoints by default,
-// the simulator keeps one slice per Service).
+// selector it keeps EndpointSlices of at most 100 endpoints listing the
+// matching pods that have an IP, each with ready/serving/terminating
+// conditions (pkg/controller/endpointslice). A pod keeps its slice, so a
+// change rewrites one slice, not the whole Service.
 type EndpointSlice struct {
 	c        *apiserver.Client
 	eng      *engine.Engine
 	rec      *trace.Recorder
 	services map[string]*corev1.Service
 	pods     map[string]map[string]*corev1.Pod // namespace → name → pod
-	slices   map[string]*discoveryv1.EndpointSlice
-	creating map[string]bool
+	state    map[string]*svcSlices
 	pending  map[string]bool
-	last     map[string]string
+}
+
+// svcSlices is the controller's view of one Service's slices.
+type svcSlices struct {
+	members map[string]*corev1.Pod // selected pods by name
+	slot    map[string]int         // pod name → slice index
+	slices  []*sliceState
+	ready   int // ready endpoints over all slices
+	total   int
+}
+
+type sliceState struct {
+	obj      *discoveryv1.EndpointSlice // as stored (nil until created)
+	pods     map[string]bool
+	dirty    bool
+	creating bool
+	ready    int
+	total    int
+	sig      string // what the last write contained, to skip no-op updates
 }
 
 // NewEndpointSlice starts the controller's watches.
 func NewEndpointSlice(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *EndpointSlice {
 	e := &EndpointSlice{c: c, eng: eng, rec: rec, services: map[string]*corev1.Service{},
-		pods: map[string]map[string]*corev1.Pod{}, slices: map[string]*discoveryv1.EndpointSlice{},
-		creating: map[string]bool{}, pending: map[string]bool{}, last: map[string]string{}}
+		pods: map[string]map[string]*corev1.Pod{}, state: map[string]*svcSlices{}, pending: map[string]bool{}}
 	c.Watch("services", func(ev apiserver.Event) {
 		svc := ev.Obj.(*corev1.Service)
 		k := svc.Namespace + "/" + svc.Name
@@ -44,6 +67,7 @@ func NewEndpointSlice(c *apiserver.Client, eng *engine.Engine, rec *trace.Record
 			return
 		}
 		e.services[k] = svc
+		e.reindex(k, svc)
 		e.enqueue(k)
 	})
 	c.Watch("pods", func(ev apiserver.Event) {
@@ -61,24 +85,48 @@ func NewEndpointSlice(c *apiserver.Client, eng *engine.Engine, rec *trace.Record
 		for k, svc := range e.services {
 			if svc.Namespace == pod.Namespace && len(svc.Spec.Selector) > 0 &&
 				labels.SelectorFromSet(svc.Spec.Selector).Matches(labels.Set(pod.Labels)) {
+				e.touch(k, pod, ev.Type == apiserver.Deleted)
 				e.enqueue(k)
 			}
 		}
 	})
-	c.Watch("endpointslices", func(ev apiserver.Event) {
-		sl := ev.Obj.(*discoveryv1.EndpointSlice)
-		svc := sl.Labels[discoveryv1.LabelServiceName]
-		if svc == "" {
-			return
-		}
-		k := sl.Namespace + "/" + svc
-		if ev.Type == apiserver.Deleted {
-			delete(e.slices, k)
-		} else {
-			e.slices[k] = sl
-		}
-	})
 	return e
+}
+
+// touch records a pod change and marks the slice that holds it dirty.
+func (e *EndpointSlice) touch(k string, pod *corev1.Pod, deleted bool) {
+	st := e.state[k]
+	if st == nil {
+		return
+	}
+	i, ok := st.slot[pod.Name]
+	if !ok && !deleted {
+		i = -1
+		for j, sl := range st.slices {
+			if len(sl.pods) < MaxEndpointsPerSlice {
+				i = j
+				break
+			}
+		}
+		if i < 0 {
+			st.slices = append(st.slices, &sliceState{pods: map[string]bool{}})
+			i = len(st.slices) - 1
+		}
+		st.slot[pod.Name] = i
+		st.slices[i].pods[pod.Name] = true
+	}
+	if deleted {
+		delete(st.members, pod.Name)
+		if ok {
+			delete(st.slices[i].pods, pod.Name)
+			delete(st.slot, pod.Name)
+		}
+	} else {
+		st.members[pod.Name] = pod
+	}
+	if ok || !deleted {
+		st.slices[i].dirty = true
+	}
 }
 
 func (e *EndpointSlice) enqueue(k string) {
@@ -91,87 +139,147 @@ func (e *EndpointSlice) enqueue(k string) {
 
 func (e *EndpointSlice) sync(k string) {
 	svc := e.services[k]
-	if svc == nil || len(svc.Spec.Selector) == 0 || e.creating[k] {
+	st := e.state[k]
+	if svc == nil || st == nil || len(svc.Spec.Selector) == 0 {
 		return // no selector: the user manages endpoints
 	}
-	sel := labels.SelectorFromSet(svc.Spec.Selector)
-	var eps []discoveryv1.Endpoint
-	var ports []discoveryv1.EndpointPort
-	names := make([]string, 0)
-	for n, p := range e.pods[svc.Namespace] {
-		if p.Status.PodIP != "" && sel.Matches(labels.Set(p.Labels)) {
+	if len(st.slices) == 0 {
+		st.slices = []*sliceState{{pods: map[string]bool{}, dirty: true}}
+	}
+	for i, sl := range st.slices {
+		if sl.dirty && !sl.creating {
+			sl.dirty = false
+			e.write(k, svc, st, i)
+		}
+	}
+}
+
+// write rebuilds slice i of service k and sends it to the API server.
+func (e *EndpointSlice) write(k string, svc *corev1.Service, st *svcSlices, i int) {
+	sl := st.slices[i]
+	names := make([]string, 0, len(sl.pods))
+	for n := range sl.pods {
+		if p := st.members[n]; p != nil && p.Status.PodIP != "" {
 			names = append(names, n)
 		}
 	}
 	sort.Strings(names)
-	var summary []string
-	for i, n := range names {
-		p := e.pods[svc.Namespace][n]
-		ready := podReady(p) && p.DeletionTimestamp == nil
+	var sig strings.Builder
+	for _, n := range names {
+		p := st.members[n]
+		fmt.Fprintf(&sig, "%s/%s/%t/%t;", n, p.Status.PodIP, podReady(p), p.DeletionTimestamp != nil)
+	}
+	if sl.obj != nil && sig.String() == sl.sig {
+		return // nothing an endpoint shows has changed
+	}
+	sl.sig = sig.String()
+	obj := &discoveryv1.EndpointSlice{AddressType: discoveryv1.AddressTypeIPv4}
+	ready := 0
+	for _, n := range names {
+		p := st.members[n]
+		isReady := podReady(p) && p.DeletionTimestamp == nil
 		serving := podReady(p)
 		term := p.DeletionTimestamp != nil
 		node := p.Spec.NodeName
-		eps = append(eps, discoveryv1.Endpoint{
+		obj.Endpoints = append(obj.Endpoints, discoveryv1.Endpoint{
 			Addresses:  []string{p.Status.PodIP},
-			Conditions: discoveryv1.EndpointConditions{Ready: &ready, Serving: &serving, Terminating: &term},
+			Conditions: discoveryv1.EndpointConditions{Ready: &isReady, Serving: &serving, Terminating: &term},
 			NodeName:   &node,
 			TargetRef:  &corev1.ObjectReference{Kind: "Pod", Namespace: p.Namespace, Name: p.Name, UID: p.UID},
 		})
-		if i == 0 {
-			ports = resolvePorts(svc, p)
+		if isReady {
+			ready++
 		}
-		state := "ready"
-		if !ready {
-			state = "not ready"
-		}
-		summary = append(summary, fmt.Sprintf("%s (%s, %s)", p.Status.PodIP, p.Name, state))
 	}
-	if ports == nil {
-		ports = resolvePorts(svc, nil)
+	var first *corev1.Pod
+	if len(names) > 0 {
+		first = st.members[names[0]]
 	}
-	text := strings.Join(summary, ", ")
-	if text == "" {
-		text = "-"
-	}
-	if prev, ok := e.last[k]; ok && prev == text {
-		return
-	}
-	e.last[k] = text
-	cur := e.slices[k]
-	sl := &discoveryv1.EndpointSlice{AddressType: discoveryv1.AddressTypeIPv4, Endpoints: eps, Ports: ports}
-	if cur != nil {
-		sl.ObjectMeta = *cur.ObjectMeta.DeepCopy()
+	obj.Ports = resolvePorts(svc, first)
+	st.ready += ready - sl.ready
+	st.total += len(names) - sl.total
+	sl.ready, sl.total = ready, len(names)
+	if sl.obj != nil {
+		obj.ObjectMeta = *sl.obj.ObjectMeta.DeepCopy()
 	} else {
-		sl.Namespace = svc.Namespace
-		sl.GenerateName = svc.Name + "-"
-		sl.Labels = map[string]string{discoveryv1.LabelServiceName: svc.Name, discoveryv1.LabelManagedBy: "endpointslice-controller.k8s.io"}
-	}
-	readyN := 0
-	for _, ep := range eps {
-		if *ep.Conditions.Ready {
-			readyN++
-		}
+		obj.Namespace = svc.Namespace
+		obj.GenerateName = svc.Name + "-"
+		obj.Labels = map[string]string{discoveryv1.LabelServiceName: svc.Name, discoveryv1.LabelManagedBy: "endpointslice-controller.k8s.io"}
 	}
 	step := trace.Step{Phase: trace.PhaseReady, Actor: e.c.Actor, Kind: "endpointslice.update", Object: "services/" + k,
-		Fields: trace.F("service", svc.Name, "ready", readyN, "total", len(eps), "endpoints", text)}
-	done := func(obj runtime.Object, err *apiserver.Status) {
-		delete(e.creating, k)
-		if err == nil {
-			e.slices[k] = obj.(*discoveryv1.EndpointSlice)
-		}
-	}
-	if cur == nil {
+		Fields: trace.F("service", svc.Name, "ready", st.ready, "total", st.total, "endpoints", e.describe(st))}
+	if sl.obj == nil {
 		step.Kind = "endpointslice.create"
-		e.creating[k] = true
+		sl.creating = true
 		e.rec.Add(step)
-		e.c.Create(sl, func(obj runtime.Object, err *apiserver.Status) {
-			done(obj, err)
-			e.enqueue(k) // pods may have changed while the slice was being created
+		e.c.Create(obj, func(stored runtime.Object, err *apiserver.Status) {
+			sl.creating = false
+			if err == nil {
+				sl.obj = stored.(*discoveryv1.EndpointSlice)
+			}
+			if sl.dirty {
+				e.enqueue(k) // pods changed while the slice was being created
+			}
 		})
 		return
 	}
 	e.rec.Add(step)
-	e.c.Update(sl, done)
+	e.c.Update(obj, func(stored runtime.Object, err *apiserver.Status) {
+		if err == nil {
+			sl.obj = stored.(*discoveryv1.EndpointSlice)
+		}
+	})
+}
+
+// describe lists a Service's endpoints for the trace, or counts them when
+// there are too many to read.
+func (e *EndpointSlice) describe(st *svcSlices) string {
+	if st.total == 0 {
+		return "-"
+	}
+	if st.total > listLimit {
+		return fmt.Sprintf("%d endpoints in %d slice(s)", st.total, len(st.slices))
+	}
+	var names []string
+	for n, p := range st.members {
+		if p.Status.PodIP != "" {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	out := make([]string, len(names))
+	for i, n := range names {
+		p := st.members[n]
+		state := "ready"
+		if !podReady(p) || p.DeletionTimestamp != nil {
+			state = "not ready"
+		}
+		out[i] = fmt.Sprintf("%s (%s, %s)", p.Status.PodIP, p.Name, state)
+	}
+	return strings.Join(out, ", ")
+}
+
+// reindex recomputes which pods a Service selects (on Service add/update).
+func (e *EndpointSlice) reindex(k string, svc *corev1.Service) {
+	st := e.state[k]
+	if st == nil {
+		st = &svcSlices{members: map[string]*corev1.Pod{}, slot: map[string]int{}}
+		e.state[k] = st
+	}
+	if len(svc.Spec.Selector) == 0 {
+		return
+	}
+	sel := labels.SelectorFromSet(svc.Spec.Selector)
+	names := make([]string, 0)
+	for n, p := range e.pods[svc.Namespace] {
+		if sel.Matches(labels.Set(p.Labels)) {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		e.touch(k, e.pods[svc.Namespace][n], false)
+	}
 }
 
 // resolvePorts turns Service ports into EndpointSlice ports, resolving a

@@ -2,7 +2,6 @@ package controller
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
@@ -30,6 +29,7 @@ type ReplicaSet struct {
 	rsets      map[string]*appsv1.ReplicaSet
 	pods       map[types.UID]map[string]*corev1.Pod // by owner UID, then pod name
 	inFlight   map[types.UID]int                    // creations not yet observed (expectations)
+	counts     map[types.UID]*podCounts             // kept up to date on every pod event
 	pending    map[string]bool
 	lastStatus map[string][4]int64
 }
@@ -37,7 +37,7 @@ type ReplicaSet struct {
 // NewReplicaSet starts the controller's watches.
 func NewReplicaSet(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *ReplicaSet {
 	r := &ReplicaSet{c: c, eng: eng, rec: rec, rsets: map[string]*appsv1.ReplicaSet{},
-		pods: map[types.UID]map[string]*corev1.Pod{}, inFlight: map[types.UID]int{}, pending: map[string]bool{},
+		pods: map[types.UID]map[string]*corev1.Pod{}, inFlight: map[types.UID]int{}, pending: map[string]bool{}, counts: map[types.UID]*podCounts{},
 		lastStatus: map[string][4]int64{}}
 	c.Watch("replicasets", func(ev apiserver.Event) {
 		rs := ev.Obj.(*appsv1.ReplicaSet)
@@ -64,10 +64,19 @@ func NewReplicaSet(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder)
 			byName = map[string]*corev1.Pod{}
 			r.pods[ref.UID] = byName
 		}
+		cnt := r.counts[ref.UID]
+		if cnt == nil {
+			cnt = &podCounts{}
+			r.counts[ref.UID] = cnt
+		}
+		if old := byName[pod.Name]; old != nil {
+			cnt.add(old, -1)
+		}
 		if ev.Type == apiserver.Deleted {
 			delete(byName, pod.Name)
 		} else {
 			byName[pod.Name] = pod
+			cnt.add(pod, 1)
 		}
 		r.enqueue(pod.Namespace + "/" + ref.Name)
 	})
@@ -92,10 +101,8 @@ func (r *ReplicaSet) sync(k string) {
 		want = *rs.Spec.Replicas
 	}
 	active := 0
-	for _, p := range r.pods[rs.UID] {
-		if p.DeletionTimestamp == nil && p.Status.Phase != corev1.PodFailed && p.Status.Phase != corev1.PodSucceeded {
-			active++
-		}
+	if cnt := r.counts[rs.UID]; cnt != nil {
+		active = cnt.active
 	}
 	if r.inFlight[rs.UID] == 0 {
 		if diff := int(want) - active; diff > 0 {
@@ -163,18 +170,10 @@ func podReady(p *corev1.Pod) bool {
 
 func (r *ReplicaSet) updateStatus(k string, rs *appsv1.ReplicaSet) {
 	var st appsv1.ReplicaSetStatus
-	names := make([]string, 0, len(r.pods[rs.UID]))
-	for n := range r.pods[rs.UID] {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		p := r.pods[rs.UID][n]
-		st.Replicas++
-		if podReady(p) {
-			st.ReadyReplicas++
-			st.AvailableReplicas++ // minReadySeconds 0: available as soon as Ready
-		}
+	if cnt := r.counts[rs.UID]; cnt != nil {
+		st.Replicas = int32(cnt.all)
+		st.ReadyReplicas = int32(cnt.ready)
+		st.AvailableReplicas = int32(cnt.ready) // minReadySeconds 0: available as soon as Ready
 	}
 	st.FullyLabeledReplicas = st.Replicas
 	st.ObservedGeneration = rs.Generation
@@ -188,4 +187,18 @@ func (r *ReplicaSet) updateStatus(k string, rs *appsv1.ReplicaSet) {
 	r.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: r.c.Actor, Kind: "replicaset.status", Object: apiserver.ObjectRef(rs), Verbose: true,
 		Fields: trace.F("replicas", st.Replicas, "ready", st.ReadyReplicas, "available", st.AvailableReplicas)})
 	r.c.UpdateStatus(upd, nil)
+}
+
+// podCounts are a ReplicaSet's pods counted incrementally, so a status
+// sync costs O(1) however many pods it owns.
+type podCounts struct{ all, active, ready int }
+
+func (c *podCounts) add(p *corev1.Pod, d int) {
+	c.all += d
+	if p.DeletionTimestamp == nil && p.Status.Phase != corev1.PodFailed && p.Status.Phase != corev1.PodSucceeded {
+		c.active += d
+	}
+	if podReady(p) {
+		c.ready += d
+	}
 }
