@@ -32,6 +32,10 @@ type Cluster struct {
 	// imageSlots: for images a pod has asked about, the size each node
 	// holds, by slot (0: not there); kept current once built.
 	imageSlots map[string][]int64
+	// ownerSlots: for controllers spread over many nodes, owners[uid] by
+	// node slot, built on first use and kept current, so a cycle reads a
+	// dense array instead of a large map.
+	ownerSlots map[types.UID][]int32
 }
 
 type ownerZone struct {
@@ -49,6 +53,7 @@ func NewCluster() *Cluster {
 		counts:     map[ownerZone]int32{},
 		owners:     map[types.UID]map[*NodeInfo]int32{},
 		imageSlots: map[string][]int64{},
+		ownerSlots: map[types.UID][]int32{},
 	}
 }
 
@@ -183,10 +188,18 @@ func (c *Cluster) addOwnerCount(uid types.UID, n *NodeInfo, d int32) {
 		c.owners[uid] = m
 	}
 	m[n] += d
+	if arr, ok := c.ownerSlots[uid]; ok {
+		for int(n.slot) >= len(arr) {
+			arr = append(arr, 0)
+		}
+		arr[n.slot] = m[n]
+		c.ownerSlots[uid] = arr
+	}
 	if m[n] <= 0 {
 		delete(m, n)
 		if len(m) == 0 {
 			delete(c.owners, uid)
+			delete(c.ownerSlots, uid)
 		}
 	}
 	if n.hasZ {
@@ -215,6 +228,20 @@ func (c *Cluster) indexImages(n *NodeInfo, d int) {
 			c.imageSlots[name] = setSlot(arr, n.slot, size)
 		}
 	}
+}
+
+// ownerCounts returns the live pods of controller uid by node slot,
+// building the index the first time.
+func (c *Cluster) ownerCounts(uid types.UID) []int32 {
+	arr, ok := c.ownerSlots[uid]
+	if !ok {
+		arr = make([]int32, len(c.slots))
+		for n, cnt := range c.owners[uid] {
+			arr[n.slot] = cnt
+		}
+		c.ownerSlots[uid] = arr
+	}
+	return arr
 }
 
 // imageSizes returns the per-slot sizes of an image, building the index the

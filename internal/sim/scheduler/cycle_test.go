@@ -175,8 +175,11 @@ func TestDefaultSpreadSelector(t *testing.T) {
 	}
 }
 
-// A Scheduler reused across cycles (its scratch state, nextStartNodeIndex)
-// scores exactly like a fresh one while pods come and go.
+// A Scheduler and a Cluster reused across cycles (scratch state, indexes
+// kept incrementally, nextStartNodeIndex) score exactly like a fresh
+// Scheduler on a Cluster rebuilt from scratch, while pods come and go. Every
+// other pod is pinned to one zone, so the controller spans more nodes than
+// are feasible and the persistent per-slot counts are used too.
 func TestSchedulerReuse(t *testing.T) {
 	z := corev1.LabelTopologyZone
 	lbl := map[string]string{"app": "web"}
@@ -187,19 +190,23 @@ func TestSchedulerReuse(t *testing.T) {
 	c := cluster(t, nodes)
 	reused := New()
 	var placed []*corev1.Pod
-	for i := 0; i < 20; i++ {
+	for i := 0; i < 40; i++ {
 		p := owned(pod(fmt.Sprintf("p%d", i), "100m", "100Mi"), "rs", lbl)
+		if i%2 == 1 {
+			p.Spec.NodeSelector = map[string]string{z: "z0"}
+		}
 		sel := DefaultSpreadSelector(p, nil, &metav1.LabelSelector{MatchLabels: lbl})
 		got := scoresOf(reused.Schedule(p, c, rng(uint64(i)), sel).Clone())
-		fresh := New().Schedule(p, c, rng(uint64(i)), sel).Clone()
+		fresh := New().Schedule(p, cluster(t, nodes, placed...), rng(uint64(i)), sel).Clone()
 		if fmt.Sprint(got) != fmt.Sprint(scoresOf(fresh)) {
 			t.Fatalf("cycle %d: reused %v\nfresh %v", i, got, scoresOf(fresh))
 		}
-		p.Spec.NodeName = fresh.Node
-		if err := c.AddPod(p); err != nil {
+		q := p.DeepCopy()
+		q.Spec.NodeName = fresh.Node
+		if err := c.AddPod(q); err != nil {
 			t.Fatal(err)
 		}
-		placed = append(placed, p)
+		placed = append(placed, q)
 		if i%3 == 2 { // remove an earlier pod
 			c.RemovePod(placed[0])
 			placed = placed[1:]
@@ -251,9 +258,16 @@ func TestClusterIndexes(t *testing.T) {
 	if c.imageNodes("nginx:1.25") != 1 || c.zonePods("rs", "z1") != 1 || c.zonePods("rs", "z2") != 1 {
 		t.Fatalf("initial: images %d z1 %d z2 %d", c.imageNodes("nginx:1.25"), c.zonePods("rs", "z1"), c.zonePods("rs", "z2"))
 	}
+	sizes := func() string { return fmt.Sprint(c.imageSizes("nginx:1.25")) }
+	if got := sizes(); got != "[104857600 0]" { // built on first use, by slot
+		t.Errorf("image sizes by slot = %s", got)
+	}
 	b2 := node("b", "4", "8Gi", z, "z1")
 	b2.Status.Images = img
 	c.UpdateNode(b2)
+	if got := sizes(); got != "[104857600 104857600]" { // kept current
+		t.Errorf("after update, image sizes by slot = %s", got)
+	}
 	if c.imageNodes("nginx:1.25") != 2 || c.zonePods("rs", "z1") != 2 || c.zonePods("rs", "z2") != 0 {
 		t.Errorf("after update: images %d z1 %d z2 %d", c.imageNodes("nginx:1.25"), c.zonePods("rs", "z1"), c.zonePods("rs", "z2"))
 	}
@@ -261,6 +275,9 @@ func TestClusterIndexes(t *testing.T) {
 		t.Errorf("update lost the pods")
 	}
 	c.RemoveNode("a")
+	if got := sizes(); got != "[0 104857600]" {
+		t.Errorf("after remove, image sizes by slot = %s", got)
+	}
 	if c.imageNodes("nginx:1.25") != 1 || c.zonePods("rs", "z1") != 1 || len(c.Nodes()) != 1 || len(c.owners["rs"]) != 1 {
 		t.Errorf("after remove: images %d z1 %d nodes %d", c.imageNodes("nginx:1.25"), c.zonePods("rs", "z1"), len(c.Nodes()))
 	}

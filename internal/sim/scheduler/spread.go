@@ -53,10 +53,9 @@ type spreadConstraint struct {
 type spreadState struct {
 	constraints []spreadConstraint
 	byOwner     types.UID // count by controller instead of selector
-	ownerNodes  map[*NodeInfo]int32
-	perSlot     []int32 // ownerNodes scattered by node slot for this cycle
-	scattered   []int32 // the slots set in perSlot, to clear next cycle
-	scatter     bool    // perSlot is in use this cycle
+	slotCounts  []int32   // the controller's live pods by node slot
+	perSlot     []int32   // scratch for slotCounts, reused across cycles
+	scattered   []int32   // the slots set in perSlot, to clear next cycle
 	requireAll  bool
 	ignored     map[*NodeInfo]bool
 }
@@ -81,17 +80,21 @@ func (p PodTopologySpread) PreScore(st *CycleState, pod *corev1.Pod, feasible []
 		}
 	} else if st.spreadSelector != nil && !st.spreadSelector.Empty() {
 		s.byOwner = controllerUID(pod)
-		s.ownerNodes = st.cluster.owners[s.byOwner]
-		// A controller on few nodes is scattered into a slot array; one on
-		// more nodes than are scored is looked up per scored node instead.
-		if s.scatter = len(s.ownerNodes) <= len(feasible); s.scatter {
+		// A controller on few nodes is scattered into a scratch slot array;
+		// one on more nodes than are scored uses the Cluster's persistent
+		// per-slot counts.
+		owners := st.cluster.owners[s.byOwner]
+		if len(owners) <= len(feasible) {
 			if len(s.perSlot) < len(st.cluster.slots) {
 				s.perSlot = make([]int32, len(st.cluster.slots))
 			}
-			for n, cnt := range s.ownerNodes {
+			for n, cnt := range owners {
 				s.perSlot[n.slot] = cnt
 				s.scattered = append(s.scattered, n.slot)
 			}
+			s.slotCounts = s.perSlot
+		} else {
+			s.slotCounts = st.cluster.ownerCounts(s.byOwner)
 		}
 		for _, c := range p.DefaultConstraints {
 			s.constraints = append(s.constraints, spreadConstraint{key: c.TopologyKey, maxSkew: c.MaxSkew, selector: st.spreadSelector})
@@ -216,10 +219,10 @@ func (PodTopologySpread) countDomains(st *CycleState, pod *corev1.Pod) {
 
 func (s *spreadState) countOn(n *NodeInfo, c *spreadConstraint, ns string) int {
 	if s.byOwner != "" {
-		if s.scatter {
-			return int(s.perSlot[n.slot])
+		if int(n.slot) < len(s.slotCounts) {
+			return int(s.slotCounts[n.slot])
 		}
-		return int(s.ownerNodes[n])
+		return 0
 	}
 	cnt := 0
 	for _, p := range n.Pods {
