@@ -1,7 +1,6 @@
 package quiz
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -124,7 +123,7 @@ func (s *Store) load() (*State, error) {
 			st = NewState()
 		}
 	}
-	reviews, lines, err := s.readLog()
+	lines, err := s.countLog()
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +134,11 @@ func (s *Store) load() (*State, error) {
 	if st.Applied == lines {
 		return st, nil
 	}
-	for _, r := range reviews[st.Applied:] {
+	reviews, lines, err := s.readLog(st.Applied)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range reviews {
 		if r != nil {
 			st.Apply(*r)
 		}
@@ -151,10 +154,12 @@ func (s *Store) load() (*State, error) {
 	return st, nil
 }
 
-// readLog returns one entry per complete line (nil for a line that does
-// not parse, with a warning) and the number of complete lines. A last line
-// without its newline is a write cut short by a crash and is ignored.
-func (s *Store) readLog() ([]*Review, int, error) {
+// readLog returns one entry per complete line from line number from on
+// (nil for a line that does not parse, with a warning; lines before from
+// were applied already and are not parsed again) and the number of complete
+// lines. A last line without its newline is a write cut short by a crash and
+// is ignored.
+func (s *Store) readLog(from int) ([]*Review, int, error) {
 	path := filepath.Join(s.Dir, LogFile)
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -163,19 +168,27 @@ func (s *Store) readLog() ([]*Review, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	var out []*Review
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
 	complete := bytes.Count(data, []byte("\n"))
-	for n := 0; n < complete && sc.Scan(); n++ {
+	lines := bytes.SplitN(data, []byte("\n"), complete+1)[:complete]
+	var out []*Review
+	for n := from; n < len(lines); n++ {
 		r := &Review{}
-		if err := json.Unmarshal(sc.Bytes(), r); err != nil || r.ID == "" {
+		if err := json.Unmarshal(lines[n], r); err != nil || r.ID == "" {
 			s.warn("%s line %d is unreadable; skipping it", path, n+1)
 			r = nil
 		}
 		out = append(out, r)
 	}
-	return out, len(out), sc.Err()
+	return out, complete, nil
+}
+
+// countLog returns the number of complete lines in the log.
+func (s *Store) countLog() (int, error) {
+	data, err := os.ReadFile(filepath.Join(s.Dir, LogFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	}
+	return bytes.Count(data, []byte("\n")), err
 }
 
 // appendLog writes reviews as JSON lines with O_APPEND and syncs. If the

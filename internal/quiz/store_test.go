@@ -83,8 +83,11 @@ func TestStoreTornLogLine(t *testing.T) {
 	if err != nil || st.Cards["c"] == nil || st.Applied != 3 {
 		t.Fatalf("after torn line: %+v %v", st, err)
 	}
+	if _, err := s.Load(); err != nil {
+		t.Fatal(err)
+	}
 	if len(warnings) != 1 || !strings.Contains(warnings[0], "line 2") {
-		t.Errorf("warnings = %q", warnings)
+		t.Errorf("want one warning about line 2, once: %q", warnings)
 	}
 }
 
