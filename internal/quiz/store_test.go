@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -200,5 +201,69 @@ func TestStateReviewOutOfOrder(t *testing.T) {
 	st.Apply(review("a", 1, t0.Add(-48*time.Hour)))
 	if due := st.Cards["a"].Card.Due; due.After(t0.AddDate(5, 0, 0)) {
 		t.Fatalf("due %v", due)
+	}
+}
+
+// Real processes, as two terminals would be: each child test process
+// records its reviews into the same directory; none may be lost.
+func TestStoreConcurrentProcesses(t *testing.T) {
+	if dir := os.Getenv("K8SEXPLAIN_TEST_STORE_CHILD"); dir != "" {
+		s := &Store{Dir: dir}
+		for j := 0; j < 20; j++ {
+			if _, err := s.Record(review(fmt.Sprintf("p%d-%d", os.Getpid(), j), 1, t0)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return
+	}
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	dir := t.TempDir()
+	const children = 4
+	cmds := make([]*exec.Cmd, children)
+	for i := range cmds {
+		cmds[i] = exec.Command(os.Args[0], "-test.run=^TestStoreConcurrentProcesses$", "-test.count=1")
+		cmds[i].Env = append(os.Environ(), "K8SEXPLAIN_TEST_STORE_CHILD="+dir)
+		if err := cmds[i].Start(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range cmds {
+		if err := c.Wait(); err != nil {
+			t.Fatalf("child: %v", err)
+		}
+	}
+	st, err := (&Store{Dir: dir}).Load()
+	if err != nil || len(st.Cards) != children*20 || st.Applied != children*20 {
+		t.Fatalf("lost reviews across processes: %d cards, applied %d, %v", len(st.Cards), st.Applied, err)
+	}
+}
+
+// The lock file is exclusive: a second session's write waits for the first
+// to finish its read-modify-write.
+func TestStoreLockExcludes(t *testing.T) {
+	dir := t.TempDir()
+	holder := &Store{Dir: dir}
+	done := make(chan error, 1)
+	err := holder.locked(func() error {
+		go func() { _, err := (&Store{Dir: dir}).Record(review("a", 1, t0)); done <- err }()
+		select {
+		case <-done:
+			return errors.New("a write went through while another session held the lock")
+		case <-time.After(100 * time.Millisecond):
+			return nil
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the waiting write never got the lock")
 	}
 }
