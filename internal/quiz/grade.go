@@ -1,6 +1,7 @@
 package quiz
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -88,21 +89,23 @@ func Grade(q *Question, shown []int, answer, lang string) Result {
 
 // ParseNumbers reads choice numbers (1-based, separated by commas, spaces or
 // semicolons) and returns them 0-based, checking each is in 1..n.
-func ParseNumbers(s string, n int) ([]int, error) {
+func ParseNumbers(s string, n int) ([]int, error) { return parseNumbers(s, n, "en") }
+
+func parseNumbers(s string, n int, lang string) ([]int, error) {
 	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ';' || r == ' ' || r == '\t' })
 	out := make([]int, 0, len(fields))
 	for _, f := range fields {
 		v, err := strconv.Atoi(strings.TrimSuffix(f, "."))
 		if err != nil {
-			return nil, fmt.Errorf("%q is not a choice number", f)
+			return nil, fmt.Errorf(msg(lang, "%q is not a choice number"), f)
 		}
 		if v < 1 || v > n {
-			return nil, fmt.Errorf("choice %d is not between 1 and %d", v, n)
+			return nil, fmt.Errorf(msg(lang, "choice %d is not between 1 and %d"), v, n)
 		}
 		out = append(out, v-1)
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("no choice numbers")
+		return nil, errors.New(msg(lang, "no choice numbers"))
 	}
 	return out, nil
 }
@@ -120,9 +123,9 @@ func original(shown []int, picks []int) []int {
 }
 
 func gradeSingle(q *Question, shown []int, answer, lang string) Result {
-	picks, err := ParseNumbers(answer, len(q.Choices))
+	picks, err := parseNumbers(answer, len(q.Choices), lang)
 	if err == nil && len(picks) != 1 {
-		err = fmt.Errorf("%s", msg(lang, "one number expected"))
+		err = errors.New(msg(lang, "one number expected"))
 	}
 	if err != nil {
 		return Result{Unreadable: err.Error()}
@@ -137,7 +140,7 @@ func gradeSingle(q *Question, shown []int, answer, lang string) Result {
 // pick earns its share, each wrong pick costs its share, so ticking every
 // box scores 0.
 func gradeMulti(q *Question, shown []int, answer, lang string) Result {
-	picks, err := ParseNumbers(answer, len(q.Choices))
+	picks, err := parseNumbers(answer, len(q.Choices), lang)
 	if err != nil {
 		return Result{Unreadable: err.Error()}
 	}
@@ -175,7 +178,7 @@ func gradeMulti(q *Question, shown []int, answer, lang string) Result {
 // subsequence: the fewest steps that must move to fix the order.
 func gradeOrder(q *Question, shown []int, answer, lang string) Result {
 	n := len(q.Choices)
-	picks, err := ParseNumbers(answer, n)
+	picks, err := parseNumbers(answer, n, lang)
 	if err != nil {
 		return Result{Unreadable: err.Error()}
 	}

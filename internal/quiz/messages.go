@@ -62,6 +62,11 @@ var ru = map[string]string{
 	"%d questions.":                                        "Вопросов: %d.",
 	"Difficulty":                                           "Сложность",
 	"Type":                                                 "Тип",
+	"%q is not a choice number":                            "%q — не номер варианта",
+	"choice %d is not between 1 and %d":                    "варианта %d нет: допустимо от 1 до %d",
+	"no choice numbers":                                    "нет номеров вариантов",
+	"no number in %q":                                      "в %q нет числа",
+	"more than one number in %q":                           "в %q больше одного числа",
 	"score":                                                "балл",
 }
 

@@ -57,7 +57,9 @@ var numberWords = map[string]float64{
 // ParseNumeric reads "3", "3 nodes", "3 узла", "0,5", "30s", "2 min" or
 // "three nodes": the first number and the unit written after it (possibly
 // empty).
-func ParseNumeric(s string) (float64, string, error) {
+func ParseNumeric(s string) (float64, string, error) { return parseNumeric(s, "en") }
+
+func parseNumeric(s, lang string) (float64, string, error) {
 	loc := numberRE.FindStringIndex(s)
 	if loc == nil {
 		ws := words(s)
@@ -66,7 +68,7 @@ func ParseNumeric(s string) (float64, string, error) {
 				return v, strings.Join(ws[1:], " "), nil
 			}
 		}
-		return 0, "", fmt.Errorf("no number in %q", strings.TrimSpace(s))
+		return 0, "", fmt.Errorf(msg(lang, "no number in %q"), strings.TrimSpace(s))
 	}
 	v, err := strconv.ParseFloat(strings.Replace(s[loc[0]:loc[1]], ",", ".", 1), 64)
 	if err != nil {
@@ -74,7 +76,7 @@ func ParseNumeric(s string) (float64, string, error) {
 	}
 	rest := strings.TrimSpace(s[loc[1]:])
 	if numberRE.MatchString(rest) && strings.IndexAny(rest, "0123456789") == 0 {
-		return 0, "", fmt.Errorf("more than one number in %q", strings.TrimSpace(s))
+		return 0, "", fmt.Errorf(msg(lang, "more than one number in %q"), strings.TrimSpace(s))
 	}
 	return v, rest, nil
 }
@@ -85,7 +87,7 @@ func ParseNumeric(s string) (float64, string, error) {
 // either language (after stemming, one typo allowed), else it is ignored
 // with a note.
 func gradeNumeric(q *Question, answer, lang string) Result {
-	v, unit, err := ParseNumeric(answer)
+	v, unit, err := parseNumeric(answer, lang)
 	if err != nil {
 		return Result{Unreadable: err.Error()}
 	}
