@@ -108,6 +108,9 @@ func newQuizEnv(f *Factory, o *quizOptions, withStore bool) (*quizEnv, error) {
 	if err != nil {
 		return nil, err
 	}
+	if g.Format == report.Mermaid {
+		return nil, exitcode.Inputf("--format mermaid: the quiz draws no diagram; use text, markdown or json")
+	}
 	for _, t := range o.topics {
 		if !contains(quiz.Topics, t) {
 			return nil, exitcode.Inputf("unknown --topic %q; topics: %v", t, quiz.Topics)

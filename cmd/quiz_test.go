@@ -94,6 +94,7 @@ func TestQuizErrors(t *testing.T) {
 		{[]string{"quiz", "--topic", "nope"}, `unknown --topic "nope"`},
 		{[]string{"quiz", "--difficulty", "easy"}, `invalid --difficulty "easy"`},
 		{[]string{"quiz", "--count", "-1"}, "invalid --count -1"},
+		{[]string{"quiz", "--format", "mermaid"}, "the quiz draws no diagram"},
 		{[]string{"quiz", "--answers", "testdata/quiz/missing.yaml"}, "--answers: open"},
 		{[]string{"quiz", "--answers", "testdata/quiz/reviews.jsonl"}, "reviews.jsonl"},
 		{[]string{"quiz", "stats", "--reset"}, "not confirmed"},
