@@ -81,6 +81,15 @@ var (
 //	pass        text only: concepts needed for full credit (default: all)
 //	explanation {en, ru}: the model answer
 //	see         a k8sexplain command line that demonstrates it
+//
+// How a rubric matches (text.go): answer and synonyms are split into words
+// at anything that is not a letter or digit ("pre-stop" is two words), ё is
+// read as е, each word is stemmed (Snowball, English or Russian by script),
+// and a word of 5 or more letters may carry one typo. A synonym of several
+// words matches when its words appear in order with at most one extra word
+// between them. So write synonyms as short key phrases, and avoid words
+// every answer contains ("pod", "kubelet", "потом"): the bank lint grades
+// each model answer against its own rubric and "I don't know" against it.
 type Question struct {
 	ID          string    `yaml:"id" json:"id"`
 	Topic       string    `yaml:"topic" json:"topic"`
