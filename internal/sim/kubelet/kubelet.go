@@ -275,8 +275,8 @@ func setCond(p *corev1.Pod, t corev1.PodConditionType, ok bool) {
 // ImageSize is the compressed size the simulator assumes for an image:
 // known images by repository, otherwise 50 MiB.
 func ImageSize(image string) int64 {
-	repo := image
-	if i := strings.LastIndexAny(repo, ":@"); i > strings.LastIndex(repo, "/") {
+	repo, _, _ := strings.Cut(image, "@")
+	if i := strings.LastIndex(repo, ":"); i > strings.LastIndex(repo, "/") {
 		repo = repo[:i]
 	}
 	repo = strings.TrimPrefix(repo, "docker.io/")

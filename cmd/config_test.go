@@ -1,0 +1,65 @@
+package cmd
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/k8sexplain/k8sexplain/internal/iostreams"
+)
+
+// Settings resolve as flag > K8SEXPLAIN_* environment > config file > default.
+func TestConfigPrecedence(t *testing.T) {
+	inRoot(t)
+	cfg := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(cfg, []byte("format: markdown\nlang: ru\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--config", cfg, "trace", "apply", "--summary", "examples/app.yaml"}
+	out, _, code := run(t, "", args...)
+	if code != 0 || !strings.HasPrefix(out, "# Что происходит") {
+		t.Fatalf("config file: want Russian Markdown, got %q", first(strings.Split(out, "\n")))
+	}
+	t.Setenv("K8SEXPLAIN_FORMAT", "json")
+	out, _, _ = run(t, "", args...)
+	if !strings.HasPrefix(out, "{") || !strings.Contains(out, `"lang": "ru"`) {
+		t.Fatalf("env over config: want Russian JSON, got %q", first(strings.Split(out, "\n")))
+	}
+	out, _, _ = run(t, "", append([]string{"--format", "text"}, args...)...)
+	if !strings.HasPrefix(out, "Что происходит") {
+		t.Fatalf("flag over env: want text, got %q", first(strings.Split(out, "\n")))
+	}
+	_, errOut, code := run(t, "", "--config", filepath.Join(t.TempDir(), "missing.yaml"), "version")
+	if code != 1 || !strings.Contains(errOut, "missing.yaml") {
+		t.Fatalf("missing --config file: exit %d, %q", code, errOut)
+	}
+}
+
+func TestColorPolicy(t *testing.T) {
+	inRoot(t)
+	colour := func(tty bool, env map[string]string, args ...string) bool {
+		io, _, out, _ := iostreams.Test()
+		io.OutTTY = tty
+		io.Getenv = func(k string) string { return env[k] }
+		if code := Execute(io, append(args, "trace", "apply", "--summary", "examples/app.yaml")); code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+		return strings.Contains(out.String(), "\x1b[")
+	}
+	if colour(false, nil) {
+		t.Error("auto: no colour when stdout is not a terminal")
+	}
+	if !colour(true, nil) {
+		t.Error("auto: colour on a terminal")
+	}
+	if colour(true, map[string]string{"NO_COLOR": "1"}) || colour(true, map[string]string{"NO_COLOR": "1"}, "--color", "always") {
+		t.Error("NO_COLOR must disable colour")
+	}
+	if !colour(false, nil, "--color", "always") || colour(true, nil, "--color", "never") {
+		t.Error("--color always/never must be obeyed")
+	}
+	if colour(true, nil, "--format", "markdown") {
+		t.Error("no colour outside text output")
+	}
+}

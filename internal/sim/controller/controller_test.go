@@ -1,0 +1,57 @@
+package controller
+
+import (
+	"regexp"
+	"testing"
+
+	_ "github.com/k8sexplain/k8sexplain/internal/golden"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+)
+
+func TestPodTemplateHashShape(t *testing.T) {
+	tmpl := &corev1.PodTemplateSpec{}
+	tmpl.Labels = map[string]string{"app": "web"}
+	tmpl.Spec.Containers = []corev1.Container{{Name: "web", Image: "nginx:1.27"}}
+	h := PodTemplateHash(tmpl, nil)
+	if !regexp.MustCompile(`^[bcdfghjklmnpqrstvwxz2456789]{1,10}$`).MatchString(h) {
+		t.Fatalf("hash %q has the wrong shape", h)
+	}
+	if PodTemplateHash(tmpl, nil) != h {
+		t.Fatal("hash not stable")
+	}
+	one := int32(1)
+	if PodTemplateHash(tmpl, &one) == h {
+		t.Fatal("collisionCount must change the hash")
+	}
+	tmpl.Spec.Containers[0].Image = "nginx:1.28"
+	if PodTemplateHash(tmpl, nil) == h {
+		t.Fatal("a new template must give a new hash")
+	}
+	// SafeEncodeString maps each digit byte b to alphanums[b%27]: '0' (48) → alphanums[21] = '4', which is why real hashes look like 5d59d67564.
+	if safeEncode("0123456789") != "456789bcdf" {
+		t.Fatalf("safeEncode: %q", safeEncode("0123456789"))
+	}
+}
+
+func TestResolveFenceposts(t *testing.T) {
+	pct := func(s string) *intstr.IntOrString { v := intstr.FromString(s); return &v }
+	num := func(i int32) *intstr.IntOrString { v := intstr.FromInt32(i); return &v }
+	for _, tc := range []struct {
+		surge, unavail *intstr.IntOrString
+		replicas       int32
+		s, u           int32
+	}{
+		{pct("25%"), pct("25%"), 3, 1, 0},  // surge rounds up, unavailable down
+		{pct("25%"), pct("25%"), 10, 3, 2}, // 2.5 → 3 and 2
+		{num(3), num(2), 10, 3, 2},         // ints as they are
+		{num(0), num(0), 5, 0, 1},          // both zero: unavailable 1
+		{pct("0%"), pct("100%"), 4, 0, 4},  // 100% unavailable
+		{num(0), num(7), 3, 0, 3},          // unavailable capped at replicas
+	} {
+		s, u, err := ResolveFenceposts(tc.surge, tc.unavail, tc.replicas)
+		if err != nil || s != tc.s || u != tc.u {
+			t.Errorf("%v/%v of %d: got %d/%d (%v), want %d/%d", tc.surge, tc.unavail, tc.replicas, s, u, err, tc.s, tc.u)
+		}
+	}
+}

@@ -1,0 +1,66 @@
+package kubelet
+
+import (
+	"strings"
+	"testing"
+
+	_ "github.com/k8sexplain/k8sexplain/internal/golden"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+)
+
+func TestCPUWeight(t *testing.T) {
+	// kubelet MilliCPUToShares, then runc's shares → cpu.weight.
+	for _, tc := range []struct{ milli, shares, weight int64 }{
+		{0, 2, 1}, {1, 2, 1}, {100, 102, 4}, {250, 256, 10}, {1000, 1024, 39}, {4000, 4096, 157},
+	} {
+		s := MilliCPUToShares(tc.milli)
+		if s != tc.shares || SharesToWeight(s) != tc.weight {
+			t.Errorf("%dm: shares %d weight %d, want %d %d", tc.milli, s, SharesToWeight(s), tc.shares, tc.weight)
+		}
+	}
+}
+
+func res(cpu, mem string) corev1.ResourceList {
+	l := corev1.ResourceList{}
+	if cpu != "" {
+		l[corev1.ResourceCPU] = resource.MustParse(cpu)
+	}
+	if mem != "" {
+		l[corev1.ResourceMemory] = resource.MustParse(mem)
+	}
+	return l
+}
+
+func TestQoSAndCgroup(t *testing.T) {
+	pod := func(req, lim corev1.ResourceList) *corev1.Pod {
+		p := &corev1.Pod{Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Resources: corev1.ResourceRequirements{Requests: req, Limits: lim}}}}}
+		p.UID = "1234-5678"
+		return p
+	}
+	g := pod(res("500m", "256Mi"), res("500m", "256Mi"))
+	b := pod(res("250m", "128Mi"), res("500m", "256Mi"))
+	be := pod(nil, nil)
+	if QoSClass(g) != corev1.PodQOSGuaranteed || QoSClass(b) != corev1.PodQOSBurstable || QoSClass(be) != corev1.PodQOSBestEffort {
+		t.Fatalf("QoS: %s %s %s", QoSClass(g), QoSClass(b), QoSClass(be))
+	}
+	cg := ContainerCgroup(b, &b.Spec.Containers[0], "abc")
+	if cg.CPUMax != "50000 100000" || cg.MemoryMax != "268435456" || cg.CPUWeight != 10 {
+		t.Fatalf("burstable cgroup: %+v", cg)
+	}
+	if !strings.Contains(cg.Path, "kubepods-burstable.slice/kubepods-burstable-pod1234_5678.slice/cri-containerd-abc.scope") {
+		t.Fatalf("path %s", cg.Path)
+	}
+	if cg := ContainerCgroup(g, &g.Spec.Containers[0], "x"); !strings.Contains(cg.Path, "/kubepods.slice/kubepods-pod1234_5678.slice/") {
+		t.Fatalf("guaranteed path %s", cg.Path)
+	}
+	if cg := ContainerCgroup(be, &be.Spec.Containers[0], "x"); cg.CPUMax != "max 100000" || cg.MemoryMax != "max" || cg.CPUWeight != 1 {
+		t.Fatalf("best-effort cgroup %+v", cg)
+	}
+}
+
+func TestImageSize(t *testing.T) {
+	if ImageSize("nginx:1.27") != 72<<20 || ImageSize("docker.io/library/nginx@sha256:abc") != 72<<20 || ImageSize("example.com/x:1") != 50<<20 {
+		t.Fatal("image sizes")
+	}
+}
