@@ -172,8 +172,11 @@ func runQuiz(f *Factory, o *quizOptions, dueOnly bool) error {
 		if e.g.Format != report.Text {
 			return f.Render(quiz.ReportDoc(&quiz.Outcome{}, e.g.Lang, o.exam, false))
 		}
-		_, err := fmt.Fprintln(f.IO.Out, quiz.Msg(e.g.Lang, "Nothing to ask: no question is due and none matches."))
-		return err
+		fmt.Fprintln(f.IO.Out, quiz.Msg(e.g.Lang, "Nothing to ask: no question is due and none matches."))
+		if next := quiz.ComputeStats(e.bank, st, e.now()).NextDue; next != nil {
+			fmt.Fprintf(f.IO.Out, "%s: %s\n", quiz.Msg(e.g.Lang, "Next review due"), next.In(e.now().Location()).Format("2006-01-02 15:04"))
+		}
+		return nil
 	}
 	// Prompts and feedback go to stdout in text mode; with --format markdown
 	// or json they go to stderr so that stdout holds only the report.

@@ -74,9 +74,13 @@ func TestQuizLineMode(t *testing.T) {
 	if st.Applied != 1 {
 		t.Errorf("want 1 saved answer, got %d", st.Applied)
 	}
+	// nothing is due yet: review says when something will be
+	if out, _, code := run(t, "", "quiz", "review"); code != 0 || !strings.Contains(out, "Next review due: 2026-") {
+		t.Errorf("review with no due questions: exit %d, %q", code, out)
+	}
 	// with nothing on stdin the session ends at once
-	if _, _, code := run(t, "", "quiz", "review"); code != 0 {
-		t.Errorf("review with no due questions: exit %d", code)
+	if _, _, code := run(t, "", "quiz", "--count", "3"); code != 0 {
+		t.Errorf("empty stdin: exit %d", code)
 	}
 	// --format json keeps stdout for the report
 	out, errOut, code = run(t, "1\n2\n", "quiz", "--count", "2", "--format", "json", "--exam")
