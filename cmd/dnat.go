@@ -19,6 +19,7 @@ type dnatOptions struct {
 	service, port, clusterIP, endpoints, clusterCIDR string
 	affinity, externalName, form, mode               string
 	targetPort, connections, services, perService    int
+	files                                            []string
 }
 
 func newCmdDNAT(f *Factory) *cobra.Command {
@@ -34,6 +35,7 @@ the IPVS and nftables alternatives.
 
 Without flags it explains a built-in example Service (default/web, 3 endpoints).`,
 		Example: `  k8sexplain dnat
+  k8sexplain dnat -f examples/app.yaml
   k8sexplain dnat --service ns1/svc1 --port p80:80/TCP --cluster-ip 172.30.0.41 \
       --endpoints 10.180.0.1:80 --cluster-cidr 10.0.0.0/8
   k8sexplain dnat --form save
@@ -50,11 +52,17 @@ Without flags it explains a built-in example Service (default/web, 3 endpoints).
 			if err != nil {
 				return err
 			}
+			if len(o.files) > 0 {
+				if err := fromManifest(f, cmd, o, o.files, &in); err != nil {
+					return err
+				}
+			}
 			in.Lang, in.Seed = g.Lang, g.Seed
 			return f.Render(explain.Build(in))
 		},
 	}
 	fl := cmd.Flags()
+	fl.StringArrayVarP(&o.files, "filename", "f", nil, "take the Service and its endpoints from a simulated apply of this manifest (repeatable; file, directory or -)")
 	fl.StringVar(&o.service, "service", "default/web", "the Service as namespace/name")
 	fl.StringVar(&o.port, "port", "http:80/TCP", "the service port as [name:]port[/protocol] (protocol TCP, UDP or SCTP; default TCP)")
 	fl.IntVar(&o.targetPort, "target-port", 0, "the endpoints' port when --endpoints gives none (default: the example's 8080, else the service port)")

@@ -17,6 +17,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/sim/kubelet"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -230,3 +231,29 @@ func podIsReady(p *corev1.Pod) bool {
 }
 
 var _ = metav1.Now
+
+// Services returns the Services the run stored (bootstrap's `kubernetes`
+// Service left out), each with its EndpointSlices, in namespace/name order.
+func (c *Cluster) Services() []ServiceState {
+	slices := map[string][]*discoveryv1.EndpointSlice{}
+	for _, o := range c.api.List("endpointslices") {
+		sl := o.(*discoveryv1.EndpointSlice)
+		k := sl.Namespace + "/" + sl.Labels[discoveryv1.LabelServiceName]
+		slices[k] = append(slices[k], sl)
+	}
+	var out []ServiceState
+	for _, o := range c.api.List("services") {
+		svc := o.(*corev1.Service)
+		if svc.Namespace == "default" && svc.Name == "kubernetes" {
+			continue
+		}
+		out = append(out, ServiceState{Service: svc, Slices: slices[svc.Namespace+"/"+svc.Name]})
+	}
+	return out
+}
+
+// ServiceState is a Service and its EndpointSlices at the end of a run.
+type ServiceState struct {
+	Service *corev1.Service
+	Slices  []*discoveryv1.EndpointSlice
+}

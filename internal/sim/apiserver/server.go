@@ -224,3 +224,14 @@ func (s *Server) CountWatchers(plural string, n int) {
 	s.passive[plural] += n
 	s.Requests["kube-proxy (other nodes)"] += n
 }
+
+// List returns the stored objects of a resource (plural) in key order.
+func (s *Server) List(plural string) []runtime.Object {
+	var out []runtime.Object
+	for _, k := range sortedKeys(s.data) {
+		if st := s.data[k]; st.res.Plural == plural {
+			out = append(out, st.obj)
+		}
+	}
+	return out
+}

@@ -2,12 +2,13 @@ package explain
 
 // en is the English catalogue.
 var en = cat{
-	"title":         "dnat: where the ClusterIP of %s lives",
-	"scale.title":   "dnat: how Service rules grow with the cluster",
-	"input.nocidr":  "none (no masquerade rule)",
-	"input.desc":    "Service %s, cluster IP %s, port %d/%s, %d of %d endpoints usable, cluster CIDR %s",
-	"input.example": "Input: the built-in example — %s. Give your own with --service, --port, --cluster-ip, --endpoints, --cluster-cidr.",
-	"input.flags":   "Input: from flags — %s.",
+	"title":          "dnat: where the ClusterIP of %s lives",
+	"scale.title":    "dnat: how Service rules grow with the cluster",
+	"input.nocidr":   "none (no masquerade rule)",
+	"input.desc":     "Service %s, cluster IP %s, port %d/%s, %d of %d endpoints usable, cluster CIDR %s",
+	"input.example":  "Input: the built-in example — %s. Give your own with --service, --port, --cluster-ip, --endpoints, --cluster-cidr.",
+	"input.flags":    "Input: from flags — %s.",
+	"input.manifest": "Input: from a simulated apply of %s — %s (endpoints are what the EndpointSlice controller published: only Ready pods receive traffic).",
 
 	"fiction.h": "No interface has %s",
 	"fiction.p": "`ip addr` on any node will not show the cluster IP %[1]s, and nothing listens on it: it is not a host, it is a match. kube-proxy on every node turns the Service and its EndpointSlices into packet-filter rules that say \"a new connection to %[1]s port %[2]d/%[3]s: rewrite its destination to one of the pods\". The kernel does that rewrite (DNAT) on the first packet, conntrack remembers it, and every later packet of the connection is rewritten from memory. The ClusterIP is a fiction kept by the kernel's packet filter on each node — which is also why `ping` to it gets no answer: no rule matches ICMP.",

@@ -2,12 +2,13 @@ package explain
 
 // ru is the Russian catalogue.
 var ru = cat{
-	"title":         "dnat: где живёт ClusterIP сервиса %s",
-	"scale.title":   "dnat: как растут правила Service вместе с кластером",
-	"input.nocidr":  "не задан (правила маскарадинга нет)",
-	"input.desc":    "Service %s, cluster IP %s, порт %d/%s, пригодных endpoint'ов: %d из %d, CIDR кластера %s",
-	"input.example": "Вход: встроенный пример — %s. Свои данные задаются флагами --service, --port, --cluster-ip, --endpoints, --cluster-cidr.",
-	"input.flags":   "Вход: из флагов — %s.",
+	"title":          "dnat: где живёт ClusterIP сервиса %s",
+	"scale.title":    "dnat: как растут правила Service вместе с кластером",
+	"input.nocidr":   "не задан (правила маскарадинга нет)",
+	"input.desc":     "Service %s, cluster IP %s, порт %d/%s, пригодных endpoint'ов: %d из %d, CIDR кластера %s",
+	"input.example":  "Вход: встроенный пример — %s. Свои данные задаются флагами --service, --port, --cluster-ip, --endpoints, --cluster-cidr.",
+	"input.flags":    "Вход: из флагов — %s.",
+	"input.manifest": "Вход: из симуляции apply для %s — %s (endpoint'ы — те, что опубликовал контроллер EndpointSlice: трафик получают только поды в состоянии Ready).",
 
 	"fiction.h": "Ни у одного интерфейса нет адреса %s",
 	"fiction.p": "`ip addr` ни на одном узле не покажет cluster IP %[1]s, и никто его не слушает: это не хост, а условие в правиле. kube-proxy на каждом узле превращает Service и его EndpointSlice в правила пакетного фильтра: «новое соединение на %[1]s, порт %[2]d/%[3]s — заменить адрес назначения на один из подов». Эту замену (DNAT) ядро делает на первом пакете, conntrack её запоминает, и все следующие пакеты соединения переписываются уже по памяти. ClusterIP — фикция, которую поддерживает пакетный фильтр ядра на каждом узле; поэтому же `ping` на него не отвечает: под ICMP не подходит ни одно правило.",

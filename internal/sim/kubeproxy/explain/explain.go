@@ -27,6 +27,9 @@ type Input struct {
 	Services, EndpointsPerService int
 	// Example marks the built-in example Service.
 	Example bool
+	// Source names the manifests the Service came from (dnat -f), after a
+	// simulated apply; "" when it came from flags.
+	Source string
 }
 
 type cat map[string]string
@@ -100,6 +103,9 @@ func inputNote(c cat, in Input) string {
 	desc := c.t("input.desc", sp.NameString(), vip, sp.Port, sp.Protocol, len(sp.UsableEndpoints()), len(sp.Endpoints), cidr)
 	if in.Example {
 		return c.t("input.example", desc)
+	}
+	if in.Source != "" {
+		return c.t("input.manifest", in.Source, desc)
 	}
 	return c.t("input.flags", desc)
 }
