@@ -36,6 +36,8 @@ type Cluster struct {
 	// node slot, built on first use and kept current, so a cycle reads a
 	// dense array instead of a large map.
 	ownerSlots map[types.UID][]int32
+	// affinityPods are the bound pods with pod affinity or anti-affinity.
+	affinityPods map[*corev1.Pod]*affinityEntry
 }
 
 type ownerZone struct {
@@ -54,6 +56,8 @@ func NewCluster() *Cluster {
 		owners:     map[types.UID]map[*NodeInfo]int32{},
 		imageSlots: map[string][]int64{},
 		ownerSlots: map[types.UID][]int32{},
+
+		affinityPods: map[*corev1.Pod]*affinityEntry{},
 	}
 }
 

@@ -12,12 +12,14 @@
 //   - Filter plugins, in the default profile's order: NodeUnschedulable,
 //     NodeName, TaintToleration, NodeAffinity (nodeSelector + required terms),
 //     NodePorts, NodeResourcesFit, PodTopologySpread (the pod's DoNotSchedule
-//     constraints). A node's evaluation stops at the first plugin that
-//     rejects it, as upstream's RunFilterPlugins does.
+//     constraints), InterPodAffinity (required affinity and anti-affinity,
+//     the pod's and the existing pods'). A node's evaluation stops at the
+//     first plugin that rejects it, as upstream's RunFilterPlugins does.
 //   - Score plugins with the default weights (default_plugins.go):
 //     TaintToleration 3, NodeAffinity 2, NodeResourcesFit (LeastAllocated) 1,
 //     PodTopologySpread 2 (system default constraints, or the pod's own
-//     ScheduleAnyway constraints), NodeResourcesBalancedAllocation 1,
+//     ScheduleAnyway constraints), InterPodAffinity 2 (preferred terms both
+//     ways, hardPodAffinityWeight 1), NodeResourcesBalancedAllocation 1,
 //     ImageLocality 1; PreScore Skip rules; NormalizeScore.
 //   - numFeasibleNodesToFind (adaptive percentageOfNodesToScore), the
 //     nextStartNodeIndex rotation, node order interleaved by zone
@@ -32,11 +34,12 @@
 // DefaultPreemption can only ever report that it found no victims or that
 // preemption cannot help), volumes (VolumeBinding, VolumeZone,
 // VolumeRestrictions, NodeVolumeLimits), DynamicResources beyond its
-// PostFilter sentence, InterPodAffinity, PodTopologySpread's minDomains
-// beyond the minimum rule and its nodeTaintsPolicy, pod-level resources,
-// in-place resize, nominated nodes, the scheduling queue and its backoff,
-// extenders, Reserve/Permit/Bind (the simulator binds through the API server
-// itself).
+// PostFilter sentence, PodTopologySpread's nodeTaintsPolicy, pod affinity's
+// matchLabelKeys (the API server merges them into the selector) and
+// namespaceSelectors beyond the kubernetes.io/metadata.name label,
+// pod-level resources, in-place resize, nominated nodes, the scheduling
+// queue and its backoff, extenders, Reserve/Permit/Bind (the simulator binds
+// through the API server itself).
 //
 // The package does no I/O, keeps no clock and starts no goroutines. The
 // simulator drives it like this (see ExampleScheduler_Schedule):
@@ -61,6 +64,8 @@
 // profile: NodeInfo caches requested resources, host ports and images; the
 // Cluster indexes live pods per controller per node and per zone, image
 // holders by node slot, and keeps the node order. A pod's own topology
-// spread constraints, and default spreading for a pod without a controller,
-// count pods by label selector, which walks the pods of the nodes.
+// spread constraints, default spreading for a pod without a controller, and
+// a pod's own inter-pod (anti-)affinity terms count pods by label selector,
+// which walks the pods of the nodes; existing pods' affinity terms are
+// parsed once and indexed.
 package scheduler

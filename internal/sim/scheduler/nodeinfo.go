@@ -156,6 +156,15 @@ func (n *NodeInfo) account(p *corev1.Pod, sign int64) {
 			delete(n.anyIP, hp.protoPort)
 		}
 	}
+	if n.c != nil && hasPodAffinity(p) {
+		if sign > 0 {
+			e := &affinityEntry{node: n}
+			e.reqAff, e.reqAnti, e.prefAff, e.prefAnti = podTerms(p)
+			n.c.affinityPods[p] = e
+		} else {
+			delete(n.c.affinityPods, p)
+		}
+	}
 	if uid := controllerUID(p); uid != "" && counted(p) {
 		n.owners[uid] += int32(sign)
 		if n.owners[uid] <= 0 {

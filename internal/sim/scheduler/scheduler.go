@@ -33,16 +33,18 @@ type Profile struct {
 func DefaultProfile() Profile {
 	fit := &NodeResourcesFit{Resources: []ResourceWeight{{corev1.ResourceCPU, 1}, {corev1.ResourceMemory, 1}}}
 	spread := PodTopologySpread{DefaultConstraints: SystemDefaultConstraints}
+	ipa := InterPodAffinity{HardPodAffinityWeight: 1}
 	return Profile{
-		PreFilter: []PreFilterPlugin{NodeAffinity{}, NodePorts{}, fit, spread},
+		PreFilter: []PreFilterPlugin{NodeAffinity{}, NodePorts{}, fit, spread, ipa},
 		Filter: []FilterPlugin{
-			NodeUnschedulable{}, NodeName{}, TaintToleration{}, NodeAffinity{}, NodePorts{}, fit, spread,
+			NodeUnschedulable{}, NodeName{}, TaintToleration{}, NodeAffinity{}, NodePorts{}, fit, spread, ipa,
 		},
 		Score: []WeightedScore{
 			{TaintToleration{}, 3},
 			{NodeAffinity{}, 2},
 			{fit, 1},
 			{spread, 2},
+			{ipa, 2},
 			{&BalancedAllocation{Resources: []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory}}, 1},
 			{ImageLocality{}, 1},
 		},
@@ -88,6 +90,7 @@ type CycleState struct {
 	imageCount   int       // init + regular containers
 	spread       spreadState
 	spreadFilter spreadFilterState
+	interPod     interPodState
 }
 
 // numFeasibleNodesToFind is how many feasible nodes Filter looks for before

@@ -109,7 +109,7 @@ func TestBalancedAllocation(t *testing.T) {
 func TestPreScoreSkips(t *testing.T) {
 	c := cluster(t, []*corev1.Node{node("a", "4", "8Gi"), node("b", "4", "8Gi")})
 	r := schedule(t, c, pod("p", "", ""), nil)
-	want := []string{NodeAffinityName, PodTopologySpreadName, BalancedAllocationName}
+	want := []string{NodeAffinityName, PodTopologySpreadName, InterPodAffinityName, BalancedAllocationName}
 	if len(r.Skipped) != len(want) {
 		t.Fatalf("Skipped = %v, want %v", r.Skipped, want)
 	}
