@@ -6,6 +6,7 @@ import (
 
 	"github.com/k8sexplain/k8sexplain/internal/golden"
 	"github.com/k8sexplain/k8sexplain/internal/iostreams"
+	"github.com/spf13/cobra"
 )
 
 // run executes the CLI in-process with test streams (no terminal, empty
@@ -63,4 +64,23 @@ func TestCompletion(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "bash completion") {
 		t.Fatalf("completion bash: code %d", code)
 	}
+}
+
+// Every command a user can run has examples in its help.
+func TestEveryCommandHasExamples(t *testing.T) {
+	io, _, _, _ := iostreams.Test()
+	root := NewRoot(&Factory{IO: io, Config: newConfig()})
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.Hidden || c.Name() == "help" {
+			return
+		}
+		if c.Example == "" {
+			t.Errorf("%s has no Example", c.CommandPath())
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
 }

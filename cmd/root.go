@@ -124,6 +124,22 @@ Exit codes: 0 success, 1 bad input, 2 usage error, 3 internal error, 130 interru
 	for _, c := range commands {
 		root.AddCommand(c(f))
 	}
+	// The completion command captures its output stream when it is made.
+	if f.IO != nil {
+		root.SetOut(f.IO.Out)
+		root.SetErr(f.IO.ErrOut)
+		root.SetIn(f.IO.In)
+	}
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() != "completion" {
+			continue
+		}
+		c.Example = "  source <(k8sexplain completion bash)\n  k8sexplain completion zsh > \"${fpath[1]}/_k8sexplain\""
+		for _, sh := range c.Commands() {
+			sh.Example = "  k8sexplain completion " + sh.Name() + " > k8sexplain-completion." + sh.Name()
+		}
+	}
 	return root
 }
 
@@ -263,4 +279,3 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(ks)
 	return ks
 }
-

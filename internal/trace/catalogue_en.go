@@ -2,7 +2,7 @@ package trace
 
 var uiEN = ui{
 	title:       "What happens after kubectl apply",
-	builtin:     "No file given: tracing the built-in example (the same Deployment + Service as examples/app.yaml).",
+	builtin:     "no file given, tracing the built-in example (the same Deployment + Service as examples/app.yaml).",
 	summary:     "Summary",
 	allReady:    "All {pods} pods Ready at {at} (virtual time).",
 	notReady:    "{ready} of {pods} pods Ready when the cluster settled at {at}.",

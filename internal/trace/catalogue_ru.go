@@ -2,7 +2,7 @@ package trace
 
 var uiRU = ui{
 	title:       "Что происходит после kubectl apply",
-	builtin:     "Файл не указан: трассируем встроенный пример (тот же Deployment + Service, что в examples/app.yaml).",
+	builtin:     "файл не указан, трассируем встроенный пример (тот же Deployment + Service, что в examples/app.yaml).",
 	summary:     "Итог",
 	allReady:    "Все поды ({pods}) в состоянии Ready к {at} (виртуальное время).",
 	notReady:    "Готово {ready} из {pods} подов, когда кластер пришёл в устойчивое состояние к {at}.",

@@ -45,7 +45,8 @@ func doc(tr *Trace, o Options) *report.Doc {
 	u := uiFor(o.Lang)
 	d := &report.Doc{Title: u.title + " — " + tr.Command}
 	if o.Builtin {
-		d.Styled("note", u.builtin)
+		// The first line says that no file was given.
+		d.Title = u.title + " — " + strings.TrimSuffix(u.builtin, ".")
 	}
 	groups := ByPhase(tr.Steps, o.Verbose)
 	explained := map[string]bool{}
