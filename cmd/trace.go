@@ -24,8 +24,17 @@ func newCmdTrace(f *Factory) *cobra.Command {
 		Args: noArgs,
 	}
 	c.AddCommand(newCmdTraceApply(f))
+	for _, sub := range traceCommands {
+		c.AddCommand(sub(f))
+	}
 	return c
 }
+
+// traceCommands are the `trace` subcommands other files add in their init
+// functions (rollout, node-failure, delete, crash, watch).
+var traceCommands []func(*Factory) *cobra.Command
+
+func registerTrace(c func(*Factory) *cobra.Command) { traceCommands = append(traceCommands, c) }
 
 // ApplyOptions are the inputs of `trace apply`.
 type ApplyOptions struct {
