@@ -44,8 +44,9 @@ per question; the end of input ends the session:
   order the steps  step numbers in the right order:   3 1 4 2
   numeric          a number, optionally with a unit:  3 nodes / 30s / 3 узла
   free text        the answer on one line
---answers FILE grades a prepared sheet: a YAML list of {id, answer}; an order answer uses the step
-numbers "quiz list --choices" shows (same --seed).
+Choices are shuffled, and reshuffled each time a question comes back. --answers FILE grades a
+prepared sheet, a YAML list of {id, answer}, whose choice and step numbers are those
+"quiz list --choices" shows with the same --seed.
 
 Progress (an append-only review log and the state derived from it) is kept in
 $XDG_STATE_HOME/k8sexplain, else ~/.local/state/k8sexplain; set quiz.state-dir in the config or
@@ -186,6 +187,12 @@ func runQuiz(f *Factory, o *quizOptions, dueOnly bool) error {
 	}
 	s := &quiz.Session{Questions: qs, Prompter: newPrompter(f, talk, e.g.Color), Store: e.store, Lang: e.g.Lang,
 		Seed: e.g.Seed, Exam: o.exam, Now: e.now,
+		Salt: func(q *quiz.Question) int64 {
+			if p := st.Cards[q.ID]; p != nil {
+				return int64(p.Reviews)
+			}
+			return 0
+		},
 		Feedback: func(a *quiz.Answered) error {
 			err := report.Render(talk, quiz.FeedbackDoc(a, e.g.Lang), report.Options{Format: report.Text, Color: e.g.Color})
 			if err == nil {

@@ -47,9 +47,19 @@ func details(d *report.Doc, a *Answered, lang string) {
 	item(msg(lang, "Wrong picks"), r.WrongPicks)
 	item(msg(lang, "Out of place"), r.Misplaced)
 	if a.Q.Type == Order && r.Verdict != Correct {
+		// number the steps as they were shown, so "3) …" is what was typed
+		shownAs := make([]int, len(a.Q.Choices))
+		for i := range shownAs {
+			shownAs[i] = i
+		}
+		if a.P != nil {
+			for disp, orig := range a.P.Shown {
+				shownAs[orig] = disp
+			}
+		}
 		steps := make([]string, len(a.Q.Choices))
 		for i, c := range a.Q.Choices {
-			steps[i] = fmt.Sprintf("%d. %s", i+1, c.In(lang))
+			steps[i] = fmt.Sprintf("%d) %s", shownAs[i]+1, c.In(lang))
 		}
 		d.P(msg(lang, "Right order") + ": " + strings.Join(steps, " → "))
 	}

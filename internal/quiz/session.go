@@ -33,24 +33,23 @@ type Presentation struct {
 	Hint    string // how to write the answer
 }
 
-// Present prepares q for display. Order steps are shuffled by seed and the
-// question id, so the same seed shows the same numbering everywhere
-// (`quiz list --choices` prints it for preparing an answers file).
+// Present prepares q for display. Choices and steps are shuffled by seed
+// and the question id, so the same seed shows the same numbering everywhere
+// (`quiz list --choices` prints it for preparing an answers file), while
+// the answer's position in the file teaches nothing.
 func Present(q *Question, number, total int, lang string, seed int64) *Presentation {
 	p := &Presentation{Q: q, Number: number, Total: total, Lang: lang, Prompt: q.Prompt.In(lang)}
 	p.Shown = make([]int, len(q.Choices))
 	for i := range p.Shown {
 		p.Shown[i] = i
 	}
-	if q.Type == Order {
-		h := fnv.New64a()
-		h.Write([]byte(q.ID))
-		r := rand.New(rand.NewPCG(uint64(seed), h.Sum64()))
-		r.Shuffle(len(p.Shown), func(i, j int) { p.Shown[i], p.Shown[j] = p.Shown[j], p.Shown[i] })
-		if sort.IntsAreSorted(p.Shown) && len(p.Shown) > 1 {
-			// never show the answer itself: rotate by one
-			p.Shown = append(p.Shown[1:], p.Shown[0])
-		}
+	h := fnv.New64a()
+	h.Write([]byte(q.ID))
+	r := rand.New(rand.NewPCG(uint64(seed), h.Sum64()))
+	r.Shuffle(len(p.Shown), func(i, j int) { p.Shown[i], p.Shown[j] = p.Shown[j], p.Shown[i] })
+	if q.Type == Order && sort.IntsAreSorted(p.Shown) && len(p.Shown) > 1 {
+		// never show the answer itself: rotate by one
+		p.Shown = append(p.Shown[1:], p.Shown[0])
 	}
 	for _, i := range p.Shown {
 		p.Choices = append(p.Choices, q.Choices[i].In(lang))
@@ -134,6 +133,11 @@ type Session struct {
 	Seed      int64
 	Exam      bool
 	Now       func() time.Time
+	// Salt, if set, is added to Seed per question so that a question
+	// reviewed again shows its choices in a new order (the command passes
+	// the number of past reviews). Nil keeps the numbering of
+	// `quiz list --choices`, which answers files rely on.
+	Salt func(*Question) int64
 	// Feedback is called after each answer, except in exam mode.
 	Feedback func(*Answered) error
 }
@@ -151,7 +155,11 @@ type Outcome struct {
 func (s *Session) Run() (*Outcome, error) {
 	out := &Outcome{Total: len(s.Questions)}
 	for i, q := range s.Questions {
-		p := Present(q, i+1, len(s.Questions), s.Lang, s.Seed)
+		seed := s.Seed
+		if s.Salt != nil {
+			seed += s.Salt(q)
+		}
+		p := Present(q, i+1, len(s.Questions), s.Lang, seed)
 		start := s.Now()
 		ans, err := s.Prompter.Ask(p)
 		switch {

@@ -4,6 +4,7 @@ package quiz
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -21,14 +22,44 @@ import (
 func TestSurveyPrompterTypes(t *testing.T) {
 	b := testBank(t)
 	const down, space, enter = "\x1b[B", " ", "\r"
+	// display positions of the correct choices, as Present shuffles them
+	shownAt := func(id string) map[int]bool {
+		q, at := b.Get(id), map[int]bool{}
+		for d, o := range Present(q, 1, 1, "ru", 1).Shown {
+			for _, a := range q.Answer {
+				if o == a {
+					at[d] = true
+				}
+			}
+		}
+		return at
+	}
+	var single, multi strings.Builder
+	var singleWant, multiWant []string
+	for d := 0; d < 3; d++ {
+		if shownAt("t-single-apiserver")[d] {
+			single.WriteString(enter)
+			singleWant = append(singleWant, fmt.Sprint(d+1))
+			break
+		}
+		single.WriteString(down)
+	}
+	for d := 0; d < 5; d++ {
+		if shownAt("t-multi-ns")[d] {
+			multi.WriteString(space)
+			multiWant = append(multiWant, fmt.Sprint(d+1))
+		}
+		multi.WriteString(down)
+	}
+	multi.WriteString(enter)
 	for _, tc := range []struct {
 		id    string
 		keys  []string // sent one prompt at a time
 		want  string
 		score float64
 	}{
-		{"t-single-apiserver", []string{down + enter}, "2", 1},
-		{"t-multi-ns", []string{space + down + space + down + space + enter}, "1 2 3", 1},
+		{"t-single-apiserver", []string{single.String()}, strings.Join(singleWant, " "), 1},
+		{"t-multi-ns", []string{multi.String()}, strings.Join(multiWant, " "), 1},
 		{"t-order-pod", []string{enter, enter, enter}, "", -1},
 		{"t-num-quorum", []string{"3 nodes" + enter}, "3 nodes", 1},
 		{"t-text-quorum", []string{"нужно большинство" + enter}, "нужно большинство", 0.5},
