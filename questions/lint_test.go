@@ -73,12 +73,15 @@ func TestBankModelAnswers(t *testing.T) {
 func modelAnswer(q *quiz.Question, p *quiz.Presentation, lang string) string {
 	var parts []string
 	switch q.Type {
-	case quiz.Single, quiz.Multi:
-		for _, a := range q.Answer {
-			parts = append(parts, strconv.Itoa(a+1))
+	case quiz.Single, quiz.Multi, quiz.Order:
+		want := q.Answer // choices: the right ones; order: every step, in order
+		if q.Type == quiz.Order {
+			want = make([]int, len(q.Choices))
+			for i := range want {
+				want[i] = i
+			}
 		}
-	case quiz.Order:
-		for orig := range q.Choices {
+		for _, orig := range want {
 			for shown, o := range p.Shown {
 				if o == orig {
 					parts = append(parts, strconv.Itoa(shown+1))
