@@ -50,8 +50,9 @@ type Result struct {
 	Backends []string
 	// PickFirst and RoundRobin are calls per [client][backend].
 	PickFirst, RoundRobin [][]int
-	// ProxyChoices is the backend the proxy chose for each connection it
-	// accepted, in order.
+	// Proxy is the DNAT-like proxy's address; ProxyChoices the backend it
+	// chose for each connection it accepted, in order.
+	Proxy        string
 	ProxyChoices []int
 	Elapsed      time.Duration
 }
@@ -130,7 +131,13 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	if err != nil {
 		return nil, err
 	}
-	defer func() { res.ProxyChoices = px.close() }()
+	defer func() {
+		choices := px.close()
+		if res != nil {
+			res.ProxyChoices = choices
+		}
+	}()
+	res.Proxy = px.addr()
 
 	// pick_first (the default) to the "cluster IP": the proxy's address. The
 	// dns resolver returns an IP literal as is, without a lookup.

@@ -89,8 +89,17 @@ type Result struct {
 	Killed int
 	// Event is when --scale-up and --kill-pod act.
 	Event time.Duration
-	// Live marks a result measured with real grpc-go (no intervals).
-	Live bool
+	// Live is set for a result measured with real grpc-go (no intervals).
+	Live *Live
+}
+
+// Live describes a run of the real library on loopback.
+type Live struct {
+	// Version is grpc.Version; Proxy the DNAT-like proxy's address.
+	Version, Proxy string
+	Elapsed        time.Duration
+	// ProxyChoices is the backend chosen for each proxied connection.
+	ProxyChoices []int
 }
 
 // PodIP is the address of pod i: three nodes with podCIDRs 10.244.1-3.0/24.

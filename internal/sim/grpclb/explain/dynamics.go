@@ -1,0 +1,140 @@
+package explain
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/k8sexplain/k8sexplain/internal/report"
+	"github.com/k8sexplain/k8sexplain/internal/sim/grpclb"
+)
+
+// overTime shows the spread per interval and explains each event.
+func overTime(d *report.Doc, c cat, r *grpclb.Result) {
+	cfg := r.Config
+	d.H(1, c.t("time.h", grpclb.Intervals, cfg.Duration/grpclb.Intervals))
+	t := &report.Table{Header: []string{c.t("col.interval"), c.t("col.pods")}, Right: []bool{false, true}}
+	for _, m := range r.Modes {
+		t.Header = append(t.Header, c.t("mode.tiny."+m.Mode), c.t("col.idle"), c.t("col.sofar"))
+		t.Right = append(t.Right, true, true, true)
+	}
+	sofar := make([][]int, len(r.Modes))
+	for i := range sofar {
+		sofar[i] = make([]int, len(r.Pods))
+	}
+	for iv := 0; iv < grpclb.Intervals; iv++ {
+		start := cfg.Duration * time.Duration(iv) / grpclb.Intervals
+		pods := r.Alive(start)
+		row := []string{fmt.Sprintf("%v–%v", start, r.IntervalEnd(iv)), fmt.Sprint(len(pods))}
+		var seen []int // every pod ready at some point so far
+		for p, pod := range r.Pods {
+			if pod.Added <= start {
+				seen = append(seen, p)
+			}
+		}
+		for i, m := range r.Modes {
+			q, idle := grpclb.Stats(m.PerInterval[iv], pods)
+			for p, n := range m.PerInterval[iv] {
+				sofar[i][p] += n
+			}
+			qs, _ := grpclb.Stats(sofar[i], seen)
+			row = append(row, fmt.Sprintf("%.2f", q), fmt.Sprint(idle), fmt.Sprintf("%.2f", qs))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	d.T(t)
+	d.Styled("note", c.t("time.note"))
+	var items []string
+	if cfg.MaxConnectionAge > 0 {
+		items = append(items, maxAgeItems(c, r)...)
+	}
+	if cfg.ScaleUp > 0 {
+		items = append(items, scaleItems(c, r)...)
+	}
+	if cfg.KillPod && r.Killed >= 0 {
+		items = append(items, killItems(c, r)...)
+	}
+	d.L(items...)
+}
+
+func pickup(c cat, m *grpclb.ModeResult) string {
+	if m.Pickup < 0 {
+		return c.t("never")
+	}
+	return m.Pickup.String()
+}
+
+func maxAgeItems(c cat, r *grpclb.Result) []string {
+	cfg := r.Config
+	age := cfg.MaxConnectionAge
+	ci, hl := modeOf(r, grpclb.ModeClusterIP), modeOf(r, grpclb.ModeHeadless)
+	first, _ := grpclb.Stats(ci.PerInterval[0], r.Alive(0))
+	last, _ := grpclb.Stats(ci.PerInterval[grpclb.Intervals-1], r.Alive(cfg.Duration-1))
+	lastHL, _ := grpclb.Stats(hl.PerInterval[grpclb.Intervals-1], r.Alive(cfg.Duration-1))
+	return []string{
+		c.t("age.goaway", age, age-age/10, age+age/10),
+		c.t("age.ci", len(ci.Conns), len(ci.Conns)-cfg.Clients, cfg.Duration/grpclb.Intervals, last, first, overall(ci, r)),
+		c.t("age.hl", len(hl.Conns), len(hl.Resolutions), lastHL),
+	}
+}
+
+func overall(m *grpclb.ModeResult, r *grpclb.Result) string {
+	q, _ := grpclb.Stats(m.Counts, allPods(r))
+	return fmt.Sprintf("%.2f", q)
+}
+
+func scaleItems(c cat, r *grpclb.Result) []string {
+	cfg := r.Config
+	var added []int
+	for p := cfg.Pods; p < len(r.Pods); p++ {
+		added = append(added, p)
+	}
+	ci, hl := modeOf(r, grpclb.ModeClusterIP), modeOf(r, grpclb.ModeHeadless)
+	items := []string{c.t("scale.event", r.Event, len(added), joinNames(r, added))}
+	if ci.Pickup < 0 {
+		items = append(items, c.t("scale.ci.never"))
+	} else {
+		items = append(items, c.t("scale.ci", pickup(c, ci)))
+	}
+	if hl.Pickup < 0 {
+		items = append(items, c.t("scale.hl.never", grpclb.MinResolutionInterval))
+	} else {
+		items = append(items, c.t("scale.hl", pickup(c, hl), hl.Pickup-r.Event, grpclb.MinResolutionInterval))
+	}
+	if m := modeOf(r, grpclb.ModeEnvoy); m != nil {
+		items = append(items, c.t("scale.envoy", pickup(c, m)))
+	}
+	return items
+}
+
+func killItems(c cat, r *grpclb.Result) []string {
+	ci, hl := modeOf(r, grpclb.ModeClusterIP), modeOf(r, grpclb.ModeHeadless)
+	name := r.Pods[r.Killed].Name
+	closed, reopened := 0, map[int]bool{}
+	var to []int
+	for _, cn := range ci.Conns {
+		if cn.Reason == "stopped" {
+			closed++
+			reopened[cn.Client] = true
+		}
+	}
+	for _, cn := range ci.Conns {
+		if reopened[cn.Client] && cn.Opened >= r.Event {
+			to = append(to, cn.Pod)
+			delete(reopened, cn.Client)
+		}
+	}
+	items := []string{c.t("kill.event", r.Event, name)}
+	items = append(items, c.t("kill.ci", closed, name, joinNames(r, to)))
+	var after []time.Duration
+	for _, t := range hl.Resolutions {
+		if t >= r.Event {
+			after = append(after, t)
+		}
+	}
+	when := c.t("never")
+	if len(after) > 0 {
+		when = after[0].String()
+	}
+	items = append(items, c.t("kill.hl", name, when))
+	return items
+}

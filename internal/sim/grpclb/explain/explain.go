@@ -1,0 +1,268 @@
+// Package explain turns a grpclb.Result (simulated or measured live) into
+// the report grpc-skew prints, in English or Russian. All prose lives in
+// the catalogues (catalogue_en.go, catalogue_ru.go); the model never
+// formats text for people.
+package explain
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/k8sexplain/k8sexplain/internal/report"
+	"github.com/k8sexplain/k8sexplain/internal/sim/grpclb"
+)
+
+type cat map[string]string
+
+func (c cat) t(key string, args ...any) string {
+	s, ok := c[key]
+	if !ok {
+		panic("grpclb/explain: no catalogue entry " + key)
+	}
+	if len(args) == 0 {
+		return s
+	}
+	return fmt.Sprintf(s, args...)
+}
+
+func catalogue(lang string) cat {
+	if lang == "ru" {
+		return ru
+	}
+	return en
+}
+
+// maxConnRows is how many connections the connection table lists.
+const maxConnRows = 12
+
+// Build makes the report for r in lang (en or ru).
+func Build(r *grpclb.Result, lang string) *report.Doc {
+	c := catalogue(lang)
+	cfg := r.Config
+	d := &report.Doc{Title: c.t("title", plural(c, "client", cfg.Clients), plural(c, "pod", cfg.Pods), cfg.RPCs)}
+	if r.Live != nil {
+		d.Title = c.t("title.live", plural(c, "client", cfg.Clients), plural(c, "pod", cfg.Pods), cfg.RPCs)
+		d.Styled("note", c.t("input.live", r.Live.Version, cfg.Pods, r.Live.Proxy, cfg.Clients, cfg.RPCs, r.Live.Elapsed.Round(time.Millisecond)))
+	} else {
+		d.Styled("note", c.t("input.sim", plural(c, "client", cfg.Clients), cfg.RPCs, cfg.Duration, cfg.Duration/time.Duration(cfg.RPCs),
+			plural(c, "pod", cfg.Pods), grpclb.ClusterIP, grpclb.Port, cfg.Seed))
+	}
+	d.H(1, c.t("why.h"))
+	d.P(c.t("why.p"))
+	sideBySide(d, c, r)
+	clusterIPSection(d, c, r)
+	headlessSection(d, c, r)
+	if m := modeOf(r, grpclb.ModeEnvoy); m != nil {
+		envoySection(d, c, r, m)
+	}
+	if r.Live == nil && (cfg.ScaleUp > 0 || cfg.MaxConnectionAge > 0 || cfg.KillPod) {
+		overTime(d, c, r)
+	}
+	fixes(d, c, r)
+	d.Data = data(r)
+	return d
+}
+
+func modeOf(r *grpclb.Result, mode string) *grpclb.ModeResult {
+	for i := range r.Modes {
+		if r.Modes[i].Mode == mode {
+			return &r.Modes[i]
+		}
+	}
+	return nil
+}
+
+// allPods lists every pod that served during the run.
+func allPods(r *grpclb.Result) []int {
+	out := make([]int, len(r.Pods))
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+func share(n, total int) string {
+	if total == 0 {
+		return "0.0%"
+	}
+	return fmt.Sprintf("%.1f%%", 100*float64(n)/float64(total))
+}
+
+func sum(xs []int) int {
+	t := 0
+	for _, x := range xs {
+		t += x
+	}
+	return t
+}
+
+// sideBySide is the comparison table: RPCs and share per pod in each mode,
+// then the summary numbers.
+func sideBySide(d *report.Doc, c cat, r *grpclb.Result) {
+	d.H(1, c.t("side.h"))
+	t := &report.Table{Header: []string{c.t("col.pod"), c.t("col.address")}, Right: []bool{false, false}}
+	for _, m := range r.Modes {
+		t.Header = append(t.Header, c.t("mode.short."+m.Mode), "%")
+		t.Right = append(t.Right, true, true)
+	}
+	for p, pod := range r.Pods {
+		name := pod.Name
+		switch {
+		case pod.Added > 0:
+			name += " " + c.t("pod.new")
+		case pod.Stopped:
+			name += " " + c.t("pod.stopped")
+		}
+		row := []string{name, pod.IP}
+		for _, m := range r.Modes {
+			row = append(row, fmt.Sprint(m.Counts[p]), share(m.Counts[p], sum(m.Counts)))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	d.T(t)
+	s := &report.Table{Header: []string{""}, Right: []bool{false}}
+	conns, ratio, idle := []string{c.t("row.conns")}, []string{c.t("row.ratio")}, []string{c.t("row.idle")}
+	for _, m := range r.Modes {
+		s.Header = append(s.Header, c.t("mode.short."+m.Mode))
+		s.Right = append(s.Right, true)
+		q, n := grpclb.Stats(m.Counts, allPods(r))
+		conns = append(conns, fmt.Sprint(len(m.Conns)))
+		ratio = append(ratio, fmt.Sprintf("%.2f", q))
+		idle = append(idle, fmt.Sprintf("%d / %d", n, len(r.Pods)))
+	}
+	s.Rows = [][]string{conns, ratio, idle}
+	if m := modeOf(r, grpclb.ModeEnvoy); m != nil {
+		conns[len(conns)-1] = "—"
+	}
+	d.T(s)
+	d.L(c.t("side.ratio"), c.t("side.idle"), c.t("side.conns"))
+}
+
+func bars(c cat, r *grpclb.Result, m *grpclb.ModeResult) *report.Bars {
+	b := &report.Bars{}
+	total := sum(m.Counts)
+	for p, pod := range r.Pods {
+		b.Rows = append(b.Rows, report.Bar{Label: pod.Name, Value: float64(m.Counts[p]), Note: share(m.Counts[p], total)})
+	}
+	return b
+}
+
+// clusterIPSection explains the pick_first numbers connection by connection.
+func clusterIPSection(d *report.Doc, c cat, r *grpclb.Result) {
+	m := modeOf(r, grpclb.ModeClusterIP)
+	cfg := r.Config
+	d.H(1, c.t("ci.h"))
+	d.B(bars(c, r, m))
+	q, idle := grpclb.Stats(m.Counts, allPods(r))
+	if r.Live != nil {
+		d.P(c.t("ci.live", plural(c, "connection", len(r.Live.ProxyChoices)), r.Live.Proxy))
+	} else {
+		d.P(c.t("ci.p", grpclb.ClusterIP, grpclb.Port))
+	}
+	connTable(d, c, r, m)
+	d.P(c.t("ci.numbers", q, idle, len(r.Pods)))
+	if cfg.Clients > 1 && r.Live == nil {
+		n := float64(cfg.Pods)
+		exp := n * math.Pow(1-1/n, float64(cfg.Clients))
+		d.P(c.t("ci.many", cfg.Clients, cfg.Pods, cfg.Pods, cfg.Pods, cfg.Clients, exp, firstIdle(m, cfg)))
+	}
+}
+
+func connTable(d *report.Doc, c cat, r *grpclb.Result, m *grpclb.ModeResult) {
+	live := r.Live != nil
+	t := &report.Table{Header: []string{c.t("col.client"), c.t("col.opened"), c.t("col.closed"), c.t("col.pod"), c.t("col.chain"), c.t("col.rpcs")},
+		Right: []bool{false, true, false, false, false, true}}
+	if live {
+		t.Header = []string{c.t("col.client"), c.t("col.pod"), c.t("col.rpcs")}
+		t.Right = []bool{false, false, true}
+	}
+	for i, cn := range m.Conns {
+		if i == maxConnRows {
+			break
+		}
+		client := fmt.Sprintf("client-%d", cn.Client)
+		if live {
+			t.Rows = append(t.Rows, []string{client, r.Pods[cn.Pod].Name, fmt.Sprint(cn.RPCs)})
+			continue
+		}
+		closed := "—"
+		if cn.Reason != "" {
+			closed = fmt.Sprintf("%v %s", cn.Closed.Round(time.Millisecond), c.t("reason."+cn.Reason))
+		}
+		t.Rows = append(t.Rows, []string{client, cn.Opened.String(), closed, r.Pods[cn.Pod].Name, cn.Chain, fmt.Sprint(cn.RPCs)})
+	}
+	d.T(t)
+	if len(m.Conns) > maxConnRows {
+		d.Styled("note", c.t("conns.more", len(m.Conns)-maxConnRows))
+	}
+}
+
+func headlessSection(d *report.Doc, c cat, r *grpclb.Result) {
+	m := modeOf(r, grpclb.ModeHeadless)
+	d.H(1, c.t("hl.h"))
+	if r.Live != nil {
+		d.P(c.t("hl.live", len(r.Pods)))
+	} else {
+		d.P(c.t("hl.dns", grpclb.ServiceName+"-headless", grpclb.Namespace))
+		d.C("", dnsAnswer(r))
+	}
+	d.B(bars(c, r, m))
+	q, idle := grpclb.Stats(m.Counts, allPods(r))
+	if r.Live != nil {
+		d.P(c.t("hl.livep", q, idle, len(r.Pods)))
+		d.P(c.t("hl.warm"))
+		return
+	}
+	d.P(c.t("hl.p", r.Config.Pods, q, idle, len(r.Pods)))
+	if r.Config.ScaleUp > 0 {
+		d.P(c.t("hl.later"))
+	}
+}
+
+// firstIdle counts the pods that none of the clients' first connections
+// reached.
+func firstIdle(m *grpclb.ModeResult, cfg grpclb.Config) int {
+	hit, seen := map[int]bool{}, map[int]bool{}
+	for _, cn := range m.Conns {
+		if !seen[cn.Client] {
+			seen[cn.Client], hit[cn.Pod] = true, true
+		}
+	}
+	return cfg.Pods - len(hit)
+}
+
+func envoySection(d *report.Doc, c cat, r *grpclb.Result, m *grpclb.ModeResult) {
+	d.H(1, c.t("envoy.h"))
+	d.B(bars(c, r, m))
+	q, _ := grpclb.Stats(m.Counts, allPods(r))
+	d.P(c.t("envoy.p", q))
+}
+
+// plural picks the catalogue's form of a counted noun: key.one, key.few
+// (Russian 2-4) or key.many.
+func plural(c cat, key string, n int) string {
+	form := "many"
+	switch {
+	case n%10 == 1 && n%100 != 11:
+		form = "one"
+	case n%10 >= 2 && n%10 <= 4 && (n%100 < 12 || n%100 > 14):
+		form = "few"
+	}
+	if c["lang"] == "en" {
+		form = "many"
+		if n == 1 {
+			form = "one"
+		}
+	}
+	return fmt.Sprintf("%d %s", n, c.t(key+"."+form))
+}
+
+func joinNames(r *grpclb.Result, pods []int) string {
+	var s []string
+	for _, p := range pods {
+		s = append(s, r.Pods[p].Name)
+	}
+	return strings.Join(s, ", ")
+}
