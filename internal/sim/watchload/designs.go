@@ -18,7 +18,7 @@ func list(eng *engine.Engine, m *meter, b *bucket, size int64, count *int, done 
 		if m.counts(now) {
 			*count++
 		}
-		m.send(now, size, true) // every LIST is serialised anew
+		m.send(now, size, 1) // every LIST is serialised anew
 		m.hold(now, size)
 		eng.After(ServeTime(size), func() {
 			m.release(eng.Now(), size)
@@ -105,17 +105,17 @@ func runInformers(cfg Config, s Sizes, changeAt time.Duration) Design {
 	// caches an event's encoding for all its watchers), sent to each open
 	// pod watch.
 	eng.After(changeAt, func() {
-		first := true
+		watchers := 0
 		for _, inf := range infs {
 			if !inf.watched || inf.seen {
 				continue
 			}
 			inf.seen = true
-			m.d.Events++
-			m.send(eng.Now(), s.PodEvent, first)
-			first = false
+			watchers++
 			m.notice(apiserver.WatchLatency)
 		}
+		m.d.Events += watchers
+		m.send(eng.Now(), s.PodEvent, watchers)
 	})
 	// Kubelets re-post node status every NodeStatusReport, each at its own
 	// phase: one event per node watcher.
@@ -123,10 +123,10 @@ func runInformers(cfg Config, s Sizes, changeAt time.Duration) Design {
 		phase := time.Duration(eng.Rand().Int64N(int64(NodeStatusReport))).Truncate(time.Millisecond)
 		for t := phase; t < cfg.Duration; t += NodeStatusReport {
 			eng.After(t, func() {
-				for w := 0; w < nodeWatchers; w++ {
-					m.d.Events++
-					m.send(eng.Now(), s.NodeEvent, w == 0)
+				if m.counts(eng.Now()) {
+					m.d.Events += nodeWatchers
 				}
+				m.send(eng.Now(), s.NodeEvent, nodeWatchers)
 			})
 		}
 	}
@@ -154,7 +154,7 @@ func watch(eng *engine.Engine, m *meter, b *bucket, cfg Config, s Sizes, opened 
 			eng.After(t, func() {
 				m.d.Events++
 				m.d.Bookmarks++
-				m.send(eng.Now(), s.Bookmark, true)
+				m.send(eng.Now(), s.Bookmark, 1) // each watcher's own resourceVersion
 			})
 		}
 		if now+timeout < cfg.Duration {

@@ -226,17 +226,16 @@ func (m *meter) request(now, wait time.Duration) {
 	}
 }
 
-// send counts bytes sent to one client at now; encoded says whether the
-// server had to serialise them for this client.
-func (m *meter) send(now time.Duration, size int64, encoded bool) {
-	if !m.counts(now) {
+// send counts size bytes sent to each of copies clients at now. The
+// server serialises them once when they are one shared event (a LIST is
+// serialised for each client: call send once per LIST).
+func (m *meter) send(now time.Duration, size int64, copies int) {
+	if !m.counts(now) || copies == 0 {
 		return
 	}
-	m.d.Sent += size
-	m.at(now).Sent += size
-	if encoded {
-		m.d.Encoded += size
-	}
+	m.d.Sent += size * int64(copies)
+	m.at(now).Sent += size * int64(copies)
+	m.d.Encoded += size
 }
 
 // hold and release track LIST responses the server holds in memory.

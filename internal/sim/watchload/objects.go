@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/k8sexplain/k8sexplain/examples"
 	"github.com/k8sexplain/k8sexplain/internal/manifest"
 	"github.com/k8sexplain/k8sexplain/internal/sim"
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
@@ -60,9 +59,9 @@ type objects struct {
 }
 
 func newObjects(rng *rand.Rand, nodes int) (*objects, error) {
-	// The pods are the bundled example's Deployment (examples/app.yaml),
-	// as `trace apply` would create them.
-	objs, err := manifest.Parse("examples/app.yaml", examples.App)
+	// The pods are the bundled example's Deployment, as `trace apply`
+	// would create them (parsed and defaulted by the same loader).
+	objs, err := manifest.Parse("web.yaml", []byte(webDeployment))
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +72,7 @@ func newObjects(rng *rand.Rand, nodes int) (*objects, error) {
 		}
 	}
 	if dep == nil {
-		return nil, fmt.Errorf("examples/app.yaml has no Deployment")
+		return nil, fmt.Errorf("web.yaml has no Deployment")
 	}
 	o := &objects{rng: rng, template: *dep.Spec.Template.DeepCopy(),
 		podSize: map[[4]int]int64{}, nodeSize: map[[4]int]int64{}}
