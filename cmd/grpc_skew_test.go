@@ -21,6 +21,7 @@ func TestGRPCSkewGolden(t *testing.T) {
 		{"ru.txt", []string{"grpc-skew", "--lang", "ru", "--clients", "6", "--pods", "10", "--max-connection-age", "30s", "--scale-up", "2"}},
 		{"default.md", []string{"grpc-skew", "--format", "markdown", "--clients", "3"}},
 		{"default.json", []string{"grpc-skew", "--format", "json", "--clients", "3", "--proxy", "envoy"}},
+		{"default.mmd", []string{"grpc-skew", "--format", "mermaid"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { runGolden(t, "grpc-skew/"+tc.name, tc.args...) })
 	}

@@ -94,4 +94,14 @@ var en = cat{
 	"fix.proxy":   "Or balance outside the client: a service mesh sidecar or an L7 proxy (Envoy, Linkerd) balances per request and learns new endpoints from its control plane within moments, without waiting for a connection to break.",
 	"fix.legacy":  "The legacy form of the service config, {\"loadBalancingPolicy\":\"round_robin\"}, still works; loadBalancingConfig is the current one.",
 	"fix.live":    "The same experiment with the real library on loopback: k8sexplain grpc-skew --live.",
+
+	"seq.rules":  "kube-proxy rules (node kernel)",
+	"seq.proxy":  "DNAT-like proxy",
+	"seq.dns":    "cluster DNS",
+	"seq.ci":     "ClusterIP + pick_first: one connection, one draw",
+	"seq.rpcs":   "all %d RPCs on this one HTTP/2 connection",
+	"seq.hl":     "headless + round_robin: one connection per address, RPCs in turn",
+	"seq.manual": "%d backend addresses",
+	"seq.conn":   "HTTP/2 connection (subchannel)",
+	"seq.rr":     "… %d RPCs in all, handed to the READY subchannels in turn",
 }

@@ -97,4 +97,14 @@ var ru = cat{
 	"fix.proxy":   "Или балансировать вне клиента: sidecar service mesh или L7-прокси (Envoy, Linkerd) балансирует каждый запрос и узнаёт о новых endpoint'ах от своего control plane почти сразу, не дожидаясь разрыва соединения.",
 	"fix.legacy":  "Старая форма конфигурации сервиса, {\"loadBalancingPolicy\":\"round_robin\"}, по-прежнему работает; актуальная — loadBalancingConfig.",
 	"fix.live":    "Тот же эксперимент с настоящей библиотекой на loopback: k8sexplain grpc-skew --live.",
+
+	"seq.rules":  "правила kube-proxy (ядро узла)",
+	"seq.proxy":  "прокси вместо DNAT",
+	"seq.dns":    "DNS кластера",
+	"seq.ci":     "ClusterIP + pick_first: одно соединение, один розыгрыш",
+	"seq.rpcs":   "все RPC (%d) по одному HTTP/2-соединению",
+	"seq.hl":     "headless + round_robin: соединение на каждый адрес, RPC по очереди",
+	"seq.manual": "адреса бэкендов: %d",
+	"seq.conn":   "HTTP/2-соединение (подканал)",
+	"seq.rr":     "… всего RPC: %d, по очереди готовым (READY) подканалам",
 }

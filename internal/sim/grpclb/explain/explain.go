@@ -62,6 +62,7 @@ func Build(r *grpclb.Result, lang string) *report.Doc {
 	}
 	fixes(d, c, r)
 	d.Data = data(r)
+	d.Sequence = sequence(c, r)
 	return d
 }
 
