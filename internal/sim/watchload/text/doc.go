@@ -2,6 +2,7 @@ package text
 
 import (
 	"math"
+	"strings"
 	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/report"
@@ -84,34 +85,49 @@ func run(d *report.Doc, c *Catalogue, r *watchload.Result) {
 			row("run.mean", c.Bytes(p.MeanBytes), c.Bytes(i.MeanBytes)),
 		},
 	})
-	d.P(c.F("run.read", c.Int(int64(i.PodLists)), c.Int(int64(p.PodLists)), ratio(c, p.Encoded, i.Encoded)))
-	nodes := r.Config.Nodes
-	d.P(c.F("run.events2", c.Int(int64(nodes)), c.Int(int64(math.Round(float64(nodes)*float64(time.Minute)/float64(watchload.NodeStatusReport))))))
+	d.P(c.F("run.read", c.N(int64(i.PodLists), "n.time"), c.N(int64(p.PodLists), "n.time"), ratio(c, p.Encoded, i.Encoded)))
+	nodes := int64(r.Config.Nodes)
+	perMin := float64(nodes) * float64(time.Minute) / float64(watchload.NodeStatusReport)
+	perMinText := c.Int(int64(math.Round(perMin)))
+	if perMin < 10 && perMin != math.Trunc(perMin) {
+		perMinText = c.Dec(perMin, 1)
+	}
+	d.P(c.F("run.events2", c.N(nodes, "n.node"), perMinText))
 	d.H(2, c.F("timeline.title", c.Dur(dur/watchload.Slices)))
-	bars := &report.Bars{Unit: c.F("unit.MB")}
+	var top int64
+	for k := range p.Timeline {
+		top = max(top, p.Timeline[k].Sent, i.Timeline[k].Sent)
+	}
+	// The unit follows the largest slice, so small runs do not print 0 MB.
+	unit, div := "unit.MB", 1e6
+	switch {
+	case top < 10e3:
+		unit, div = "unit.B", 1
+	case top < 10e6:
+		unit, div = "unit.kB", 1e3
+	}
+	scale := func(n int64) float64 { return math.Round(float64(n) / div) }
+	bars := &report.Bars{Unit: c.F(unit)}
 	for k := range p.Timeline {
 		from, to := p.Timeline[k].From, p.Timeline[k].From+dur/watchload.Slices
 		span := c.F("timeline.span", c.Secs(from), c.Secs(to))
 		bars.Rows = append(bars.Rows,
-			report.Bar{Label: span + "  " + c.F("design.poll"), Value: mb(p.Timeline[k].Sent)},
-			report.Bar{Label: span + "  " + c.F("design.informer"), Value: mb(i.Timeline[k].Sent)})
+			report.Bar{Label: span + "  " + c.F("design.poll"), Value: scale(p.Timeline[k].Sent)},
+			report.Bar{Label: span + "  " + c.F("design.informer"), Value: scale(i.Timeline[k].Sent)})
 	}
 	d.B(bars)
 }
 
-// mb rounds to whole megabytes (bar values print without decimals).
-func mb(n int64) float64 { return math.Round(float64(n) / 1e6) }
-
-// ratio writes a/b as "×N".
+// ratio writes a/b with its noun: "47 times", "в 4,5 раза".
 func ratio(c *Catalogue, a, b int64) string {
-	if b == 0 {
-		return "∞"
-	}
-	v := float64(a) / float64(b)
+	v := float64(a) / float64(max(b, 1))
 	if v >= 10 {
-		return c.Int(int64(math.Round(v)))
+		return c.N(int64(math.Round(v)), "n.time")
 	}
-	return c.Dec(v, 1)
+	// A fraction takes the second form in Russian (4,5 раза); in English
+	// the plural.
+	forms := strings.Split(c.F("n.time"), "|")
+	return c.Dec(v, 1) + " " + forms[1]
 }
 
 func change(d *report.Doc, c *Catalogue, r *watchload.Result) {
@@ -134,7 +150,7 @@ func change(d *report.Doc, c *Catalogue, r *watchload.Result) {
 	} else {
 		d.P(c.F("change.poll.throttled", c.Dur(r.ExpectedNotice()), c.Dur(p.NoticeMean)))
 	}
-	d.P(c.F("change.informer", c.Dur(r.WatchLatency), c.Bytes(r.Sizes.PodEvent), c.Int(int64(r.Config.Controllers))))
+	d.P(c.F("change.informer", c.Dur(r.WatchLatency), c.Bytes(r.Sizes.PodEvent), c.N(int64(r.Config.Controllers), "n.watch")))
 }
 
 func throttling(d *report.Doc, c *Catalogue, r *watchload.Result) {

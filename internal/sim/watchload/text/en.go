@@ -10,6 +10,8 @@ var en = map[string]string{
 	"n.controller": "controller|controllers",
 	"n.pod":        "pod|pods",
 	"n.node":       "node|nodes",
+	"n.watch":      "watch|watches",
+	"n.time":       "time|times",
 
 	"unit.B":      "B",
 	"unit.kB":     "kB",
@@ -65,11 +67,11 @@ var en = map[string]string{
 	"run.throttled":   "requests delayed by client-side throttling",
 	"run.peak":        "peak: LISTs in flight / response bytes held",
 	"run.mean":        "response bytes held, time average",
-	"run.read": "The informers LISTed pods %s times in all, once each, and would not LIST again however long the run " +
-		"(short of a restart or a 410 Gone); the loops LISTed them %s times and keep going. Every LIST is serialised " +
+	"run.read": "The informers LISTed pods %s in all, once each, and would not LIST again however long the run " +
+		"(short of a restart or a 410 Gone); the loops LISTed them %s and keep going. Every LIST is serialised " +
 		"anew, while a watch event is serialised once and the same bytes go to every watcher, so the loops made the " +
-		"API server serialise %s times as much.",
-	"run.events2": "The informers' watch events are the kubelets re-posting node status every 5 minutes (%s nodes: " +
+		"API server serialise %s as much.",
+	"run.events2": "The informers' watch events are the kubelets re-posting node status every 5 minutes (%s: " +
 		"about %s a minute, each sent to every node watch) and the one pod change below.",
 	"timeline.title":      "Bytes sent, every %s",
 	"timeline.span":       "%s–%s s",
@@ -87,8 +89,8 @@ var en = map[string]string{
 	"change.poll.throttled": "Without throttling the loops would notice in %s on average; the limiter stretched their " +
 		"loops, and they took %s.",
 	"change.informer": "An informer learns it when the watch cache fans the event out: %s in this simulator (tens of " +
-		"milliseconds on a busy real cluster), whatever the poll interval. One event of %s, serialised once, went to " +
-		"each of the %s watches.",
+		"milliseconds on a busy real cluster), whatever the poll interval. One event of %s, serialised once, went " +
+		"out on %s.",
 
 	"throttle.title": "Client-side throttling",
 	"throttle.what": "client-go gives a rest.Config whose QPS and Burst are left at zero a token bucket of %s requests " +
