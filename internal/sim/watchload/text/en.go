@@ -113,7 +113,7 @@ var en = map[string]string{
 		"Watch events are small and shared by all watchers; they are not counted.",
 	"memory.poll": "The loops keep %s in flight on average, all the time (peak %s, with %s LISTs at once), and " +
 		"allocate %s of response bytes that the garbage collector must reclaim.",
-	"memory.informer": "The informers hit a similar peak at start-up (%s, %s LISTs at once), because every controller " +
+	"memory.informer": "The informers' peak comes at start-up (%s, %s LISTs at once), because every controller " +
 		"lists when it starts; after that they hold nothing, and their average over the run is %s. A restart of every " +
 		"controller, or of the API server, brings the spike back.",
 	"memory.streaming": "Since Kubernetes 1.33 the API server encodes list items one by one as it writes them " +
@@ -124,8 +124,8 @@ var en = map[string]string{
 
 	"protect.title": "What protects the API server",
 	"protect.cache": "The watch cache: the API server keeps each resource in memory, fed by one etcd watch, and serves " +
-		"WATCH, LIST with resourceVersion=0 (any version, possibly a little stale) and LIST with a resourceVersion and " +
-		"resourceVersionMatch=NotOlderThan from it.",
+		"WATCH from a resourceVersion, LIST with resourceVersion=0 (any version, possibly a little stale) and LIST with a " +
+		"resourceVersion and resourceVersionMatch=NotOlderThan from it.",
 	"protect.consistent": "Consistent reads from the cache: a LIST with no resourceVersion, like the loop's, used to be " +
 		"a quorum read of all %s pods from etcd, every time. Since 1.31 (ConsistentListFromCache, beta; GA in 1.34) " +
 		"the API server only asks etcd for its current revision and serves the LIST from the cache once the cache " +
