@@ -26,6 +26,7 @@ const (
 	maxSkewClients, maxSkewPods, maxSkewRPCs = 100, 200, 1_000_000
 	maxLiveBackends, maxLiveClients          = 20, 20
 	maxLiveRPCs                              = 20_000
+	maxSkewReconnects                        = 250_000
 )
 
 func newCmdGRPCSkew(f *Factory) *cobra.Command {
@@ -84,7 +85,7 @@ google.golang.org/grpc servers, a DNAT-like proxy and clients on 127.0.0.1.`,
 	fl.IntVar(&o.scaleUp, "scale-up", 0, "add this many pods at half time")
 	fl.DurationVar(&o.maxAge, "max-connection-age", 0, "servers' keepalive MaxConnectionAge: GOAWAY after this long (0: never, grpc-go's default)")
 	fl.StringVar(&o.proxy, "proxy", "none", "also balance through a proxy: none or envoy (per request)")
-	fl.BoolVar(&o.killPod, "kill-pod", false, "stop the pod holding the most ClusterIP connections at half time")
+	fl.BoolVar(&o.killPod, "kill-pod", false, "stop the busiest pod (most ClusterIP connections) at half time")
 	fl.BoolVar(&o.live, "live", false, "run real grpc-go servers, a DNAT-like proxy and clients on 127.0.0.1 instead of simulating")
 	_ = cmd.RegisterFlagCompletionFunc("proxy", fixedCompletion("none", "envoy"))
 	return cmd
@@ -125,6 +126,15 @@ func (o *grpcSkewOptions) validate(cmd *cobra.Command) error {
 	}
 	if o.maxAge < 0 || (o.maxAge > 0 && o.maxAge < time.Second) {
 		return exitcode.Inputf("invalid --max-connection-age %v: want 0 (never) or at least 1s", o.maxAge)
+	}
+	if o.maxAge > 0 {
+		// Every GOAWAY is a reconnection to simulate, for every round_robin
+		// subchannel: keep a run to a couple of seconds.
+		work := int64(o.clients) * int64(o.pods+o.scaleUp+1) * int64(o.duration/o.maxAge)
+		if work > maxSkewReconnects {
+			return exitcode.Inputf("--max-connection-age %v over --duration %v with %d clients and %d pods means about %d reconnections to simulate (at most %d): raise the age, shorten the duration or use fewer clients or pods",
+				o.maxAge, o.duration, o.clients, o.pods+o.scaleUp, work, maxSkewReconnects)
+		}
 	}
 	if o.proxy != "none" && o.proxy != "envoy" {
 		return exitcode.Inputf("invalid --proxy %q: want none or envoy", o.proxy)

@@ -53,6 +53,7 @@ func TestGRPCSkewBadInput(t *testing.T) {
 		{[]string{"--duration", "0s"}, "invalid --duration"},
 		{[]string{"--max-connection-age", "-5s"}, "invalid --max-connection-age"},
 		{[]string{"--max-connection-age", "10ms"}, "at least 1s"},
+		{[]string{"--clients", "100", "--pods", "200", "--max-connection-age", "1s", "--duration", "1h"}, "reconnections to simulate"},
 		{[]string{"--proxy", "haproxy"}, `invalid --proxy "haproxy": want none or envoy`},
 		{[]string{"--kill-pod", "--pods", "1"}, "--kill-pod needs at least 2 --pods"},
 		{[]string{"--live", "--scale-up", "2"}, "--scale-up is simulated only"},

@@ -41,8 +41,8 @@ type Config struct {
 	MaxConnectionAge time.Duration
 	// Envoy adds the L7-proxy mode.
 	Envoy bool
-	// KillPod stops, at half time, the pod holding the most ClusterIP
-	// connections at that moment.
+	// KillPod stops, at half time, the busiest pod through the ClusterIP:
+	// the most open connections at that moment, then the most RPCs.
 	KillPod bool
 	Seed    int64
 }

@@ -86,7 +86,7 @@ func runMode(r *Result, cl clients) ModeResult {
 	if cfg.KillPod {
 		w.e.Background(r.Event, func() {
 			if r.Killed < 0 {
-				r.Killed = busiest(res.Conns, n)
+				r.Killed = busiest(res.Conns, res.Counts)
 				r.Pods[r.Killed].Stopped, r.Pods[r.Killed].Removed = true, r.Event
 			}
 			cl.podStopped(w, r.Killed)
@@ -122,9 +122,10 @@ func rpcTime(cfg Config, g int) time.Duration {
 	return time.Duration(int64(cfg.Duration) / int64(cfg.RPCs) * int64(g))
 }
 
-// busiest is the pod with the most open connections (lowest index wins).
-func busiest(conns []Conn, n int) int {
-	open := make([]int, n)
+// busiest is the pod with the most open connections, then the most RPCs
+// so far (lowest index wins a tie).
+func busiest(conns []Conn, counts []int) int {
+	open := make([]int, len(counts))
 	for _, c := range conns {
 		if c.Reason == "" {
 			open[c.Pod]++
@@ -132,7 +133,7 @@ func busiest(conns []Conn, n int) int {
 	}
 	best := 0
 	for p := range open {
-		if open[p] > open[best] {
+		if open[p] > open[best] || (open[p] == open[best] && counts[p] > counts[best]) {
 			best = p
 		}
 	}

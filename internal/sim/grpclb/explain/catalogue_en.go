@@ -78,12 +78,15 @@ var en = cat{
 	"scale.ci.never": "ClusterIP: kube-proxy adds them to the rules at once, but the rules only act on new connections, and no client opened one: the new pods got nothing. Existing connections never move.",
 	"scale.ci":       "ClusterIP: the rules include them at once; they got their first RPC at %v, when a recycled connection happened to draw one.",
 	"scale.hl.never": "headless: the DNS answer lists them, but grpc-go's dns resolver does not poll: it re-resolves only when a connection is lost (or the channel is created), and at most once every %v. Nothing broke a connection, so the new pods got nothing here either. Add --max-connection-age to see them picked up.",
+	"scale.hl.wait":  "headless: the DNS answer lists them, and connections did break, but grpc-go's dns resolver answers at most once every %v (counted from the channel's first resolution) and the run ended before the next answer: the new pods got nothing.",
 	"scale.hl":       "headless: first RPC at %v, %v after they were ready: a GOAWAY made the client re-resolve (at most once every %v) and round_robin added subchannels for the new addresses.",
 	"scale.envoy":    "Envoy: first RPC at %v — the control plane pushes the new endpoints and the next request can go there.",
 
-	"kill.event": "At %v, %s stopped (the pod holding the most ClusterIP connections): its endpoint stopped being ready in the EndpointSlice and its server closed its connections.",
-	"kill.ci":    "ClusterIP: the connections to %[2]s (%[1]d) closed; each client's channel went IDLE and its next RPC opened a new connection through the rules, which no longer list %[2]s: to %[3]s. On a real node a reconnect that beats kube-proxy's sync can still be DNATed to the dead pod and be refused.",
-	"kill.hl":    "headless: every client dropped its subchannel to %s from the picker at once (only READY ones are picked) and asked for re-resolution; the answer without it came at %s.",
+	"kill.event":    "At %v, %s stopped (the busiest pod through the ClusterIP): its endpoint stopped being ready in the EndpointSlice and its server closed its connections.",
+	"kill.ci":       "ClusterIP: the connections to %[2]s (%[1]d) closed; each client's channel went IDLE and its next RPC opened a new connection through the rules, which no longer list %[2]s: to %[3]s. On a real node a reconnect that beats kube-proxy's sync can still be DNATed to the dead pod and be refused.",
+	"kill.ci.none":  "ClusterIP: no connection was open to %s at that moment; the rules no longer list it, so later connections cannot draw it.",
+	"kill.hl":       "headless: every client dropped its subchannel to %s from the picker at once (only READY ones are picked) and asked for re-resolution; the answer without it came at %s.",
+	"kill.hl.never": "headless: every client dropped its subchannel to %s from the picker at once (only READY ones are picked) and asked for re-resolution; no answer came before the run ended (at most one every %v), so the failed subchannel simply stayed out of the picker.",
 
 	"fix.h":       "The fixes, with grpc-go's real names",
 	"fix.svc":     "1. A headless Service next to (or instead of) the ClusterIP one, so DNS returns the pod IPs:",

@@ -95,9 +95,12 @@ func scaleItems(c cat, r *grpclb.Result) []string {
 	} else {
 		items = append(items, c.t("scale.ci", pickup(c, ci)))
 	}
-	if hl.Pickup < 0 {
+	switch {
+	case hl.Pickup < 0 && (cfg.MaxConnectionAge > 0 || cfg.KillPod):
+		items = append(items, c.t("scale.hl.wait", grpclb.MinResolutionInterval))
+	case hl.Pickup < 0:
 		items = append(items, c.t("scale.hl.never", grpclb.MinResolutionInterval))
-	} else {
+	default:
 		items = append(items, c.t("scale.hl", pickup(c, hl), hl.Pickup-r.Event, grpclb.MinResolutionInterval))
 	}
 	if m := modeOf(r, grpclb.ModeEnvoy); m != nil {
@@ -124,17 +127,23 @@ func killItems(c cat, r *grpclb.Result) []string {
 		}
 	}
 	items := []string{c.t("kill.event", r.Event, name)}
-	items = append(items, c.t("kill.ci", closed, name, joinNames(r, to)))
+	if closed == 0 {
+		items = append(items, c.t("kill.ci.none", name))
+	} else {
+		names := joinNames(r, to)
+		if names == "" {
+			names = "—"
+		}
+		items = append(items, c.t("kill.ci", closed, name, names))
+	}
 	var after []time.Duration
 	for _, t := range hl.Resolutions {
 		if t >= r.Event {
 			after = append(after, t)
 		}
 	}
-	when := c.t("never")
-	if len(after) > 0 {
-		when = after[0].String()
+	if len(after) == 0 {
+		return append(items, c.t("kill.hl.never", name, grpclb.MinResolutionInterval))
 	}
-	items = append(items, c.t("kill.hl", name, when))
-	return items
+	return append(items, c.t("kill.hl", name, after[0].String()))
 }
