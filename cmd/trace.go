@@ -102,11 +102,22 @@ func runTraceApply(f *Factory, o *ApplyOptions) error {
 		cfg.Nodes = nodes
 	}
 	var apply []manifest.Object
+	var inlineNodes []*corev1.Node
 	for _, obj := range objs {
-		if _, isNode := obj.Obj.(*corev1.Node); isNode {
-			continue // nodes are cluster shape (--cluster), not workload
+		if n, isNode := obj.Obj.(*corev1.Node); isNode {
+			// Nodes are the cluster's shape, not workload: with no --cluster,
+			// the Nodes in the input become the workers.
+			inlineNodes = append(inlineNodes, n)
+			continue
 		}
 		apply = append(apply, obj)
+	}
+	if o.Cluster == "" && len(inlineNodes) > 0 {
+		nodes, err := prepareNodes(objs)
+		if err != nil {
+			return err
+		}
+		cfg.Nodes = nodes
 	}
 	if len(apply) == 0 {
 		return exitcode.Inputf("%s: no objects to apply", strings.Join(o.Files, ", "))
@@ -139,6 +150,15 @@ func loadNodes(path string, f *Factory) ([]*corev1.Node, error) {
 	if err != nil {
 		return nil, exitcode.AsInput(err)
 	}
+	nodes, err := prepareNodes(objs)
+	if err == nil && len(nodes) == 0 {
+		err = exitcode.Inputf("--cluster %s: no kind: Node objects in it", path)
+	}
+	return nodes, err
+}
+
+// prepareNodes turns kind: Node manifests into ready worker nodes.
+func prepareNodes(objs []manifest.Object) ([]*corev1.Node, error) {
 	var nodes []*corev1.Node
 	for _, o := range objs {
 		n, ok := o.Obj.(*corev1.Node)
@@ -163,9 +183,6 @@ func loadNodes(path string, f *Factory) ([]*corev1.Node, error) {
 		}
 		n.Status.Conditions = []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue}}
 		nodes = append(nodes, n)
-	}
-	if len(nodes) == 0 {
-		return nil, exitcode.Inputf("--cluster %s: no kind: Node objects in it", path)
 	}
 	return nodes, nil
 }

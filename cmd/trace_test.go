@@ -18,7 +18,7 @@ var traceCases = []struct {
 }{
 	{"app", []string{"trace", "apply", "examples/app.yaml"}},
 	{"unschedulable", []string{"trace", "apply", "examples/unschedulable.yaml"}},
-	{"tainted-nodes", []string{"trace", "apply", "--cluster", "examples/tainted-nodes.yaml", "examples/tainted-nodes.yaml"}},
+	{"tainted-nodes", []string{"trace", "apply", "examples/tainted-nodes.yaml"}},
 }
 
 var formatExt = map[string]string{"text": "txt", "markdown": "md", "mermaid": "mmd", "json": "json"}

@@ -29,6 +29,7 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/resolver"
 	"google.golang.org/grpc/resolver/manual"
@@ -42,6 +43,10 @@ type Config struct {
 	Seed int64
 	// Timeout bounds the whole run (0: 10 s).
 	Timeout time.Duration
+	// MaxConnectionAge, when set, is the servers' keepalive
+	// MaxConnectionAge; the calls are then paced over five ages per policy,
+	// so every connection gets its GOAWAY several times.
+	MaxConnectionAge time.Duration
 }
 
 // Result is what the backends counted.
@@ -120,7 +125,14 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 		if err != nil {
 			return nil, err
 		}
-		s := grpc.NewServer(grpc.UnaryInterceptor(k.interceptor(b)))
+		opts := []grpc.ServerOption{grpc.UnaryInterceptor(k.interceptor(b))}
+		if cfg.MaxConnectionAge > 0 {
+			// GOAWAY at the age ±10 %, close a grace period later
+			// (internal/transport/http2_server.go keepalive).
+			opts = append(opts, grpc.KeepaliveParams(keepalive.ServerParameters{
+				MaxConnectionAge: cfg.MaxConnectionAge, MaxConnectionAgeGrace: cfg.MaxConnectionAge}))
+		}
+		s := grpc.NewServer(opts...)
 		healthpb.RegisterHealthServer(s, health.NewServer()) // "" is SERVING
 		servers = append(servers, s)
 		res.Backends = append(res.Backends, lis.Addr().String())
@@ -183,7 +195,19 @@ func calls(ctx context.Context, cfg Config, prefix string, dial func(int) (*grpc
 		}
 		ccs = append(ccs, cc)
 	}
+	var pace time.Duration
+	if cfg.MaxConnectionAge > 0 {
+		pace = 5 * cfg.MaxConnectionAge / time.Duration(cfg.RPCs)
+	}
+	start := time.Now()
 	for g := 0; g < cfg.RPCs; g++ {
+		if wait := time.Until(start.Add(pace * time.Duration(g))); wait > 0 {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(wait):
+			}
+		}
 		c := g % cfg.Clients
 		cctx := metadata.AppendToOutgoingContext(ctx, clientKey, fmt.Sprintf("%s-%d", prefix, c))
 		if _, err := healthpb.NewHealthClient(ccs[c]).Check(cctx, &healthpb.HealthCheckRequest{}); err != nil {

@@ -55,3 +55,17 @@ func TestLiveSkew(t *testing.T) {
 		t.Errorf("%d goroutines left over (had %d):\n%s", n-before, before, buf[:runtime.Stack(buf, true)])
 	}
 }
+
+// With MaxConnectionAge the servers' GOAWAY makes the pick_first clients
+// reconnect through the proxy, and each new connection is drawn again.
+func TestLiveMaxConnectionAge(t *testing.T) {
+	start := time.Now()
+	res, err := Run(context.Background(), Config{Backends: 3, Clients: 2, RPCs: 200, Seed: 1, Timeout: 5 * time.Second, MaxConnectionAge: 60 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("live run with MaxConnectionAge: %v; pick_first %v, proxy choices %v", time.Since(start), res.PickFirst, res.ProxyChoices)
+	if len(res.ProxyChoices) <= 2 {
+		t.Errorf("the proxy saw %d connections: the GOAWAYs did not make the clients reconnect", len(res.ProxyChoices))
+	}
+}

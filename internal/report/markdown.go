@@ -44,7 +44,7 @@ func renderMarkdown(w io.Writer, d *Doc) error {
 		case bl.Table != nil:
 			mdTable(&b, bl.Table)
 		case bl.Bars != nil:
-			t := &Table{Header: []string{"", "value", ""}, Right: []bool{false, true, false}}
+			t := &Table{Header: []string{"", "", ""}, Right: []bool{false, true, false}} // no words: the same in every language
 			for _, r := range bl.Bars.Rows {
 				v := formatValue(r.Value)
 				if bl.Bars.Unit != "" {

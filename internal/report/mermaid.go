@@ -13,6 +13,22 @@ func mermaidText(s string) string {
 	return r.Replace(s)
 }
 
+// reserved are sequenceDiagram keywords that cannot be participant ids
+// (mermaid's sequence grammar): such an id gets a trailing underscore.
+var reserved = map[string]bool{
+	"loop": true, "alt": true, "opt": true, "par": true, "end": true, "rect": true, "note": true, "critical": true,
+	"break": true, "box": true, "participant": true, "actor": true, "else": true, "and": true, "autonumber": true,
+	"activate": true, "deactivate": true, "title": true, "create": true, "destroy": true, "link": true, "links": true,
+	"properties": true, "details": true, "over": true, "left": true, "right": true, "of": true,
+}
+
+func safeID(id string) string {
+	if reserved[strings.ToLower(id)] {
+		return id + "_"
+	}
+	return id
+}
+
 // RenderSequence writes a Mermaid sequenceDiagram.
 func RenderSequence(w io.Writer, title string, s *Sequence) error {
 	var b strings.Builder
@@ -21,20 +37,20 @@ func RenderSequence(w io.Writer, title string, s *Sequence) error {
 		b.WriteString("    title " + mermaidText(title) + "\n")
 	}
 	for _, p := range s.Participants {
-		b.WriteString("    participant " + p.ID + " as " + mermaidText(p.Label) + "\n")
+		b.WriteString("    participant " + safeID(p.ID) + " as " + mermaidText(p.Label) + "\n")
 	}
 	first, last := "", ""
 	if len(s.Participants) > 0 {
-		first, last = s.Participants[0].ID, s.Participants[len(s.Participants)-1].ID
+		first, last = safeID(s.Participants[0].ID), safeID(s.Participants[len(s.Participants)-1].ID)
 	}
 	for _, m := range s.Messages {
 		switch {
 		case m.Section:
 			b.WriteString("    Note over " + first + "," + last + ": " + mermaidText(m.Text) + "\n")
 		case m.Note:
-			over := m.From
+			over := safeID(m.From)
 			if m.To != "" && m.To != m.From {
-				over += "," + m.To
+				over += "," + safeID(m.To)
 			}
 			b.WriteString("    Note over " + over + ": " + mermaidText(m.Text) + "\n")
 		default:
@@ -42,7 +58,7 @@ func RenderSequence(w io.Writer, title string, s *Sequence) error {
 			if m.Reply {
 				arrow = "-->>"
 			}
-			b.WriteString("    " + m.From + arrow + m.To + ": " + mermaidText(m.Text) + "\n")
+			b.WriteString("    " + safeID(m.From) + arrow + safeID(m.To) + ": " + mermaidText(m.Text) + "\n")
 		}
 	}
 	_, err := io.WriteString(w, b.String())

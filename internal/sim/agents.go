@@ -34,6 +34,10 @@ type proxyAgent struct {
 	synced    bool
 	last      map[string]string
 	loud      bool
+	// routed is every ready endpoint IP in the rules, and onRemoved hears
+	// when one leaves them (the delete story's race).
+	routed    map[string]bool
+	onRemoved func(ip string)
 }
 
 func newProxyAgent(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder, node string, loud bool) *proxyAgent {
@@ -94,6 +98,15 @@ func portChain(prefix, ns, name, port, proto string) string {
 }
 
 func (p *proxyAgent) sync() {
+	now := map[string]bool{}
+	defer func() {
+		for ip := range p.routed {
+			if !now[ip] && p.onRemoved != nil {
+				p.onRemoved(ip)
+			}
+		}
+		p.routed = now
+	}()
 	keys := make([]string, 0, len(p.services))
 	for k := range p.services {
 		keys = append(keys, k)
@@ -115,6 +128,9 @@ func (p *proxyAgent) sync() {
 			for _, ep := range sl.Endpoints {
 				if ep.Conditions.Ready == nil || *ep.Conditions.Ready {
 					ready = append(ready, ep.Addresses...)
+					for _, a := range ep.Addresses {
+						now[a] = true
+					}
 				}
 			}
 		}

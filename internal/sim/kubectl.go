@@ -8,6 +8,8 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/manifest"
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
@@ -50,6 +52,11 @@ func (c *Cluster) applyNext(objs []manifest.Object, i int) {
 	}
 	o := objs[i]
 	obj := o.Obj.DeepCopyObject()
+	if c.cfg.Mutate != nil {
+		if spec := podSpecOf(obj); spec != nil {
+			c.cfg.Mutate(spec)
+		}
+	}
 	res := apiserver.ResourceOf(obj)
 	m := apiserver.Meta(obj)
 	ns := m.GetNamespace()
@@ -132,4 +139,17 @@ func (c *Cluster) noteUnmodeled(res apiserver.Resource, obj runtime.Object) {
 	c.unmod = append(c.unmod, kind+" "+ref)
 	c.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: "kube-apiserver", Kind: "unmodeled", Object: ref,
 		Fields: trace.F("kind", kind, "controller", who)})
+}
+
+// podSpecOf returns the pod spec inside a workload object, or nil.
+func podSpecOf(obj runtime.Object) *corev1.PodSpec {
+	switch o := obj.(type) {
+	case *corev1.Pod:
+		return &o.Spec
+	case *appsv1.Deployment:
+		return &o.Spec.Template.Spec
+	case *appsv1.ReplicaSet:
+		return &o.Spec.Template.Spec
+	}
+	return nil
 }

@@ -34,6 +34,18 @@ type Config struct {
 	StepLimit int
 	// Deadline is the virtual time limit of a run (default 10 minutes).
 	Deadline time.Duration
+	// MissingImages are images the registry does not have.
+	MissingImages map[string]bool
+	// App is how containers react to SIGTERM (default handles-sigterm).
+	App kubelet.App
+	// Mutate, when set, edits every pod spec the manifests carry before
+	// they are applied (e.g. adding a preStop hook).
+	Mutate func(*corev1.PodSpec)
+	// Extra objects join the scene after the user's manifests.
+	Extra []manifest.Object
+	// Heartbeats runs kubelet Leases and the node lifecycle controller
+	// (the node-failure story; apply traces leave them out).
+	Heartbeats bool
 }
 
 // proxySample is how many nodes run a simulated kube-proxy.
@@ -47,16 +59,25 @@ const (
 
 // Cluster is a running simulated cluster.
 type Cluster struct {
-	cfg     Config
-	eng     *engine.Engine
-	rec     *trace.Recorder
-	api     *apiserver.Server
-	sched   *schedAgent
-	kubectl *apiserver.Client
-	nodes   []*corev1.Node
-	readyAt time.Duration
-	failed  string
-	unmod   []string
+	cfg          Config
+	eng          *engine.Engine
+	rec          *trace.Recorder
+	api          *apiserver.Server
+	sched        *schedAgent
+	kubectl      *apiserver.Client
+	nodes        []*corev1.Node
+	readyAt      time.Duration
+	failed       string
+	unmod        []string
+	start        time.Duration
+	deploy       *controller.Deployment
+	kubelets     map[string]*kubelet.Kubelet
+	historyFrom  int
+	eventsBefore int
+	proxy        *proxyAgent // the first worker's kube-proxy (the clients' node)
+	nodeLife     *controller.NodeLifecycle
+	downAt       time.Duration
+	race         race
 }
 
 // NewCluster builds the nodes and starts every component.
@@ -102,7 +123,7 @@ func NewCluster(cfg Config) (*Cluster, error) {
 	cert := func(user string, groups ...string) apiserver.Identity {
 		return apiserver.Identity{User: user, Groups: append(groups, "system:authenticated"), Method: "x509 client certificate"}
 	}
-	controller.NewDeployment(api.NewClient("deployment-controller", sa("deployment-controller"), trace.PhaseController), eng, c.rec)
+	c.deploy = controller.NewDeployment(api.NewClient("deployment-controller", sa("deployment-controller"), trace.PhaseController), eng, c.rec)
 	controller.NewReplicaSet(api.NewClient("replicaset-controller", sa("replicaset-controller"), trace.PhaseController), eng, c.rec)
 	controller.NewEndpointSlice(api.NewClient("endpointslice-controller", sa("endpointslice-controller"), trace.PhaseReady), eng, c.rec)
 	c.sched = newSchedAgent(api.NewClient("default-scheduler", cert("system:kube-scheduler"), trace.PhaseScheduler), eng, c.rec)
@@ -113,16 +134,33 @@ func NewCluster(cfg Config) (*Cluster, error) {
 			return nil, err
 		}
 		k.OnReady = c.podReady
+		k.Missing = cfg.MissingImages
+		if cfg.App != "" {
+			k.App = cfg.App
+		}
+		if c.kubelets == nil {
+			c.kubelets = map[string]*kubelet.Kubelet{}
+		}
+		c.kubelets[n.Name] = k
 		// Every node's kube-proxy reprograms its rules; the first worker's
 		// syncs are shown, the others' with -v. Past proxySample nodes the
 		// rest are counted, not simulated (their work is identical).
 		if i < proxySample {
-			newProxyAgent(api.NewClient("kube-proxy/"+n.Name, sa("kube-proxy"), trace.PhaseReady), eng, c.rec, n.Name, i == firstWorker(nodes))
+			pa := newProxyAgent(api.NewClient("kube-proxy/"+n.Name, sa("kube-proxy"), trace.PhaseReady), eng, c.rec, n.Name, i == firstWorker(nodes))
+			if i == firstWorker(nodes) {
+				c.proxy = pa
+			}
 		}
 	}
 	if extra := len(nodes) - proxySample; extra > 0 {
 		api.CountWatchers("services", extra)
 		api.CountWatchers("endpointslices", extra)
+	}
+	if cfg.Heartbeats {
+		c.nodeLife = controller.NewNodeLifecycle(api.NewClient("node-lifecycle-controller", sa("node-controller"), trace.PhaseController), eng, c.rec)
+		for _, n := range nodes {
+			c.kubelets[n.Name].StartHeartbeat()
+		}
 	}
 	newDNSAgent(api.NewClient("coredns", sa("coredns"), trace.PhaseReady), c.rec, ClusterDomain)
 	c.kubectl = api.NewClient("kubectl", cert("kubernetes-admin", "kubeadm:cluster-admins"), trace.PhaseKubectl)
@@ -196,6 +234,8 @@ func (c *Cluster) Run(command string) *trace.Trace {
 	tr := &trace.Trace{Command: command, Steps: c.rec.Steps, Failed: c.failed}
 	s := &tr.Summary
 	s.Events = n
+	_ = n
+	s.Events = c.eng.Processed() - c.eventsBefore
 	s.End = c.eng.Now()
 	s.StepsDropped = c.rec.Dropped
 	s.Requests = c.api.Requests

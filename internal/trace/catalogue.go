@@ -29,8 +29,10 @@ func Text(lang string, s *Step) string { return fill(Lookup(lang, s.Kind).Msg, s
 // UI strings of the renderers.
 type ui struct {
 	title, builtin, phase, summary, allReady, notReady, pending, requests, watchEvents, revisions,
-	events, dropped, unmodeled, failed, timeCol, actorCol, stepCol, explainHint, component, count string
+	events, dropped, unmodeled, failed, timeCol, actorCol, stepCol, explainHint, component, count, timeline string
 	phases [9]string
+	// stories are the titles of the other traces, by story name.
+	stories map[string]string
 }
 
 func uiFor(lang string) ui {
@@ -38,4 +40,16 @@ func uiFor(lang string) ui {
 		return uiRU
 	}
 	return uiEN
+}
+
+// word translates a table title or header key.
+func word(lang, key string) string {
+	w := wordsEN
+	if lang == "ru" {
+		w = wordsRU
+	}
+	if v, ok := w[key]; ok {
+		return v
+	}
+	return key
 }

@@ -43,20 +43,23 @@ func subst(s string, kv ...string) string {
 // its kind appears.
 func doc(tr *Trace, o Options) *report.Doc {
 	u := uiFor(o.Lang)
-	d := &report.Doc{Title: u.title + " — " + tr.Command}
+	title := u.title
+	if t, ok := u.stories[tr.Story]; ok {
+		title = t
+	}
+	d := &report.Doc{Title: title + " — " + tr.Command}
 	if o.Builtin {
 		// The first line says that no file was given.
 		d.Title = u.title + " — " + strings.TrimSuffix(u.builtin, ".")
 	}
-	groups := ByPhase(tr.Steps, o.Verbose)
+	groups, titles := sections(tr, o.Verbose, u)
 	explained := map[string]bool{}
 	md := o.Format == report.Markdown
-	for _, ph := range Phases {
-		steps := groups[ph]
+	for i, steps := range groups {
 		if len(steps) == 0 {
 			continue
 		}
-		d.H(1, u.phases[ph])
+		d.H(1, titles[i])
 		var lines []string
 		flush := func() {
 			if len(lines) == 0 {
@@ -73,9 +76,9 @@ func doc(tr *Trace, o Options) *report.Doc {
 			s := &steps[i]
 			msg := Text(o.Lang, s)
 			if md {
-				lines = append(lines, fmt.Sprintf("`%s` **%s** — %s", Clock(s.At), s.Actor, mdInline(msg)))
+				lines = append(lines, fmt.Sprintf("`%s` **%s** — %s", Clock(s.At-tr.Start), s.Actor, mdInline(msg)))
 			} else {
-				lines = append(lines, fmt.Sprintf("%s  %-24s %s", Clock(s.At), s.Actor, msg))
+				lines = append(lines, fmt.Sprintf("%s  %-24s %s", Clock(s.At-tr.Start), s.Actor, msg))
 			}
 			ex := Lookup(o.Lang, s.Kind).Explain
 			if ex != "" && !explained[s.Kind] {
@@ -93,8 +96,52 @@ func doc(tr *Trace, o Options) *report.Doc {
 		}
 		flush()
 	}
+	for _, t := range tr.Tables {
+		d.H(1, word(o.Lang, t.Title))
+		rt := &report.Table{Right: make([]bool, len(t.Header))}
+		for i, h := range t.Header {
+			rt.Header = append(rt.Header, word(o.Lang, h))
+			rt.Right[i] = i > 0
+		}
+		for _, r := range t.Rows {
+			row := append([]string{}, r...)
+			for i := range row {
+				row[i] = word(o.Lang, row[i]) // labels and notes may be catalogue keys too
+			}
+			for i, cell := range row {
+				if i > 0 && (cell == "" || cell[0] < '0' || cell[0] > '9') {
+					rt.Right[i] = false // a text column reads better left-aligned
+				}
+			}
+			rt.Rows = append(rt.Rows, row)
+		}
+		d.T(rt)
+	}
 	summary(d, tr, u)
 	return d
+}
+
+// sections splits the steps into titled groups: the eight phases for the
+// apply story, one timeline for every other story.
+func sections(tr *Trace, verbose bool, u ui) ([][]Step, []string) {
+	if tr.Story != "" && tr.Story != "apply" {
+		var all []Step
+		for _, s := range tr.Steps {
+			if !s.Verbose || verbose {
+				all = append(all, s)
+			}
+		}
+		sort.SliceStable(all, func(i, j int) bool { return all[i].At < all[j].At })
+		return [][]Step{all}, []string{u.timeline}
+	}
+	g := ByPhase(tr.Steps, verbose)
+	var groups [][]Step
+	var titles []string
+	for _, ph := range Phases {
+		groups = append(groups, g[ph])
+		titles = append(titles, u.phases[ph])
+	}
+	return groups, titles
 }
 
 // mdInline keeps a message from being read as Markdown markup.
@@ -185,18 +232,17 @@ func participantOf(actor string) string {
 func sequence(tr *Trace, o Options) *report.Sequence {
 	u := uiFor(o.Lang)
 	seq := &report.Sequence{Participants: participants}
-	groups := ByPhase(tr.Steps, o.Verbose)
+	groups, titles := sections(tr, o.Verbose, u)
 	add := func(m report.Message) { seq.Messages = append(seq.Messages, m) }
-	for _, ph := range Phases {
-		steps := groups[ph]
+	for g, steps := range groups {
 		if len(steps) == 0 {
 			continue
 		}
-		add(report.Message{Section: true, Text: u.phases[ph]})
+		add(report.Message{Section: true, Text: titles[g]})
 		for i := range steps {
 			s := &steps[i]
 			who := participantOf(s.Actor)
-			text := Clock(s.At) + " " + Text(o.Lang, s)
+			text := Clock(s.At-tr.Start) + " " + Text(o.Lang, s)
 			switch {
 			case s.Kind == "etcd.put" && who == "apiserver":
 				add(report.Message{From: "apiserver", To: "etcd", Text: text})
@@ -223,6 +269,8 @@ func sequence(tr *Trace, o Options) *report.Sequence {
 type jsonTrace struct {
 	Schema  string      `json:"schema"`
 	Command string      `json:"command"`
+	Story   string      `json:"story"`
+	Tables  []jsonTable `json:"tables,omitempty"`
 	Lang    string      `json:"lang"`
 	Builtin bool        `json:"builtin"`
 	Failed  string      `json:"failed,omitempty"`
@@ -244,6 +292,7 @@ type jsonStep struct {
 }
 
 type jsonTable struct {
+	Title  string     `json:"title,omitempty"`
 	Header []string   `json:"header"`
 	Rows   [][]string `json:"rows"`
 }
@@ -267,10 +316,20 @@ type jsonSummary struct {
 func ms(d time.Duration) int64 { return d.Milliseconds() }
 
 func renderJSON(w io.Writer, tr *Trace, o Options) error {
-	out := jsonTrace{Schema: "k8sexplain.trace/v1", Command: tr.Command, Lang: o.Lang, Builtin: o.Builtin, Failed: tr.Failed, Steps: []jsonStep{}}
-	for _, ph := range Phases {
-		for _, s := range ByPhase(tr.Steps, o.Verbose)[ph] {
-			js := jsonStep{AtMS: ms(s.At), Phase: int(s.Phase), Actor: s.Actor, To: s.To, Kind: s.Kind, Object: s.Object,
+	story := tr.Story
+	if story == "" {
+		story = "apply"
+	}
+	out := jsonTrace{Schema: "k8sexplain.trace/v1", Command: tr.Command, Story: story, Lang: o.Lang, Builtin: o.Builtin, Failed: tr.Failed, Steps: []jsonStep{}}
+	for _, t := range tr.Tables {
+		jt := jsonTable{Title: t.Title, Rows: t.Rows}
+		jt.Header = append(jt.Header, t.Header...)
+		out.Tables = append(out.Tables, jt)
+	}
+	groups, _ := sections(tr, o.Verbose, uiFor(o.Lang))
+	for _, steps := range groups {
+		for _, s := range steps {
+			js := jsonStep{AtMS: ms(s.At - tr.Start), Phase: int(s.Phase), Actor: s.Actor, To: s.To, Kind: s.Kind, Object: s.Object,
 				Verbose: s.Verbose, Message: Text(o.Lang, &s)}
 			if len(s.Fields) > 0 {
 				js.Fields = map[string]string{}

@@ -104,6 +104,22 @@ type Trace struct {
 	Steps   []Step
 	Summary Summary
 	Failed  string // set when the apply stopped on an error (the one-line message)
+	// Story names the scenario ("apply", "rollout", "delete", "crash",
+	// "node-failure"); every story but apply reads as one timeline.
+	Story string
+	// Start is the virtual time the story begins (after the cluster settled);
+	// times are printed relative to it.
+	Start time.Duration
+	// Tables are the story's result tables; titles and headers are
+	// catalogue keys of the words table.
+	Tables []KeyedTable
+}
+
+// KeyedTable is a result table whose title and headers are translated.
+type KeyedTable struct {
+	Title  string
+	Header []string
+	Rows   [][]string
 }
 
 // Recorder collects steps up to a limit; beyond it steps are only counted,
@@ -131,6 +147,12 @@ func (r *Recorder) Add(s Step) {
 	}
 	s.At = r.now()
 	r.Steps = append(r.Steps, s)
+}
+
+// Reset forgets the steps so far (a story starts after the cluster settled).
+func (r *Recorder) Reset() {
+	r.Steps = nil
+	r.Dropped = 0
 }
 
 // Full reports whether the recorder keeps no more steps; it counts the

@@ -61,6 +61,7 @@ func (s *Server) NewClient(actor string, id Identity, phase trace.Phase) *Client
 type Done func(obj runtime.Object, err *Status)
 
 type request struct {
+	grace       *int64 // delete: gracePeriodSeconds from DeleteOptions
 	verb        string // create, update, delete, get
 	subresource string // status, binding
 	obj         runtime.Object
@@ -102,9 +103,16 @@ func (c *Client) Bind(pod *corev1.Pod, node string, done Done) {
 	c.send(request{verb: "create", subresource: "binding", res: ResourceOf(pod), ns: pod.Namespace, name: pod.Name, node: node}, done)
 }
 
-// Delete removes an object.
+// Delete removes an object. A pod bound to a node is deleted gracefully:
+// the API server only sets deletionTimestamp, and the kubelet removes it
+// with a second DELETE (grace 0) once its containers have stopped.
 func (c *Client) Delete(res Resource, ns, name string, done Done) {
 	c.send(request{verb: "delete", res: res, ns: ns, name: name}, done)
+}
+
+// DeleteGrace deletes with DeleteOptions.gracePeriodSeconds set.
+func (c *Client) DeleteGrace(res Resource, ns, name string, grace int64, done Done) {
+	c.send(request{verb: "delete", res: res, ns: ns, name: name, grace: &grace}, done)
 }
 
 // Watch opens a watch on a resource (plural).

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
@@ -164,10 +165,11 @@ func (s *Server) handle(c *Client, r request, done Done) {
 			}
 		}
 	} else {
-		// The API server keeps identity fields of the stored object.
-		pm := Meta(prev.obj)
-		m.SetUID(pm.GetUID())
-		m.SetCreationTimestamp(pm.GetCreationTimestamp())
+		// The API server keeps identity fields of the stored object, and
+		// a write to the main resource cannot change status (nor a write to
+		// /status the spec): each component owns its half.
+		obj = mergeUpdate(prev.obj, obj, r.subresource == "status")
+		m = Meta(obj)
 	}
 	s.commit(c, r, key, obj, prev, done, step)
 }
@@ -227,6 +229,35 @@ func (s *Server) commitDelete(c *Client, r request, done Done, step func(trace.P
 			}
 		})
 		return
+	}
+	if pod, ok := prev.obj.(*corev1.Pod); ok && pod.Spec.NodeName != "" {
+		// Graceful deletion (pkg/registry/core/pod strategy CheckGracefulDelete):
+		// the grace period comes from DeleteOptions, else the pod's
+		// terminationGracePeriodSeconds (default 30); the object stays, marked.
+		grace := int64(corev1.DefaultTerminationGracePeriodSeconds)
+		if pod.Spec.TerminationGracePeriodSeconds != nil {
+			grace = *pod.Spec.TerminationGracePeriodSeconds
+		}
+		if r.grace != nil {
+			grace = *r.grace
+		}
+		if grace > 0 {
+			if pod.DeletionTimestamp != nil {
+				s.eng.After(RequestLatency, func() {
+					if done != nil {
+						done(pod, nil) // already terminating: nothing changes
+					}
+				})
+				return
+			}
+			upd := pod.DeepCopy()
+			ts := metav1.NewTime(Epoch.Add(s.eng.Now() + time.Duration(grace)*time.Second).Truncate(time.Second))
+			upd.DeletionTimestamp = &ts
+			upd.DeletionGracePeriodSeconds = &grace
+			step(c.Phase, "apiserver.graceful", "pod", pod.Name, "grace", grace, "user", c.ID.User)
+			s.commit(c, r, key, upd, prev, done, step)
+			return
+		}
 	}
 	s.eng.After(StoreLatency, func() {
 		delete(s.data, key)

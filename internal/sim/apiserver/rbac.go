@@ -57,6 +57,13 @@ func bootstrapRBAC() *RBAC {
 			r("", "services,endpoints,nodes", "list,watch"),
 			r("discovery.k8s.io", "endpointslices", "list,watch"),
 		}, ev...),
+		"system:controller:node-controller": append([]rule{
+			r("", "nodes", "delete,get,list,patch,update"),
+			r("", "nodes/status", "patch,update"),
+			r("", "pods", "delete,list,watch"),
+			r("", "pods/status", "update"),
+			r("coordination.k8s.io", "leases", "list,watch"),
+		}, ev...),
 		"system:coredns": {
 			r("", "endpoints,services,pods,namespaces", "list,watch"),
 			r("discovery.k8s.io", "endpointslices", "list,watch"),
@@ -71,6 +78,7 @@ func bootstrapRBAC() *RBAC {
 		{name: "system:kube-scheduler", role: "system:kube-scheduler", users: []string{"system:kube-scheduler"}},
 		{name: "kubeadm:node-proxier", role: "system:node-proxier", users: []string{sa("kube-proxy")}},
 		{name: "system:coredns", role: "system:coredns", users: []string{sa("coredns")}},
+		{name: "system:controller:node-controller", role: "system:controller:node-controller", users: []string{sa("node-controller")}},
 	}}
 }
 

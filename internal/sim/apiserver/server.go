@@ -235,3 +235,6 @@ func (s *Server) List(plural string) []runtime.Object {
 	}
 	return out
 }
+
+// ResetFirstRevision makes the next write the first of a new story.
+func (s *Server) ResetFirstRevision() { s.first = 0 }

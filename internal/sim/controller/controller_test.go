@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"fmt"
 	"regexp"
 	"testing"
 
@@ -52,6 +53,35 @@ func TestResolveFenceposts(t *testing.T) {
 		s, u, err := ResolveFenceposts(tc.surge, tc.unavail, tc.replicas)
 		if err != nil || s != tc.s || u != tc.u {
 			t.Errorf("%v/%v of %d: got %d/%d (%v), want %d/%d", tc.surge, tc.unavail, tc.replicas, s, u, err, tc.s, tc.u)
+		}
+	}
+}
+
+func TestPlanRollout(t *testing.T) {
+	sizes := func(rows []RolloutRow) string {
+		s := ""
+		for i, r := range rows {
+			if i > 0 {
+				s += " → "
+			}
+			s += fmt.Sprintf("%d/%d", r.Old, r.New)
+		}
+		return s
+	}
+	// 10 replicas, maxSurge 3, maxUnavailable 2 (the table).
+	if got := sizes(PlanRollout(10, 3, 2)); got != "8/3 → 8/5 → 3/5 → 3/10 → 0/10" {
+		t.Errorf("10/3/2: %s", got)
+	}
+	// 3 replicas with the defaults: 25% surge rounds up to 1, 25%
+	// unavailable rounds down to 0. Never fewer than 3 available, never
+	// more than 4 pods.
+	rows := PlanRollout(3, 1, 0)
+	if got := sizes(rows); got != "3/1 → 2/1 → 2/2 → 1/2 → 1/3 → 0/3" {
+		t.Errorf("3/1/0: %s", got)
+	}
+	for _, r := range rows {
+		if r.Old+r.New > 4 || r.Available < 3 {
+			t.Errorf("3 replicas: %+v breaks the budget", r)
 		}
 	}
 }

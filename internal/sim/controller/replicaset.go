@@ -2,6 +2,7 @@ package controller
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
@@ -30,6 +31,7 @@ type ReplicaSet struct {
 	pods       map[types.UID]map[string]*corev1.Pod // by owner UID, then pod name
 	inFlight   map[types.UID]int                    // creations not yet observed (expectations)
 	counts     map[types.UID]*podCounts             // kept up to date on every pod event
+	deleting   map[types.UID]map[string]bool        // deletions sent, not yet seen
 	pending    map[string]bool
 	lastStatus map[string][4]int64
 }
@@ -37,7 +39,7 @@ type ReplicaSet struct {
 // NewReplicaSet starts the controller's watches.
 func NewReplicaSet(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *ReplicaSet {
 	r := &ReplicaSet{c: c, eng: eng, rec: rec, rsets: map[string]*appsv1.ReplicaSet{},
-		pods: map[types.UID]map[string]*corev1.Pod{}, inFlight: map[types.UID]int{}, pending: map[string]bool{}, counts: map[types.UID]*podCounts{},
+		pods: map[types.UID]map[string]*corev1.Pod{}, inFlight: map[types.UID]int{}, pending: map[string]bool{}, counts: map[types.UID]*podCounts{}, deleting: map[types.UID]map[string]bool{},
 		lastStatus: map[string][4]int64{}}
 	c.Watch("replicasets", func(ev apiserver.Event) {
 		rs := ev.Obj.(*appsv1.ReplicaSet)
@@ -78,6 +80,9 @@ func NewReplicaSet(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder)
 			byName[pod.Name] = pod
 			cnt.add(pod, 1)
 		}
+		if ev.Type == apiserver.Deleted || pod.DeletionTimestamp != nil {
+			delete(r.deleting[ref.UID], pod.Name)
+		}
 		r.enqueue(pod.Namespace + "/" + ref.Name)
 	})
 	return r
@@ -104,10 +109,14 @@ func (r *ReplicaSet) sync(k string) {
 	if cnt := r.counts[rs.UID]; cnt != nil {
 		active = cnt.active
 	}
+	active -= len(r.deleting[rs.UID])
 	if r.inFlight[rs.UID] == 0 {
 		if diff := int(want) - active; diff > 0 {
 			r.create(rs, min(diff, burstReplicas))
 			return
+		}
+		if diff := active - int(want); diff > 0 {
+			r.remove(rs, min(diff, burstReplicas))
 		}
 	}
 	r.updateStatus(k, rs)
@@ -194,11 +203,69 @@ func (r *ReplicaSet) updateStatus(k string, rs *appsv1.ReplicaSet) {
 type podCounts struct{ all, active, ready int }
 
 func (c *podCounts) add(p *corev1.Pod, d int) {
-	c.all += d
-	if p.DeletionTimestamp == nil && p.Status.Phase != corev1.PodFailed && p.Status.Phase != corev1.PodSucceeded {
-		c.active += d
+	if p.DeletionTimestamp != nil || p.Status.Phase == corev1.PodFailed || p.Status.Phase == corev1.PodSucceeded {
+		return // terminating and finished pods are not replicas
 	}
+	c.all += d
+	c.active += d
 	if podReady(p) {
 		c.ready += d
+	}
+}
+
+// remove deletes n of the ReplicaSet's pods, the least valuable first
+// (controller_utils.go ActivePodsWithRanks: unscheduled, then pending, then
+// not ready, then doubled-up on a node, then the most recently created).
+func (r *ReplicaSet) remove(rs *appsv1.ReplicaSet, n int) {
+	var pods []*corev1.Pod
+	perNode := map[string]int{}
+	for _, p := range r.pods[rs.UID] {
+		if p.DeletionTimestamp == nil && !r.deleting[rs.UID][p.Name] {
+			pods = append(pods, p)
+			perNode[p.Spec.NodeName]++
+		}
+	}
+	rank := func(p *corev1.Pod) [4]int {
+		r := [4]int{1, 1, 1, -perNode[p.Spec.NodeName]}
+		if p.Spec.NodeName == "" {
+			r[0] = 0
+		}
+		if p.Status.Phase != corev1.PodRunning {
+			r[1] = 0
+		}
+		if !podReady(p) {
+			r[2] = 0
+		}
+		return r
+	}
+	sort.Slice(pods, func(i, j int) bool {
+		a, b := rank(pods[i]), rank(pods[j])
+		if a != b {
+			for k := range a {
+				if a[k] != b[k] {
+					return a[k] < b[k]
+				}
+			}
+		}
+		if !pods[i].CreationTimestamp.Equal(&pods[j].CreationTimestamp) {
+			return pods[j].CreationTimestamp.Before(&pods[i].CreationTimestamp)
+		}
+		return pods[i].Name > pods[j].Name
+	})
+	if r.deleting[rs.UID] == nil {
+		r.deleting[rs.UID] = map[string]bool{}
+	}
+	r.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: r.c.Actor, Kind: "replicaset.shrink", Object: apiserver.ObjectRef(rs),
+		Fields: trace.F("want", *rs.Spec.Replicas, "have", int(*rs.Spec.Replicas)+n, "delete", n)})
+	for _, p := range pods[:min(n, len(pods))] {
+		p := p
+		r.deleting[rs.UID][p.Name] = true
+		r.c.Delete(apiserver.ResourceOf(p), p.Namespace, p.Name, func(_ runtime.Object, err *apiserver.Status) {
+			if err != nil {
+				delete(r.deleting[rs.UID], p.Name)
+				return
+			}
+			r.c.Event(trace.PhaseController, rs, "Normal", "SuccessfulDelete", "Deleted pod: "+p.Name)
+		})
 	}
 }

@@ -23,6 +23,7 @@ type Engine struct {
 	seq        uint64
 	foreground int
 	rng        *rand.Rand
+	processed  int
 }
 
 // New returns an engine at time zero whose randomness comes only from seed.
@@ -69,9 +70,30 @@ func (e *Engine) Run(deadline time.Duration) int {
 		e.now = ev.at
 		ev.fn()
 		n++
+		e.processed++
 	}
 	return n
 }
+
+// RunUntil processes every event, background ones included, up to the
+// virtual time until, and leaves the clock there.
+func (e *Engine) RunUntil(until time.Duration) {
+	for e.q.Len() > 0 && e.q[0].at <= until {
+		ev := heap.Pop(&e.q).(*event)
+		if !ev.bg {
+			e.foreground--
+		}
+		e.now = ev.at
+		ev.fn()
+		e.processed++
+	}
+	if until > e.now {
+		e.now = until
+	}
+}
+
+// Processed is the number of events run since the engine started.
+func (e *Engine) Processed() int { return e.processed }
 
 // Pending reports how many foreground events are still queued.
 func (e *Engine) Pending() int { return e.foreground }

@@ -64,3 +64,16 @@ func TestImageSize(t *testing.T) {
 		t.Fatal("image sizes")
 	}
 }
+
+func TestCrashBackOff(t *testing.T) {
+	// First restart at once, then 10 s doubling, capped at 300 s.
+	want := []string{"0s", "10s", "20s", "40s", "1m20s", "2m40s", "5m0s", "5m0s"}
+	for i, w := range want {
+		if got := CrashBackOff(i).String(); got != w {
+			t.Errorf("restart %d: back-off %s, want %s", i+1, got, w)
+		}
+	}
+	if imagePullBackOff(0).String() != "10s" || imagePullBackOff(10).String() != "5m0s" {
+		t.Error("image pull back-off")
+	}
+}

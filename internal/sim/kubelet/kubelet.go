@@ -48,16 +48,24 @@ type Kubelet struct {
 	images  map[string]int64 // present on the node: name → size
 	cidr    *net.IPNet
 	nextIP  int
-	pods    map[types.UID]bool
+	pods    map[types.UID]*podState
 	pullEnd time.Duration // serialised image pulls: when the puller is free
 	cid     int
 	// OnReady is called when a pod of this node turns Ready.
 	OnReady func()
+	// App is how containers react to SIGTERM (trace delete --app).
+	App App
+	// Hooks observe the application inside the pods.
+	Hooks Hooks
+	// Dead: the node has lost power; the kubelet does nothing any more.
+	Dead bool
+	// Missing are images the registry does not have (trace rollout --broken-image).
+	Missing map[string]bool
 }
 
 // New starts the kubelet of node: it watches pods with spec.nodeName=node.
 func New(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder, node *corev1.Node) (*Kubelet, error) {
-	k := &Kubelet{Node: node.Name, c: c, eng: eng, rec: rec, images: map[string]int64{}, pods: map[types.UID]bool{}, nextIP: 2}
+	k := &Kubelet{Node: node.Name, c: c, eng: eng, rec: rec, images: map[string]int64{}, pods: map[types.UID]*podState{}, nextIP: 2, App: AppHandlesSigterm}
 	for _, im := range node.Status.Images {
 		for _, n := range im.Names {
 			k.images[n] = im.SizeBytes
@@ -71,12 +79,24 @@ func New(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder, node *cor
 		k.cidr = cidr
 	}
 	c.WatchNode("pods", node.Name, func(ev apiserver.Event) {
-		pod := ev.Obj.(*corev1.Pod)
-		if ev.Type != apiserver.Added || k.pods[pod.UID] {
-			return
+		if k.Dead {
+			return // a node that lost power sees nothing
 		}
-		k.pods[pod.UID] = true
-		k.syncPod(pod.DeepCopy())
+		pod := ev.Obj.(*corev1.Pod)
+		ps := k.pods[pod.UID]
+		switch {
+		case ev.Type == apiserver.Deleted:
+			delete(k.pods, pod.UID)
+		case ps == nil && ev.Type == apiserver.Added:
+			ps = &podState{pod: pod.DeepCopy(), restartCount: map[string]int32{}}
+			k.pods[pod.UID] = ps
+			if pod.DeletionTimestamp == nil {
+				k.syncPod(ps)
+			}
+		case ps != nil && pod.DeletionTimestamp != nil && !ps.terminating:
+			ps.pod.DeletionTimestamp, ps.pod.DeletionGracePeriodSeconds = pod.DeletionTimestamp, pod.DeletionGracePeriodSeconds
+			k.terminate(ps)
+		}
 	})
 	return k, nil
 }
@@ -105,7 +125,8 @@ func (k *Kubelet) allocateIP() string {
 }
 
 // syncPod is the pod worker's first sync: sandbox, images, containers.
-func (k *Kubelet) syncPod(pod *corev1.Pod) {
+func (k *Kubelet) syncPod(ps *podState) {
+	pod := ps.pod
 	k.step(trace.PhaseKubelet, "kubelet.admit", pod, "node", k.Node, "qos", string(QoSClass(pod)))
 	at := time.Duration(0)
 	// RunPodSandbox: pull pause if needed, then namespaces and CNI.
@@ -115,9 +136,13 @@ func (k *Kubelet) syncPod(pod *corev1.Pod) {
 	k.eng.After(at, func() {
 		k.criStep("RunPodSandbox", pod, "image", PauseImage)
 		k.eng.After(sandboxTime, func() {
+			if ps.terminating {
+				return
+			}
 			ip := k.allocateIP()
+			ps.ip = ip
 			k.runtimeStep("runtime.sandbox", pod, "image", PauseImage, "ip", ip, "cidr", cidrString(k.cidr), "hostname", pod.Name)
-			k.startContainers(pod, ip)
+			k.startContainers(ps, ip)
 		})
 	})
 }
@@ -144,7 +169,14 @@ func (k *Kubelet) pull(pod *corev1.Pod, image string, size int64, at time.Durati
 	return wait + dur
 }
 
-func (k *Kubelet) startContainers(pod *corev1.Pod, ip string) {
+func (k *Kubelet) startContainers(ps *podState, ip string) {
+	pod := ps.pod
+	for i := range pod.Spec.Containers {
+		if c := &pod.Spec.Containers[i]; k.Missing[c.Image] {
+			k.pullFails(ps, c, 0)
+			return
+		}
+	}
 	at := time.Duration(0)
 	for i := range pod.Spec.InitContainers {
 		c := &pod.Spec.InitContainers[i]
@@ -159,12 +191,18 @@ func (k *Kubelet) startContainers(pod *corev1.Pod, ip string) {
 		k.cid++
 		id := fmt.Sprintf("%012x", uint64(k.eng.Rand().Uint32())<<16|uint64(k.cid))
 		k.eng.After(cAt, func() {
+			if ps.terminating {
+				return
+			}
 			k.criStep("CreateContainer", pod, "container", c.Name, "image", c.Image)
 			cg := ContainerCgroup(pod, c, id)
 			k.runtimeStep("runtime.namespaces", pod, "container", c.Name, "own", "pid, mnt", "shared", "net, ipc, uts")
 			k.runtimeStep("runtime.cgroup", pod, "container", c.Name, "path", cg.Path, "weight", cg.CPUWeight, "cpumax", cg.CPUMax, "memmax", cg.MemoryMax)
 		})
 		k.eng.After(cAt+createTime, func() {
+			if ps.terminating {
+				return
+			}
 			k.criStep("StartContainer", pod, "container", c.Name)
 			cmd := strings.Join(append(append([]string{}, c.Command...), c.Args...), " ")
 			if cmd == "" {
@@ -175,7 +213,11 @@ func (k *Kubelet) startContainers(pod *corev1.Pod, ip string) {
 		started = append(started, c.Name)
 		at = cAt + createTime + startTime
 	}
-	k.eng.After(at, func() { k.running(pod, ip, started) })
+	k.eng.After(at, func() {
+		if !ps.terminating {
+			k.running(ps, ip, started)
+		}
+	})
 }
 
 // prepare pulls c's image if its policy says so and returns when it is ready.
@@ -192,48 +234,99 @@ func (k *Kubelet) prepare(pod *corev1.Pod, c *corev1.Container, at time.Duration
 }
 
 // running reports the pod Running and starts its probes.
-func (k *Kubelet) running(pod *corev1.Pod, ip string, containers []string) {
+func (k *Kubelet) running(ps *podState, ip string, containers []string) {
+	pod := ps.pod
+	ps.running = true
+	ps.startedAt = k.eng.Now()
 	upd := pod.DeepCopy()
 	upd.Status.Phase = corev1.PodRunning
 	upd.Status.PodIP = ip
 	upd.Status.PodIPs = []corev1.PodIP{{IP: ip}}
+	upd.Status.HostIP = ""
 	upd.Status.QOSClass = QoSClass(pod)
+	ready, delay, probeDesc := readinessPlan(pod)
+	setCond(upd, corev1.PodReadyToStartContainers, true)
+	setCond(upd, corev1.PodInitialized, true)
+	setCond(upd, corev1.ContainersReady, ready)
+	setCond(upd, corev1.PodReady, ready)
+	upd.Status.ContainerStatuses = runningStatuses(pod, ps)
+	k.step(trace.PhaseReady, "kubelet.running", pod, "ip", ip, "ready", ready, "containers", strings.Join(containers, ", "))
+	gen := ps.generation
+	k.updateStatus(ps, upd, func() {
+		if ready {
+			ps.ready = true
+			k.ready()
+			return
+		}
+		k.eng.After(delay, func() {
+			if ps.terminating || ps.generation != gen || ps.failReadiness {
+				return
+			}
+			k.step(trace.PhaseReady, "kubelet.probe", pod, "probe", probeDesc, "after", delay.String())
+			r := ps.pod.DeepCopy()
+			setCond(r, corev1.ContainersReady, true)
+			setCond(r, corev1.PodReady, true)
+			for i := range r.Status.ContainerStatuses {
+				r.Status.ContainerStatuses[i].Ready = true
+			}
+			k.updateStatus(ps, r, func() { ps.ready = true; k.ready() })
+		})
+	})
+}
+
+// readinessPlan says whether the pod is Ready as soon as it runs, else
+// when its probes first pass and what they are.
+func readinessPlan(pod *corev1.Pod) (bool, time.Duration, string) {
 	ready := true
 	var delay time.Duration
 	var probeDesc string
 	for _, c := range pod.Spec.Containers {
-		p := c.ReadinessProbe
 		if c.StartupProbe != nil {
 			delay = max(delay, probeFirstSuccess(c.StartupProbe))
 		}
-		if p != nil {
+		if p := c.ReadinessProbe; p != nil {
 			ready = false
 			delay = max(delay, probeFirstSuccess(p))
 			probeDesc = describeProbe(p)
 		}
 	}
-	setCond(upd, corev1.PodReadyToStartContainers, true)
-	setCond(upd, corev1.PodInitialized, true)
-	setCond(upd, corev1.ContainersReady, ready)
-	setCond(upd, corev1.PodReady, ready)
-	k.step(trace.PhaseReady, "kubelet.running", pod, "ip", ip, "ready", ready, "containers", strings.Join(containers, ", "))
+	return ready, delay, probeDesc
+}
+
+// updateStatus writes pod status and keeps the stored result as the
+// kubelet's latest copy.
+func (k *Kubelet) updateStatus(ps *podState, upd *corev1.Pod, then func()) {
 	k.c.UpdateStatus(upd, func(obj runtime.Object, err *apiserver.Status) {
 		if err != nil {
 			return
 		}
-		if ready {
-			k.ready()
-			return
+		if p, ok := obj.(*corev1.Pod); ok {
+			dt, dg := ps.pod.DeletionTimestamp, ps.pod.DeletionGracePeriodSeconds
+			ps.pod = p.DeepCopy()
+			if ps.pod.DeletionTimestamp == nil {
+				ps.pod.DeletionTimestamp, ps.pod.DeletionGracePeriodSeconds = dt, dg
+			}
 		}
-		k.eng.After(delay, func() {
-			k.step(trace.PhaseReady, "kubelet.probe", pod, "probe", probeDesc, "after", delay.String())
-			r := obj.(*corev1.Pod).DeepCopy()
-			setCond(r, corev1.ContainersReady, true)
-			setCond(r, corev1.PodReady, true)
-			k.c.UpdateStatus(r, func(runtime.Object, *apiserver.Status) { k.ready() })
-		})
+		if then != nil {
+			then()
+		}
 	})
 }
+
+func runningStatuses(pod *corev1.Pod, ps *podState) []corev1.ContainerStatus {
+	out := make([]corev1.ContainerStatus, 0, len(pod.Spec.Containers))
+	for _, c := range pod.Spec.Containers {
+		st := corev1.ContainerStatus{Name: c.Name, Image: c.Image, RestartCount: ps.restartCount[c.Name], Started: ptrBool(true),
+			State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{}}}
+		if last, ok := ps.lastState[c.Name]; ok {
+			st.LastTerminationState = last
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+func ptrBool(b bool) *bool { return &b }
 
 // probeFirstSuccess is when a probe that passes at once first reports
 // success: initialDelaySeconds, then successThreshold periods (the first
@@ -295,4 +388,43 @@ func (k *Kubelet) ready() {
 	if k.OnReady != nil {
 		k.OnReady()
 	}
+}
+
+// imagePullBackOff is the kubelet's image pull back-off: 10 s doubling to
+// 300 s (pkg/kubelet/kubelet.go backOffPeriod / MaxContainerBackOff).
+func imagePullBackOff(attempt int) time.Duration {
+	d := 10 * time.Second
+	for i := 0; i < attempt; i++ {
+		d *= 2
+		if d >= 300*time.Second {
+			return 300 * time.Second
+		}
+	}
+	return d
+}
+
+// pullFails is a pull of an image the registry does not have: ErrImagePull,
+// then ImagePullBackOff retries; the container never starts.
+func (k *Kubelet) pullFails(ps *podState, c *corev1.Container, attempt int) {
+	if ps.terminating || k.Dead {
+		return
+	}
+	pod := ps.pod
+	wait := 500 * time.Millisecond
+	k.eng.After(wait, func() {
+		if ps.terminating || k.Dead {
+			return
+		}
+		next := imagePullBackOff(attempt)
+		k.criStep("PullImageFailed", pod, "image", c.Image, "container", c.Name, "attempt", attempt+1, "next", next.String())
+		if attempt == 0 {
+			upd := ps.pod.DeepCopy()
+			upd.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: c.Name, Image: c.Image,
+				State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "ErrImagePull"}}}}
+			setCond(upd, corev1.PodReady, false)
+			k.updateStatus(ps, upd, nil)
+			k.c.Event(trace.PhaseKubelet, pod, "Warning", "Failed", fmt.Sprintf("Failed to pull image %q: not found", c.Image))
+		}
+		k.eng.After(next, func() { k.pullFails(ps, c, attempt+1) })
+	})
 }

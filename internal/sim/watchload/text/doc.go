@@ -203,24 +203,24 @@ func sequence(c *Catalogue, r *watchload.Result) *report.Sequence {
 	note := func(over, text string) report.Message { return report.Message{From: over, Text: text, Note: true} }
 	return &report.Sequence{
 		Participants: []report.Participant{
-			{ID: "loop", Label: c.F("seq.loop")},
+			{ID: "poller", Label: c.F("seq.loop")},
 			{ID: "api", Label: c.F("seq.api")},
 			{ID: "inf", Label: c.F("seq.informer")},
 		},
 		Messages: []report.Message{
 			{Section: true, Text: c.F("seq.start")},
-			msg("loop", "api", "LIST /api/v1/pods", false),
-			msg("api", "loop", c.F("seq.podlist", c.Int(int64(cfg.Pods)), c.Bytes(s.PodList)), true),
-			msg("loop", "api", "LIST /api/v1/nodes", false),
-			msg("api", "loop", c.F("seq.nodelist", c.Int(int64(cfg.Nodes)), c.Bytes(s.NodeList)), true),
-			note("loop", c.F("seq.again", c.Dur(cfg.PollInterval), c.Int(int64(p.PodLists)), c.Dur(cfg.Duration))),
+			msg("poller", "api", "LIST /api/v1/pods", false),
+			msg("api", "poller", c.F("seq.podlist", c.Int(int64(cfg.Pods)), c.Bytes(s.PodList)), true),
+			msg("poller", "api", "LIST /api/v1/nodes", false),
+			msg("api", "poller", c.F("seq.nodelist", c.Int(int64(cfg.Nodes)), c.Bytes(s.NodeList)), true),
+			note("poller", c.F("seq.again", c.Dur(cfg.PollInterval), c.Int(int64(p.PodLists)), c.Dur(cfg.Duration))),
 			msg("inf", "api", "LIST /api/v1/pods?resourceVersion=0", false),
 			msg("api", "inf", c.F("seq.podlist.rv", c.Int(int64(cfg.Pods)), c.Bytes(s.PodList)), true),
 			msg("inf", "api", "WATCH /api/v1/pods?resourceVersion=N&allowWatchBookmarks=true", false),
 			{Section: true, Text: c.F("seq.change", c.Dur(r.ChangeAt))},
 			msg("api", "inf", c.F("seq.event", c.Bytes(s.PodEvent), c.Dur(r.Informer.NoticeMean)), true),
-			msg("loop", "api", c.F("seq.nextlist"), false),
-			msg("api", "loop", c.F("seq.seen", c.Dur(p.NoticeMean)), true),
+			msg("poller", "api", c.F("seq.nextlist"), false),
+			msg("api", "poller", c.F("seq.seen", c.Dur(p.NoticeMean)), true),
 			note("inf", c.F("seq.resync")),
 		},
 	}

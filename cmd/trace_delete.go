@@ -1,0 +1,94 @@
+package cmd
+
+import (
+	"strings"
+	"time"
+
+	"github.com/k8sexplain/k8sexplain/internal/exitcode"
+	"github.com/k8sexplain/k8sexplain/internal/sim"
+	"github.com/k8sexplain/k8sexplain/internal/sim/kubelet"
+	"github.com/spf13/cobra"
+	corev1 "k8s.io/api/core/v1"
+)
+
+func init() { registerTrace(newCmdTraceDelete) }
+
+func newCmdTraceDelete(f *Factory) *cobra.Command {
+	o := &storyOptions{}
+	var app string
+	var preStop time.Duration
+	c := &cobra.Command{
+		Use:   "delete pod [NAME]",
+		Short: "Graceful shutdown: deletionTimestamp, preStop, SIGTERM, SIGKILL, and the race with endpoint removal",
+		Long: `Applies the manifest, waits until every pod is Ready, then runs ` + "`kubectl delete pod NAME`" + ` (the first
+pod when no name is given) and traces graceful termination: the API server sets deletionTimestamp and
+the grace period; in parallel the EndpointSlice controller marks the endpoint terminating and
+kube-proxy removes it, while the kubelet runs preStop and sends SIGTERM. Clients send 100 requests per
+second through the Service; the trace counts those that reach a pod that no longer accepts them.`,
+		Example: `  k8sexplain trace delete pod -f examples/app.yaml
+  k8sexplain trace delete pod web-758b464b9c-lt5xd -f examples/app.yaml --app ignores-sigterm
+  k8sexplain trace delete pod --app slow-drain
+  k8sexplain trace delete pod --prestop-sleep 5s      # the fix: endpoints go first, then SIGTERM`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 || args[0] != "pod" || len(args) > 2 {
+				return exitcode.Usagef("usage: %s delete pod [NAME]", cmd.Parent().CommandPath())
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			a := kubelet.App(app)
+			if a != kubelet.AppHandlesSigterm && a != kubelet.AppIgnoresSigterm && a != kubelet.AppSlowDrain {
+				return exitcode.Inputf("invalid --app %q: want handles-sigterm, ignores-sigterm or slow-drain", app)
+			}
+			if preStop < 0 || preStop > time.Hour {
+				return exitcode.Inputf("invalid --prestop-sleep %s: want 0 to 1h", preStop)
+			}
+			cfg := sim.Config{App: a}
+			if preStop > 0 {
+				cfg.Mutate = func(spec *corev1.PodSpec) { sim.InjectPreStopSleep(spec, preStop) }
+			}
+			cl, source, err := o.scene(f, cfg)
+			if err != nil {
+				return err
+			}
+			pod, err := pickPod(cl, args[1:])
+			if err != nil {
+				return err
+			}
+			cl.DeletePod(pod)
+			cl.RunFor(5 * time.Minute)
+			cl.ReportRace()
+			command := "k8sexplain trace delete pod " + pod.Name + " -f " + source + " --app " + app
+			if preStop > 0 {
+				command += " --prestop-sleep " + preStop.String()
+			}
+			return renderStory(f, cl.Story(command, "delete"))
+		},
+	}
+	o.bind(c)
+	c.Flags().StringVar(&app, "app", string(kubelet.AppHandlesSigterm), "how the process reacts to SIGTERM: handles-sigterm, ignores-sigterm or slow-drain")
+	c.Flags().DurationVar(&preStop, "prestop-sleep", 0, "give every container a preStop sleep of this long (the fix for the race)")
+	_ = c.RegisterFlagCompletionFunc("app", fixedCompletion("handles-sigterm", "ignores-sigterm", "slow-drain"))
+	return c
+}
+
+// pickPod finds the pod a story is about: the named one, or the first.
+func pickPod(cl *sim.Cluster, args []string) (*corev1.Pod, error) {
+	pods := cl.Pods()
+	if len(pods) == 0 {
+		return nil, exitcode.Inputf("the manifest creates no pods")
+	}
+	if len(args) == 0 || args[0] == "" {
+		return pods[0], nil
+	}
+	for _, p := range pods {
+		if p.Name == args[0] || p.Namespace+"/"+p.Name == args[0] {
+			return p, nil
+		}
+	}
+	var names []string
+	for _, p := range pods {
+		names = append(names, p.Name)
+	}
+	return nil, exitcode.Inputf("pod %q is not in the cluster (pods: %s)", args[0], strings.Join(names, ", "))
+}

@@ -1,0 +1,82 @@
+package cmd
+
+import (
+	"strings"
+	"time"
+
+	"github.com/k8sexplain/k8sexplain/internal/exitcode"
+	"github.com/k8sexplain/k8sexplain/internal/manifest"
+	"github.com/k8sexplain/k8sexplain/internal/sim"
+	"github.com/spf13/cobra"
+)
+
+func init() { registerTrace(newCmdTraceNodeFailure) }
+
+// standalonePod is the bare Pod the node-failure story pins to the failing
+// node, to contrast with the Deployment's pods: nobody recreates it.
+const standalonePod = `apiVersion: v1
+kind: Pod
+metadata:
+  name: standalone
+  labels: {app: standalone}
+spec:
+  nodeName: %s
+  containers:
+  - name: main
+    image: busybox:1.36
+    command: ["sleep", "infinity"]
+`
+
+func newCmdTraceNodeFailure(f *Factory) *cobra.Command {
+	o := &storyOptions{}
+	var node string
+	var bare bool
+	c := &cobra.Command{
+		Use:   "node-failure --node NAME",
+		Short: "A node dies: Lease expiry, NotReady/Unknown, the unreachable taint, eviction after 300 s, replacements",
+		Long: `Applies the manifest (plus a bare Pod pinned to the node, unless --bare-pod=false), waits until every pod is
+Ready, then cuts the node's power. Its kubelet stops renewing its Lease; the node lifecycle controller
+marks it Ready=Unknown after the grace period and taints it node.kubernetes.io/unreachable; pods carry
+the 300 s toleration DefaultTolerationSeconds admission gave them and are evicted when it runs out; the
+ReplicaSet controller creates replacements and the scheduler places them on surviving nodes. The bare
+Pod is evicted too, and nobody recreates it.`,
+		Example: `  k8sexplain trace node-failure -f examples/app.yaml --node node-b
+  k8sexplain trace node-failure --node node-a --bare-pod=false --format markdown`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			known := false
+			var names []string
+			for _, n := range sim.DefaultNodes(o.nodes, true) {
+				known = known || n.Name == node
+				names = append(names, n.Name)
+			}
+			if !known {
+				return exitcode.Inputf("node %q is not in the cluster (nodes: %s)", node, strings.Join(names, ", "))
+			}
+			cfg := sim.Config{Heartbeats: true}
+			if bare {
+				// The bare pod joins the scene through the same loader.
+				extra, err := manifest.Parse("standalone-pod.yaml", []byte(sprintf(standalonePod, node)))
+				if err != nil {
+					return err
+				}
+				cfg.Extra = extra
+			}
+			cl, source, err := o.scene(f, cfg)
+			if err != nil {
+				return err
+			}
+			if err := cl.FailNode(node); err != nil {
+				return exitcode.AsInput(err)
+			}
+			cl.RunThrough(6 * time.Minute)
+			tr := cl.Story("k8sexplain trace node-failure -f "+source+" --node "+node, "node-failure")
+			tr.Tables = append(tr.Tables, cl.NodeFailureTable(node))
+			return renderStory(f, tr)
+		},
+	}
+	o.bind(c)
+	c.Flags().StringVar(&node, "node", "node-b", "the node that fails")
+	c.Flags().BoolVar(&bare, "bare-pod", true, "also run a bare Pod on that node, to show that nobody recreates it")
+	return c
+}

@@ -1,0 +1,131 @@
+package cmd
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/k8sexplain/k8sexplain/examples"
+	"github.com/k8sexplain/k8sexplain/internal/exitcode"
+	"github.com/k8sexplain/k8sexplain/internal/manifest"
+	"github.com/k8sexplain/k8sexplain/internal/sim"
+	"github.com/k8sexplain/k8sexplain/internal/trace"
+	"github.com/spf13/cobra"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+)
+
+// storyOptions are the flags every "what happens when…" trace shares: the
+// manifests that set the scene and the cluster they run on.
+type storyOptions struct {
+	files []string
+	nodes int
+}
+
+func (o *storyOptions) bind(c *cobra.Command) {
+	c.Flags().StringArrayVarP(&o.files, "filename", "f", nil, "manifest that sets the scene (repeatable; default: the built-in example, examples/app.yaml)")
+	c.Flags().IntVar(&o.nodes, "nodes", 3, "number of identical worker nodes")
+}
+
+// scene applies the manifests to a fresh cluster and waits until it
+// settles; the story starts from there.
+func (o *storyOptions) scene(f *Factory, cfg sim.Config) (*sim.Cluster, string, error) {
+	g, err := f.Globals()
+	if err != nil {
+		return nil, "", err
+	}
+	if o.nodes < 1 || o.nodes > 10000 {
+		return nil, "", exitcode.Inputf("invalid --nodes %d: want 1 to 10000 workers", o.nodes)
+	}
+	var objs []manifest.Object
+	source := strings.Join(o.files, " ")
+	if len(o.files) == 0 {
+		objs, err = manifest.Parse("examples/app.yaml", examples.App)
+		source = "examples/app.yaml"
+	} else {
+		objs, err = manifest.Load(o.files, f.IO.In)
+	}
+	if err != nil {
+		return nil, "", exitcode.AsInput(err)
+	}
+	cfg.Seed, cfg.Workers, cfg.StepLimit = g.Seed, o.nodes, 50000
+	cl, err := sim.NewCluster(cfg)
+	if err != nil {
+		return nil, "", exitcode.AsInput(err)
+	}
+	cl.Apply(append(objs, cfg.Extra...), []string{source})
+	if !cl.Settle() {
+		return nil, "", exitcode.Inputf("%s: the cluster did not settle with every pod Ready (see `k8sexplain trace apply %s`)", source, source)
+	}
+	return cl, source, nil
+}
+
+// render prints a story's trace.
+func renderStory(f *Factory, tr *trace.Trace) error {
+	g, err := f.Globals()
+	if err != nil {
+		return err
+	}
+	return trace.Render(f.IO.Out, tr, trace.Options{Format: g.Format, Lang: g.Lang, Verbose: g.Verbose, Color: g.Color})
+}
+
+// pickDeployment finds the Deployment a story is about.
+func pickDeployment(cl *sim.Cluster, name string) (*appsv1.Deployment, error) {
+	var found []*appsv1.Deployment
+	seen := map[string]bool{}
+	for _, p := range cl.Pods() {
+		for _, ref := range p.OwnerReferences {
+			_ = ref
+		}
+		if d := deploymentOf(cl, p); d != nil && !seen[d.Name] {
+			seen[d.Name] = true
+			found = append(found, d)
+		}
+	}
+	if name != "" {
+		for _, d := range found {
+			if d.Name == name {
+				return d, nil
+			}
+		}
+		return nil, exitcode.Inputf("deployment %q is not in the manifest", name)
+	}
+	switch len(found) {
+	case 0:
+		return nil, exitcode.Inputf("the manifest has no Deployment")
+	case 1:
+		return found[0], nil
+	}
+	var names []string
+	for _, d := range found {
+		names = append(names, d.Name)
+	}
+	return nil, exitcode.Inputf("the manifest has %d Deployments (%s): pick one with --deployment", len(found), strings.Join(names, ", "))
+}
+
+// deploymentOf follows pod → ReplicaSet → Deployment by name convention
+// (<deployment>-<hash>-<suffix>) and checks it exists.
+func deploymentOf(cl *sim.Cluster, p *corev1.Pod) *appsv1.Deployment {
+	for _, ref := range p.OwnerReferences {
+		if ref.Kind != "ReplicaSet" {
+			continue
+		}
+		if i := strings.LastIndex(ref.Name, "-"); i > 0 {
+			return cl.Deployment(p.Namespace, ref.Name[:i])
+		}
+	}
+	return nil
+}
+
+// podNames lists the pods for an error message.
+func podNames(cl *sim.Cluster) string {
+	var n []string
+	for _, p := range cl.Pods() {
+		n = append(n, p.Name)
+	}
+	if len(n) == 0 {
+		return "none"
+	}
+	return strings.Join(n, ", ")
+}
+
+func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }

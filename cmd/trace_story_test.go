@@ -1,0 +1,196 @@
+package cmd
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// storyCases are the golden runs of the "what happens when…" traces:
+// default, a variant, Russian, Markdown and Mermaid for each.
+var storyCases = []struct {
+	dir  string
+	args []string
+	alt  []string // the variant
+}{
+	{"trace-rollout", []string{"trace", "rollout", "-f", "examples/app.yaml", "--image", "web=nginx:1.28"},
+		[]string{"trace", "rollout", "-f", "examples/app.yaml", "--image", "web=nginx:1.28", "--broken-image"}},
+	{"trace-delete", []string{"trace", "delete", "pod", "-f", "examples/app.yaml"},
+		[]string{"trace", "delete", "pod", "-f", "examples/app.yaml", "--prestop-sleep", "5s"}},
+	{"trace-crash", []string{"trace", "crash", "-f", "examples/app.yaml"},
+		[]string{"trace", "crash", "-f", "examples/app.yaml", "--reason", "readiness"}},
+	{"trace-node-failure", []string{"trace", "node-failure", "-f", "examples/app.yaml", "--node", "node-b"},
+		[]string{"trace", "node-failure", "-f", "examples/app.yaml", "--node", "node-a", "--bare-pod=false"}},
+}
+
+func TestStoryGolden(t *testing.T) {
+	inRoot(t)
+	for _, tc := range storyCases {
+		t.Run(tc.dir, func(t *testing.T) {
+			runGolden(t, tc.dir+"/default.en.txt", tc.args...)
+			runGolden(t, tc.dir+"/variant.en.txt", tc.alt...)
+			runGolden(t, tc.dir+"/default.ru.txt", append([]string{"--lang", "ru"}, tc.args...)...)
+			runGolden(t, tc.dir+"/default.en.md", append([]string{"--format", "markdown"}, tc.args...)...)
+			runGolden(t, tc.dir+"/default.en.mmd", append([]string{"--format", "mermaid"}, tc.args...)...)
+		})
+	}
+}
+
+type jsonOut struct {
+	Steps []struct {
+		AtMS   int64             `json:"at_ms"`
+		Kind   string            `json:"kind"`
+		Actor  string            `json:"actor"`
+		Object string            `json:"object"`
+		Fields map[string]string `json:"fields"`
+	} `json:"steps"`
+	Tables []struct {
+		Title string     `json:"title"`
+		Rows  [][]string `json:"rows"`
+	} `json:"tables"`
+}
+
+func storyJSON(t *testing.T, args ...string) jsonOut {
+	t.Helper()
+	out, errOut, code := run(t, "", append([]string{"--format", "json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, errOut)
+	}
+	var j jsonOut
+	if err := json.Unmarshal([]byte(out), &j); err != nil {
+		t.Fatal(err)
+	}
+	return j
+}
+
+func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
+
+// For 3 replicas with the default 25 %/25 %: never fewer than 3 available
+// and never more than 4 pods, ending with the new ReplicaSet at 3.
+func TestRolloutBudget(t *testing.T) {
+	inRoot(t)
+	j := storyJSON(t, "trace", "rollout", "--image", "web=nginx:1.28")
+	rows := j.Tables[0].Rows
+	for _, r := range rows {
+		if atoi(r[3]) > 4 || atoi(r[4]) < 3 {
+			t.Errorf("row %v breaks the budget (≤ 4 pods, ≥ 3 available)", r)
+		}
+	}
+	if last := rows[len(rows)-1]; last[1] != "0" || last[2] != "3" {
+		t.Errorf("last row %v: want old 0, new 3", last)
+	}
+	plan := j.Tables[1].Rows
+	if len(plan) != 6 {
+		t.Errorf("textbook plan for 3/1/0 has %d rows, want 6", len(plan))
+	}
+}
+
+func TestDeleteRace(t *testing.T) {
+	inRoot(t)
+	verdict := func(args ...string) map[string]string {
+		j := storyJSON(t, append([]string{"trace", "delete", "pod"}, args...)...)
+		for _, s := range j.Steps {
+			if s.Kind == "race.result" {
+				return s.Fields
+			}
+		}
+		t.Fatalf("%v: no verdict", args)
+		return nil
+	}
+	if v := verdict(); atoi(v["failed"]) == 0 || v["code"] != "0" {
+		t.Errorf("handles-sigterm without preStop: want refused connections and exit 0, got %v", v)
+	}
+	if v := verdict("--prestop-sleep", "5s"); v["failed"] != "0" || v["code"] != "0" {
+		t.Errorf("preStop sleep 5s: want no refused connection, got %v", v)
+	}
+	if v := verdict("--app", "ignores-sigterm"); v["code"] != "137" || v["exited"] != "30.004s" {
+		t.Errorf("ignores-sigterm: want SIGKILL (137) at the 30 s deadline, got %v", v)
+	}
+}
+
+func TestCrashKeepsIP(t *testing.T) {
+	inRoot(t)
+	j := storyJSON(t, "trace", "crash", "--reason", "oom", "--times", "3")
+	var delays []string
+	ip := ""
+	for _, s := range j.Steps {
+		switch s.Kind {
+		case "story.crash":
+			ip = s.Fields["ip"]
+		case "kubelet.exited", "kubelet.exitednow":
+			delays = append(delays, s.Fields["delay"])
+			if s.Fields["code"] != "137" || s.Fields["reason"] != "OOMKilled" {
+				t.Errorf("OOM kill: %v", s.Fields)
+			}
+		case "runtime.restart":
+			if s.Fields["ip"] != ip {
+				t.Errorf("restart changed the pod IP: %s → %s", ip, s.Fields["ip"])
+			}
+		case "cri.RunPodSandbox":
+			t.Error("a container restart must not create a new sandbox")
+		}
+	}
+	if strings.Join(delays, ",") != "0s,10s,20s" {
+		t.Errorf("back-offs %v, want 0s,10s,20s", delays)
+	}
+}
+
+func TestNodeFailure(t *testing.T) {
+	inRoot(t)
+	j := storyJSON(t, "trace", "node-failure", "--node", "node-b")
+	var unknownAt, evictAt int64
+	evicted := map[string]bool{}
+	scheduledOn := map[string]string{}
+	for _, s := range j.Steps {
+		switch s.Kind {
+		case "node.unknown":
+			unknownAt = s.AtMS
+		case "node.evict":
+			evictAt = s.AtMS
+			evicted[s.Fields["pod"]] = true
+		case "scheduler.bind", "scheduler.single":
+			scheduledOn[s.Fields["pod"]] = s.Fields["node"]
+		}
+	}
+	// 50 s grace after the last renewal (up to 10 s before the cut), checked every 5 s.
+	if unknownAt < 40000 || unknownAt > 55000 {
+		t.Errorf("Ready=Unknown at %d ms", unknownAt)
+	}
+	if evictAt-unknownAt < 299000 || evictAt-unknownAt > 301000 {
+		t.Errorf("eviction %d ms after the taint, want 300 s", evictAt-unknownAt)
+	}
+	if !evicted["standalone"] {
+		t.Error("the bare pod should be evicted too")
+	}
+	if len(scheduledOn) != 1 {
+		t.Errorf("want exactly one replacement (none for the bare pod), got %v", scheduledOn)
+	}
+	for p, n := range scheduledOn {
+		if n == "node-b" || strings.HasPrefix(p, "standalone") {
+			t.Errorf("replacement %s on %s", p, n)
+		}
+	}
+}
+
+func TestStoryBadInput(t *testing.T) {
+	inRoot(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"trace", "rollout", "--image", "nginx:1.28"}, `invalid --image "nginx:1.28": want CONTAINER=IMAGE`},
+		{[]string{"trace", "rollout", "--image", "api=nginx:1.28"}, `deployment web has no container "api"`},
+		{[]string{"trace", "delete", "pod", "web-0"}, `pod "web-0" is not in the cluster`},
+		{[]string{"trace", "delete", "pod", "--app", "nice"}, `invalid --app "nice"`},
+		{[]string{"trace", "crash", "--reason", "cosmic-ray"}, `invalid --reason "cosmic-ray"`},
+		{[]string{"trace", "crash", "--pod", "nope"}, `pod "nope" is not in the cluster`},
+		{[]string{"trace", "node-failure", "--node", "node-z"}, `node "node-z" is not in the cluster`},
+		{[]string{"trace", "rollout", "-f", "examples/unschedulable.yaml", "--image", "worker=busybox:1.37"}, "did not settle"},
+	} {
+		_, errOut, code := run(t, "", tc.args...)
+		if code != 1 || !strings.Contains(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 1 and one line with %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}

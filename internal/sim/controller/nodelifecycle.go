@@ -1,0 +1,173 @@
+package controller
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
+	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
+	"github.com/k8sexplain/k8sexplain/internal/trace"
+	coordinationv1 "k8s.io/api/coordination/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// Node lifecycle timings (kube-controller-manager defaults,
+// pkg/controller/nodelifecycle/config): the node monitor runs every 5 s
+// and a node whose Lease was not renewed for the grace period (50 s since
+// v1.32, 40 s before, kubernetes PR #126287) becomes Ready=Unknown.
+const (
+	NodeMonitorPeriod      = 5 * time.Second
+	NodeMonitorGracePeriod = 50 * time.Second
+)
+
+// Taints the node lifecycle controller puts on an unreachable node.
+const TaintUnreachable = "node.kubernetes.io/unreachable"
+
+// NodeLifecycle is the node lifecycle controller with its taint-based
+// eviction: it watches node Leases, marks silent nodes Unknown, taints them
+// unreachable (NoSchedule and NoExecute), marks their pods not ready, and
+// deletes each pod when its toleration of the NoExecute taint runs out.
+type NodeLifecycle struct {
+	c       *apiserver.Client
+	eng     *engine.Engine
+	rec     *trace.Recorder
+	renewed map[string]time.Duration
+	nodes   map[string]*corev1.Node
+	pods    map[string]*corev1.Pod
+	unknown map[string]bool
+	// Marked is when each node was marked Unknown, for the story's table.
+	Marked map[string]time.Duration
+}
+
+// NewNodeLifecycle starts the controller and its monitor loop.
+func NewNodeLifecycle(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *NodeLifecycle {
+	n := &NodeLifecycle{c: c, eng: eng, rec: rec, renewed: map[string]time.Duration{}, nodes: map[string]*corev1.Node{},
+		pods: map[string]*corev1.Pod{}, unknown: map[string]bool{}, Marked: map[string]time.Duration{}}
+	c.Watch("leases", func(ev apiserver.Event) {
+		if l, ok := ev.Obj.(*coordinationv1.Lease); ok && l.Namespace == "kube-node-lease" {
+			n.renewed[l.Name] = eng.Now()
+		}
+	})
+	c.Watch("nodes", func(ev apiserver.Event) {
+		node := ev.Obj.(*corev1.Node)
+		n.nodes[node.Name] = node
+	})
+	c.Watch("pods", func(ev apiserver.Event) {
+		p := ev.Obj.(*corev1.Pod)
+		if ev.Type == apiserver.Deleted {
+			delete(n.pods, p.Namespace+"/"+p.Name)
+		} else {
+			n.pods[p.Namespace+"/"+p.Name] = p
+		}
+	})
+	var monitor func()
+	monitor = func() {
+		n.monitor()
+		eng.Background(NodeMonitorPeriod, monitor)
+	}
+	eng.Background(NodeMonitorPeriod, monitor)
+	return n
+}
+
+func (n *NodeLifecycle) monitor() {
+	names := make([]string, 0, len(n.renewed))
+	for name := range n.renewed {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		silent := n.eng.Now() - n.renewed[name]
+		if silent <= NodeMonitorGracePeriod || n.unknown[name] || n.nodes[name] == nil {
+			continue
+		}
+		n.unknown[name] = true
+		n.Marked[name] = n.eng.Now()
+		n.markUnknown(n.nodes[name], silent)
+	}
+}
+
+func (n *NodeLifecycle) markUnknown(node *corev1.Node, silent time.Duration) {
+	n.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: n.c.Actor, Kind: "node.unknown", Object: "nodes/" + node.Name,
+		Fields: trace.F("node", node.Name, "silent", silent.Round(time.Second).String(), "grace", NodeMonitorGracePeriod.String())})
+	st := node.DeepCopy()
+	for i := range st.Status.Conditions {
+		if st.Status.Conditions[i].Type == corev1.NodeReady {
+			st.Status.Conditions[i].Status = corev1.ConditionUnknown
+			st.Status.Conditions[i].Reason = "NodeStatusUnknown"
+			st.Status.Conditions[i].Message = "Kubelet stopped posting node status."
+		}
+	}
+	n.c.UpdateStatus(st, func(runtime.Object, *apiserver.Status) {
+		tainted := st.DeepCopy()
+		now := metav1.NewTime(apiserver.Epoch.Add(n.eng.Now()).Truncate(time.Second))
+		tainted.Spec.Taints = append(tainted.Spec.Taints,
+			corev1.Taint{Key: TaintUnreachable, Effect: corev1.TaintEffectNoSchedule, TimeAdded: &now},
+			corev1.Taint{Key: TaintUnreachable, Effect: corev1.TaintEffectNoExecute, TimeAdded: &now})
+		n.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: n.c.Actor, Kind: "node.taint", Object: "nodes/" + node.Name,
+			Fields: trace.F("node", node.Name, "taint", TaintUnreachable)})
+		n.c.Update(tainted, func(runtime.Object, *apiserver.Status) { n.podsOnDeadNode(node.Name) })
+	})
+}
+
+// podsOnDeadNode marks the node's pods not ready and schedules each one's
+// eviction when its NoExecute toleration expires.
+func (n *NodeLifecycle) podsOnDeadNode(node string) {
+	var pods []*corev1.Pod
+	for _, p := range n.pods {
+		if p.Spec.NodeName == node && p.DeletionTimestamp == nil {
+			pods = append(pods, p)
+		}
+	}
+	sort.Slice(pods, func(i, j int) bool { return pods[i].Name < pods[j].Name })
+	var names []string
+	for _, p := range pods {
+		names = append(names, p.Name)
+		upd := p.DeepCopy()
+		for i := range upd.Status.Conditions {
+			if upd.Status.Conditions[i].Type == corev1.PodReady {
+				upd.Status.Conditions[i].Status = corev1.ConditionFalse
+				upd.Status.Conditions[i].Reason = "NodeNotReady"
+			}
+		}
+		n.c.UpdateStatus(upd, nil)
+		wait, ok := tolerationFor(p)
+		n.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: "taint-eviction-controller", Kind: "node.evictplan", Object: apiserver.ObjectRef(p),
+			Fields: trace.F("pod", p.Name, "seconds", int64(wait/time.Second), "forever", !ok)})
+		if !ok {
+			continue
+		}
+		p := p
+		n.eng.After(wait, func() {
+			cur := n.pods[p.Namespace+"/"+p.Name]
+			if cur == nil || cur.DeletionTimestamp != nil {
+				return
+			}
+			n.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: "taint-eviction-controller", Kind: "node.evict", Object: apiserver.ObjectRef(p),
+				Fields: trace.F("pod", p.Name, "after", wait.String())})
+			n.c.Event(trace.PhaseController, p, "Normal", "TaintManagerEviction", fmt.Sprintf("Marking for deletion Pod %s/%s", p.Namespace, p.Name))
+			n.c.Delete(apiserver.ResourceOf(p), p.Namespace, p.Name, nil)
+		})
+	}
+	n.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: n.c.Actor, Kind: "node.podsnotready", Object: "nodes/" + node,
+		Fields: trace.F("node", node, "pods", strings.Join(names, ", "))})
+}
+
+// tolerationFor is how long a pod tolerates the unreachable NoExecute
+// taint: its tolerationSeconds (300 s from DefaultTolerationSeconds
+// admission), forever without a limit, or 0 when it does not tolerate it.
+func tolerationFor(p *corev1.Pod) (time.Duration, bool) {
+	for _, t := range p.Spec.Tolerations {
+		if (t.Key == TaintUnreachable || (t.Key == "" && t.Operator == corev1.TolerationOpExists)) &&
+			(t.Effect == "" || t.Effect == corev1.TaintEffectNoExecute) {
+			if t.TolerationSeconds == nil {
+				return 0, false
+			}
+			return time.Duration(*t.TolerationSeconds) * time.Second, true
+		}
+	}
+	return 0, true
+}

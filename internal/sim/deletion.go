@@ -1,0 +1,94 @@
+package sim
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
+	"github.com/k8sexplain/k8sexplain/internal/trace"
+	corev1 "k8s.io/api/core/v1"
+)
+
+// race records the times that decide whether deleting a pod drops traffic:
+// when the pod stopped accepting, when the clients' kube-proxy stopped
+// sending to it, and when its process died.
+type race struct {
+	pod, ip          string
+	deleteAt         time.Duration
+	closedAt         time.Duration
+	removedAt        time.Duration
+	exitedAt         time.Duration
+	exitCode         int
+	closed, removed  bool
+	exited           bool
+	endpointsAtClose int
+}
+
+// ClientRate is the request rate of the simulated clients of a Service
+// (requests per second, spread evenly over the endpoints kube-proxy routes to).
+const ClientRate = 100
+
+// DeletePod is `kubectl delete pod NAME`, with the race between endpoint
+// removal and SIGTERM observed on the clients' node.
+func (c *Cluster) DeletePod(pod *corev1.Pod) {
+	c.race = race{pod: pod.Namespace + "/" + pod.Name, ip: pod.Status.PodIP, deleteAt: c.eng.Now()}
+	for _, k := range c.kubelets {
+		k.Hooks.ListenerClosed = func(name, ip string, at time.Duration) {
+			if name == c.race.pod && !c.race.closed {
+				c.race.closed, c.race.closedAt = true, at
+				c.race.endpointsAtClose = len(c.proxy.routed)
+			}
+		}
+		k.Hooks.Exited = func(name string, code int, at time.Duration) {
+			if name == c.race.pod {
+				c.race.exited, c.race.exitedAt, c.race.exitCode = true, at, code
+			}
+		}
+	}
+	if c.proxy != nil {
+		c.proxy.onRemoved = func(ip string) {
+			if ip == c.race.ip && !c.race.removed {
+				c.race.removed, c.race.removedAt = true, c.eng.Now()
+				c.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: c.proxy.c.Actor, Kind: "race.removed",
+					Object: "pods/" + c.race.pod, Fields: trace.F("ip", ip, "node", c.proxy.node, "after", (c.eng.Now() - c.race.deleteAt).String())})
+			}
+		}
+	}
+	c.rec.Add(trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", To: "kube-apiserver", Kind: "kubectl.delete", Object: apiserver.ObjectRef(pod),
+		Fields: trace.F("pod", pod.Name, "ip", pod.Status.PodIP, "node", pod.Spec.NodeName)})
+	c.kubectl.Delete(apiserver.ResourceOf(pod), pod.Namespace, pod.Name, nil)
+}
+
+// ReportRace adds the verdict of the delete story: how long new
+// connections still reached a pod that no longer accepted them, and what
+// SIGKILL cut off.
+func (c *Cluster) ReportRace() {
+	r := c.race
+	if !r.closed {
+		return
+	}
+	window := time.Duration(0)
+	if r.removed && r.removedAt > r.closedAt {
+		window = r.removedAt - r.closedAt
+	}
+	n := max(r.endpointsAtClose, 1)
+	failed := int(float64(ClientRate) * window.Seconds() / float64(n))
+	c.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: "clients", Kind: "race.result", Object: "pods/" + r.pod,
+		Fields: trace.F("closed", (r.closedAt - r.deleteAt).String(), "removed", (r.removedAt - r.deleteAt).String(),
+			"window", window.Round(time.Millisecond).String(), "rate", ClientRate, "endpoints", n, "failed", failed,
+			"code", r.exitCode, "exited", (r.exitedAt - r.deleteAt).String())})
+}
+
+// InjectPreStopSleep gives every container a `preStop: sleep` of d (the
+// fix the delete story demonstrates) before the scene is applied.
+func InjectPreStopSleep(spec *corev1.PodSpec, d time.Duration) {
+	for i := range spec.Containers {
+		c := &spec.Containers[i]
+		if c.Lifecycle == nil {
+			c.Lifecycle = &corev1.Lifecycle{}
+		}
+		c.Lifecycle.PreStop = &corev1.LifecycleHandler{Sleep: &corev1.SleepAction{Seconds: int64(d / time.Second)}}
+	}
+}
+
+var _ = fmt.Sprint

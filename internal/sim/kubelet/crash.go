@@ -1,0 +1,197 @@
+package kubelet
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/k8sexplain/k8sexplain/internal/trace"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Crash reasons of `trace crash --reason`.
+const (
+	CrashPanic     = "panic"     // the process exits with Go's panic status 2
+	CrashOOM       = "oom"       // the kernel OOM killer: SIGKILL, 137, OOMKilled
+	CrashLiveness  = "liveness"  // the liveness probe fails: the kubelet restarts it
+	CrashReadiness = "readiness" // the readiness probe fails: out of endpoints only
+)
+
+// uptimeBeforeCrash is how long a restarted container runs before it
+// crashes again, so that the back-off sequence shows.
+const uptimeBeforeCrash = 5 * time.Second
+
+// CrashBackOff is the kubelet's restart back-off before restart n (0-based):
+// the first restart is immediate, then 10 s doubling to 300 s
+// (kubelet MaxContainerBackOff; kubernetes.io pod-lifecycle "container
+// restarts"). It resets after 10 minutes of running.
+func CrashBackOff(n int) time.Duration {
+	if n == 0 {
+		return 0
+	}
+	d := 10 * time.Second
+	for i := 1; i < n; i++ {
+		d *= 2
+		if d >= 300*time.Second {
+			return 300 * time.Second
+		}
+	}
+	return d
+}
+
+// Crash makes the first container of pod fail times times in the given way.
+func (k *Kubelet) Crash(pod string, reason string, times int) error {
+	for _, ps := range k.pods {
+		if ps.pod.Name == pod && ps.running {
+			c := &ps.pod.Spec.Containers[0]
+			switch reason {
+			case CrashLiveness:
+				if c.LivenessProbe == nil {
+					return fmt.Errorf("container %s of pod %s has no livenessProbe: add one to the manifest", c.Name, pod)
+				}
+				k.livenessFails(ps, c, times)
+			case CrashReadiness:
+				if c.ReadinessProbe == nil {
+					return fmt.Errorf("container %s of pod %s has no readinessProbe: add one to the manifest", c.Name, pod)
+				}
+				k.readinessFails(ps, c)
+			default:
+				k.exitContainer(ps, c, reason, 0, times)
+			}
+			return nil
+		}
+	}
+	return fmt.Errorf("pod %s is not running on node %s", pod, k.Node)
+}
+
+// exitContainer: the process dies; the kubelet records it and restarts
+// only this container, inside the same sandbox.
+func (k *Kubelet) exitContainer(ps *podState, c *corev1.Container, reason string, n, times int) {
+	pod := ps.pod
+	code, why := 2, "Error"
+	if reason == CrashOOM {
+		code, why = 137, "OOMKilled"
+		lim := c.Resources.Limits[corev1.ResourceMemory]
+		k.runtimeStep("runtime.oom", pod, "container", c.Name, "limit", lim.String())
+	} else if reason == CrashPanic {
+		k.runtimeStep("runtime.panic", pod, "container", c.Name)
+	}
+	k.containerDown(ps, c, code, why, int(ps.restartCount[c.Name]), func() {
+		if n+1 < times {
+			k.eng.After(uptimeBeforeCrash, func() { k.exitContainer(ps, c, reason, n+1, times) })
+		}
+	})
+}
+
+// containerDown reports the terminated container, waits out the back-off
+// and restarts it; then runs after the restart.
+func (k *Kubelet) containerDown(ps *podState, c *corev1.Container, code int, why string, n int, then func()) {
+	pod := ps.pod
+	ps.generation++
+	ps.ready = false
+	if ps.lastState == nil {
+		ps.lastState = map[string]corev1.ContainerState{}
+	}
+	ps.lastState[c.Name] = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: int32(code), Reason: why}}
+	delay := CrashBackOff(n)
+	upd := ps.pod.DeepCopy()
+	setCond(upd, corev1.ContainersReady, false)
+	setCond(upd, corev1.PodReady, false)
+	waiting := "ContainerCreating"
+	if delay > 0 {
+		waiting = "CrashLoopBackOff"
+	}
+	upd.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: c.Name, Image: c.Image, RestartCount: ps.restartCount[c.Name],
+		LastTerminationState: ps.lastState[c.Name], State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: waiting,
+			Message: fmt.Sprintf("back-off %s restarting failed container=%s pod=%s_%s", delay, c.Name, pod.Name, pod.Namespace)}}}}
+	kind := "kubelet.exited"
+	if delay == 0 {
+		kind = "kubelet.exitednow"
+	}
+	k.step(trace.PhaseKubelet, kind, pod, "container", c.Name, "code", code, "reason", why, "restart", ps.restartCount[c.Name]+1, "delay", delay.String(), "state", waiting)
+	k.updateStatus(ps, upd, nil)
+	if delay > 0 {
+		k.c.Event(trace.PhaseKubelet, pod, "Warning", "BackOff", "Back-off restarting failed container "+c.Name+" in pod "+pod.Name+"_"+pod.Namespace+"("+string(pod.UID)+")")
+	}
+	k.eng.After(delay, func() {
+		if ps.terminating || k.Dead {
+			return
+		}
+		ps.restartCount[c.Name]++
+		k.criStep("CreateContainer", pod, "container", c.Name, "image", c.Image)
+		k.runtimeStep("runtime.restart", pod, "container", c.Name, "ip", ps.ip, "restarts", ps.restartCount[c.Name])
+		k.eng.After(createTime, func() {
+			k.criStep("StartContainer", pod, "container", c.Name)
+			k.eng.After(startTime, func() {
+				k.running(ps, ps.ip, []string{c.Name})
+				then()
+			})
+		})
+	})
+}
+
+// livenessFails: the process hangs; the liveness probe fails
+// failureThreshold times in a row and the kubelet kills and restarts it.
+func (k *Kubelet) livenessFails(ps *podState, c *corev1.Container, times int) {
+	p := c.LivenessProbe
+	period := time.Duration(max(p.PeriodSeconds, 1)) * time.Second
+	threshold := max(p.FailureThreshold, 1)
+	k.runtimeStep("runtime.hang", ps.pod, "container", c.Name)
+	k.eng.After(time.Duration(threshold)*period, func() {
+		if ps.terminating {
+			return
+		}
+		k.step(trace.PhaseKubelet, "kubelet.liveness", ps.pod, "container", c.Name, "probe", describeProbe(p),
+			"failures", threshold, "period", period.String())
+		k.c.Event(trace.PhaseKubelet, ps.pod, "Warning", "Unhealthy", "Liveness probe failed: HTTP probe failed with statuscode: 500")
+		k.c.Event(trace.PhaseKubelet, ps.pod, "Normal", "Killing", fmt.Sprintf("Container %s failed liveness probe, will be restarted", c.Name))
+		k.runtimeStep("runtime.livekill", ps.pod, "container", c.Name, "grace", fmt.Sprintf("%ds", terminationGrace(ps.pod)))
+		// A hung process runs no handler of its own: SIGTERM's default
+		// action ends it at once, exit code 143 = 128 + 15.
+		k.eng.After(100*time.Millisecond, func() {
+			k.containerDown(ps, c, 143, "Error", int(ps.restartCount[c.Name]), func() {
+				if times > 1 {
+					k.livenessFails(ps, c, times-1)
+				}
+			})
+		})
+	})
+}
+
+// readinessFails: the probe fails failureThreshold times; the pod is only
+// marked not Ready, so the EndpointSlice controller drops it. No restart.
+func (k *Kubelet) readinessFails(ps *podState, c *corev1.Container) {
+	p := c.ReadinessProbe
+	period := time.Duration(max(p.PeriodSeconds, 1)) * time.Second
+	threshold := max(p.FailureThreshold, 1)
+	ps.failReadiness = true
+	k.runtimeStep("runtime.unready", ps.pod, "container", c.Name)
+	k.eng.After(time.Duration(threshold)*period, func() {
+		k.step(trace.PhaseKubelet, "kubelet.readiness", ps.pod, "container", c.Name, "probe", describeProbe(p),
+			"failures", threshold, "period", period.String())
+		k.c.Event(trace.PhaseKubelet, ps.pod, "Warning", "Unhealthy", "Readiness probe failed: HTTP probe failed with statuscode: 503")
+		upd := ps.pod.DeepCopy()
+		setCond(upd, corev1.ContainersReady, false)
+		setCond(upd, corev1.PodReady, false)
+		ps.ready = false
+		k.updateStatus(ps, upd, nil)
+	})
+}
+
+func terminationGrace(p *corev1.Pod) int64 {
+	if p.Spec.TerminationGracePeriodSeconds != nil {
+		return *p.Spec.TerminationGracePeriodSeconds
+	}
+	return corev1.DefaultTerminationGracePeriodSeconds
+}
+
+// drainOr is how long the process takes to exit on SIGTERM, capped by the
+// grace period.
+func (a App) drainOr(grace time.Duration) time.Duration {
+	if d := a.drain(); d >= 0 && d < grace {
+		return d
+	}
+	return grace
+}
+
+var _ = metav1.Now
