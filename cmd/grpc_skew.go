@@ -43,8 +43,9 @@ answer; optionally an Envoy proxy balancing per request.
 
 --scale-up adds pods at half time (neither grpc-go nor the ClusterIP path notices them until a
 connection breaks), --max-connection-age makes servers send GOAWAY so connections are re-drawn,
---kill-pod stops the busiest pod at half time. --live runs the basic experiment with real
-google.golang.org/grpc servers, a DNAT-like proxy and clients on 127.0.0.1.`,
+--kill-pod stops the busiest pod at half time. --live runs the experiment with real
+google.golang.org/grpc servers, a DNAT-like proxy and clients on 127.0.0.1 (with
+--max-connection-age too, 50ms to 2s there).`,
 		Example: `  k8sexplain grpc-skew
   k8sexplain grpc-skew --clients 6 --pods 10 --rpcs 10000
   k8sexplain grpc-skew --scale-up 3
@@ -52,6 +53,7 @@ google.golang.org/grpc servers, a DNAT-like proxy and clients on 127.0.0.1.`,
   k8sexplain grpc-skew --max-connection-age 30s --clients 6 --pods 10
   k8sexplain grpc-skew --proxy envoy --kill-pod --clients 4
   k8sexplain grpc-skew --live
+  k8sexplain grpc-skew --live --clients 3 --max-connection-age 200ms
   k8sexplain grpc-skew --lang ru --format markdown > grpc-skew.md`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -64,7 +66,7 @@ google.golang.org/grpc servers, a DNAT-like proxy and clients on 127.0.0.1.`,
 			}
 			var r *grpclb.Result
 			if o.live {
-				cfg := grpclive.Config{Backends: o.pods, Clients: o.clients, RPCs: o.rpcs, Seed: g.Seed, Timeout: 20 * time.Second}
+				cfg := grpclive.Config{Backends: o.pods, Clients: o.clients, RPCs: o.rpcs, Seed: g.Seed, Timeout: 20 * time.Second, MaxConnectionAge: o.maxAge}
 				res, err := grpclive.Run(cmd.Context(), cfg)
 				if err != nil {
 					return exitcode.Inputf("grpc-skew --live: %v", err)
@@ -124,10 +126,13 @@ func (o *grpcSkewOptions) validate(cmd *cobra.Command) error {
 	if o.duration < time.Second || o.duration > 24*time.Hour {
 		return exitcode.Inputf("invalid --duration %v: want 1s to 24h", o.duration)
 	}
-	if o.maxAge < 0 || (o.maxAge > 0 && o.maxAge < time.Second) {
+	if o.live && o.maxAge != 0 && (o.maxAge < 50*time.Millisecond || o.maxAge > 2*time.Second) {
+		return exitcode.Inputf("invalid --max-connection-age %v with --live: want 50ms to 2s (the calls are paced over five ages)", o.maxAge)
+	}
+	if !o.live && (o.maxAge < 0 || (o.maxAge > 0 && o.maxAge < time.Second)) {
 		return exitcode.Inputf("invalid --max-connection-age %v: want 0 (never) or at least 1s", o.maxAge)
 	}
-	if o.maxAge > 0 {
+	if o.maxAge > 0 && !o.live {
 		// Every GOAWAY is a reconnection to simulate, for every round_robin
 		// subchannel: keep a run to a couple of seconds.
 		work := int64(o.clients) * int64(o.pods+o.scaleUp+1) * int64(o.duration/o.maxAge)
@@ -145,7 +150,7 @@ func (o *grpcSkewOptions) validate(cmd *cobra.Command) error {
 	if !o.live {
 		return nil
 	}
-	for _, name := range []string{"scale-up", "max-connection-age", "kill-pod", "duration"} {
+	for _, name := range []string{"scale-up", "kill-pod", "duration"} {
 		if changed(name) {
 			return exitcode.Inputf("--%s is simulated only: --live runs the basic experiment (pick_first through a proxy, round_robin over every backend)", name)
 		}

@@ -58,6 +58,7 @@ func TestGRPCSkewBadInput(t *testing.T) {
 		{[]string{"--kill-pod", "--pods", "1"}, "--kill-pod needs at least 2 --pods"},
 		{[]string{"--live", "--scale-up", "2"}, "--scale-up is simulated only"},
 		{[]string{"--live", "--proxy", "envoy"}, "--proxy is simulated only"},
+		{[]string{"--live", "--max-connection-age", "10s"}, "want 50ms to 2s"},
 		{[]string{"--live", "--pods", "50"}, "--live starts real servers"},
 	} {
 		_, errOut, code := run(t, "", append([]string{"grpc-skew"}, tc.args...)...)

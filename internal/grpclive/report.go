@@ -11,7 +11,7 @@ import (
 // the loopback one it listened on.
 func Report(cfg Config, res *Result) *grpclb.Result {
 	r := &grpclb.Result{
-		Config: grpclb.Config{Clients: cfg.Clients, Pods: cfg.Backends, RPCs: cfg.RPCs, Seed: cfg.Seed},
+		Config: grpclb.Config{Clients: cfg.Clients, Pods: cfg.Backends, RPCs: cfg.RPCs, Seed: cfg.Seed, MaxConnectionAge: cfg.MaxConnectionAge},
 		Killed: -1,
 		Live:   &grpclb.Live{Version: grpc.Version, Proxy: res.Proxy, Elapsed: res.Elapsed, ProxyChoices: res.ProxyChoices},
 	}

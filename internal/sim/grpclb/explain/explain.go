@@ -128,10 +128,14 @@ func sideBySide(d *report.Doc, c cat, r *grpclb.Result) {
 	for _, m := range r.Modes {
 		s.Header = append(s.Header, c.t("mode.short."+m.Mode))
 		s.Right = append(s.Right, true)
-		q, n := grpclb.Stats(m.Counts, allPods(r))
-		conns = append(conns, fmt.Sprint(len(m.Conns)))
+		q, idleN := grpclb.Stats(m.Counts, allPods(r))
+		n := len(m.Conns)
+		if r.Live != nil && m.Mode == grpclb.ModeClusterIP {
+			n = len(r.Live.ProxyChoices) // what the proxy accepted
+		}
+		conns = append(conns, fmt.Sprint(n))
 		ratio = append(ratio, fmt.Sprintf("%.2f", q))
-		idle = append(idle, fmt.Sprintf("%d / %d", n, len(r.Pods)))
+		idle = append(idle, fmt.Sprintf("%d / %d", idleN, len(r.Pods)))
 	}
 	s.Rows = [][]string{conns, ratio, idle}
 	if m := modeOf(r, grpclb.ModeEnvoy); m != nil {
@@ -163,7 +167,14 @@ func clusterIPSection(d *report.Doc, c cat, r *grpclb.Result) {
 		d.P(c.t("ci.p", grpclb.ClusterIP, grpclb.Port))
 	}
 	connTable(d, c, r, m)
-	d.P(c.t("ci.numbers", q, idle, len(r.Pods)))
+	if r.Live != nil && cfg.MaxConnectionAge > 0 {
+		d.P(c.t("ci.liveage", cfg.MaxConnectionAge, len(r.Live.ProxyChoices), cfg.Clients))
+	}
+	if idle == 0 {
+		d.P(c.t("ci.numbers.spread", q, len(r.Pods)))
+	} else {
+		d.P(c.t("ci.numbers", q, idle, len(r.Pods)))
+	}
 	if cfg.Clients > 1 && r.Live == nil {
 		n := float64(cfg.Pods)
 		exp := n * math.Pow(1-1/n, float64(cfg.Clients))
