@@ -1,9 +1,14 @@
 package cmd
 
 import (
+	"encoding/json"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/k8sexplain/k8sexplain/internal/sim/grpclb"
 )
 
 func TestGRPCSkewGolden(t *testing.T) {
@@ -80,6 +85,26 @@ func TestGRPCSkewLive(t *testing.T) {
 	for _, want := range []string{`"run": "live"`, `"policy": "pick_first"`, `"policy": "round_robin"`, `"address": "127.0.0.1:`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %s in:\n%s", want, out)
+		}
+	}
+}
+
+// The ClusterIP case draws each connection's pod with the dnat command's
+// rules and random source: for the same seed, the first connection to three
+// pods takes the same rule as dnat's walk to its three example endpoints.
+func TestGRPCSkewDrawsLikeDNAT(t *testing.T) {
+	for seed := int64(1); seed <= 8; seed++ {
+		out, _, code := run(t, "", "dnat", "--format", "json", "--seed", strconv.FormatInt(seed, 10))
+		var d struct {
+			Walk struct{ Endpoint string } `json:"walk"`
+		}
+		if err := json.Unmarshal([]byte(out), &d); code != 0 || err != nil {
+			t.Fatalf("dnat --seed %d: exit %d, %v", seed, code, err)
+		}
+		want := slices.Index([]string{"10.244.1.2:8080", "10.244.2.2:8080", "10.244.3.2:8080"}, d.Walk.Endpoint)
+		r := grpclb.Run(grpclb.Config{Clients: 1, Pods: 3, RPCs: 3, Duration: time.Second, Seed: seed})
+		if got := r.Modes[0].Conns[0].Pod; got != want {
+			t.Errorf("seed %d: grpc-skew's first connection went to pod %d, dnat's walk to endpoint %d", seed, got, want)
 		}
 	}
 }
