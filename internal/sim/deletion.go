@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
@@ -90,5 +89,3 @@ func InjectPreStopSleep(spec *corev1.PodSpec, d time.Duration) {
 		c.Lifecycle.PreStop = &corev1.LifecycleHandler{Sleep: &corev1.SleepAction{Seconds: int64(d / time.Second)}}
 	}
 }
-
-var _ = fmt.Sprint

@@ -19,7 +19,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // Config shapes the cluster.
@@ -244,7 +243,7 @@ func (c *Cluster) Run(command string) *trace.Trace {
 	s.Unmodeled = c.unmod
 	for _, p := range c.api.Pods() {
 		s.Pods++
-		if podIsReady(p) {
+		if controller.PodReady(p) {
 			s.ReadyPods++
 		}
 		if p.Spec.NodeName == "" {
@@ -260,17 +259,6 @@ func (c *Cluster) Run(command string) *trace.Trace {
 	s.ReadyAt = c.readyAt
 	return tr
 }
-
-func podIsReady(p *corev1.Pod) bool {
-	for _, c := range p.Status.Conditions {
-		if c.Type == corev1.PodReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
-}
-
-var _ = metav1.Now
 
 // Services returns the Services the run stored (bootstrap's `kubernetes`
 // Service left out), each with its EndpointSlices, in namespace/name order.

@@ -5,6 +5,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
@@ -23,49 +24,43 @@ func mergeUpdate(prev, next runtime.Object, status bool) runtime.Object {
 	switch n := next.(type) {
 	case *corev1.Pod:
 		p := prev.(*corev1.Pod)
-		if status {
-			st := n.Status
-			n = p.DeepCopy()
-			n.Status = st
-			return n
-		}
-		n.Status = *p.Status.DeepCopy()
-		n.Spec.NodeName = p.Spec.NodeName // only the binding subresource sets it
+		out := split(p, n, status, func(x *corev1.Pod) *corev1.PodStatus { return &x.Status }, (*corev1.Pod).DeepCopy)
+		out.Spec.NodeName = p.Spec.NodeName // only the binding subresource sets it
+		return out
 	case *appsv1.Deployment:
 		p := prev.(*appsv1.Deployment)
-		if status {
-			st := n.Status
-			n = p.DeepCopy()
-			n.Status = st
-			return n
-		}
-		n.Status = *p.Status.DeepCopy()
-		if !sameJSON(p.Spec, n.Spec) {
-			n.Generation = p.Generation + 1
-		}
+		out := split(p, n, status, func(x *appsv1.Deployment) *appsv1.DeploymentStatus { return &x.Status }, (*appsv1.Deployment).DeepCopy)
+		bumpGeneration(&out.ObjectMeta, p.Spec, out.Spec, status)
+		return out
 	case *appsv1.ReplicaSet:
 		p := prev.(*appsv1.ReplicaSet)
-		if status {
-			st := n.Status
-			n = p.DeepCopy()
-			n.Status = st
-			return n
-		}
-		n.Status = *p.Status.DeepCopy()
-		if !sameJSON(p.Spec, n.Spec) {
-			n.Generation = p.Generation + 1
-		}
+		out := split(p, n, status, func(x *appsv1.ReplicaSet) *appsv1.ReplicaSetStatus { return &x.Status }, (*appsv1.ReplicaSet).DeepCopy)
+		bumpGeneration(&out.ObjectMeta, p.Spec, out.Spec, status)
+		return out
 	case *corev1.Node:
-		p := prev.(*corev1.Node)
-		if status {
-			st := n.Status
-			n = p.DeepCopy()
-			n.Status = st
-			return n
-		}
-		n.Status = *p.Status.DeepCopy()
+		return split(prev.(*corev1.Node), n, status, func(x *corev1.Node) *corev1.NodeStatus { return &x.Status }, (*corev1.Node).DeepCopy)
 	}
 	return next
+}
+
+// split keeps each half of an object with its owner: a status update takes
+// only the status from the request, a main-resource update everything but.
+func split[T, S any](prev, next *T, status bool, statusOf func(*T) *S, deepCopy func(*T) *T) *T {
+	if status {
+		out := deepCopy(prev)
+		*statusOf(out) = *statusOf(next)
+		return out
+	}
+	*statusOf(next) = *statusOf(deepCopy(prev))
+	return next
+}
+
+// bumpGeneration raises metadata.generation when a main-resource update
+// changed the spec.
+func bumpGeneration(m *metav1.ObjectMeta, oldSpec, newSpec any, status bool) {
+	if !status && !sameJSON(oldSpec, newSpec) {
+		m.Generation++
+	}
 }
 
 func sameJSON(a, b any) bool {

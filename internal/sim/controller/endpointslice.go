@@ -167,7 +167,7 @@ func (e *EndpointSlice) write(k string, svc *corev1.Service, st *svcSlices, i in
 	var sig strings.Builder
 	for _, n := range names {
 		p := st.members[n]
-		fmt.Fprintf(&sig, "%s/%s/%t/%t;", n, p.Status.PodIP, podReady(p), p.DeletionTimestamp != nil)
+		fmt.Fprintf(&sig, "%s/%s/%t/%t;", n, p.Status.PodIP, PodReady(p), p.DeletionTimestamp != nil)
 	}
 	if sl.obj != nil && sig.String() == sl.sig {
 		return // nothing an endpoint shows has changed
@@ -177,8 +177,8 @@ func (e *EndpointSlice) write(k string, svc *corev1.Service, st *svcSlices, i in
 	ready := 0
 	for _, n := range names {
 		p := st.members[n]
-		isReady := podReady(p) && p.DeletionTimestamp == nil
-		serving := podReady(p)
+		isReady := PodReady(p) && p.DeletionTimestamp == nil
+		serving := PodReady(p)
 		term := p.DeletionTimestamp != nil
 		node := p.Spec.NodeName
 		obj.Endpoints = append(obj.Endpoints, discoveryv1.Endpoint{
@@ -251,7 +251,7 @@ func (e *EndpointSlice) describe(st *svcSlices) string {
 	for i, n := range names {
 		p := st.members[n]
 		state := "ready"
-		if !podReady(p) || p.DeletionTimestamp != nil {
+		if !PodReady(p) || p.DeletionTimestamp != nil {
 			state = "not ready"
 		}
 		out[i] = fmt.Sprintf("%s (%s, %s)", p.Status.PodIP, p.Name, state)

@@ -168,7 +168,8 @@ func podFromTemplate(rs *appsv1.ReplicaSet) *corev1.Pod {
 	return p
 }
 
-func podReady(p *corev1.Pod) bool {
+// PodReady reports the pod's Ready condition.
+func PodReady(p *corev1.Pod) bool {
 	for _, c := range p.Status.Conditions {
 		if c.Type == corev1.PodReady {
 			return c.Status == corev1.ConditionTrue
@@ -208,7 +209,7 @@ func (c *podCounts) add(p *corev1.Pod, d int) {
 	}
 	c.all += d
 	c.active += d
-	if podReady(p) {
+	if PodReady(p) {
 		c.ready += d
 	}
 }
@@ -233,7 +234,7 @@ func (r *ReplicaSet) remove(rs *appsv1.ReplicaSet, n int) {
 		if p.Status.Phase != corev1.PodRunning {
 			r[1] = 0
 		}
-		if !podReady(p) {
+		if !PodReady(p) {
 			r[2] = 0
 		}
 		return r

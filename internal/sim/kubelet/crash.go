@@ -6,7 +6,6 @@ import (
 
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // Crash reasons of `trace crash --reason`.
@@ -29,14 +28,18 @@ func CrashBackOff(n int) time.Duration {
 	if n == 0 {
 		return 0
 	}
+	return backOff(n - 1)
+}
+
+// backOff is the kubelet's shared back-off: 10 s doubled n times, at most
+// 300 s (pkg/kubelet/kubelet.go backOffPeriod, MaxContainerBackOff); image
+// pulls use it from their first failure.
+func backOff(n int) time.Duration {
 	d := 10 * time.Second
-	for i := 1; i < n; i++ {
+	for i := 0; i < n && d < 300*time.Second; i++ {
 		d *= 2
-		if d >= 300*time.Second {
-			return 300 * time.Second
-		}
 	}
-	return d
+	return min(d, 300*time.Second)
 }
 
 // Crash makes the first container of pod fail times times in the given way.
@@ -193,5 +196,3 @@ func (a App) drainOr(grace time.Duration) time.Duration {
 	}
 	return grace
 }
-
-var _ = metav1.Now

@@ -390,18 +390,9 @@ func (k *Kubelet) ready() {
 	}
 }
 
-// imagePullBackOff is the kubelet's image pull back-off: 10 s doubling to
-// 300 s (pkg/kubelet/kubelet.go backOffPeriod / MaxContainerBackOff).
-func imagePullBackOff(attempt int) time.Duration {
-	d := 10 * time.Second
-	for i := 0; i < attempt; i++ {
-		d *= 2
-		if d >= 300*time.Second {
-			return 300 * time.Second
-		}
-	}
-	return d
-}
+// imagePullBackOff is the image pull back-off after attempt n (0-based):
+// 10 s doubling to 300 s.
+func imagePullBackOff(attempt int) time.Duration { return backOff(attempt) }
 
 // pullFails is a pull of an image the registry does not have: ErrImagePull,
 // then ImagePullBackOff retries; the container never starts.
