@@ -168,7 +168,7 @@ func clusterIPSection(d *report.Doc, c cat, r *grpclb.Result) {
 	}
 	connTable(d, c, r, m)
 	if r.Live != nil && cfg.MaxConnectionAge > 0 {
-		d.P(c.t("ci.liveage", cfg.MaxConnectionAge, len(r.Live.ProxyChoices), cfg.Clients))
+		d.P(c.t("ci.liveage", cfg.MaxConnectionAge, plural(c, "connection", len(r.Live.ProxyChoices)), cfg.Clients))
 	}
 	if idle == 0 {
 		d.P(c.t("ci.numbers.spread", q, len(r.Pods)))
@@ -224,7 +224,11 @@ func headlessSection(d *report.Doc, c cat, r *grpclb.Result) {
 	q, idle := grpclb.Stats(m.Counts, allPods(r))
 	if r.Live != nil {
 		d.P(c.t("hl.livep", q, idle, len(r.Pods)))
-		d.P(c.t("hl.warm"))
+		if r.Config.MaxConnectionAge > 0 {
+			d.P(c.t("hl.warm.age"))
+		} else {
+			d.P(c.t("hl.warm"))
+		}
 		return
 	}
 	d.P(c.t("hl.p", r.Config.Pods, q, idle, len(r.Pods)))
