@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/base32"
 	"fmt"
+	"hash/fnv"
 	"sort"
 	"strings"
 	"time"
@@ -32,7 +33,7 @@ type proxyAgent struct {
 	scheduled bool
 	lastSync  time.Duration
 	synced    bool
-	last      map[string]string
+	last      map[string]uint64 // hash of the rules last written per service port
 	loud      bool
 	// routed is every ready endpoint IP in the rules, and onRemoved hears
 	// when one leaves them (the delete story's race).
@@ -42,7 +43,7 @@ type proxyAgent struct {
 
 func newProxyAgent(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder, node string, loud bool) *proxyAgent {
 	p := &proxyAgent{node: node, c: c, eng: eng, rec: rec, services: map[string]*corev1.Service{},
-		slices: map[string]map[string]*discoveryv1.EndpointSlice{}, last: map[string]string{}, loud: loud}
+		slices: map[string]map[string]*discoveryv1.EndpointSlice{}, last: map[string]uint64{}, loud: loud}
 	c.Watch("services", func(ev apiserver.Event) {
 		svc := ev.Obj.(*corev1.Service)
 		k := svc.Namespace + "/" + svc.Name
@@ -136,8 +137,14 @@ func (p *proxyAgent) sync() {
 		}
 		for _, sp := range svc.Spec.Ports {
 			sort.Strings(ready)
-			state := fmt.Sprintf("%d:%d:", len(ready), sp.Port) + strings.Join(ready, ",")
-			if p.last[k+"/"+sp.Name] == state {
+			h := fnv.New64a()
+			fmt.Fprintf(h, "%d:%d:", len(ready), sp.Port)
+			for _, ip := range ready {
+				h.Write([]byte(ip))
+				h.Write([]byte{','})
+			}
+			state := h.Sum64()
+			if last, ok := p.last[k+"/"+sp.Name]; ok && last == state {
 				continue
 			}
 			p.last[k+"/"+sp.Name] = state

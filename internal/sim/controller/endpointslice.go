@@ -2,6 +2,7 @@ package controller
 
 import (
 	"fmt"
+	"hash/fnv"
 	"sort"
 	"strings"
 
@@ -52,7 +53,7 @@ type sliceState struct {
 	creating bool
 	ready    int
 	total    int
-	sig      string // what the last write contained, to skip no-op updates
+	sig      uint64 // hash of what the last write contained, to skip no-op updates
 }
 
 // NewEndpointSlice starts the controller's watches.
@@ -164,15 +165,17 @@ func (e *EndpointSlice) write(k string, svc *corev1.Service, st *svcSlices, i in
 		}
 	}
 	sort.Strings(names)
-	var sig strings.Builder
+	h := fnv.New64a()
 	for _, n := range names {
 		p := st.members[n]
-		fmt.Fprintf(&sig, "%s/%s/%t/%t;", n, p.Status.PodIP, PodReady(p), p.DeletionTimestamp != nil)
+		h.Write([]byte(n))
+		h.Write([]byte(p.Status.PodIP))
+		h.Write([]byte{flag(PodReady(p)), flag(p.DeletionTimestamp != nil)})
 	}
-	if sl.obj != nil && sig.String() == sl.sig {
+	if sl.obj != nil && h.Sum64() == sl.sig {
 		return // nothing an endpoint shows has changed
 	}
-	sl.sig = sig.String()
+	sl.sig = h.Sum64()
 	obj := &discoveryv1.EndpointSlice{AddressType: discoveryv1.AddressTypeIPv4}
 	ready := 0
 	for _, n := range names {
@@ -311,4 +314,11 @@ func resolvePorts(svc *corev1.Service, pod *corev1.Pod) []discoveryv1.EndpointPo
 		out = append(out, discoveryv1.EndpointPort{Name: &name, Protocol: &proto, Port: &p})
 	}
 	return out
+}
+
+func flag(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
 }
