@@ -4,10 +4,10 @@
 // numbers with fmt verbs (indexed verbs where a language needs another order).
 package quorumtext
 
-import "fmt"
+import "github.com/k8sexplain/k8sexplain/internal/report"
 
 // Catalogue maps keys to format strings for one language.
-type Catalogue map[string]string
+type Catalogue = report.Texts
 
 var langs = map[string]Catalogue{"en": en, "ru": ru}
 
@@ -17,18 +17,6 @@ func For(lang string) Catalogue {
 		return c
 	}
 	return en
-}
-
-// F formats the text of key. A missing key is a bug; it shows as "!key".
-func (c Catalogue) F(key string, args ...any) string {
-	s, ok := c[key]
-	if !ok {
-		return "!" + key
-	}
-	if len(args) == 0 {
-		return s
-	}
-	return fmt.Sprintf(s, args...)
 }
 
 // Keys lists every key of lang (for the completeness test).

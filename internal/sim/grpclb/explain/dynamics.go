@@ -11,10 +11,10 @@ import (
 // overTime shows the spread per interval and explains each event.
 func overTime(d *report.Doc, c cat, r *grpclb.Result) {
 	cfg := r.Config
-	d.H(1, c.t("time.h", grpclb.Intervals, cfg.Duration/grpclb.Intervals))
-	t := &report.Table{Header: []string{c.t("col.interval"), c.t("col.pods")}, Right: []bool{false, true}}
+	d.H(1, c.F("time.h", grpclb.Intervals, cfg.Duration/grpclb.Intervals))
+	t := &report.Table{Header: []string{c.F("col.interval"), c.F("col.pods")}, Right: []bool{false, true}}
 	for _, m := range r.Modes {
-		t.Header = append(t.Header, c.t("mode.tiny."+m.Mode), c.t("col.idle"), c.t("col.sofar"))
+		t.Header = append(t.Header, c.F("mode.tiny."+m.Mode), c.F("col.idle"), c.F("col.sofar"))
 		t.Right = append(t.Right, true, true, true)
 	}
 	sofar := make([][]int, len(r.Modes))
@@ -42,7 +42,7 @@ func overTime(d *report.Doc, c cat, r *grpclb.Result) {
 		t.Rows = append(t.Rows, row)
 	}
 	d.T(t)
-	d.Styled("note", c.t("time.note"))
+	d.Styled("note", c.F("time.note"))
 	var items []string
 	if cfg.MaxConnectionAge > 0 {
 		items = append(items, maxAgeItems(c, r)...)
@@ -58,7 +58,7 @@ func overTime(d *report.Doc, c cat, r *grpclb.Result) {
 
 func pickup(c cat, m *grpclb.ModeResult) string {
 	if m.Pickup < 0 {
-		return c.t("never")
+		return c.F("never")
 	}
 	return m.Pickup.String()
 }
@@ -71,9 +71,9 @@ func maxAgeItems(c cat, r *grpclb.Result) []string {
 	last, _ := grpclb.Stats(ci.PerInterval[grpclb.Intervals-1], r.Alive(cfg.Duration-1))
 	lastHL, _ := grpclb.Stats(hl.PerInterval[grpclb.Intervals-1], r.Alive(cfg.Duration-1))
 	return []string{
-		c.t("age.goaway", age, age-age/10, age+age/10),
-		c.t("age.ci", len(ci.Conns), len(ci.Conns)-cfg.Clients, cfg.Duration/grpclb.Intervals, last, first, overall(ci, r)),
-		c.t("age.hl", len(hl.Conns), len(hl.Resolutions), lastHL),
+		c.F("age.goaway", age, age-age/10, age+age/10),
+		c.F("age.ci", len(ci.Conns), len(ci.Conns)-cfg.Clients, cfg.Duration/grpclb.Intervals, last, first, overall(ci, r)),
+		c.F("age.hl", len(hl.Conns), len(hl.Resolutions), lastHL),
 	}
 }
 
@@ -89,22 +89,22 @@ func scaleItems(c cat, r *grpclb.Result) []string {
 		added = append(added, p)
 	}
 	ci, hl := modeOf(r, grpclb.ModeClusterIP), modeOf(r, grpclb.ModeHeadless)
-	items := []string{c.t("scale.event", r.Event, len(added), joinNames(r, added))}
+	items := []string{c.F("scale.event", r.Event, len(added), joinNames(r, added))}
 	if ci.Pickup < 0 {
-		items = append(items, c.t("scale.ci.never"))
+		items = append(items, c.F("scale.ci.never"))
 	} else {
-		items = append(items, c.t("scale.ci", pickup(c, ci)))
+		items = append(items, c.F("scale.ci", pickup(c, ci)))
 	}
 	switch {
 	case hl.Pickup < 0 && (cfg.MaxConnectionAge > 0 || cfg.KillPod):
-		items = append(items, c.t("scale.hl.wait", grpclb.MinResolutionInterval))
+		items = append(items, c.F("scale.hl.wait", grpclb.MinResolutionInterval))
 	case hl.Pickup < 0:
-		items = append(items, c.t("scale.hl.never", grpclb.MinResolutionInterval))
+		items = append(items, c.F("scale.hl.never", grpclb.MinResolutionInterval))
 	default:
-		items = append(items, c.t("scale.hl", pickup(c, hl), hl.Pickup-r.Event, grpclb.MinResolutionInterval))
+		items = append(items, c.F("scale.hl", pickup(c, hl), hl.Pickup-r.Event, grpclb.MinResolutionInterval))
 	}
 	if m := modeOf(r, grpclb.ModeEnvoy); m != nil {
-		items = append(items, c.t("scale.envoy", pickup(c, m)))
+		items = append(items, c.F("scale.envoy", pickup(c, m)))
 	}
 	return items
 }
@@ -126,15 +126,15 @@ func killItems(c cat, r *grpclb.Result) []string {
 			delete(reopened, cn.Client)
 		}
 	}
-	items := []string{c.t("kill.event", r.Event, name)}
+	items := []string{c.F("kill.event", r.Event, name)}
 	if closed == 0 {
-		items = append(items, c.t("kill.ci.none", name))
+		items = append(items, c.F("kill.ci.none", name))
 	} else {
 		names := joinNames(r, to)
 		if names == "" {
 			names = "—"
 		}
-		items = append(items, c.t("kill.ci", closed, name, names))
+		items = append(items, c.F("kill.ci", closed, name, names))
 	}
 	var after []time.Duration
 	for _, t := range hl.Resolutions {
@@ -143,7 +143,7 @@ func killItems(c cat, r *grpclb.Result) []string {
 		}
 	}
 	if len(after) == 0 {
-		return append(items, c.t("kill.hl.never", name, grpclb.MinResolutionInterval))
+		return append(items, c.F("kill.hl.never", name, grpclb.MinResolutionInterval))
 	}
-	return append(items, c.t("kill.hl", name, after[0].String()))
+	return append(items, c.F("kill.hl", name, after[0].String()))
 }

@@ -14,18 +14,8 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/sim/grpclb"
 )
 
-type cat map[string]string
-
-func (c cat) t(key string, args ...any) string {
-	s, ok := c[key]
-	if !ok {
-		panic("grpclb/explain: no catalogue entry " + key)
-	}
-	if len(args) == 0 {
-		return s
-	}
-	return fmt.Sprintf(s, args...)
-}
+// cat is this report's catalogue in one language.
+type cat = report.Texts
 
 func catalogue(lang string) cat {
 	if lang == "ru" {
@@ -41,16 +31,16 @@ const maxConnRows = 12
 func Build(r *grpclb.Result, lang string) *report.Doc {
 	c := catalogue(lang)
 	cfg := r.Config
-	d := &report.Doc{Title: c.t("title", plural(c, "client", cfg.Clients), plural(c, "pod", cfg.Pods), cfg.RPCs)}
+	d := &report.Doc{Title: c.F("title", plural(c, "client", cfg.Clients), plural(c, "pod", cfg.Pods), cfg.RPCs)}
 	if r.Live != nil {
-		d.Title = c.t("title.live", plural(c, "client", cfg.Clients), plural(c, "pod", cfg.Pods), cfg.RPCs)
-		d.Styled("note", c.t("input.live", r.Live.Version, cfg.Pods, r.Live.Proxy, cfg.Clients, cfg.RPCs, r.Live.Elapsed.Round(time.Millisecond)))
+		d.Title = c.F("title.live", plural(c, "client", cfg.Clients), plural(c, "pod", cfg.Pods), cfg.RPCs)
+		d.Styled("note", c.F("input.live", r.Live.Version, cfg.Pods, r.Live.Proxy, cfg.Clients, cfg.RPCs, r.Live.Elapsed.Round(time.Millisecond)))
 	} else {
-		d.Styled("note", c.t("input.sim", plural(c, "client", cfg.Clients), cfg.RPCs, cfg.Duration, cfg.Duration/time.Duration(cfg.RPCs),
+		d.Styled("note", c.F("input.sim", plural(c, "client", cfg.Clients), cfg.RPCs, cfg.Duration, cfg.Duration/time.Duration(cfg.RPCs),
 			plural(c, "pod", cfg.Pods), grpclb.ClusterIP, grpclb.Port, cfg.Seed))
 	}
-	d.H(1, c.t("why.h"))
-	d.P(c.t("why.p"))
+	d.H(1, c.F("why.h"))
+	d.P(c.F("why.p"))
 	sideBySide(d, c, r)
 	clusterIPSection(d, c, r)
 	headlessSection(d, c, r)
@@ -102,19 +92,19 @@ func sum(xs []int) int {
 // sideBySide is the comparison table: RPCs and share per pod in each mode,
 // then the summary numbers.
 func sideBySide(d *report.Doc, c cat, r *grpclb.Result) {
-	d.H(1, c.t("side.h"))
-	t := &report.Table{Header: []string{c.t("col.pod"), c.t("col.address")}, Right: []bool{false, false}}
+	d.H(1, c.F("side.h"))
+	t := &report.Table{Header: []string{c.F("col.pod"), c.F("col.address")}, Right: []bool{false, false}}
 	for _, m := range r.Modes {
-		t.Header = append(t.Header, c.t("mode.short."+m.Mode), "%")
+		t.Header = append(t.Header, c.F("mode.short."+m.Mode), "%")
 		t.Right = append(t.Right, true, true)
 	}
 	for p, pod := range r.Pods {
 		name := pod.Name
 		switch {
 		case pod.Added > 0:
-			name += " " + c.t("pod.new")
+			name += " " + c.F("pod.new")
 		case pod.Stopped:
-			name += " " + c.t("pod.stopped")
+			name += " " + c.F("pod.stopped")
 		}
 		row := []string{name, pod.IP}
 		for _, m := range r.Modes {
@@ -124,9 +114,9 @@ func sideBySide(d *report.Doc, c cat, r *grpclb.Result) {
 	}
 	d.T(t)
 	s := &report.Table{Header: []string{""}, Right: []bool{false}}
-	conns, ratio, idle := []string{c.t("row.conns")}, []string{c.t("row.ratio")}, []string{c.t("row.idle")}
+	conns, ratio, idle := []string{c.F("row.conns")}, []string{c.F("row.ratio")}, []string{c.F("row.idle")}
 	for _, m := range r.Modes {
-		s.Header = append(s.Header, c.t("mode.short."+m.Mode))
+		s.Header = append(s.Header, c.F("mode.short."+m.Mode))
 		s.Right = append(s.Right, true)
 		q, idleN := grpclb.Stats(m.Counts, allPods(r))
 		n := len(m.Conns)
@@ -142,7 +132,7 @@ func sideBySide(d *report.Doc, c cat, r *grpclb.Result) {
 		conns[len(conns)-1] = "—"
 	}
 	d.T(s)
-	d.L(c.t("side.ratio"), c.t("side.idle"), c.t("side.conns"))
+	d.L(c.F("side.ratio"), c.F("side.idle"), c.F("side.conns"))
 }
 
 func bars(c cat, r *grpclb.Result, m *grpclb.ModeResult) *report.Bars {
@@ -158,36 +148,36 @@ func bars(c cat, r *grpclb.Result, m *grpclb.ModeResult) *report.Bars {
 func clusterIPSection(d *report.Doc, c cat, r *grpclb.Result) {
 	m := modeOf(r, grpclb.ModeClusterIP)
 	cfg := r.Config
-	d.H(1, c.t("ci.h"))
+	d.H(1, c.F("ci.h"))
 	d.B(bars(c, r, m))
 	q, idle := grpclb.Stats(m.Counts, allPods(r))
 	if r.Live != nil {
-		d.P(c.t("ci.live", plural(c, "connection", len(r.Live.ProxyChoices)), r.Live.Proxy))
+		d.P(c.F("ci.live", plural(c, "connection", len(r.Live.ProxyChoices)), r.Live.Proxy))
 	} else {
-		d.P(c.t("ci.p", grpclb.ClusterIP, grpclb.Port))
+		d.P(c.F("ci.p", grpclb.ClusterIP, grpclb.Port))
 	}
 	connTable(d, c, r, m)
 	if r.Live != nil && cfg.MaxConnectionAge > 0 {
-		d.P(c.t("ci.liveage", cfg.MaxConnectionAge, plural(c, "connection", len(r.Live.ProxyChoices)), cfg.Clients))
+		d.P(c.F("ci.liveage", cfg.MaxConnectionAge, plural(c, "connection", len(r.Live.ProxyChoices)), cfg.Clients))
 	}
 	if idle == 0 {
-		d.P(c.t("ci.numbers.spread", q, len(r.Pods)))
+		d.P(c.F("ci.numbers.spread", q, len(r.Pods)))
 	} else {
-		d.P(c.t("ci.numbers", q, idle, len(r.Pods)))
+		d.P(c.F("ci.numbers", q, idle, len(r.Pods)))
 	}
 	if cfg.Clients > 1 && r.Live == nil {
 		n := float64(cfg.Pods)
 		exp := n * math.Pow(1-1/n, float64(cfg.Clients))
-		d.P(c.t("ci.many", cfg.Clients, cfg.Pods, cfg.Pods, cfg.Pods, cfg.Clients, exp, firstIdle(m, cfg)))
+		d.P(c.F("ci.many", cfg.Clients, cfg.Pods, cfg.Pods, cfg.Pods, cfg.Clients, exp, firstIdle(m, cfg)))
 	}
 }
 
 func connTable(d *report.Doc, c cat, r *grpclb.Result, m *grpclb.ModeResult) {
 	live := r.Live != nil
-	t := &report.Table{Header: []string{c.t("col.client"), c.t("col.opened"), c.t("col.closed"), c.t("col.pod"), c.t("col.chain"), c.t("col.rpcs")},
+	t := &report.Table{Header: []string{c.F("col.client"), c.F("col.opened"), c.F("col.closed"), c.F("col.pod"), c.F("col.chain"), c.F("col.rpcs")},
 		Right: []bool{false, true, false, false, false, true}}
 	if live {
-		t.Header = []string{c.t("col.client"), c.t("col.pod"), c.t("col.rpcs")}
+		t.Header = []string{c.F("col.client"), c.F("col.pod"), c.F("col.rpcs")}
 		t.Right = []bool{false, false, true}
 	}
 	for i, cn := range m.Conns {
@@ -201,39 +191,39 @@ func connTable(d *report.Doc, c cat, r *grpclb.Result, m *grpclb.ModeResult) {
 		}
 		closed := "—"
 		if cn.Reason != "" {
-			closed = fmt.Sprintf("%v %s", cn.Closed.Round(time.Millisecond), c.t("reason."+cn.Reason))
+			closed = fmt.Sprintf("%v %s", cn.Closed.Round(time.Millisecond), c.F("reason."+cn.Reason))
 		}
 		t.Rows = append(t.Rows, []string{client, cn.Opened.String(), closed, r.Pods[cn.Pod].Name, cn.Chain, fmt.Sprint(cn.RPCs)})
 	}
 	d.T(t)
 	if len(m.Conns) > maxConnRows {
-		d.Styled("note", c.t("conns.more", len(m.Conns)-maxConnRows))
+		d.Styled("note", c.F("conns.more", len(m.Conns)-maxConnRows))
 	}
 }
 
 func headlessSection(d *report.Doc, c cat, r *grpclb.Result) {
 	m := modeOf(r, grpclb.ModeHeadless)
-	d.H(1, c.t("hl.h"))
+	d.H(1, c.F("hl.h"))
 	if r.Live != nil {
-		d.P(c.t("hl.live", len(r.Pods)))
+		d.P(c.F("hl.live", len(r.Pods)))
 	} else {
-		d.P(c.t("hl.dns", grpclb.ServiceName+"-headless", grpclb.Namespace))
+		d.P(c.F("hl.dns", grpclb.ServiceName+"-headless", grpclb.Namespace))
 		d.C("", dnsAnswer(r))
 	}
 	d.B(bars(c, r, m))
 	q, idle := grpclb.Stats(m.Counts, allPods(r))
 	if r.Live != nil {
-		d.P(c.t("hl.livep", q, idle, len(r.Pods)))
+		d.P(c.F("hl.livep", q, idle, len(r.Pods)))
 		if r.Config.MaxConnectionAge > 0 {
-			d.P(c.t("hl.warm.age"))
+			d.P(c.F("hl.warm.age"))
 		} else {
-			d.P(c.t("hl.warm"))
+			d.P(c.F("hl.warm"))
 		}
 		return
 	}
-	d.P(c.t("hl.p", r.Config.Pods, q, idle, len(r.Pods)))
+	d.P(c.F("hl.p", r.Config.Pods, q, idle, len(r.Pods)))
 	if r.Config.ScaleUp > 0 {
-		d.P(c.t("hl.later"))
+		d.P(c.F("hl.later"))
 	}
 }
 
@@ -250,10 +240,10 @@ func firstIdle(m *grpclb.ModeResult, cfg grpclb.Config) int {
 }
 
 func envoySection(d *report.Doc, c cat, r *grpclb.Result, m *grpclb.ModeResult) {
-	d.H(1, c.t("envoy.h"))
+	d.H(1, c.F("envoy.h"))
 	d.B(bars(c, r, m))
 	q, _ := grpclb.Stats(m.Counts, allPods(r))
-	d.P(c.t("envoy.p", q))
+	d.P(c.F("envoy.p", q))
 }
 
 // plural picks the catalogue's form of a counted noun: key.one, key.few
@@ -272,7 +262,7 @@ func plural(c cat, key string, n int) string {
 			form = "one"
 		}
 	}
-	return fmt.Sprintf("%d %s", n, c.t(key+"."+form))
+	return fmt.Sprintf("%d %s", n, c.F(key+"."+form))
 }
 
 func joinNames(r *grpclb.Result, pods []int) string {

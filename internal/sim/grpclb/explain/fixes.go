@@ -22,8 +22,8 @@ func dnsAnswer(r *grpclb.Result) string {
 
 // fixes shows the manifests and code, with grpc-go's real names.
 func fixes(d *report.Doc, c cat, r *grpclb.Result) {
-	d.H(1, c.t("fix.h"))
-	d.P(c.t("fix.svc"))
+	d.H(1, c.F("fix.h"))
+	d.P(c.F("fix.svc"))
 	d.C("yaml", fmt.Sprintf(`apiVersion: v1
 kind: Service
 metadata:
@@ -38,13 +38,13 @@ spec:
     port: %d
     targetPort: %d
 `, grpclb.ServiceName, grpclb.Namespace, grpclb.ServiceName, grpclb.Port, grpclb.Port))
-	d.P(c.t("fix.client"))
+	d.P(c.F("fix.client"))
 	d.C("go", fmt.Sprintf(`conn, err := grpc.NewClient(
 	"dns:///%s-headless.%s.svc.cluster.local:%d",
 	grpc.WithTransportCredentials(insecure.NewCredentials()),
 	grpc.WithDefaultServiceConfig(`+"`"+`{"loadBalancingConfig":[{"round_robin":{}}]}`+"`"+`),
 )`, grpclb.ServiceName, grpclb.Namespace, grpclb.Port))
-	d.P(c.t("fix.server"))
+	d.P(c.F("fix.server"))
 	d.C("go", `srv := grpc.NewServer(
 	grpc.KeepaliveParams(keepalive.ServerParameters{
 		MaxConnectionAge:      30 * time.Second, // GOAWAY after 30 s ±10 %
@@ -52,8 +52,8 @@ spec:
 	}),
 	grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 10 * time.Second}),
 )`)
-	d.L(c.t("fix.warm"), c.t("fix.resolve", grpclb.MinResolutionInterval), c.t("fix.proxy"), c.t("fix.legacy"))
+	d.L(c.F("fix.warm"), c.F("fix.resolve", grpclb.MinResolutionInterval), c.F("fix.proxy"), c.F("fix.legacy"))
 	if r.Live == nil {
-		d.Styled("note", c.t("fix.live"))
+		d.Styled("note", c.F("fix.live"))
 	}
 }

@@ -21,10 +21,10 @@ func sequence(c cat, r *grpclb.Result) *report.Sequence {
 	shown := map[int]bool{}
 	s := &report.Sequence{Participants: []report.Participant{{ID: "client", Label: "client-0"}}}
 	if r.Live == nil {
-		s.Participants = append(s.Participants, report.Participant{ID: "rules", Label: c.t("seq.rules")},
-			report.Participant{ID: "dns", Label: c.t("seq.dns")})
+		s.Participants = append(s.Participants, report.Participant{ID: "rules", Label: c.F("seq.rules")},
+			report.Participant{ID: "dns", Label: c.F("seq.dns")})
 	} else {
-		s.Participants = append(s.Participants, report.Participant{ID: "rules", Label: c.t("seq.proxy")},
+		s.Participants = append(s.Participants, report.Participant{ID: "rules", Label: c.F("seq.proxy")},
 			report.Participant{ID: "dns", Label: "resolver/manual"})
 	}
 	for p := 0; p < r.Config.Pods; p++ {
@@ -39,7 +39,7 @@ func sequence(c cat, r *grpclb.Result) *report.Sequence {
 		vip = r.Live.Proxy
 	}
 	m := []report.Message{
-		{From: "client", Section: true, Text: c.t("seq.ci")},
+		{From: "client", Section: true, Text: c.F("seq.ci")},
 		{From: "client", To: "rules", Text: "SYN → " + vip},
 	}
 	if first.Chain != "" {
@@ -47,8 +47,8 @@ func sequence(c cat, r *grpclb.Result) *report.Sequence {
 	}
 	m = append(m,
 		report.Message{From: "rules", To: pod(first.Pod), Text: "SYN"},
-		report.Message{From: "client", To: pod(first.Pod), Text: c.t("seq.rpcs", first.RPCs)},
-		report.Message{From: "client", Section: true, Text: c.t("seq.hl")})
+		report.Message{From: "client", To: pod(first.Pod), Text: c.F("seq.rpcs", first.RPCs)},
+		report.Message{From: "client", Section: true, Text: c.F("seq.hl")})
 	if r.Live == nil {
 		a := dns.Lookup(grpclb.Headless(r.Pods, 0), "cluster.local", dns.DefaultTTL)
 		var ips []string
@@ -58,15 +58,15 @@ func sequence(c cat, r *grpclb.Result) *report.Sequence {
 		m = append(m, report.Message{From: "client", To: "dns", Text: "A? " + a.Query},
 			report.Message{From: "dns", To: "client", Reply: true, Text: strings.Join(ips, ", ")})
 	} else {
-		m = append(m, report.Message{From: "dns", To: "client", Reply: true, Text: c.t("seq.manual", len(r.Pods))})
+		m = append(m, report.Message{From: "dns", To: "client", Reply: true, Text: c.F("seq.manual", len(r.Pods))})
 	}
 	for p := 0; p < n; p++ {
-		m = append(m, report.Message{From: "client", To: pod(p), Text: c.t("seq.conn")})
+		m = append(m, report.Message{From: "client", To: pod(p), Text: c.F("seq.conn")})
 	}
 	for i := 0; i < 2*n; i++ {
 		m = append(m, report.Message{From: "client", To: pod(i % n), Text: fmt.Sprintf("RPC %d", i+1)})
 	}
-	m = append(m, report.Message{From: "client", Note: true, Text: c.t("seq.rr", sum(hl.Counts))})
+	m = append(m, report.Message{From: "client", Note: true, Text: c.F("seq.rr", sum(hl.Counts))})
 	s.Messages = m
 	return s
 }

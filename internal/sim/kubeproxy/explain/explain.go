@@ -5,7 +5,6 @@
 package explain
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"net/netip"
 
@@ -32,18 +31,8 @@ type Input struct {
 	Source string
 }
 
-type cat map[string]string
-
-func (c cat) t(key string, args ...any) string {
-	s, ok := c[key]
-	if !ok {
-		panic("explain: no catalogue entry " + key)
-	}
-	if len(args) == 0 {
-		return s
-	}
-	return fmt.Sprintf(s, args...)
-}
+// cat is this report's catalogue in one language.
+type cat = report.Texts
 
 func catalogue(lang string) cat {
 	if lang == "ru" {
@@ -56,7 +45,7 @@ func catalogue(lang string) cat {
 func Build(in Input) *report.Doc {
 	c := catalogue(in.Lang)
 	sp := in.Port
-	d := &report.Doc{Title: c.t("title", sp.NameString())}
+	d := &report.Doc{Title: c.F("title", sp.NameString())}
 	data := &Data{Service: sp.NameString(), ClusterIP: sp.ClusterIP, Port: sp.Port, Protocol: sp.Protocol,
 		Mode: in.Mode, Proxied: sp.Proxied(), Endpoints: []DataEndpoint{}}
 	if in.Mode == "iptables" || in.Mode == "" {
@@ -67,7 +56,7 @@ func Build(in Input) *report.Doc {
 	}
 	d.Data = data
 	if in.Services > 0 {
-		d.Title = c.t("scale.title")
+		d.Title = c.F("scale.title")
 		scaleSection(d, c, in, data)
 		return d
 	}
@@ -77,8 +66,8 @@ func Build(in Input) *report.Doc {
 		noProxySection(d, c, in, data)
 		return d
 	}
-	d.H(1, c.t("fiction.h", sp.ClusterIP))
-	d.P(c.t("fiction.p", sp.ClusterIP, sp.Port, sp.Proto()))
+	d.H(1, c.F("fiction.h", sp.ClusterIP))
+	d.P(c.F("fiction.p", sp.ClusterIP, sp.Port, sp.Proto()))
 	switch in.Mode {
 	case "ipvs":
 		ipvsSection(d, c, in, data)
@@ -94,20 +83,20 @@ func inputNote(c cat, in Input) string {
 	sp := in.Port
 	cidr := in.Config.ClusterCIDR
 	if cidr == "" {
-		cidr = c.t("input.nocidr")
+		cidr = c.F("input.nocidr")
 	}
 	vip := sp.ClusterIP
 	if vip == "" {
 		vip = "—"
 	}
-	desc := c.t("input.desc", sp.NameString(), vip, sp.Port, sp.Protocol, len(sp.UsableEndpoints()), len(sp.Endpoints), cidr)
+	desc := c.F("input.desc", sp.NameString(), vip, sp.Port, sp.Protocol, len(sp.UsableEndpoints()), len(sp.Endpoints), cidr)
 	if in.Example {
-		return c.t("input.example", desc)
+		return c.F("input.example", desc)
 	}
 	if in.Source != "" {
-		return c.t("input.manifest", in.Source, desc)
+		return c.F("input.manifest", in.Source, desc)
 	}
-	return c.t("input.flags", desc)
+	return c.F("input.flags", desc)
 }
 
 // ClientIP is the address of the client pod the walk starts from: a pod

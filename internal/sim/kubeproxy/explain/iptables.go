@@ -16,40 +16,40 @@ func iptablesSection(d *report.Doc, c cat, in Input, data *Data) {
 	rs := kubeproxy.BuildIPTables(in.Config, []kubeproxy.ServicePort{sp})
 	eps := sp.UsableEndpoints()
 	if in.Form == "save" {
-		d.H(1, c.t("save.h"))
-		d.P(c.t("save.p"))
+		d.H(1, c.F("save.h"))
+		d.P(c.F("save.p"))
 		data.Rules = rs.Save()
 		d.C("", data.Rules)
-		d.Styled("note", c.t("save.note"))
+		d.Styled("note", c.F("save.note"))
 	} else {
-		d.H(1, c.t("restore.h"))
-		d.P(c.t("restore.p"))
+		d.H(1, c.F("restore.h"))
+		d.P(c.F("restore.p"))
 		data.Rules = rs.Restore()
 		d.C("", data.Rules)
-		d.Styled("note", c.t("restore.note", rs.Mark))
-		d.P(c.t("jumps.p"))
+		d.Styled("note", c.F("restore.note", rs.Mark))
+		d.P(c.F("jumps.p"))
 		d.C("", rs.BuiltinRules("nat"))
 	}
 	if rs.LargeCluster {
-		d.Styled("warn", c.t("large.p", rs.TotalEndpoints, kubeproxy.LargeClusterThreshold))
+		d.Styled("warn", c.F("large.p", rs.TotalEndpoints, kubeproxy.LargeClusterThreshold))
 	}
-	d.H(1, c.t("read.h"))
+	d.H(1, c.F("read.h"))
 	if len(eps) == 0 {
-		d.L(c.t("read.reject", sp.NameString()), c.t("read.nonat"), c.t("read.fixed"))
+		d.L(c.F("read.reject", sp.NameString()), c.F("read.nonat"), c.F("read.fixed"))
 	} else {
-		items := []string{c.t("read.capture", sp.ClusterIP, sp.Port, sp.SVCChain())}
+		items := []string{c.F("read.capture", sp.ClusterIP, sp.Port, sp.SVCChain())}
 		switch {
 		case in.Config.MasqueradeAll:
-			items = append(items, c.t("read.masqall"))
+			items = append(items, c.F("read.masqall"))
 		case in.Config.ClusterCIDR != "":
-			items = append(items, c.t("read.masq", in.Config.ClusterCIDR))
+			items = append(items, c.F("read.masq", in.Config.ClusterCIDR))
 		default:
-			items = append(items, c.t("read.nomasq"))
+			items = append(items, c.F("read.nomasq"))
 		}
 		if sp.SessionAffinityClientIP {
-			items = append(items, c.t("read.affinity", sp.Timeout()))
+			items = append(items, c.F("read.affinity", sp.Timeout()))
 		}
-		items = append(items, c.t("read.statistic", len(eps)), c.t("read.sep"), c.t("read.fixed"), c.t("read.names"))
+		items = append(items, c.F("read.statistic", len(eps)), c.F("read.sep"), c.F("read.fixed"), c.F("read.names"))
 		d.L(items...)
 		probabilityTable(d, c, sp, eps, data)
 	}
@@ -59,8 +59,8 @@ func iptablesSection(d *report.Doc, c cat, in Input, data *Data) {
 func probabilityTable(d *report.Doc, c cat, sp kubeproxy.ServicePort, eps []kubeproxy.Endpoint, data *Data) {
 	data.ServiceChain = sp.SVCChain()
 	n := len(eps)
-	d.H(2, c.t("prob.h", n))
-	t := &report.Table{Header: []string{c.t("col.endpoint"), c.t("col.chain"), c.t("col.prob"), c.t("col.kernel"), c.t("col.reach"), c.t("col.share")},
+	d.H(2, c.F("prob.h", n))
+	t := &report.Table{Header: []string{c.F("col.endpoint"), c.F("col.chain"), c.F("col.prob"), c.F("col.kernel"), c.F("col.reach"), c.F("col.share")},
 		Right: []bool{false, false, true, true, true, true}}
 	for i, ep := range eps {
 		p, k := "—", "—"
@@ -76,7 +76,7 @@ func probabilityTable(d *report.Doc, c cat, sp kubeproxy.ServicePort, eps []kube
 		t.Rows = append(t.Rows, []string{ep.String(), sp.SEPChain(ep), p, k, reach, fmt.Sprintf("1/%d", n)})
 	}
 	d.T(t)
-	d.P(c.t("prob.p", n))
+	d.P(c.F("prob.p", n))
 }
 
 // walkSection sends one connection through the rules, then K more if asked.
@@ -96,8 +96,8 @@ func walkSection(d *report.Doc, c cat, in Input, rs kubeproxy.Ruleset, data *Dat
 		}
 	}
 	data.Walk = dw
-	d.H(1, c.t("walk.h", in.Seed))
-	d.P(c.t("walk.intro", client, sport, hostPort(sp.ClusterIP, int(sp.Port))))
+	d.H(1, c.F("walk.h", in.Seed))
+	d.P(c.F("walk.intro", client, sport, hostPort(sp.ClusterIP, int(sp.Port))))
 	var b strings.Builder
 	for _, st := range w.Steps {
 		mark := "✗"
@@ -110,40 +110,40 @@ func walkSection(d *report.Doc, c cat, in Input, rs kubeproxy.Ruleset, data *Dat
 			if st.Roll.Draw < st.Roll.Threshold {
 				op = "<"
 			}
-			line += fmt.Sprintf("   [%s %.4f %s %.4f]", c.t("walk.roll"), float64(st.Roll.Draw)/(1<<31), op, float64(st.Roll.Threshold)/(1<<31))
+			line += fmt.Sprintf("   [%s %.4f %s %.4f]", c.F("walk.roll"), float64(st.Roll.Draw)/(1<<31), op, float64(st.Roll.Threshold)/(1<<31))
 		}
 		b.WriteString(line + "\n")
 	}
 	d.C("", b.String())
 	if w.Verdict == "REJECT" {
-		d.L(c.t("walk.reject1", sp.ClusterIP), c.t("walk.reject2"))
+		d.L(c.F("walk.reject1", sp.ClusterIP), c.F("walk.reject2"))
 		d.Sequence = rejectSequence(c, in, client, sport)
 		return
 	}
-	s1 := c.t("walk.s1") + " "
+	s1 := c.F("walk.s1") + " "
 	switch {
 	case in.Config.MasqueradeAll:
-		s1 += c.t("walk.s1all")
+		s1 += c.F("walk.s1all")
 	case in.Config.ClusterCIDR != "":
-		s1 += c.t("walk.s1cidr", client)
+		s1 += c.F("walk.s1cidr", client)
 	default:
-		s1 += c.t("walk.s1none")
+		s1 += c.F("walk.s1none")
 	}
-	steps := []string{s1, c.t("walk.s2", sp.SVCChain())}
+	steps := []string{s1, c.F("walk.s2", sp.SVCChain())}
 	if len(sp.UsableEndpoints()) > 1 {
-		steps = append(steps, c.t("walk.s3"))
+		steps = append(steps, c.F("walk.s3"))
 	}
-	steps = append(steps, c.t("walk.s4", w.SEP, w.Endpoint))
+	steps = append(steps, c.F("walk.s4", w.SEP, w.Endpoint))
 	if w.Masquerade {
-		steps = append(steps, c.t("walk.s5masq"))
+		steps = append(steps, c.F("walk.s5masq"))
 	} else {
-		steps = append(steps, c.t("walk.s5"))
+		steps = append(steps, c.F("walk.s5"))
 	}
 	d.L(steps...)
-	d.H(2, c.t("ct.h"))
-	d.P(c.t("ct.p"))
+	d.H(2, c.F("ct.h"))
+	d.P(c.F("ct.p"))
 	d.C("", conntrackLine(sp, w))
-	d.L(c.t("ct.reply", w.Endpoint, hostPort(sp.ClusterIP, int(sp.Port))), c.t("ct.later"), c.t("ct.nofiction", sp.ClusterIP))
+	d.L(c.F("ct.reply", w.Endpoint, hostPort(sp.ClusterIP, int(sp.Port))), c.F("ct.later"), c.F("ct.nofiction", sp.ClusterIP))
 	d.Sequence = walkSequence(c, in, w)
 	if in.Connections > 0 {
 		spread(d, c, in, data, func() string {
@@ -186,7 +186,7 @@ func spread(d *report.Doc, c cat, in Input, data *Data, next func() string) {
 		counts[next()]++
 	}
 	k, n := in.Connections, len(eps)
-	d.H(1, c.t("spread.h", k))
+	d.H(1, c.F("spread.h", k))
 	expected := 100.0 / float64(n)
 	bars := &report.Bars{}
 	worst := 0.0
@@ -195,17 +195,17 @@ func spread(d *report.Doc, c cat, in Input, data *Data, next func() string) {
 		worst = math.Max(worst, math.Abs(got-expected))
 		data.Connections = append(data.Connections, DataCount{Endpoint: ep.String(), Count: counts[ep.String()], Percent: got})
 		bars.Rows = append(bars.Rows, report.Bar{Label: ep.String(), Value: float64(counts[ep.String()]),
-			Note: c.t("spread.note", got, expected, got-expected)})
+			Note: c.F("spread.note", got, expected, got-expected)})
 	}
 	d.B(bars)
 	sigma := 100 * math.Sqrt(float64(n-1)/float64(n*n)/float64(k))
 	switch {
 	case in.Port.SessionAffinityClientIP:
-		d.P(c.t("spread.affinity"))
+		d.P(c.F("spread.affinity"))
 	case in.Mode == "ipvs":
-		d.P(c.t("spread.rr"))
+		d.P(c.F("spread.rr"))
 	default:
-		d.P(c.t("spread.p", worst, sigma))
+		d.P(c.F("spread.p", worst, sigma))
 	}
 }
 

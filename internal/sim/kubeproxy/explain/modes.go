@@ -12,28 +12,28 @@ import (
 func ipvsSection(d *report.Doc, c cat, in Input, data *Data) {
 	sp := in.Port
 	v := kubeproxy.BuildIPVS(in.Config, []kubeproxy.ServicePort{sp})
-	d.H(1, c.t("ipvs.h"))
-	d.P(c.t("ipvs.addr.p", sp.ClusterIP))
+	d.H(1, c.F("ipvs.h"))
+	d.P(c.F("ipvs.addr.p", sp.ClusterIP))
 	d.C("", "$ ip addr show kube-ipvs0\n"+v.IPAddr)
-	d.P(c.t("ipvs.adm.p"))
+	d.P(c.F("ipvs.adm.p"))
 	data.Rules = v.Ipvsadm
 	d.C("", "$ ipvsadm -Ln\n"+v.Ipvsadm)
-	d.P(c.t("ipvs.set.p"))
+	d.P(c.F("ipvs.set.p"))
 	d.C("", "$ ipset list KUBE-CLUSTER-IP\n"+v.IPSet+"\n$ iptables-save -t nat | grep -- '-A KUBE-SERVICES'\n"+v.Rules)
 	eps := sp.UsableEndpoints()
-	d.H(1, c.t("ipvs.walk.h"))
+	d.H(1, c.F("ipvs.walk.h"))
 	if len(eps) == 0 {
-		d.P(c.t("ipvs.none"))
+		d.P(c.F("ipvs.none"))
 	} else {
 		first := eps[0].String()
-		d.L(c.t("ipvs.w1", sp.ClusterIP), c.t("ipvs.w2", first), c.t("ipvs.w3"))
+		d.L(c.F("ipvs.w1", sp.ClusterIP), c.F("ipvs.w2", first), c.F("ipvs.w3"))
 		if sp.SessionAffinityClientIP {
-			d.P(c.t("ipvs.persist", sp.Timeout()))
+			d.P(c.F("ipvs.persist", sp.Timeout()))
 		}
 		d.Sequence = modeSequence(c, in, first, "IPVS rr")
 	}
-	d.H(2, c.t("cost.h"))
-	d.P(c.t("ipvs.cost"))
+	d.H(2, c.F("cost.h"))
+	d.P(c.F("ipvs.cost"))
 	if in.Connections > 0 {
 		i := 0
 		spread(d, c, in, data, func() string {
@@ -50,19 +50,19 @@ func ipvsSection(d *report.Doc, c cat, in Input, data *Data) {
 func nftSection(d *report.Doc, c cat, in Input, data *Data) {
 	sp := in.Port
 	v := kubeproxy.BuildNFT(in.Config, []kubeproxy.ServicePort{sp})
-	d.H(1, c.t("nft.h"))
-	d.P(c.t("nft.p"))
+	d.H(1, c.F("nft.h"))
+	d.P(c.F("nft.p"))
 	data.Rules = v.Text
 	d.C("", v.Text)
 	eps := sp.UsableEndpoints()
-	d.H(1, c.t("nft.walk.h", in.Seed))
+	d.H(1, c.F("nft.walk.h", in.Seed))
 	if len(eps) == 0 {
-		d.P(c.t("nft.none"))
+		d.P(c.F("nft.none"))
 	} else {
 		rng := newRNG(in.Seed)
 		pick := func() int { return rng.IntN(len(eps)) }
 		i := pick()
-		d.L(c.t("nft.w1", sp.ClusterIP, sp.Proto(), sp.Port), c.t("nft.w2", len(eps), i, eps[i].String()), c.t("nft.w3"))
+		d.L(c.F("nft.w1", sp.ClusterIP, sp.Proto(), sp.Port), c.F("nft.w2", len(eps), i, eps[i].String()), c.F("nft.w3"))
 		d.Sequence = modeSequence(c, in, eps[i].String(), fmt.Sprintf("numgen random mod %d = %d", len(eps), i))
 		defer func() {
 			if in.Connections > 0 {
@@ -80,8 +80,8 @@ func nftSection(d *report.Doc, c cat, in Input, data *Data) {
 			}
 		}()
 	}
-	d.H(2, c.t("cost.h"))
-	d.P(c.t("nft.cost"))
+	d.H(2, c.F("cost.h"))
+	d.P(c.F("nft.cost"))
 }
 
 func scaleSection(d *report.Doc, c cat, in Input, data *Data) {
@@ -101,9 +101,9 @@ func scaleSection(d *report.Doc, c cat, in Input, data *Data) {
 	if !added {
 		rows = append(rows, in.Services)
 	}
-	d.P(c.t("scale.p", e))
-	t := &report.Table{Header: []string{c.t("scale.services"), c.t("scale.endpoints"), c.t("scale.natrules"), c.t("scale.scan"),
-		c.t("scale.ipvs"), c.t("scale.nft"), c.t("scale.nftpkt")}, Right: []bool{true, true, true, true, true, true, true}}
+	d.P(c.F("scale.p", e))
+	t := &report.Table{Header: []string{c.F("scale.services"), c.F("scale.endpoints"), c.F("scale.natrules"), c.F("scale.scan"),
+		c.F("scale.ipvs"), c.F("scale.nft"), c.F("scale.nftpkt")}, Right: []bool{true, true, true, true, true, true, true}}
 	for _, s := range rows {
 		r := kubeproxy.Scale(s, e)
 		t.Rows = append(t.Rows, []string{num(s), num(s * e), num(r.IPTablesNATRules), num(r.IPTablesWorstScan),
@@ -115,14 +115,14 @@ func scaleSection(d *report.Doc, c cat, in Input, data *Data) {
 	}
 	d.T(t)
 	r := kubeproxy.Scale(in.Services, e)
-	d.L(c.t("scale.iptables", num(r.IPTablesNATRules), num(r.IPTablesWorstScan)),
-		c.t("scale.ipvsline", num(r.IPVSVirtual), num(r.IPVSReal), r.IPVSIPTablesRules),
-		c.t("scale.nftline", num(r.NFTElements), num(r.NFTRules)))
+	d.L(c.F("scale.iptables", num(r.IPTablesNATRules), num(r.IPTablesWorstScan)),
+		c.F("scale.ipvsline", num(r.IPVSVirtual), num(r.IPVSReal), r.IPVSIPTablesRules),
+		c.F("scale.nftline", num(r.NFTElements), num(r.NFTRules)))
 	if r.LargeCluster {
-		d.Styled("warn", c.t("large.p", in.Services*e, kubeproxy.LargeClusterThreshold))
+		d.Styled("warn", c.F("large.p", in.Services*e, kubeproxy.LargeClusterThreshold))
 	}
-	d.H(2, c.t("sources.h"))
-	d.L(c.t("src.ipvs2018"), c.t("src.nft2025"), c.t("src.eks"), c.t("src.partial"))
+	d.H(2, c.F("sources.h"))
+	d.L(c.F("src.ipvs2018"), c.F("src.nft2025"), c.F("src.eks"), c.F("src.partial"))
 }
 
 // num formats an integer with thin grouping (12,345).
@@ -143,16 +143,16 @@ func noProxySection(d *report.Doc, c cat, in Input, data *Data) {
 	}
 	a := dns.Lookup(svc, "cluster.local", dns.DefaultTTL)
 	if sp.ExternalName != "" {
-		d.H(1, c.t("extname.h"))
-		d.P(c.t("extname.p", sp.ExternalName))
+		d.H(1, c.F("extname.h"))
+		d.P(c.F("extname.p", sp.ExternalName))
 	} else {
-		d.H(1, c.t("headless.h"))
-		d.P(c.t("headless.p"))
+		d.H(1, c.F("headless.h"))
+		d.P(c.F("headless.p"))
 	}
-	d.H(2, c.t("dns.h", a.Query))
+	d.H(2, c.F("dns.h", a.Query))
 	var b strings.Builder
 	if a.NXDomain {
-		b.WriteString(c.t("dns.nx") + "\n")
+		b.WriteString(c.F("dns.nx") + "\n")
 	}
 	for _, r := range append(a.Records, a.Hostnames...) {
 		data.DNS = append(data.DNS, r.String())
@@ -160,8 +160,8 @@ func noProxySection(d *report.Doc, c cat, in Input, data *Data) {
 	}
 	d.C("", b.String())
 	if sp.ExternalName == "" {
-		d.P(c.t("dns.headless.p", dns.DefaultTTL))
+		d.P(c.F("dns.headless.p", dns.DefaultTTL))
 	} else {
-		d.P(c.t("dns.extname.p", dns.DefaultTTL))
+		d.P(c.F("dns.extname.p", dns.DefaultTTL))
 	}
 }

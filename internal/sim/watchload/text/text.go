@@ -6,7 +6,7 @@
 package text
 
 import (
-	"fmt"
+	"github.com/k8sexplain/k8sexplain/internal/report"
 	"math"
 	"strconv"
 	"strings"
@@ -39,16 +39,7 @@ func For(lang string) *Catalogue {
 }
 
 // F formats the text of key. A missing key is a bug; it shows as "!key".
-func (c *Catalogue) F(key string, args ...any) string {
-	s, ok := c.msgs[key]
-	if !ok {
-		return "!" + key
-	}
-	if len(args) == 0 {
-		return s
-	}
-	return fmt.Sprintf(s, args...)
-}
+func (c *Catalogue) F(key string, args ...any) string { return report.Texts(c.msgs).F(key, args...) }
 
 // Keys lists the keys of lang (for the completeness test).
 func Keys(lang string) []string {
