@@ -83,7 +83,8 @@ func (c *Cluster) applyNext(objs []manifest.Object, i int) {
 	next := func() { c.applyNext(objs, i+1) }
 	post := func() {
 		c.rec.Add(trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", To: "kube-apiserver", Kind: "kubectl.post", Object: res.Plural + "/" + ns + "/" + name,
-			Fields: trace.F("path", apiserver.Path(res, ns, ""), "kind", res.Kind)})
+			// Client-side apply's query (kubectl apply.go, --validate=strict).
+			Fields: trace.F("path", apiserver.Path(res, ns, "")+"?fieldManager=kubectl-client-side-apply&fieldValidation=Strict", "kind", res.Kind)})
 		c.kubectl.Create(obj, func(stored runtime.Object, err *apiserver.Status) {
 			if err != nil {
 				msg := fmt.Sprintf("Error from server (%s): error when creating %q: %s", err.Reason, o.Pos.File, err.Message)
