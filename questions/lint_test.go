@@ -95,3 +95,37 @@ func modelAnswer(q *quiz.Question, p *quiz.Presentation, lang string) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// TestBankRubricsSpecific grades the model answer of every other question
+// (any type) against each free-text rubric, in both languages: an answer
+// to a different question must not earn full credit, or the rubric is too
+// generic to tell a real answer from any Kubernetes text. The question's
+// own explanation earning full credit is TestBankModelAnswers' job.
+func TestBankRubricsSpecific(t *testing.T) {
+	qs := load(t).Questions
+	worst, worstAt := 0.0, ""
+	for _, q := range qs {
+		if q.Type != quiz.TextAns {
+			continue
+		}
+		for _, lang := range []string{"en", "ru"} {
+			for _, o := range qs {
+				if o == q {
+					continue
+				}
+				// In falls back to the other language; compare like with like.
+				if (lang == "ru" && o.Explanation.Ru == "") || (lang == "en" && o.Explanation.En == "") {
+					continue
+				}
+				r := quiz.Grade(q, nil, o.Explanation.In(lang), lang)
+				if r.Score > worst {
+					worst, worstAt = r.Score, q.ID+" <- "+o.ID+" ("+lang+")"
+				}
+				if r.Score >= 1 {
+					t.Errorf("%s (%s, %s): the explanation of %s (%s) scores %.2f (found %q)", q.File, q.ID, lang, o.ID, o.File, r.Score, r.Found)
+				}
+			}
+		}
+	}
+	t.Logf("worst cross-question score: %.2f (%s)", worst, worstAt)
+}
