@@ -89,7 +89,9 @@ var (
 // words matches when its words appear in order with at most one extra word
 // between them. So write synonyms as short key phrases, and avoid words
 // every answer contains ("pod", "kubelet", "потом"): the bank lint grades
-// each model answer against its own rubric and "I don't know" against it.
+// each model answer against its own rubric (full credit), "I don't know"
+// against it (nothing), and every other question's model answer against it
+// (never full credit), in both languages.
 type Question struct {
 	ID          string    `yaml:"id" json:"id"`
 	Topic       string    `yaml:"topic" json:"topic"`
