@@ -108,7 +108,10 @@ func (s *Server) handle(c *Client, r request, done Done) {
 		s.bind(c, r, done, step)
 		return
 	}
-	obj := r.obj.DeepCopyObject()
+	// The request body becomes the server's object, as a decoded request
+	// body would: callers hand over a fresh object and do not touch it again
+	// (kubectl copies the manifest's object; controllers build or DeepCopy).
+	obj := r.obj
 	m := Meta(obj)
 	if m.GetNamespace() == "" && r.res.Namespaced {
 		m.SetNamespace("default")
