@@ -6,12 +6,9 @@ import (
 	"testing"
 	"time"
 
-	expect "github.com/Netflix/go-expect"
-	"github.com/creack/pty"
-	"github.com/hinshun/vt10x"
 	"github.com/k8sexplain/k8sexplain/internal/iostreams"
+	"github.com/k8sexplain/k8sexplain/internal/ptytest"
 	"github.com/k8sexplain/k8sexplain/internal/quiz"
-	"golang.org/x/sys/unix"
 )
 
 // TestQuizInteractivePTY drives the survey prompts in a pseudo-terminal, as
@@ -25,16 +22,7 @@ import (
 // for the TCGETS ioctl.
 func TestQuizInteractivePTY(t *testing.T) {
 	dir := quizTest(t)
-	ptm, tty, err := pty.Open()
-	if err != nil {
-		t.Skipf("no pty: %v", err)
-	}
-	term := vt10x.New(vt10x.WithWriter(tty))
-	c, err := expect.NewConsole(expect.WithStdin(ptm), expect.WithStdout(term), expect.WithCloser(ptm, tty),
-		expect.WithDefaultTimeout(10*time.Second))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := ptytest.Console(t)
 	defer c.Close()
 
 	streams := &iostreams.Streams{In: c.Tty(), Out: c.Tty(), ErrOut: c.Tty(), InTTY: true, OutTTY: true,
@@ -51,13 +39,13 @@ func TestQuizInteractivePTY(t *testing.T) {
 		}
 	}
 	expectOut("Question 1 of 2")
-	waitRaw(t, c.Tty().Fd())
+	ptytest.WaitRaw(t, c.Tty().Fd())
 	if _, err := c.Send("\r"); err != nil {
 		t.Fatal(err)
 	}
 	expectOut("See it")
 	expectOut("Question 2 of 2")
-	waitRaw(t, c.Tty().Fd())
+	ptytest.WaitRaw(t, c.Tty().Fd())
 	if _, err := c.Send("\x03"); err != nil {
 		t.Fatal(err)
 	}
@@ -80,18 +68,3 @@ func TestQuizInteractivePTY(t *testing.T) {
 
 // waitRaw polls the terminal's mode until ICANON and ISIG are clear, for
 // at most five seconds.
-func waitRaw(t *testing.T, fd uintptr) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
-		tio, err := unix.IoctlGetTermios(int(fd), unix.TCGETS)
-		if err != nil {
-			t.Fatalf("tcgets: %v", err)
-		}
-		if tio.Lflag&(unix.ICANON|unix.ISIG) == 0 {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	t.Fatal("the prompt never put the terminal in raw mode")
-}

@@ -9,10 +9,7 @@ import (
 	"time"
 
 	"github.com/AlecAivazis/survey/v2/terminal"
-	expect "github.com/Netflix/go-expect"
-	"github.com/creack/pty"
-	"github.com/hinshun/vt10x"
-	"golang.org/x/sys/unix"
+	"github.com/k8sexplain/k8sexplain/internal/ptytest"
 )
 
 // TestSurveyPrompterTypes drives SurveyPrompter in a pseudo-terminal for
@@ -65,18 +62,8 @@ func TestSurveyPrompterTypes(t *testing.T) {
 		{"t-text-quorum", []string{"нужно большинство" + enter}, "нужно большинство", 0.5},
 	} {
 		t.Run(tc.id, func(t *testing.T) {
-			ptm, tty, err := pty.Open()
-			if err != nil {
-				t.Skipf("no pty: %v", err)
-			}
-			term := vt10x.New(vt10x.WithWriter(tty))
-			c, err := expect.NewConsole(expect.WithStdin(ptm), expect.WithStdout(term), expect.WithCloser(ptm, tty),
-				expect.WithDefaultTimeout(10*time.Second))
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := ptytest.Console(t)
 			defer c.Close()
-			defer tty.Close()
 			sp := &SurveyPrompter{Stdio: terminal.Stdio{In: c.Tty(), Out: c.Tty(), Err: c.Tty()}}
 			p := Present(b.Get(tc.id), 1, 1, "ru", 1)
 			type res struct {
@@ -92,7 +79,7 @@ func TestSurveyPrompterTypes(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				waitRawFD(t, c.Tty().Fd())
+				ptytest.WaitRaw(t, c.Tty().Fd())
 				if _, err := c.Send(k); err != nil {
 					t.Fatal(err)
 				}
@@ -128,23 +115,3 @@ func TestSurveyPrompterTypes(t *testing.T) {
 
 // waitRawFD polls until the prompt has put the terminal in raw mode
 // (ICANON and ISIG clear): keys sent before that are cooked or lost.
-func waitRawFD(t *testing.T, fd uintptr) {
-	t.Helper()
-	waitLflag(t, fd, func(l uint32) bool { return l&(unix.ICANON|unix.ISIG) == 0 })
-}
-
-func waitLflag(t *testing.T, fd uintptr, ok func(uint32) bool) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
-		tio, err := unix.IoctlGetTermios(int(fd), unix.TCGETS)
-		if err != nil {
-			t.Fatalf("tcgets: %v", err)
-		}
-		if ok(tio.Lflag) {
-			return
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-	t.Fatal("the terminal mode did not change in time")
-}
