@@ -135,6 +135,8 @@ var catalogueEN = map[string]Entry{
 	"etcd.delete": {"etcd: DELETE {key} at revision {rev}", ""},
 	"apiserver.response": {"{status} ({kind}, resourceVersion {rv})",
 		"201 Created means the desired state is durably stored in etcd — nothing more. Everything after this happens asynchronously, driven by watches."},
+	"apiserver.updated": {"{status} ({kind}, resourceVersion {rv})",
+		"An update is stored like a create: a new revision, a new resourceVersion, and every watcher is told. What the change means is up to the controllers that watch this kind."},
 	"watch.event": {"watch: {type} {object} (revision {rev})", ""},
 	"controller.observe": {"watch delivered {kind} {object} (revision {rev}); reconcile queued",
 		"Controllers never poll: each keeps an informer (LIST once, then WATCH) and a work queue. A watch event puts the object's key on the queue; the reconcile loop compares desired with actual state."},

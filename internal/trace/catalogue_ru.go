@@ -135,6 +135,8 @@ var catalogueRU = map[string]Entry{
 	"etcd.delete": {"etcd: DELETE {key} на ревизии {rev}", ""},
 	"apiserver.response": {"{status} ({kind}, resourceVersion {rv})",
 		"201 Created означает лишь то, что желаемое состояние надёжно сохранено в etcd, — не больше. Всё дальнейшее происходит асинхронно и движется событиями watch."},
+	"apiserver.updated": {"{status} ({kind}, resourceVersion {rv})",
+		"Обновление сохраняется так же, как создание: новая ревизия, новый resourceVersion, и все подписчики watch получают уведомление. Что это изменение значит, решают контроллеры, которые следят за этим видом объектов."},
 	"watch.event": {"watch: {type} {object} (ревизия {rev})", ""},
 	"controller.observe": {"watch доставил {kind} {object} (ревизия {rev}); reconcile поставлен в очередь",
 		"Контроллеры никогда не опрашивают API по таймеру: у каждого есть informer (один раз LIST, затем WATCH) и очередь задач. Событие watch кладёт ключ объекта в очередь; цикл reconcile сравнивает желаемое состояние с фактическим."},

@@ -246,7 +246,7 @@ func sequence(tr *Trace, o Options) *report.Sequence {
 			switch {
 			case s.Kind == "etcd.put" && who == "apiserver":
 				add(report.Message{From: "apiserver", To: "etcd", Text: text})
-			case s.Kind == "apiserver.response":
+			case s.Kind == "apiserver.response" || s.Kind == "apiserver.updated":
 				add(report.Message{From: "apiserver", To: "kubectl", Text: text, Reply: true})
 			case s.Kind == "controller.observe" || s.Kind == "scheduler.queue" || s.Kind == "kubelet.admit" || s.Kind == "dns.record" || s.Kind == "kubeproxy.sync":
 				add(report.Message{From: "apiserver", To: who, Text: text, Reply: true})

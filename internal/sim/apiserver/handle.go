@@ -214,7 +214,11 @@ func (s *Server) commit(c *Client, r request, key string, obj runtime.Object, pr
 		}
 		rv := m.GetResourceVersion()
 		s.eng.After(RequestLatency, func() {
-			step(storePhase, "apiserver.response", "status", fmt.Sprintf("%d %s", code, http.StatusText(code)), "rv", rv, "kind", r.res.Kind)
+			kind := "apiserver.response"
+			if code != http.StatusCreated {
+				kind = "apiserver.updated"
+			}
+			step(storePhase, kind, "status", fmt.Sprintf("%d %s", code, http.StatusText(code)), "rv", rv, "kind", r.res.Kind)
 			if done != nil {
 				done(obj, nil)
 			}
