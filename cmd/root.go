@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"sort"
 	"strings"
 
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
@@ -268,14 +267,4 @@ func isCobraUsage(err error) bool {
 		}
 	}
 	return false
-}
-
-// sortedKeys returns the keys of m in order (for stable output).
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -56,7 +57,7 @@ Pod is evicted too, and nobody recreates it.`,
 			cfg := sim.Config{Heartbeats: true}
 			if bare {
 				// The bare pod joins the scene through the same loader.
-				extra, err := manifest.Parse("standalone-pod.yaml", []byte(sprintf(standalonePod, node)))
+				extra, err := manifest.Parse("standalone-pod.yaml", []byte(fmt.Sprintf(standalonePod, node)))
 				if err != nil {
 					return err
 				}

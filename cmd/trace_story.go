@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/k8sexplain/k8sexplain/examples"
@@ -73,9 +72,6 @@ func pickDeployment(cl *sim.Cluster, name string) (*appsv1.Deployment, error) {
 	var found []*appsv1.Deployment
 	seen := map[string]bool{}
 	for _, p := range cl.Pods() {
-		for _, ref := range p.OwnerReferences {
-			_ = ref
-		}
 		if d := deploymentOf(cl, p); d != nil && !seen[d.Name] {
 			seen[d.Name] = true
 			found = append(found, d)
@@ -115,17 +111,3 @@ func deploymentOf(cl *sim.Cluster, p *corev1.Pod) *appsv1.Deployment {
 	}
 	return nil
 }
-
-// podNames lists the pods for an error message.
-func podNames(cl *sim.Cluster) string {
-	var n []string
-	for _, p := range cl.Pods() {
-		n = append(n, p.Name)
-	}
-	if len(n) == 0 {
-		return "none"
-	}
-	return strings.Join(n, ", ")
-}
-
-func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }

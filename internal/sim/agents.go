@@ -5,6 +5,8 @@ import (
 	"encoding/base32"
 	"fmt"
 	"hash/fnv"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -122,10 +124,10 @@ func (p *proxyAgent) sync() {
 			continue // installed at bootstrap, not part of the story
 		}
 		var ready []string
-		var slices []*discoveryv1.EndpointSlice
-		for _, name := range sortedNames(p.slices[k]) {
+		var svcSlices []*discoveryv1.EndpointSlice
+		for _, name := range slices.Sorted(maps.Keys(p.slices[k])) {
 			sl := p.slices[k][name]
-			slices = append(slices, sl)
+			svcSlices = append(svcSlices, sl)
 			for _, ep := range sl.Endpoints {
 				if ep.Conditions.Ready == nil || *ep.Conditions.Ready {
 					ready = append(ready, ep.Addresses...)
@@ -150,9 +152,9 @@ func (p *proxyAgent) sync() {
 			p.last[k+"/"+sp.Name] = state
 			chain := portChain("KUBE-SVC-", svc.Namespace, svc.Name, sp.Name, string(sp.Protocol))
 			tp := sp.TargetPort.String()
-			if len(slices) > 0 {
+			if len(svcSlices) > 0 {
 				// A named targetPort is resolved per pod by the EndpointSlice controller.
-				for _, ep := range slices[0].Ports {
+				for _, ep := range svcSlices[0].Ports {
 					if ep.Name != nil && *ep.Name == sp.Name && ep.Port != nil {
 						tp = fmt.Sprint(*ep.Port)
 					}
@@ -163,15 +165,6 @@ func (p *proxyAgent) sync() {
 					"proto", string(sp.Protocol), "chain", chain, "endpoints", len(ready), "targets", joinTargets(ready, tp), "node", p.node)})
 		}
 	}
-}
-
-func sortedNames[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 func joinTargets(ips []string, port string) string {

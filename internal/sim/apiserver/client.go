@@ -3,7 +3,6 @@ package apiserver
 import (
 	"fmt"
 	"net/http"
-	"sort"
 	"strings"
 
 	"github.com/k8sexplain/k8sexplain/internal/trace"
@@ -145,15 +144,6 @@ func (c *Client) Event(phase trace.Phase, regarding runtime.Object, typ, reason,
 	}
 	ev.GenerateName = m.GetName() + "."
 	c.send(request{verb: "create", obj: ev, res: ResourceOf(ev), ns: ev.Namespace}, nil)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
 
 func nodeOf(obj runtime.Object) string {

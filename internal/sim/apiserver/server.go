@@ -15,6 +15,8 @@ package apiserver
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"time"
 
@@ -163,7 +165,7 @@ func (s *Server) watch(actor, plural, node string, h func(Event)) {
 	} else {
 		s.watches[plural] = append(s.watches[plural], w)
 	}
-	for _, k := range sortedKeys(s.data) {
+	for _, k := range slices.Sorted(maps.Keys(s.data)) {
 		st := s.data[k]
 		if st.res.Plural == plural && (node == "" || nodeOf(st.obj) == node) {
 			s.deliver(w, Event{Type: Added, Obj: st.obj, Rev: s.rev})
@@ -208,7 +210,7 @@ func (s *Server) fanOut(ev Event, res Resource, oldNode string) {
 // Pods returns the stored pods in key order (for the run's summary).
 func (s *Server) Pods() []*corev1.Pod {
 	var out []*corev1.Pod
-	for _, k := range sortedKeys(s.data) {
+	for _, k := range slices.Sorted(maps.Keys(s.data)) {
 		if p, ok := s.data[k].obj.(*corev1.Pod); ok {
 			out = append(out, p)
 		}
@@ -228,7 +230,7 @@ func (s *Server) CountWatchers(plural string, n int) {
 // List returns the stored objects of a resource (plural) in key order.
 func (s *Server) List(plural string) []runtime.Object {
 	var out []runtime.Object
-	for _, k := range sortedKeys(s.data) {
+	for _, k := range slices.Sorted(maps.Keys(s.data)) {
 		if st := s.data[k]; st.res.Plural == plural {
 			out = append(out, st.obj)
 		}
