@@ -30,7 +30,7 @@ type Deployment struct {
 	rec     *trace.Recorder
 	deploys map[string]*appsv1.Deployment
 	rsets   map[string]*appsv1.ReplicaSet // by namespace/name
-	pending map[string]bool               // syncs queued
+	queue   *workQueue                    // syncs queued
 	avail   map[string]int32              // last reported available replicas
 	// History is each Deployment's rollout table: sizes after every scaling.
 	History       map[string][]RolloutRow
@@ -45,9 +45,10 @@ type Deployment struct {
 // NewDeployment starts the controller's watches.
 func NewDeployment(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *Deployment {
 	d := &Deployment{c: c, eng: eng, rec: rec, deploys: map[string]*appsv1.Deployment{},
-		rsets: map[string]*appsv1.ReplicaSet{}, pending: map[string]bool{}, avail: map[string]int32{},
+		rsets: map[string]*appsv1.ReplicaSet{}, avail: map[string]int32{},
 		History: map[string][]RolloutRow{}, progress: map[string]time.Duration{}, deadlineArmed: map[string]time.Duration{},
 		complete: map[string]bool{}, exceeded: map[string]bool{}, pendingScale: map[string]int32{}, rolledOut: map[string]bool{}}
+	d.queue = newWorkQueue(eng, d.sync)
 	c.Watch("deployments", func(ev apiserver.Event) {
 		dep := ev.Obj.(*appsv1.Deployment)
 		k := dep.Namespace + "/" + dep.Name
@@ -61,7 +62,7 @@ func NewDeployment(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder)
 			rec.Add(trace.Step{Phase: trace.PhaseController, Actor: c.Actor, Kind: "controller.observe",
 				Object: apiserver.ObjectRef(dep), Fields: trace.F("kind", "Deployment", "rev", ev.Rev)})
 		}
-		d.enqueue(k)
+		d.queue.add(k)
 	})
 	c.Watch("replicasets", func(ev apiserver.Event) {
 		rs := ev.Obj.(*appsv1.ReplicaSet)
@@ -82,18 +83,10 @@ func NewDeployment(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder)
 			d.rsets[k] = rs
 		}
 		if ref := metav1.GetControllerOf(rs); ref != nil && ref.Kind == "Deployment" {
-			d.enqueue(rs.Namespace + "/" + ref.Name)
+			d.queue.add(rs.Namespace + "/" + ref.Name)
 		}
 	})
 	return d
-}
-
-func (d *Deployment) enqueue(k string) {
-	if d.pending[k] {
-		return
-	}
-	d.pending[k] = true
-	d.eng.After(0, func() { delete(d.pending, k); d.sync(k) })
 }
 
 // MaxSurge and MaxUnavailable resolve the rolling-update parameters: a

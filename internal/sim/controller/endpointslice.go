@@ -34,7 +34,7 @@ type EndpointSlice struct {
 	services map[string]*corev1.Service
 	pods     map[string]map[string]*corev1.Pod // namespace → name → pod
 	state    map[string]*svcSlices
-	pending  map[string]bool
+	queue    *workQueue // syncs queued
 }
 
 // svcSlices is the controller's view of one Service's slices.
@@ -59,7 +59,8 @@ type sliceState struct {
 // NewEndpointSlice starts the controller's watches.
 func NewEndpointSlice(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *EndpointSlice {
 	e := &EndpointSlice{c: c, eng: eng, rec: rec, services: map[string]*corev1.Service{},
-		pods: map[string]map[string]*corev1.Pod{}, state: map[string]*svcSlices{}, pending: map[string]bool{}}
+		pods: map[string]map[string]*corev1.Pod{}, state: map[string]*svcSlices{}}
+	e.queue = newWorkQueue(eng, e.sync)
 	c.Watch("services", func(ev apiserver.Event) {
 		svc := ev.Obj.(*corev1.Service)
 		k := svc.Namespace + "/" + svc.Name
@@ -69,7 +70,7 @@ func NewEndpointSlice(c *apiserver.Client, eng *engine.Engine, rec *trace.Record
 		}
 		e.services[k] = svc
 		e.reindex(k, svc)
-		e.enqueue(k)
+		e.queue.add(k)
 	})
 	c.Watch("pods", func(ev apiserver.Event) {
 		pod := ev.Obj.(*corev1.Pod)
@@ -87,7 +88,7 @@ func NewEndpointSlice(c *apiserver.Client, eng *engine.Engine, rec *trace.Record
 			if svc.Namespace == pod.Namespace && len(svc.Spec.Selector) > 0 &&
 				labels.SelectorFromSet(svc.Spec.Selector).Matches(labels.Set(pod.Labels)) {
 				e.touch(k, pod, ev.Type == apiserver.Deleted)
-				e.enqueue(k)
+				e.queue.add(k)
 			}
 		}
 	})
@@ -128,14 +129,6 @@ func (e *EndpointSlice) touch(k string, pod *corev1.Pod, deleted bool) {
 	if ok || !deleted {
 		st.slices[i].dirty = true
 	}
-}
-
-func (e *EndpointSlice) enqueue(k string) {
-	if e.pending[k] {
-		return
-	}
-	e.pending[k] = true
-	e.eng.After(0, func() { delete(e.pending, k); e.sync(k) })
 }
 
 func (e *EndpointSlice) sync(k string) {
@@ -221,7 +214,7 @@ func (e *EndpointSlice) write(k string, svc *corev1.Service, st *svcSlices, i in
 				sl.obj = stored.(*discoveryv1.EndpointSlice)
 			}
 			if sl.dirty {
-				e.enqueue(k) // pods changed while the slice was being created
+				e.queue.add(k) // pods changed while the slice was being created
 			}
 		})
 		return

@@ -32,15 +32,16 @@ type ReplicaSet struct {
 	inFlight   map[types.UID]int                    // creations not yet observed (expectations)
 	counts     map[types.UID]*podCounts             // kept up to date on every pod event
 	deleting   map[types.UID]map[string]bool        // deletions sent, not yet seen
-	pending    map[string]bool
+	queue      *workQueue                           // syncs queued
 	lastStatus map[string][4]int64
 }
 
 // NewReplicaSet starts the controller's watches.
 func NewReplicaSet(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *ReplicaSet {
 	r := &ReplicaSet{c: c, eng: eng, rec: rec, rsets: map[string]*appsv1.ReplicaSet{},
-		pods: map[types.UID]map[string]*corev1.Pod{}, inFlight: map[types.UID]int{}, pending: map[string]bool{}, counts: map[types.UID]*podCounts{}, deleting: map[types.UID]map[string]bool{},
+		pods: map[types.UID]map[string]*corev1.Pod{}, inFlight: map[types.UID]int{}, counts: map[types.UID]*podCounts{}, deleting: map[types.UID]map[string]bool{},
 		lastStatus: map[string][4]int64{}}
+	r.queue = newWorkQueue(eng, r.sync)
 	c.Watch("replicasets", func(ev apiserver.Event) {
 		rs := ev.Obj.(*appsv1.ReplicaSet)
 		k := rs.Namespace + "/" + rs.Name
@@ -53,7 +54,7 @@ func NewReplicaSet(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder)
 				Object: apiserver.ObjectRef(rs), Fields: trace.F("kind", "ReplicaSet", "rev", ev.Rev)})
 		}
 		r.rsets[k] = rs
-		r.enqueue(k)
+		r.queue.add(k)
 	})
 	c.Watch("pods", func(ev apiserver.Event) {
 		pod := ev.Obj.(*corev1.Pod)
@@ -83,17 +84,9 @@ func NewReplicaSet(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder)
 		if ev.Type == apiserver.Deleted || pod.DeletionTimestamp != nil {
 			delete(r.deleting[ref.UID], pod.Name)
 		}
-		r.enqueue(pod.Namespace + "/" + ref.Name)
+		r.queue.add(pod.Namespace + "/" + ref.Name)
 	})
 	return r
-}
-
-func (r *ReplicaSet) enqueue(k string) {
-	if r.pending[k] {
-		return
-	}
-	r.pending[k] = true
-	r.eng.After(0, func() { delete(r.pending, k); r.sync(k) })
 }
 
 func (r *ReplicaSet) sync(k string) {
@@ -151,7 +144,7 @@ func (r *ReplicaSet) batch(rs *appsv1.ReplicaSet, remaining, size int) {
 					r.batch(rs, left, size*2)
 				} else {
 					r.inFlight[rs.UID] = 0
-					r.enqueue(rs.Namespace + "/" + rs.Name)
+					r.queue.add(rs.Namespace + "/" + rs.Name)
 				}
 			}
 		})
