@@ -79,19 +79,16 @@ func runTraceApply(f *Factory, o *ApplyOptions) error {
 	if err != nil {
 		return err
 	}
-	if o.Nodes < 1 || o.Nodes > 10000 {
-		return exitcode.Inputf("invalid --nodes %d: want 1 to 10000 workers", o.Nodes)
+	if err := checkNodes(o.Nodes); err != nil {
+		return err
 	}
 	builtin := len(o.Files) == 0
-	var objs []manifest.Object
-	if builtin {
-		objs, err = manifest.Parse("examples/app.yaml", examples.App)
-		o.Files = []string{"examples/app.yaml"}
-	} else {
-		objs, err = manifest.Load(o.Files, f.IO.In)
-	}
+	objs, err := loadManifests(f, o.Files)
 	if err != nil {
-		return exitcode.AsInput(err)
+		return err
+	}
+	if builtin {
+		o.Files = []string{builtinExample}
 	}
 	cfg := sim.Config{Seed: g.Seed, Workers: o.Nodes, StepLimit: o.Limit}
 	if o.Cluster != "" {
@@ -185,4 +182,28 @@ func prepareNodes(objs []manifest.Object) ([]*corev1.Node, error) {
 		nodes = append(nodes, n)
 	}
 	return nodes, nil
+}
+
+// builtinExample names the embedded manifest traced when no file is given.
+const builtinExample = "examples/app.yaml"
+
+// loadManifests reads the files (a file, a directory or - each), or the
+// built-in example when there are none.
+func loadManifests(f *Factory, files []string) ([]manifest.Object, error) {
+	var objs []manifest.Object
+	var err error
+	if len(files) == 0 {
+		objs, err = manifest.Parse(builtinExample, examples.App)
+	} else {
+		objs, err = manifest.Load(files, f.IO.In)
+	}
+	return objs, exitcode.AsInput(err)
+}
+
+// checkNodes bounds --nodes.
+func checkNodes(n int) error {
+	if n < 1 || n > 10000 {
+		return exitcode.Inputf("invalid --nodes %d: want 1 to 10000 workers", n)
+	}
+	return nil
 }

@@ -3,9 +3,7 @@ package cmd
 import (
 	"strings"
 
-	"github.com/k8sexplain/k8sexplain/examples"
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
-	"github.com/k8sexplain/k8sexplain/internal/manifest"
 	"github.com/k8sexplain/k8sexplain/internal/sim"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	"github.com/spf13/cobra"
@@ -32,19 +30,16 @@ func (o *storyOptions) scene(f *Factory, cfg sim.Config) (*sim.Cluster, string, 
 	if err != nil {
 		return nil, "", err
 	}
-	if o.nodes < 1 || o.nodes > 10000 {
-		return nil, "", exitcode.Inputf("invalid --nodes %d: want 1 to 10000 workers", o.nodes)
+	if err := checkNodes(o.nodes); err != nil {
+		return nil, "", err
 	}
-	var objs []manifest.Object
+	objs, err := loadManifests(f, o.files)
+	if err != nil {
+		return nil, "", err
+	}
 	source := strings.Join(o.files, " ")
 	if len(o.files) == 0 {
-		objs, err = manifest.Parse("examples/app.yaml", examples.App)
-		source = "examples/app.yaml"
-	} else {
-		objs, err = manifest.Load(o.files, f.IO.In)
-	}
-	if err != nil {
-		return nil, "", exitcode.AsInput(err)
+		source = builtinExample
 	}
 	cfg.Seed, cfg.Workers, cfg.StepLimit = g.Seed, o.nodes, 50000
 	cl, err := sim.NewCluster(cfg)
