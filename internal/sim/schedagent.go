@@ -150,34 +150,20 @@ func (s *schedAgent) retryFailed() {
 	s.kick()
 }
 
-// spreadSelector is upstream's helper.DefaultSelector: the pod's owning
-// ReplicaSet's selector AND the selectors of the Services that select it.
+// spreadSelector gathers what the scheduler's DefaultSpreadSelector needs
+// from the agent's informers: the Services and the owning ReplicaSet.
 func (s *schedAgent) spreadSelector(pod *corev1.Pod) labels.Selector {
-	sel := labels.NewSelector()
-	found := false
+	svcs := make([]*corev1.Service, 0, len(s.services))
 	for _, svc := range s.services {
-		if svc.Namespace != pod.Namespace || len(svc.Spec.Selector) == 0 {
-			continue
-		}
-		if labels.SelectorFromSet(svc.Spec.Selector).Matches(labels.Set(pod.Labels)) {
-			reqs, _ := labels.SelectorFromSet(svc.Spec.Selector).Requirements()
-			sel = sel.Add(reqs...)
-			found = true
-		}
+		svcs = append(svcs, svc)
 	}
+	var owner *metav1.LabelSelector
 	if ref := metav1.GetControllerOf(pod); ref != nil {
-		if rs := s.rsets[ref.UID]; rs != nil && rs.Spec.Selector != nil {
-			if rsSel, err := metav1.LabelSelectorAsSelector(rs.Spec.Selector); err == nil {
-				reqs, _ := rsSel.Requirements()
-				sel = sel.Add(reqs...)
-				found = true
-			}
+		if rs := s.rsets[ref.UID]; rs != nil {
+			owner = rs.Spec.Selector
 		}
 	}
-	if !found {
-		return nil
-	}
-	return sel
+	return scheduler.DefaultSpreadSelector(pod, svcs, owner)
 }
 
 func (s *schedAgent) cycle(pod *corev1.Pod) {
