@@ -1,8 +1,6 @@
 package sim
 
 import (
-	"crypto/sha256"
-	"encoding/base32"
 	"fmt"
 	"hash/fnv"
 	"maps"
@@ -13,6 +11,7 @@ import (
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
+	"github.com/k8sexplain/k8sexplain/internal/sim/kubeproxy"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
@@ -89,17 +88,6 @@ func (p *proxyAgent) schedule() {
 	})
 }
 
-// portChain is kube-proxy's KUBE-SVC-<hash16> name (pkg/proxy/iptables
-// servicePortChainName: base32 of SHA-256 over "ns/name:port" + protocol).
-func portChain(prefix, ns, name, port, proto string) string {
-	s := ns + "/" + name
-	if port != "" {
-		s += ":" + port
-	}
-	h := sha256.Sum256([]byte(s + strings.ToLower(proto)))
-	return prefix + base32.StdEncoding.EncodeToString(h[:])[:16]
-}
-
 func (p *proxyAgent) sync() {
 	now := map[string]bool{}
 	defer func() {
@@ -150,7 +138,7 @@ func (p *proxyAgent) sync() {
 				continue
 			}
 			p.last[k+"/"+sp.Name] = state
-			chain := portChain("KUBE-SVC-", svc.Namespace, svc.Name, sp.Name, string(sp.Protocol))
+			chain := kubeproxy.ServicePort{Namespace: svc.Namespace, Name: svc.Name, PortName: sp.Name, Protocol: string(sp.Protocol)}.SVCChain()
 			tp := sp.TargetPort.String()
 			if len(svcSlices) > 0 {
 				// A named targetPort is resolved per pod by the EndpointSlice controller.
