@@ -164,13 +164,3 @@ func objectRef(obj runtime.Object) string {
 
 // ObjectRef is "resource/namespace/name" for obj.
 func ObjectRef(obj runtime.Object) string { return objectRef(obj) }
-
-func phaseOfWatch(obj runtime.Object) trace.Phase {
-	switch obj.(type) {
-	case *corev1.Pod:
-		return trace.PhaseController
-	case *corev1.Event:
-		return trace.PhaseController
-	}
-	return trace.PhaseController
-}

@@ -69,9 +69,6 @@ func (s *Server) handle(c *Client, r request, done Done) {
 	step(apiPhase, "apiserver.authn", "user", c.ID.User, "groups", strings.Join(c.ID.Groups, ", "), "method", c.ID.Method)
 	// 2. Authorization: Node authorizer for kubelets, then RBAC.
 	verb := r.verb
-	if verb == "create" && r.subresource == "binding" {
-		verb = "create"
-	}
 	resource := r.res.Plural
 	if r.subresource != "" {
 		resource += "/" + r.subresource

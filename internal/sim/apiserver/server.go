@@ -177,7 +177,7 @@ func (s *Server) deliver(w *watch, ev Event) {
 	s.WatchEvents++
 	s.eng.After(WatchLatency, func() {
 		if !s.rec.Full() {
-			s.rec.Add(trace.Step{Phase: phaseOfWatch(ev.Obj), Actor: w.actor, Kind: "watch.event", Verbose: true,
+			s.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: w.actor, Kind: "watch.event", Verbose: true,
 				Object: objectRef(ev.Obj), Fields: trace.F("type", ev.Type, "rev", ev.Rev)})
 		}
 		w.handler(ev)
