@@ -14,9 +14,6 @@ var uiRU = ui{
 	dropped:     "шагов сверх лимита записи (посчитаны, но не показаны)",
 	unmodeled:   "Сохранено, но не исполняется этим симулятором",
 	failed:      "kubectl apply завершился с ошибкой",
-	timeCol:     "время",
-	actorCol:    "компонент",
-	stepCol:     "что произошло",
 	component:   "компонент",
 	timeline:    "Хронология (время от начала сценария)",
 	stories: map[string]string{

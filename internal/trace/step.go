@@ -100,7 +100,6 @@ type PendingPod struct {
 // Trace is a whole run.
 type Trace struct {
 	Command string // the command line, for the title
-	Note    string // e.g. "built-in example" (a catalogue key) or ""
 	Steps   []Step
 	Summary Summary
 	Failed  string // set when the apply stopped on an error (the one-line message)
