@@ -229,11 +229,9 @@ func (c *Cluster) Engine() *engine.Engine { return c.eng }
 
 // Run drives the cluster until it settles and returns the trace.
 func (c *Cluster) Run(command string) *trace.Trace {
-	n := c.eng.Run(c.cfg.Deadline)
+	c.eng.Run(c.cfg.Deadline)
 	tr := &trace.Trace{Command: command, Steps: c.rec.Steps, Failed: c.failed}
 	s := &tr.Summary
-	s.Events = n
-	_ = n
 	s.Events = c.eng.Processed() - c.eventsBefore
 	s.End = c.eng.Now()
 	s.StepsDropped = c.rec.Dropped
