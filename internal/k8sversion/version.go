@@ -1,0 +1,28 @@
+// Package k8sversion names the one Kubernetes version the simulator models.
+//
+// It is the minor of k8s.io/api in go.mod: k8s.io/api v0.37.x is the API of
+// Kubernetes v1.37.x. Every version-dependent fact (kubeletVersion, image tags,
+// scheduler formulas, kube-proxy rules, quiz answers) follows these constants,
+// and TestVersionFollowsGoMod fails when go.mod moves, so that a bump of
+// k8s.io/api forces a review of those facts.
+package k8sversion
+
+import "fmt"
+
+const (
+	// Major and Minor are the modelled Kubernetes release.
+	Major = 1
+	Minor = 37
+	// Patch is the patch release of k8s.io/api in go.mod (v0.37.2 → v1.37.2).
+	Patch = 2
+)
+
+// Version is the modelled release as Kubernetes prints it (kubeletVersion,
+// kube-proxy image tag): "v1.37.2".
+var Version = fmt.Sprintf("v%d.%d.%d", Major, Minor, Patch)
+
+// MinorString is "v1.37", the form traces print ("modelled on Kubernetes v1.37").
+var MinorString = fmt.Sprintf("v%d.%d", Major, Minor)
+
+// AtLeast reports whether the modelled release is minor m (of major 1) or newer.
+func AtLeast(m int) bool { return Minor >= m }

@@ -1,0 +1,29 @@
+package k8sversion
+
+import (
+	"os"
+	"regexp"
+	"strconv"
+	"testing"
+)
+
+// The modelled version is tied to go.mod: bumping k8s.io/api without
+// reviewing the version-dependent facts fails here.
+func TestVersionFollowsGoMod(t *testing.T) {
+	data, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^\s*k8s\.io/api v0\.(\d+)\.(\d+)\s*$`).FindSubmatch(data)
+	if m == nil {
+		t.Fatal("go.mod has no k8s.io/api requirement")
+	}
+	got := string(m[1]) + "." + string(m[2])
+	want := strconv.Itoa(Minor) + "." + strconv.Itoa(Patch)
+	if got != want {
+		t.Fatalf("go.mod has k8s.io/api v0.%s but the simulator models v1.%s: review every version-dependent fact, then update k8sversion", got, want)
+	}
+	if Version != "v1.37.2" || MinorString != "v1.37" || !AtLeast(37) || AtLeast(38) {
+		t.Fatalf("Version %q, MinorString %q", Version, MinorString)
+	}
+}
