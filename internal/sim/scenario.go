@@ -1,8 +1,10 @@
 package sim
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -44,16 +46,14 @@ func (c *Cluster) Deployment(ns, name string) *appsv1.Deployment {
 }
 
 // SetImage is `kubectl set image deployment/NAME CONTAINER=IMAGE`: kubectl
-// reads the Deployment and writes it back with the new image in the pod
-// template — a new template, so a new ReplicaSet and a rolling update.
+// reads the Deployment, changes the image locally and sends the difference
+// as a strategic merge patch (kubectl set/set_image.go: PATCH with
+// application/strategic-merge-patch+json, RBAC verb patch). A new template,
+// so a new ReplicaSet and a rolling update.
 func (c *Cluster) SetImage(dep *appsv1.Deployment, container, image string) error {
-	upd := dep.DeepCopy()
 	found := false
-	for i := range upd.Spec.Template.Spec.Containers {
-		if upd.Spec.Template.Spec.Containers[i].Name == container {
-			upd.Spec.Template.Spec.Containers[i].Image = image
-			found = true
-		}
+	for _, ct := range dep.Spec.Template.Spec.Containers {
+		found = found || ct.Name == container
 	}
 	if !found {
 		var names []string
@@ -62,9 +62,18 @@ func (c *Cluster) SetImage(dep *appsv1.Deployment, container, image string) erro
 		}
 		return fmt.Errorf("deployment %s has no container %q (it has %s)", dep.Name, container, strings.Join(names, ", "))
 	}
+	body, _ := json.Marshal(map[string]any{"spec": map[string]any{"template": map[string]any{"spec": map[string]any{
+		"containers": []map[string]string{{"image": image, "name": container}}}}}})
 	c.rec.Add(trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", To: "kube-apiserver", Kind: "kubectl.setimage", Object: apiserver.ObjectRef(dep),
 		Fields: trace.F("deployment", dep.Name, "container", container, "image", image)})
-	c.kubectl.Update(upd, func(_ runtime.Object, err *apiserver.Status) {
+	c.kubectl.Patch(apiserver.ResourceOf(dep), dep.Namespace, dep.Name, "strategic merge patch "+string(body), func(o runtime.Object) {
+		d := o.(*appsv1.Deployment)
+		for i := range d.Spec.Template.Spec.Containers {
+			if d.Spec.Template.Spec.Containers[i].Name == container {
+				d.Spec.Template.Spec.Containers[i].Image = image
+			}
+		}
+	}, func(_ runtime.Object, err *apiserver.Status) {
 		if err != nil {
 			c.failed = err.Message
 		}
@@ -72,19 +81,24 @@ func (c *Cluster) SetImage(dep *appsv1.Deployment, container, image string) erro
 	return nil
 }
 
-// Undo is `kubectl rollout undo deployment/NAME`: the template of the
-// previous revision's ReplicaSet is written back into the Deployment.
+// Undo is `kubectl rollout undo deployment/NAME`: kubectl finds the
+// ReplicaSet of the previous revision and sends a JSON patch that replaces
+// the Deployment's spec.template with that set's template (without its
+// pod-template-hash label) and its annotations (kubectl polymorphichelpers
+// rollback.go getDeploymentPatch). The Deployment controller then finds
+// that old ReplicaSet for the template and reuses it under a new revision.
 func (c *Cluster) Undo(dep *appsv1.Deployment) {
 	rs := c.previousRS(dep)
 	if rs == nil {
 		return
 	}
-	upd := dep.DeepCopy()
-	upd.Spec.Template = *rs.Spec.Template.DeepCopy()
-	delete(upd.Spec.Template.Labels, "pod-template-hash")
+	tmpl := rs.Spec.Template.DeepCopy()
+	delete(tmpl.Labels, "pod-template-hash")
 	c.rec.Add(trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", To: "kube-apiserver", Kind: "kubectl.undo", Object: apiserver.ObjectRef(dep),
 		Fields: trace.F("deployment", dep.Name, "rs", rs.Name, "revision", rs.Annotations["deployment.kubernetes.io/revision"])})
-	c.kubectl.Update(upd, nil)
+	c.kubectl.Patch(apiserver.ResourceOf(dep), dep.Namespace, dep.Name,
+		`JSON patch [{"op":"replace","path":"/spec/template","value":{…}},{"op":"replace","path":"/metadata/annotations","value":{…}}]`,
+		func(o runtime.Object) { o.(*appsv1.Deployment).Spec.Template = *tmpl }, nil)
 }
 
 // previousRS is the ReplicaSet of the revision before the current one.
@@ -99,7 +113,9 @@ func (c *Cluster) previousRS(dep *appsv1.Deployment) *appsv1.ReplicaSet {
 		}
 	}
 	sort.Slice(owned, func(i, j int) bool {
-		return owned[i].Annotations["deployment.kubernetes.io/revision"] > owned[j].Annotations["deployment.kubernetes.io/revision"]
+		ri, _ := strconv.Atoi(owned[i].Annotations["deployment.kubernetes.io/revision"])
+		rj, _ := strconv.Atoi(owned[j].Annotations["deployment.kubernetes.io/revision"])
+		return ri > rj
 	})
 	if len(owned) < 2 {
 		return nil

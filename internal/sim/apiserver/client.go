@@ -67,6 +67,10 @@ type request struct {
 	res         Resource
 	ns, name    string
 	node        string // binding target
+	// patch: the body as sent (for the trace) and its effect on the
+	// stored object, applied when the write reaches etcd.
+	body  string
+	apply func(runtime.Object)
 }
 
 func (c *Client) send(r request, done Done) {
@@ -95,6 +99,13 @@ func (c *Client) Update(obj runtime.Object, done Done) {
 func (c *Client) UpdateStatus(obj runtime.Object, done Done) {
 	m := Meta(obj)
 	c.send(request{verb: "update", subresource: "status", obj: obj, res: ResourceOf(obj), ns: m.GetNamespace(), name: m.GetName()}, done)
+}
+
+// Patch sends a PATCH (strategic merge patch) of one object: body is the
+// patch as kubectl prints it, apply makes the same change to a copy of the
+// stored object. A patch carries no resourceVersion, so it never conflicts.
+func (c *Client) Patch(res Resource, ns, name, body string, apply func(runtime.Object), done Done) {
+	c.send(request{verb: "patch", res: res, ns: ns, name: name, body: body, apply: apply}, done)
 }
 
 // Bind POSTs a Binding for pod to node (pods/binding subresource).

@@ -24,6 +24,8 @@ func verbHTTP(r request) string {
 		return "PUT"
 	case "delete":
 		return "DELETE"
+	case "patch":
+		return "PATCH"
 	}
 	return "GET"
 }
@@ -105,6 +107,13 @@ func (s *Server) handle(c *Client, r request, done Done) {
 		s.bind(c, r, done, step)
 		return
 	}
+	if r.verb == "patch" {
+		if c.Loud {
+			step(apiPhase, "apiserver.patch", "body", r.body, "path", r.path())
+		}
+		s.patch(c, r, done, step)
+		return
+	}
 	// The request body becomes the server's object, as a decoded request
 	// body would: callers hand over a fresh object and do not touch it again
 	// (kubectl copies the manifest's object; controllers build or DeepCopy).
@@ -153,8 +162,7 @@ func (s *Server) handle(c *Client, r request, done Done) {
 		return
 	}
 	if r.verb == "update" && prev == nil {
-		fail(&Status{Code: http.StatusNotFound, Reason: "NotFound",
-			Message: fmt.Sprintf("%s %q not found", qualifiedPlural(r.res), r.name)})
+		fail(notFound(r))
 		return
 	}
 	if r.verb == "create" {
@@ -164,14 +172,85 @@ func (s *Server) handle(c *Client, r request, done Done) {
 				return
 			}
 		}
-	} else {
-		// The API server keeps identity fields of the stored object, and
-		// a write to the main resource cannot change status (nor a write to
-		// /status the spec): each component owns its half.
-		obj = mergeUpdate(prev.obj, obj, r.subresource == "status")
-		m = Meta(obj)
+		s.commit(c, r, key, func(cur *stored) (runtime.Object, *Status) {
+			if cur != nil {
+				return nil, &Status{Code: http.StatusConflict, Reason: "AlreadyExists",
+					Message: fmt.Sprintf("%s %q already exists", qualifiedPlural(r.res), r.name)}
+			}
+			return obj, nil
+		}, done, step)
+		return
 	}
-	s.commit(c, r, key, obj, prev, done, step)
+	// An update carries the resourceVersion its writer read. The check is
+	// made against what is stored when the write reaches etcd (the
+	// registry's GuaranteedUpdate compares and swaps on the key's revision):
+	// a writer that read an older version gets 409 Conflict and must read
+	// again. Then the registry strategy's PrepareForUpdate keeps the stored
+	// object's identity fields, and the half of the object this endpoint
+	// does not own: a write to the main resource keeps the stored status, a
+	// write to /status the stored spec.
+	readRV := m.GetResourceVersion()
+	s.commit(c, r, key, func(cur *stored) (runtime.Object, *Status) {
+		if cur == nil {
+			return nil, notFound(r)
+		}
+		if readRV != "" && readRV != Meta(cur.obj).GetResourceVersion() {
+			return nil, s.conflict(c, r, readRV, Meta(cur.obj).GetResourceVersion())
+		}
+		return mergeUpdate(cur.obj, obj, r.subresource == "status"), nil
+	}, done, step)
+}
+
+func notFound(r request) *Status {
+	return &Status{Code: http.StatusNotFound, Reason: "NotFound",
+		Message: fmt.Sprintf("%s %q not found", qualifiedPlural(r.res), r.name)}
+}
+
+// ConflictMessage is the API server's answer to a write whose
+// resourceVersion is no longer the stored one (apimachinery errors.NewConflict
+// with the storage layer's OptimisticLockErrorMsg).
+func ConflictMessage(r Resource, name string) string {
+	return fmt.Sprintf("Operation cannot be fulfilled on %s %q: the object has been modified; please apply your changes to the latest version and try again",
+		qualifiedPlural(r), name)
+}
+
+// conflict builds the 409 of a stale write and records it.
+func (s *Server) conflict(c *Client, r request, read, stored string) *Status {
+	s.Conflicts++
+	st := &Status{Code: http.StatusConflict, Reason: "Conflict", Message: ConflictMessage(r.res, r.name)}
+	if !s.rec.Full() {
+		resource := r.res.Plural
+		if r.subresource != "" {
+			resource += "/" + r.subresource
+		}
+		s.rec.Add(trace.Step{Phase: c.Phase, Actor: "kube-apiserver", Kind: "apiserver.conflict", Verbose: true,
+			Object: r.res.Plural + "/" + r.ns + "/" + r.name,
+			Fields: trace.F("user", c.ID.User, "verb", verbHTTP(r), "resource", resource, "name", r.name, "read", read, "stored", stored)})
+	}
+	return st
+}
+
+// patch applies a PATCH to the stored object when the write reaches etcd.
+// A patch names only the fields it changes and carries no resourceVersion,
+// so it cannot conflict: it is applied to whatever is stored.
+func (s *Server) patch(c *Client, r request, done Done, step func(trace.Phase, string, ...any)) {
+	key := Key(r.res, r.ns, r.name)
+	if s.data[key] == nil {
+		s.eng.After(RequestLatency, func() {
+			if done != nil {
+				done(nil, notFound(r))
+			}
+		})
+		return
+	}
+	s.commit(c, r, key, func(cur *stored) (runtime.Object, *Status) {
+		if cur == nil {
+			return nil, notFound(r)
+		}
+		next := cur.obj.DeepCopyObject()
+		r.apply(next)
+		return mergeUpdate(cur.obj, next, r.subresource == "status"), nil
+	}, done, step)
 }
 
 func qualifiedPlural(r Resource) string {
@@ -181,10 +260,24 @@ func qualifiedPlural(r Resource) string {
 	return r.Plural + "." + r.Group
 }
 
-// commit writes obj at a new revision after the etcd round trip, fans the
-// change out, and answers the client.
-func (s *Server) commit(c *Client, r request, key string, obj runtime.Object, prev *stored, done Done, step func(trace.Phase, string, ...any)) {
+// commit builds the object to store from what is stored when the write
+// reaches etcd (build may refuse: a conflict, a vanished object), writes it
+// at a new revision, fans the change out, and answers the client.
+func (s *Server) commit(c *Client, r request, key string, build func(cur *stored) (runtime.Object, *Status), done Done, step func(trace.Phase, string, ...any)) {
 	s.eng.After(StoreLatency, func() {
+		prev := s.data[key]
+		obj, fail := build(prev)
+		if fail != nil {
+			s.eng.After(RequestLatency, func() {
+				if fail.Reason != "Conflict" || r.subresource == "binding" {
+					step(c.Phase, "apiserver.reject", "status", fail.StatusLine(), "message", fail.Message)
+				}
+				if done != nil {
+					done(nil, fail)
+				}
+			})
+			return
+		}
 		m := Meta(obj)
 		s.stamp(m)
 		if s.first == 0 {
@@ -254,12 +347,19 @@ func (s *Server) commitDelete(c *Client, r request, done Done, step func(trace.P
 				})
 				return
 			}
-			upd := pod.DeepCopy()
 			ts := metav1.NewTime(Epoch.Add(s.eng.Now() + time.Duration(grace)*time.Second).Truncate(time.Second))
-			upd.DeletionTimestamp = &ts
-			upd.DeletionGracePeriodSeconds = &grace
 			step(c.Phase, "apiserver.graceful", "pod", pod.Name, "grace", grace, "user", c.ID.User)
-			s.commit(c, r, key, upd, prev, done, step)
+			s.commit(c, r, key, func(cur *stored) (runtime.Object, *Status) {
+				if cur == nil {
+					return nil, notFound(r)
+				}
+				upd := cur.obj.(*corev1.Pod).DeepCopy()
+				if upd.DeletionTimestamp == nil {
+					upd.DeletionTimestamp = &ts
+					upd.DeletionGracePeriodSeconds = &grace
+				}
+				return upd, nil
+			}, done, step)
 			return
 		}
 	}
@@ -287,16 +387,19 @@ func (s *Server) bind(c *Client, r request, done Done, step func(trace.Phase, st
 		})
 		return
 	}
-	pod := prev.obj.(*corev1.Pod).DeepCopy()
-	if pod.Spec.NodeName != "" {
-		fail := &Status{Code: http.StatusConflict, Reason: "Conflict",
-			Message: fmt.Sprintf("Operation cannot be fulfilled on pods/binding %q: pod %s is already assigned to node %q", r.name, r.name, pod.Spec.NodeName)}
-		s.eng.After(RequestLatency, func() { done(nil, fail) })
-		return
-	}
-	pod.Spec.NodeName = r.node
-	setPodCondition(pod, corev1.PodCondition{Type: corev1.PodScheduled, Status: corev1.ConditionTrue})
-	s.commit(c, r, key, pod, prev, done, step)
+	s.commit(c, r, key, func(cur *stored) (runtime.Object, *Status) {
+		if cur == nil {
+			return nil, &Status{Code: http.StatusNotFound, Reason: "NotFound", Message: fmt.Sprintf("pods %q not found", r.name)}
+		}
+		pod := cur.obj.(*corev1.Pod).DeepCopy()
+		if pod.Spec.NodeName != "" {
+			return nil, &Status{Code: http.StatusConflict, Reason: "Conflict",
+				Message: fmt.Sprintf("Operation cannot be fulfilled on pods/binding %q: pod %s is already assigned to node %q", r.name, r.name, pod.Spec.NodeName)}
+		}
+		pod.Spec.NodeName = r.node
+		setPodCondition(pod, corev1.PodCondition{Type: corev1.PodScheduled, Status: corev1.ConditionTrue})
+		return pod, nil
+	}, done, step)
 }
 
 func setPodCondition(p *corev1.Pod, c corev1.PodCondition) {

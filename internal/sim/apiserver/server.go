@@ -6,11 +6,14 @@
 // latency. Components hold a Client with their own identity; they never see
 // each other, only the API.
 //
+// Writes are optimistic: an update carries the resourceVersion its writer
+// read and is refused with 409 Conflict when the stored object has moved on
+// by the time the write reaches etcd; a PATCH carries none and applies to
+// whatever is stored.
+//
 // Left out on purpose: real TLS and tokens (identities are given), API
 // priority and fairness, the watch cache and bookmarks, server-side apply
-// field management, webhooks, and conflicts from concurrent writers (each
-// component owns the fields it writes, so optimistic concurrency never
-// fails here; resourceVersion still advances as in etcd).
+// field management, and webhooks.
 package apiserver
 
 import (
@@ -87,6 +90,7 @@ type Server struct {
 
 	Requests    map[string]int // by actor
 	WatchEvents int
+	Conflicts   int // writes refused with 409 Conflict (stale resourceVersion)
 	serviceIPs  *ipAllocator
 	uidSeq      uint64
 

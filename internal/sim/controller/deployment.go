@@ -10,16 +10,21 @@ package controller
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
@@ -38,8 +43,9 @@ type Deployment struct {
 	deadlineArmed map[string]time.Duration
 	complete      map[string]bool
 	exceeded      map[string]bool
-	pendingScale  map[string]int32 // ReplicaSet → size asked for, not yet seen
-	rolledOut     map[string]bool  // the last rollout completed
+	rolledOut     map[string]bool                      // the last rollout completed
+	pods          map[types.UID]map[string]*corev1.Pod // by owning ReplicaSet's UID
+	waiting       map[string]bool                      // Recreate: waiting for old pods to go
 }
 
 // NewDeployment starts the controller's watches.
@@ -47,8 +53,10 @@ func NewDeployment(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder)
 	d := &Deployment{c: c, eng: eng, rec: rec, deploys: map[string]*appsv1.Deployment{},
 		rsets: map[string]*appsv1.ReplicaSet{}, avail: map[string]int32{},
 		History: map[string][]RolloutRow{}, progress: map[string]time.Duration{}, deadlineArmed: map[string]time.Duration{},
-		complete: map[string]bool{}, exceeded: map[string]bool{}, pendingScale: map[string]int32{}, rolledOut: map[string]bool{}}
+		complete: map[string]bool{}, exceeded: map[string]bool{}, rolledOut: map[string]bool{},
+		pods: map[types.UID]map[string]*corev1.Pod{}, waiting: map[string]bool{}}
 	d.queue = newWorkQueue(eng, d.sync)
+	d.queue.onRetry = retryStep(rec, c.Actor, "deployments")
 	c.Watch("deployments", func(ev apiserver.Event) {
 		dep := ev.Obj.(*appsv1.Deployment)
 		k := dep.Namespace + "/" + dep.Name
@@ -70,23 +78,55 @@ func NewDeployment(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder)
 		if ev.Type == apiserver.Deleted {
 			delete(d.rsets, k)
 		} else {
-			if want, ok := d.pendingScale[k]; ok {
-				// Expectation: until the watch shows our own scaling, keep
-				// the size we asked for (an older event may still arrive).
-				if spec(rs) == want {
-					delete(d.pendingScale, k)
-				} else {
-					rs = rs.DeepCopy()
-					rs.Spec.Replicas = &want
-				}
-			}
 			d.rsets[k] = rs
 		}
 		if ref := metav1.GetControllerOf(rs); ref != nil && ref.Kind == "Deployment" {
 			d.queue.add(rs.Namespace + "/" + ref.Name)
 		}
 	})
+	// Pods, for Recreate: the new ReplicaSet waits until no old pod exists
+	// (deployment_controller.go deletePod enqueues the Deployment).
+	c.Watch("pods", func(ev apiserver.Event) {
+		pod := ev.Obj.(*corev1.Pod)
+		ref := metav1.GetControllerOf(pod)
+		if ref == nil || ref.Kind != "ReplicaSet" {
+			return
+		}
+		if ev.Type == apiserver.Deleted {
+			delete(d.pods[ref.UID], pod.Name)
+		} else {
+			if d.pods[ref.UID] == nil {
+				d.pods[ref.UID] = map[string]*corev1.Pod{}
+			}
+			d.pods[ref.UID][pod.Name] = pod
+		}
+		if ev.Type != apiserver.Deleted {
+			return
+		}
+		rs := d.rsets[pod.Namespace+"/"+ref.Name]
+		if rs == nil {
+			return
+		}
+		if dref := metav1.GetControllerOf(rs); dref != nil && dref.Kind == "Deployment" {
+			if dep := d.deploys[rs.Namespace+"/"+dref.Name]; dep != nil && dep.Spec.Strategy.Type == appsv1.RecreateDeploymentStrategyType {
+				d.queue.add(rs.Namespace + "/" + dref.Name)
+			}
+		}
+	})
 	return d
+}
+
+// retryStep records a failed sync and its back-off.
+func retryStep(rec *trace.Recorder, actor, plural string) func(string, error, time.Duration, int) {
+	return func(key string, err error, after time.Duration, attempt int) {
+		ns, name, _ := strings.Cut(key, "/")
+		kind := "controller.retry"
+		if st, ok := err.(*apiserver.Status); ok && st.Reason == "Conflict" {
+			kind = "controller.conflict"
+		}
+		rec.Add(trace.Step{Phase: trace.PhaseController, Actor: actor, Kind: kind, Object: plural + "/" + ns + "/" + name,
+			Fields: trace.F("key", key, "message", err.Error(), "after", after.String(), "attempt", attempt)})
+	}
 }
 
 // MaxSurge and MaxUnavailable resolve the rolling-update parameters: a
@@ -110,9 +150,15 @@ func ResolveFenceposts(surge, unavail *intstr.IntOrString, replicas int32) (int3
 	return int32(s), int32(u), nil
 }
 
-func (d *Deployment) sync(k string) {
+// sync is syncDeployment (deployment_controller.go): it reads the
+// Deployment and its ReplicaSets from the informers, and its API calls
+// follow one another as upstream's blocking calls do; the first failure
+// ends the sync with an error, and the queue retries the key with back-off
+// after the informers have caught up.
+func (d *Deployment) sync(k string, done func(error)) {
 	dep := d.deploys[k]
 	if dep == nil {
+		done(nil)
 		return
 	}
 	replicas := int32(1)
@@ -123,29 +169,135 @@ func (d *Deployment) sync(k string) {
 	hash := PodTemplateHash(&dep.Spec.Template, dep.Status.CollisionCount)
 	name := dep.Name + "-" + hash
 	newRS, olds := d.owned(dep, name)
+	if dep.Spec.Strategy.Type == appsv1.RecreateDeploymentStrategyType {
+		d.recreate(k, dep, replicas, name, hash, newRS, olds, done)
+		return
+	}
+	// rolloutRolling: the new ReplicaSet (created, or its revision synced),
+	// then scale it up if the surge allows; only if it did not, scale old
+	// ones down within the availability budget; then the status.
+	size := int32(0)
 	if newRS == nil {
-		var allSpec int32
-		for _, rs := range olds {
-			allSpec += spec(rs)
+		size = max(NewRSTarget(replicas, surge, total(olds), 0), 0)
+	}
+	d.newReplicaSet(dep, newRS, olds, name, hash, replicas, size, surge, func(newRS *appsv1.ReplicaSet, created bool, err error) {
+		if err != nil {
+			done(err)
+			return
 		}
-		size := max(NewRSTarget(replicas, surge, allSpec, 0), 0)
-		newRS = d.createRS(dep, name, hash, replicas, size, surge, nextRevision(olds))
-		if len(olds) > 0 {
-			d.scaleDownOld(dep, replicas, unavail, newRS, olds)
-			d.record(k, dep, olds, newRS) // one row: created and old scaled in the same sync
+		if t := NewRSTarget(replicas, surge, total(olds)+spec(newRS), spec(newRS)); t >= 0 && t != spec(newRS) {
+			d.scale(dep, newRS, t, func(rs *appsv1.ReplicaSet, err error) {
+				if err != nil {
+					done(err)
+					return
+				}
+				d.record(k, dep, olds, rs)
+				d.status(k, dep, replicas, unavail, rs, olds, done)
+			})
+			return
 		}
-		d.status(k, dep, replicas, unavail, newRS, olds)
-		return
-	} else if t := NewRSTarget(replicas, surge, total(olds)+spec(newRS), spec(newRS)); t >= 0 && t != spec(newRS) {
-		d.scale(dep, newRS, t)
-		d.record(k, dep, olds, newRS)
-		d.status(k, dep, replicas, unavail, newRS, olds)
+		d.scaleDownOld(dep, replicas, unavail, newRS, olds, func(olds []*appsv1.ReplicaSet, scaled bool, err error) {
+			if err != nil {
+				done(err)
+				return
+			}
+			if scaled || created {
+				d.record(k, dep, olds, newRS) // created and old scaled in the same sync: one row
+			}
+			d.status(k, dep, replicas, unavail, newRS, olds, done)
+		})
+	})
+}
+
+// recreate is rolloutRecreate (deployment/recreate.go): every old
+// ReplicaSet goes to 0 first; while any old pod still exists (terminating
+// ones included) nothing else happens; then the new ReplicaSet is created,
+// or scaled, at full size.
+func (d *Deployment) recreate(k string, dep *appsv1.Deployment, replicas int32, name, hash string, newRS *appsv1.ReplicaSet, olds []*appsv1.ReplicaSet, done func(error)) {
+	var active []int
+	for i, rs := range olds {
+		if spec(rs) > 0 {
+			active = append(active, i)
+		}
+	}
+	finish := func(newRS *appsv1.ReplicaSet, olds []*appsv1.ReplicaSet) {
+		if newRS == nil {
+			newRS = &appsv1.ReplicaSet{} // not created yet: no pods, no status
+		}
+		d.status(k, dep, replicas, 0, newRS, olds, done) // Recreate: MaxUnavailable is 0
+	}
+	if len(active) > 0 {
+		d.scaleEach(dep, olds, active, func(int) int32 { return 0 }, func(olds []*appsv1.ReplicaSet, err error) {
+			if err != nil {
+				done(err)
+				return
+			}
+			if newRS != nil {
+				d.record(k, dep, olds, newRS)
+			} else {
+				d.record(k, dep, olds, &appsv1.ReplicaSet{Spec: appsv1.ReplicaSetSpec{Replicas: new(int32)}})
+			}
+			finish(newRS, olds)
+		})
 		return
 	}
-	if d.scaleDownOld(dep, replicas, unavail, newRS, olds) {
-		d.record(k, dep, olds, newRS)
+	if d.oldPodsRunning(newRS, olds) {
+		if !d.waiting[k] {
+			d.waiting[k] = true
+			d.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: d.c.Actor, Kind: "deployment.recreatewait", Object: apiserver.ObjectRef(dep),
+				Fields: trace.F("pods", d.oldPods(newRS, olds))})
+		}
+		finish(newRS, olds)
+		return
 	}
-	d.status(k, dep, replicas, unavail, newRS, olds)
+	delete(d.waiting, k)
+	d.newReplicaSet(dep, newRS, olds, name, hash, replicas, replicas, 0, func(rs *appsv1.ReplicaSet, created bool, err error) {
+		if err != nil {
+			done(err)
+			return
+		}
+		if created || spec(rs) == replicas {
+			if created {
+				d.record(k, dep, olds, rs)
+			}
+			finish(rs, olds)
+			return
+		}
+		d.scale(dep, rs, replicas, func(rs *appsv1.ReplicaSet, err error) {
+			if err != nil {
+				done(err)
+				return
+			}
+			d.record(k, dep, olds, rs)
+			finish(rs, olds)
+		})
+	})
+}
+
+// oldPodsRunning is recreate.go oldPodsRunning: old ReplicaSets still
+// report pods, or a pod of one still exists and has not finished.
+func (d *Deployment) oldPodsRunning(newRS *appsv1.ReplicaSet, olds []*appsv1.ReplicaSet) bool {
+	for _, rs := range olds {
+		if rs.Status.Replicas > 0 {
+			return true
+		}
+	}
+	return d.oldPods(newRS, olds) > 0
+}
+
+func (d *Deployment) oldPods(newRS *appsv1.ReplicaSet, olds []*appsv1.ReplicaSet) int {
+	n := 0
+	for _, rs := range olds {
+		if newRS != nil && rs.UID == newRS.UID {
+			continue
+		}
+		for _, p := range d.pods[rs.UID] {
+			if p.Status.Phase != corev1.PodFailed && p.Status.Phase != corev1.PodSucceeded {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 func spec(rs *appsv1.ReplicaSet) int32 {
@@ -200,60 +352,109 @@ func (d *Deployment) owned(dep *appsv1.Deployment, name string) (*appsv1.Replica
 	return newRS, olds
 }
 
-// scale sets a ReplicaSet's replicas through the API and records the
-// ScalingReplicaSet event.
-func (d *Deployment) scale(dep *appsv1.Deployment, rs *appsv1.ReplicaSet, to int32) {
+// scale is scaleReplicaSet: it writes the ReplicaSet's new size (and the
+// desired/max replicas annotations) with the resourceVersion read from the
+// informer, and records the ScalingReplicaSet event only once the write
+// succeeded. A stale read ends in 409 Conflict and no event.
+func (d *Deployment) scale(dep *appsv1.Deployment, rs *appsv1.ReplicaSet, to int32, then func(*appsv1.ReplicaSet, error)) {
 	from := spec(rs)
 	upd := rs.DeepCopy()
 	upd.Spec.Replicas = &to
-	if upd.Annotations == nil {
-		upd.Annotations = map[string]string{}
-	}
-	d.rsets[rs.Namespace+"/"+rs.Name] = upd // expectation: the next sync sees the new size
-	d.pendingScale[rs.Namespace+"/"+rs.Name] = to
+	d.setReplicasAnnotations(dep, upd)
 	dir := "up"
 	if to < from {
 		dir = "down"
 	}
-	d.c.Update(upd, nil)
-	d.c.Event(trace.PhaseController, dep, "Normal", "ScalingReplicaSet", fmt.Sprintf("Scaled %s replica set %s from %d to %d", dir, rs.Name, from, to))
-	d.progress[dep.Namespace+"/"+dep.Name] = d.eng.Now()
+	d.c.Update(upd, func(obj runtime.Object, err *apiserver.Status) {
+		if err != nil {
+			then(nil, err)
+			return
+		}
+		stored := obj.(*appsv1.ReplicaSet)
+		d.c.Event(trace.PhaseController, dep, "Normal", "ScalingReplicaSet", fmt.Sprintf("Scaled %s replica set %s from %d to %d", dir, rs.Name, from, to))
+		d.progress[dep.Namespace+"/"+dep.Name] = d.eng.Now()
+		then(stored, nil)
+	})
 }
 
-// scaleDownOld removes old replicas within the availability budget:
-// unhealthy ones first, then healthy ones, oldest ReplicaSet first.
-func (d *Deployment) scaleDownOld(dep *appsv1.Deployment, replicas, unavail int32, newRS *appsv1.ReplicaSet, olds []*appsv1.ReplicaSet) bool {
+func (d *Deployment) setReplicasAnnotations(dep *appsv1.Deployment, rs *appsv1.ReplicaSet) {
+	replicas := int32(1)
+	if dep.Spec.Replicas != nil {
+		replicas = *dep.Spec.Replicas
+	}
+	surge, _, _ := d.fenceposts(dep, replicas)
+	if rs.Annotations == nil {
+		rs.Annotations = map[string]string{}
+	}
+	rs.Annotations["deployment.kubernetes.io/desired-replicas"] = strconv.Itoa(int(replicas))
+	rs.Annotations["deployment.kubernetes.io/max-replicas"] = strconv.Itoa(int(replicas + surge))
+}
+
+// scaleEach scales the ReplicaSets olds[i] for i in which, one after the
+// other, to size(i); it stops at the first failure. It hands back olds
+// with each scaled one replaced by the stored result.
+func (d *Deployment) scaleEach(dep *appsv1.Deployment, olds []*appsv1.ReplicaSet, which []int, size func(int) int32, then func([]*appsv1.ReplicaSet, error)) {
+	out := slices.Clone(olds)
+	var step func(j int)
+	step = func(j int) {
+		if j == len(which) {
+			then(out, nil)
+			return
+		}
+		i := which[j]
+		d.scale(dep, out[i], size(i), func(rs *appsv1.ReplicaSet, err error) {
+			if err != nil {
+				then(nil, err)
+				return
+			}
+			out[i] = rs
+			step(j + 1)
+		})
+	}
+	step(0)
+}
+
+// scaleDownOld is reconcileOldReplicaSets: old replicas go within the
+// availability budget, unhealthy ones first, then healthy ones, oldest
+// ReplicaSet first.
+func (d *Deployment) scaleDownOld(dep *appsv1.Deployment, replicas, unavail int32, newRS *appsv1.ReplicaSet, olds []*appsv1.ReplicaSet, then func([]*appsv1.ReplicaSet, bool, error)) {
 	var oldSpec, oldAvail int32
 	for _, rs := range olds {
 		oldSpec += spec(rs)
 		oldAvail += min(rs.Status.AvailableReplicas, spec(rs))
 	}
 	if oldSpec == 0 {
-		return false
+		then(olds, false, nil)
+		return
 	}
 	newAvail := min(newRS.Status.AvailableReplicas, spec(newRS))
 	unhealthy, healthy := ScaleDownBudget(replicas, unavail, oldSpec+spec(newRS), spec(newRS), newAvail, oldSpec, oldAvail)
-	changed := false
-	for _, rs := range olds {
+	var which []int
+	sizes := map[int]int32{}
+	for i, rs := range olds {
 		sz := spec(rs)
 		cutU := min(unhealthy, sz-min(rs.Status.AvailableReplicas, sz))
 		unhealthy -= cutU
 		cutH := min(healthy, sz-cutU)
 		healthy -= cutH
 		if cut := cutU + cutH; cut > 0 {
-			d.scale(dep, rs, spec(rs)-cut)
-			changed = true
+			which = append(which, i)
+			sizes[i] = sz - cut
 		}
 	}
-	return changed
+	if len(which) == 0 {
+		then(olds, false, nil)
+		return
+	}
+	d.scaleEach(dep, olds, which, func(i int) int32 { return sizes[i] }, func(out []*appsv1.ReplicaSet, err error) {
+		then(out, err == nil, err)
+	})
 }
 
 // record adds a row to the rollout table after a scaling action.
 func (d *Deployment) record(k string, dep *appsv1.Deployment, olds []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet) {
-	newRS = d.rsets[newRS.Namespace+"/"+newRS.Name]
 	var oldSpec, avail int32
 	for _, rs := range olds {
-		rs = d.rsets[rs.Namespace+"/"+rs.Name]
 		oldSpec += spec(rs)
 		avail += min(rs.Status.AvailableReplicas, spec(rs))
 	}
@@ -267,8 +468,11 @@ func (d *Deployment) record(k string, dep *appsv1.Deployment, olds []*appsv1.Rep
 		Fields: trace.F("old", row.Old, "new", row.New, "available", row.Available, "pods", row.Old+row.New)})
 }
 
-// status writes the Deployment's status when availability changed.
-func (d *Deployment) status(k string, dep *appsv1.Deployment, replicas, maxUnavail int32, newRS *appsv1.ReplicaSet, olds []*appsv1.ReplicaSet) {
+// status is syncRolloutStatus: it computes the status from the
+// ReplicaSets and writes it when it differs from what the informer shows
+// (with that resourceVersion: a stale copy conflicts and the sync is
+// retried).
+func (d *Deployment) status(k string, dep *appsv1.Deployment, replicas, maxUnavail int32, newRS *appsv1.ReplicaSet, olds []*appsv1.ReplicaSet, done func(error)) {
 	var ready, available, total int32
 	for _, rs := range append([]*appsv1.ReplicaSet{newRS}, olds...) {
 		ready += rs.Status.ReadyReplicas
@@ -284,11 +488,40 @@ func (d *Deployment) status(k string, dep *appsv1.Deployment, replicas, maxUnava
 	if available > d.avail[k] {
 		d.progress[k] = d.eng.Now()
 	}
-	if d.avail[k] == available && dep.Status.ObservedGeneration == dep.Generation && d.complete[k] == complete {
-		d.watchDeadline(k, dep, newRS, complete)
+	d.avail[k] = available
+	cond := corev1.ConditionFalse
+	reason, msg := "MinimumReplicasUnavailable", "Deployment does not have minimum availability."
+	if available >= replicas-maxUnavail {
+		cond, reason, msg = corev1.ConditionTrue, "MinimumReplicasAvailable", "Deployment has minimum availability."
+	}
+	next := dep.Status.DeepCopy()
+	next.ObservedGeneration = dep.Generation
+	next.Replicas, next.ReadyReplicas, next.AvailableReplicas = total, ready, available
+	next.UpdatedReplicas = newRS.Status.Replicas
+	next.UnavailableReplicas = max(replicas-available, 0)
+	setDeploymentCondition(next, appsv1.DeploymentCondition{Type: appsv1.DeploymentAvailable, Status: cond, Reason: reason, Message: msg})
+	if equality.Semantic.DeepEqual(&dep.Status, next) {
+		d.finishRollout(k, dep, replicas, newRS, olds, complete)
+		done(nil)
 		return
 	}
-	d.avail[k] = available
+	st := dep.DeepCopy()
+	st.Status = *next
+	d.c.UpdateStatus(st, func(_ runtime.Object, err *apiserver.Status) {
+		if err != nil {
+			done(err)
+			return
+		}
+		d.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: d.c.Actor, Kind: "deployment.status", Object: apiserver.ObjectRef(dep),
+			Fields: trace.F("ready", ready, "available", available, "replicas", replicas, "availableCond", string(cond), "minAvailable", replicas-maxUnavail)})
+		d.finishRollout(k, dep, replicas, newRS, olds, complete)
+		done(nil)
+	})
+}
+
+// finishRollout notes a rollout that completed and arms the progress
+// deadline of one that did not.
+func (d *Deployment) finishRollout(k string, dep *appsv1.Deployment, replicas int32, newRS *appsv1.ReplicaSet, olds []*appsv1.ReplicaSet, complete bool) {
 	if complete && !d.complete[k] && len(olds) > 0 {
 		d.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: d.c.Actor, Kind: "deployment.complete", Object: apiserver.ObjectRef(dep),
 			Fields: trace.F("rs", newRS.Name, "replicas", replicas)})
@@ -297,19 +530,18 @@ func (d *Deployment) status(k string, dep *appsv1.Deployment, replicas, maxUnava
 	if complete {
 		d.rolledOut[k] = true
 	}
-	st := dep.DeepCopy()
-	st.Status.ObservedGeneration = dep.Generation
-	st.Status.Replicas, st.Status.ReadyReplicas, st.Status.AvailableReplicas = total, ready, available
-	st.Status.UpdatedReplicas = newRS.Status.Replicas
-	st.Status.UnavailableReplicas = max(replicas-available, 0)
-	cond := "False"
-	if available >= replicas-maxUnavail {
-		cond = "True"
-	}
-	d.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: d.c.Actor, Kind: "deployment.status", Object: apiserver.ObjectRef(dep),
-		Fields: trace.F("ready", ready, "available", available, "replicas", replicas, "availableCond", cond, "minAvailable", replicas-maxUnavail)})
-	d.c.UpdateStatus(st, nil)
 	d.watchDeadline(k, dep, newRS, complete)
+}
+
+// setDeploymentCondition replaces the condition of the same type, or adds it.
+func setDeploymentCondition(st *appsv1.DeploymentStatus, c appsv1.DeploymentCondition) {
+	for i := range st.Conditions {
+		if st.Conditions[i].Type == c.Type {
+			st.Conditions[i] = c
+			return
+		}
+	}
+	st.Conditions = append(st.Conditions, c)
 }
 
 // watchDeadline arms the progressDeadlineSeconds check of an unfinished
@@ -352,7 +584,45 @@ func (d *Deployment) fenceposts(dep *appsv1.Deployment, replicas int32) (int32, 
 	return ResolveFenceposts(surge, unavail, replicas)
 }
 
-func (d *Deployment) createRS(dep *appsv1.Deployment, name, hash string, replicas, size, surge int32, rev int) *appsv1.ReplicaSet {
+// newReplicaSet is getNewReplicaSet: an existing ReplicaSet for the
+// template gets the next revision number when it is behind (that is how
+// `kubectl rollout undo` reuses an old ReplicaSet: its revision is
+// renumbered and the old number kept in revision-history); otherwise one is
+// created at size, and its `Scaled up … from 0 to N` event is recorded as
+// soon as the create succeeded, before anything else the sync does.
+func (d *Deployment) newReplicaSet(dep *appsv1.Deployment, existing *appsv1.ReplicaSet, olds []*appsv1.ReplicaSet, name, hash string, replicas, size, surge int32,
+	then func(rs *appsv1.ReplicaSet, created bool, err error)) {
+	rev := nextRevision(olds)
+	if existing != nil {
+		if revision(existing) >= rev {
+			then(existing, false, nil)
+			return
+		}
+		upd := existing.DeepCopy()
+		old := upd.Annotations["deployment.kubernetes.io/revision"]
+		upd.Annotations["deployment.kubernetes.io/revision"] = strconv.Itoa(rev)
+		if old != "" {
+			if h := upd.Annotations["deployment.kubernetes.io/revision-history"]; h != "" {
+				upd.Annotations["deployment.kubernetes.io/revision-history"] = h + "," + old
+			} else {
+				upd.Annotations["deployment.kubernetes.io/revision-history"] = old
+			}
+		}
+		d.setReplicasAnnotations(dep, upd)
+		d.c.Update(upd, func(obj runtime.Object, err *apiserver.Status) {
+			if err != nil {
+				then(nil, false, err)
+				return
+			}
+			d.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: d.c.Actor, Kind: "deployment.reuse", Object: apiserver.ObjectRef(dep),
+				Fields: trace.F("rs", existing.Name, "from", old, "revision", rev)})
+			d.progress[dep.Namespace+"/"+dep.Name] = d.eng.Now()
+			d.rolledOut[dep.Namespace+"/"+dep.Name] = false // a new rollout starts
+			d.complete[dep.Namespace+"/"+dep.Name] = false
+			then(obj.(*appsv1.ReplicaSet), false, nil)
+		})
+		return
+	}
 	rs := &appsv1.ReplicaSet{}
 	rs.Name, rs.Namespace = name, dep.Namespace
 	rs.Labels = copyLabels(dep.Spec.Template.Labels, hash)
@@ -373,20 +643,21 @@ func (d *Deployment) createRS(dep *appsv1.Deployment, name, hash string, replica
 	rs.Spec.Template.Labels = copyLabels(dep.Spec.Template.Labels, hash)
 	d.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: d.c.Actor, Kind: "deployment.newrs", Object: apiserver.ObjectRef(dep),
 		Fields: trace.F("rs", name, "hash", hash, "replicas", size, "maxSurge", surge, "revision", rev)})
-	key := dep.Namespace + "/" + name
-	d.rsets[key] = rs // expectation: do not create it twice while the request is in flight
-	d.c.Create(rs, func(_ runtime.Object, err *apiserver.Status) {
+	d.c.Create(rs, func(obj runtime.Object, err *apiserver.Status) {
 		if err != nil {
-			delete(d.rsets, key)
 			d.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: d.c.Actor, Kind: "controller.error", Object: apiserver.ObjectRef(dep), Fields: trace.F("message", err.Message)})
+			then(nil, false, err)
 			return
 		}
-		// Event wording of recent releases (deployment/sync.go scaleReplicaSet).
-		d.c.Event(trace.PhaseController, dep, "Normal", "ScalingReplicaSet", fmt.Sprintf("Scaled up replica set %s from 0 to %d", name, size))
+		// Event wording of recent releases (deployment/sync.go
+		// getNewReplicaSet); none when the new set starts empty.
+		if size > 0 {
+			d.c.Event(trace.PhaseController, dep, "Normal", "ScalingReplicaSet", fmt.Sprintf("Scaled up replica set %s from 0 to %d", name, size))
+		}
+		d.progress[dep.Namespace+"/"+dep.Name] = d.eng.Now()
+		d.rolledOut[dep.Namespace+"/"+dep.Name] = false // a new rollout starts
+		then(obj.(*appsv1.ReplicaSet), true, nil)
 	})
-	d.progress[dep.Namespace+"/"+dep.Name] = d.eng.Now()
-	d.rolledOut[dep.Namespace+"/"+dep.Name] = false // a new rollout starts
-	return rs
 }
 
 func copyLabels(in map[string]string, hash string) map[string]string {

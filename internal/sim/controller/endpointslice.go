@@ -60,7 +60,7 @@ type sliceState struct {
 func NewEndpointSlice(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *EndpointSlice {
 	e := &EndpointSlice{c: c, eng: eng, rec: rec, services: map[string]*corev1.Service{},
 		pods: map[string]map[string]*corev1.Pod{}, state: map[string]*svcSlices{}}
-	e.queue = newWorkQueue(eng, e.sync)
+	e.queue = newWorkQueue(eng, syncNow(e.sync))
 	c.Watch("services", func(ev apiserver.Event) {
 		svc := ev.Obj.(*corev1.Service)
 		k := svc.Namespace + "/" + svc.Name

@@ -1,25 +1,98 @@
 package controller
 
-import "github.com/k8sexplain/k8sexplain/internal/sim/engine"
+import (
+	"time"
+
+	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
+)
+
+// Rate limiting of failed syncs: client-go's DefaultControllerRateLimiter
+// retries a key after 5 ms × 2^(failures so far), up to 1000 s
+// (workqueue.NewTypedItemExponentialFailureRateLimiter(5ms, 1000s)).
+const (
+	retryBase = 5 * time.Millisecond
+	retryMax  = 1000 * time.Second
+)
+
+// maxRetries is how often the deployment and replicaset controllers retry
+// a key before they drop it (deployment_controller.go maxRetries = 15).
+const maxRetries = 15
 
 // workQueue is the controllers' work queue (client-go workqueue in
-// miniature): a key added while it is already waiting is not added again,
-// and each key is synced once per turn of the engine.
+// miniature): a key added while it is waiting is not added twice; a key is
+// synced by one worker at a time, and one added during its sync is synced
+// again afterwards; a failed sync is retried with exponential back-off.
 type workQueue struct {
-	eng     *engine.Engine
-	pending map[string]bool
-	sync    func(key string)
+	eng        *engine.Engine
+	queued     map[string]bool
+	processing map[string]bool
+	dirty      map[string]bool
+	failures   map[string]int
+	sync       func(key string, done func(error))
+	// OnRetry hears a failed sync and the back-off before the retry.
+	onRetry func(key string, err error, after time.Duration, attempt int)
 }
 
-func newWorkQueue(eng *engine.Engine, sync func(string)) *workQueue {
-	return &workQueue{eng: eng, pending: map[string]bool{}, sync: sync}
+func newWorkQueue(eng *engine.Engine, sync func(string, func(error))) *workQueue {
+	return &workQueue{eng: eng, queued: map[string]bool{}, processing: map[string]bool{},
+		dirty: map[string]bool{}, failures: map[string]int{}, sync: sync}
+}
+
+// syncNow adapts a synchronous sync that never fails.
+func syncNow(f func(string)) func(string, func(error)) {
+	return func(k string, done func(error)) { f(k); done(nil) }
 }
 
 // add queues key for a sync unless it is queued already.
 func (q *workQueue) add(key string) {
-	if q.pending[key] {
+	if q.processing[key] {
+		q.dirty[key] = true
 		return
 	}
-	q.pending[key] = true
-	q.eng.After(0, func() { delete(q.pending, key); q.sync(key) })
+	if q.queued[key] {
+		return
+	}
+	q.queued[key] = true
+	q.eng.After(0, func() { q.run(key) })
+}
+
+func (q *workQueue) run(key string) {
+	delete(q.queued, key)
+	q.processing[key] = true
+	q.sync(key, func(err error) {
+		delete(q.processing, key)
+		if err != nil {
+			q.retry(key, err)
+		} else {
+			delete(q.failures, key) // Forget
+		}
+		if q.dirty[key] {
+			delete(q.dirty, key)
+			q.add(key)
+		}
+	})
+}
+
+// retry is AddRateLimited: the key comes back after its back-off.
+func (q *workQueue) retry(key string, err error) {
+	n := q.failures[key]
+	if n >= maxRetries {
+		delete(q.failures, key)
+		return
+	}
+	q.failures[key] = n + 1
+	d := RetryBackoff(n)
+	if q.onRetry != nil {
+		q.onRetry(key, err, d, n+1)
+	}
+	q.eng.After(d, func() { q.add(key) })
+}
+
+// RetryBackoff is the delay before retry n+1 of a key that failed n times.
+func RetryBackoff(n int) time.Duration {
+	d := retryBase
+	for i := 0; i < n && d < retryMax; i++ {
+		d *= 2
+	}
+	return min(d, retryMax)
 }

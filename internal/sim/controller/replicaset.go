@@ -24,24 +24,23 @@ const burstReplicas = 500
 
 // ReplicaSet is the replicaset controller.
 type ReplicaSet struct {
-	c          *apiserver.Client
-	eng        *engine.Engine
-	rec        *trace.Recorder
-	rsets      map[string]*appsv1.ReplicaSet
-	pods       map[types.UID]map[string]*corev1.Pod // by owner UID, then pod name
-	inFlight   map[types.UID]int                    // creations not yet observed (expectations)
-	counts     map[types.UID]*podCounts             // kept up to date on every pod event
-	deleting   map[types.UID]map[string]bool        // deletions sent, not yet seen
-	queue      *workQueue                           // syncs queued
-	lastStatus map[string][4]int64
+	c        *apiserver.Client
+	eng      *engine.Engine
+	rec      *trace.Recorder
+	rsets    map[string]*appsv1.ReplicaSet
+	pods     map[types.UID]map[string]*corev1.Pod // by owner UID, then pod name
+	inFlight map[types.UID]int                    // creations not yet observed (expectations)
+	counts   map[types.UID]*podCounts             // kept up to date on every pod event
+	deleting map[types.UID]map[string]bool        // deletions sent, not yet seen
+	queue    *workQueue                           // syncs queued
 }
 
 // NewReplicaSet starts the controller's watches.
 func NewReplicaSet(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *ReplicaSet {
 	r := &ReplicaSet{c: c, eng: eng, rec: rec, rsets: map[string]*appsv1.ReplicaSet{},
-		pods: map[types.UID]map[string]*corev1.Pod{}, inFlight: map[types.UID]int{}, counts: map[types.UID]*podCounts{}, deleting: map[types.UID]map[string]bool{},
-		lastStatus: map[string][4]int64{}}
+		pods: map[types.UID]map[string]*corev1.Pod{}, inFlight: map[types.UID]int{}, counts: map[types.UID]*podCounts{}, deleting: map[types.UID]map[string]bool{}}
 	r.queue = newWorkQueue(eng, r.sync)
+	r.queue.onRetry = retryStep(rec, c.Actor, "replicasets")
 	c.Watch("replicasets", func(ev apiserver.Event) {
 		rs := ev.Obj.(*appsv1.ReplicaSet)
 		k := rs.Namespace + "/" + rs.Name
@@ -89,9 +88,10 @@ func NewReplicaSet(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder)
 	return r
 }
 
-func (r *ReplicaSet) sync(k string) {
+func (r *ReplicaSet) sync(k string, done func(error)) {
 	rs := r.rsets[k]
 	if rs == nil {
+		done(nil)
 		return
 	}
 	want := int32(1)
@@ -106,13 +106,14 @@ func (r *ReplicaSet) sync(k string) {
 	if r.inFlight[rs.UID] == 0 {
 		if diff := int(want) - active; diff > 0 {
 			r.create(rs, min(diff, burstReplicas))
+			done(nil)
 			return
 		}
 		if diff := active - int(want); diff > 0 {
 			r.remove(rs, min(diff, burstReplicas))
 		}
 	}
-	r.updateStatus(k, rs)
+	r.updateStatus(rs, done)
 }
 
 // create makes n pods in slow-start batches.
@@ -171,7 +172,16 @@ func PodReady(p *corev1.Pod) bool {
 	return false
 }
 
-func (r *ReplicaSet) updateStatus(k string, rs *appsv1.ReplicaSet) {
+// statusUpdateRetries is how often updateReplicaSetStatus reads the
+// ReplicaSet again and retries a failed status write before the sync fails
+// and the key is requeued (replica_set_utils.go).
+const statusUpdateRetries = 1
+
+// updateStatus is updateReplicaSetStatus: the status computed from the
+// pods is written when it differs from what the informer shows, with that
+// copy's resourceVersion; after a failure the controller GETs the latest
+// ReplicaSet and tries once more, then gives up until the requeue.
+func (r *ReplicaSet) updateStatus(rs *appsv1.ReplicaSet, done func(error)) {
 	var st appsv1.ReplicaSetStatus
 	if cnt := r.counts[rs.UID]; cnt != nil {
 		st.Replicas = int32(cnt.all)
@@ -179,17 +189,38 @@ func (r *ReplicaSet) updateStatus(k string, rs *appsv1.ReplicaSet) {
 		st.AvailableReplicas = int32(cnt.ready) // minReadySeconds 0: available as soon as Ready
 	}
 	st.FullyLabeledReplicas = st.Replicas
-	st.ObservedGeneration = rs.Generation
-	sum := [4]int64{int64(st.Replicas), int64(st.ReadyReplicas), int64(st.AvailableReplicas), st.ObservedGeneration}
-	if last, ok := r.lastStatus[k]; ok && last == sum {
+	cur := rs.Status
+	if cur.Replicas == st.Replicas && cur.ReadyReplicas == st.ReadyReplicas && cur.AvailableReplicas == st.AvailableReplicas &&
+		cur.FullyLabeledReplicas == st.FullyLabeledReplicas && cur.ObservedGeneration == rs.Generation {
+		done(nil)
 		return
 	}
-	r.lastStatus[k] = sum
-	upd := rs.DeepCopy()
-	upd.Status = st
-	r.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: r.c.Actor, Kind: "replicaset.status", Object: apiserver.ObjectRef(rs), Verbose: true,
-		Fields: trace.F("replicas", st.Replicas, "ready", st.ReadyReplicas, "available", st.AvailableReplicas)})
-	r.c.UpdateStatus(upd, nil)
+	var try func(rs *appsv1.ReplicaSet, attempt int)
+	try = func(rs *appsv1.ReplicaSet, attempt int) {
+		upd := rs.DeepCopy()
+		upd.Status = st
+		upd.Status.ObservedGeneration = rs.Generation
+		r.c.UpdateStatus(upd, func(_ runtime.Object, err *apiserver.Status) {
+			if err == nil {
+				r.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: r.c.Actor, Kind: "replicaset.status", Object: apiserver.ObjectRef(rs), Verbose: true,
+					Fields: trace.F("replicas", st.Replicas, "ready", st.ReadyReplicas, "available", st.AvailableReplicas)})
+				done(nil)
+				return
+			}
+			if attempt >= statusUpdateRetries {
+				done(err)
+				return
+			}
+			r.c.Get(apiserver.ResourceOf(rs), rs.Namespace, rs.Name, func(obj runtime.Object, gerr *apiserver.Status) {
+				if gerr != nil {
+					done(gerr)
+					return
+				}
+				try(obj.(*appsv1.ReplicaSet), attempt+1)
+			})
+		})
+	}
+	try(rs, 0)
 }
 
 // podCounts are a ReplicaSet's pods counted incrementally, so a status
