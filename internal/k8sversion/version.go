@@ -26,3 +26,20 @@ var MinorString = fmt.Sprintf("v%d.%d", Major, Minor)
 
 // AtLeast reports whether the modelled release is minor m (of major 1) or newer.
 func AtLeast(m int) bool { return Minor >= m }
+
+// PauseImage is the sandbox image kubeadm configures for this release
+// (cmd/kubeadm/app/constants PauseVersion: 3.10 in v1.31–v1.32, 3.10.1 in
+// v1.33–v1.35, 3.10.2 from v1.36).
+const PauseImage = "registry.k8s.io/pause:3.10.2"
+
+// KubeProxyImage is kube-proxy's image as kubeadm deploys it: the release's
+// own tag.
+var KubeProxyImage = "registry.k8s.io/kube-proxy:" + Version
+
+// ContainerdVersion and RuncVersion are the runtime the simulated nodes
+// run. From runc 1.3.2 (runc PR #4785) cpu.shares become cpu.weight by a
+// quadratic fit instead of the old linear formula (kubelet.SharesToWeight).
+const (
+	ContainerdVersion = "2.2.0"
+	RuncVersion       = "1.3.3"
+)

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/k8sexplain/k8sexplain/internal/k8sversion"
 	"github.com/k8sexplain/k8sexplain/internal/manifest"
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/controller"
@@ -204,9 +205,11 @@ func DefaultNodes(workers int, controlPlane bool) []*corev1.Node {
 		n.Status.Capacity, n.Status.Allocatable = res, res.DeepCopy()
 		n.Status.Conditions = []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue, Reason: "KubeletReady"}}
 		n.Status.Images = []corev1.ContainerImage{
-			{Names: []string{kubelet.PauseImage}, SizeBytes: 320 << 10},
-			{Names: []string{"registry.k8s.io/kube-proxy:v1.34.2"}, SizeBytes: 30 << 20},
+			{Names: []string{k8sversion.PauseImage}, SizeBytes: 320 << 10},
+			{Names: []string{k8sversion.KubeProxyImage}, SizeBytes: 30 << 20},
 		}
+		n.Status.NodeInfo = corev1.NodeSystemInfo{KubeletVersion: k8sversion.Version, OperatingSystem: "linux", Architecture: "amd64",
+			ContainerRuntimeVersion: "containerd://" + k8sversion.ContainerdVersion}
 		return n
 	}
 	if controlPlane {
@@ -230,7 +233,8 @@ func (c *Cluster) Engine() *engine.Engine { return c.eng }
 // Run drives the cluster until it settles and returns the trace.
 func (c *Cluster) Run(command string) *trace.Trace {
 	c.eng.Run(c.cfg.Deadline)
-	tr := &trace.Trace{Command: command, Steps: c.rec.Steps, Failed: c.failed}
+	tr := &trace.Trace{Command: command, Steps: c.rec.Steps, Failed: c.failed,
+		Latencies: &trace.Latencies{Request: apiserver.RequestLatency, Commit: apiserver.StoreLatency, Watch: apiserver.WatchLatency}}
 	s := &tr.Summary
 	s.Events = c.eng.Processed() - c.eventsBefore
 	s.End = c.eng.Now()

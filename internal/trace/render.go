@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/k8sexplain/k8sexplain/internal/k8sversion"
+	"github.com/k8sexplain/k8sexplain/internal/l10n"
 	"github.com/k8sexplain/k8sexplain/internal/report"
 )
 
@@ -52,6 +54,7 @@ func doc(tr *Trace, o Options) *report.Doc {
 		// The first line says that no file was given.
 		d.Title = u.title + " — " + strings.TrimSuffix(u.builtin, ".")
 	}
+	d.P(header(tr, o.Lang))
 	groups, titles := sections(tr, o.Verbose, u)
 	explained := map[string]bool{}
 	md := o.Format == report.Markdown
@@ -119,6 +122,19 @@ func doc(tr *Trace, o Options) *report.Doc {
 	}
 	summary(d, tr, u)
 	return d
+}
+
+// header is the line under the title: the Kubernetes version the
+// simulator models (one, internal/k8sversion), and the fixed latencies the
+// run used.
+func header(tr *Trace, lang string) string {
+	u := uiFor(lang)
+	line := subst(u.modelled, "version", k8sversion.MinorString)
+	if l := tr.Latencies; l != nil {
+		ms := func(d time.Duration) string { return l10n.Duration(lang, d) }
+		line += " " + subst(u.latencies, "request", ms(l.Request), "commit", ms(l.Commit), "watch", ms(l.Watch))
+	}
+	return line
 }
 
 // sections splits the steps into titled groups: the eight phases for the
@@ -267,15 +283,17 @@ func sequence(tr *Trace, o Options) *report.Sequence {
 
 // JSON schema k8sexplain.trace/v1 (docs/trace-schema.md).
 type jsonTrace struct {
-	Schema  string      `json:"schema"`
-	Command string      `json:"command"`
-	Story   string      `json:"story"`
-	Tables  []jsonTable `json:"tables,omitempty"`
-	Lang    string      `json:"lang"`
-	Builtin bool        `json:"builtin"`
-	Failed  string      `json:"failed,omitempty"`
-	Steps   []jsonStep  `json:"steps"`
-	Summary jsonSummary `json:"summary"`
+	Schema  string `json:"schema"`
+	Command string `json:"command"`
+	// Kubernetes is the release the simulator models ("v1.37").
+	Kubernetes string      `json:"kubernetes"`
+	Story      string      `json:"story"`
+	Tables     []jsonTable `json:"tables,omitempty"`
+	Lang       string      `json:"lang"`
+	Builtin    bool        `json:"builtin"`
+	Failed     string      `json:"failed,omitempty"`
+	Steps      []jsonStep  `json:"steps"`
+	Summary    jsonSummary `json:"summary"`
 }
 
 type jsonStep struct {
@@ -320,7 +338,7 @@ func renderJSON(w io.Writer, tr *Trace, o Options) error {
 	if story == "" {
 		story = "apply"
 	}
-	out := jsonTrace{Schema: "k8sexplain.trace/v1", Command: tr.Command, Story: story, Lang: o.Lang, Builtin: o.Builtin, Failed: tr.Failed, Steps: []jsonStep{}}
+	out := jsonTrace{Schema: "k8sexplain.trace/v1", Command: tr.Command, Kubernetes: k8sversion.MinorString, Story: story, Lang: o.Lang, Builtin: o.Builtin, Failed: tr.Failed, Steps: []jsonStep{}}
 	for _, t := range tr.Tables {
 		jt := jsonTable{Title: t.Title, Rows: t.Rows}
 		jt.Header = append(jt.Header, t.Header...)

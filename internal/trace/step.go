@@ -112,6 +112,14 @@ type Trace struct {
 	// Tables are the story's result tables; titles and headers are
 	// catalogue keys of the words table.
 	Tables []KeyedTable
+	// Latencies are the simulator's fixed control-plane latencies, stated
+	// once in the trace's header (nil: none to state).
+	Latencies *Latencies
+}
+
+// Latencies are the fixed virtual latencies of the simulated control plane.
+type Latencies struct {
+	Request, Commit, Watch time.Duration
 }
 
 // KeyedTable is a result table whose title and headers are translated.

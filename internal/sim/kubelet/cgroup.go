@@ -2,6 +2,7 @@ package kubelet
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -55,9 +56,23 @@ func MilliCPUToShares(milli int64) int64 {
 	return s
 }
 
-// SharesToWeight is runc's cgroup v1 shares → v2 cpu.weight conversion:
-// 1 + ((shares-2)*9999)/262142.
-func SharesToWeight(shares int64) int64 { return 1 + ((shares-2)*9999)/262142 }
+// SharesToWeight is the runtime's cgroup v1 shares → v2 cpu.weight
+// conversion. The modelled runc (k8sversion.RuncVersion, ≥ 1.3.2: runc PR
+// #4785, opencontainers/cgroups ConvertCPUSharesToCgroupV2Value) uses the
+// quadratic fit that maps the default 1024 shares to the default weight
+// 100: ⌈10^((L² + 125·L)/612 − 7/34)⌉ with L = log2(shares), 1 at 2 shares
+// and below, 10000 at 262144 and above. (Older runc used the linear
+// 1 + (shares−2)·9999/262142, which gave 1 CPU only weight 39.)
+func SharesToWeight(shares int64) int64 {
+	switch {
+	case shares <= 2:
+		return 1
+	case shares >= 262144:
+		return 10000
+	}
+	l := math.Log2(float64(shares))
+	return int64(math.Ceil(math.Pow(10, (l*l+125*l)/612-7.0/34)))
+}
 
 // cfsPeriod is the CFS period the kubelet uses (100 ms).
 const cfsPeriod = 100000

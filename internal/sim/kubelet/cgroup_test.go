@@ -10,9 +10,10 @@ import (
 )
 
 func TestCPUWeight(t *testing.T) {
-	// kubelet MilliCPUToShares, then runc's shares → cpu.weight.
+	// kubelet MilliCPUToShares, then runc's (≥ 1.3.2) shares → cpu.weight:
+	// 1 CPU gets the default weight 100 (the linear formula gave 39).
 	for _, tc := range []struct{ milli, shares, weight int64 }{
-		{0, 2, 1}, {1, 2, 1}, {100, 102, 4}, {250, 256, 10}, {1000, 1024, 39}, {4000, 4096, 157},
+		{0, 2, 1}, {1, 2, 1}, {100, 102, 17}, {250, 256, 35}, {1000, 1024, 100}, {4000, 4096, 303},
 	} {
 		s := MilliCPUToShares(tc.milli)
 		if s != tc.shares || SharesToWeight(s) != tc.weight {
@@ -45,7 +46,7 @@ func TestQoSAndCgroup(t *testing.T) {
 		t.Fatalf("QoS: %s %s %s", QoSClass(g), QoSClass(b), QoSClass(be))
 	}
 	cg := ContainerCgroup(b, &b.Spec.Containers[0], "abc")
-	if cg.CPUMax != "50000 100000" || cg.MemoryMax != "268435456" || cg.CPUWeight != 10 {
+	if cg.CPUMax != "50000 100000" || cg.MemoryMax != "268435456" || cg.CPUWeight != 35 {
 		t.Fatalf("burstable cgroup: %+v", cg)
 	}
 	if !strings.Contains(cg.Path, "kubepods-burstable.slice/kubepods-burstable-pod1234_5678.slice/cri-containerd-abc.scope") {

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/k8sexplain/k8sexplain/internal/k8sversion"
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
@@ -28,7 +29,7 @@ import (
 )
 
 // PauseImage is the sandbox image of current kubeadm releases.
-const PauseImage = "registry.k8s.io/pause:3.10"
+const PauseImage = k8sversion.PauseImage
 
 // Timings of the simulated runtime (virtual time).
 const (

@@ -3,6 +3,7 @@ package watchload
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/k8sexplain/k8sexplain/internal/k8sversion"
 	"math/rand/v2"
 	"strconv"
 	"time"
@@ -196,7 +197,7 @@ func (o *objects) node(j int, rv int64) *corev1.Node {
 	n.Status.DaemonEndpoints.KubeletEndpoint.Port = 10250
 	n.Status.NodeInfo = corev1.NodeSystemInfo{MachineID: o.hex(32), SystemUUID: o.uuid(), BootID: o.uuid(),
 		KernelVersion: "6.8.0-51-generic", OSImage: "Ubuntu 24.04.1 LTS", ContainerRuntimeVersion: "containerd://2.1.4",
-		KubeletVersion: "v1.34.2", OperatingSystem: "linux", Architecture: "amd64"}
+		KubeletVersion: k8sversion.Version, OperatingSystem: "linux", Architecture: "amd64"}
 	beat := metav1.NewTime(apiserver.Epoch.Add(5 * time.Minute))
 	conds := []struct{ t, reason, msg string }{
 		{"MemoryPressure", "KubeletHasSufficientMemory", "kubelet has sufficient memory available"},
