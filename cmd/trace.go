@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/k8sexplain/k8sexplain/examples"
@@ -43,6 +42,9 @@ type ApplyOptions struct {
 	Cluster string
 	Summary bool
 	Limit   int
+	// ClusterCIDR and NodeCIDRMaskSize shape node podCIDRs (node-ipam).
+	ClusterCIDR      string
+	NodeCIDRMaskSize int
 }
 
 func newCmdTraceApply(f *Factory) *cobra.Command {
@@ -67,7 +69,8 @@ Files come as arguments or with -f (repeatable): a file, a directory (its *.yaml
 		},
 	}
 	c.Flags().StringArrayVarP(&o.Files, "filename", "f", nil, "manifest file, directory or - (repeatable)")
-	c.Flags().IntVar(&o.Nodes, "nodes", 3, "number of identical worker nodes")
+	c.Flags().IntVar(&o.Nodes, "nodes", 3, "number of identical worker nodes (1 to 10000)")
+	bindIPAM(c, &o.ClusterCIDR, &o.NodeCIDRMaskSize)
 	c.Flags().StringVar(&o.Cluster, "cluster", "", "file with kind: Node manifests to use as the worker nodes")
 	c.Flags().BoolVar(&o.Summary, "summary", false, "print only the summary (for large clusters)")
 	c.Flags().IntVar(&o.Limit, "max-steps", 50000, "record at most this many steps (more are counted)")
@@ -90,7 +93,7 @@ func runTraceApply(f *Factory, o *ApplyOptions) error {
 	if builtin {
 		o.Files = []string{builtinExample}
 	}
-	cfg := sim.Config{Seed: g.Seed, Workers: o.Nodes, StepLimit: o.Limit}
+	cfg := sim.Config{Seed: g.Seed, Workers: o.Nodes, StepLimit: o.Limit, ClusterCIDR: o.ClusterCIDR, NodeCIDRMaskSize: o.NodeCIDRMaskSize}
 	if o.Cluster != "" {
 		nodes, err := loadNodes(o.Cluster, f)
 		if err != nil {
@@ -169,9 +172,6 @@ func prepareNodes(objs []manifest.Object) ([]*corev1.Node, error) {
 		if n.Labels["kubernetes.io/hostname"] == "" {
 			n.Labels["kubernetes.io/hostname"] = n.Name
 		}
-		if n.Spec.PodCIDR == "" {
-			n.Spec.PodCIDR = fmt.Sprintf("10.244.%d.0/24", len(nodes)+1)
-		}
 		if len(n.Status.Allocatable) == 0 {
 			n.Status.Allocatable = n.Status.Capacity.DeepCopy()
 		}
@@ -198,6 +198,12 @@ func loadManifests(f *Factory, files []string) ([]manifest.Object, error) {
 		objs, err = manifest.Load(files, f.IO.In)
 	}
 	return objs, exitcode.AsInput(err)
+}
+
+// bindIPAM adds node-ipam's two flags.
+func bindIPAM(c *cobra.Command, cidr *string, mask *int) {
+	c.Flags().StringVar(cidr, "cluster-cidr", "", "pod network of the cluster, cut into node podCIDRs as node-ipam does (default 10.244.0.0/16, wider for more than 255 nodes)")
+	c.Flags().IntVar(mask, "node-cidr-mask-size", sim.DefaultNodeCIDRMaskSize, "prefix length of each node's podCIDR (kube-controller-manager --node-cidr-mask-size)")
 }
 
 // checkNodes bounds --nodes.

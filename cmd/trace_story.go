@@ -16,11 +16,14 @@ import (
 type storyOptions struct {
 	files []string
 	nodes int
+	cidr  string
+	mask  int
 }
 
 func (o *storyOptions) bind(c *cobra.Command) {
 	c.Flags().StringArrayVarP(&o.files, "filename", "f", nil, "manifest that sets the scene (repeatable; default: the built-in example, examples/app.yaml)")
-	c.Flags().IntVar(&o.nodes, "nodes", 3, "number of identical worker nodes")
+	c.Flags().IntVar(&o.nodes, "nodes", 3, "number of identical worker nodes (1 to 10000)")
+	bindIPAM(c, &o.cidr, &o.mask)
 }
 
 // scene applies the manifests to a fresh cluster and waits until it
@@ -42,6 +45,7 @@ func (o *storyOptions) scene(f *Factory, cfg sim.Config) (*sim.Cluster, string, 
 		source = builtinExample
 	}
 	cfg.Seed, cfg.Workers, cfg.StepLimit = g.Seed, o.nodes, 50000
+	cfg.ClusterCIDR, cfg.NodeCIDRMaskSize = o.cidr, o.mask
 	cl, err := sim.NewCluster(cfg)
 	if err != nil {
 		return nil, "", exitcode.AsInput(err)

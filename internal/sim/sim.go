@@ -46,6 +46,10 @@ type Config struct {
 	// Heartbeats runs kubelet Leases and the node lifecycle controller
 	// (the node-failure story; apply traces leave them out).
 	Heartbeats bool
+	// ClusterCIDR and NodeCIDRMaskSize are node-ipam's --cluster-cidr and
+	// --node-cidr-mask-size (defaults: ClusterCIDRFor the node count, 24).
+	ClusterCIDR      string
+	NodeCIDRMaskSize int
 }
 
 // proxySample is how many nodes run a simulated kube-proxy.
@@ -110,6 +114,16 @@ func NewCluster(cfg Config) (*Cluster, error) {
 	nodes := cfg.Nodes
 	if len(nodes) == 0 {
 		nodes = DefaultNodes(max(cfg.Workers, 0), true)
+	}
+	cidr, mask := cfg.ClusterCIDR, cfg.NodeCIDRMaskSize
+	if cidr == "" {
+		cidr = ClusterCIDRFor(len(nodes))
+	}
+	if mask == 0 {
+		mask = DefaultNodeCIDRMaskSize
+	}
+	if err := AllocateNodeCIDRs(nodes, cidr, mask); err != nil {
+		return nil, err
 	}
 	for _, n := range nodes {
 		api.Seed(n)
@@ -188,16 +202,14 @@ func nodeName(i int) string {
 }
 
 // DefaultNodes returns the default cluster: a control-plane node (tainted,
-// as kubeadm does) and n workers with 4 CPU, 8Gi and 110 pods each, podCIDRs
-// 10.244.<i>.0/24 from the cluster CIDR 10.244.0.0/16.
+// as kubeadm does) and n workers with 4 CPU, 8Gi and 110 pods each. Their
+// podCIDRs come from node-ipam when the cluster starts (AllocateNodeCIDRs).
 func DefaultNodes(workers int, controlPlane bool) []*corev1.Node {
 	var out []*corev1.Node
-	mk := func(name string, idx int) *corev1.Node {
+	mk := func(name string) *corev1.Node {
 		n := &corev1.Node{}
 		n.Name = name
 		n.Labels = map[string]string{"kubernetes.io/hostname": name, "kubernetes.io/os": "linux", "kubernetes.io/arch": "amd64"}
-		n.Spec.PodCIDR = fmt.Sprintf("10.%d.%d.0/24", 244+idx/256, idx%256)
-		n.Spec.PodCIDRs = []string{n.Spec.PodCIDR}
 		res := corev1.ResourceList{
 			corev1.ResourceCPU: resource.MustParse("4"), corev1.ResourceMemory: resource.MustParse("8Gi"),
 			corev1.ResourcePods: resource.MustParse("110"), corev1.ResourceEphemeralStorage: resource.MustParse("100Gi"),
@@ -213,13 +225,13 @@ func DefaultNodes(workers int, controlPlane bool) []*corev1.Node {
 		return n
 	}
 	if controlPlane {
-		cp := mk("control-plane", 0)
+		cp := mk("control-plane")
 		cp.Labels["node-role.kubernetes.io/control-plane"] = ""
 		cp.Spec.Taints = []corev1.Taint{{Key: "node-role.kubernetes.io/control-plane", Effect: corev1.TaintEffectNoSchedule}}
 		out = append(out, cp)
 	}
 	for i := 0; i < workers; i++ {
-		out = append(out, mk(nodeName(i), i+1))
+		out = append(out, mk(nodeName(i)))
 	}
 	return out
 }

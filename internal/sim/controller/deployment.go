@@ -46,6 +46,7 @@ type Deployment struct {
 	rolledOut     map[string]bool                      // the last rollout completed
 	pods          map[types.UID]map[string]*corev1.Pod // by owning ReplicaSet's UID
 	waiting       map[string]bool                      // Recreate: waiting for old pods to go
+	shown         map[string][3]int32                  // last status line shown: ready, available, minAvailable
 }
 
 // NewDeployment starts the controller's watches.
@@ -54,7 +55,7 @@ func NewDeployment(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder)
 		rsets: map[string]*appsv1.ReplicaSet{}, avail: map[string]int32{},
 		History: map[string][]RolloutRow{}, progress: map[string]time.Duration{}, deadlineArmed: map[string]time.Duration{},
 		complete: map[string]bool{}, exceeded: map[string]bool{}, rolledOut: map[string]bool{},
-		pods: map[types.UID]map[string]*corev1.Pod{}, waiting: map[string]bool{}}
+		pods: map[types.UID]map[string]*corev1.Pod{}, waiting: map[string]bool{}, shown: map[string][3]int32{}}
 	d.queue = newWorkQueue(eng, d.sync)
 	d.queue.onRetry = retryStep(rec, c.Actor, "deployments")
 	c.Watch("deployments", func(ev apiserver.Event) {
@@ -512,8 +513,12 @@ func (d *Deployment) status(k string, dep *appsv1.Deployment, replicas, maxUnava
 			done(err)
 			return
 		}
-		d.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: d.c.Actor, Kind: "deployment.status", Object: apiserver.ObjectRef(dep),
+		// A status that reads the same as the last one shown (only
+		// replicas or updatedReplicas moved) is shown with -v only.
+		shown := [3]int32{ready, available, replicas - maxUnavail}
+		d.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: d.c.Actor, Kind: "deployment.status", Object: apiserver.ObjectRef(dep), Verbose: d.shown[k] == shown,
 			Fields: trace.F("ready", ready, "available", available, "replicas", replicas, "availableCond", string(cond), "minAvailable", replicas-maxUnavail)})
+		d.shown[k] = shown
 		d.finishRollout(k, dep, replicas, newRS, olds, complete)
 		done(nil)
 	})

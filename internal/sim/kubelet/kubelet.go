@@ -119,10 +119,13 @@ func (k *Kubelet) allocateIP() string {
 	if k.cidr == nil {
 		return ""
 	}
-	base := k.cidr.IP.To4()
-	ip := net.IPv4(base[0], base[1], base[2], base[3]+byte(k.nextIP))
+	// host-local IPAM: addresses in order from .2 (.1 is the gateway),
+	// counted over the whole podCIDR, not only its last octet.
+	b := k.cidr.IP.To4()
+	v := uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])
+	v += uint32(k.nextIP)
 	k.nextIP++
-	return ip.String()
+	return net.IPv4(byte(v>>24), byte(v>>16), byte(v>>8), byte(v)).String()
 }
 
 // syncPod is the pod worker's first sync: sandbox, images, containers.
