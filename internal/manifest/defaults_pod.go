@@ -151,15 +151,7 @@ func (d *defaulter) service(o *corev1.Service) {
 		s.AllocateLoadBalancerNodePorts = &v
 		d.note("spec.allocateLoadBalancerNodePorts", "true")
 	}
-	if s.Type != corev1.ServiceTypeExternalName {
-		if s.IPFamilyPolicy == nil {
-			v := corev1.IPFamilyPolicySingleStack
-			s.IPFamilyPolicy = &v
-			d.note("spec.ipFamilyPolicy", string(v))
-		}
-		if len(s.IPFamilies) == 0 {
-			s.IPFamilies = []corev1.IPFamily{corev1.IPv4Protocol}
-			d.note("spec.ipFamilies", "[IPv4]")
-		}
-	}
+	// ipFamilyPolicy and ipFamilies are not defaults of the type: the
+	// Service registry sets them when it allocates the ClusterIP, after
+	// admission (core/v1 defaults.go leaves them to the registry).
 }

@@ -100,7 +100,7 @@ spec:
 			[]string{
 				"metadata.namespace=default", "spec.sessionAffinity=None", "spec.type=ClusterIP",
 				"spec.ports[0].protocol=TCP", "spec.ports[0].targetPort=80",
-				"spec.internalTrafficPolicy=Cluster", "spec.ipFamilyPolicy=SingleStack", "spec.ipFamilies=[IPv4]",
+				"spec.internalTrafficPolicy=Cluster",
 			}},
 		{"nodeport service", "apiVersion: v1\nkind: Service\nmetadata: {name: s, namespace: a}\nspec: {type: NodePort, sessionAffinity: None, ipFamilyPolicy: SingleStack, ipFamilies: [IPv4], ports: [{port: 80, protocol: UDP, targetPort: 8080}]}\n",
 			[]string{"spec.externalTrafficPolicy=Cluster", "spec.internalTrafficPolicy=Cluster"}},

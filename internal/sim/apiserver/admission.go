@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
@@ -117,24 +118,58 @@ func (a *ipAllocator) ip(off int) string {
 	return net.IPv4(byte(v>>24), byte(v>>16), byte(v>>8), byte(v)).String()
 }
 
-func (s *Server) allocateClusterIP(svc *corev1.Service) *Status {
-	if svc.Spec.Type == corev1.ServiceTypeExternalName || svc.Spec.ClusterIP == corev1.ClusterIPNone {
-		return nil
+// allocateClusterIP is the Service registry's allocation
+// (pkg/registry/core/service/storage alloc.go): it sets ipFamilyPolicy
+// (SingleStack) and ipFamilies ([IPv4]) of a single-stack cluster, picks a
+// free address of the service CIDR unless the user chose one, and — with
+// the MultiCIDRServiceAllocator allocator, the default since v1.33 — claims
+// it by writing an IPAddress object named after the address, whose
+// parentRef is the Service. It returns how to give the address back if the
+// create fails later.
+func (s *Server) allocateClusterIP(c *Client, svc *corev1.Service, step func(string, ...any)) (func(), *Status) {
+	if svc.Spec.Type == corev1.ServiceTypeExternalName {
+		return nil, nil
+	}
+	if svc.Spec.IPFamilyPolicy == nil {
+		p := corev1.IPFamilyPolicySingleStack
+		svc.Spec.IPFamilyPolicy = &p
+	}
+	if len(svc.Spec.IPFamilies) == 0 {
+		svc.Spec.IPFamilies = []corev1.IPFamily{corev1.IPv4Protocol}
+	}
+	if svc.Spec.ClusterIP == corev1.ClusterIPNone {
+		step("apiserver.clusterip", "ip", "None", "families", "IPv4", "policy", string(*svc.Spec.IPFamilyPolicy), "key", "-")
+		return nil, nil
 	}
 	a := s.serviceIPs
-	if svc.Spec.ClusterIP != "" {
-		return nil // the user chose one; uniqueness is not modelled
-	}
-	if len(a.used) >= a.size {
-		return &Status{Code: http.StatusInternalServerError, Reason: "InternalError", Message: "failed to allocate a serviceIP: range is full"}
-	}
-	for {
-		off := 1 + s.eng.Rand().IntN(a.size)
-		if !a.used[off] {
-			a.used[off] = true
-			svc.Spec.ClusterIP = a.ip(off)
-			svc.Spec.ClusterIPs = []string{svc.Spec.ClusterIP}
-			return nil
+	off := -1
+	if svc.Spec.ClusterIP == "" {
+		if len(a.used) >= a.size {
+			return nil, &Status{Code: http.StatusInternalServerError, Reason: "InternalError", Message: "failed to allocate a serviceIP: range is full"}
 		}
+		for off < 0 || a.used[off] {
+			off = 1 + s.eng.Rand().IntN(a.size)
+		}
+		a.used[off] = true
+		svc.Spec.ClusterIP = a.ip(off)
 	}
+	svc.Spec.ClusterIPs = []string{svc.Spec.ClusterIP}
+	ipa := &networkingv1.IPAddress{}
+	ipa.Name = svc.Spec.ClusterIP
+	ipa.Labels = map[string]string{"ipaddress.kubernetes.io/ip-family": "IPv4", "ipaddress.kubernetes.io/managed-by": "ipallocator.k8s.io"}
+	ipa.Spec.ParentRef = &networkingv1.ParentReference{Resource: "services", Namespace: svc.Namespace, Name: svc.Name}
+	res := ResourceOf(ipa)
+	key := Key(res, "", ipa.Name)
+	s.stamp(ipa)
+	if s.first == 0 {
+		s.first = s.rev
+	}
+	s.data[key] = &stored{obj: ipa, res: res}
+	step("apiserver.clusterip", "ip", svc.Spec.ClusterIP, "families", "IPv4", "policy", string(*svc.Spec.IPFamilyPolicy), "key", key)
+	return func() {
+		delete(s.data, key)
+		if off >= 0 {
+			delete(a.used, off)
+		}
+	}, nil
 }

@@ -55,7 +55,11 @@ func (s *Server) handle(c *Client, r request, done Done) {
 	if !c.Loud {
 		step(c.Phase, "apiserver.request", "verb", verbHTTP(r), "path", r.path(), "user", c.ID.User)
 	}
+	var release func() // undoes a ClusterIP allocation when the create fails
 	fail := func(st *Status) {
+		if release != nil {
+			release()
+		}
 		step(c.Phase, "apiserver.reject", "status", st.StatusLine(), "message", st.Message)
 		s.eng.After(RequestLatency, func() {
 			if done != nil {
@@ -138,6 +142,16 @@ func (s *Server) handle(c *Client, r request, done Done) {
 			m.SetName(s.generateName(r.res, m.GetNamespace(), m.GetGenerateName()))
 		}
 		r.name = m.GetName()
+		// The Service registry allocates the ClusterIP after admission and
+		// before validation (its BeginCreate hook), and sets ipFamilies there.
+		if svc, ok := obj.(*corev1.Service); ok {
+			rel, err := s.allocateClusterIP(c, svc, func(kind string, fields ...any) { step(apiPhase, kind, fields...) })
+			if err != nil {
+				fail(err)
+				return
+			}
+			release = rel
+		}
 	}
 	// 5. Validation (the type's rules) and validating admission.
 	if s.Validate != nil && r.subresource == "" {
@@ -166,12 +180,6 @@ func (s *Server) handle(c *Client, r request, done Done) {
 		return
 	}
 	if r.verb == "create" {
-		if svc, ok := obj.(*corev1.Service); ok {
-			if err := s.allocateClusterIP(svc); err != nil {
-				fail(err)
-				return
-			}
-		}
 		s.commit(c, r, key, func(cur *stored) (runtime.Object, *Status) {
 			if cur != nil {
 				return nil, &Status{Code: http.StatusConflict, Reason: "AlreadyExists",

@@ -35,6 +35,7 @@ var clusterScoped = map[string]bool{
 	"PriorityClass": true, "IngressClass": true, "MutatingWebhookConfiguration": true,
 	"ValidatingWebhookConfiguration": true, "APIService": true, "CSIDriver": true,
 	"RuntimeClass": true, "ValidatingAdmissionPolicy": true, "ValidatingAdmissionPolicyBinding": true,
+	"IPAddress": true, "ServiceCIDR": true,
 }
 
 // irregular plurals (upstream RESTMapper lower-cases and pluralises the kind).
