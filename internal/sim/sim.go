@@ -172,6 +172,7 @@ func NewCluster(cfg Config) (*Cluster, error) {
 	}
 	if cfg.Heartbeats {
 		c.nodeLife = controller.NewNodeLifecycle(api.NewClient("node-lifecycle-controller", sa("node-controller"), trace.PhaseController), eng, c.rec)
+		c.nodeLife.Eviction = api.NewClient("taint-eviction-controller", sa("taint-eviction-controller"), trace.PhaseController)
 		for _, n := range nodes {
 			c.kubelets[n.Name].StartHeartbeat()
 		}

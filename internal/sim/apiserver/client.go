@@ -108,6 +108,11 @@ func (c *Client) Patch(res Resource, ns, name, body string, apply func(runtime.O
 	c.send(request{verb: "patch", res: res, ns: ns, name: name, body: body, apply: apply}, done)
 }
 
+// PatchStatus sends a PATCH of the status subresource (see Patch).
+func (c *Client) PatchStatus(res Resource, ns, name, body string, apply func(runtime.Object), done Done) {
+	c.send(request{verb: "patch", subresource: "status", res: res, ns: ns, name: name, body: body, apply: apply}, done)
+}
+
 // Bind POSTs a Binding for pod to node (pods/binding subresource).
 func (c *Client) Bind(pod *corev1.Pod, node string, done Done) {
 	c.send(request{verb: "create", subresource: "binding", res: ResourceOf(pod), ns: pod.Namespace, name: pod.Name, node: node}, done)

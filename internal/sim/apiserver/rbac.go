@@ -64,6 +64,12 @@ func bootstrapRBAC() *RBAC {
 			r("", "pods/status", "update"),
 			r("coordination.k8s.io", "leases", "list,watch"),
 		}, ev...),
+		// Split out of the node lifecycle controller in v1.29
+		// (controller_policy.go: taint-eviction-controller).
+		"system:controller:taint-eviction-controller": append([]rule{
+			r("", "pods", "delete,get,list,watch"),
+			r("", "pods/status", "patch"),
+		}, ev...),
 		"system:coredns": {
 			r("", "endpoints,services,pods,namespaces", "list,watch"),
 			r("discovery.k8s.io", "endpointslices", "list,watch"),
@@ -78,6 +84,7 @@ func bootstrapRBAC() *RBAC {
 		{name: "system:kube-scheduler", role: "system:kube-scheduler", users: []string{"system:kube-scheduler"}},
 		{name: "kubeadm:node-proxier", role: "system:node-proxier", users: []string{sa("kube-proxy")}},
 		{name: "system:coredns", role: "system:coredns", users: []string{sa("coredns")}},
+		{name: "system:controller:taint-eviction-controller", role: "system:controller:taint-eviction-controller", users: []string{sa("taint-eviction-controller")}},
 		{name: "system:controller:node-controller", role: "system:controller:node-controller", users: []string{sa("node-controller")}},
 	}}
 }

@@ -41,6 +41,9 @@ type NodeLifecycle struct {
 	unknown map[string]bool
 	// Marked is when each node was marked Unknown, for the story's table.
 	Marked map[string]time.Duration
+	// Eviction is the taint-eviction-controller's client (its own service
+	// account since v1.29); nil: the node lifecycle controller's.
+	Eviction *apiserver.Client
 }
 
 // NewNodeLifecycle starts the controller and its monitor loop.
@@ -135,25 +138,61 @@ func (n *NodeLifecycle) podsOnDeadNode(node string) {
 		}
 		n.c.UpdateStatus(upd, nil)
 		wait, ok := tolerationFor(p)
-		n.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: "taint-eviction-controller", Kind: "node.evictplan", Object: apiserver.ObjectRef(p),
+		evictor := "taint-eviction-controller"
+		if n.Eviction != nil {
+			evictor = n.Eviction.Actor
+		}
+		n.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: evictor, Kind: "node.evictplan", Object: apiserver.ObjectRef(p),
 			Fields: trace.F("pod", p.Name, "seconds", int64(wait/time.Second), "forever", !ok)})
 		if !ok {
 			continue
 		}
 		p := p
-		n.eng.After(wait, func() {
-			cur := n.pods[p.Namespace+"/"+p.Name]
-			if cur == nil || cur.DeletionTimestamp != nil {
-				return
-			}
-			n.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: "taint-eviction-controller", Kind: "node.evict", Object: apiserver.ObjectRef(p),
-				Fields: trace.F("pod", p.Name, "after", wait.String())})
-			n.c.Event(trace.PhaseController, p, "Normal", "TaintManagerEviction", fmt.Sprintf("Marking for deletion Pod %s/%s", p.Namespace, p.Name))
-			n.c.Delete(apiserver.ResourceOf(p), p.Namespace, p.Name, nil)
-		})
+		n.eng.After(wait, func() { n.evict(p, wait) })
 	}
 	n.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: n.c.Actor, Kind: "node.podsnotready", Object: "nodes/" + node,
 		Fields: trace.F("node", node, "pods", strings.Join(names, ", "))})
+}
+
+// evict is the taint-eviction-controller's deletePodHandler: the
+// TaintManagerEviction event, then addConditionAndDeletePod — GET the pod,
+// PATCH its status with the DisruptionTarget condition, DELETE it
+// (pkg/controller/tainteviction/taint_eviction.go).
+func (n *NodeLifecycle) evict(p *corev1.Pod, wait time.Duration) {
+	cur := n.pods[p.Namespace+"/"+p.Name]
+	if cur == nil || cur.DeletionTimestamp != nil {
+		return
+	}
+	te := n.Eviction
+	if te == nil {
+		te = n.c
+	}
+	n.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: te.Actor, Kind: "node.evict", Object: apiserver.ObjectRef(p),
+		Fields: trace.F("pod", p.Name, "after", wait.String())})
+	te.Event(trace.PhaseController, p, "Normal", "TaintManagerEviction", fmt.Sprintf("Marking for deletion Pod %s/%s", p.Namespace, p.Name))
+	res := apiserver.ResourceOf(p)
+	te.Get(res, p.Namespace, p.Name, func(_ runtime.Object, err *apiserver.Status) {
+		if err != nil {
+			return
+		}
+		body := `{"status":{"conditions":[{"type":"DisruptionTarget","status":"True","reason":"DeletionByTaintManager","message":"Taint manager: deleting due to NoExecute taint"}]}}`
+		te.PatchStatus(res, p.Namespace, p.Name, body, func(o runtime.Object) {
+			pod := o.(*corev1.Pod)
+			cond := corev1.PodCondition{Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue, Reason: "DeletionByTaintManager",
+				Message: "Taint manager: deleting due to NoExecute taint"}
+			for i := range pod.Status.Conditions {
+				if pod.Status.Conditions[i].Type == cond.Type {
+					pod.Status.Conditions[i] = cond
+					return
+				}
+			}
+			pod.Status.Conditions = append(pod.Status.Conditions, cond)
+		}, func(_ runtime.Object, err *apiserver.Status) {
+			if err == nil {
+				te.Delete(res, p.Namespace, p.Name, nil)
+			}
+		})
+	})
 }
 
 // tolerationFor is how long a pod tolerates the unreachable NoExecute
