@@ -89,7 +89,7 @@ config file ($XDG_CONFIG_HOME/k8sexplain/config.yaml, else ~/.config/k8sexplain/
 
 Exit codes: 0 success, 1 bad input, 2 usage error, 3 internal error, 130 interrupted.`,
 		Example: `  k8sexplain trace apply examples/app.yaml
-  k8sexplain trace apply --lang ru --format markdown app.yaml > notes.md
+  k8sexplain trace apply --lang ru --format markdown examples/app.yaml > notes.md
   k8sexplain completion bash > /etc/bash_completion.d/k8sexplain`,
 		SilenceErrors: true,
 		SilenceUsage:  true,

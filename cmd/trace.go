@@ -19,7 +19,7 @@ func newCmdTrace(f *Factory) *cobra.Command {
 		Use:   "trace",
 		Short: "Trace what the cluster does, step by step, from a deterministic simulation",
 		Example: `  k8sexplain trace apply examples/app.yaml
-  k8sexplain trace apply -v --format markdown -f app.yaml -f svc.yaml`,
+  k8sexplain trace apply -v --format markdown -f examples/app.yaml -f examples/unschedulable.yaml`,
 		Args: noArgs,
 	}
 	c.AddCommand(newCmdTraceApply(f))
@@ -59,9 +59,9 @@ Files come as arguments or with -f (repeatable): a file, a directory (its *.yaml
 		Example: `  k8sexplain trace apply                          # the built-in example
   k8sexplain trace apply examples/app.yaml
   k8sexplain trace apply -v examples/app.yaml       # every API request and watch delivery
-  k8sexplain trace apply --lang ru --format markdown app.yaml > notes.md
-  k8sexplain trace apply --nodes 5 -f manifests/
-  k8sexplain trace apply --cluster nodes.yaml app.yaml
+  k8sexplain trace apply --lang ru --format markdown examples/app.yaml > notes.md
+  k8sexplain trace apply --nodes 5 -f examples/app.yaml
+  k8sexplain trace apply --cluster examples/tainted-nodes.yaml examples/app.yaml
   helm template ./chart | k8sexplain trace apply -`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Files = append(o.Files, args...)

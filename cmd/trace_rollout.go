@@ -26,7 +26,7 @@ new image impossible to pull: the rollout stalls at ProgressDeadlineExceeded and
 brings the old template back.`,
 		Example: `  k8sexplain trace rollout -f examples/app.yaml --image web=nginx:1.28
   k8sexplain trace rollout --image web=nginx:1.28 --broken-image
-  k8sexplain trace rollout -f deploy.yaml --deployment api --image api=example.com/api:v2 --format markdown`,
+  k8sexplain trace rollout -f examples/app.yaml --deployment web --image web=registry.example.com/web:v2 --format markdown`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			container, img, ok := strings.Cut(image, "=")

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math"
 	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
@@ -71,11 +72,30 @@ func (c *Cluster) ReportRace() {
 		window = r.removedAt - r.closedAt
 	}
 	n := max(r.endpointsAtClose, 1)
-	failed := int(float64(ClientRate) * window.Seconds() / float64(n))
+	refused := func(w time.Duration) int { return int(math.Round(float64(ClientRate) * w.Seconds() / float64(n))) }
+	// kube-proxy's sync runner (pkg/proxy/runner BoundedFrequencyRunner,
+	// since v1.34 without the old burst of 2) waits --iptables-min-sync-period
+	// after a sync before the next one. The story starts with it idle; on a
+	// busy cluster it has just synced something else, and the removal waits
+	// up to that second more.
+	busy := time.Duration(0)
+	if r.removed && r.removedAt+minSyncPeriod > r.closedAt {
+		busy = r.removedAt + minSyncPeriod - r.closedAt
+	}
 	c.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: "clients", Kind: "race.result", Object: "pods/" + r.pod,
 		Fields: trace.F("closed", (r.closedAt - r.deleteAt).String(), "removed", (r.removedAt - r.deleteAt).String(),
-			"window", window.Round(time.Millisecond).String(), "rate", ClientRate, "endpoints", n, "failed", failed,
+			"window", window.Round(time.Millisecond).String(), "rate", ClientRate, "endpoints", n, "failed", refused(window),
+			"busyWindow", busy.Round(time.Millisecond).String(), "busyFailed", refused(busy), "minSync", minSyncPeriod.String(),
 			"code", r.exitCode, "exited", (r.exitedAt - r.deleteAt).String())})
+}
+
+// Idle lets the settled cluster run quietly for d and starts the story
+// afresh: a delete then meets kube-proxy's sync runner idle, as in a
+// cluster that has been up for a while, not just after the last pod of the
+// scene became Ready.
+func (c *Cluster) Idle(d time.Duration) bool {
+	c.eng.RunUntil(c.eng.Now() + d)
+	return c.Settle()
 }
 
 // InjectPreStopSleep gives every container a `preStop: sleep` of d (the

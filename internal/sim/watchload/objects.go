@@ -85,6 +85,11 @@ func newObjects(rng *rand.Rand, nodes int) (*objects, error) {
 	}
 	o.template.Labels["pod-template-hash"] = hash
 	o.nodes = sim.DefaultNodes(nodes, false)
+	// podCIDRs as node-ipam hands them out (the default cluster CIDR,
+	// widened for large clusters, /24 per node).
+	if err := sim.AllocateNodeCIDRs(o.nodes, sim.ClusterCIDRFor(len(o.nodes)), sim.DefaultNodeCIDRMaskSize); err != nil {
+		return nil, err
+	}
 	return o, nil
 }
 
