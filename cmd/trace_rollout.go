@@ -7,6 +7,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/sim"
 	"github.com/spf13/cobra"
+	appsv1 "k8s.io/api/apps/v1"
 )
 
 func init() { registerTrace(newCmdTraceRollout) }
@@ -62,7 +63,10 @@ brings the old template back.`,
 				command += " --broken-image"
 			}
 			tr := cl.Story(command, "rollout")
-			tr.Tables = append(tr.Tables, cl.RolloutTable(dep.Namespace, dep.Name), cl.RolloutPlan(dep))
+			tr.Tables = append(tr.Tables, cl.RolloutTable(dep.Namespace, dep.Name))
+			if dep.Spec.Strategy.Type != appsv1.RecreateDeploymentStrategyType {
+				tr.Tables = append(tr.Tables, cl.RolloutPlan(dep)) // the textbook table is the rolling update's
+			}
 			return renderStory(f, tr)
 		},
 	}

@@ -85,3 +85,21 @@ func TestPlanRollout(t *testing.T) {
 		}
 	}
 }
+
+// The textbook table clamps like the controller: with maxSurge 0 the new
+// ReplicaSet starts empty (never -1), and no row has more pods than
+// replicas + maxSurge or fewer available than replicas − maxUnavailable.
+func TestPlanRolloutClamps(t *testing.T) {
+	for _, c := range [][3]int32{{3, 0, 1}, {10, 0, 2}, {1, 0, 1}, {4, 2, 0}, {10, 3, 2}, {7, 1, 0}, {30, 0, 30}} {
+		replicas, surge, unavail := c[0], c[1], c[2]
+		rows := PlanRollout(replicas, surge, unavail)
+		for _, r := range rows {
+			if r.New < 0 || r.Old < 0 || r.Old+r.New > replicas+surge || r.Available < replicas-unavail {
+				t.Errorf("%d/%d/%d: row %+v breaks the budget", replicas, surge, unavail, r)
+			}
+		}
+		if last := rows[len(rows)-1]; last.Old != 0 || last.New != replicas {
+			t.Errorf("%d/%d/%d: ends at %+v", replicas, surge, unavail, last)
+		}
+	}
+}

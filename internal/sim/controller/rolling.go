@@ -51,7 +51,9 @@ func PlanRollout(replicas, maxSurge, maxUnavailable int32) []RolloutRow {
 	old, oldAvail := replicas, replicas
 	var newSpec, newAvail int32
 	var rows []RolloutRow
-	newSpec = NewRSTarget(replicas, maxSurge, old, 0) // created at this size
+	// Created at this size — 0 when no surge is allowed (NewRSTarget's -1
+	// means "no scale-up", as NewRSNewReplicas clamps it).
+	newSpec = max(NewRSTarget(replicas, maxSurge, old, 0), 0)
 	for i := 0; i < 4*int(replicas)+8; i++ {
 		if i > 0 {
 			if t := NewRSTarget(replicas, maxSurge, old+newSpec, newSpec); t >= 0 {
