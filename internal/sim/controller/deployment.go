@@ -3,9 +3,14 @@
 // it keeps a cache fed only by watch events, compares desired with observed
 // state, and acts only through API requests with its own service account.
 //
-// Left out: rolling updates of an existing Deployment (only the first
-// rollout of a new one), the Recreate strategy, pod deletion ranking,
-// adoption of orphans and the garbage collector.
+// The Deployment controller does rolling updates and Recreate, and reuses
+// an old ReplicaSet on `rollout undo`. Every write carries the
+// resourceVersion read from the informer; a 409 Conflict ends the sync and
+// the key is retried with back-off, as client-go's work queue does.
+//
+// Left out: pausing, proportional scaling of a rollout in progress,
+// revisionHistoryLimit clean-up, adoption of orphans and the garbage
+// collector.
 package controller
 
 import (

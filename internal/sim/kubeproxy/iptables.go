@@ -127,7 +127,11 @@ func BuildIPTables(cfg Config, ports []ServicePort) Ruleset {
 	}
 	add(n, ChainServices, append(last, "-j", ChainNodePorts)...)
 
-	add(f, ChainForward, "-m", "conntrack", "--ctstate", "INVALID", "-j", "DROP")
+	// INVALID packets are dropped and counted by the nfacct counter behind
+	// kubeproxy_iptables_ct_state_invalid_dropped_packets_total (iptables
+	// proxier syncProxyRules, nfAcctCounters; the counter is left out only
+	// on kernels without xt_nfacct).
+	add(f, ChainForward, "-m", "conntrack", "--ctstate", "INVALID", "-m", "nfacct", "--nfacct-name", "ct_state_invalid_dropped_pkts", "-j", "DROP")
 	add(f, ChainForward, "-m", "comment", "--comment", q("kubernetes forwarding rules"), "-m", "mark", "--mark", m+"/"+m, "-j", "ACCEPT")
 	add(f, ChainForward, "-m", "comment", "--comment", q("kubernetes forwarding conntrack rule"), "-m", "conntrack", "--ctstate", "RELATED,ESTABLISHED", "-j", "ACCEPT")
 
