@@ -194,3 +194,32 @@ func TestOptimisticConcurrency(t *testing.T) {
 		t.Error("the status write was lost")
 	}
 }
+
+// Every ready pod ends up in its Service's EndpointSlice: the controller
+// never sends a second update of a slice with the resourceVersion of the
+// first (it would be refused with 409 and the endpoint lost).
+func TestEndpointSlicesConverge(t *testing.T) {
+	for _, replicas := range []int{1, 3, 7, 20} {
+		cl, err := NewCluster(Config{Seed: int64(replicas), Workers: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cl.Apply(deployment(replicas), []string{"bench.yaml"})
+		if !cl.Settle() {
+			t.Fatalf("%d replicas: did not settle", replicas)
+		}
+		ready := 0
+		for _, st := range cl.Services() {
+			for _, sl := range st.Slices {
+				for _, ep := range sl.Endpoints {
+					if ep.Conditions.Ready != nil && *ep.Conditions.Ready {
+						ready++
+					}
+				}
+			}
+		}
+		if ready != replicas {
+			t.Errorf("%d replicas: %d ready endpoints stored", replicas, ready)
+		}
+	}
+}

@@ -207,7 +207,7 @@ func (d *Deployment) sync(k string, done func(error)) {
 				done(err)
 				return
 			}
-			if scaled || created {
+			if scaled || (created && len(olds) > 0) {
 				d.record(k, dep, olds, newRS) // created and old scaled in the same sync: one row
 			}
 			d.status(k, dep, replicas, unavail, newRS, olds, done)
@@ -576,10 +576,26 @@ func (d *Deployment) watchDeadline(k string, dep *appsv1.Deployment, newRS *apps
 		d.exceeded[k] = true
 		d.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: d.c.Actor, Kind: "deployment.deadline", Object: apiserver.ObjectRef(dep),
 			Fields: trace.F("rs", newRS.Name, "seconds", *dep.Spec.ProgressDeadlineSeconds)})
-		st := d.deploys[k].DeepCopy()
-		st.Status.Conditions = append(st.Status.Conditions, appsv1.DeploymentCondition{Type: appsv1.DeploymentProgressing,
-			Status: "False", Reason: "ProgressDeadlineExceeded", Message: fmt.Sprintf("ReplicaSet %q has timed out progressing.", newRS.Name)})
-		d.c.UpdateStatus(st, nil)
+		cond := appsv1.DeploymentCondition{Type: appsv1.DeploymentProgressing,
+			Status: "False", Reason: "ProgressDeadlineExceeded", Message: fmt.Sprintf("ReplicaSet %q has timed out progressing.", newRS.Name)}
+		d.writeCondition(k, cond, 0)
+	})
+}
+
+// writeCondition sets a status condition from the informer's copy; a
+// conflict is retried with back-off from the newer copy, as the requeued
+// sync would.
+func (d *Deployment) writeCondition(k string, cond appsv1.DeploymentCondition, attempt int) {
+	dep := d.deploys[k]
+	if dep == nil || attempt >= maxRetries {
+		return
+	}
+	st := dep.DeepCopy()
+	setDeploymentCondition(&st.Status, cond)
+	d.c.UpdateStatus(st, func(_ runtime.Object, err *apiserver.Status) {
+		if err != nil {
+			d.eng.After(RetryBackoff(attempt), func() { d.writeCondition(k, cond, attempt+1) })
+		}
 	})
 }
 

@@ -51,6 +51,7 @@ type sliceState struct {
 	pods     map[string]bool
 	dirty    bool
 	creating bool
+	updating bool // an update is in flight: the next waits for its resourceVersion
 	ready    int
 	total    int
 	sig      uint64 // hash of what the last write contained, to skip no-op updates
@@ -141,7 +142,7 @@ func (e *EndpointSlice) sync(k string) {
 		st.slices = []*sliceState{{pods: map[string]bool{}, dirty: true}}
 	}
 	for i, sl := range st.slices {
-		if sl.dirty && !sl.creating {
+		if sl.dirty && !sl.creating && !sl.updating {
 			sl.dirty = false
 			e.write(k, svc, st, i)
 		}
@@ -220,9 +221,20 @@ func (e *EndpointSlice) write(k string, svc *corev1.Service, st *svcSlices, i in
 		return
 	}
 	e.rec.Add(step)
+	// One write per slice at a time, each with the resourceVersion of the
+	// last one stored: a second update sent with the same version would be
+	// refused with 409 Conflict.
+	sl.updating = true
 	e.c.Update(obj, func(stored runtime.Object, err *apiserver.Status) {
+		sl.updating = false
 		if err == nil {
 			sl.obj = stored.(*discoveryv1.EndpointSlice)
+		} else {
+			sl.dirty = true
+			sl.sig = 0 // rewrite it
+		}
+		if sl.dirty {
+			e.queue.add(k)
 		}
 	})
 }
