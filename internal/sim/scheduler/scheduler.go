@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"github.com/k8sexplain/k8sexplain/internal/k8sversion"
 	"math/rand/v2"
 	"slices"
 
@@ -45,7 +46,8 @@ func DefaultProfile() Profile {
 			{fit, 1},
 			{spread, 2},
 			{ipa, 2},
-			{&BalancedAllocation{Resources: []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory}}, 1},
+			// The score of the change the pod makes from v1.36 (PR #135573).
+			{&BalancedAllocation{Resources: []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory}, Legacy: !k8sversion.AtLeast(36)}, 1},
 			{ImageLocality{}, 1},
 		},
 		DRAPostFilter: true,
