@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -220,5 +222,50 @@ func TestStoryBadInput(t *testing.T) {
 		if code != 1 || !strings.Contains(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q; want exit 1 and one line with %q", tc.args, code, errOut, tc.want)
 		}
+	}
+}
+
+// The issue's rollout (10 replicas, maxSurge 3, maxUnavailable 2): writes
+// from a stale informer copy are refused with 409 and retried, so no
+// scaling event repeats; -v shows the conflict and explains it.
+func TestRolloutConflicts(t *testing.T) {
+	inRoot(t)
+	f := filepath.Join(t.TempDir(), "api.yaml")
+	src := `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api}
+spec:
+  replicas: 10
+  selector: {matchLabels: {app: api}}
+  strategy: {rollingUpdate: {maxSurge: 3, maxUnavailable: 2}}
+  template:
+    metadata: {labels: {app: api}}
+    spec:
+      containers:
+      - {name: api, image: example/api:1.0, resources: {requests: {cpu: 100m, memory: 64Mi}}}
+`
+	if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	j := storyJSON(t, "-v", "trace", "rollout", "-f", f, "--image", "api=example/api:2.0")
+	seen := map[string]bool{}
+	conflicts := 0
+	for _, s := range j.Steps {
+		if s.Kind == "event" && s.Fields["reason"] == "ScalingReplicaSet" {
+			if seen[s.Fields["message"]] {
+				t.Errorf("repeated: %s", s.Fields["message"])
+			}
+			seen[s.Fields["message"]] = true
+		}
+		if s.Kind == "apiserver.conflict" {
+			conflicts++
+		}
+	}
+	if conflicts == 0 {
+		t.Error("no 409 Conflict in the trace: the race this rollout is known for was not shown")
+	}
+	out, _, _ := run(t, "", "trace", "rollout", "-v", "-f", f, "--image", "api=example/api:2.0")
+	if !strings.Contains(out, "409 Conflict for system:serviceaccount:kube-system:") || !strings.Contains(out, "Optimistic concurrency") {
+		t.Error("-v does not show and explain the conflict")
 	}
 }
