@@ -1,6 +1,7 @@
 package text
 
 import (
+	"github.com/k8sexplain/k8sexplain/internal/k8sversion"
 	"math"
 	"strings"
 	"time"
@@ -15,6 +16,7 @@ func Doc(r *watchload.Result, lang string) *report.Doc {
 	cfg := r.Config
 	d := &report.Doc{Title: c.F("title", c.N(int64(cfg.Controllers), "n.controller"), c.N(int64(cfg.Pods), "n.pod"),
 		c.N(int64(cfg.Nodes), "n.node"), c.Dur(cfg.Duration))}
+	d.P(c.F("modelled", k8sversion.MinorString))
 	d.P(c.F("intro"))
 	sizes(d, c, r)
 	designs(d, c, r)

@@ -2,7 +2,8 @@ package text
 
 // en is the English catalogue.
 var en = map[string]string{
-	"title": "Watch versus LIST in a loop: %s, %s, %s, %s of virtual time",
+	"title":    "Watch versus LIST in a loop: %s, %s, %s, %s of virtual time",
+	"modelled": "Modelled on Kubernetes %s.",
 	"intro": "The course's gotcha, played on the simulator's clock: the same controllers, once written as a loop that LISTs " +
 		"everything and sleeps, once on client-go informers that LIST once and then WATCH. What does each cost the API server, " +
 		"and how soon does each notice that a pod changed?",
