@@ -15,7 +15,7 @@ var uiRU = ui{
 	unmodeled:   "Сохранено, но не исполняется этим симулятором",
 	failed:      "kubectl apply завершился с ошибкой",
 	component:   "компонент",
-	modelled:    "Модель Kubernetes {version}.",
+	modelled:    "Моделируется Kubernetes {version}.",
 	latencies:   "Задержки фиксированные: запрос к API {request}, коммит в etcd {commit}, доставка по watch {watch} (в реальных кластерах примерно 1–5 мс, 2–25 мс и 1–10 мс).",
 	timeline:    "Хронология (время от начала сценария)",
 	stories: map[string]string{

@@ -73,7 +73,7 @@ func TestHeaderNamesVersion(t *testing.T) {
 	tr := &Trace{Story: "rollout", Latencies: &Latencies{Request: time.Millisecond, Commit: 2 * time.Millisecond, Watch: time.Millisecond}}
 	for lang, want := range map[string]string{
 		"en": "Modelled on Kubernetes " + k8sversion.MinorString + ". Fixed latencies: API request 1ms, etcd commit 2ms, watch delivery 1ms",
-		"ru": "Модель Kubernetes " + k8sversion.MinorString + ". Задержки фиксированные: запрос к API 1 мс, коммит в etcd 2 мс, доставка по watch 1 мс",
+		"ru": "Моделируется Kubernetes " + k8sversion.MinorString + ". Задержки фиксированные: запрос к API 1 мс, коммит в etcd 2 мс, доставка по watch 1 мс",
 	} {
 		var b strings.Builder
 		if err := Render(&b, tr, Options{Lang: lang}); err != nil {
