@@ -1,0 +1,119 @@
+package kubeproxy
+
+import (
+	"os"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// upstreamOverall are the six Services of TestOverallIPTablesRules and
+// TestOverallNFTablesRules (pkg/proxy/{iptables,nftables}/proxier_test.go,
+// v1.37.2), on node "test-node" (192.168.0.2) with the local-traffic
+// detector for 10.0.0.0/8.
+func upstreamOverall() (Config, []ServicePort) {
+	cfg := Config{ClusterCIDR: "10.0.0.0/8", NodeName: "test-node", NodeIP: "192.168.0.2"}
+	ep := func(ip, node string) Endpoint {
+		return Endpoint{IP: ip, Port: 80, Ready: true, Serving: true, NodeName: node}
+	}
+	p := func(ns, name, ip string) ServicePort {
+		return ServicePort{Namespace: ns, Name: name, PortName: "p80", Protocol: "TCP", ClusterIP: ip, Port: 80}
+	}
+	svc1 := p("ns1", "svc1", "172.30.0.41")
+	svc1.Endpoints = []Endpoint{ep("10.180.0.1", "")}
+	svc2 := p("ns2", "svc2", "172.30.0.42")
+	svc2.Type, svc2.ExternalPolicyLocal, svc2.NodePort, svc2.HealthCheckNodePort = "LoadBalancer", true, 3001, 30000
+	svc2.LoadBalancerIPs, svc2.ExternalIPs = []string{"1.2.3.4"}, []string{"192.168.99.22"}
+	svc2.Endpoints = []Endpoint{ep("10.180.0.2", "")}
+	svc3 := p("ns3", "svc3", "172.30.0.43")
+	svc3.Type, svc3.NodePort = "NodePort", 3003
+	svc3.Endpoints = []Endpoint{ep("10.180.0.3", "")}
+	svc4 := p("ns4", "svc4", "172.30.0.44")
+	svc4.Type, svc4.ExternalIPs = "NodePort", []string{"192.168.99.33"}
+	svc4.Endpoints = []Endpoint{ep("10.180.0.4", ""), ep("10.180.0.5", "test-node")}
+	svc5 := p("ns5", "svc5", "172.30.0.45")
+	svc5.Type, svc5.NodePort, svc5.HealthCheckNodePort = "LoadBalancer", 3002, 30000
+	svc5.LoadBalancerIPs, svc5.SourceRanges = []string{"5.6.7.8"}, []string{"203.0.113.0/25"}
+	svc5.SessionAffinityClientIP, svc5.AffinityTimeout = true, 10800
+	svc5.Endpoints = []Endpoint{ep("10.180.0.3", "")}
+	svc6 := p("ns6", "svc6", "172.30.0.46")
+	return cfg, []ServicePort{svc1, svc2, svc3, svc4, svc5, svc6}
+}
+
+// sortRestore normalises restore input the way upstream's test helper
+// sortIPTablesRules does: tables by name, chains KUBE-NODEPORTS first, then
+// KUBE-SERVICES, then by name; rules grouped by chain in their order.
+func sortRestore(t *testing.T, text string) []string {
+	t.Helper()
+	var out []string
+	type table struct {
+		name   string
+		chains []string
+		rules  map[string][]string
+	}
+	var tables []*table
+	var cur *table
+	for _, l := range strings.Split(text, "\n") {
+		switch {
+		case l == "" || strings.HasPrefix(l, "#") || l == "COMMIT":
+		case strings.HasPrefix(l, "*"):
+			cur = &table{name: l, rules: map[string][]string{}}
+			tables = append(tables, cur)
+		case strings.HasPrefix(l, ":"):
+			cur.chains = append(cur.chains, strings.Fields(l[1:])[0])
+		case strings.HasPrefix(l, "-A "):
+			c := strings.Fields(l)[1]
+			cur.rules[c] = append(cur.rules[c], l)
+		default:
+			t.Fatalf("unexpected line %q", l)
+		}
+	}
+	sort.Slice(tables, func(i, j int) bool { return tables[i].name < tables[j].name })
+	rank := func(c string) string {
+		switch c {
+		case ChainNodePorts:
+			return "0"
+		case ChainServices:
+			return "1"
+		}
+		return "2" + c
+	}
+	for _, tb := range tables {
+		sort.Slice(tb.chains, func(i, j int) bool { return rank(tb.chains[i]) < rank(tb.chains[j]) })
+		out = append(out, tb.name)
+		for _, c := range tb.chains {
+			out = append(out, ":"+c+" - [0:0]")
+		}
+		for _, c := range tb.chains {
+			out = append(out, tb.rules[c]...)
+		}
+		out = append(out, "COMMIT")
+	}
+	return out
+}
+
+// TestUpstreamOverallIPTablesRules compares the restore input line by line
+// with upstream's expected dump (testdata/upstream-overall-iptables.txt).
+// Upstream's fake proxier sets its mark to "0x4000" directly; a real
+// kube-proxy formats it with %#08x, "0x00004000", as we do.
+func TestUpstreamOverallIPTablesRules(t *testing.T) {
+	cfg, ports := upstreamOverall()
+	want, err := os.ReadFile("testdata/upstream-overall-iptables.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := sortRestore(t, strings.ReplaceAll(BuildIPTables(cfg, ports).Restore(), "0x00004000", "0x4000"))
+	exp := sortRestore(t, string(want))
+	for i := 0; i < len(got) || i < len(exp); i++ {
+		var g, e string
+		if i < len(got) {
+			g = got[i]
+		}
+		if i < len(exp) {
+			e = exp[i]
+		}
+		if g != e {
+			t.Errorf("line %d:\n got  %s\n want %s", i+1, g, e)
+		}
+	}
+}
