@@ -147,7 +147,9 @@ func (sp ServicePort) ExternallyAccessible() bool {
 
 // externalLocal is BaseServicePortInfo.ExternalPolicyLocal: the policy
 // only counts for an externally accessible Service.
-func (sp ServicePort) externalLocal() bool { return sp.ExternalPolicyLocal && sp.ExternallyAccessible() }
+func (sp ServicePort) externalLocal() bool {
+	return sp.ExternalPolicyLocal && sp.ExternallyAccessible()
+}
 
 // usesClusterEndpoints and usesLocalEndpoints follow pkg/proxy/serviceport.go.
 func (sp ServicePort) usesClusterEndpoints() bool {
