@@ -43,6 +43,8 @@ type Ruleset struct {
 	TotalEndpoints int
 	LargeCluster   bool
 	IPv6           bool
+	// sep caches the endpoint chain names of the port being written.
+	sep map[Endpoint]string
 	Mark           string
 	Config         Config
 }
@@ -94,13 +96,7 @@ func BuildIPTables(cfg Config, ports []ServicePort) Ruleset {
 			rs.Skipped = append(rs.Skipped, sp)
 		}
 	}
-	sort.SliceStable(rs.Ports, func(i, j int) bool {
-		a, b := rs.Ports[i], rs.Ports[j]
-		if a.NameString() != b.NameString() {
-			return a.NameString() < b.NameString()
-		}
-		return a.Proto() < b.Proto()
-	})
+	sortPorts(rs.Ports)
 	m := rs.Mark
 	f, n := &rs.Filter, &rs.NAT
 	f.Chains = []string{ChainServices, ChainExternalServices, ChainForward, ChainNodePorts, ChainProxyFirewall}
@@ -132,6 +128,8 @@ func BuildIPTables(cfg Config, ports []ServicePort) Ruleset {
 		rs.TotalEndpoints += len(seen)
 	}
 	rs.LargeCluster = rs.TotalEndpoints > LargeClusterThreshold
+	n.Rules = append(make([]Rule, 0, len(n.Rules)+4*len(rs.Ports)+3*rs.TotalEndpoints+1), n.Rules...)
+	n.Chains = append(make([]string, 0, len(n.Chains)+len(rs.Ports)+rs.TotalEndpoints), n.Chains...)
 
 	for _, sp := range rs.Ports {
 		rs.writeServicePort(sp)
@@ -167,6 +165,10 @@ func (rs *Ruleset) writeServicePort(sp ServicePort) {
 	proto, name := sp.Proto(), sp.NameString()
 	port := strconv.Itoa(int(sp.Port))
 	cat := sp.Categorize(cfg.NodeName)
+	rs.sep = make(map[Endpoint]string, len(cat.Reachable))
+	for _, ep := range cat.Reachable {
+		rs.sep[ep] = sp.SEPChain(ep)
+	}
 	svcChain, svlChain, extChain, fwChain := sp.SVCChain(), sp.SVLChain(), sp.EXTChain(), sp.FWChain()
 	usesCluster := len(cat.Cluster) > 0 && sp.usesClusterEndpoints()
 	usesLocal := len(cat.Local) > 0 && sp.usesLocalEndpoints()
@@ -199,7 +201,9 @@ func (rs *Ruleset) writeServicePort(sp ServicePort) {
 		}
 	}
 	add := func(t *Table, chain string, args ...string) { t.Rules = append(t.Rules, Rule{chain, args}) }
-	dst := func(ip string) []string { return []string{"-m", proto, "-p", proto, "-d", ip, "--dport", port} }
+	dst := func(ip string) []string {
+		return append(make([]string, 0, 16), "-m", proto, "-p", proto, "-d", ip, "--dport", port)
+	}
 
 	// Capture the cluster IP.
 	if hasInternal {
@@ -304,9 +308,9 @@ func (rs *Ruleset) writeServicePort(sp ServicePort) {
 		rs.writeEndpointJumps(sp, svlChain, cat.Local)
 	}
 	for _, ep := range cat.Reachable {
-		sep := sp.SEPChain(ep)
+		sep := rs.sep[ep]
 		n.Chains = append(n.Chains, sep)
-		args := rs.comment(nil, name)
+		args := rs.comment(make([]string, 0, 16), name)
 		add(n, sep, append(clone(args), "-s", ep.IP, "-j", ChainMarkMasq)...)
 		if sp.SessionAffinityClientIP {
 			args = append(args, "-m", "recent", "--name", sep, "--set")
@@ -331,19 +335,35 @@ func (rs *Ruleset) writeEndpointJumps(sp ServicePort, chain string, eps []Endpoi
 	name := sp.NameString()
 	if sp.SessionAffinityClientIP {
 		for _, ep := range eps {
-			sep := sp.SEPChain(ep)
-			args := rs.comment(nil, q(name+" -> "+ep.String()))
+			sep := rs.sep[ep]
+			args := rs.comment(make([]string, 0, 16), q(name+" -> "+ep.String()))
 			args = append(args, "-m", "recent", "--name", sep, "--rcheck", "--seconds", strconv.Itoa(sp.Timeout()), "--reap", "-j", sep)
 			n.Rules = append(n.Rules, Rule{chain, args})
 		}
 	}
 	for i, ep := range eps {
-		args := rs.comment(nil, q(name+" -> "+ep.String()))
+		args := rs.comment(make([]string, 0, 16), q(name+" -> "+ep.String()))
 		if i < len(eps)-1 {
 			args = append(args, "-m", "statistic", "--mode", "random", "--probability", Probability(len(eps)-i))
 		}
-		n.Rules = append(n.Rules, Rule{chain, append(args, "-j", sp.SEPChain(ep))})
+		n.Rules = append(n.Rules, Rule{chain, append(args, "-j", rs.sep[ep])})
 	}
+}
+
+// sortPorts orders ports by name, then protocol (each key built once).
+func sortPorts(ports []ServicePort) {
+	keys := make(map[int]string, len(ports))
+	idx := make([]int, len(ports))
+	for i, sp := range ports {
+		idx[i] = i
+		keys[i] = sp.NameString() + "\x00" + sp.Proto()
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return keys[idx[a]] < keys[idx[b]] })
+	sorted := make([]ServicePort, len(ports))
+	for i, j := range idx {
+		sorted[i] = ports[j]
+	}
+	copy(ports, sorted)
 }
 
 func clone(s []string) []string { return append([]string(nil), s...) }

@@ -120,22 +120,35 @@ func (ep Endpoint) String() string {
 // duplicates removed and sorted by their ip:port string
 // (endpointslicecache.go byEndpoint), so 10.1.0.10:80 comes before 10.1.0.9:80.
 func (sp ServicePort) UsableEndpoints() []Endpoint {
-	pick := func(ok func(Endpoint) bool) []Endpoint {
-		seen := map[string]bool{}
-		var out []Endpoint
-		for _, ep := range sp.Endpoints {
-			if ok(ep) && !seen[ep.String()] {
-				seen[ep.String()] = true
-				out = append(out, ep)
-			}
-		}
-		sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
-		return out
-	}
-	if eps := pick(func(e Endpoint) bool { return e.Ready }); len(eps) > 0 {
+	eps := pickSorted(sp.Endpoints, func(e Endpoint) bool { return e.Ready })
+	if len(eps) > 0 {
 		return eps
 	}
-	return pick(func(e Endpoint) bool { return e.Serving && e.Terminating })
+	return pickSorted(sp.Endpoints, func(e Endpoint) bool { return e.Serving && e.Terminating })
+}
+
+// pickSorted keeps the endpoints ok accepts, without duplicates, sorted by
+// their ip:port string (each string computed once).
+func pickSorted(in []Endpoint, ok func(Endpoint) bool) []Endpoint {
+	type keyed struct {
+		key string
+		ep  Endpoint
+	}
+	ks := make([]keyed, 0, len(in))
+	for _, ep := range in {
+		if ok(ep) {
+			ks = append(ks, keyed{ep.String(), ep})
+		}
+	}
+	sort.SliceStable(ks, func(i, j int) bool { return ks[i].key < ks[j].key })
+	out := make([]Endpoint, 0, len(ks))
+	for i, k := range ks {
+		if i > 0 && ks[i-1].key == k.key {
+			continue
+		}
+		out = append(out, k.ep)
+	}
+	return out
 }
 
 // ExternallyAccessible is apiservice.ExternallyAccessible for the port:
@@ -218,14 +231,5 @@ func (sp ServicePort) Categorize(node string) Categorized {
 func clone2(s []Endpoint) []Endpoint { return append([]Endpoint(nil), s...) }
 
 func dedupSorted(in []Endpoint) []Endpoint {
-	seen := map[string]bool{}
-	var out []Endpoint
-	for _, ep := range in {
-		if !seen[ep.String()] {
-			seen[ep.String()] = true
-			out = append(out, ep)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
-	return out
+	return pickSorted(in, func(Endpoint) bool { return true })
 }
