@@ -44,9 +44,9 @@ type Ruleset struct {
 	LargeCluster   bool
 	IPv6           bool
 	// sep caches the endpoint chain names of the port being written.
-	sep map[Endpoint]string
-	Mark           string
-	Config         Config
+	sep    map[Endpoint]string
+	Mark   string
+	Config Config
 }
 
 // TableRule is a rule with the table it lives in.

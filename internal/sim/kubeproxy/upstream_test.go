@@ -117,3 +117,66 @@ func TestUpstreamOverallIPTablesRules(t *testing.T) {
 		}
 	}
 }
+
+// TestUpstreamOverallNFTablesRules compares our transaction for the same
+// six Services with upstream's expected dump
+// (testdata/upstream-overall-nftables.txt): the same lines, and in every
+// chain the same rules in the same order. A dump has no "flush chain"
+// lines and lists objects in its own order, so lines are compared as a
+// multiset; our "add chain" lines are followed by a flush, as ensureChain
+// does.
+func TestUpstreamOverallNFTablesRules(t *testing.T) {
+	cfg, ports := upstreamOverall()
+	// The nftables test's endpoints name their nodes.
+	for i := range ports {
+		for j := range ports[i].Endpoints {
+			ep := &ports[i].Endpoints[j]
+			switch ep.IP {
+			case "10.180.0.1", "10.180.0.3", "10.180.0.5":
+				ep.NodeName = "test-node"
+			default:
+				ep.NodeName = "other-node"
+			}
+		}
+	}
+	v := BuildNFT(cfg, ports)
+	text := strings.ReplaceAll(v.Text+v.Base, "0x00004000", "0x4000")
+	want, err := os.ReadFile("testdata/upstream-overall-nftables.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got, exp []string
+	for _, l := range strings.Split(text, "\n") {
+		if l != "" && !strings.HasPrefix(l, "flush chain ") {
+			got = append(got, l)
+		}
+	}
+	for _, l := range strings.Split(string(want), "\n") {
+		if l != "" && !strings.HasPrefix(l, "#") {
+			exp = append(exp, l)
+		}
+	}
+	perChain := func(lines []string) map[string][]string {
+		m := map[string][]string{}
+		for _, l := range lines {
+			if f := strings.Fields(l); len(f) > 4 && f[0] == "add" && f[1] == "rule" {
+				m[f[4]] = append(m[f[4]], l)
+			}
+		}
+		return m
+	}
+	if len(exp) < 50 || len(got) < 50 {
+		t.Fatalf("only %d expected and %d generated lines", len(exp), len(got))
+	}
+	g, e := perChain(got), perChain(exp)
+	for c, rules := range e {
+		if strings.Join(g[c], "\n") != strings.Join(rules, "\n") {
+			t.Errorf("chain %s:\n got\n%s\n want\n%s", c, strings.Join(g[c], "\n"), strings.Join(rules, "\n"))
+		}
+	}
+	sort.Strings(got)
+	sort.Strings(exp)
+	if strings.Join(got, "\n") != strings.Join(exp, "\n") {
+		t.Errorf("lines differ:\n got\n%s\n want\n%s", strings.Join(got, "\n"), strings.Join(exp, "\n"))
+	}
+}
