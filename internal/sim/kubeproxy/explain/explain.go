@@ -26,6 +26,11 @@ type Input struct {
 	Services, EndpointsPerService int
 	// Example marks the built-in example Service.
 	Example bool
+	// Client is the client pod's IP for the walk ("" for the default).
+	Client string
+	// Notes are facts about the input the report must state (e.g. a
+	// nodePort allocated by k8sexplain), already in the report's language.
+	Notes []string
 	// Source names the manifests the Service came from (dnat -f), after a
 	// simulated apply; "" when it came from flags.
 	Source string
