@@ -65,6 +65,9 @@ Without flags it explains a built-in example Service (default/web, 3 endpoints).
 				}
 			}
 			in.Lang, in.Seed = g.Lang, g.Seed
+			if p := in.Port; in.Mode == "ipvs" && in.Services == 0 && (p.ExternallyAccessible() || p.InternalPolicyLocal) {
+				return exitcode.Inputf("--mode ipvs models ClusterIP Services with the Cluster policy only: NodePort, LoadBalancer and Local traffic policies are modelled in --mode iptables and nftables")
+			}
 			return f.Render(explain.Build(in))
 		},
 	}
