@@ -251,6 +251,9 @@ func (o *dnatOptions) input(cmd *cobra.Command) (explain.Input, error) {
 		switch {
 		case family == "" || ipFamily(p.Addr()) == family:
 			in.Config.ClusterCIDR = p.Masked().String()
+		case len(o.files) > 0:
+			// -f: the Service's family is checked against the manifest.
+			in.Config.ClusterCIDR = p.Masked().String()
 		case changed("cluster-cidr"):
 			return in, exitcode.Inputf("--cluster-cidr %s is %s but the cluster IP %s is %s", o.clusterCIDR, ipFamily(p.Addr()), sp.ClusterIP, family)
 		}

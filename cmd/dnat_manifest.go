@@ -107,7 +107,8 @@ func fromManifest(f *Factory, cmd *cobra.Command, o *dnatOptions, files []string
 	}
 	// The simulated API server does not allocate node ports: do it here,
 	// deterministically, from the default range 30000-32767, and say so.
-	if (in.Port.Type == "NodePort" || in.Port.Type == "LoadBalancer") && in.Port.NodePort == 0 && svc.Spec.AllocateLoadBalancerNodePorts == nil {
+	if (in.Port.Type == "NodePort" || in.Port.Type == "LoadBalancer") && in.Port.NodePort == 0 &&
+		(svc.Spec.AllocateLoadBalancerNodePorts == nil || *svc.Spec.AllocateLoadBalancerNodePorts || in.Port.Type == "NodePort") {
 		in.Port.NodePort = allocatePort(names[pick]+":"+in.Port.PortName, 0)
 		in.AllocatedNodePort = true
 	}
