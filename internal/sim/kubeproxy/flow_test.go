@@ -1,10 +1,12 @@
 package kubeproxy
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 )
 
 // flow sends many new connections from src to dst:port and reports the
@@ -149,5 +151,52 @@ func TestHairpinWalk(t *testing.T) {
 	w := rs.WalkNew(Packet{Src: "10.180.0.1", Dst: "172.30.0.41", SPort: 40000, DPort: 80, Proto: "tcp"}, rand.New(rand.NewPCG(1, 1)), nil)
 	if !w.Hairpin || !w.Masquerade || w.After.Src != "192.168.0.2" || w.After.Dst != "10.180.0.1" {
 		t.Errorf("hairpin walk: %+v", w)
+	}
+}
+
+// The sampler draws from the same distribution as the rules: compared
+// with walking each connection through them.
+func TestSamplerMatchesWalks(t *testing.T) {
+	var eps []Endpoint
+	for i := 1; i <= 7; i++ {
+		eps = append(eps, Endpoint{IP: "10.180.0." + string(rune('0'+i)), Port: 80, Ready: true})
+	}
+	sp := ServicePort{Namespace: "ns1", Name: "svc1", Protocol: "TCP", ClusterIP: "172.30.0.41", Port: 80, Endpoints: eps}
+	rs := BuildIPTables(Config{ClusterCIDR: "10.0.0.0/8"}, []ServicePort{sp})
+	const k = 21000
+	walked, sampled := map[string]int{}, map[string]int{}
+	rng := rand.New(rand.NewPCG(3, 4))
+	sample := rs.Sampler(sp.SVCChain())
+	for i := 0; i < k; i++ {
+		walked[rs.WalkNew(Packet{Src: "10.0.1.5", Dst: "172.30.0.41", SPort: 40000, DPort: 80, Proto: "tcp"}, rng, nil).Endpoint]++
+		sampled[sample(rng)]++
+	}
+	for _, ep := range eps {
+		w, s := walked[ep.String()], sampled[ep.String()]
+		if w < k/7-400 || w > k/7+400 || s < k/7-400 || s > k/7+400 {
+			t.Errorf("%s: walked %d, sampled %d of %d", ep, w, s, k)
+		}
+	}
+}
+
+// Issue 17: 10,000 connections over 8,000 endpoints stay fast (the walk
+// per connection took minutes).
+func TestSamplerScales(t *testing.T) {
+	var eps []Endpoint
+	for i := 0; i < 8000; i++ {
+		eps = append(eps, Endpoint{IP: fmt.Sprintf("10.%d.%d.%d", 128+i/65536, i/256%256, i%256+0), Port: 80, Ready: true})
+	}
+	sp := ServicePort{Namespace: "ns1", Name: "svc1", Protocol: "TCP", ClusterIP: "172.30.0.41", Port: 80, Endpoints: eps}
+	rs := BuildIPTables(Config{ClusterCIDR: "10.0.0.0/8"}, []ServicePort{sp})
+	start := time.Now()
+	sample := rs.Sampler(sp.SVCChain())
+	rng := rand.New(rand.NewPCG(1, 1))
+	for i := 0; i < 1_000_000; i++ {
+		if sample(rng) == "" {
+			t.Fatal("no endpoint")
+		}
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("1,000,000 connections over 8,000 endpoints took %v", d)
 	}
 }

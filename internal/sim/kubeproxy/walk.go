@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/netip"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -313,4 +314,56 @@ func inPrefix(ip, v string) bool {
 	}
 	b, err := netip.ParseAddr(v)
 	return err == nil && a == b
+}
+
+// Sampler returns a function that picks the endpoint of one new
+// connection entering chain (a KUBE-SVC or KUBE-SVL chain) with exactly
+// the probabilities the kernel's statistic matches give: rule i is reached
+// with probability Π(1−t_j) over the earlier rules and matches with t_i =
+// stored/2^31. The distribution is computed once (O(endpoints)); each
+// connection then costs one draw and a binary search (O(log endpoints)),
+// instead of walking the rules with up to one draw per rule.
+func (rs Ruleset) Sampler(chain string) func(*rand.Rand) string {
+	var eps []string
+	var cum []float64
+	reach, total := 1.0, 0.0
+	sepDest := map[string]string{}
+	for _, r := range rs.NAT.Rules {
+		if strings.HasPrefix(r.Chain, "KUBE-SEP-") {
+			for i, a := range r.Args {
+				if a == "--to-destination" && i+1 < len(r.Args) {
+					sepDest[r.Chain] = r.Args[i+1]
+				}
+			}
+		}
+	}
+	for _, r := range rs.NAT.Rules {
+		if r.Chain != chain || r.hasRecentCheck() || len(r.Args) < 2 || r.Args[len(r.Args)-2] != "-j" {
+			continue
+		}
+		target := r.Args[len(r.Args)-1]
+		if !strings.HasPrefix(target, "KUBE-SEP-") {
+			continue
+		}
+		t := 1.0
+		for i, a := range r.Args {
+			if a == "--probability" && i+1 < len(r.Args) {
+				t = float64(KernelProbability(r.Args[i+1])) / (1 << 31)
+			}
+		}
+		total += reach * t
+		reach *= 1 - t
+		eps = append(eps, sepDest[target])
+		cum = append(cum, total)
+	}
+	return func(rng *rand.Rand) string {
+		if len(eps) == 0 {
+			return ""
+		}
+		i := sort.SearchFloat64s(cum, rng.Float64()*total)
+		if i >= len(eps) {
+			i = len(eps) - 1
+		}
+		return eps[i]
+	}
 }

@@ -251,10 +251,17 @@ func walkSection(d *report.Doc, c cat, in Input, rs kubeproxy.Ruleset, data *Dat
 	}
 	d.Sequence = walkSequence(c, in, w, chain)
 	if in.Connections > 0 {
+		// The K connections are sampled from the exact distribution of
+		// the statistic rules (one draw and a binary search each), not
+		// walked rule by rule: O(K·log N) instead of O(K·N). With ClientIP
+		// affinity every connection comes from the same client, so it
+		// sticks to the first connection's endpoint.
+		sample := rs.Sampler(chain)
 		spread(d, c, in, data, eps, func() string {
-			p := pkt
-			p.SPort = ephemeralPort(rng)
-			return rs.WalkNew(p, rng, aff).Endpoint
+			if sp.SessionAffinityClientIP {
+				return w.Endpoint
+			}
+			return sample(rng)
 		})
 	}
 }
@@ -353,7 +360,7 @@ func spread(d *report.Doc, c cat, in Input, data *Data, eps []kubeproxy.Endpoint
 			sign = "−"
 		}
 		bars.Rows = append(bars.Rows, report.Bar{Label: ep.String(), Value: float64(counts[ep.String()]),
-			Note: c.F("spread.note", l10n.Decimal(lang, round1(got), 1), l10n.Decimal(lang, round1(expected), 1), sign+l10n.Decimal(lang, round1(math.Abs(got-expected)), 1))})
+			Note: c.F("spread.note", fixed(lang, got, 1), fixed(lang, expected, 1), sign+fixed(lang, math.Abs(got-expected), 1))})
 	}
 	d.B(bars)
 	sigma := 100 * math.Sqrt(float64(n-1)/float64(n*n)/float64(k))
@@ -363,12 +370,22 @@ func spread(d *report.Doc, c cat, in Input, data *Data, eps []kubeproxy.Endpoint
 	case in.Mode == "ipvs":
 		d.P(c.F("spread.rr"))
 	default:
-		d.P(c.F("spread.p", l10n.Decimal(lang, worst, 2), l10n.Decimal(lang, sigma, 2)))
+		prec := 2
+		if sigma < 0.05 {
+			prec = 4
+		}
+		d.P(c.F("spread.p", fixed(lang, worst, prec), fixed(lang, sigma, prec)))
 	}
 }
 
-// round1 rounds to one decimal as %.1f does, so that "+0.0" cannot appear
-// for a value that prints as 0.
-func round1(f float64) float64 { v, _ := strconv.ParseFloat(fmt.Sprintf("%.1f", f), 64); return v }
+// fixed writes f with exactly prec decimals, with the language's decimal
+// separator (l10n.Decimal would drop trailing zeros: "33.0" → "33").
+func fixed(lang string, f float64, prec int) string {
+	s := strconv.FormatFloat(f, 'f', prec, 64)
+	if lang == "ru" {
+		s = strings.Replace(s, ".", ",", 1)
+	}
+	return s
+}
 
 func hostPort(ip string, port int) string { return net.JoinHostPort(ip, strconv.Itoa(port)) }
