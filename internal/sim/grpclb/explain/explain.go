@@ -188,7 +188,23 @@ func clusterIPSection(d *report.Doc, c cat, r *grpclb.Result) {
 	}
 	connTable(d, c, r, m)
 	if r.Live != nil && cfg.MaxConnectionAge > 0 {
-		d.P(c.F("ci.liveage", cfg.MaxConnectionAge, plural(c, "connection", len(r.Live.ProxyChoices)), cfg.Clients))
+		// Say the calls spread only if every client's did.
+		key := "ci.liveage"
+		used := map[int]map[int]bool{}
+		for _, cn := range m.Conns {
+			if cn.RPCs > 0 {
+				if used[cn.Client] == nil {
+					used[cn.Client] = map[int]bool{}
+				}
+				used[cn.Client][cn.Pod] = true
+			}
+		}
+		for cl := 0; cl < cfg.Clients; cl++ {
+			if len(used[cl]) < 2 {
+				key = "ci.liveage.stuck"
+			}
+		}
+		d.P(c.F(key, cfg.MaxConnectionAge, plural(c, "connection", len(r.Live.ProxyChoices)), cfg.Clients))
 	}
 	if idle == 0 {
 		d.P(c.F("ci.numbers.spread", q, len(r.Pods)))
