@@ -14,10 +14,10 @@ import (
 
 // The exit codes of k8sexplain.
 const (
-	OK          = 0
-	Input       = 1
-	Usage       = 2
-	Internal    = 3
+	OK       = 0
+	Input    = 1
+	Usage    = 2
+	Internal = 3
 	// Timeout: a run with a deadline (grpc-skew --live) did not finish in
 	// time; the input was fine. 124 as timeout(1) exits.
 	Timeout     = 124

@@ -180,3 +180,34 @@ func TestUpstreamOverallNFTablesRules(t *testing.T) {
 		t.Errorf("lines differ:\n got\n%s\n want\n%s", strings.Join(got, "\n"), strings.Join(exp, "\n"))
 	}
 }
+
+// Chain names and their length limit, from upstream
+// Test_servicePortChainNameBase and Test_servicePortEndpointChainNameBase
+// (pkg/proxy/nftables/proxier_test.go, v1.37.2): 8 hash characters, the
+// name, cut to 240 bytes with "..." when longer.
+func TestUpstreamNFTChainNames(t *testing.T) {
+	long := ServicePort{Namespace: "very-long-namespace-name-abcdefghijklmnopqrstuvwxyz0123456789xx",
+		Name: "very-long-service-name-why-would-you-even-do-this-i-mean-really", Protocol: "SCTP",
+		PortName: "port-443-providing-the-hypertext-transmission-protocol-with-tls"}
+	simple := ServicePort{Namespace: "testing", Name: "service", Protocol: "TCP", PortName: "http"}
+	https := simple
+	https.PortName = "https"
+	ep := func(ip string, port int32) Endpoint { return Endpoint{IP: ip, Port: port} }
+	longPrefix := "very-long-namespace-name-abcdefghijklmnopqrstuvwxyz0123456789xx/very-long-service-name-why-would-you-even-do-this-i-mean-really/sctp/port-443-providing-the-hypertext-transmission-protocol-with-tls"
+	for _, tc := range []struct{ got, want string }{
+		{simple.NFTServiceChain(), "service-P4ZYZVCF-testing/service/tcp/http"},
+		{https.NFTServiceChain(), "service-LZBRENCP-testing/service/tcp/https"},
+		{long.NFTServiceChain(), "service-KR6NACJP-" + longPrefix},
+		{simple.NFTEndpointChain(ep("10.180.0.1", 80)), "endpoint-JO2XBXZR-testing/service/tcp/http__10.180.0.1/80"},
+		{simple.NFTEndpointChain(ep("10.180.0.2", 80)), "endpoint-5S6H3H22-testing/service/tcp/http__10.180.0.2/80"},
+		{simple.NFTEndpointChain(ep("fd80:abcd:12::a1b2:c3d4:e5f6:9999", 80)), "endpoint-U7E2ET36-testing/service/tcp/http__fd80.abcd.12..a1b2.c3d4.e5f6.9999/80"},
+		{long.NFTEndpointChain(ep("1234:5678:9abc:def0::abc:1234", 443)), "endpoint-5YS7AFEA-" + longPrefix + "__1234.5678.9abc.def0..abc.1234/443"},
+		{long.NFTEndpointChain(ep("1234:5678:9abc:def0::abcd:1234:5678", 443)), "endpoint-CI6C53Q3-" + longPrefix + "__1234.5678.9abc.def0..abcd.1234..."},
+		{long.NFTEndpointChain(ep("1234:5678:9abc:def0::abcd:1234:8765", 443)), "endpoint-2FLXFK6X-" + longPrefix + "__1234.5678.9abc.def0..abcd.1234..."},
+		{long.NFTAffinitySet(ep("1234:5678:9abc:def0::abcd:1234:8765", 443)), "affinity-2FLXFK6X-" + longPrefix + "__1234.5678.9abc.def0..abcd.1234..."},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got  %s\nwant %s", tc.got, tc.want)
+		}
+	}
+}
