@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-	"time"
 
 	_ "github.com/k8sexplain/k8sexplain/internal/golden" // defines -update for go test ./... -update
 )
