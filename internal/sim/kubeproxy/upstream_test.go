@@ -211,3 +211,26 @@ func TestUpstreamNFTChainNames(t *testing.T) {
 		}
 	}
 }
+
+// iptables-save shows the nfacct match with two spaces ("--nfacct-name 
+// ct_state_invalid_dropped_pkts"), as real captures do (e.g. the expected
+// rules of Azure's aks-engine node checks: `-A KUBE-FORWARD -m conntrack
+// --ctstate INVALID -m nfacct --nfacct-name  ct_state_invalid_dropped_pkts
+// -j DROP`); without nfacct support the rule has no counter.
+func TestSaveNFAcct(t *testing.T) {
+	cfg, ports := upstreamOverall()
+	save := BuildIPTables(cfg, ports).Save()
+	for _, want := range []string{
+		"-A KUBE-FORWARD -m conntrack --ctstate INVALID -m nfacct --nfacct-name  ct_state_invalid_dropped_pkts -j DROP\n",
+		"-A KUBE-NODEPORTS -d 127.0.0.0/8 -p tcp -m comment --comment \"ns2/svc2:p80\" -m tcp --dport 3001 -m nfacct --nfacct-name  localhost_nps_accepted_pkts -j KUBE-EXT-GNZBNJ2PO5MGZ6GT\n",
+		"-A KUBE-FW-NUKIZ6OKUXPJNT4C -m comment --comment \"other traffic to ns5/svc5:p80 will be dropped by KUBE-PROXY-FIREWALL\"\n",
+	} {
+		if !strings.Contains(save, want) {
+			t.Errorf("save lacks %q", want)
+		}
+	}
+	cfg.NoNFAcct = true
+	if s := BuildIPTables(cfg, ports).Save(); strings.Contains(s, "nfacct") || !strings.Contains(s, "-A KUBE-FORWARD -m conntrack --ctstate INVALID -j DROP\n") {
+		t.Error("--nfacct=false still writes nfacct matches")
+	}
+}
