@@ -212,11 +212,11 @@ func TestUpstreamNFTChainNames(t *testing.T) {
 	}
 }
 
-// iptables-save shows the nfacct match with two spaces ("--nfacct-name 
-// ct_state_invalid_dropped_pkts"), as real captures do (e.g. the expected
-// rules of Azure's aks-engine node checks: `-A KUBE-FORWARD -m conntrack
-// --ctstate INVALID -m nfacct --nfacct-name  ct_state_invalid_dropped_pkts
-// -j DROP`); without nfacct support the rule has no counter.
+// iptables-save shows the nfacct match with two spaces after
+// --nfacct-name, as real captures do (e.g. the expected rules of a node
+// check: `-A KUBE-FORWARD -m conntrack --ctstate INVALID -m nfacct
+// --nfacct-name  ct_state_invalid_dropped_pkts -j DROP`); without nfacct
+// support the rule has no counter.
 func TestSaveNFAcct(t *testing.T) {
 	cfg, ports := upstreamOverall()
 	save := BuildIPTables(cfg, ports).Save()
