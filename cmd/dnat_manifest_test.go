@@ -57,11 +57,16 @@ func TestDNATManifestTypes(t *testing.T) {
 	if strings.Contains(out, "KUBE-FW-") || strings.Contains(out, "10.244.0.0/16") {
 		t.Error("a pending load balancer has no firewall chain, and --cluster-cidr must replace the default")
 	}
+	// A port name is a DNS-1123 label: longer than an IANA service name is fine.
+	if out, errOut, code := run(t, "", "dnat", "-f", "cmd/testdata/dnat/long-port-name.yaml"); code != 0 || !strings.Contains(out, "default/web:this-port-name-is-longer-than-fifteen") {
+		t.Errorf("a 37-character port name: exit %d, %s", code, errOut)
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"dnat", "-f", "cmd/testdata/dnat/topology.yaml"}, `spec.trafficDistribution "PreferClose" is not modelled`},
+		{[]string{"dnat", "-f", "cmd/testdata/dnat/digit-name.yaml"}, `metadata.name: Invalid value: "1web": a DNS-1035 label`},
 		{[]string{"dnat", "-f", "cmd/testdata/dnat/nodeport-local.yaml", "--type", "ClusterIP"}, "--type cannot be combined with -f"},
 		{[]string{"dnat", "-f", "cmd/testdata/dnat/nodeport-local.yaml", "--mode", "ipvs"}, "--mode ipvs models ClusterIP Services"},
 		{[]string{"dnat", "-f", "cmd/testdata/dnat/nodeport-local.yaml", "--cluster-cidr", "fd00::/64"}, "is not of the family"},
