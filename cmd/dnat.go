@@ -33,12 +33,14 @@ func newCmdDNAT(f *Factory) *cobra.Command {
 	o := &dnatOptions{}
 	cmd := &cobra.Command{
 		Use:   "dnat",
-		Short: "Show the iptables rules kube-proxy writes for a ClusterIP Service and a packet's walk through them",
+		Short: "Show the rules kube-proxy writes for a Service (ClusterIP, NodePort, LoadBalancer) and a packet's walk through them",
 		Long: `dnat answers "no interface has the Service's IP — where does the ClusterIP live?" with the
 rules a node really has: the iptables-restore input kube-proxy writes for the Service (or, with
 --form save, what iptables-save prints back), a client pod's SYN walking through them with the
 seeded random draws of the statistic match, the conntrack entry that un-NATs the reply, and
-the IPVS and nftables alternatives.
+the IPVS and nftables alternatives. NodePort and LoadBalancer Services (with loadBalancerSourceRanges),
+the Local traffic policies, session affinity, UDP and SCTP are modelled as kube-proxy v1.37 writes them;
+--node picks whose rules they are, and outside clients are walked to the NodePort and load-balancer IP.
 
 Without flags it explains a built-in example Service (default/web, 3 endpoints).`,
 		Example: `  k8sexplain dnat
@@ -48,7 +50,12 @@ Without flags it explains a built-in example Service (default/web, 3 endpoints).
   k8sexplain dnat --form save
   k8sexplain dnat --session-affinity ClientIP --connections 1000
   k8sexplain dnat --mode nftables --connections 10000
-  k8sexplain dnat --services 5000 --endpoints-per-service 10`,
+  k8sexplain dnat --services 5000 --endpoints-per-service 10
+  k8sexplain dnat --type NodePort --external-traffic-policy Local --node node-b
+  k8sexplain dnat --type LoadBalancer --load-balancer-source-ranges 203.0.113.0/25 --mode nftables
+  k8sexplain dnat --internal-traffic-policy Local --node node-d
+  k8sexplain dnat --port dns:53/UDP --endpoints 10.244.1.3:53,10.244.2.4:53
+  k8sexplain dnat --endpoints 10.244.1.2:8080 --client 10.244.1.2     # hairpin`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			g, err := f.Globals()
