@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"hash/fnv"
 	"strings"
 
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
@@ -16,7 +17,8 @@ import (
 // the EndpointSlices the simulated controller wrote for its pods, so
 // unready pods are not endpoints — exactly what kube-proxy would see.
 func fromManifest(f *Factory, cmd *cobra.Command, o *dnatOptions, files []string, in *explain.Input) error {
-	for _, fl := range []string{"cluster-ip", "endpoints", "target-port", "external-name", "session-affinity"} {
+	for _, fl := range []string{"cluster-ip", "endpoints", "target-port", "external-name", "session-affinity", "session-affinity-timeout",
+		"type", "node-port", "external-traffic-policy", "internal-traffic-policy", "health-check-node-port", "load-balancer-ip", "load-balancer-source-ranges"} {
 		if cmd.Flags().Changed(fl) {
 			return exitcode.Inputf("--%s cannot be combined with -f: the Service comes from the manifest", fl)
 		}
@@ -65,7 +67,16 @@ func fromManifest(f *Factory, cmd *cobra.Command, o *dnatOptions, files []string
 	default:
 		return exitcode.Inputf("the manifest has %d Services (%s): pick one with --service", len(svcs), strings.Join(names, ", "))
 	}
-	ports := kubeproxy.FromAPI(svcs[pick].Service, svcs[pick].Slices)
+	svc := svcs[pick].Service
+	// Shapes kube-proxy handles that k8sexplain does not model: say so
+	// rather than print rules that would be wrong.
+	if svc.Spec.TrafficDistribution != nil {
+		return exitcode.Inputf("Service %s: spec.trafficDistribution %q is not modelled (kube-proxy would keep only the endpoints its zone hints give this node)", names[pick], *svc.Spec.TrafficDistribution)
+	}
+	if v := svc.Annotations["service.kubernetes.io/topology-mode"]; v != "" {
+		return exitcode.Inputf("Service %s: the topology-mode annotation %q is not modelled (kube-proxy would keep only the endpoints its zone hints give this node)", names[pick], v)
+	}
+	ports := kubeproxy.FromAPI(svc, svcs[pick].Slices)
 	if len(ports) == 0 {
 		return exitcode.Inputf("Service %s has no ports", names[pick])
 	}
@@ -85,8 +96,47 @@ func fromManifest(f *Factory, cmd *cobra.Command, o *dnatOptions, files []string
 			return exitcode.Inputf("--port %s: Service %s has no such port", o.port, names[pick])
 		}
 	}
-	in.Config.ClusterCIDR = "10.244.0.0/16"
+	// --cluster-cidr is honoured (input validated it); by default the
+	// simulated cluster's pod network.
+	if !cmd.Flags().Changed("cluster-cidr") {
+		in.Config.ClusterCIDR = "10.244.0.0/16"
+	}
+	if p := in.Port; p.ClusterIP != "" && p.ClusterIP != "None" && in.Config.ClusterCIDR != "" &&
+		strings.Contains(p.ClusterIP, ":") != strings.Contains(in.Config.ClusterCIDR, ":") {
+		return exitcode.Inputf("--cluster-cidr %s is not of the family of Service %s's cluster IP %s", in.Config.ClusterCIDR, names[pick], p.ClusterIP)
+	}
+	// The simulated API server does not allocate node ports: do it here,
+	// deterministically, from the default range 30000-32767, and say so.
+	if (in.Port.Type == "NodePort" || in.Port.Type == "LoadBalancer") && in.Port.NodePort == 0 &&
+		(svc.Spec.AllocateLoadBalancerNodePorts == nil || *svc.Spec.AllocateLoadBalancerNodePorts || in.Port.Type == "NodePort") {
+		in.Port.NodePort = allocatePort(names[pick]+":"+in.Port.PortName, 0)
+		in.AllocatedNodePort = true
+	}
+	if in.Port.Type == "LoadBalancer" && in.Port.ExternalPolicyLocal && in.Port.HealthCheckNodePort == 0 {
+		in.Port.HealthCheckNodePort = allocatePort(names[pick]+"/healthz", in.Port.NodePort)
+		in.AllocatedNodePort = true
+	}
+	in.PendingLB = in.Port.Type == "LoadBalancer" && len(in.Port.LoadBalancerIPs) == 0
+	if !cmd.Flags().Changed("node") {
+		in.Config.NodeName = "node-a"
+		if eps := in.Port.UsableEndpoints(); len(eps) > 0 && eps[0].NodeName != "" {
+			in.Config.NodeName = eps[0].NodeName
+		}
+		in.Config.NodeIP = nodeIPOf(in.Config.NodeName)
+	}
 	in.Example = false
 	in.Source = strings.Join(files, ", ")
 	return nil
+}
+
+// allocatePort picks a port in 30000-32767 from a hash of key, skipping
+// avoid: stable for the same Service.
+func allocatePort(key string, avoid int32) int32 {
+	h := fnv.New32a()
+	h.Write([]byte(key))
+	p := int32(30000 + h.Sum32()%2768)
+	if p == avoid {
+		p = 30000 + (p-30000+1)%2768
+	}
+	return p
 }

@@ -33,3 +33,47 @@ func TestDNATFromManifest(t *testing.T) {
 		}
 	}
 }
+
+// dnat -f models NodePort, LoadBalancer and the traffic policies from the
+// manifest, honours --cluster-cidr and refuses the shapes it does not model.
+func TestDNATManifestTypes(t *testing.T) {
+	inRoot(t)
+	out := runGolden(t, "dnat/manifest-nodeport-local.txt", "dnat", "-f", "cmd/testdata/dnat/nodeport-local.yaml")
+	for _, want := range []string{
+		`-A KUBE-NODEPORTS -m comment --comment default/web:80-8080 -m tcp -p tcp --dport 31080 -j KUBE-EXT-`,
+		`-j KUBE-SVL-`,
+		"externalTrafficPolicy Local",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("dnat -f nodeport-local.yaml lacks %q", want)
+		}
+	}
+	out = runGolden(t, "dnat/manifest-loadbalancer-pending.txt", "dnat", "-f", "cmd/testdata/dnat/loadbalancer-pending.yaml", "--cluster-cidr", "10.0.0.0/8")
+	for _, want := range []string{"EXTERNAL-IP <pending>", "chosen by k8sexplain", "! -s 10.0.0.0/8 -j KUBE-MARK-MASQ", "KUBE-SVL-"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("dnat -f loadbalancer-pending.yaml lacks %q", want)
+		}
+	}
+	if strings.Contains(out, "KUBE-FW-") || strings.Contains(out, "10.244.0.0/16") {
+		t.Error("a pending load balancer has no firewall chain, and --cluster-cidr must replace the default")
+	}
+	// A port name is a DNS-1123 label: longer than an IANA service name is fine.
+	if out, errOut, code := run(t, "", "dnat", "-f", "cmd/testdata/dnat/long-port-name.yaml"); code != 0 || !strings.Contains(out, "default/web:this-port-name-is-longer-than-fifteen") {
+		t.Errorf("a 37-character port name: exit %d, %s", code, errOut)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"dnat", "-f", "cmd/testdata/dnat/topology.yaml"}, `spec.trafficDistribution "PreferClose" is not modelled`},
+		{[]string{"dnat", "-f", "cmd/testdata/dnat/digit-name.yaml"}, `metadata.name: Invalid value: "1web": a DNS-1035 label`},
+		{[]string{"dnat", "-f", "cmd/testdata/dnat/nodeport-local.yaml", "--type", "ClusterIP"}, "--type cannot be combined with -f"},
+		{[]string{"dnat", "-f", "cmd/testdata/dnat/nodeport-local.yaml", "--mode", "ipvs"}, "--mode ipvs models ClusterIP Services"},
+		{[]string{"dnat", "-f", "cmd/testdata/dnat/nodeport-local.yaml", "--cluster-cidr", "fd00::/64"}, "is not of the family"},
+	} {
+		_, errOut, code := run(t, "", tc.args...)
+		if code != 1 || !strings.Contains(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 1 and one line with %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
@@ -18,6 +20,16 @@ type grpcSkewOptions struct {
 	duration, maxAge             time.Duration
 	proxy                        string
 	killPod, live                bool
+	// liveDeadline overrides the deadline sized from the flags (hidden,
+	// for tests).
+	liveDeadline time.Duration
+}
+
+func ageNote(age time.Duration) string {
+	if age == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", calls paced over %d × %v", grpclive.PacedAges, age)
 }
 
 // Limits: the point shows with a handful of pods; beyond these the output
@@ -66,10 +78,17 @@ google.golang.org/grpc servers, a DNAT-like proxy and clients on 127.0.0.1 (with
 			}
 			var r *grpclb.Result
 			if o.live {
-				cfg := grpclive.Config{Backends: o.pods, Clients: o.clients, RPCs: o.rpcs, Seed: g.Seed, Timeout: 20 * time.Second, MaxConnectionAge: o.maxAge}
+				cfg := grpclive.Config{Backends: o.pods, Clients: o.clients, RPCs: o.rpcs, Seed: g.Seed, MaxConnectionAge: o.maxAge}
+				cfg.Timeout = grpclive.Deadline(cfg)
+				if o.liveDeadline > 0 {
+					cfg.Timeout = o.liveDeadline
+				}
 				res, err := grpclive.Run(cmd.Context(), cfg)
-				if err != nil {
-					return exitcode.Inputf("grpc-skew --live: %v", err)
+				switch {
+				case errors.Is(err, grpclive.ErrTimeout):
+					return exitcode.Timeoutf("grpc-skew --live: timed out after %v (the deadline for %d pods, %d clients, %d RPCs%s): the machine is too busy for this size; try fewer --rpcs or --clients", cfg.Timeout, o.pods, o.clients, o.rpcs, ageNote(o.maxAge))
+				case err != nil:
+					return fmt.Errorf("grpc-skew --live: %w", err)
 				}
 				r = grpclive.Report(cfg, res)
 			} else {
@@ -89,6 +108,8 @@ google.golang.org/grpc servers, a DNAT-like proxy and clients on 127.0.0.1 (with
 	fl.StringVar(&o.proxy, "proxy", "none", "also balance through a proxy: none or envoy (per request)")
 	fl.BoolVar(&o.killPod, "kill-pod", false, "stop the busiest pod (most ClusterIP connections) at half time")
 	fl.BoolVar(&o.live, "live", false, "run real grpc-go servers, a DNAT-like proxy and clients on 127.0.0.1 instead of simulating")
+	fl.DurationVar(&o.liveDeadline, "live-deadline", 0, "override the --live deadline sized from the flags (for tests)")
+	_ = fl.MarkHidden("live-deadline")
 	_ = cmd.RegisterFlagCompletionFunc("proxy", fixedCompletion("none", "envoy"))
 	return cmd
 }

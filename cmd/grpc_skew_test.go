@@ -108,3 +108,12 @@ func TestGRPCSkewDrawsLikeDNAT(t *testing.T) {
 		}
 	}
 }
+
+// A live run that outlives its deadline exits 124 with one line naming the
+// deadline, not 1 (bad input).
+func TestGRPCSkewLiveTimeout(t *testing.T) {
+	_, errOut, code := run(t, "", "grpc-skew", "--live", "--rpcs", "5000", "--live-deadline", "1ms")
+	if code != 124 || !strings.Contains(errOut, "grpc-skew --live: timed out after 1ms") || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("exit %d, stderr %q; want exit 124 and one line", code, errOut)
+	}
+}

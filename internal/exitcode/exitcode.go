@@ -3,7 +3,8 @@
 // knowing how the process ends.
 //
 // The codes are the ones README.md documents and scripts rely on:
-// 0 success, 1 bad input, 2 usage, 3 internal error, 130 interrupted.
+// 0 success, 1 bad input, 2 usage, 3 internal error, 124 timed out,
+// 130 interrupted.
 package exitcode
 
 import (
@@ -13,10 +14,13 @@ import (
 
 // The exit codes of k8sexplain.
 const (
-	OK          = 0
-	Input       = 1
-	Usage       = 2
-	Internal    = 3
+	OK       = 0
+	Input    = 1
+	Usage    = 2
+	Internal = 3
+	// Timeout: a run with a deadline (grpc-skew --live) did not finish in
+	// time; the input was fine. 124 as timeout(1) exits.
+	Timeout     = 124
 	Interrupted = 130
 )
 
@@ -44,6 +48,11 @@ func AsInput(err error) error {
 		return err
 	}
 	return &Error{Code: Input, Err: err}
+}
+
+// Timeoutf returns a timed-out error (exit 124).
+func Timeoutf(format string, args ...any) error {
+	return &Error{Code: Timeout, Err: fmt.Errorf(format, args...)}
 }
 
 // Usagef returns a usage error (exit 2).

@@ -20,8 +20,10 @@ package grpclive
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
+	"strconv"
 	"sync"
 	"time"
 
@@ -31,6 +33,7 @@ import (
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/resolver"
 	"google.golang.org/grpc/resolver/manual"
 )
@@ -41,7 +44,7 @@ type Config struct {
 	// RPCs is the total number of calls per policy, shared by the clients.
 	RPCs int
 	Seed int64
-	// Timeout bounds the whole run (0: 10 s).
+	// Timeout bounds the whole run (0: Deadline(cfg)).
 	Timeout time.Duration
 	// MaxConnectionAge, when set, is the servers' keepalive
 	// MaxConnectionAge; the calls are then paced over five ages per policy,
@@ -49,17 +52,52 @@ type Config struct {
 	MaxConnectionAge time.Duration
 }
 
+// Budgets Deadline sizes a run from: a fixed start-up allowance, the
+// paced time of each policy, and a per-call allowance several times what a
+// loopback unary call costs on a busy 2-core machine (≈0.3 ms measured).
+const (
+	StartupBudget = 10 * time.Second
+	PerCallBudget = 2 * time.Millisecond
+	// PacedAges is how many MaxConnectionAges each policy's calls span.
+	PacedAges = 5
+)
+
+// Deadline is the time a run of cfg is allowed: StartupBudget, plus for
+// each of the two policies its paced span (PacedAges × MaxConnectionAge)
+// and PerCallBudget per call.
+func Deadline(cfg Config) time.Duration {
+	per := time.Duration(cfg.RPCs) * PerCallBudget
+	if cfg.MaxConnectionAge > 0 {
+		per += PacedAges * cfg.MaxConnectionAge
+	}
+	return StartupBudget + 2*per
+}
+
+// ErrTimeout is returned (wrapped) when a run did not finish within its
+// deadline.
+var ErrTimeout = errors.New("the live run did not finish within its deadline")
+
 // Result is what the backends counted.
 type Result struct {
 	// Backends are the listening addresses, backend i serving pod i.
 	Backends []string
 	// PickFirst and RoundRobin are calls per [client][backend].
 	PickFirst, RoundRobin [][]int
+	// PickFirstConns and RoundRobinConns are the TCP connections the
+	// clients' channels really opened (their subchannels' transports, from
+	// the clients' dialers), in dial order, with the calls each carried.
+	PickFirstConns, RoundRobinConns []Conn
 	// Proxy is the DNAT-like proxy's address; ProxyChoices the backend it
 	// chose for each connection it accepted, in order.
 	Proxy        string
 	ProxyChoices []int
 	Elapsed      time.Duration
+	Deadline     time.Duration
+}
+
+// Conn is one connection a client's channel dialed.
+type Conn struct {
+	Client, Backend, RPCs int
 }
 
 // ServiceConfig is the round_robin clients' default service config.
@@ -67,11 +105,13 @@ const ServiceConfig = `{"loadBalancingConfig":[{"round_robin":{}}]}`
 
 const clientKey = "k8sexplain-client"
 
-// counter counts calls per client and backend.
+// counter counts calls per client and backend, and per connection (the
+// backend and the caller's address as the server sees it).
 type counter struct {
-	mu    sync.Mutex
-	calls map[string][]int
-	n     int
+	mu     sync.Mutex
+	calls  map[string][]int
+	byConn map[string]int // backend index + "|" + peer address
+	n      int
 }
 
 func (k *counter) interceptor(backend int) grpc.UnaryServerInterceptor {
@@ -81,11 +121,16 @@ func (k *counter) interceptor(backend int) grpc.UnaryServerInterceptor {
 		if v := md.Get(clientKey); len(v) > 0 {
 			id = v[0]
 		}
+		from := ""
+		if p, ok := peer.FromContext(ctx); ok && p.Addr != nil {
+			from = p.Addr.String()
+		}
 		k.mu.Lock()
 		if k.calls[id] == nil {
 			k.calls[id] = make([]int, k.n)
 		}
 		k.calls[id][backend]++
+		k.byConn[strconv.Itoa(backend)+"|"+from]++
 		k.mu.Unlock()
 		return h(ctx, req)
 	}
@@ -102,16 +147,59 @@ func (k *counter) of(prefix string, clients int) [][]int {
 	return out
 }
 
-// Run performs the experiment.
+func (k *counter) onConn(backend int, from string) int {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.byConn[strconv.Itoa(backend)+"|"+from]
+}
+
+// dialLog records every connection the clients' channels dial.
+type dialLog struct {
+	mu    sync.Mutex
+	dials []dial
+}
+
+type dial struct {
+	client      int
+	local, addr string
+}
+
+// dialer returns client c's dialer: a plain TCP dial, logged.
+func (l *dialLog) dialer(c int) func(context.Context, string) (net.Conn, error) {
+	return func(ctx context.Context, addr string) (net.Conn, error) {
+		conn, err := (&net.Dialer{}).DialContext(ctx, "tcp", addr)
+		if err != nil {
+			return nil, err
+		}
+		l.mu.Lock()
+		l.dials = append(l.dials, dial{client: c, local: conn.LocalAddr().String(), addr: addr})
+		l.mu.Unlock()
+		return conn, nil
+	}
+}
+
+func (l *dialLog) list() []dial {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]dial(nil), l.dials...)
+}
+
+// Run performs the experiment. It returns an error wrapping ErrTimeout
+// when the run outlives its deadline.
 func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	if cfg.Timeout <= 0 {
-		cfg.Timeout = 10 * time.Second
+		cfg.Timeout = Deadline(cfg)
 	}
 	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
+	defer func() {
+		if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			err = fmt.Errorf("%w (%v for %d backends, %d clients, %d calls per policy): %v", ErrTimeout, cfg.Timeout, cfg.Backends, cfg.Clients, cfg.RPCs, err)
+		}
+	}()
 	start := time.Now()
-	k := &counter{calls: map[string][]int{}, n: cfg.Backends}
-	res = &Result{}
+	k := &counter{calls: map[string][]int{}, byConn: map[string]int{}, n: cfg.Backends}
+	res = &Result{Deadline: cfg.Timeout}
 	var servers []*grpc.Server
 	var wg sync.WaitGroup
 	defer func() {
@@ -143,25 +231,28 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	if err != nil {
 		return nil, err
 	}
+	pxClosed := false
 	defer func() {
-		choices := px.close()
-		if res != nil {
-			res.ProxyChoices = choices
+		if !pxClosed {
+			px.close()
 		}
 	}()
 	res.Proxy = px.addr()
 
 	// pick_first (the default) to the "cluster IP": the proxy's address. The
 	// dns resolver returns an IP literal as is, without a lookup.
-	err = calls(ctx, cfg, "pick-first", func(int) (*grpc.ClientConn, error) {
-		return grpc.NewClient("dns:///"+px.addr(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	pf := &dialLog{}
+	err = calls(ctx, cfg, "pick-first", func(c int) (*grpc.ClientConn, error) {
+		return grpc.NewClient("dns:///"+px.addr(), grpc.WithTransportCredentials(insecure.NewCredentials()),
+			grpc.WithContextDialer(pf.dialer(c)))
 	})
 	if err != nil {
 		return nil, err
 	}
 	// round_robin over every backend, as a headless Service's answer lists
 	// them; real code would target dns:///svc.ns.svc.cluster.local:port.
-	err = calls(ctx, cfg, "round-robin", func(int) (*grpc.ClientConn, error) {
+	rr := &dialLog{}
+	err = calls(ctx, cfg, "round-robin", func(c int) (*grpc.ClientConn, error) {
 		r := manual.NewBuilderWithScheme("k8sexplain")
 		var st resolver.State
 		for _, a := range res.Backends {
@@ -169,18 +260,47 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 		}
 		r.InitialState(st)
 		return grpc.NewClient("k8sexplain:///echo-headless", grpc.WithResolvers(r),
-			grpc.WithTransportCredentials(insecure.NewCredentials()), grpc.WithDefaultServiceConfig(ServiceConfig))
+			grpc.WithTransportCredentials(insecure.NewCredentials()), grpc.WithDefaultServiceConfig(ServiceConfig),
+			grpc.WithContextDialer(rr.dialer(c)))
 	})
 	if err != nil {
 		return nil, err
 	}
 	res.PickFirst, res.RoundRobin = k.of("pick-first", cfg.Clients), k.of("round-robin", cfg.Clients)
+	// Every channel is closed: the proxy's log is complete once it is.
+	pxClosed = true
+	var pxLog []proxied
+	res.ProxyChoices, pxLog = px.close()
 	res.Elapsed = time.Since(start)
+	// Attribute each dialed connection to its backend and count its calls
+	// by the address the server saw: for pick_first the proxy's upstream
+	// connection, for round_robin the client's own.
+	byLocal := map[string]proxied{}
+	for _, p := range pxLog {
+		byLocal[p.client] = p
+	}
+	for _, d := range pf.list() {
+		if p, ok := byLocal[d.local]; ok {
+			res.PickFirstConns = append(res.PickFirstConns, Conn{Client: d.client, Backend: p.backend, RPCs: k.onConn(p.backend, p.upstream)})
+		}
+	}
+	index := map[string]int{}
+	for i, a := range res.Backends {
+		index[a] = i
+	}
+	for _, d := range rr.list() {
+		if b, ok := index[d.addr]; ok {
+			res.RoundRobinConns = append(res.RoundRobinConns, Conn{Client: d.client, Backend: b, RPCs: k.onConn(b, d.local)})
+		}
+	}
 	return res, nil
 }
 
-// calls makes one channel per client and sends the RPCs, the clients
-// taking turns, one call at a time; then closes the channels.
+// calls makes one channel per client and sends the RPCs: first one call
+// per client in turn (so connections are made, and drawn by the proxy, in
+// client order), then each client sends the rest of its share on its own
+// goroutine, one call at a time, paced over PacedAges ages when servers
+// send GOAWAY. Then it closes the channels.
 func calls(ctx context.Context, cfg Config, prefix string, dial func(int) (*grpc.ClientConn, error)) error {
 	var ccs []*grpc.ClientConn
 	defer func() {
@@ -195,24 +315,52 @@ func calls(ctx context.Context, cfg Config, prefix string, dial func(int) (*grpc
 		}
 		ccs = append(ccs, cc)
 	}
-	var pace time.Duration
-	if cfg.MaxConnectionAge > 0 {
-		pace = 5 * cfg.MaxConnectionAge / time.Duration(cfg.RPCs)
-	}
-	start := time.Now()
-	for g := 0; g < cfg.RPCs; g++ {
-		if wait := time.Until(start.Add(pace * time.Duration(g))); wait > 0 {
-			select {
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-time.After(wait):
-			}
-		}
-		c := g % cfg.Clients
+	call := func(c, g int) error {
 		cctx := metadata.AppendToOutgoingContext(ctx, clientKey, fmt.Sprintf("%s-%d", prefix, c))
 		if _, err := healthpb.NewHealthClient(ccs[c]).Check(cctx, &healthpb.HealthCheckRequest{}); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
 			return fmt.Errorf("live run: %s client %d, call %d: %w", prefix, c, g+1, err)
 		}
+		return nil
 	}
-	return nil
+	// Client c sends calls c, c+Clients, c+2·Clients, … of the RPCs.
+	for c := 0; c < cfg.Clients; c++ {
+		if err := call(c, c); err != nil {
+			return err
+		}
+	}
+	var pace time.Duration
+	if cfg.MaxConnectionAge > 0 {
+		pace = PacedAges * cfg.MaxConnectionAge / time.Duration(cfg.RPCs)
+	}
+	start := time.Now()
+	errs := make(chan error, cfg.Clients)
+	var wg sync.WaitGroup
+	for c := 0; c < cfg.Clients; c++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for g := c + cfg.Clients; g < cfg.RPCs; g += cfg.Clients {
+				if wait := time.Until(start.Add(pace * time.Duration(g))); wait > 0 {
+					t := time.NewTimer(wait)
+					select {
+					case <-ctx.Done():
+						t.Stop()
+						errs <- ctx.Err()
+						return
+					case <-t.C:
+					}
+				}
+				if err := call(c, g); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	return <-errs
 }

@@ -26,6 +26,7 @@ type proxy struct {
 	rng    *rand.Rand
 	conns  []net.Conn
 	chosen []int // backend per accepted connection, in accept order
+	log    []proxied
 	closed bool
 	wg     sync.WaitGroup
 }
@@ -49,6 +50,15 @@ func newProxy(backends []string, seed int64) (*proxy, error) {
 	p.wg.Add(1)
 	go p.accept()
 	return p, nil
+}
+
+// proxied is one connection the proxy carried: the client's address, the
+// backend chosen and the proxy's own address on the upstream connection
+// (what the backend sees as the caller).
+type proxied struct {
+	client   string
+	backend  int
+	upstream string
 }
 
 func (p *proxy) addr() string { return p.lis.Addr().String() }
@@ -98,13 +108,17 @@ func (p *proxy) choose(c net.Conn) int {
 func (p *proxy) serve(c net.Conn) {
 	defer p.wg.Done()
 	defer c.Close()
-	up, err := net.Dial("tcp", p.backends[p.choose(c)])
+	b := p.choose(c)
+	up, err := net.Dial("tcp", p.backends[b])
 	if err != nil {
 		return
 	}
 	if !p.track(up) {
 		return
 	}
+	p.mu.Lock()
+	p.log = append(p.log, proxied{client: c.RemoteAddr().String(), backend: b, upstream: up.LocalAddr().String()})
+	p.mu.Unlock()
 	defer up.Close()
 	done := make(chan struct{}, 2)
 	pipe := func(dst, src net.Conn) {
@@ -120,8 +134,9 @@ func (p *proxy) serve(c net.Conn) {
 	<-done
 }
 
-// close stops accepting, ends every connection and waits for the copiers.
-func (p *proxy) close() []int {
+// close stops accepting, ends every connection and waits for the copiers;
+// it returns the backends chosen and the connections carried.
+func (p *proxy) close() ([]int, []proxied) {
 	p.mu.Lock()
 	p.closed = true
 	conns := p.conns
@@ -131,5 +146,5 @@ func (p *proxy) close() []int {
 		c.Close()
 	}
 	p.wg.Wait()
-	return p.chosen
+	return p.chosen, p.log
 }

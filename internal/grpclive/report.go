@@ -18,22 +18,23 @@ func Report(cfg Config, res *Result) *grpclb.Result {
 	for i, a := range res.Backends {
 		r.Pods = append(r.Pods, grpclb.Pod{Name: grpclb.PodName(i), IP: a})
 	}
-	mode := func(name string, calls [][]int) grpclb.ModeResult {
+	// Calls per backend from the servers' counts; connections from what
+	// the clients' channels really dialed: pick_first one per (re)connect,
+	// round_robin one subchannel per backend address per client (plus its
+	// reconnects), whether or not it carried a call.
+	mode := func(name string, calls [][]int, conns []Conn) grpclb.ModeResult {
 		m := grpclb.ModeResult{Mode: name, Counts: make([]int, len(res.Backends)), Pickup: -1}
-		for c, row := range calls {
+		for _, row := range calls {
 			for b, n := range row {
 				m.Counts[b] += n
-				if n > 0 {
-					// What a backend served from one client came over one
-					// connection: pick_first has one, round_robin one per
-					// backend (a connection that carried no call is not
-					// counted).
-					m.Conns = append(m.Conns, grpclb.Conn{Client: c, Pod: b, RPCs: n})
-				}
 			}
+		}
+		for _, cn := range conns {
+			m.Conns = append(m.Conns, grpclb.Conn{Client: cn.Client, Pod: cn.Backend, RPCs: cn.RPCs})
 		}
 		return m
 	}
-	r.Modes = []grpclb.ModeResult{mode(grpclb.ModeClusterIP, res.PickFirst), mode(grpclb.ModeHeadless, res.RoundRobin)}
+	r.Modes = []grpclb.ModeResult{mode(grpclb.ModeClusterIP, res.PickFirst, res.PickFirstConns),
+		mode(grpclb.ModeHeadless, res.RoundRobin, res.RoundRobinConns)}
 	return r
 }

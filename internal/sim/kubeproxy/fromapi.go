@@ -1,6 +1,7 @@
 package kubeproxy
 
 import (
+	"net"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -33,6 +34,40 @@ func FromAPI(svc *corev1.Service, slices []*discoveryv1.EndpointSlice) []Service
 		}
 		if svc.Spec.Type == corev1.ServiceTypeExternalName {
 			sp.ExternalName, sp.ClusterIP = svc.Spec.ExternalName, ""
+		}
+		switch svc.Spec.Type {
+		case corev1.ServiceTypeNodePort, corev1.ServiceTypeLoadBalancer:
+			sp.Type, sp.NodePort = string(svc.Spec.Type), p.NodePort
+		case corev1.ServiceTypeClusterIP, "":
+			sp.Type = string(corev1.ServiceTypeClusterIP)
+		}
+		// BaseServicePortInfo (pkg/proxy/serviceport.go): addresses of the
+		// other family are dropped; load-balancer ingress with ipMode
+		// Proxy is not captured; source ranges are trimmed and parsed.
+		sameFamily := func(ip string) bool {
+			return ip != "" && strings.Contains(ip, ":") == ipv6 && net.ParseIP(strings.TrimSpace(ip)) != nil
+		}
+		for _, ip := range svc.Spec.ExternalIPs {
+			if sameFamily(ip) {
+				sp.ExternalIPs = append(sp.ExternalIPs, strings.TrimSpace(ip))
+			}
+		}
+		if svc.Spec.Type == corev1.ServiceTypeLoadBalancer {
+			for _, ing := range svc.Status.LoadBalancer.Ingress {
+				if sameFamily(ing.IP) && (ing.IPMode == nil || *ing.IPMode != corev1.LoadBalancerIPModeProxy) {
+					sp.LoadBalancerIPs = append(sp.LoadBalancerIPs, ing.IP)
+				}
+			}
+			for _, r := range svc.Spec.LoadBalancerSourceRanges {
+				if _, n, err := net.ParseCIDR(strings.TrimSpace(r)); err == nil && strings.Contains(n.IP.String(), ":") == ipv6 {
+					sp.SourceRanges = append(sp.SourceRanges, n.String())
+				}
+			}
+		}
+		sp.InternalPolicyLocal = svc.Spec.InternalTrafficPolicy != nil && *svc.Spec.InternalTrafficPolicy == corev1.ServiceInternalTrafficPolicyLocal
+		sp.ExternalPolicyLocal = sp.ExternallyAccessible() && svc.Spec.ExternalTrafficPolicy == corev1.ServiceExternalTrafficPolicyLocal
+		if svc.Spec.Type == corev1.ServiceTypeLoadBalancer && sp.ExternalPolicyLocal {
+			sp.HealthCheckNodePort = svc.Spec.HealthCheckNodePort
 		}
 		if svc.Spec.SessionAffinity == corev1.ServiceAffinityClientIP {
 			sp.SessionAffinityClientIP = true

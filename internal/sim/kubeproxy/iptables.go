@@ -2,6 +2,8 @@ package kubeproxy
 
 import (
 	"fmt"
+
+	"github.com/k8sexplain/k8sexplain/internal/k8sversion"
 	"sort"
 	"strconv"
 	"strings"
@@ -41,8 +43,10 @@ type Ruleset struct {
 	TotalEndpoints int
 	LargeCluster   bool
 	IPv6           bool
-	Mark           string
-	Config         Config
+	// sep caches the endpoint chain names of the port being written.
+	sep    map[Endpoint]string
+	Mark   string
+	Config Config
 }
 
 // TableRule is a rule with the table it lives in.
@@ -65,6 +69,20 @@ const (
 
 func q(s string) string { return `"` + s + `"` }
 
+// The nfacct counters kube-proxy creates when the kernel has
+// nfnetlink_acct and the xt_nfacct match (pkg/proxy/metrics:
+// IPTablesCTStateInvalidDroppedNFAcctCounter, PR #122812, v1.30;
+// LocalhostNodePortAcceptedNFAcctCounter, PR #125015, v1.31).
+const (
+	NFAcctInvalidDropped     = "ct_state_invalid_dropped_pkts"
+	NFAcctLocalhostNodePorts = "localhost_nps_accepted_pkts"
+)
+
+// nfacctInvalid and nfacctLocalhost report whether the modelled release
+// writes each nfacct match, given the kernel of cfg.
+func nfacctInvalid(cfg Config) bool   { return !cfg.NoNFAcct && k8sversion.AtLeast(30) }
+func nfacctLocalhost(cfg Config) bool { return !cfg.NoNFAcct && k8sversion.AtLeast(31) }
+
 // BuildIPTables computes the ruleset of a full sync for the given ports
 // (syncProxyRules). Ports are emitted sorted by name and protocol.
 func BuildIPTables(cfg Config, ports []ServicePort) Ruleset {
@@ -78,13 +96,7 @@ func BuildIPTables(cfg Config, ports []ServicePort) Ruleset {
 			rs.Skipped = append(rs.Skipped, sp)
 		}
 	}
-	sort.SliceStable(rs.Ports, func(i, j int) bool {
-		a, b := rs.Ports[i], rs.Ports[j]
-		if a.NameString() != b.NameString() {
-			return a.NameString() < b.NameString()
-		}
-		return a.Proto() < b.Proto()
-	})
+	sortPorts(rs.Ports)
 	m := rs.Mark
 	f, n := &rs.Filter, &rs.NAT
 	f.Chains = []string{ChainServices, ChainExternalServices, ChainForward, ChainNodePorts, ChainProxyFirewall}
@@ -116,6 +128,8 @@ func BuildIPTables(cfg Config, ports []ServicePort) Ruleset {
 		rs.TotalEndpoints += len(seen)
 	}
 	rs.LargeCluster = rs.TotalEndpoints > LargeClusterThreshold
+	n.Rules = append(make([]Rule, 0, len(n.Rules)+4*len(rs.Ports)+3*rs.TotalEndpoints+1), n.Rules...)
+	n.Chains = append(make([]string, 0, len(n.Chains)+len(rs.Ports)+rs.TotalEndpoints), n.Chains...)
 
 	for _, sp := range rs.Ports {
 		rs.writeServicePort(sp)
@@ -127,11 +141,11 @@ func BuildIPTables(cfg Config, ports []ServicePort) Ruleset {
 	}
 	add(n, ChainServices, append(last, "-j", ChainNodePorts)...)
 
-	// INVALID packets are dropped and counted by the nfacct counter behind
-	// kubeproxy_iptables_ct_state_invalid_dropped_packets_total (iptables
-	// proxier syncProxyRules, nfAcctCounters; the counter is left out only
-	// on kernels without xt_nfacct).
-	add(f, ChainForward, "-m", "conntrack", "--ctstate", "INVALID", "-m", "nfacct", "--nfacct-name", "ct_state_invalid_dropped_pkts", "-j", "DROP")
+	invalid := []string{"-m", "conntrack", "--ctstate", "INVALID"}
+	if nfacctInvalid(cfg) {
+		invalid = append(invalid, "-m", "nfacct", "--nfacct-name", NFAcctInvalidDropped)
+	}
+	add(f, ChainForward, append(invalid, "-j", "DROP")...)
 	add(f, ChainForward, "-m", "comment", "--comment", q("kubernetes forwarding rules"), "-m", "mark", "--mark", m+"/"+m, "-j", "ACCEPT")
 	add(f, ChainForward, "-m", "comment", "--comment", q("kubernetes forwarding conntrack rule"), "-m", "conntrack", "--ctstate", "RELATED,ESTABLISHED", "-j", "ACCEPT")
 
@@ -139,59 +153,217 @@ func BuildIPTables(cfg Config, ports []ServicePort) Ruleset {
 	return rs
 }
 
-// writeServicePort appends one port's rules (the ClusterIP part of the
-// per-service loop in syncProxyRules and writeServiceToEndpointRules).
+// writeServicePort appends one port's rules, in the order of the
+// per-service loop of syncProxyRules (pkg/proxy/iptables/proxier.go,
+// v1.37): captures in KUBE-SERVICES (cluster IP, external IPs,
+// load-balancer IPs), KUBE-NODEPORTS, the filter rules for missing
+// endpoints, the health-check node port, then the service's own chains:
+// KUBE-EXT, KUBE-FW, KUBE-SVC, KUBE-SVL and the KUBE-SEP chains.
 func (rs *Ruleset) writeServicePort(sp ServicePort) {
 	f, n := &rs.Filter, &rs.NAT
+	cfg := rs.Config
 	proto, name := sp.Proto(), sp.NameString()
 	port := strconv.Itoa(int(sp.Port))
-	eps := sp.UsableEndpoints()
-	if len(eps) == 0 {
-		f.Rules = append(f.Rules, Rule{ChainServices, []string{"-m", "comment", "--comment", q(name + " has no endpoints"),
-			"-m", proto, "-p", proto, "-d", sp.ClusterIP, "--dport", port, "-j", "REJECT"}})
-		return
+	cat := sp.Categorize(cfg.NodeName)
+	rs.sep = make(map[Endpoint]string, len(cat.Reachable))
+	for _, ep := range cat.Reachable {
+		rs.sep[ep] = sp.SEPChain(ep)
 	}
-	svc := sp.SVCChain()
-	match := []string{"-m", "comment", "--comment", q(name + " cluster IP"), "-m", proto, "-p", proto, "-d", sp.ClusterIP, "--dport", port}
-	n.Rules = append(n.Rules, Rule{ChainServices, append(clone(match), "-j", svc)})
-	n.Chains = append(n.Chains, svc)
-	switch {
-	case rs.Config.MasqueradeAll:
-		n.Rules = append(n.Rules, Rule{svc, append(clone(match), "-j", ChainMarkMasq)})
-	case rs.Config.ClusterCIDR != "":
-		n.Rules = append(n.Rules, Rule{svc, append(clone(match), "!", "-s", rs.Config.ClusterCIDR, "-j", ChainMarkMasq)})
+	svcChain, svlChain, extChain, fwChain := sp.SVCChain(), sp.SVLChain(), sp.EXTChain(), sp.FWChain()
+	usesCluster := len(cat.Cluster) > 0 && sp.usesClusterEndpoints()
+	usesLocal := len(cat.Local) > 0 && sp.usesLocalEndpoints()
+	internalChain, hasInternal := svcChain, cat.HasAny
+	if sp.InternalPolicyLocal {
+		internalChain = svlChain
+		hasInternal = hasInternal && len(cat.Local) > 0
 	}
-	comment := func(args []string, c string) []string {
-		if rs.LargeCluster {
-			return args
+	externalPolicyChain, hasExternal := svcChain, cat.HasAny
+	if sp.externalLocal() {
+		externalPolicyChain = svlChain
+		hasExternal = hasExternal && len(cat.Local) > 0
+	}
+	usesExt := cat.HasAny && sp.ExternallyAccessible()
+	lbChain := extChain
+	usesFW := cat.HasAny && len(sp.LoadBalancerIPs) > 0 && len(sp.SourceRanges) > 0
+	if usesFW {
+		lbChain = fwChain
+	}
+	var intTarget, intComment, extTarget, extComment string
+	if !cat.HasAny {
+		intTarget, intComment = "REJECT", q(name+" has no endpoints")
+		extTarget, extComment = intTarget, intComment
+	} else {
+		if !hasInternal {
+			intTarget, intComment = "DROP", q(name+" has no local endpoints")
 		}
-		return append(args, "-m", "comment", "--comment", c)
-	}
-	if sp.SessionAffinityClientIP {
-		for _, ep := range eps {
-			sep := sp.SEPChain(ep)
-			args := comment(nil, q(name+" -> "+ep.String()))
-			args = append(args, "-m", "recent", "--name", sep, "--rcheck", "--seconds", strconv.Itoa(sp.Timeout()), "--reap", "-j", sep)
-			n.Rules = append(n.Rules, Rule{svc, args})
+		if !hasExternal {
+			extTarget, extComment = "DROP", q(name+" has no local endpoints")
 		}
 	}
-	for i, ep := range eps {
-		args := comment(nil, q(name+" -> "+ep.String()))
-		if i < len(eps)-1 {
-			args = append(args, "-m", "statistic", "--mode", "random", "--probability", Probability(len(eps)-i))
-		}
-		n.Rules = append(n.Rules, Rule{svc, append(args, "-j", sp.SEPChain(ep))})
+	add := func(t *Table, chain string, args ...string) { t.Rules = append(t.Rules, Rule{chain, args}) }
+	dst := func(ip string) []string {
+		return append(make([]string, 0, 16), "-m", proto, "-p", proto, "-d", ip, "--dport", port)
 	}
-	for _, ep := range eps {
-		sep := sp.SEPChain(ep)
+
+	// Capture the cluster IP.
+	if hasInternal {
+		add(n, ChainServices, append(append([]string{"-m", "comment", "--comment", q(name + " cluster IP")}, dst(sp.ClusterIP)...), "-j", internalChain)...)
+	} else {
+		add(f, ChainServices, append(append([]string{"-m", "comment", "--comment", intComment}, dst(sp.ClusterIP)...), "-j", intTarget)...)
+	}
+	// Capture external IPs.
+	for _, ip := range sp.ExternalIPs {
+		if cat.HasAny {
+			add(n, ChainServices, append(append([]string{"-m", "comment", "--comment", q(name + " external IP")}, dst(ip)...), "-j", extChain)...)
+		}
+		if !hasExternal {
+			add(f, ChainExternalServices, append(append([]string{"-m", "comment", "--comment", extComment}, dst(ip)...), "-j", extTarget)...)
+		}
+	}
+	// Capture load-balancer ingress.
+	for _, ip := range sp.LoadBalancerIPs {
+		if cat.HasAny {
+			add(n, ChainServices, append(append([]string{"-m", "comment", "--comment", q(name + " loadbalancer IP")}, dst(ip)...), "-j", lbChain)...)
+		}
+		if usesFW {
+			add(f, ChainProxyFirewall, append(append([]string{"-m", "comment", "--comment", q(name + " traffic not accepted by " + fwChain)}, dst(ip)...), "-j", "DROP")...)
+		}
+	}
+	if !hasExternal {
+		for _, ip := range sp.LoadBalancerIPs {
+			add(f, ChainExternalServices, append(append([]string{"-m", "comment", "--comment", extComment}, dst(ip)...), "-j", extTarget)...)
+		}
+	}
+	// Capture node ports (not subject to loadBalancerSourceRanges).
+	if sp.NodePort != 0 {
+		np := strconv.Itoa(int(sp.NodePort))
+		if cat.HasAny {
+			if !rs.IPv6 && nfacctLocalhost(cfg) {
+				// localhost NodePorts (IPv4 only), counted by nfacct.
+				add(n, ChainNodePorts, "-m", "comment", "--comment", name, "-m", proto, "-p", proto, "-d", "127.0.0.0/8", "--dport", np,
+					"-m", "nfacct", "--nfacct-name", NFAcctLocalhostNodePorts, "-j", extChain)
+			}
+			add(n, ChainNodePorts, "-m", "comment", "--comment", name, "-m", proto, "-p", proto, "--dport", np, "-j", extChain)
+		}
+		if !hasExternal {
+			add(f, ChainExternalServices, "-m", "comment", "--comment", extComment, "-m", "addrtype", "--dst-type", "LOCAL",
+				"-m", proto, "-p", proto, "--dport", np, "-j", extTarget)
+		}
+	}
+	// Health-check node port: accepted whether or not there are local endpoints.
+	if sp.HealthCheckNodePort != 0 && sp.externalLocal() {
+		add(f, ChainNodePorts, "-m", "comment", "--comment", q(name+" health check node port"), "-m", "tcp", "-p", "tcp",
+			"--dport", strconv.Itoa(int(sp.HealthCheckNodePort)), "-j", "ACCEPT")
+	}
+
+	// Internal traffic: the masquerade rule of the internal chain.
+	if hasInternal {
+		match := append([]string{"-m", "comment", "--comment", q(name + " cluster IP")}, dst(sp.ClusterIP)...)
+		switch {
+		case cfg.MasqueradeAll:
+			add(n, internalChain, append(match, "-j", ChainMarkMasq)...)
+		case cfg.ClusterCIDR != "":
+			add(n, internalChain, append(match, "!", "-s", cfg.ClusterCIDR, "-j", ChainMarkMasq)...)
+		}
+	}
+	// External traffic.
+	if usesExt {
+		n.Chains = append(n.Chains, extChain)
+		if !sp.externalLocal() {
+			add(n, extChain, "-m", "comment", "--comment", q("masquerade traffic for "+name+" external destinations"), "-j", ChainMarkMasq)
+		} else {
+			if cfg.ClusterCIDR != "" {
+				add(n, extChain, "-m", "comment", "--comment", q("pod traffic for "+name+" external destinations"), "-s", cfg.ClusterCIDR, "-j", svcChain)
+			}
+			add(n, extChain, "-m", "comment", "--comment", q("masquerade LOCAL traffic for "+name+" external destinations"), "-m", "addrtype", "--src-type", "LOCAL", "-j", ChainMarkMasq)
+			add(n, extChain, "-m", "comment", "--comment", q("route LOCAL traffic for "+name+" external destinations"), "-m", "addrtype", "--src-type", "LOCAL", "-j", svcChain)
+		}
+		if hasExternal {
+			add(n, extChain, "-j", externalPolicyChain)
+		}
+	}
+	// Firewall chain for loadBalancerSourceRanges.
+	if usesFW {
+		n.Chains = append(n.Chains, fwChain)
+		fromNode := false
+		for _, cidr := range sp.SourceRanges {
+			add(n, fwChain, "-m", "comment", "--comment", q(name+" loadbalancer IP"), "-s", cidr, "-j", extChain)
+			if cfg.NodeIP != "" && inPrefix(cfg.NodeIP, cidr) {
+				fromNode = true
+			}
+		}
+		if fromNode {
+			for _, ip := range sp.LoadBalancerIPs {
+				add(n, fwChain, "-m", "comment", "--comment", q(name+" loadbalancer IP"), "-s", ip, "-j", extChain)
+			}
+		}
+		add(n, fwChain, "-m", "comment", "--comment", q("other traffic to "+name+" will be dropped by KUBE-PROXY-FIREWALL"))
+	}
+	if usesCluster {
+		n.Chains = append(n.Chains, svcChain)
+		rs.writeEndpointJumps(sp, svcChain, cat.Cluster)
+	}
+	if usesLocal {
+		n.Chains = append(n.Chains, svlChain)
+		rs.writeEndpointJumps(sp, svlChain, cat.Local)
+	}
+	for _, ep := range cat.Reachable {
+		sep := rs.sep[ep]
 		n.Chains = append(n.Chains, sep)
-		args := comment(nil, name)
-		n.Rules = append(n.Rules, Rule{sep, append(clone(args), "-s", ep.IP, "-j", ChainMarkMasq)})
+		args := rs.comment(make([]string, 0, 16), name)
+		add(n, sep, append(clone(args), "-s", ep.IP, "-j", ChainMarkMasq)...)
 		if sp.SessionAffinityClientIP {
 			args = append(args, "-m", "recent", "--name", sep, "--set")
 		}
-		n.Rules = append(n.Rules, Rule{sep, append(args, "-m", proto, "-p", proto, "-j", "DNAT", "--to-destination", ep.String())})
+		add(n, sep, append(args, "-m", proto, "-p", proto, "-j", "DNAT", "--to-destination", ep.String())...)
 	}
+}
+
+// comment appends "-m comment --comment c" unless in large-cluster mode
+// (appendServiceCommentLocked).
+func (rs *Ruleset) comment(args []string, c string) []string {
+	if rs.LargeCluster {
+		return args
+	}
+	return append(args, "-m", "comment", "--comment", c)
+}
+
+// writeEndpointJumps is writeServiceToEndpointRules: affinity checks
+// first, then one statistic rule per endpoint.
+func (rs *Ruleset) writeEndpointJumps(sp ServicePort, chain string, eps []Endpoint) {
+	n := &rs.NAT
+	name := sp.NameString()
+	if sp.SessionAffinityClientIP {
+		for _, ep := range eps {
+			sep := rs.sep[ep]
+			args := rs.comment(make([]string, 0, 16), q(name+" -> "+ep.String()))
+			args = append(args, "-m", "recent", "--name", sep, "--rcheck", "--seconds", strconv.Itoa(sp.Timeout()), "--reap", "-j", sep)
+			n.Rules = append(n.Rules, Rule{chain, args})
+		}
+	}
+	for i, ep := range eps {
+		args := rs.comment(make([]string, 0, 16), q(name+" -> "+ep.String()))
+		if i < len(eps)-1 {
+			args = append(args, "-m", "statistic", "--mode", "random", "--probability", Probability(len(eps)-i))
+		}
+		n.Rules = append(n.Rules, Rule{chain, append(args, "-j", rs.sep[ep])})
+	}
+}
+
+// sortPorts orders ports by name, then protocol (each key built once).
+func sortPorts(ports []ServicePort) {
+	keys := make(map[int]string, len(ports))
+	idx := make([]int, len(ports))
+	for i, sp := range ports {
+		idx[i] = i
+		keys[i] = sp.NameString() + "\x00" + sp.Proto()
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return keys[idx[a]] < keys[idx[b]] })
+	sorted := make([]ServicePort, len(ports))
+	for i, j := range idx {
+		sorted[i] = ports[j]
+	}
+	copy(ports, sorted)
 }
 
 func clone(s []string) []string { return append([]string(nil), s...) }

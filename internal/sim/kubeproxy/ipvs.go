@@ -24,6 +24,13 @@ type IPVSView struct {
 func BuildIPVS(cfg Config, ports []ServicePort) IPVSView {
 	var v IPVSView
 	var addr, adm, set strings.Builder
+	eps := 0
+	for _, sp := range ports {
+		eps += len(sp.Endpoints)
+	}
+	addr.Grow(100 * len(ports))
+	adm.Grow(50*len(ports) + 80*eps)
+	set.Grow(40 * len(ports))
 	adm.WriteString("IP Virtual Server version 1.2.1 (size=4096)\n")
 	adm.WriteString("Prot LocalAddress:Port Scheduler Flags\n")
 	adm.WriteString("  -> RemoteAddress:Port           Forward Weight ActiveConn InActConn\n")

@@ -229,33 +229,6 @@ func TestWalkAndSpread(t *testing.T) {
 	}
 }
 
-func TestScaleMatchesBuilders(t *testing.T) {
-	for _, tc := range []struct{ s, e int }{{1, 1}, {3, 2}, {5, 4}, {2, 0}} {
-		var ports []ServicePort
-		for i := 0; i < tc.s; i++ {
-			sp := ServicePort{Namespace: "ns", Name: fmt.Sprintf("s%d", i), Protocol: "TCP", ClusterIP: fmt.Sprintf("10.96.0.%d", i+1), Port: 80}
-			for j := 0; j < tc.e; j++ {
-				sp.Endpoints = append(sp.Endpoints, ready(fmt.Sprintf("10.244.%d.%d", i, j+1), 8080))
-			}
-			ports = append(ports, sp)
-		}
-		rs := BuildIPTables(Config{ClusterCIDR: "10.244.0.0/16"}, ports)
-		row := Scale(tc.s, tc.e)
-		nat, _ := rs.Count()
-		if nat != row.IPTablesNATRules || len(rs.NAT.Chains) != row.IPTablesNATChains {
-			t.Errorf("%+v: nat rules %d chains %d, Scale says %d/%d", tc, nat, len(rs.NAT.Chains), row.IPTablesNATRules, row.IPTablesNATChains)
-		}
-		nft := BuildNFT(Config{ClusterCIDR: "10.244.0.0/16"}, ports)
-		if nft.Chains != row.NFTChains || nft.Rules != row.NFTRules || nft.Elements != row.NFTElements {
-			t.Errorf("%+v: nft %d/%d/%d, Scale says %d/%d/%d", tc, nft.Chains, nft.Rules, nft.Elements, row.NFTChains, row.NFTRules, row.NFTElements)
-		}
-		ipvs := BuildIPVS(Config{ClusterCIDR: "10.244.0.0/16"}, ports)
-		if tc.e > 0 && (ipvs.VirtualServers != row.IPVSVirtual || ipvs.RealServers != row.IPVSReal) {
-			t.Errorf("%+v: ipvs %d/%d", tc, ipvs.VirtualServers, ipvs.RealServers)
-		}
-	}
-}
-
 func TestIPv6(t *testing.T) {
 	sp := ServicePort{Namespace: "ns1", Name: "svc1", Protocol: "TCP", ClusterIP: "fd00:10:96::a", Port: 80, Endpoints: []Endpoint{ready("fd00:10:244::2", 8080)}}
 	rs := BuildIPTables(Config{ClusterCIDR: "fd00:10:244::/56"}, []ServicePort{sp})
@@ -265,5 +238,27 @@ func TestIPv6(t *testing.T) {
 	}
 	if !strings.Contains(rs.Save(), "-d fd00:10:96::a/128") {
 		t.Errorf("IPv6 save:\n%s", rs.Save())
+	}
+}
+
+// The extrapolation Scale uses beyond the generator's limits agrees with
+// full builds.
+func TestScaleExtrapolationIsLinear(t *testing.T) {
+	for _, tc := range []struct{ s, e int }{{7, 3}, {40, 1}, {25, 0}} {
+		full := Measure(tc.s, tc.e)
+		a, b := Measure(1, tc.e), Measure(2, tc.e)
+		lin := func(x, y int) int { return x + (tc.s-1)*(y-x) }
+		if got := lin(a.IPTablesNATRules, b.IPTablesNATRules); got != full.IPTablesNATRules {
+			t.Errorf("%+v: iptables nat rules %d extrapolated, %d built", tc, got, full.IPTablesNATRules)
+		}
+		if got := lin(a.NFTRules, b.NFTRules); got != full.NFTRules {
+			t.Errorf("%+v: nft rules %d extrapolated, %d built", tc, got, full.NFTRules)
+		}
+		if got := lin(a.IPTablesWorstScan, b.IPTablesWorstScan); got != full.IPTablesWorstScan {
+			t.Errorf("%+v: worst scan %d extrapolated, %d built", tc, got, full.IPTablesWorstScan)
+		}
+	}
+	if CheckScale(10_000, 16) == nil || CheckScale(10_001, 1) == nil || CheckScale(10_000, 10) != nil {
+		t.Error("limits")
 	}
 }

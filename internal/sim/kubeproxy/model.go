@@ -32,6 +32,20 @@ type ServicePort struct {
 	// PublishNotReadyAddresses only matters to DNS.
 	PublishNotReadyAddresses bool
 	Endpoints                []Endpoint
+
+	// Type is spec.type: "" or ClusterIP, NodePort or LoadBalancer
+	// (ExternalName is carried by ExternalName).
+	Type string
+	// NodePort is the port's nodePort (0: none); HealthCheckNodePort is
+	// spec.healthCheckNodePort of a LoadBalancer with
+	// externalTrafficPolicy: Local.
+	NodePort, HealthCheckNodePort int32
+	// ExternalPolicyLocal and InternalPolicyLocal are the Local traffic
+	// policies (spec.externalTrafficPolicy, spec.internalTrafficPolicy).
+	ExternalPolicyLocal, InternalPolicyLocal bool
+	// ExternalIPs are spec.externalIPs; LoadBalancerIPs the ingress IPs in
+	// status.loadBalancer; SourceRanges spec.loadBalancerSourceRanges.
+	ExternalIPs, LoadBalancerIPs, SourceRanges []string
 }
 
 // Endpoint is one address of an EndpointSlice for the port.
@@ -56,6 +70,14 @@ type Config struct {
 	MasqueradeBit int
 	// NoRandomFully models an iptables older than 1.6.2 (no --random-fully).
 	NoRandomFully bool
+	// NodeName is the node whose rules these are: it decides which
+	// endpoints are local (Local traffic policies, nftables hairpin set).
+	// NodeIP is its address (LoadBalancer source ranges, NodePort walks).
+	NodeName, NodeIP string
+	// NoNFAcct models a kernel without nfnetlink_acct/xt_nfacct: kube-proxy
+	// then cannot create its nfacct counters and leaves the "-m nfacct"
+	// matches out (proxier.go nfAcctCounters).
+	NoNFAcct bool
 }
 
 // DefaultAffinityTimeout is the API default of timeoutSeconds (3 hours).
@@ -98,20 +120,116 @@ func (ep Endpoint) String() string {
 // duplicates removed and sorted by their ip:port string
 // (endpointslicecache.go byEndpoint), so 10.1.0.10:80 comes before 10.1.0.9:80.
 func (sp ServicePort) UsableEndpoints() []Endpoint {
-	pick := func(ok func(Endpoint) bool) []Endpoint {
-		seen := map[string]bool{}
-		var out []Endpoint
-		for _, ep := range sp.Endpoints {
-			if ok(ep) && !seen[ep.String()] {
-				seen[ep.String()] = true
-				out = append(out, ep)
-			}
-		}
-		sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
-		return out
-	}
-	if eps := pick(func(e Endpoint) bool { return e.Ready }); len(eps) > 0 {
+	eps := pickSorted(sp.Endpoints, func(e Endpoint) bool { return e.Ready })
+	if len(eps) > 0 {
 		return eps
 	}
-	return pick(func(e Endpoint) bool { return e.Serving && e.Terminating })
+	return pickSorted(sp.Endpoints, func(e Endpoint) bool { return e.Serving && e.Terminating })
+}
+
+// pickSorted keeps the endpoints ok accepts, without duplicates, sorted by
+// their ip:port string (each string computed once).
+func pickSorted(in []Endpoint, ok func(Endpoint) bool) []Endpoint {
+	type keyed struct {
+		key string
+		ep  Endpoint
+	}
+	ks := make([]keyed, 0, len(in))
+	for _, ep := range in {
+		if ok(ep) {
+			ks = append(ks, keyed{ep.String(), ep})
+		}
+	}
+	sort.SliceStable(ks, func(i, j int) bool { return ks[i].key < ks[j].key })
+	out := make([]Endpoint, 0, len(ks))
+	for i, k := range ks {
+		if i > 0 && ks[i-1].key == k.key {
+			continue
+		}
+		out = append(out, k.ep)
+	}
+	return out
+}
+
+// ExternallyAccessible is apiservice.ExternallyAccessible for the port:
+// a NodePort or LoadBalancer, or any Service with external IPs.
+func (sp ServicePort) ExternallyAccessible() bool {
+	return sp.NodePort != 0 || len(sp.ExternalIPs) > 0 || len(sp.LoadBalancerIPs) > 0 ||
+		sp.Type == "NodePort" || sp.Type == "LoadBalancer"
+}
+
+// externalLocal is BaseServicePortInfo.ExternalPolicyLocal: the policy
+// only counts for an externally accessible Service.
+func (sp ServicePort) externalLocal() bool {
+	return sp.ExternalPolicyLocal && sp.ExternallyAccessible()
+}
+
+// usesClusterEndpoints and usesLocalEndpoints follow pkg/proxy/serviceport.go.
+func (sp ServicePort) usesClusterEndpoints() bool {
+	return !sp.InternalPolicyLocal || (sp.ExternallyAccessible() && !sp.externalLocal())
+}
+
+func (sp ServicePort) usesLocalEndpoints() bool { return sp.InternalPolicyLocal || sp.externalLocal() }
+
+// Categorized is proxy.CategorizeEndpoints for one node: the endpoints of
+// the Cluster policy, those of the Local policy, every endpoint a rule can
+// reach from this node, and whether the Service has usable endpoints on
+// any node.
+type Categorized struct {
+	Cluster, Local, Reachable []Endpoint
+	HasAny                    bool
+}
+
+// Categorize splits the endpoints for the node as kube-proxy does
+// (pkg/proxy/topology.go CategorizeEndpoints, without topology hints):
+// ready endpoints, else serving-and-terminating ones, for each policy.
+func (sp ServicePort) Categorize(node string) Categorized {
+	var c Categorized
+	if sp.usesClusterEndpoints() {
+		c.Cluster = sp.UsableEndpoints()
+		c.HasAny = len(c.Cluster) > 0
+	}
+	if !sp.usesLocalEndpoints() {
+		c.Reachable = c.Cluster
+		return c
+	}
+	all := dedupSorted(sp.Endpoints)
+	readyLocal, termLocal := false, false
+	for _, ep := range all {
+		switch {
+		case ep.Ready:
+			c.HasAny = true
+			readyLocal = readyLocal || ep.NodeName == node
+		case ep.Serving && ep.Terminating:
+			c.HasAny = true
+			termLocal = termLocal || ep.NodeName == node
+		}
+	}
+	for _, ep := range all {
+		if ep.NodeName != node {
+			continue
+		}
+		if (readyLocal && ep.Ready) || (!readyLocal && termLocal && ep.Serving && ep.Terminating) {
+			c.Local = append(c.Local, ep)
+		}
+	}
+	if !sp.usesClusterEndpoints() {
+		c.Reachable = c.Local
+		return c
+	}
+	seen := map[string]bool{}
+	for _, ep := range append(clone2(c.Cluster), c.Local...) {
+		if !seen[ep.String()] {
+			seen[ep.String()] = true
+			c.Reachable = append(c.Reachable, ep)
+		}
+	}
+	sort.Slice(c.Reachable, func(i, j int) bool { return c.Reachable[i].String() < c.Reachable[j].String() })
+	return c
+}
+
+func clone2(s []Endpoint) []Endpoint { return append([]Endpoint(nil), s...) }
+
+func dedupSorted(in []Endpoint) []Endpoint {
+	return pickSorted(in, func(Endpoint) bool { return true })
 }

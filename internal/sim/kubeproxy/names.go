@@ -37,6 +37,18 @@ func (sp ServicePort) Proto() string {
 // SVCChain is KUBE-SVC- + hash16(NAME + proto) (servicePortPolicyClusterChain).
 func (sp ServicePort) SVCChain() string { return "KUBE-SVC-" + Hash16(sp.NameString()+sp.Proto()) }
 
+// SVLChain is KUBE-SVL- + the same hash: the chain with only this node's
+// endpoints, for a Local traffic policy (servicePortPolicyLocalChainName).
+func (sp ServicePort) SVLChain() string { return "KUBE-SVL-" + Hash16(sp.NameString()+sp.Proto()) }
+
+// EXTChain is KUBE-EXT- + the same hash: where NodePort, external IP and
+// load-balancer traffic goes first (serviceExternalChainName).
+func (sp ServicePort) EXTChain() string { return "KUBE-EXT-" + Hash16(sp.NameString()+sp.Proto()) }
+
+// FWChain is KUBE-FW- + the same hash: loadBalancerSourceRanges
+// (serviceFirewallChainName).
+func (sp ServicePort) FWChain() string { return "KUBE-FW-" + Hash16(sp.NameString()+sp.Proto()) }
+
 // SEPChain is KUBE-SEP- + hash16(NAME + proto + ip:port)
 // (servicePortEndpointChainName).
 func (sp ServicePort) SEPChain(ep Endpoint) string {
@@ -71,13 +83,18 @@ func MasqueradeMark(bit int) string {
 	return fmt.Sprintf("%#08x", 1<<uint(bit))
 }
 
+// NFTChainBaseMax is the nftables proxier's chainNameBaseLengthMax:
+// knftables.NameLengthMax (256) minus chainNamePrefixLengthMax (16).
+const NFTChainBaseMax = 256 - 16
+
 // nftChainBase is the nftables proxier's hashAndTruncate over
 // "ns/name/proto/port" (plus "__ip/port" for an endpoint, colons of an IPv6
-// address turned into dots): 8 hash characters, a dash, the name.
+// address turned into dots): 8 hash characters, a dash, the name, cut to
+// NFTChainBaseMax with "..." at the end.
 func nftChainBase(name string) string {
 	h := sha256.Sum256([]byte(name))
 	s := base32.StdEncoding.EncodeToString(h[:])[:8] + "-" + name
-	const max = 128 - 16
+	const max = NFTChainBaseMax
 	if len(s) > max {
 		s = s[:max-3] + "..."
 	}
@@ -87,6 +104,21 @@ func nftChainBase(name string) string {
 // NFTServiceChain is the nftables "service-…" chain of the port.
 func (sp ServicePort) NFTServiceChain() string {
 	return "service-" + nftChainBase(fmt.Sprintf("%s/%s/%s/%s", sp.Namespace, sp.Name, sp.Proto(), sp.PortName))
+}
+
+func (sp ServicePort) nftBase() string {
+	return nftChainBase(fmt.Sprintf("%s/%s/%s/%s", sp.Namespace, sp.Name, sp.Proto(), sp.PortName))
+}
+
+// NFTLocalChain, NFTExternalChain and NFTFirewallChain share the service
+// chain's base (newServiceInfo in pkg/proxy/nftables/proxier.go).
+func (sp ServicePort) NFTLocalChain() string    { return "local-" + sp.nftBase() }
+func (sp ServicePort) NFTExternalChain() string { return "external-" + sp.nftBase() }
+func (sp ServicePort) NFTFirewallChain() string { return "firewall-" + sp.nftBase() }
+
+// NFTAffinitySet is the endpoint's "affinity-…" set (newEndpointInfo).
+func (sp ServicePort) NFTAffinitySet(ep Endpoint) string {
+	return "affinity-" + strings.TrimPrefix(sp.NFTEndpointChain(ep), "endpoint-")
 }
 
 // NFTEndpointChain is the nftables "endpoint-…" chain of one endpoint.

@@ -193,6 +193,11 @@ func saveMatchOptions(m saveMatch, ipv6 bool) string {
 		}
 		o = append(o, "--name", name, "--mask", mask, "--rsource")
 		return strings.Join(o, " ")
+	case "nfacct":
+		// libxt_nfacct's save prints " --nfacct-name %s" after its own
+		// space: two spaces, as in real captures.
+		v, _ := opt(m.opts, "--nfacct-name")
+		return "--nfacct-name  " + v
 	case "mark":
 		v, _ := opt(m.opts, "--mark")
 		neg := ""

@@ -1,8 +1,15 @@
 package kubeproxy
 
+import (
+	"fmt"
+	"net/netip"
+	"strings"
+)
+
 // ScaleRow is how the node's state grows with the number of ClusterIP
 // Services (one TCP port each) and endpoints per Service, in each mode,
-// assuming a cluster CIDR (so each Service has its masquerade rule).
+// with the cluster CIDR ScaleCIDR (so each Service has its masquerade
+// rule). Every count comes from the builders run on Generate's Services.
 type ScaleRow struct {
 	Services, EndpointsPerService int
 	// iptables: nat rules and chains in the restore input, and the most
@@ -13,33 +20,148 @@ type ScaleRow struct {
 	LargeCluster bool
 	// IPVS: virtual and real servers; the iptables rules stay fixed.
 	IPVSVirtual, IPVSReal, IPVSIPTablesRules int
-	// nftables: service-ips map elements, chains and rules; a new
-	// connection does one map lookup and a fixed number of rules.
+	// nftables: map and set elements, chains and rules of the Services;
+	// a new connection does one map lookup and a fixed number of rules.
 	NFTElements, NFTChains, NFTRules, NFTPerPacket int
 }
 
-// Scale computes a ScaleRow with the same formulas BuildIPTables, BuildIPVS
-// and BuildNFT follow (the tests check them against the builders).
-func Scale(services, perService int) ScaleRow {
-	s, e := services, perService
-	r := ScaleRow{Services: s, EndpointsPerService: e, LargeCluster: s*e > LargeClusterThreshold}
-	// 4 fixed rules + the nodeports rule; per service with endpoints: the
-	// capture, the masquerade rule, E jumps, and 2 rules per endpoint chain.
-	r.IPTablesNATRules, r.IPTablesNATChains = 5, 4
-	r.IPVSIPTablesRules = 3
-	if e > 0 {
-		r.IPTablesNATRules += s * (2 + 3*e)
-		r.IPTablesNATChains += s * (1 + e)
-		// PREROUTING jump + every capture + masquerade + all E jumps + 2 SEP rules.
-		r.IPTablesWorstScan = 1 + s + 1 + e + 2
-		r.IPVSVirtual, r.IPVSReal = s, s*e
-		r.NFTElements, r.NFTChains, r.NFTRules = s, s*(1+e), s*(2+2*e)
-		// masquerade rule + numgen rule + the endpoint chain's 2 rules.
-		r.NFTPerPacket = 4
-	} else {
-		// No endpoints: only filter REJECT rules, scanned in KUBE-SERVICES.
-		r.IPTablesWorstScan = 1 + 1
-		r.NFTElements = s
+// ScaleCIDR is the cluster CIDR of generated Services: a /12 holds the
+// endpoints of MaxScaleEndpoints.
+const ScaleCIDR = "10.128.0.0/12"
+
+// Limits of the generator, from Kubernetes' documented scalability limits
+// (kubernetes.io "Considerations for large clusters": at most 150,000 Pods;
+// sig-scalability thresholds: 10,000 Services): Measure refuses more.
+const (
+	MaxScaleServices  = 10_000
+	MaxScaleEndpoints = 150_000
+)
+
+// Generate makes n ClusterIP Services of one TCP port with e ready
+// endpoints each: scale/svc-00001 … with cluster IPs from 10.96.0.1 and
+// endpoints from 10.128.0.1, all on node "node-a" … spread over 100 nodes.
+func Generate(n, e int) []ServicePort {
+	vip := netip.MustParseAddr("10.96.0.0")
+	pod := netip.MustParseAddr("10.128.0.0")
+	out := make([]ServicePort, 0, n)
+	for i := 0; i < n; i++ {
+		vip = vip.Next()
+		sp := ServicePort{Namespace: "scale", Name: fmt.Sprintf("svc-%05d", i+1), PortName: "http", Protocol: "TCP",
+			ClusterIP: vip.String(), Port: 80, TargetPort: 8080, Endpoints: make([]Endpoint, 0, e)}
+		for j := 0; j < e; j++ {
+			pod = pod.Next()
+			sp.Endpoints = append(sp.Endpoints, Endpoint{IP: pod.String(), Port: 8080, Ready: true, Serving: true,
+				NodeName: fmt.Sprintf("node-%03d", (i*e+j)%100)})
+		}
+		out = append(out, sp)
 	}
+	return out
+}
+
+// CheckScale returns an error naming the limit when n Services of e
+// endpoints are beyond what Measure generates.
+func CheckScale(n, e int) error {
+	if n > MaxScaleServices {
+		return fmt.Errorf("%d Services is more than the %d a cluster supports (sig-scalability thresholds)", n, MaxScaleServices)
+	}
+	if n*e > MaxScaleEndpoints {
+		return fmt.Errorf("%d Services × %d endpoints is %d endpoints, more than the %d Pods a cluster supports (kubernetes.io, considerations for large clusters)", n, e, n*e, MaxScaleEndpoints)
+	}
+	return nil
+}
+
+// Measure builds the iptables, IPVS and nftables state of Generate(n, e)
+// and counts it.
+func Measure(n, e int) ScaleRow {
+	ports := Generate(n, e)
+	cfg := Config{ClusterCIDR: ScaleCIDR}
+	r := ScaleRow{Services: n, EndpointsPerService: e}
+	rs := BuildIPTables(cfg, ports)
+	r.IPTablesNATRules, _ = rs.Count()
+	r.IPTablesNATChains = len(rs.NAT.Chains)
+	r.LargeCluster = rs.LargeCluster
+	r.IPTablesWorstScan = rs.worstScan()
+	v := BuildIPVS(cfg, ports)
+	r.IPVSVirtual, r.IPVSReal, r.IPVSIPTablesRules = v.VirtualServers, v.RealServers, v.IPTablesRules
+	nft := BuildNFT(cfg, ports)
+	r.NFTElements, r.NFTChains, r.NFTRules = nft.Elements, nft.Chains, nft.Rules
+	r.NFTPerPacket = nft.perPacket(ports)
 	return r
+}
+
+// Scale computes the row of n Services from Measure(1, e) and
+// Measure(2, e): every count is a fixed part plus the same amount per
+// Service, which the tests check against full builds (Measure). It costs
+// two small builds whatever n is.
+func Scale(n, e int) ScaleRow {
+	a, b := Measure(1, e), Measure(2, e)
+	lin := func(x, y int) int { return x + (n-1)*(y-x) }
+	return ScaleRow{Services: n, EndpointsPerService: e,
+		IPTablesNATRules: lin(a.IPTablesNATRules, b.IPTablesNATRules), IPTablesNATChains: lin(a.IPTablesNATChains, b.IPTablesNATChains),
+		IPTablesWorstScan: lin(a.IPTablesWorstScan, b.IPTablesWorstScan), LargeCluster: n*e > LargeClusterThreshold,
+		IPVSVirtual: lin(a.IPVSVirtual, b.IPVSVirtual), IPVSReal: lin(a.IPVSReal, b.IPVSReal), IPVSIPTablesRules: a.IPVSIPTablesRules,
+		NFTElements: lin(a.NFTElements, b.NFTElements), NFTChains: lin(a.NFTChains, b.NFTChains), NFTRules: lin(a.NFTRules, b.NFTRules),
+		NFTPerPacket: a.NFTPerPacket}
+}
+
+// worstScan counts the nat rules a new connection to the last Service can
+// be tested against: the PREROUTING jump, KUBE-SERVICES up to its capture,
+// the whole service chain (every statistic rule failing but the last) and
+// the endpoint chain. With no endpoints it is the filter REJECT scan.
+func (rs Ruleset) worstScan() int {
+	if len(rs.Ports) == 0 {
+		return 0
+	}
+	last := rs.Ports[len(rs.Ports)-1]
+	svc := last.SVCChain()
+	n, capture, inSvc, sep := 1, 0, 0, 0
+	var sepChain string
+	for i, r := range rs.NAT.Rules {
+		switch r.Chain {
+		case ChainServices:
+			if capture == 0 && len(r.Args) > 0 && r.Args[len(r.Args)-1] == svc {
+				capture = countChain(rs.NAT.Rules[:i+1], ChainServices)
+			}
+		case svc:
+			inSvc++
+			sepChain = r.Args[len(r.Args)-1]
+		}
+	}
+	for _, r := range rs.NAT.Rules {
+		if r.Chain == sepChain {
+			sep++
+		}
+	}
+	if capture == 0 {
+		// No endpoints: the filter table's KUBE-SERVICES REJECT rules.
+		return 1 + countChain(rs.Filter.Rules, ChainServices)
+	}
+	return n + capture + inSvc + sep
+}
+
+func countChain(rules []Rule, chain string) int {
+	n := 0
+	for _, r := range rules {
+		if r.Chain == chain {
+			n++
+		}
+	}
+	return n
+}
+
+// perPacket counts the nftables rules a new connection to a Service
+// evaluates: the services chain's masquerade test and map lookup, then the
+// rules of the service chain (one DNAT rule without affinity).
+func (v NFTView) perPacket(ports []ServicePort) int {
+	if len(ports) == 0 || len(ports[0].UsableEndpoints()) == 0 {
+		return 0
+	}
+	chain := ports[0].NFTServiceChain()
+	n := 2
+	for _, l := range strings.Split(v.Text, "\n") {
+		if strings.HasPrefix(l, "add rule ") && strings.Fields(l)[4] == chain {
+			n++
+		}
+	}
+	return n
 }

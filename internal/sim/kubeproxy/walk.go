@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/netip"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -47,6 +48,11 @@ type Walk struct {
 	Masquerade bool
 	// Affinity reports that a "recent --rcheck" rule chose the endpoint.
 	Affinity bool
+	// Hairpin reports that the endpoint chosen is the client itself.
+	Hairpin bool
+	// Hooks are the netfilter hooks the packet went through, in order
+	// ("nat PREROUTING", "filter INPUT", …).
+	Hooks []string
 }
 
 // Affinity is the kernel's xt_recent state: list name → source IPs seen.
@@ -63,6 +69,7 @@ type walker struct {
 	natDone  bool
 	ipv6     bool
 	newState bool
+	local    map[string]bool
 }
 
 // WalkNew sends one new connection's first packet through the ruleset. rng
@@ -70,7 +77,11 @@ type walker struct {
 // aff carries session-affinity state between connections (may be nil).
 func (rs Ruleset) WalkNew(p Packet, rng *rand.Rand, aff Affinity) Walk {
 	w := &Walk{Before: p}
-	k := &walker{chains: map[string]map[string][]Rule{}, rng: rng, aff: aff, p: p, w: w, ipv6: rs.IPv6, newState: true}
+	k := &walker{chains: map[string]map[string][]Rule{}, rng: rng, aff: aff, p: p, w: w, ipv6: rs.IPv6, newState: true,
+		local: map[string]bool{"127.0.0.1": true, "::1": true}}
+	if rs.Config.NodeIP != "" {
+		k.local[rs.Config.NodeIP] = true
+	}
 	for _, t := range []Table{rs.Filter, rs.NAT} {
 		k.chains[t.Name] = map[string][]Rule{}
 		for _, r := range t.Rules {
@@ -80,20 +91,38 @@ func (rs Ruleset) WalkNew(p Packet, rng *rand.Rand, aff Affinity) Walk {
 	for _, j := range rs.Jumps {
 		k.chains[j.Table][j.Chain] = append(k.chains[j.Table][j.Chain], j.Rule)
 	}
-	// A pod's packet enters the host from its veth: PREROUTING, then it is
-	// routed (to the DNATed pod) through FORWARD and leaves via POSTROUTING.
-	for _, hook := range [][2]string{{"nat", "PREROUTING"}, {"filter", "FORWARD"}, {"nat", "POSTROUTING"}} {
+	// The packet enters the host (from a pod's veth or the node's NIC):
+	// nat PREROUTING, then routing: to a local address it goes up through
+	// filter INPUT, otherwise it is forwarded through filter FORWARD and
+	// leaves via nat POSTROUTING.
+	hooks := [][2]string{{"nat", "PREROUTING"}}
+	for i := 0; i < len(hooks); i++ {
+		hook := hooks[i]
+		w.Hooks = append(w.Hooks, hook[0]+" "+hook[1])
 		k.verdict = ""
-		k.natDone = false
 		k.run(hook[0], hook[1])
 		if k.verdict == "REJECT" || k.verdict == "DROP" {
 			w.Verdict = k.verdict
 			w.After = k.p
 			return *w
 		}
+		if i == 0 {
+			if k.local[k.p.Dst] {
+				hooks = append(hooks, [2]string{"filter", "INPUT"})
+			} else {
+				hooks = append(hooks, [2]string{"filter", "FORWARD"}, [2]string{"nat", "POSTROUTING"})
+			}
+		}
 	}
 	w.Verdict = "ACCEPT"
+	if w.Masquerade && rs.Config.NodeIP != "" {
+		// MASQUERADE takes the outgoing interface's address: the node's
+		// InternalIP (with a bridge CNI a pod on the same node would see
+		// the bridge's address instead).
+		k.p.Src = rs.Config.NodeIP
+	}
 	w.After = k.p
+	w.Hairpin = w.Endpoint != "" && k.p.Dst == p.Src
 	return *w
 }
 
@@ -124,6 +153,8 @@ func (k *walker) run(table, chain string) bool {
 		case "MASQUERADE":
 			k.w.Masquerade = true
 			return true
+		case "":
+			// A rule without a target (KUBE-FW's last, comment-only rule).
 		case "MARK":
 			if v, ok := topts["--or-mark"]; ok {
 				k.p.Mark |= parseHex(v)
@@ -244,8 +275,10 @@ func (k *walker) test(flag, val, module string, r Rule, st *Step) bool {
 			}
 		}
 		return false
-	case "--dst-type", "--src-type":
-		return false // the VIP and pod IPs are not local addresses of the node
+	case "--dst-type":
+		return val == "LOCAL" && k.local[k.p.Dst]
+	case "--src-type":
+		return val == "LOCAL" && k.local[k.p.Src]
 	case "--rcheck":
 		name := recentName(r)
 		return k.aff != nil && k.aff[name][k.p.Src]
@@ -281,4 +314,56 @@ func inPrefix(ip, v string) bool {
 	}
 	b, err := netip.ParseAddr(v)
 	return err == nil && a == b
+}
+
+// Sampler returns a function that picks the endpoint of one new
+// connection entering chain (a KUBE-SVC or KUBE-SVL chain) with exactly
+// the probabilities the kernel's statistic matches give: rule i is reached
+// with probability Π(1−t_j) over the earlier rules and matches with t_i =
+// stored/2^31. The distribution is computed once (O(endpoints)); each
+// connection then costs one draw and a binary search (O(log endpoints)),
+// instead of walking the rules with up to one draw per rule.
+func (rs Ruleset) Sampler(chain string) func(*rand.Rand) string {
+	var eps []string
+	var cum []float64
+	reach, total := 1.0, 0.0
+	sepDest := map[string]string{}
+	for _, r := range rs.NAT.Rules {
+		if strings.HasPrefix(r.Chain, "KUBE-SEP-") {
+			for i, a := range r.Args {
+				if a == "--to-destination" && i+1 < len(r.Args) {
+					sepDest[r.Chain] = r.Args[i+1]
+				}
+			}
+		}
+	}
+	for _, r := range rs.NAT.Rules {
+		if r.Chain != chain || r.hasRecentCheck() || len(r.Args) < 2 || r.Args[len(r.Args)-2] != "-j" {
+			continue
+		}
+		target := r.Args[len(r.Args)-1]
+		if !strings.HasPrefix(target, "KUBE-SEP-") {
+			continue
+		}
+		t := 1.0
+		for i, a := range r.Args {
+			if a == "--probability" && i+1 < len(r.Args) {
+				t = float64(KernelProbability(r.Args[i+1])) / (1 << 31)
+			}
+		}
+		total += reach * t
+		reach *= 1 - t
+		eps = append(eps, sepDest[target])
+		cum = append(cum, total)
+	}
+	return func(rng *rand.Rand) string {
+		if len(eps) == 0 {
+			return ""
+		}
+		i := sort.SearchFloat64s(cum, rng.Float64()*total)
+		if i >= len(eps) {
+			i = len(eps) - 1
+		}
+		return eps[i]
+	}
 }

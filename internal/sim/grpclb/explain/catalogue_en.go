@@ -1,7 +1,9 @@
 package explain
 
+import "github.com/k8sexplain/k8sexplain/internal/report"
+
 // en is the English catalogue.
-var en = cat{
+var en = report.Texts{
 	"lang":            "en",
 	"client.one":      "client",
 	"client.many":     "clients",
@@ -37,9 +39,10 @@ var en = cat{
 	"ci.p":              "Each client's channel targets dns:///echo.default.svc.cluster.local:50051, which resolves to the one cluster IP %s:%d. With the default pick_first policy the channel opens one HTTP/2 connection and sends every RPC on it. That connection's SYN walked kube-proxy's nat rules with the seeded statistic draws `k8sexplain dnat` shows; the chain column is the KUBE-SEP chain it took. From then on conntrack rewrites every packet of the connection the same way: no rule ever sees an RPC.",
 	"ci.live":           "The proxy accepted %s at %s and chose a backend for each with kube-proxy's rules, the way the kernel DNATs a SYN; after that it only copies bytes. Each pick_first client used one connection at a time, so a connection's calls all went to one backend:",
 	"ci.liveage":        "The servers ran with keepalive.ServerParameters{MaxConnectionAge: %v} and the calls were paced over five ages: the proxy accepted %s from %d pick_first clients — every GOAWAY made a channel reconnect, and every new connection was drawn again, so a client's calls are spread over several backends.",
-	"ci.numbers":        "max/mean %.2f and %d of %d pods idle: the pods the connections did not land on get nothing, however many RPCs are sent.",
-	"ci.numbers.spread": "max/mean %.2f and none of the %d pods idle: connections (or reconnections) landed on every one of them.",
-	"ci.many":           "With %d clients and %d pods each connection lands on a uniformly random pod, so on average %d·(1−1/%d)^%d = %.1f pods get none of the clients' first connections (here %d), while a pod that draws two connections carries two clients.",
+	"ci.liveage.stuck":  "The servers ran with keepalive.ServerParameters{MaxConnectionAge: %v} and the calls were paced over five ages: the proxy accepted %s from %d pick_first clients — every GOAWAY made a channel reconnect and each new connection was drawn again, but at least one client's calls still all went to one backend (its new connections drew the same one).",
+	"ci.numbers":        "max/mean %s and %d of %d pods idle: the pods the connections did not land on get nothing, however many RPCs are sent.",
+	"ci.numbers.spread": "max/mean %s and none of the %d pods idle: connections (or reconnections) landed on every one of them.",
+	"ci.many":           "With %d clients and %d pods each connection lands on a uniformly random pod, so on average %d·(1−1/%d)^%d = %s pods get none of the clients' first connections (here %d), while a pod that draws two connections carries two clients.",
 	"col.client":        "client",
 	"col.opened":        "opened",
 	"col.closed":        "closed",
@@ -52,15 +55,15 @@ var en = cat{
 
 	"hl.h":        "Through the headless Service: round_robin, balanced per RPC",
 	"hl.dns":      "A headless Service (clusterIP: None) has no virtual IP and no kube-proxy rules: cluster DNS answers %s.%s.svc.cluster.local with one A record per ready pod.",
-	"hl.p":        "Each client's channel (grpc.WithDefaultServiceConfig with round_robin) opens one subchannel — one HTTP/2 connection — per address and its picker hands RPCs to the READY subchannels in turn, starting at a random index. With %d pods every pod gets an equal share of each client's RPCs: max/mean %.2f, %d of %d pods idle.",
+	"hl.p":        "Each client's channel (grpc.WithDefaultServiceConfig with round_robin) opens one subchannel — one HTTP/2 connection — per address and its picker hands RPCs to the READY subchannels in turn, starting at a random index. With %d pods every pod gets an equal share of each client's RPCs: max/mean %s, %d of %d pods idle.",
 	"hl.later":    "Pods added later are not in this answer: a client learns of them only at its next re-resolution, which is why the whole-run max/mean is above 1 (see below).",
 	"hl.live":     "A manual resolver (resolver/manual, the stand-in for the headless Service's DNS answer) gives each round_robin client all %d backend addresses; grpc-go opens a subchannel to each and the picker rotates over the READY ones.",
-	"hl.livep":    "max/mean %.2f, %d of %d backends idle.",
+	"hl.livep":    "max/mean %s, %d of %d backends idle.",
 	"hl.warm":     "These counts vary between runs, while the pick_first ones do not: round_robin only picks READY subchannels, so the first calls of a cold channel go to whichever backends finished their HTTP/2 handshake first, and the others join the rotation only after that. Warm the channel (a few calls, or conn.Connect() and a moment's wait) for an even split from the start. grpc.WaitForReady(true) does not spread a cold start; it makes a call wait instead of failing while no subchannel can connect.",
 	"hl.warm.age": "Here both columns vary between runs: when each GOAWAY arrives, and so which connection carries which calls, depends on the wall clock. round_robin's own counts vary even without it, because it only picks READY subchannels: a cold channel's first calls go to the backends that finished their HTTP/2 handshake first.",
 
 	"envoy.h": "Through an Envoy sidecar: balanced per request",
-	"envoy.p": "The client keeps one connection to its local proxy; Envoy (a service mesh sidecar or an L7 load balancer) decodes HTTP/2 and picks an upstream pod for every request — here with lb_policy ROUND_ROBIN, Envoy's default, starting at a random pod per client — from the endpoints its control plane pushes (EDS). max/mean %.2f. The client code stays pick_first and the Service can stay ClusterIP; the cost is a proxy hop per RPC.",
+	"envoy.p": "The client keeps one connection to its local proxy; Envoy (a service mesh sidecar or an L7 load balancer) decodes HTTP/2 and picks an upstream pod for every request — here with lb_policy ROUND_ROBIN, Envoy's default, starting at a random pod per client — from the endpoints its control plane pushes (EDS). max/mean %s. The client code stays pick_first and the Service can stay ClusterIP; the cost is a proxy hop per RPC.",
 
 	"time.h":              "Over time: %d intervals of %v",
 	"col.interval":        "interval",
@@ -73,9 +76,11 @@ var en = cat{
 	"time.note":           "Per mode: max/mean and idle pods within the interval (over the pods ready at its start), then max/mean of all RPCs so far (over every pod ready by then). 1.00 and 0 are a perfect spread.",
 	"never":               "never (in this run)",
 
-	"age.goaway": "keepalive.ServerParameters{MaxConnectionAge: %v}: each server sends GOAWAY on a connection once it is that old, ±10 %% jitter (so between %v and %v), and force-closes it after MaxConnectionAgeGrace. The client finishes its in-flight RPCs, and the next one opens a new connection.",
-	"age.ci":     "ClusterIP: %d connections in all, %d of them reconnections. Each new SYN draws a pod again, so the load moves around instead of sticking: within any %v interval it stays uneven (max/mean %.2f in the last one — at any moment each client sits on one pod), but summed over the run it evens out, from %.2f after the first interval to %s at the end.",
-	"age.hl":     "headless: %d connections and %d DNS re-resolutions; GOAWAY is also what makes a grpc-go client re-resolve (\"Refresh the name resolver on any connection loss\", clientconn.go). Each reconnect also gives the channel a new picker that starts at a random index, so over a short interval round_robin is a little uneven too (max/mean %.2f in the last one).",
+	"age.goaway":    "keepalive.ServerParameters{MaxConnectionAge: %v}: each server sends GOAWAY on a connection once it is that old, ±10 %% jitter (so between %v and %v), and force-closes it after MaxConnectionAgeGrace. The client finishes its in-flight RPCs, and the next one opens a new connection.",
+	"age.ci":        "ClusterIP: %d connections in all, %d of them reconnections. Each new SYN draws a pod again, so the load moves around instead of sticking: within any %v interval it stays uneven (max/mean %s in the last one — at any moment each client sits on one pod), but summed over the run it evens out, from %s after the first interval to %s at the end.",
+	"age.ci.uneven": "ClusterIP: %d connections in all, %d of them reconnections. Each new SYN draws a pod again, so the load moves around instead of sticking: within any %v interval it stays uneven (max/mean %s in the last one — at any moment each client sits on one pod), and summed over the run it does not even out here: max/mean %s after the first interval, %s at the end. Too few connections were drawn for the draws to average out; more clients, a shorter age or a longer run would.",
+	"age.ci.partly": "ClusterIP: %d connections in all, %d of them reconnections. Each new SYN draws a pod again, so the load moves around instead of sticking: within any %v interval it stays uneven (max/mean %s in the last one — at any moment each client sits on one pod), and summed over the run it evens out only partly: max/mean from %s after the first interval down to %s at the end, the busiest pod still well above the mean. More connections drawn (more clients, a shorter age, a longer run) would bring it closer to 1.",
+	"age.hl":        "headless: %d connections and %d DNS re-resolutions; GOAWAY is also what makes a grpc-go client re-resolve (\"Refresh the name resolver on any connection loss\", clientconn.go). Each reconnect also gives the channel a new picker that starts at a random index, so over a short interval round_robin is a little uneven too (max/mean %s in the last one).",
 
 	"scale.event":    "At %v, new ready pods joined the Service (%d): %s.",
 	"scale.ci.never": "ClusterIP: kube-proxy adds them to the rules at once, but the rules only act on new connections, and no client opened one: the new pods got nothing. Existing connections never move.",

@@ -2,6 +2,7 @@ package explain
 
 import (
 	"fmt"
+	"github.com/k8sexplain/k8sexplain/internal/l10n"
 	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/report"
@@ -24,7 +25,7 @@ func overTime(d *report.Doc, c cat, r *grpclb.Result) {
 	for iv := 0; iv < grpclb.Intervals; iv++ {
 		start := cfg.Duration * time.Duration(iv) / grpclb.Intervals
 		pods := r.Alive(start)
-		row := []string{fmt.Sprintf("%v–%v", start, r.IntervalEnd(iv)), fmt.Sprint(len(pods))}
+		row := []string{l10n.Duration(c.lang, start) + "–" + l10n.Duration(c.lang, r.IntervalEnd(iv)), fmt.Sprint(len(pods))}
 		var seen []int // every pod ready at some point so far
 		for p, pod := range r.Pods {
 			if pod.Added <= start {
@@ -37,7 +38,7 @@ func overTime(d *report.Doc, c cat, r *grpclb.Result) {
 				sofar[i][p] += n
 			}
 			qs, _ := grpclb.Stats(sofar[i], seen)
-			row = append(row, fmt.Sprintf("%.2f", q), fmt.Sprint(idle), fmt.Sprintf("%.2f", qs))
+			row = append(row, c.num(q, 2), fmt.Sprint(idle), c.num(qs, 2))
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -60,7 +61,7 @@ func pickup(c cat, m *grpclb.ModeResult) string {
 	if m.Pickup < 0 {
 		return c.F("never")
 	}
-	return m.Pickup.String()
+	return l10n.Duration(c.lang, m.Pickup)
 }
 
 func maxAgeItems(c cat, r *grpclb.Result) []string {
@@ -72,14 +73,29 @@ func maxAgeItems(c cat, r *grpclb.Result) []string {
 	lastHL, _ := grpclb.Stats(hl.PerInterval[grpclb.Intervals-1], r.Alive(cfg.Duration-1))
 	return []string{
 		c.F("age.goaway", age, age-age/10, age+age/10),
-		c.F("age.ci", len(ci.Conns), len(ci.Conns)-cfg.Clients, cfg.Duration/grpclb.Intervals, last, first, overall(ci, r)),
+		ciSummary(c, ci, r, last, first),
 		c.F("age.hl", len(hl.Conns), len(hl.Resolutions), lastHL),
 	}
 }
 
-func overall(m *grpclb.ModeResult, r *grpclb.Result) string {
-	q, _ := grpclb.Stats(m.Counts, allPods(r))
-	return fmt.Sprintf("%.2f", q)
+// EvenMaxMean is the max/mean at or below which a summed load may be
+// called even: the busiest pod within 20 % of the mean.
+const EvenMaxMean = 1.2
+
+// ciSummary says whether the summed ClusterIP load evened out, by its
+// numbers: "evens out" only when the run's max/mean is at most
+// EvenMaxMean and lower than after the first interval.
+func ciSummary(c cat, ci *grpclb.ModeResult, r *grpclb.Result, last, first float64) string {
+	cfg := r.Config
+	q, _ := grpclb.Stats(ci.Counts, allPods(r))
+	key := "age.ci"
+	switch {
+	case q >= first:
+		key = "age.ci.uneven"
+	case q > EvenMaxMean:
+		key = "age.ci.partly"
+	}
+	return c.F(key, len(ci.Conns), len(ci.Conns)-cfg.Clients, cfg.Duration/grpclb.Intervals, last, first, q)
 }
 
 func scaleItems(c cat, r *grpclb.Result) []string {
@@ -145,5 +161,5 @@ func killItems(c cat, r *grpclb.Result) []string {
 	if len(after) == 0 {
 		return append(items, c.F("kill.hl.never", name, grpclb.MinResolutionInterval))
 	}
-	return append(items, c.F("kill.hl", name, after[0].String()))
+	return append(items, c.F("kill.hl", name, after[0]))
 }

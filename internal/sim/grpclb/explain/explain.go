@@ -6,7 +6,9 @@ package explain
 
 import (
 	"fmt"
+	"github.com/k8sexplain/k8sexplain/internal/l10n"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -14,14 +16,42 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/sim/grpclb"
 )
 
-// cat is this report's catalogue in one language.
-type cat = report.Texts
+// cat is this report's catalogue in one language. F formats numbers the
+// language's way: a time.Duration as l10n.Duration ("30s" / "30 с"), a
+// float64 with two decimals and the language's separator ("1.50" /
+// "1,50"); the catalogues take both with %v and %s.
+type cat struct {
+	t    report.Texts
+	lang string
+}
 
 func catalogue(lang string) cat {
 	if lang == "ru" {
-		return ru
+		return cat{ru, "ru"}
 	}
-	return en
+	return cat{en, "en"}
+}
+
+// F formats the text of key with localised arguments.
+func (c cat) F(key string, args ...any) string {
+	for i, a := range args {
+		switch v := a.(type) {
+		case time.Duration:
+			args[i] = l10n.Duration(c.lang, v)
+		case float64:
+			args[i] = c.num(v, 2)
+		}
+	}
+	return c.t.F(key, args...)
+}
+
+// num writes f with prec decimals and the language's decimal separator.
+func (c cat) num(f float64, prec int) string {
+	s := strconv.FormatFloat(f, 'f', prec, 64)
+	if c.lang == "ru" {
+		s = strings.Replace(s, ".", ",", 1)
+	}
+	return s
 }
 
 // maxConnRows is how many connections the connection table lists.
@@ -124,7 +154,7 @@ func sideBySide(d *report.Doc, c cat, r *grpclb.Result) {
 			n = len(r.Live.ProxyChoices) // what the proxy accepted
 		}
 		conns = append(conns, fmt.Sprint(n))
-		ratio = append(ratio, fmt.Sprintf("%.2f", q))
+		ratio = append(ratio, c.num(q, 2))
 		idle = append(idle, fmt.Sprintf("%d / %d", idleN, len(r.Pods)))
 	}
 	s.Rows = [][]string{conns, ratio, idle}
@@ -158,7 +188,23 @@ func clusterIPSection(d *report.Doc, c cat, r *grpclb.Result) {
 	}
 	connTable(d, c, r, m)
 	if r.Live != nil && cfg.MaxConnectionAge > 0 {
-		d.P(c.F("ci.liveage", cfg.MaxConnectionAge, plural(c, "connection", len(r.Live.ProxyChoices)), cfg.Clients))
+		// Say the calls spread only if every client's did.
+		key := "ci.liveage"
+		used := map[int]map[int]bool{}
+		for _, cn := range m.Conns {
+			if cn.RPCs > 0 {
+				if used[cn.Client] == nil {
+					used[cn.Client] = map[int]bool{}
+				}
+				used[cn.Client][cn.Pod] = true
+			}
+		}
+		for cl := 0; cl < cfg.Clients; cl++ {
+			if len(used[cl]) < 2 {
+				key = "ci.liveage.stuck"
+			}
+		}
+		d.P(c.F(key, cfg.MaxConnectionAge, plural(c, "connection", len(r.Live.ProxyChoices)), cfg.Clients))
 	}
 	if idle == 0 {
 		d.P(c.F("ci.numbers.spread", q, len(r.Pods)))
@@ -168,7 +214,7 @@ func clusterIPSection(d *report.Doc, c cat, r *grpclb.Result) {
 	if cfg.Clients > 1 && r.Live == nil {
 		n := float64(cfg.Pods)
 		exp := n * math.Pow(1-1/n, float64(cfg.Clients))
-		d.P(c.F("ci.many", cfg.Clients, cfg.Pods, cfg.Pods, cfg.Pods, cfg.Clients, exp, firstIdle(m, cfg)))
+		d.P(c.F("ci.many", cfg.Clients, cfg.Pods, cfg.Pods, cfg.Pods, cfg.Clients, c.num(exp, 1), firstIdle(m, cfg)))
 	}
 }
 
@@ -191,9 +237,9 @@ func connTable(d *report.Doc, c cat, r *grpclb.Result, m *grpclb.ModeResult) {
 		}
 		closed := "—"
 		if cn.Reason != "" {
-			closed = fmt.Sprintf("%v %s", cn.Closed.Round(time.Millisecond), c.F("reason."+cn.Reason))
+			closed = l10n.Duration(c.lang, cn.Closed.Round(time.Millisecond)) + " " + c.F("reason."+cn.Reason)
 		}
-		t.Rows = append(t.Rows, []string{client, cn.Opened.String(), closed, r.Pods[cn.Pod].Name, cn.Chain, fmt.Sprint(cn.RPCs)})
+		t.Rows = append(t.Rows, []string{client, l10n.Duration(c.lang, cn.Opened), closed, r.Pods[cn.Pod].Name, cn.Chain, fmt.Sprint(cn.RPCs)})
 	}
 	d.T(t)
 	if len(m.Conns) > maxConnRows {
@@ -246,23 +292,14 @@ func envoySection(d *report.Doc, c cat, r *grpclb.Result, m *grpclb.ModeResult) 
 	d.P(c.F("envoy.p", q))
 }
 
-// plural picks the catalogue's form of a counted noun: key.one, key.few
-// (Russian 2-4) or key.many.
+// plural writes n with the catalogue's form of a counted noun (key.one,
+// key.few in Russian, key.many), chosen by CLDR's rules (l10n.Count).
 func plural(c cat, key string, n int) string {
-	form := "many"
-	switch {
-	case n%10 == 1 && n%100 != 11:
-		form = "one"
-	case n%10 >= 2 && n%10 <= 4 && (n%100 < 12 || n%100 > 14):
-		form = "few"
+	forms := []string{c.t[key+".one"], c.t[key+".many"]}
+	if c.lang == "ru" {
+		forms = []string{c.t[key+".one"], c.t[key+".few"], c.t[key+".many"]}
 	}
-	if c["lang"] == "en" {
-		form = "many"
-		if n == 1 {
-			form = "one"
-		}
-	}
-	return fmt.Sprintf("%d %s", n, c.F(key+"."+form))
+	return l10n.Count(c.lang, int64(n), forms...)
 }
 
 func joinNames(r *grpclb.Result, pods []int) string {

@@ -63,10 +63,10 @@ func TestEveryShapeRenders(t *testing.T) {
 			t.Errorf("%s: live report says %q", lang, d.Data.(*Data).Run)
 		}
 	}
-	if got := plural(ru, "pod", 22); got != "22 пода" {
+	if got := plural(catalogue("ru"), "pod", 22); got != "22 пода" {
 		t.Errorf("plural(ru, pod, 22) = %q", got)
 	}
-	if got := plural(ru, "pod", 11); got != "11 подов" {
+	if got := plural(catalogue("ru"), "pod", 11); got != "11 подов" {
 		t.Errorf("plural(ru, pod, 11) = %q", got)
 	}
 }

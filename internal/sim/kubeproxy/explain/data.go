@@ -8,6 +8,11 @@ type Data struct {
 	Port      int32  `json:"port"`
 	Protocol  string `json:"protocol"`
 	Mode      string `json:"mode"`
+	// Type is spec.type; NodePort the port's nodePort (0: none).
+	Type     string `json:"type,omitempty"`
+	NodePort int32  `json:"nodePort,omitempty"`
+	// Node is the node whose rules are shown.
+	Node string `json:"node,omitempty"`
 	// Form is restore or save (iptables mode only).
 	Form string `json:"form,omitempty"`
 	// Proxied is false for headless and ExternalName Services.
@@ -16,9 +21,12 @@ type Data struct {
 	Endpoints    []DataEndpoint `json:"endpoints"`
 	// Rules is the restore or save text (iptables), ipvsadm listing
 	// (ipvs) or nft transaction (nftables).
-	Rules       string      `json:"rules,omitempty"`
-	Walk        *DataWalk   `json:"walk,omitempty"`
-	Connections []DataCount `json:"connections,omitempty"`
+	Rules string    `json:"rules,omitempty"`
+	Walk  *DataWalk `json:"walk,omitempty"`
+	// ExternalWalks are connections from outside the cluster to the
+	// NodePort and the load-balancer IP.
+	ExternalWalks []*DataWalk `json:"externalWalks,omitempty"`
+	Connections   []DataCount `json:"connections,omitempty"`
 	// DNS holds the answer records in zone-file form.
 	DNS   []string    `json:"dns,omitempty"`
 	Scale []DataScale `json:"scale,omitempty"`
@@ -45,6 +53,10 @@ type DataWalk struct {
 	Draws      []float64 `json:"draws,omitempty"`
 	Masquerade bool      `json:"masquerade"`
 	RulesTried int       `json:"rulesTried"`
+	// Destination is where the client sent the packet (ip:port).
+	Destination string `json:"destination,omitempty"`
+	// Hairpin: the endpoint chosen is the client itself.
+	Hairpin bool `json:"hairpin,omitempty"`
 }
 
 // DataCount is where the K extra connections went.

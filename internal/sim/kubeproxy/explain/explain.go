@@ -26,6 +26,12 @@ type Input struct {
 	Services, EndpointsPerService int
 	// Example marks the built-in example Service.
 	Example bool
+	// Client is the client pod's IP for the walk ("" for the default).
+	Client string
+	// AllocatedNodePort: k8sexplain chose the node ports (the simulated
+	// API server does not allocate them). PendingLB: a LoadBalancer with
+	// no ingress IP yet (no cloud controller).
+	AllocatedNodePort, PendingLB bool
 	// Source names the manifests the Service came from (dnat -f), after a
 	// simulated apply; "" when it came from flags.
 	Source string
@@ -47,7 +53,13 @@ func Build(in Input) *report.Doc {
 	sp := in.Port
 	d := &report.Doc{Title: c.F("title", sp.NameString())}
 	data := &Data{Service: sp.NameString(), ClusterIP: sp.ClusterIP, Port: sp.Port, Protocol: sp.Protocol,
-		Mode: in.Mode, Proxied: sp.Proxied(), Endpoints: []DataEndpoint{}}
+		Mode: in.Mode, Proxied: sp.Proxied(), Endpoints: []DataEndpoint{}, NodePort: sp.NodePort}
+	if sp.Type != "ClusterIP" {
+		data.Type = sp.Type
+	}
+	if sp.Proxied() {
+		data.Node = in.Config.NodeName
+	}
 	if in.Mode == "iptables" || in.Mode == "" {
 		data.Form = in.Form
 	}
@@ -90,6 +102,25 @@ func inputNote(c cat, in Input) string {
 		vip = "—"
 	}
 	desc := c.F("input.desc", sp.NameString(), vip, sp.Port, sp.Protocol, len(sp.UsableEndpoints()), len(sp.Endpoints), cidr)
+	if sp.Type == "NodePort" || sp.Type == "LoadBalancer" {
+		etp := "Cluster"
+		if sp.ExternalPolicyLocal {
+			etp = "Local"
+		}
+		desc += ", " + c.F("input.type", sp.Type, sp.NodePort, etp)
+	}
+	if sp.InternalPolicyLocal {
+		desc += ", " + c.F("input.itp")
+	}
+	if in.Config.NodeName != "" && sp.Proxied() {
+		desc += ", " + c.F("input.node", in.Config.NodeName, in.Config.NodeIP)
+	}
+	if in.AllocatedNodePort {
+		desc += " " + c.F("input.allocated")
+	}
+	if in.PendingLB {
+		desc += " " + c.F("input.pending")
+	}
 	if in.Example {
 		return c.F("input.example", desc)
 	}

@@ -41,9 +41,24 @@ func TestBuildAllPaths(t *testing.T) {
 	headless.ClusterIP = "None"
 	ext := base
 	ext.ExternalName, ext.ClusterIP, ext.Endpoints = "db.example.com", "", nil
-	cfg := kubeproxy.Config{ClusterCIDR: "10.244.0.0/16"}
+	np := base
+	np.Type, np.NodePort = "NodePort", 30080
+	npLocal := np
+	npLocal.ExternalPolicyLocal = true
+	lb := npLocal
+	lb.Type, lb.HealthCheckNodePort, lb.LoadBalancerIPs, lb.SourceRanges = "LoadBalancer", 32000, []string{"203.0.113.10"}, []string{"203.0.113.0/25"}
+	itp := base
+	itp.InternalPolicyLocal = true
+	udp := base
+	udp.Protocol = "UDP"
+	sctp := base
+	sctp.Protocol = "SCTP"
+	for i := range base.Endpoints {
+		base.Endpoints[i].NodeName = "node-a"
+	}
+	cfg := kubeproxy.Config{ClusterCIDR: "10.244.0.0/16", NodeName: "node-a", NodeIP: "192.168.0.11"}
 	var inputs []Input
-	for _, sp := range []kubeproxy.ServicePort{base, aff, none, headless, ext} {
+	for _, sp := range []kubeproxy.ServicePort{base, aff, none, headless, ext, np, npLocal, lb, itp, udp, sctp} {
 		for _, mode := range []string{"iptables", "ipvs", "nftables"} {
 			inputs = append(inputs, Input{Port: sp, Config: cfg, Mode: mode, Form: "restore", Connections: 50})
 		}

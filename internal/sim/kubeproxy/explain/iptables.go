@@ -3,18 +3,25 @@ package explain
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"net"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/k8sexplain/k8sexplain/internal/l10n"
 	"github.com/k8sexplain/k8sexplain/internal/report"
 	"github.com/k8sexplain/k8sexplain/internal/sim/kubeproxy"
 )
 
+// ExternalClient is the address of the client outside the cluster in the
+// NodePort and load-balancer walks (TEST-NET-2, RFC 5737).
+const ExternalClient = "198.51.100.7"
+
 func iptablesSection(d *report.Doc, c cat, in Input, data *Data) {
 	sp := in.Port
 	rs := kubeproxy.BuildIPTables(in.Config, []kubeproxy.ServicePort{sp})
-	eps := sp.UsableEndpoints()
+	cat := sp.Categorize(in.Config.NodeName)
 	if in.Form == "save" {
 		d.H(1, c.F("save.h"))
 		d.P(c.F("save.p"))
@@ -34,10 +41,21 @@ func iptablesSection(d *report.Doc, c cat, in Input, data *Data) {
 		d.Styled("warn", c.F("large.p", rs.TotalEndpoints, kubeproxy.LargeClusterThreshold))
 	}
 	d.H(1, c.F("read.h"))
-	if len(eps) == 0 {
-		d.L(c.F("read.reject", sp.NameString()), c.F("read.nonat"), c.F("read.fixed"))
-	} else {
-		items := []string{c.F("read.capture", sp.ClusterIP, sp.Port, sp.SVCChain())}
+	chain, eps := sp.SVCChain(), cat.Cluster
+	if sp.InternalPolicyLocal {
+		chain, eps = sp.SVLChain(), cat.Local
+	}
+	var items []string
+	switch {
+	case !cat.HasAny:
+		items = append(items, c.F("read.reject", sp.NameString()), c.F("read.nonat"))
+	case len(eps) == 0:
+		items = append(items, c.F("read.svl.none", in.Config.NodeName, sp.NameString()))
+	default:
+		items = append(items, c.F("read.capture", sp.ClusterIP, sp.Port, chain))
+		if sp.InternalPolicyLocal {
+			items = append(items, c.F("read.svl", chain, in.Config.NodeName, len(eps), len(sp.UsableEndpoints())))
+		}
 		switch {
 		case in.Config.MasqueradeAll:
 			items = append(items, c.F("read.masqall"))
@@ -47,31 +65,89 @@ func iptablesSection(d *report.Doc, c cat, in Input, data *Data) {
 			items = append(items, c.F("read.nomasq"))
 		}
 		if sp.SessionAffinityClientIP {
-			items = append(items, c.F("read.affinity", sp.Timeout()))
+			items = append(items, c.F("read.affinity", dur(in.Lang, sp.Timeout())))
 		}
-		items = append(items, c.F("read.statistic", len(eps)), c.F("read.sep"), c.F("read.fixed"), c.F("read.names"))
-		d.L(items...)
-		probabilityTable(d, c, sp, eps, data)
+		items = append(items, c.F("read.statistic", len(eps)), c.F("read.sep"))
+	}
+	items = append(items, externalReading(c, in, cat)...)
+	items = append(items, c.F("read.fixed"))
+	if !in.Config.NoNFAcct {
+		items = append(items, c.F("read.nfacct", kubeproxy.NFAcctInvalidDropped))
+	} else {
+		items = append(items, c.F("read.nonfacct"))
+	}
+	items = append(items, c.F("read.names"))
+	d.L(items...)
+	if len(eps) > 0 {
+		probabilityTable(d, c, sp, chain, eps, data)
 	}
 	walkSection(d, c, in, rs, data)
+	if sp.ExternallyAccessible() {
+		externalWalks(d, c, in, rs, data)
+	}
 }
 
-func probabilityTable(d *report.Doc, c cat, sp kubeproxy.ServicePort, eps []kubeproxy.Endpoint, data *Data) {
-	data.ServiceChain = sp.SVCChain()
+// externalReading explains the NodePort, load-balancer and Local-policy
+// chains of an externally accessible Service.
+func externalReading(c cat, in Input, cat kubeproxy.Categorized) []string {
+	sp := in.Port
+	if !sp.ExternallyAccessible() {
+		return nil
+	}
+	var items []string
+	if !cat.HasAny {
+		return []string{c.F("read.ext.reject")}
+	}
+	if sp.NodePort != 0 {
+		items = append(items, c.F("read.nodeport", sp.NodePort, sp.EXTChain(), kubeproxy.NFAcctLocalhostNodePorts))
+	}
+	if len(sp.LoadBalancerIPs) > 0 {
+		target := sp.EXTChain()
+		if len(sp.SourceRanges) > 0 {
+			target = sp.FWChain()
+		}
+		items = append(items, c.F("read.lbip", strings.Join(sp.LoadBalancerIPs, ", "), target))
+	}
+	if len(sp.SourceRanges) > 0 && len(sp.LoadBalancerIPs) > 0 {
+		items = append(items, c.F("read.fw", sp.FWChain(), strings.Join(sp.SourceRanges, ", "), sp.EXTChain()))
+	}
+	if !sp.ExternalPolicyLocal {
+		items = append(items, c.F("read.ext.cluster", sp.EXTChain(), sp.SVCChain()))
+	} else {
+		items = append(items, c.F("read.ext.local", sp.EXTChain(), sp.SVCChain(), sp.SVLChain()))
+		if len(cat.Local) == 0 {
+			items = append(items, c.F("read.ext.nolocal", in.Config.NodeName))
+		}
+	}
+	if sp.HealthCheckNodePort != 0 {
+		items = append(items, c.F("read.hc", sp.HealthCheckNodePort, len(cat.Local)))
+	}
+	return items
+}
+
+// dur writes a number of seconds as a duration in the report's language.
+func dur(lang string, seconds int) string {
+	return l10n.Duration(lang, time.Duration(seconds)*time.Second)
+}
+
+func probabilityTable(d *report.Doc, c cat, sp kubeproxy.ServicePort, chain string, eps []kubeproxy.Endpoint, data *Data) {
+	data.ServiceChain = chain
 	n := len(eps)
 	d.H(2, c.F("prob.h", n))
 	t := &report.Table{Header: []string{c.F("col.endpoint"), c.F("col.chain"), c.F("col.prob"), c.F("col.kernel"), c.F("col.reach"), c.F("col.share")},
 		Right: []bool{false, false, true, true, true, true}}
+	data.Endpoints = data.Endpoints[:0]
 	for i, ep := range eps {
 		p, k := "—", "—"
 		if i < n-1 {
 			p = kubeproxy.Probability(n - i)
 			k = kubeproxy.SavedProbability(p)
 		}
-		data.Endpoints[i] = DataEndpoint{Endpoint: ep.String(), Chain: sp.SEPChain(ep)}
+		de := DataEndpoint{Endpoint: ep.String(), Chain: sp.SEPChain(ep)}
 		if i < n-1 {
-			data.Endpoints[i].Probability, data.Endpoints[i].Stored = p, k
+			de.Probability, de.Stored = p, k
 		}
+		data.Endpoints = append(data.Endpoints, de)
 		reach := fmt.Sprintf("%d/%d", n-i, n)
 		t.Rows = append(t.Rows, []string{ep.String(), sp.SEPChain(ep), p, k, reach, fmt.Sprintf("1/%d", n)})
 	}
@@ -79,25 +155,8 @@ func probabilityTable(d *report.Doc, c cat, sp kubeproxy.ServicePort, eps []kube
 	d.P(c.F("prob.p", n))
 }
 
-// walkSection sends one connection through the rules, then K more if asked.
-func walkSection(d *report.Doc, c cat, in Input, rs kubeproxy.Ruleset, data *Data) {
-	sp := in.Port
-	rng := newRNG(in.Seed)
-	aff := kubeproxy.Affinity{}
-	client := ClientIP(in.Config, sp.IPv6())
-	sport := ephemeralPort(rng)
-	pkt := kubeproxy.Packet{Src: client, Dst: sp.ClusterIP, SPort: sport, DPort: int(sp.Port), Proto: sp.Proto()}
-	w := rs.WalkNew(pkt, rng, aff)
-	dw := &DataWalk{Client: client, SourcePort: sport, Endpoint: w.Endpoint, Chain: w.SEP, Verdict: w.Verdict,
-		Masquerade: w.Masquerade, RulesTried: len(w.Steps)}
-	for _, st := range w.Steps {
-		if st.Roll != nil {
-			dw.Draws = append(dw.Draws, float64(st.Roll.Draw)/(1<<31))
-		}
-	}
-	data.Walk = dw
-	d.H(1, c.F("walk.h", in.Seed))
-	d.P(c.F("walk.intro", client, sport, hostPort(sp.ClusterIP, int(sp.Port))))
+// steps renders a walk rule by rule.
+func steps(c cat, w kubeproxy.Walk) string {
 	var b strings.Builder
 	for _, st := range w.Steps {
 		mark := "✗"
@@ -114,10 +173,45 @@ func walkSection(d *report.Doc, c cat, in Input, rs kubeproxy.Ruleset, data *Dat
 		}
 		b.WriteString(line + "\n")
 	}
-	d.C("", b.String())
-	if w.Verdict == "REJECT" {
+	return b.String()
+}
+
+func dataWalk(w kubeproxy.Walk, dest string) *DataWalk {
+	dw := &DataWalk{Client: w.Before.Src, SourcePort: w.Before.SPort, Endpoint: w.Endpoint, Chain: w.SEP, Verdict: w.Verdict,
+		Masquerade: w.Masquerade, RulesTried: len(w.Steps), Hairpin: w.Hairpin, Destination: dest}
+	for _, st := range w.Steps {
+		if st.Roll != nil {
+			dw.Draws = append(dw.Draws, float64(st.Roll.Draw)/(1<<31))
+		}
+	}
+	return dw
+}
+
+// walkSection sends one connection through the rules, then K more if asked.
+func walkSection(d *report.Doc, c cat, in Input, rs kubeproxy.Ruleset, data *Data) {
+	sp := in.Port
+	rng := newRNG(in.Seed)
+	aff := kubeproxy.Affinity{}
+	client := in.Client
+	if client == "" {
+		client = ClientIP(in.Config, sp.IPv6())
+	}
+	proto := sp.Proto()
+	sport := ephemeralPort(rng)
+	pkt := kubeproxy.Packet{Src: client, Dst: sp.ClusterIP, SPort: sport, DPort: int(sp.Port), Proto: proto}
+	w := rs.WalkNew(pkt, rng, aff)
+	data.Walk = dataWalk(w, hostPort(sp.ClusterIP, int(sp.Port)))
+	d.H(1, c.F("walk.h."+proto, in.Seed))
+	d.P(c.F("walk.intro."+proto, client, in.Config.NodeName, sport, hostPort(sp.ClusterIP, int(sp.Port))))
+	d.C("", steps(c, w))
+	switch w.Verdict {
+	case "REJECT":
 		d.L(c.F("walk.reject1", sp.ClusterIP), c.F("walk.reject2"))
-		d.Sequence = rejectSequence(c, in, client, sport)
+		d.Sequence = rejectSequence(c, in, client, sport, "REJECT")
+		return
+	case "DROP":
+		d.L(c.F("walk.drop1", sp.ClusterIP), c.F("walk.drop2", sp.NameString(), in.Config.NodeName))
+		d.Sequence = rejectSequence(c, in, client, sport, "DROP")
 		return
 	}
 	s1 := c.F("walk.s1") + " "
@@ -129,40 +223,107 @@ func walkSection(d *report.Doc, c cat, in Input, rs kubeproxy.Ruleset, data *Dat
 	default:
 		s1 += c.F("walk.s1none")
 	}
-	steps := []string{s1, c.F("walk.s2", sp.SVCChain())}
-	if len(sp.UsableEndpoints()) > 1 {
-		steps = append(steps, c.F("walk.s3"))
+	chain, eps := sp.SVCChain(), sp.UsableEndpoints()
+	if sp.InternalPolicyLocal {
+		chain, eps = sp.SVLChain(), sp.Categorize(in.Config.NodeName).Local
 	}
-	steps = append(steps, c.F("walk.s4", w.SEP, w.Endpoint))
-	if w.Masquerade {
-		steps = append(steps, c.F("walk.s5masq"))
+	items := []string{s1, c.F("walk.s2", chain)}
+	if len(eps) > 1 {
+		items = append(items, c.F("walk.s3"))
+	}
+	if w.Hairpin {
+		items = append(items, c.F("walk.s4hairpin", w.SEP, w.Endpoint))
 	} else {
-		steps = append(steps, c.F("walk.s5"))
+		items = append(items, c.F("walk.s4", w.SEP, w.Endpoint))
 	}
-	d.L(steps...)
+	if w.Masquerade {
+		items = append(items, c.F("walk.s5masq", w.After.Src))
+	} else {
+		items = append(items, c.F("walk.s5"))
+	}
+	d.L(items...)
 	d.H(2, c.F("ct.h"))
-	d.P(c.F("ct.p"))
-	d.C("", conntrackLine(sp, w))
-	d.L(c.F("ct.reply", w.Endpoint, hostPort(sp.ClusterIP, int(sp.Port))), c.F("ct.later"), c.F("ct.nofiction", sp.ClusterIP))
-	d.Sequence = walkSequence(c, in, w)
+	d.P(c.F("ct.p." + proto))
+	d.C("", conntrackLine(sp, w, rng))
+	d.L(c.F("ct.reply", w.Endpoint, hostPort(sp.ClusterIP, int(sp.Port))), c.F("ct.later."+proto), c.F("ct.nofiction", sp.ClusterIP))
+	if proto == "udp" {
+		d.P(c.F("ct.udp.stale", sp.ClusterIP, strings.Split(w.Endpoint, ":")[0]))
+	}
+	d.Sequence = walkSequence(c, in, w, chain)
 	if in.Connections > 0 {
-		spread(d, c, in, data, func() string {
-			p := pkt
-			p.SPort = ephemeralPort(rng)
-			return rs.WalkNew(p, rng, aff).Endpoint
+		// The K connections are sampled from the exact distribution of
+		// the statistic rules (one draw and a binary search each), not
+		// walked rule by rule: O(K·log N) instead of O(K·N). With ClientIP
+		// affinity every connection comes from the same client, so it
+		// sticks to the first connection's endpoint.
+		sample := rs.Sampler(chain)
+		spread(d, c, in, data, eps, func() string {
+			if sp.SessionAffinityClientIP {
+				return w.Endpoint
+			}
+			return sample(rng)
 		})
 	}
 }
 
-// conntrackLine is the entry as "conntrack -L" shows it right after the SYN.
-func conntrackLine(sp kubeproxy.ServicePort, w kubeproxy.Walk) string {
-	b, a := w.Before, w.After
-	src := b.Src
-	if w.Masquerade {
-		src = "<node IP>"
+// externalWalks sends a connection from outside the cluster to the node's
+// NodePort and to each load-balancer IP.
+func externalWalks(d *report.Doc, c cat, in Input, rs kubeproxy.Ruleset, data *Data) {
+	sp := in.Port
+	type target struct {
+		ip   string
+		port int
+		kind string
 	}
-	return fmt.Sprintf("%-8s %d 120 SYN_SENT src=%s dst=%s sport=%d dport=%d [UNREPLIED] src=%s dst=%s sport=%d dport=%d mark=0 use=1\n",
-		sp.Proto(), protoNumber(sp.Proto()), b.Src, b.Dst, b.SPort, b.DPort, a.Dst, src, a.DPort, b.SPort)
+	var targets []target
+	if sp.NodePort != 0 && in.Config.NodeIP != "" {
+		targets = append(targets, target{in.Config.NodeIP, int(sp.NodePort), "nodeport"})
+	}
+	for _, ip := range sp.LoadBalancerIPs {
+		targets = append(targets, target{ip, int(sp.Port), "lb"})
+	}
+	if len(targets) == 0 || sp.IPv6() {
+		return
+	}
+	rng := rand.New(rand.NewPCG(uint64(in.Seed), 0x65787465726e616c))
+	d.H(1, c.F("ext.h", in.Config.NodeName))
+	d.P(c.F("ext.p", ExternalClient))
+	for _, tg := range targets {
+		dest := hostPort(tg.ip, tg.port)
+		w := rs.WalkNew(kubeproxy.Packet{Src: ExternalClient, Dst: tg.ip, SPort: ephemeralPort(rng), DPort: tg.port, Proto: sp.Proto()}, rng, nil)
+		data.ExternalWalks = append(data.ExternalWalks, dataWalk(w, dest))
+		d.H(2, c.F("ext."+tg.kind+".h", dest))
+		d.C("", steps(c, w))
+		switch {
+		case w.Verdict == "DROP":
+			d.P(c.F("ext.drop", strings.Join(w.Hooks, ", ")))
+		case w.Verdict == "REJECT":
+			d.P(c.F("ext.reject"))
+		case w.Masquerade:
+			d.P(c.F("ext.masq", w.Endpoint, w.After.Src))
+		default:
+			d.P(c.F("ext.keep", w.Endpoint, ExternalClient))
+		}
+	}
+}
+
+// conntrackLine is the entry as "conntrack -L" shows it right after the
+// first packet: TCP in SYN_SENT (120 s), UDP unreplied (30 s), SCTP in
+// COOKIE_WAIT (3 s), the kernel's default timeouts. A masqueraded entry
+// has the node's address and a --random-fully port in its reply tuple.
+func conntrackLine(sp kubeproxy.ServicePort, w kubeproxy.Walk, rng *rand.Rand) string {
+	b, a := w.Before, w.After
+	replyDst, replyPort := b.Src, b.SPort
+	if w.Masquerade {
+		replyDst = a.Src
+		if replyDst == b.Src {
+			replyDst = "<node IP>"
+		}
+		replyPort = 1024 + rng.IntN(65535-1024+1)
+	}
+	state := map[string]string{"tcp": "120 SYN_SENT ", "udp": "30 ", "sctp": "3 COOKIE_WAIT "}[sp.Proto()]
+	return fmt.Sprintf("%-8s %d %ssrc=%s dst=%s sport=%d dport=%d [UNREPLIED] src=%s dst=%s sport=%d dport=%d mark=0 use=1\n",
+		sp.Proto(), protoNumber(sp.Proto()), state, b.Src, b.Dst, b.SPort, b.DPort, a.Dst, replyDst, a.DPort, replyPort)
 }
 
 func protoNumber(p string) int {
@@ -176,8 +337,7 @@ func protoNumber(p string) int {
 }
 
 // spread runs K more new connections and charts where they went.
-func spread(d *report.Doc, c cat, in Input, data *Data, next func() string) {
-	eps := in.Port.UsableEndpoints()
+func spread(d *report.Doc, c cat, in Input, data *Data, eps []kubeproxy.Endpoint, next func() string) {
 	if len(eps) == 0 {
 		return
 	}
@@ -190,12 +350,17 @@ func spread(d *report.Doc, c cat, in Input, data *Data, next func() string) {
 	expected := 100.0 / float64(n)
 	bars := &report.Bars{}
 	worst := 0.0
+	lang := in.Lang
 	for _, ep := range eps {
 		got := 100 * float64(counts[ep.String()]) / float64(k)
 		worst = math.Max(worst, math.Abs(got-expected))
 		data.Connections = append(data.Connections, DataCount{Endpoint: ep.String(), Count: counts[ep.String()], Percent: got})
+		sign := "+"
+		if got-expected < 0 {
+			sign = "−"
+		}
 		bars.Rows = append(bars.Rows, report.Bar{Label: ep.String(), Value: float64(counts[ep.String()]),
-			Note: c.F("spread.note", got, expected, got-expected)})
+			Note: c.F("spread.note", fixed(lang, got, 1), fixed(lang, expected, 1), sign+fixed(lang, math.Abs(got-expected), 1))})
 	}
 	d.B(bars)
 	sigma := 100 * math.Sqrt(float64(n-1)/float64(n*n)/float64(k))
@@ -205,8 +370,22 @@ func spread(d *report.Doc, c cat, in Input, data *Data, next func() string) {
 	case in.Mode == "ipvs":
 		d.P(c.F("spread.rr"))
 	default:
-		d.P(c.F("spread.p", worst, sigma))
+		prec := 2
+		if sigma < 0.05 {
+			prec = 4
+		}
+		d.P(c.F("spread.p", fixed(lang, worst, prec), fixed(lang, sigma, prec)))
 	}
+}
+
+// fixed writes f with exactly prec decimals, with the language's decimal
+// separator (l10n.Decimal would drop trailing zeros: "33.0" → "33").
+func fixed(lang string, f float64, prec int) string {
+	s := strconv.FormatFloat(f, 'f', prec, 64)
+	if lang == "ru" {
+		s = strings.Replace(s, ".", ",", 1)
+	}
+	return s
 }
 
 func hostPort(ip string, port int) string { return net.JoinHostPort(ip, strconv.Itoa(port)) }

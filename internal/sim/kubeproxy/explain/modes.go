@@ -36,7 +36,7 @@ func ipvsSection(d *report.Doc, c cat, in Input, data *Data) {
 	d.P(c.F("ipvs.cost"))
 	if in.Connections > 0 {
 		i := 0
-		spread(d, c, in, data, func() string {
+		spread(d, c, in, data, eps, func() string {
 			ep := eps[i%len(eps)].String()
 			if sp.SessionAffinityClientIP {
 				ep = eps[0].String()
@@ -54,20 +54,39 @@ func nftSection(d *report.Doc, c cat, in Input, data *Data) {
 	d.P(c.F("nft.p"))
 	data.Rules = v.Text
 	d.C("", v.Text)
-	eps := sp.UsableEndpoints()
+	d.P(c.F("nft.base.p"))
+	d.C("", v.Base)
+	cat := sp.Categorize(in.Config.NodeName)
+	eps, chain := cat.Cluster, sp.NFTServiceChain()
+	if sp.InternalPolicyLocal {
+		eps, chain = cat.Local, sp.NFTLocalChain()
+	}
 	d.H(1, c.F("nft.walk.h", in.Seed))
-	if len(eps) == 0 {
+	switch {
+	case !cat.HasAny:
 		d.P(c.F("nft.none"))
-	} else {
+	case len(eps) == 0:
+		d.P(c.F("nft.nolocal", in.Config.NodeName))
+	default:
 		rng := newRNG(in.Seed)
 		pick := func() int { return rng.IntN(len(eps)) }
 		i := pick()
-		d.L(c.F("nft.w1", sp.ClusterIP, sp.Proto(), sp.Port), c.F("nft.w2", len(eps), i, eps[i].String()), c.F("nft.w3"))
+		items := []string{c.F("nft.w1", sp.ClusterIP, sp.Proto(), sp.Port, chain)}
+		switch {
+		case sp.SessionAffinityClientIP:
+			items = append(items, c.F("nft.w2affinity", len(eps), i, sp.NFTEndpointChain(eps[i])))
+		case len(eps) == 1:
+			items = append(items, c.F("nft.w2one", eps[0].String()))
+		default:
+			items = append(items, c.F("nft.w2", len(eps), i, eps[i].String()))
+		}
+		items = append(items, c.F("nft.w3"))
+		d.L(items...)
 		d.Sequence = modeSequence(c, in, eps[i].String(), fmt.Sprintf("numgen random mod %d = %d", len(eps), i))
 		defer func() {
 			if in.Connections > 0 {
 				first := -1
-				spread(d, c, in, data, func() string {
+				spread(d, c, in, data, eps, func() string {
 					j := pick()
 					if sp.SessionAffinityClientIP {
 						if first < 0 {
@@ -86,7 +105,7 @@ func nftSection(d *report.Doc, c cat, in Input, data *Data) {
 
 func scaleSection(d *report.Doc, c cat, in Input, data *Data) {
 	e := in.EndpointsPerService
-	sizes := []int{10, 100, 1000, 5000, 10000, 30000}
+	sizes := []int{10, 100, 1000, 5000, 10000}
 	rows := []int{}
 	added := false
 	for _, s := range sizes {
@@ -101,11 +120,17 @@ func scaleSection(d *report.Doc, c cat, in Input, data *Data) {
 	if !added {
 		rows = append(rows, in.Services)
 	}
+	// The row asked for is generated and built in full; the others come
+	// from the same generator's per-Service growth.
+	req := kubeproxy.Measure(in.Services, e)
 	d.P(c.F("scale.p", e))
 	t := &report.Table{Header: []string{c.F("scale.services"), c.F("scale.endpoints"), c.F("scale.natrules"), c.F("scale.scan"),
 		c.F("scale.ipvs"), c.F("scale.nft"), c.F("scale.nftpkt")}, Right: []bool{true, true, true, true, true, true, true}}
 	for _, s := range rows {
-		r := kubeproxy.Scale(s, e)
+		r := req
+		if s != in.Services {
+			r = kubeproxy.Scale(s, e)
+		}
 		t.Rows = append(t.Rows, []string{num(s), num(s * e), num(r.IPTablesNATRules), num(r.IPTablesWorstScan),
 			fmt.Sprintf("%s / %s", num(r.IPVSVirtual), num(r.IPVSReal)), num(r.NFTRules), num(r.NFTPerPacket)})
 		t.Highlight = append(t.Highlight, s == in.Services)
@@ -114,7 +139,8 @@ func scaleSection(d *report.Doc, c cat, in Input, data *Data) {
 			NFTPerPacket: r.NFTPerPacket, LargeCluster: r.LargeCluster})
 	}
 	d.T(t)
-	r := kubeproxy.Scale(in.Services, e)
+	d.P(c.F("scale.measured", num(in.Services), num(kubeproxy.MaxScaleServices), num(kubeproxy.MaxScaleEndpoints)))
+	r := req
 	d.L(c.F("scale.iptables", num(r.IPTablesNATRules), num(r.IPTablesWorstScan)),
 		c.F("scale.ipvsline", num(r.IPVSVirtual), num(r.IPVSReal), r.IPVSIPTablesRules),
 		c.F("scale.nftline", num(r.NFTElements), num(r.NFTRules)))
