@@ -13,6 +13,84 @@
 //
 // Deliberately left out: networked sync, per-user parameter optimisation of
 // FSRS (the default weights are used), and natural-language understanding
-// beyond rubric concepts — the free-text grader looks for key concepts
-// (stemmed, typo-tolerant), it does not judge the argument.
+// beyond rubric concepts — the free-text grader checks that key concepts
+// are stated (with polarity), it does not judge the argument.
+//
+// # Free-text rubrics
+//
+// A `type: text` question lists concepts; each is stated by any one of its
+// `says` patterns and failed by any of its `wrong` patterns (named
+// misconceptions):
+//
+//	rubric:
+//	  - name: {en: "a write commits once a majority has it", ru: "запись коммитится, когда её сохранило большинство"}
+//	    says:
+//	      en: ["majority|quorum|more than half + commit|acknowledge|persist"]
+//	      ru: ["большинств|кворум|больше половины + коммит|подтвержд|сохран"]
+//	    wrong:
+//	      - name: {en: "any single member can accept writes", ru: "любой член может сам принять запись"}
+//	        says:
+//	          en: ["any|every|single + member|node + accept|commit"]
+//	          ru: ["любой|каждый + член|нода|узел + принима|коммит"]
+//	pass: 2
+//
+// Both languages are required in every `says`; the patterns of both
+// languages are tried on every answer (learners mix them).
+//
+// A pattern is GROUPS joined by " + " (space, plus, space: "n/2+1" stays one
+// term); a group is ALTERNATIVES joined by "|"; an alternative is a word or
+// a phrase. Every pattern has at least two groups — a subject and a
+// predicate — so a list of terms never states a concept. A pattern matches
+// when every group matches inside ONE clause of the answer, in any order,
+// on distinct words.
+//
+// Words: the answer and the pattern are split into words at anything that
+// is not a letter or digit ("kube-proxy" is "kube proxy", "doesn't" is
+// "doesn t", "floor(n/2)+1" is "floor n 2 1"), lower-cased, ё read as е,
+// and stemmed with Snowball (English or Russian by script). A pattern word
+// matches an answer word with the same stem; or, if it has 4+ letters (3+
+// in Cyrillic), when it begins the answer word or its stem ("подтвержд"
+// matches "подтверждает", "commit" matches "committed"); or with one typo
+// when it has 5+ letters. Negation words and numbers match only exactly. A
+// phrase matches its words in order with at most one extra word between.
+//
+// Clauses: an answer is split at sentence ends (". " or a final dot, "!",
+// "?", new lines), at ";" and ":" outside parentheses, at commas outside
+// parentheses unless the next word opens a subordinate clause of the same
+// statement (when, once, until, unless, because, since, if, so, which,
+// that, after, before, as, where, who, till, otherwise; когда, если, пока,
+// потому, так, поэтому, чтобы, который…, что, где, после, прежде, до,
+// иначе, то, лишь, только, как, ведь), and at the contrast conjunctions
+// but, however, whereas, while, although, though, yet, а, но, однако,
+// хотя, зато (dropped). "rather than" and "instead of" split too and
+// negate the clause after them ("use informers rather than polling").
+//
+// Polarity: the words a pattern matched plus up to three before and two
+// after (not across and/or/и/или) are checked for negations the pattern
+// did not match itself: not, no, never, none, nothing, nobody, nowhere,
+// without, cannot, neither/nor (once), n't and its apostrophe-less forms,
+// stops/stopped/ceases; не, нет, ни, никогда, нельзя, никто, ничто, ничего,
+// никак, нигде, никакой…, невозможно…, перестаёт/прекращает…, без. English
+// counts them by parity ("no write commits without a majority" is
+// positive) and "not … until/unless" cancels one; Russian counts its
+// concord words once ("ни одна запись не коммитится" is one negation, none
+// if the pattern matched one of them), "без" each time, and "пока … не"
+// (until) cancels one. An odd count CONTRADICTS the concept (it fails, and
+// the feedback says the answer states the opposite). A pattern that itself
+// contains a negation ("no|not + add + tolerance") expects it. A concept
+// stated in one clause and contradicted in another counts as stated (an
+// answer may describe the failure, then the fix).
+//
+// Misconceptions: a `wrong` pattern matched with positive polarity fails
+// its concept even if a `says` pattern matched, and the feedback names it.
+//
+// Scoring: score = stated concepts / all concepts; full credit (Correct)
+// only when every concept is stated and no misconception matched; a pass
+// needs `pass` concepts stated (all by default). The automatic FSRS rating
+// of a free-text answer: full credit Easy, a pass Good, some concepts Hard,
+// none Again (the learner may change it on a terminal).
+//
+// The labelled evaluation set in testdata/eval (dev/ to tune on, holdout/
+// never tuned on) measures false positives and false negatives; see
+// eval_test.go.
 package quiz
