@@ -121,7 +121,7 @@ var machineWords = []string{"member", "node", "replica", "instance", "server", "
 
 func isMachineWord(t token) bool {
 	for _, w := range machineWords {
-		if tokenMatch(t, token{raw: w, stem: stem(w)}) || commonPrefix(t.raw, w) >= 3 && runeLen(w) <= runeLen(t.raw)+2 {
+		if tokenMatch(t, newToken(w)) || commonPrefix(t.raw, w) >= 3 && runeLen(w) <= runeLen(t.raw)+2 {
 			return true
 		}
 	}

@@ -107,7 +107,7 @@ func clauses(s string) []clause {
 				j++
 			}
 			w := b.String()
-			ws = append(ws, wordTok{token: token{raw: w, stem: stem(w)}, start: offs[i], end: offs[j]})
+			ws = append(ws, wordTok{token: newToken(w), start: offs[i], end: offs[j]})
 			hard = append(hard, pendingHard)
 			comma = append(comma, pendingComma)
 			soft = append(soft, pendingSoft || pendingComma)
@@ -310,14 +310,14 @@ func patternWordMatch(ans, pat token) bool {
 	if ans.raw == pat.raw || ans.stem == pat.stem {
 		return true
 	}
-	if isNegator(pat.raw) || isNegator(ans.raw) || isNumber(pat.raw) || isNumber(ans.raw) {
+	if ans.neg || pat.neg || ans.num || pat.num {
 		return false
 	}
 	minPrefix := 4
-	if isCyrillic(pat.raw) {
+	if pat.cyr {
 		minPrefix = 3 // Russian stems are short and inflect a lot: "нуж" for "нужно", "нужен"
 	}
-	if runeLen(pat.raw) >= minPrefix && (strings.HasPrefix(ans.raw, pat.raw) || strings.HasPrefix(ans.stem, pat.stem) && runeLen(pat.stem) >= minPrefix) {
+	if len(pat.rawR) >= minPrefix && (strings.HasPrefix(ans.raw, pat.raw) || len(pat.stemR) >= minPrefix && strings.HasPrefix(ans.stem, pat.stem)) {
 		return true
 	}
 	return tokenMatch(ans, pat)
