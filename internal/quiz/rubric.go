@@ -46,7 +46,8 @@ func parsePattern(src string) (pattern, error) {
 // before it negates it.
 type clause struct {
 	toks       []token
-	start, end int // byte offsets in the answer
+	soft       []bool // soft[i]: a comma, dash or bracket stands before word i
+	start, end int    // byte offsets in the answer
 	leadNeg    bool
 }
 
@@ -81,8 +82,8 @@ var (
 func clauses(s string) []clause {
 	var ws []wordTok
 	// boundaries[i] is true if a hard boundary precedes word i; comma[i] if a comma does.
-	var hard, comma []bool
-	pendingHard, pendingComma := false, false
+	var hard, comma, soft []bool
+	pendingHard, pendingComma, pendingSoft := false, false, false
 	depth := 0 // inside parentheses only a sentence end splits
 	rs := []rune(s)
 	offs := make([]int, len(rs)+1)
@@ -106,22 +107,28 @@ func clauses(s string) []clause {
 				j++
 			}
 			w := b.String()
-			ws = append(ws, wordTok{token: token{raw: w, stem: stem(w)}, start: offs[i], end: offs[j]})
+			ws = append(ws, wordTok{token: newToken(w), start: offs[i], end: offs[j]})
 			hard = append(hard, pendingHard)
 			comma = append(comma, pendingComma)
-			pendingHard, pendingComma = false, false
+			soft = append(soft, pendingSoft || pendingComma)
+			pendingHard, pendingComma, pendingSoft = false, false, false
 			i = j
 			continue
 		}
 		switch r {
 		case '(':
 			depth++
+			pendingSoft = true
 		case ')':
 			depth = max(0, depth-1)
+			pendingSoft = true
+		case '—', '–', '/', '→':
+			pendingSoft = true
 		case ';', ':':
 			if depth == 0 {
 				pendingHard = true
 			}
+			pendingSoft = true
 		case '!', '?', '\n':
 			pendingHard = true
 		case '.':
@@ -169,6 +176,7 @@ func clauses(s string) []clause {
 			cur.start = w.start
 		}
 		cur.end = w.end
+		cur.soft = append(cur.soft, soft[i] && len(cur.toks) > 0)
 		cur.toks = append(cur.toks, w.token)
 	}
 	flush()
@@ -201,25 +209,27 @@ func isNegator(w string) bool { return enNegators[w] || ruConcord[w] || w == "б
 // a majority and never on a minority" does not negate the majority.
 var scopeStops = map[string]bool{"and": true, "or": true, "и": true, "или": true, "also": true, "также": true}
 
-// negatedSpan says whether the words around lo..hi of c (the matched
-// words plus up to three before and two after, not across "and"/"и") carry
-// a negation the pattern does not account for: matched marks the words the
-// pattern itself matched, whose negations it expects. English counts
-// negations by parity ("no write commits without a majority" is positive)
-// and lets "not … until/unless" cancel; Russian counts the concord words
-// once (none if the pattern matched one), "без" each time, and "пока … не"
-// (until) cancels a negation.
+// negatedSpan says whether the words around lo..hi of c carry a negation
+// the pattern does not account for (matched marks the words the pattern
+// matched itself). The scope is the matched words plus up to three words
+// before and two after, stopping at and/or/и/или and at a comma, dash,
+// slash or bracket. Negations less than four words apart form
+// one cluster whose parity counts ("no write commits without a majority"
+// is positive); any odd cluster negates. Russian concord words (не, ни,
+// никогда…) count once in the scope, none if the pattern matched one; "без"
+// counts each time. "not … until/unless" and "пока … не" mean "only
+// after" and cancel the negation.
 func negatedSpan(c clause, lo, hi int, matched map[int]bool) bool {
 	from := lo
 	for k := 1; k <= 3 && lo-k >= 0; k++ {
-		if scopeStops[c.toks[lo-k].raw] {
+		if scopeStops[c.toks[lo-k].raw] || c.soft[lo-k+1] {
 			break
 		}
 		from = lo - k
 	}
 	to := hi
 	for k := 1; k <= 2 && hi+k < len(c.toks); k++ {
-		if scopeStops[c.toks[hi+k].raw] {
+		if scopeStops[c.toks[hi+k].raw] || c.soft[hi+k] {
 			break
 		}
 		to = hi + k
@@ -230,8 +240,9 @@ func negatedSpan(c clause, lo, hi int, matched map[int]bool) bool {
 			patConcord = true
 		}
 	}
-	en, ruC, bez := 0, false, 0
-	neither, untilCancel, poka, seenNeg := false, false, false, false
+	var negs []int // positions of the negations that count
+	concordSeen, neither := patConcord, false
+	untilCancel, poka, seenNeg := false, false, false
 	for i := 0; i < len(c.toks); i++ {
 		w := c.toks[i].raw
 		if w == "пока" {
@@ -249,13 +260,11 @@ func negatedSpan(c clause, lo, hi int, matched map[int]bool) bool {
 		switch {
 		case w == "neither" || w == "nor":
 			if !neither {
-				en++
+				negs = append(negs, i)
 				neither = true
 			}
-		case enNegators[w]:
-			en++
-		case w == "без":
-			bez++
+		case enNegators[w], w == "без":
+			negs = append(negs, i)
 		case ruConcord[w]:
 			if poka && w == "не" {
 				// "…, пока большинство не подтвердит": until, not a negation;
@@ -263,17 +272,27 @@ func negatedSpan(c clause, lo, hi int, matched map[int]bool) bool {
 				untilCancel = true
 				continue
 			}
-			ruC = !patConcord
+			if !concordSeen {
+				negs = append(negs, i)
+				concordSeen = true
+			}
 		}
 	}
-	n := en + bez + boolInt(ruC)
-	if untilCancel && n > 0 {
-		n--
+	negated := false
+	for k := 0; k < len(negs); {
+		n := 1
+		for k+n < len(negs) && negs[k+n]-negs[k+n-1] < 4 {
+			n++
+		}
+		if n%2 == 1 {
+			negated = true
+		}
+		k += n
 	}
-	if c.leadNeg {
-		n++
+	if untilCancel {
+		negated = false
 	}
-	return n%2 == 1
+	return negated != c.leadNeg
 }
 
 func boolInt(b bool) int {
@@ -291,14 +310,14 @@ func patternWordMatch(ans, pat token) bool {
 	if ans.raw == pat.raw || ans.stem == pat.stem {
 		return true
 	}
-	if isNegator(pat.raw) || isNegator(ans.raw) || isNumber(pat.raw) || isNumber(ans.raw) {
+	if ans.neg || pat.neg || ans.num || pat.num {
 		return false
 	}
 	minPrefix := 4
-	if isCyrillic(pat.raw) {
+	if pat.cyr {
 		minPrefix = 3 // Russian stems are short and inflect a lot: "нуж" for "нужно", "нужен"
 	}
-	if runeLen(pat.raw) >= minPrefix && (strings.HasPrefix(ans.raw, pat.raw) || strings.HasPrefix(ans.stem, pat.stem) && runeLen(pat.stem) >= minPrefix) {
+	if len(pat.rawR) >= minPrefix && (strings.HasPrefix(ans.raw, pat.raw) || len(pat.stemR) >= minPrefix && strings.HasPrefix(ans.stem, pat.stem)) {
 		return true
 	}
 	return tokenMatch(ans, pat)

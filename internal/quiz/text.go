@@ -11,7 +11,15 @@ import (
 // token is one word of an answer or a synonym: the lower-cased word and its
 // Snowball stem (English or Russian by the word's script).
 type token struct {
-	raw, stem string
+	raw, stem   string
+	rawR, stemR []rune // the same as runes, for the typo check
+	neg, num    bool   // a negation word; a number
+	cyr         bool   // Cyrillic
+}
+
+func newToken(w string) token {
+	s := stem(w)
+	return token{raw: w, stem: s, rawR: []rune(w), stemR: []rune(s), neg: isNegator(w), num: isNumber(w), cyr: isCyrillic(w)}
 }
 
 // words splits s into lower-case words: runs of letters and digits.
@@ -45,7 +53,7 @@ func tokenize(s string) []token {
 	ws := words(s)
 	ts := make([]token, len(ws))
 	for i, w := range ws {
-		ts[i] = token{raw: w, stem: stem(w)}
+		ts[i] = newToken(w)
 	}
 	return ts
 }
@@ -62,10 +70,13 @@ func tokenMatch(ans, syn token) bool {
 	if ans.stem == syn.stem || ans.raw == syn.raw {
 		return true
 	}
-	if runeLen(syn.raw) < minFuzzyRunes || runeLen(ans.raw) < minFuzzyRunes-1 {
+	if ans.rawR == nil || syn.rawR == nil {
+		ans, syn = newToken(ans.raw), newToken(syn.raw)
+	}
+	if len(syn.rawR) < minFuzzyRunes || len(ans.rawR) < minFuzzyRunes-1 {
 		return false
 	}
-	return withinOneEdit(ans.stem, syn.stem) || withinOneEdit(ans.raw, syn.raw)
+	return osaDistance(ans.stemR, syn.stemR, 2) <= 1 || osaDistance(ans.rawR, syn.rawR, 2) <= 1
 }
 
 func runeLen(s string) int { return len([]rune(s)) }
