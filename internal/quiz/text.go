@@ -76,7 +76,11 @@ func tokenMatch(ans, syn token) bool {
 	if len(syn.rawR) < minFuzzyRunes || len(ans.rawR) < minFuzzyRunes-1 {
 		return false
 	}
-	return osaDistance(ans.stemR, syn.stemR, 2) <= 1 || osaDistance(ans.rawR, syn.rawR, 2) <= 1
+	// a typo in a short stem is a different word ("like" is not "live")
+	if len(ans.stemR) >= minFuzzyRunes && len(syn.stemR) >= minFuzzyRunes && osaDistance(ans.stemR, syn.stemR, 2) <= 1 {
+		return true
+	}
+	return osaDistance(ans.rawR, syn.rawR, 2) <= 1
 }
 
 func runeLen(s string) int { return len([]rune(s)) }
