@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 )
 
 // This file is the free-text grader: rubric patterns, clauses, polarity.
@@ -86,14 +87,16 @@ func clauses(s string) []clause {
 	var hard, comma, soft []bool
 	pendingHard, pendingComma, pendingSoft := false, false, false
 	depth := 0 // inside parentheses only a sentence end splits
-	rs := []rune(s)
-	offs := make([]int, len(rs)+1)
-	o := 0
-	for i, r := range rs {
-		offs[i] = o
-		o += len(string(r))
+	// runes and their byte offsets (an invalid byte is one U+FFFD of size 1)
+	var rs []rune
+	var offs []int
+	for o := 0; o < len(s); {
+		r, size := utf8.DecodeRuneInString(s[o:])
+		rs = append(rs, r)
+		offs = append(offs, o)
+		o += size
 	}
-	offs[len(rs)] = o
+	offs = append(offs, len(s))
 	for i := 0; i < len(rs); {
 		r := rs[i]
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
