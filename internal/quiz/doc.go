@@ -7,9 +7,22 @@
 // shown as a Presentation, the learner's answer comes back as one line of
 // text in a documented format (the same format the non-terminal mode reads
 // and the --answers file holds), a grader turns it into a Result with a score
-// in [0, 1], and the score becomes an FSRS rating that schedules the next
-// review. Every graded answer is appended to the review log before anything
-// else happens, so an interrupted session loses nothing.
+// in [0, 1], and the result becomes an FSRS rating (AutoRating) that
+// schedules the next review. The feedback always shows the model answer;
+// after a free-text answer on a terminal the learner confirms or changes
+// the rating (Session.Rate). Every graded answer is appended to the review
+// log before the next question is asked; Ctrl-C at the rating prompt keeps
+// the answer with its automatic rating, so an interrupted session loses
+// nothing.
+//
+// The learner loop (session.go, report.go, cmd/quiz.go): unreadable
+// answers are asked again with the expected form (Session.Reask); drills
+// select weakest topics first, mistakes only, new only, by id or type
+// (Selection); without --seed a session's new questions are drawn with a
+// seed from the clock and the progress (SessionSeed); an exam has an
+// optional deadline shown as a countdown in each question, a verdict per
+// topic against the senior bar (BarVerdict) and every model answer at the
+// end; --answers records nothing unless --record.
 //
 // Deliberately left out: networked sync, per-user parameter optimisation of
 // FSRS (the default weights are used), and natural-language understanding
