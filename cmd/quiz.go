@@ -114,7 +114,7 @@ func sessionFlags(cmd *cobra.Command, o *quizOptions) {
 	cmd.Flags().DurationVar(&o.timeLimit, "time-limit", 0, "end the session after this long, with a countdown in each question (e.g. 30m)")
 	cmd.Flags().StringSliceVar(&o.ids, "id", nil, "ask exactly these questions (comma-separated ids, see quiz list)")
 	cmd.Flags().StringSliceVar(&o.types, "type", nil, "only these question types: single, multi, order, numeric, text")
-	cmd.Flags().BoolVar(&o.weakest, "weakest", false, "weakest topics first (mean last score, unanswered counting 0)")
+	cmd.Flags().BoolVar(&o.weakest, "weakest", false, "weakest topics first (last scores weighted by FSRS retrievability; unanswered count 0)")
 	cmd.Flags().BoolVar(&o.mistakes, "mistakes", false, "only questions whose last answer scored below 80%")
 	cmd.Flags().BoolVar(&o.news, "new", false, "only questions never answered")
 	_ = cmd.RegisterFlagCompletionFunc("type", fixedCompletion(quiz.Types...))

@@ -248,3 +248,33 @@ func TestQuizLineModeGolden(t *testing.T) {
 		})
 	}
 }
+
+// §3: every `see:` line of the bank runs, from a directory that is not a
+// checkout (no examples/ next to it), and exits 0.
+func TestQuizSeeLinesRun(t *testing.T) {
+	b, err := quiz.Load(questions.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	t.Setenv("K8SEXPLAIN_QUIZ_STATE_DIR", t.TempDir())
+	done := map[string]bool{}
+	for _, q := range b.Questions {
+		if done[q.See] {
+			continue
+		}
+		done[q.See] = true
+		args, err := quiz.SplitCommandLine(q.See)
+		if err != nil {
+			t.Errorf("%s: %v", q.ID, err)
+			continue
+		}
+		if _, errOut, code := run(t, "", args[1:]...); code != 0 {
+			t.Errorf("%s: %q exits %d: %s", q.ID, q.See, code, errOut)
+		}
+	}
+	t.Logf("%d distinct see: commands ran", len(done))
+	if _, _, code := run(t, "", "trace", "apply", "examples/no-such.yaml"); code != 1 {
+		t.Errorf("an example that is not bundled must still fail: exit %d", code)
+	}
+}

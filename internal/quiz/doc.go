@@ -7,9 +7,22 @@
 // shown as a Presentation, the learner's answer comes back as one line of
 // text in a documented format (the same format the non-terminal mode reads
 // and the --answers file holds), a grader turns it into a Result with a score
-// in [0, 1], and the score becomes an FSRS rating that schedules the next
-// review. Every graded answer is appended to the review log before anything
-// else happens, so an interrupted session loses nothing.
+// in [0, 1], and the result becomes an FSRS rating (AutoRating) that
+// schedules the next review. The feedback always shows the model answer;
+// after a free-text answer on a terminal the learner confirms or changes
+// the rating (Session.Rate). Every graded answer is appended to the review
+// log before the next question is asked; Ctrl-C at the rating prompt keeps
+// the answer with its automatic rating, so an interrupted session loses
+// nothing.
+//
+// The learner loop (session.go, report.go, cmd/quiz.go): unreadable
+// answers are asked again with the expected form (Session.Reask); drills
+// select weakest topics first, mistakes only, new only, by id or type
+// (Selection); without --seed a session's new questions are drawn with a
+// seed from the clock and the progress (SessionSeed); an exam has an
+// optional deadline shown as a countdown in each question, a verdict per
+// topic against the senior bar (BarVerdict) and every model answer at the
+// end; --answers records nothing unless --record.
 //
 // Deliberately left out: networked sync, per-user parameter optimisation of
 // FSRS (the default weights are used), and natural-language understanding
@@ -60,26 +73,38 @@
 // statement (when, once, until, unless, because, since, if, so, which,
 // that, after, before, as, where, who, till, otherwise; когда, если, пока,
 // потому, так, поэтому, чтобы, который…, что, где, после, прежде, до,
-// иначе, то, лишь, только, как, ведь), and at the contrast conjunctions
+// иначе, то, лишь, только, как, ведь, значит; hence, thus, therefore),
+// and at the contrast conjunctions
 // but, however, whereas, while, although, though, yet, а, но, однако,
 // хотя, зато (dropped). "rather than" and "instead of" split too and
 // negate the clause after them ("use informers rather than polling").
 //
-// Polarity: the words a pattern matched plus up to three before and two
-// after (not across and/or/и/или) are checked for negations the pattern
-// did not match itself: not, no, never, none, nothing, nobody, nowhere,
-// without, cannot, neither/nor (once), n't and its apostrophe-less forms,
-// stops/stopped/ceases; не, нет, ни, никогда, нельзя, никто, ничто, ничего,
-// никак, нигде, никакой…, невозможно…, перестаёт/прекращает…, без. English
-// counts them by parity ("no write commits without a majority" is
-// positive) and "not … until/unless" cancels one; Russian counts its
-// concord words once ("ни одна запись не коммитится" is one negation, none
-// if the pattern matched one of them), "без" each time, and "пока … не"
-// (until) cancels one. An odd count CONTRADICTS the concept (it fails, and
-// the feedback says the answer states the opposite). A pattern that itself
-// contains a negation ("no|not + add + tolerance") expects it. A concept
-// stated in one clause and contradicted in another counts as stated (an
-// answer may describe the failure, then the fix).
+// Polarity: the words a pattern matched plus up to five before and two
+// after (not across and/и/also/также, nor across a comma, dash, slash or
+// bracket) are checked for negations the pattern did not match itself:
+// not, no, never, none, nothing, nobody, nowhere, without, cannot,
+// neither/nor (once), n't and its apostrophe-less forms, stops/stopped/
+// ceases; не, нет, ни, никогда, нельзя, никто, ничто, ничего, никак, нигде,
+// никакой…, невозможно…, перестаёт/прекращает…, без. Negations less than
+// four words apart form one cluster whose parity counts ("no write commits
+// without a majority" is positive); any odd cluster negates. Russian
+// concord words count once in the scope ("ни одна запись не коммитится" is
+// one negation; none if the pattern matched one of them), "без" each time;
+// "не … ли"/"нет ли" is an indirect question, not a negation. "not …
+// until/unless" and "пока … не" mean "only after" and cancel the negation.
+// "None" right after "clusterIP" is a value. A negated scope CONTRADICTS
+// the concept (it fails, and the feedback says the answer states the
+// opposite). A pattern that itself contains a negation ("no|not + add +
+// tolerance") expects it. Of several ways a pattern matches one clause, a
+// `says` pattern takes a positive one if any, a `wrong` pattern a negated
+// one if any (a misconception counts only when nothing negates it). A
+// concept stated in one clause and contradicted in another counts as
+// stated (an answer may describe the failure, then the fix).
+//
+// Words in detail: "x > y" reads as "x more y" (a comparison; "->" and
+// "=>" are arrows). A typo is allowed when the pattern word has 5+ letters
+// and the answer word 4+; on stems only when both stems have 5+ letters
+// ("like" is not "live").
 //
 // Misconceptions: a `wrong` pattern matched with positive polarity fails
 // its concept even if a `says` pattern matched, and the feedback names it.

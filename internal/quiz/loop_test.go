@@ -221,7 +221,10 @@ func TestSelectDrills(t *testing.T) {
 	if last != "dns" && last != "pods" {
 		t.Errorf("mastered topics should come last, got %s: %v", last, ids(weak))
 	}
-	strength := TopicStrength(b, st)
+	strength := TopicStrength(b, st, now)
+	if later := TopicStrength(b, st, now.AddDate(1, 0, 0)); later["dns"] >= strength["dns"] || strength["dns"] <= 0 {
+		t.Errorf("a mastered topic should fade as FSRS retrievability drops: now %.3f, a year later %.3f", strength["dns"], later["dns"])
+	}
 	for i := 1; i < len(weak); i++ {
 		if strength[weak[i-1].Topic] > strength[weak[i].Topic] {
 			t.Errorf("not weakest first at %d: %v", i, ids(weak))

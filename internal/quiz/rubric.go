@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 )
 
 // This file is the free-text grader: rubric patterns, clauses, polarity.
@@ -73,7 +74,8 @@ var (
 		"когда": true, "если": true, "пока": true, "потому": true, "так": true, "поэтому": true, "чтобы": true,
 		"который": true, "которая": true, "которое": true, "которые": true, "которого": true, "которой": true,
 		"которых": true, "которым": true, "что": true, "где": true, "после": true, "прежде": true, "до": true,
-		"иначе": true, "то": true, "лишь": true, "только": true, "как": true, "ведь": true}
+		"иначе": true, "то": true, "лишь": true, "только": true, "как": true, "ведь": true,
+		"значит": true, "hence": true, "thus": true, "therefore": true}
 	// two-word splitters that negate the clause after them
 	negSplitters = [][2]string{{"rather", "than"}, {"instead", "of"}}
 )
@@ -85,14 +87,16 @@ func clauses(s string) []clause {
 	var hard, comma, soft []bool
 	pendingHard, pendingComma, pendingSoft := false, false, false
 	depth := 0 // inside parentheses only a sentence end splits
-	rs := []rune(s)
-	offs := make([]int, len(rs)+1)
-	o := 0
-	for i, r := range rs {
-		offs[i] = o
-		o += len(string(r))
+	// runes and their byte offsets (an invalid byte is one U+FFFD of size 1)
+	var rs []rune
+	var offs []int
+	for o := 0; o < len(s); {
+		r, size := utf8.DecodeRuneInString(s[o:])
+		rs = append(rs, r)
+		offs = append(offs, o)
+		o += size
 	}
-	offs[len(rs)] = o
+	offs = append(offs, len(s))
 	for i := 0; i < len(rs); {
 		r := rs[i]
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
@@ -138,6 +142,16 @@ func clauses(s string) []clause {
 		case ',':
 			if depth == 0 {
 				pendingComma = true
+			}
+		case '>':
+			// "requests > allocatable": a comparison reads as "more";
+			// "->" and "=>" are arrows
+			if i == 0 || rs[i-1] != '-' && rs[i-1] != '=' {
+				ws = append(ws, wordTok{token: newToken("more"), start: offs[i], end: offs[i+1]})
+				hard = append(hard, pendingHard)
+				comma = append(comma, pendingComma)
+				soft = append(soft, pendingSoft || pendingComma)
+				pendingHard, pendingComma, pendingSoft = false, false, false
 			}
 		}
 		i++
@@ -206,12 +220,13 @@ var (
 func isNegator(w string) bool { return enNegators[w] || ruConcord[w] || w == "без" }
 
 // scopeStops end a negation's reach outside the matched words: "commits on
-// a majority and never on a minority" does not negate the majority.
-var scopeStops = map[string]bool{"and": true, "or": true, "и": true, "или": true, "also": true, "также": true}
+// a majority and never on a minority" does not negate the majority. "or"
+// does not stop it: "no need to wait or fail" negates both.
+var scopeStops = map[string]bool{"and": true, "и": true, "also": true, "также": true}
 
 // negatedSpan says whether the words around lo..hi of c carry a negation
 // the pattern does not account for (matched marks the words the pattern
-// matched itself). The scope is the matched words plus up to three words
+// matched itself). The scope is the matched words plus up to five words
 // before and two after, stopping at and/or/и/или and at a comma, dash,
 // slash or bracket. Negations less than four words apart form
 // one cluster whose parity counts ("no write commits without a majority"
@@ -221,7 +236,7 @@ var scopeStops = map[string]bool{"and": true, "or": true, "и": true, "или": 
 // after" and cancel the negation.
 func negatedSpan(c clause, lo, hi int, matched map[int]bool) bool {
 	from := lo
-	for k := 1; k <= 3 && lo-k >= 0; k++ {
+	for k := 1; k <= 5 && lo-k >= 0; k++ {
 		if scopeStops[c.toks[lo-k].raw] || c.soft[lo-k+1] {
 			break
 		}
@@ -255,6 +270,10 @@ func negatedSpan(c clause, lo, hi int, matched map[int]bool) bool {
 			seenNeg = true
 		}
 		if i < from || i > to || matched[i] || w == "none" && i > 0 && c.toks[i-1].raw == "clusterip" {
+			continue
+		}
+		// "нет ли taint'ов", "не висит ли PVC": an indirect question, not a negation
+		if ruConcord[w] && (i+1 < len(c.toks) && c.toks[i+1].raw == "ли" || i+2 < len(c.toks) && c.toks[i+2].raw == "ли") {
 			continue
 		}
 		switch {

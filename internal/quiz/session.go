@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"math"
 	"math/rand/v2"
 	"sort"
 	"strings"
@@ -98,9 +99,9 @@ type Selection struct {
 // at most Count (0 means all). The drill options narrow that: NewOnly,
 // Mistakes (answered, last score below 0.8, lowest first), Types, IDs
 // (exactly those, in the given order). Weakest orders by topic, weakest
-// first: a topic's strength is the mean last score of its questions, a
-// question never answered counting 0, so a fresh topic comes before a
-// mastered one; inside a topic the usual order holds.
+// first (TopicStrength: last scores weighted by FSRS retrievability, a
+// question never answered counting 0), so a fresh or fading topic comes
+// before a mastered one; inside a topic the usual order holds.
 func Select(b *Bank, st *State, sel Selection) []*Question {
 	if len(sel.IDs) > 0 {
 		var out []*Question
@@ -146,7 +147,7 @@ func Select(b *Bank, st *State, sel Selection) []*Question {
 		sort.SliceStable(out, func(i, j int) bool { return st.Cards[out[i].ID].LastScore < st.Cards[out[j].ID].LastScore })
 	}
 	if sel.Weakest {
-		strength := TopicStrength(b, st)
+		strength := TopicStrength(b, st, sel.Now)
 		sort.SliceStable(out, func(i, j int) bool { return strength[out[i].Topic] < strength[out[j].Topic] })
 	}
 	if sel.Count > 0 && len(out) > sel.Count {
@@ -155,14 +156,24 @@ func Select(b *Bank, st *State, sel Selection) []*Question {
 	return out
 }
 
-// TopicStrength is the mean last score per topic over all its questions,
+// TopicStrength is, per topic, the mean over all its questions of what the
+// learner still knows of each: the last score times the FSRS
+// retrievability of its card now (the probability of recalling it today),
 // a question never answered counting 0.
-func TopicStrength(b *Bank, st *State) map[string]float64 {
+func TopicStrength(b *Bank, st *State, now time.Time) map[string]float64 {
 	sum, n := map[string]float64{}, map[string]int{}
 	for _, q := range b.Questions {
 		n[q.Topic]++
 		if p := st.Cards[q.ID]; p != nil {
-			sum[q.Topic] += p.LastScore
+			at := now
+			if at.Before(p.Card.LastReview) {
+				at = p.Card.LastReview
+			}
+			r := scheduler.GetRetrievability(p.Card, at)
+			if math.IsNaN(r) || r < 0 {
+				r = 0
+			}
+			sum[q.Topic] += p.LastScore * math.Min(r, 1)
 		}
 	}
 	out := map[string]float64{}
