@@ -29,8 +29,13 @@ type quizOptions struct {
 	count      int
 	exam       bool
 	answers    string
+	record     bool
 	choices    bool
 	reset, yes bool
+	// drills
+	ids, types              []string
+	weakest, mistakes, news bool
+	timeLimit               time.Duration
 }
 
 const quizLong = `An interview trainer for Kubernetes internals: it asks, grades (free text too, offline),
@@ -44,9 +49,20 @@ per question; the end of input ends the session:
   order the steps  step numbers in the right order:   3 1 4 2
   numeric          a number, optionally with a unit:  3 nodes / 30s / 3 узла
   free text        the answer on one line
+Numbers may be written 1/3, 33%, 50,000, 50k or 1200m (millicores) where the unit allows. An
+answer that cannot be read is asked again with the expected form; an empty line means "I don't
+know". On a terminal, after a free-text answer you see the model answer and the checklist of key
+points and may change the automatic rating before it goes to spaced repetition.
+
 Choices are shuffled, and reshuffled each time a question comes back. --answers FILE grades a
 prepared sheet, a YAML list of {id, answer}, whose choice and step numbers are those
-"quiz list --choices" shows with the same --seed.
+"quiz list --choices" shows with the same --seed; it does not touch your progress unless --record.
+
+Drills: --weakest (weakest topics first), --mistakes (questions you got wrong), --new (never
+answered), --id ID,... and --type text,numeric,... A session's new questions are drawn with a
+seed from the clock unless --seed is given. --exam is a mock interview: no feedback until the end,
+then a verdict per topic against the senior bar and every model answer; --time-limit 30m adds a
+countdown.
 
 Progress (an append-only review log and the state derived from it) is kept in
 $XDG_STATE_HOME/k8sexplain, else ~/.local/state/k8sexplain; set quiz.state-dir in the config or
@@ -60,7 +76,9 @@ func newCmdQuiz(f *Factory) *cobra.Command {
 		Long:  quizLong,
 		Example: `  k8sexplain quiz
   k8sexplain quiz --topic etcd,services --count 5
-  k8sexplain quiz --exam --count 15
+  k8sexplain quiz --exam --count 15 --time-limit 30m
+  k8sexplain quiz --weakest --type text
+  k8sexplain quiz --mistakes
   k8sexplain quiz review
   k8sexplain quiz stats
   k8sexplain quiz list --topic dns
@@ -77,6 +95,7 @@ func newCmdQuiz(f *Factory) *cobra.Command {
 	_ = cmd.RegisterFlagCompletionFunc("difficulty", fixedCompletion(quiz.Difficulties...))
 	sessionFlags(cmd, o)
 	cmd.Flags().StringVar(&o.answers, "answers", "", "grade a prepared answers file (YAML list of {id, answer}) and print a report")
+	cmd.Flags().BoolVar(&o.record, "record", false, "with --answers: save the graded answers to your progress")
 	review := &cobra.Command{
 		Use:     "review",
 		Short:   "Ask only the questions spaced repetition says are due",
@@ -91,7 +110,14 @@ func newCmdQuiz(f *Factory) *cobra.Command {
 
 func sessionFlags(cmd *cobra.Command, o *quizOptions) {
 	cmd.Flags().IntVar(&o.count, "count", 10, "number of questions (0 for all)")
-	cmd.Flags().BoolVar(&o.exam, "exam", false, "mock interview: no feedback until a report per topic at the end")
+	cmd.Flags().BoolVar(&o.exam, "exam", false, "mock interview: no feedback until the end, then a verdict per topic against the senior bar and the model answers")
+	cmd.Flags().DurationVar(&o.timeLimit, "time-limit", 0, "end the session after this long, with a countdown in each question (e.g. 30m)")
+	cmd.Flags().StringSliceVar(&o.ids, "id", nil, "ask exactly these questions (comma-separated ids, see quiz list)")
+	cmd.Flags().StringSliceVar(&o.types, "type", nil, "only these question types: single, multi, order, numeric, text")
+	cmd.Flags().BoolVar(&o.weakest, "weakest", false, "weakest topics first (last scores weighted by FSRS retrievability; unanswered count 0)")
+	cmd.Flags().BoolVar(&o.mistakes, "mistakes", false, "only questions whose last answer scored below 80%")
+	cmd.Flags().BoolVar(&o.news, "new", false, "only questions never answered")
+	_ = cmd.RegisterFlagCompletionFunc("type", fixedCompletion(quiz.Types...))
 }
 
 // quizEnv is what every quiz subcommand needs.
@@ -122,6 +148,14 @@ func newQuizEnv(f *Factory, o *quizOptions, withStore bool) (*quizEnv, error) {
 	}
 	if o.count < 0 {
 		return nil, exitcode.Inputf("invalid --count %d: want 0 (all) or more", o.count)
+	}
+	for _, t := range o.types {
+		if !contains(quiz.Types, t) {
+			return nil, exitcode.Inputf("unknown --type %q; types: %v", t, quiz.Types)
+		}
+	}
+	if o.timeLimit < 0 {
+		return nil, exitcode.Inputf("invalid --time-limit %s: want a positive duration such as 30m", o.timeLimit)
 	}
 	bank, err := quiz.Load(quizBank)
 	if err != nil {
@@ -163,12 +197,27 @@ func runQuiz(f *Factory, o *quizOptions, dueOnly bool) error {
 	if o.answers != "" {
 		return runAnswers(f, e, o)
 	}
+	if o.record {
+		return exitcode.Inputf("--record only applies to --answers")
+	}
+	for _, id := range o.ids {
+		if e.bank.Get(id) == nil {
+			return exitcode.Inputf("unknown --id %q (see k8sexplain quiz list)", id)
+		}
+	}
 	st, err := e.store.Load()
 	if err != nil {
 		return fmt.Errorf("load progress: %w", err)
 	}
+	// The seed of the new questions' order: --seed if given, else one from
+	// the clock and the progress, so that sessions differ.
+	pick := e.g.Seed
+	if !f.Config.IsSet("seed") {
+		pick = quiz.SessionSeed(e.now(), st)
+	}
 	qs := quiz.Select(e.bank, st, quiz.Selection{Topics: o.topics, Difficulty: o.difficulty, Count: o.count,
-		DueOnly: dueOnly, Seed: e.g.Seed, Now: e.now()})
+		DueOnly: dueOnly, Seed: pick, Now: e.now(), IDs: o.ids, Types: o.types, Weakest: o.weakest,
+		Mistakes: o.mistakes, NewOnly: o.news})
 	if len(qs) == 0 {
 		if e.g.Format != report.Text {
 			return f.Render(quiz.ReportDoc(&quiz.Outcome{}, e.g.Lang, o.exam, false))
@@ -186,7 +235,7 @@ func runQuiz(f *Factory, o *quizOptions, dueOnly bool) error {
 		talk = f.IO.ErrOut
 	}
 	s := &quiz.Session{Questions: qs, Prompter: newPrompter(f, talk, e.g.Color), Store: e.store, Lang: e.g.Lang,
-		Seed: e.g.Seed, Exam: o.exam, Now: e.now,
+		Seed: e.g.Seed, Exam: o.exam, Now: e.now, Reask: true,
 		Salt: func(q *quiz.Question) int64 {
 			if p := st.Cards[q.ID]; p != nil {
 				return int64(p.Reviews)
@@ -200,6 +249,14 @@ func runQuiz(f *Factory, o *quizOptions, dueOnly bool) error {
 			}
 			return err
 		}}
+	if o.timeLimit > 0 {
+		s.Deadline = e.now().Add(o.timeLimit)
+	}
+	// On a terminal the learner confirms or changes a free-text answer's
+	// rating; in line mode the automatic rating stands.
+	if sp, ok := s.Prompter.(*quiz.SurveyPrompter); ok {
+		s.Rate = sp.Rate
+	}
 	if lp, ok := s.Prompter.(*quiz.LinePrompter); ok {
 		stop := make(chan struct{})
 		lp.Interrupt = stop

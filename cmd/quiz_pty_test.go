@@ -3,6 +3,10 @@
 package cmd
 
 import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -68,3 +72,51 @@ func TestQuizInteractivePTY(t *testing.T) {
 
 // waitRaw polls the terminal's mode until ICANON and ISIG are clear, for
 // at most five seconds.
+
+// TestQuizRatingPTY: after a free-text answer on a terminal the learner
+// sees the checklist and the model answer, then the rating prompt with the
+// automatic rating preselected; the rating chosen is what FSRS gets.
+func TestQuizRatingPTY(t *testing.T) {
+	dir := quizTest(t)
+	c := ptytest.Console(t)
+	defer c.Close()
+	streams := &iostreams.Streams{In: c.Tty(), Out: c.Tty(), ErrOut: c.Tty(), InTTY: true, OutTTY: true,
+		Getenv: func(string) string { return "" }}
+	done := make(chan int, 1)
+	go func() {
+		done <- Execute(streams, []string{"quiz", "--id", "t-text-quorum", "--color", "never"})
+	}()
+	expect := func(s string) {
+		t.Helper()
+		if _, err := c.ExpectString(s); err != nil {
+			t.Fatalf("waiting for %q: %v", s, err)
+		}
+	}
+	expect("Question 1 of 1")
+	ptytest.WaitRaw(t, c.Tty().Fd())
+	if _, err := c.Send("writes need a majority\r"); err != nil {
+		t.Fatal(err)
+	}
+	expect("✓ majority — «writes need a majority»")
+	expect("Model answer:")
+	expect("How well did you know it?")
+	ptytest.WaitRaw(t, c.Tty().Fd())
+	if _, err := c.Send("\x1b[A\r"); err != nil { // from the preselected Hard up to Again
+		t.Fatal(err)
+	}
+	expect("Quiz report")
+	go func() { _, _ = c.ExpectEOF() }()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("exit code %d", code)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("the session did not end")
+	}
+	data, err := os.ReadFile(filepath.Join(dir, quiz.LogFile))
+	var r quiz.Review
+	if err != nil || json.Unmarshal(bytes.TrimSpace(data), &r) != nil || r.ID != "t-text-quorum" || r.Rating != 1 || r.Score != 0.5 {
+		t.Errorf("want one review rated Again (1) with score 0.5, got %+v from %q (%v)", r, data, err)
+	}
+}

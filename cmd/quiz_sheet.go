@@ -15,9 +15,10 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// runAnswers grades an --answers file: every answer is graded and saved,
-// then a full report prints (what was wrong, the model answer, the command
-// that shows it).
+// runAnswers grades an --answers file: every answer is graded, then a full
+// report prints (what was wrong, the model answer, the command that shows
+// it). The answers go to the learner's progress only with --record: a
+// sheet is often someone else's, or a rehearsal.
 func runAnswers(f *Factory, e *quizEnv, o *quizOptions) error {
 	data, err := os.ReadFile(o.answers)
 	if err != nil {
@@ -40,7 +41,10 @@ func runAnswers(f *Factory, e *quizEnv, o *quizOptions) error {
 		qs = append(qs, q)
 		p.Answers[a.ID] = a.Answer
 	}
-	s := &quiz.Session{Questions: qs, Prompter: p, Store: e.store, Lang: e.g.Lang, Seed: e.g.Seed, Exam: o.exam, Now: e.now}
+	s := &quiz.Session{Questions: qs, Prompter: p, Lang: e.g.Lang, Seed: e.g.Seed, Exam: o.exam, Now: e.now}
+	if o.record {
+		s.Store = e.store
+	}
 	out, err := s.Run()
 	if err != nil {
 		return err
@@ -142,7 +146,7 @@ func listDoc(e *quizEnv, o *quizOptions) *report.Doc {
 	qs := e.bank.Filter(o.topics, o.difficulty)
 	items := []listItem{}
 	d := &report.Doc{Title: quiz.Msg(lang, "Question bank")}
-	d.P(fmt.Sprintf(quiz.Msg(lang, "%d questions."), len(qs)))
+	d.P(quiz.CountQuestions(lang, len(qs)) + ".")
 	t := &report.Table{Header: []string{"ID", quiz.Msg(lang, "Topic"), quiz.Msg(lang, "Difficulty"), quiz.Msg(lang, "Type"), quiz.Msg(lang, "Question")}}
 	for _, q := range qs {
 		p := quiz.Present(q, 0, 0, lang, e.g.Seed)

@@ -39,10 +39,74 @@ func TestQuizAnswersGolden(t *testing.T) {
 			dir := quizTest(t)
 			runGolden(t, tc.name, "quiz", "--answers", "testdata/quiz/answers.yaml", "--lang", tc.lang, "--format", tc.format)
 			st, err := (&quiz.Store{Dir: dir}).Load()
-			if err != nil || st.Applied != 7 {
-				t.Errorf("the graded sheet was not saved: %+v %v", st, err)
+			if err != nil || st.Applied != 0 {
+				t.Errorf("--answers without --record touched the progress: %+v %v", st, err)
 			}
 		})
+	}
+}
+
+// §3: --answers leaves the learner's progress alone unless --record.
+func TestQuizAnswersRecord(t *testing.T) {
+	dir := quizTest(t)
+	if _, errOut, code := run(t, "", "quiz", "--answers", "testdata/quiz/answers.yaml", "--record"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	st, err := (&quiz.Store{Dir: dir}).Load()
+	if err != nil || st.Applied != 7 {
+		t.Errorf("--record did not save the sheet: %+v %v", st, err)
+	}
+	if _, errOut, code := run(t, "", "quiz", "--record"); code != 1 || !strings.Contains(errOut, "--record only applies to --answers") {
+		t.Errorf("--record without --answers: exit %d %q", code, errOut)
+	}
+}
+
+// §3 drills and exam flags from the command line.
+func TestQuizDrillFlags(t *testing.T) {
+	quizTest(t)
+	if out, _, _ := run(t, "", "quiz", "--mistakes"); !strings.Contains(out, "Nothing to ask") {
+		t.Errorf("--mistakes with no mistakes: %s", out)
+	}
+	out, errOut, code := run(t, "3\n", "quiz", "--id", "t-num-quorum,t-text-quorum", "--seed", "1")
+	if code != 0 || !strings.Contains(out, "Question 1 of 2 · etcd · middle\nHow many members form a quorum") {
+		t.Errorf("--id: exit %d %s\n%s", code, errOut, out)
+	}
+	out, _, _ = run(t, "", "quiz", "--type", "text", "--count", "0", "--new")
+	if strings.Count(out, "Answer: free text on one line") != 1 {
+		t.Errorf("--type text: %s", out)
+	}
+	out, errOut, code = run(t, "3\n", "quiz", "--exam", "--time-limit", "30m", "--count", "1", "--type", "numeric", "--lang", "ru")
+	if code != 0 || !strings.Contains(out, "⏱ осталось 30 мин") || !strings.Contains(out, "Планка senior") {
+		t.Errorf("timed exam: exit %d %s\n%s", code, errOut, out)
+	}
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"quiz", "--id", "nope"}, `unknown --id "nope"`},
+		{[]string{"quiz", "--type", "essay"}, `unknown --type "essay"`},
+		{[]string{"quiz", "--time-limit", "-5m"}, "invalid --time-limit"},
+	} {
+		if _, errOut, code := run(t, "", tc.args...); code != 1 || !strings.Contains(errOut, tc.msg) {
+			t.Errorf("%v: exit %d %q", tc.args, code, errOut)
+		}
+	}
+}
+
+// §3: without --seed a fresh learner's first session depends on the clock.
+func TestQuizFirstSessionVaries(t *testing.T) {
+	first := func(now string) string {
+		quizTest(t) // a fresh learner each time
+		t.Setenv("K8SEXPLAIN_NOW", now)
+		out, _, _ := run(t, "\n\n\n", "quiz", "--count", "3", "--exam")
+		return out[strings.Index(out, "#  Question"):]
+	}
+	a, b := first("2026-03-02T09:00:00Z"), first("2026-03-02T09:00:01Z")
+	if a == b {
+		t.Errorf("two clocks, one first session:\n%s", a)
+	}
+	if c := first("2026-03-02T09:00:00Z"); c != a {
+		t.Errorf("the same clock must give the same session:\n%s\n%s", a, c)
 	}
 }
 
@@ -169,7 +233,7 @@ func TestQuizLineModeGolden(t *testing.T) {
 		name, stdin string
 		args        []string
 	}{
-		{"quiz/session-lines.txt", "2\n1 3\nthree nodes\nнужно большинство\n",
+		{"quiz/session-lines.txt", "2\n1 3\n2\nthree nodes\nнужно большинство, потому что без кворума запись не коммитится\n",
 			[]string{"quiz", "--topic", "etcd,control-plane,pods", "--count", "4", "--seed", "3"}},
 		{"quiz/exam-lines-ru.txt", "1\n2 1 3 4\n30 секунд\n",
 			[]string{"quiz", "--exam", "--topic", "shutdown", "--lang", "ru"}},
@@ -182,5 +246,35 @@ func TestQuizLineModeGolden(t *testing.T) {
 			}
 			golden.Assert(t, tc.name, []byte(out))
 		})
+	}
+}
+
+// §3: every `see:` line of the bank runs, from a directory that is not a
+// checkout (no examples/ next to it), and exits 0.
+func TestQuizSeeLinesRun(t *testing.T) {
+	b, err := quiz.Load(questions.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	t.Setenv("K8SEXPLAIN_QUIZ_STATE_DIR", t.TempDir())
+	done := map[string]bool{}
+	for _, q := range b.Questions {
+		if done[q.See] {
+			continue
+		}
+		done[q.See] = true
+		args, err := quiz.SplitCommandLine(q.See)
+		if err != nil {
+			t.Errorf("%s: %v", q.ID, err)
+			continue
+		}
+		if _, errOut, code := run(t, "", args[1:]...); code != 0 {
+			t.Errorf("%s: %q exits %d: %s", q.ID, q.See, code, errOut)
+		}
+	}
+	t.Logf("%d distinct see: commands ran", len(done))
+	if _, _, code := run(t, "", "trace", "apply", "examples/no-such.yaml"); code != 1 {
+		t.Errorf("an example that is not bundled must still fail: exit %d", code)
 	}
 }

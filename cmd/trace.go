@@ -1,6 +1,10 @@
 package cmd
 
 import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/k8sexplain/k8sexplain/examples"
@@ -194,10 +198,45 @@ func loadManifests(f *Factory, files []string) ([]manifest.Object, error) {
 	var err error
 	if len(files) == 0 {
 		objs, err = manifest.Parse(builtinExample, examples.App)
-	} else {
-		objs, err = manifest.Load(files, f.IO.In)
+		return objs, exitcode.AsInput(err)
 	}
-	return objs, exitcode.AsInput(err)
+	// A bundled example named by its path in the repository
+	// (examples/unschedulable.yaml) is read from the binary when no such
+	// file exists here: quiz `see:` lines and the docs work in any directory.
+	var rest []string
+	for _, name := range files {
+		if data, ok := bundledExample(name); ok {
+			more, err := manifest.Parse(name, data)
+			if err != nil {
+				return nil, exitcode.AsInput(err)
+			}
+			objs = append(objs, more...)
+			continue
+		}
+		rest = append(rest, name)
+	}
+	if len(rest) > 0 {
+		more, err := manifest.Load(rest, f.IO.In)
+		if err != nil {
+			return nil, exitcode.AsInput(err)
+		}
+		objs = append(objs, more...)
+	}
+	return objs, nil
+}
+
+// bundledExample returns the embedded copy of examples/<name>.yaml when
+// path names it and no such file exists in the current directory.
+func bundledExample(path string) ([]byte, bool) {
+	base, ok := strings.CutPrefix(filepath.ToSlash(path), "examples/")
+	if !ok || strings.Contains(base, "/") {
+		return nil, false
+	}
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		return nil, false
+	}
+	data, err := examples.FS.ReadFile(base)
+	return data, err == nil
 }
 
 // bindIPAM adds node-ipam's two flags.

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	_ "github.com/k8sexplain/k8sexplain/internal/golden" // defines -update for `go test ./... -update`
 	"github.com/k8sexplain/k8sexplain/internal/quiz"
@@ -128,4 +129,44 @@ func TestBankRubricsSpecific(t *testing.T) {
 		}
 	}
 	t.Logf("worst cross-question score: %.2f (%s)", worst, worstAt)
+}
+
+// maxLongestRightShare caps how often the right option of a single-choice
+// question may be its longest one (ties count as longest). A learner who
+// always picks the longest option would otherwise score well without
+// knowing anything; with 3 to 5 options chance is about 1/4, and 30 % lets
+// a few answers be naturally long without rewarding the guess. Checked per
+// language, since translations differ in length.
+const maxLongestRightShare = 0.30
+
+// TestBankLongestOptionNotAHint fails when the longest option of too many
+// single-choice questions is the right one.
+func TestBankLongestOptionNotAHint(t *testing.T) {
+	qs := load(t).Questions
+	for _, lang := range []string{"en", "ru"} {
+		singles, longest := 0, []string{}
+		for _, q := range qs {
+			if q.Type != quiz.Single || len(q.Answer) != 1 {
+				continue
+			}
+			singles++
+			right := utf8.RuneCountInString(q.Choices[q.Answer[0]].In(lang))
+			isLongest := true
+			for i, c := range q.Choices {
+				if i != q.Answer[0] && utf8.RuneCountInString(c.In(lang)) > right {
+					isLongest = false
+					break
+				}
+			}
+			if isLongest {
+				longest = append(longest, q.ID)
+			}
+		}
+		share := float64(len(longest)) / float64(singles)
+		t.Logf("%s: the right option is the longest in %d of %d single-choice questions (%.0f %%)", lang, len(longest), singles, 100*share)
+		if share > maxLongestRightShare {
+			t.Errorf("%s: the right option is the longest in %d of %d single-choice questions (%.0f %%, want at most %.0f %%): lengthen a distractor or shorten the answer in some of %v",
+				lang, len(longest), singles, 100*share, 100*maxLongestRightShare, longest)
+		}
+	}
 }

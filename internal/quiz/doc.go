@@ -7,12 +7,115 @@
 // shown as a Presentation, the learner's answer comes back as one line of
 // text in a documented format (the same format the non-terminal mode reads
 // and the --answers file holds), a grader turns it into a Result with a score
-// in [0, 1], and the score becomes an FSRS rating that schedules the next
-// review. Every graded answer is appended to the review log before anything
-// else happens, so an interrupted session loses nothing.
+// in [0, 1], and the result becomes an FSRS rating (AutoRating) that
+// schedules the next review. The feedback always shows the model answer;
+// after a free-text answer on a terminal the learner confirms or changes
+// the rating (Session.Rate). Every graded answer is appended to the review
+// log before the next question is asked; Ctrl-C at the rating prompt keeps
+// the answer with its automatic rating, so an interrupted session loses
+// nothing.
+//
+// The learner loop (session.go, report.go, cmd/quiz.go): unreadable
+// answers are asked again with the expected form (Session.Reask); drills
+// select weakest topics first, mistakes only, new only, by id or type
+// (Selection); without --seed a session's new questions are drawn with a
+// seed from the clock and the progress (SessionSeed); an exam has an
+// optional deadline shown as a countdown in each question, a verdict per
+// topic against the senior bar (BarVerdict) and every model answer at the
+// end; --answers records nothing unless --record.
 //
 // Deliberately left out: networked sync, per-user parameter optimisation of
 // FSRS (the default weights are used), and natural-language understanding
-// beyond rubric concepts — the free-text grader looks for key concepts
-// (stemmed, typo-tolerant), it does not judge the argument.
+// beyond rubric concepts — the free-text grader checks that key concepts
+// are stated (with polarity), it does not judge the argument.
+//
+// # Free-text rubrics
+//
+// A `type: text` question lists concepts; each is stated by any one of its
+// `says` patterns and failed by any of its `wrong` patterns (named
+// misconceptions):
+//
+//	rubric:
+//	  - name: {en: "a write commits once a majority has it", ru: "запись коммитится, когда её сохранило большинство"}
+//	    says:
+//	      en: ["majority|quorum|more than half + commit|acknowledge|persist"]
+//	      ru: ["большинств|кворум|больше половины + коммит|подтвержд|сохран"]
+//	    wrong:
+//	      - name: {en: "any single member can accept writes", ru: "любой член может сам принять запись"}
+//	        says:
+//	          en: ["any|every|single + member|node + accept|commit"]
+//	          ru: ["любой|каждый + член|нода|узел + принима|коммит"]
+//	pass: 2
+//
+// Both languages are required in every `says`; the patterns of both
+// languages are tried on every answer (learners mix them).
+//
+// A pattern is GROUPS joined by " + " (space, plus, space: "n/2+1" stays one
+// term); a group is ALTERNATIVES joined by "|"; an alternative is a word or
+// a phrase. Every pattern has at least two groups — a subject and a
+// predicate — so a list of terms never states a concept. A pattern matches
+// when every group matches inside ONE clause of the answer, in any order,
+// on distinct words.
+//
+// Words: the answer and the pattern are split into words at anything that
+// is not a letter or digit ("kube-proxy" is "kube proxy", "doesn't" is
+// "doesn t", "floor(n/2)+1" is "floor n 2 1"), lower-cased, ё read as е,
+// and stemmed with Snowball (English or Russian by script). A pattern word
+// matches an answer word with the same stem; or, if it has 4+ letters (3+
+// in Cyrillic), when it begins the answer word or its stem ("подтвержд"
+// matches "подтверждает", "commit" matches "committed"); or with one typo
+// when it has 5+ letters. Negation words and numbers match only exactly. A
+// phrase matches its words in order with at most one extra word between.
+//
+// Clauses: an answer is split at sentence ends (". " or a final dot, "!",
+// "?", new lines), at ";" and ":" outside parentheses, at commas outside
+// parentheses unless the next word opens a subordinate clause of the same
+// statement (when, once, until, unless, because, since, if, so, which,
+// that, after, before, as, where, who, till, otherwise; когда, если, пока,
+// потому, так, поэтому, чтобы, который…, что, где, после, прежде, до,
+// иначе, то, лишь, только, как, ведь, значит; hence, thus, therefore),
+// and at the contrast conjunctions
+// but, however, whereas, while, although, though, yet, а, но, однако,
+// хотя, зато (dropped). "rather than" and "instead of" split too and
+// negate the clause after them ("use informers rather than polling").
+//
+// Polarity: the words a pattern matched plus up to five before and two
+// after (not across and/и/also/также, nor across a comma, dash, slash or
+// bracket) are checked for negations the pattern did not match itself:
+// not, no, never, none, nothing, nobody, nowhere, without, cannot,
+// neither/nor (once), n't and its apostrophe-less forms, stops/stopped/
+// ceases; не, нет, ни, никогда, нельзя, никто, ничто, ничего, никак, нигде,
+// никакой…, невозможно…, перестаёт/прекращает…, без. Negations less than
+// four words apart form one cluster whose parity counts ("no write commits
+// without a majority" is positive); any odd cluster negates. Russian
+// concord words count once in the scope ("ни одна запись не коммитится" is
+// one negation; none if the pattern matched one of them), "без" each time;
+// "не … ли"/"нет ли" is an indirect question, not a negation. "not …
+// until/unless" and "пока … не" mean "only after" and cancel the negation.
+// "None" right after "clusterIP" is a value. A negated scope CONTRADICTS
+// the concept (it fails, and the feedback says the answer states the
+// opposite). A pattern that itself contains a negation ("no|not + add +
+// tolerance") expects it. Of several ways a pattern matches one clause, a
+// `says` pattern takes a positive one if any, a `wrong` pattern a negated
+// one if any (a misconception counts only when nothing negates it). A
+// concept stated in one clause and contradicted in another counts as
+// stated (an answer may describe the failure, then the fix).
+//
+// Words in detail: "x > y" reads as "x more y" (a comparison; "->" and
+// "=>" are arrows). A typo is allowed when the pattern word has 5+ letters
+// and the answer word 4+; on stems only when both stems have 5+ letters
+// ("like" is not "live").
+//
+// Misconceptions: a `wrong` pattern matched with positive polarity fails
+// its concept even if a `says` pattern matched, and the feedback names it.
+//
+// Scoring: score = stated concepts / all concepts; full credit (Correct)
+// only when every concept is stated and no misconception matched; a pass
+// needs `pass` concepts stated (all by default). The automatic FSRS rating
+// of a free-text answer: full credit Easy, a pass Good, some concepts Hard,
+// none Again (the learner may change it on a terminal).
+//
+// The labelled evaluation set in testdata/eval (dev/ to tune on, holdout/
+// never tuned on) measures false positives and false negatives; see
+// eval_test.go.
 package quiz

@@ -55,3 +55,39 @@ func FuzzParseAnswers(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParsePattern feeds arbitrary rubric patterns and answers to the
+// pattern parser and matcher: no panic; an accepted pattern has at least
+// two groups, each with at least one alternative of at least one word.
+func FuzzParsePattern(f *testing.F) {
+	f.Add("majority|quorum + commit|persist", "a write commits once a majority has it")
+	f.Add("не|нет + добав + отказоустойч", "четвёртый член не добавляет отказоустойчивости")
+	f.Add("floor(n/2)+1 + member", "floor(n/2)+1 members, not fewer; neither side (none) — ни одна")
+	f.Add(" + ", "")
+	f.Add("a||b + c", "requests > allocatable, нет ли taint'ов")
+	f.Fuzz(func(t *testing.T, src, answer string) {
+		p, err := parsePattern(src)
+		if err != nil {
+			return
+		}
+		if len(p.groups) < 2 {
+			t.Fatalf("%q parsed with %d groups", src, len(p.groups))
+		}
+		for _, g := range p.groups {
+			for _, a := range g {
+				if len(a.words) == 0 {
+					t.Fatalf("%q has an empty alternative", src)
+				}
+			}
+		}
+		for _, c := range clauses(answer) {
+			if c.start < 0 || c.end > len(answer) || c.start > c.end || len(c.soft) != len(c.toks) {
+				t.Fatalf("bad clause %+v of %q", c, answer)
+			}
+			m, ok := matchPattern(c, p, true)
+			if ok && (m.lo < 0 || m.hi >= len(c.toks) || m.lo > m.hi) {
+				t.Fatalf("bad match %+v", m)
+			}
+		}
+	})
+}

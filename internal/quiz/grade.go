@@ -33,9 +33,33 @@ type Result struct {
 	// Numeric: the value read (in the question's unit) and a note on the unit.
 	Value *float64 `json:"value,omitempty"`
 	Note  string   `json:"note,omitempty"`
-	// Text: the rubric concepts found and missed.
+	// Text: the rubric concepts found and missed (missed includes the
+	// contradicted ones and those failed by a misconception), and the
+	// checklist: every concept with its state and the quoted clause.
 	Found  []string `json:"found,omitempty"`
 	Missed []string `json:"missed,omitempty"`
+	Checks []Check  `json:"checks,omitempty"`
+	// Pass says the answer deserves a pass: a full score, or for free text
+	// at least the question's `pass` concepts stated.
+	Pass bool `json:"pass"`
+}
+
+// AutoRating is the FSRS rating a graded answer earns. Free text: every
+// concept stated and no misconception Easy, a pass Good, some concepts
+// Hard, none Again; other types by score (Rating).
+func AutoRating(q *Question, r Result) fsrs.Rating {
+	if q.Type != TextAns {
+		return Rating(r.Score)
+	}
+	switch {
+	case r.Score >= 0.999:
+		return fsrs.Easy
+	case r.Pass:
+		return fsrs.Good
+	case r.Score > 0:
+		return fsrs.Hard
+	}
+	return fsrs.Again
 }
 
 // Rating maps a score to an FSRS rating: below 0.5 Again, below 0.8 Hard,
@@ -76,6 +100,9 @@ func Grade(q *Question, shown []int, answer, lang string) Result {
 		}
 	}
 	r.Score = math.Max(0, math.Min(1, r.Score))
+	if q.Type != TextAns {
+		r.Pass = r.Score >= 0.999
+	}
 	switch {
 	case r.Score >= 0.999:
 		r.Verdict = Correct
@@ -238,32 +265,35 @@ func longestIncreasing(seq []int) []int {
 	return out
 }
 
+// gradeText checks every rubric concept against the answer's clauses. The
+// score is the share of concepts stated; a pass needs q.Pass of them (all
+// by default).
 func gradeText(q *Question, answer, lang string) Result {
-	ans := tokenize(answer)
+	cls := clauses(answer)
 	var r Result
-	for _, c := range q.Rubric {
-		if conceptFound(ans, c) {
-			r.Found = append(r.Found, c.Name.In(lang))
+	stated := 0
+	ccs := compiledRubric(q)
+	for i, c := range q.Rubric {
+		ch := gradeConcept(answer, cls, c, ccs[i], lang)
+		r.Checks = append(r.Checks, ch)
+		if ch.State == Stated {
+			stated++
+			r.Found = append(r.Found, ch.Concept)
 		} else {
-			r.Missed = append(r.Missed, c.Name.In(lang))
+			r.Missed = append(r.Missed, ch.Concept)
 		}
 	}
-	need := q.Pass
-	if need <= 0 || need > len(q.Rubric) {
-		need = len(q.Rubric)
+	if len(q.Rubric) > 0 {
+		r.Score = float64(stated) / float64(len(q.Rubric))
 	}
-	if need > 0 {
-		r.Score = float64(len(r.Found)) / float64(need)
-	}
+	r.Pass = stated > 0 && stated >= q.needed()
 	return r
 }
 
-func conceptFound(ans []token, c Concept) bool {
-	syns := append(append([]string{c.Name.En, c.Name.Ru}, c.Synonyms.En...), c.Synonyms.Ru...)
-	for _, s := range syns {
-		if containsPhrase(ans, tokenize(s)) {
-			return true
-		}
+// needed is how many concepts a pass needs.
+func (q *Question) needed() int {
+	if q.Pass <= 0 || q.Pass > len(q.Rubric) {
+		return len(q.Rubric)
 	}
-	return false
+	return q.Pass
 }

@@ -67,20 +67,43 @@ func TestGrade(t *testing.T) {
 		{"numeric word ru yo", "t-num-quorum", "ru", nil, "Трёх", 1, Correct},
 		{"numeric not a number", "t-num-ndots", "en", nil, "a few", 0, Wrong},
 		{"numeric two numbers", "t-num-quorum", "en", nil, "3 5", 0, Wrong},
+		{"numeric fraction", "t-num-ratio", "en", nil, "1/3", 1, Correct},
+		{"numeric percent for a fraction", "t-num-ratio", "en", nil, "33%", 1, Correct},
+		{"numeric percent decimal ru", "t-num-ratio", "ru", nil, "33,3 %", 1, Correct},
+		{"numeric decimal fraction", "t-num-ratio", "en", nil, "0.333", 1, Correct},
+		{"numeric wrong fraction", "t-num-ratio", "en", nil, "1/2", 0, Wrong},
+		{"numeric thousands comma", "t-num-objects", "en", nil, "50,000", 1, Correct},
+		{"numeric thousands space", "t-num-objects", "ru", nil, "50 000 подов", 1, Correct},
+		{"numeric thousands k", "t-num-objects", "en", nil, "50k", 1, Correct},
+		{"numeric thousands k unit", "t-num-objects", "en", nil, "50k pods", 1, Correct},
+		{"numeric millicores m", "t-num-cpu", "en", nil, "700m", 1, Correct},
+		{"numeric millicores word", "t-num-cpu", "ru", nil, "700 милликор", 1, Correct},
+		{"numeric cores", "t-num-cpu", "en", nil, "0.7 cores", 1, Correct},
+		{"numeric millicores wrong", "t-num-cpu", "en", nil, "1200m", 0, Wrong},
+		{"numeric minutes still minutes", "t-num-grace", "en", nil, "0.5m", 1, Correct},
 		{"text en full", "t-text-quorum", "en", nil, "Writes need a majority, and 4 members give the same fault tolerance as 3.", 1, Correct},
 		{"text en paraphrase", "t-text-quorum", "en", nil, "because you need more than half to agree and an even cluster tolerates the same number of failures", 1, Correct},
 		{"text en typo", "t-text-quorum", "en", nil, "you need a majorty; the same fault tolerence", 1, Correct},
 		{"text en gap in phrase", "t-text-quorum", "en", nil, "more than a half must agree; you get the same fault tolerance", 1, Correct},
 		{"text en gap too wide", "t-text-quorum", "en", nil, "more of them than any half; the same fault tolerance", 0.5, Partial},
-		{"text en partial", "t-text-quorum", "en", nil, "quorum", 0.5, Partial},
+		{"text en partial", "t-text-quorum", "en", nil, "you need a quorum", 0.5, Partial},
+		{"text en keyword alone", "t-text-quorum", "en", nil, "quorum", 0, Wrong},
+		{"text en keyword list", "t-text-quorum", "en", nil, "majority, quorum, same, fault tolerance", 0, Wrong},
+		{"text en negation", "t-text-quorum", "en", nil, "etcd does not need a majority; the same fault tolerance", 0.5, Partial},
+		{"text en double negation", "t-text-quorum", "en", nil, "no write commits without a quorum", 0.5, Partial},
+		{"text en not until", "t-text-quorum", "en", nil, "a write isn't committed until a majority has it", 0.5, Partial},
+		{"text en misconception", "t-text-quorum", "en", nil, "a write needs a majority, but any member can accept writes alone", 0, Wrong},
+		{"text ru negation", "t-text-quorum", "ru", nil, "кворум для записи вовсе не нужен", 0, Wrong},
+		{"text ru until", "t-text-quorum", "ru", nil, "запись не коммитится, пока большинство её не подтвердит", 0.5, Partial},
 		{"text en wrong", "t-text-quorum", "en", nil, "it is faster", 0, Wrong},
 		{"text ru full", "t-text-quorum", "ru", nil, "Нужно большинство голосов, а чётный кластер даёт ту же отказоустойчивость.", 1, Correct},
 		{"text ru inflected", "t-text-quorum", "ru", nil, "без кворума запись невозможна", 0.5, Partial},
 		{"text ru typo", "t-text-quorum", "ru", nil, "нужно большенство", 0.5, Partial},
 		{"text ru wrong", "t-text-quorum", "ru", nil, "так быстрее", 0, Wrong},
 		{"text mixed languages", "t-text-reconcile", "ru", nil, "сравнивает spec и status и приводит их", 1, Correct},
-		{"text pass 2 of 3", "t-text-pending", "en", nil, "not enough memory on nodes or a taint without toleration", 1, Correct},
-		{"text ru pass", "t-text-pending", "ru", nil, "не хватает ресурсов или нет affinity", 1, Correct},
+		{"text pass 2 of 3", "t-text-pending", "en", nil, "not enough memory on nodes, or a taint without toleration", 2.0 / 3, Partial},
+		{"text ru pass", "t-text-pending", "ru", nil, "не хватает ресурсов, или нет подходящего под affinity", 2.0 / 3, Partial},
+		{"text all 3", "t-text-pending", "en", nil, "not enough memory; a taint without toleration; an affinity no node matches", 1, Correct},
 		{"text empty", "t-text-pending", "en", nil, "   ", 0, Wrong},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -106,9 +129,24 @@ func TestGradeDetails(t *testing.T) {
 	if len(r.MissedPicks) != 2 || len(r.WrongPicks) != 1 || r.WrongPicks[0] != "PID" {
 		t.Errorf("multi details: %+v", r)
 	}
-	r = Grade(b.Get("t-text-pending"), nil, "a taint", "ru")
-	if len(r.Found) != 1 || r.Found[0] != "taints" || len(r.Missed) != 2 {
+	r = Grade(b.Get("t-text-pending"), nil, "A taint without toleration. Rest unknown.", "ru")
+	if len(r.Found) != 1 || r.Found[0] != "taints" || len(r.Missed) != 2 || r.Pass {
 		t.Errorf("text details: %+v", r)
+	}
+	if len(r.Checks) != 3 || r.Checks[1].State != Stated || r.Checks[1].Quote != "A taint without toleration" || r.Checks[0].State != Missing {
+		t.Errorf("text checklist: %+v", r.Checks)
+	}
+	r = Grade(b.Get("t-text-pending"), nil, "not enough memory, or a taint without toleration", "en")
+	if !r.Pass || r.Verdict != Partial || AutoRating(b.Get("t-text-pending"), r).String() != "Good" {
+		t.Errorf("2 of 3 with pass 2 is a pass rated Good: %+v", r)
+	}
+	r = Grade(b.Get("t-text-quorum"), nil, "a write needs a majority, but any member can accept writes alone", "en")
+	if r.Checks[0].State != Misconception || r.Checks[0].Misconception != "any single member can accept writes on its own" {
+		t.Errorf("misconception not named: %+v", r.Checks)
+	}
+	r = Grade(b.Get("t-text-quorum"), nil, "etcd does not need a majority", "en")
+	if r.Checks[0].State != Contradicted || r.Checks[0].Quote != "etcd does not need a majority" {
+		t.Errorf("negation not a contradiction: %+v", r.Checks)
 	}
 	r = Grade(b.Get("t-num-quorum"), nil, "3 bananas", "en")
 	if r.Score != 1 || r.Note == "" {

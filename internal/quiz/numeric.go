@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 var numberRE = regexp.MustCompile(`[-+]?\d+(?:[.,]\d+)?`)
@@ -15,6 +16,12 @@ var numberRE = regexp.MustCompile(`[-+]?\d+(?:[.,]\d+)?`)
 // short forms) and percent. It returns the family and the factor to the
 // family's base unit (seconds, percent).
 func unitScale(u string) (family string, factor float64, ok bool) {
+	return unitScaleIn(u, "")
+}
+
+// unitScaleIn is unitScale for a question whose unit is of family want:
+// "m" is minutes for a time, millicores for CPU.
+func unitScaleIn(u, want string) (family string, factor float64, ok bool) {
 	u = strings.TrimSpace(strings.ToLower(u))
 	if strings.HasPrefix(u, "%") || strings.HasPrefix(u, "percent") || strings.HasPrefix(u, "процент") {
 		return "percent", 1, true
@@ -33,6 +40,10 @@ func unitScale(u string) (family string, factor float64, ok bool) {
 		return false
 	}
 	switch {
+	case w == "millicore" || w == "millicores" || has("милликор", "millicpu") || w == "m" && want == "cpu":
+		return "cpu", 0.001, true
+	case w == "core" || w == "cores" || w == "cpu" || w == "cpus" || w == "vcpu" || has("ядр", "ядер", "цп"):
+		return "cpu", 1, true
 	case w == "ms" || w == "мс" || has("milli", "милли"):
 		return "time", 0.001, true
 	case w == "s" || w == "с" || has("sec", "сек"):
@@ -54,12 +65,42 @@ var numberWords = map[string]float64{
 	"шести": 6, "семь": 7, "семи": 7, "восемь": 8, "восьми": 8, "девять": 9, "девяти": 9, "десять": 10, "десяти": 10,
 }
 
-// ParseNumeric reads "3", "3 nodes", "3 узла", "0,5", "30s", "2 min" or
-// "three nodes": the first number and the unit written after it (possibly
-// empty).
+// ParseNumeric reads "3", "3 nodes", "3 узла", "0,5", "30s", "2 min",
+// "three nodes", "1/3", "33%", "50,000", "50 000", "50k" or "1200m": the
+// first number and the unit written after it (possibly empty). A comma
+// followed by exactly three digits groups thousands ("50,000"), any other
+// comma is a decimal point ("0,5"); "k" after a number multiplies by 1000.
 func ParseNumeric(s string) (float64, string, error) { return parseNumeric(s, "en") }
 
+var (
+	fractionRE  = regexp.MustCompile(`^\s*([-+]?\d+(?:[.,]\d+)?)\s*/\s*(\d+(?:[.,]\d+)?)`)
+	thousandsRE = regexp.MustCompile(`^\s*([-+]?\d{1,3}(?:(?:,|\s|\x{00a0}|\x{202f})\d{3})+)(?:\.(\d+))?(?:[^\d,.]|$)`)
+)
+
 func parseNumeric(s, lang string) (float64, string, error) {
+	if m := fractionRE.FindStringSubmatchIndex(s); m != nil {
+		a, err1 := strconv.ParseFloat(strings.Replace(s[m[2]:m[3]], ",", ".", 1), 64)
+		b, err2 := strconv.ParseFloat(strings.Replace(s[m[4]:m[5]], ",", ".", 1), 64)
+		if err1 == nil && err2 == nil && b != 0 {
+			return a / b, strings.TrimSpace(s[m[1]:]), nil
+		}
+	}
+	if m := thousandsRE.FindStringSubmatchIndex(s); m != nil {
+		digits := strings.Map(func(r rune) rune {
+			if r >= '0' && r <= '9' || r == '-' || r == '+' {
+				return r
+			}
+			return -1
+		}, s[m[2]:m[3]])
+		end := m[3]
+		if m[4] >= 0 {
+			digits += "." + s[m[4]:m[5]]
+			end = m[5]
+		}
+		if v, err := strconv.ParseFloat(digits, 64); err == nil {
+			return suffixK(v, strings.TrimSpace(s[end:]))
+		}
+	}
 	loc := numberRE.FindStringIndex(s)
 	if loc == nil {
 		ws := words(s)
@@ -78,6 +119,16 @@ func parseNumeric(s, lang string) (float64, string, error) {
 	if numberRE.MatchString(rest) && strings.IndexAny(rest, "0123456789") == 0 {
 		return 0, "", fmt.Errorf(msg(lang, "more than one number in %q"), strings.TrimSpace(s))
 	}
+	return suffixK(v, rest)
+}
+
+// suffixK applies a "k"/"K"/"к" (thousand) written right after the number.
+func suffixK(v float64, rest string) (float64, string, error) {
+	for _, k := range []string{"k", "K", "к", "К"} {
+		if r, ok := strings.CutPrefix(rest, k); ok && (r == "" || !unicode.IsLetter([]rune(r)[0])) {
+			return v * 1000, strings.TrimSpace(r), nil
+		}
+	}
 	return v, rest, nil
 }
 
@@ -93,12 +144,14 @@ func gradeNumeric(q *Question, answer, lang string) Result {
 	}
 	var r Result
 	want := q.Numeric
+	wfam, wf, wok := unitScale(want.Unit.En)
 	if unit != "" {
-		fam, f, ok := unitScale(unit)
-		wfam, wf, wok := unitScale(want.Unit.En)
+		fam, f, ok := unitScaleIn(unit, wfam)
 		switch {
 		case ok && wok && fam == wfam:
 			v = v * f / wf
+		case ok && fam == "percent" && want.Unit.En == "" && want.Unit.Ru == "":
+			v /= 100 // "33%" for a fraction
 		case ok && wok:
 			r.Note = fmt.Sprintf(msg(lang, "unit %q does not fit, expected %s"), unit, want.Unit.In(lang))
 			r.Value = &v
@@ -121,7 +174,7 @@ var machineWords = []string{"member", "node", "replica", "instance", "server", "
 
 func isMachineWord(t token) bool {
 	for _, w := range machineWords {
-		if tokenMatch(t, token{raw: w, stem: stem(w)}) || commonPrefix(t.raw, w) >= 3 && runeLen(w) <= runeLen(t.raw)+2 {
+		if tokenMatch(t, newToken(w)) || commonPrefix(t.raw, w) >= 3 && runeLen(w) <= runeLen(t.raw)+2 {
 			return true
 		}
 	}

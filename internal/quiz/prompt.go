@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
+	"github.com/k8sexplain/k8sexplain/internal/l10n"
 	"gopkg.in/yaml.v3"
 )
 
@@ -87,9 +89,15 @@ func (l *LinePrompter) readLine() (string, error) {
 // the answer format, ending in the "> " prompt.
 func FormatQuestion(p *Presentation) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n%s · %s · %s\n%s\n", fmt.Sprintf(msg(p.Lang, "Question %d of %d"), p.Number, p.Total), p.Q.Topic, p.Q.Difficulty, p.Prompt)
-	for i, c := range p.Choices {
-		fmt.Fprintf(&b, "  %d) %s\n", i+1, c)
+	if p.Retry != "" {
+		fmt.Fprintf(&b, "%s\n", retryLine(p))
+	} else {
+		fmt.Fprintf(&b, "\n%s · %s · %s%s\n%s\n", fmt.Sprintf(msg(p.Lang, "Question %d of %d"), p.Number, p.Total), p.Q.Topic, p.Q.Difficulty, timeLeft(p), p.Prompt)
+	}
+	if p.Retry == "" {
+		for i, c := range p.Choices {
+			fmt.Fprintf(&b, "  %d) %s\n", i+1, c)
+		}
 	}
 	hint := p.Hint
 	if p.Unit != "" {
@@ -97,6 +105,24 @@ func FormatQuestion(p *Presentation) string {
 	}
 	fmt.Fprintf(&b, "%s: %s\n> ", msg(p.Lang, "Answer"), hint)
 	return b.String()
+}
+
+// retryLine says why an answer could not be read and what form is
+// expected, for asking again.
+func retryLine(p *Presentation) string {
+	hint := p.Hint
+	if p.Unit != "" {
+		hint += " (" + p.Unit + ")"
+	}
+	return fmt.Sprintf(msg(p.Lang, "Could not read the answer: %s. Please answer with: %s."), p.Retry, hint)
+}
+
+// timeLeft is the countdown shown in a timed exam's question header.
+func timeLeft(p *Presentation) string {
+	if p.Left <= 0 {
+		return ""
+	}
+	return " · ⏱ " + fmt.Sprintf(msg(p.Lang, "%s left"), l10n.Duration(p.Lang, p.Left.Round(time.Second)))
 }
 
 // ScriptedPrompter answers from a prepared sheet by question id: the

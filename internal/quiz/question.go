@@ -41,12 +41,34 @@ type Numeric struct {
 	Unit      Text    `yaml:"unit" json:"unit"`
 }
 
-// Concept is one key idea a free-text answer should contain; it is found
-// when any synonym (in either language) occurs in the answer.
+// Concept is one key idea a free-text answer should state: Says holds the
+// patterns that state it, Wrong the misconceptions its author expects.
+// The pattern language is documented in doc.go.
 type Concept struct {
-	Name     Text  `yaml:"name" json:"name"`
-	Synonyms Words `yaml:"synonyms" json:"synonyms"`
+	Name  Text      `yaml:"name" json:"name"`
+	Says  Words     `yaml:"says" json:"says"`
+	Wrong []Mistake `yaml:"wrong" json:"wrong,omitempty"`
 }
+
+// Mistake is a named misconception: a match fails its concept, and the
+// feedback names it.
+type Mistake struct {
+	Name Text  `yaml:"name" json:"name"`
+	Says Words `yaml:"says" json:"says"`
+}
+
+// Choice is one option of a single, multi or order question. In YAML it is
+// {en, ru} with an optional why: {en, ru}, one line saying why the option
+// is wrong (shown when a learner picks it) or, for a right option, why it
+// is right.
+type Choice struct {
+	En  string `yaml:"en" json:"en"`
+	Ru  string `yaml:"ru" json:"ru"`
+	Why *Text  `yaml:"why" json:"why,omitempty"`
+}
+
+// In is Text.In for a choice.
+func (c Choice) In(lang string) string { return Text{En: c.En, Ru: c.Ru}.In(lang) }
 
 // The question types.
 const (
@@ -74,24 +96,21 @@ var (
 //	difficulty  middle | senior | staff
 //	type        single | multi | order | numeric | text
 //	prompt      {en, ru}
-//	choices     single/multi: the options; order: the steps in the CORRECT order (shown shuffled)
+//	choices     single/multi: the options, each {en, ru, why: {en, ru}} (why optional: one
+//	            line on why the option is wrong, shown when it is picked);
+//	            order: the steps in the CORRECT order (shown shuffled)
 //	answer      single: [index]; multi: indices of all correct choices (0-based); absent otherwise
 //	numeric     numeric only: {value, tolerance, unit: {en, ru}}
-//	rubric      text only: concepts, each {name: {en, ru}, synonyms: {en: [...], ru: [...]}}
-//	pass        text only: concepts needed for full credit (default: all)
+//	rubric      text only: concepts, each {name: {en, ru}, says: {en: [...], ru: [...]},
+//	            wrong: [{name: {en, ru}, says: {en: [...], ru: [...]}}]} (see doc.go)
+//	pass        text only: concepts needed for a pass (default: all)
 //	explanation {en, ru}: the model answer
 //	see         a k8sexplain command line that demonstrates it
 //
-// How a rubric matches (text.go): answer and synonyms are split into words
-// at anything that is not a letter or digit ("pre-stop" is two words), ё is
-// read as е, each word is stemmed (Snowball, English or Russian by script),
-// and a word of 5 or more letters may carry one typo. A synonym of several
-// words matches when its words appear in order with at most one extra word
-// between them. So write synonyms as short key phrases, and avoid words
-// every answer contains ("pod", "kubelet", "потом"): the bank lint grades
-// each model answer against its own rubric (full credit), "I don't know"
-// against it (nothing), and every other question's model answer against it
-// (never full credit), in both languages.
+// How a rubric matches is documented in doc.go ("Free-text rubrics"). The
+// bank lint grades each model answer against its own rubric (full credit),
+// "I don't know" against it (nothing), and every other question's model
+// answer against it (never full credit), in both languages.
 type Question struct {
 	ID          string    `yaml:"id" json:"id"`
 	Topic       string    `yaml:"topic" json:"topic"`
@@ -99,7 +118,7 @@ type Question struct {
 	Difficulty  string    `yaml:"difficulty" json:"difficulty"`
 	Type        string    `yaml:"type" json:"type"`
 	Prompt      Text      `yaml:"prompt" json:"prompt"`
-	Choices     []Text    `yaml:"choices" json:"choices,omitempty"`
+	Choices     []Choice  `yaml:"choices" json:"choices,omitempty"`
 	Answer      []int     `yaml:"answer" json:"answer,omitempty"`
 	Numeric     *Numeric  `yaml:"numeric" json:"numeric,omitempty"`
 	Rubric      []Concept `yaml:"rubric" json:"rubric,omitempty"`

@@ -6,29 +6,52 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/k8sexplain/k8sexplain/internal/l10n"
 	"github.com/k8sexplain/k8sexplain/internal/report"
 )
 
-// FeedbackDoc is the feedback after one answer: the verdict, what was right
-// and wrong, and for anything short of correct the model answer; the `see:`
-// command always.
+// FeedbackDoc is the feedback after one answer: the verdict; for a
+// choice question the right option(s) and, for each wrong pick, why it is
+// wrong; for free text the checklist of key points with the clause of the
+// answer that stated each (quoted), the misconceptions and contradictions
+// found; always the model answer and the `see:` command.
 func FeedbackDoc(a *Answered, lang string) *report.Doc {
 	d := &report.Doc{}
 	r := a.Result
-	switch r.Verdict {
-	case Correct:
+	switch {
+	case r.Verdict == Correct:
 		d.Styled("ok", msg(lang, "Correct."))
-	case Partial:
+	case r.Pass:
+		d.Styled("ok", fmt.Sprintf("%s: %s", msg(lang, "A pass, not full marks"), percent(r.Score)))
+	case r.Verdict == Partial:
 		d.Styled("warn", fmt.Sprintf("%s: %s", msg(lang, "Partly correct"), percent(r.Score)))
 	default:
 		d.Styled("bad", msg(lang, "Wrong."))
 	}
 	details(d, a, lang)
-	if r.Verdict != Correct {
-		d.P(msg(lang, "Model answer") + ": " + a.Q.Explanation.In(lang))
-	}
+	d.P(msg(lang, "Model answer") + ": " + a.Q.Explanation.In(lang))
 	d.Styled("note", msg(lang, "See it")+": "+a.Q.See)
 	return d
+}
+
+// Checklist renders the key points of a graded free-text answer, one line
+// each: stated (with the quoted clause), missing, contradicted (quoted) or
+// failed by a named misconception (quoted).
+func Checklist(r Result, lang string) []string {
+	var out []string
+	for _, c := range r.Checks {
+		switch c.State {
+		case Stated:
+			out = append(out, fmt.Sprintf("✓ %s — «%s»", c.Concept, c.Quote))
+		case Contradicted:
+			out = append(out, fmt.Sprintf("✗ %s — %s: «%s»", c.Concept, msg(lang, "your answer states the opposite"), c.Quote))
+		case Misconception:
+			out = append(out, fmt.Sprintf("✗ %s — %s: %s («%s»)", c.Concept, msg(lang, "misconception"), c.Misconception, c.Quote))
+		default:
+			out = append(out, fmt.Sprintf("✗ %s — %s", c.Concept, msg(lang, "missing")))
+		}
+	}
+	return out
 }
 
 func details(d *report.Doc, a *Answered, lang string) {
@@ -41,10 +64,35 @@ func details(d *report.Doc, a *Answered, lang string) {
 			d.P(label + ": " + strings.Join(xs, "; "))
 		}
 	}
-	item(msg(lang, "Found"), r.Found)
-	item(msg(lang, "Missed"), r.Missed)
-	item(msg(lang, "Not picked"), r.MissedPicks)
-	item(msg(lang, "Wrong picks"), r.WrongPicks)
+	if a.Q.Type == TextAns && len(r.Checks) > 0 {
+		d.P(fmt.Sprintf(msg(lang, "Key points (%d of %d stated, %d needed for a pass):"), len(r.Found), len(r.Checks), a.Q.needed()))
+		d.L(Checklist(r, lang)...)
+	}
+	if (a.Q.Type == Single || a.Q.Type == Multi) && r.Verdict != Correct {
+		var right []string
+		for _, i := range a.Q.Answer {
+			right = append(right, a.Q.Choices[i].In(lang))
+		}
+		label := msg(lang, "Right answer")
+		if len(right) > 1 {
+			label = msg(lang, "Right answers")
+		}
+		d.P(label + ": " + strings.Join(right, "; "))
+		var whys []string
+		for _, i := range wrongPicks(a) {
+			c := a.Q.Choices[i]
+			why := msg(lang, "not right here; see the model answer")
+			if c.Why != nil {
+				why = c.Why.In(lang)
+			}
+			whys = append(whys, fmt.Sprintf("%s — %s", c.In(lang), why))
+		}
+		if len(whys) > 0 {
+			d.P(msg(lang, "Why your pick is wrong") + ":")
+			d.L(whys...)
+		}
+		item(msg(lang, "Not picked"), r.MissedPicks)
+	}
 	item(msg(lang, "Out of place"), r.Misplaced)
 	if a.Q.Type == Order && r.Verdict != Correct {
 		// number the steps as they were shown, so "3) …" is what was typed
@@ -80,11 +128,39 @@ func details(d *report.Doc, a *Answered, lang string) {
 	}
 }
 
+// wrongPicks returns the original indices of the wrong options the answer
+// picked (none when it could not be read).
+func wrongPicks(a *Answered) []int {
+	var shown []int
+	if a.P != nil {
+		shown = a.P.Shown
+	}
+	picks, err := parseNumbers(a.Answer, len(a.Q.Choices), "en")
+	if err != nil {
+		return nil
+	}
+	right := map[int]bool{}
+	for _, i := range a.Q.Answer {
+		right[i] = true
+	}
+	var out []int
+	seen := map[int]bool{}
+	for _, p := range original(shown, picks) {
+		if !right[p] && !seen[p] {
+			out = append(out, p)
+			seen[p] = true
+		}
+	}
+	return out
+}
+
 // Data is the documented JSON form of a session report (--format json).
 type Data struct {
 	Lang        string           `json:"lang"`
 	Exam        bool             `json:"exam"`
 	Interrupted bool             `json:"interrupted"`
+	TimeUp      bool             `json:"time_up,omitempty"`
+	Verdict     string           `json:"verdict,omitempty"` // exam: the overall verdict against the senior bar
 	Answered    int              `json:"answered"`
 	Total       int              `json:"total"`
 	Score       float64          `json:"score"` // mean score of the answered questions, 0..1
@@ -93,12 +169,32 @@ type Data struct {
 	Revisit     []string         `json:"revisit"` // ids scoring below 0.8
 }
 
-// TopicScore is one row of the per-topic report.
+// TopicScore is one row of the per-topic report. Verdict (exam only)
+// compares the topic's score with the senior bar: "senior" at 0.8 or more,
+// "borderline" from 0.6, "below" under it.
 type TopicScore struct {
 	Topic     string  `json:"topic"`
 	Questions int     `json:"questions"`
 	Score     float64 `json:"score"`
 	Seconds   float64 `json:"seconds_per_question"`
+	Verdict   string  `json:"verdict,omitempty"`
+}
+
+// The senior bar of the exam verdicts.
+const (
+	seniorBar     = 0.8
+	borderlineBar = 0.6
+)
+
+// BarVerdict places a score against the senior bar.
+func BarVerdict(score float64) string {
+	switch {
+	case score >= seniorBar:
+		return "senior"
+	case score >= borderlineBar:
+		return "borderline"
+	}
+	return "below"
 }
 
 // QuestionResult is one graded question of the report.
@@ -118,7 +214,7 @@ const revisitBelow = 0.8
 
 // Summarise computes the report data of a session.
 func Summarise(out *Outcome, lang string, exam bool) *Data {
-	d := &Data{Lang: lang, Exam: exam, Interrupted: out.Interrupted, Answered: len(out.Answers), Total: out.Total,
+	d := &Data{Lang: lang, Exam: exam, Interrupted: out.Interrupted, TimeUp: out.TimeUp, Answered: len(out.Answers), Total: out.Total,
 		Topics: []TopicScore{}, Questions: []QuestionResult{}, Revisit: []string{}}
 	byTopic := map[string]*TopicScore{}
 	sum := 0.0
@@ -146,15 +242,23 @@ func Summarise(out *Outcome, lang string, exam bool) *Data {
 	for _, t := range byTopic {
 		t.Score = round3(t.Score / float64(t.Questions))
 		t.Seconds = round3(t.Seconds / float64(t.Questions))
+		if exam {
+			t.Verdict = BarVerdict(t.Score)
+		}
 		d.Topics = append(d.Topics, *t)
+	}
+	if exam && len(out.Answers) > 0 {
+		// questions not reached count 0: running out of time is a verdict too
+		d.Verdict = BarVerdict(sum / float64(max(out.Total, len(out.Answers))))
 	}
 	sort.Slice(d.Topics, func(i, j int) bool { return d.Topics[i].Topic < d.Topics[j].Topic })
 	return d
 }
 
 // ReportDoc renders the end-of-session report. With detailed (exam and
-// --answers mode) it walks through every answer short of correct with its
-// model answer; an interactive session already gave that feedback.
+// --answers mode) it walks through every answer with its model answer; an
+// interactive session already gave that feedback. An exam also gives a
+// verdict per area (topic) against the senior bar.
 func ReportDoc(out *Outcome, lang string, exam, detailed bool) *report.Doc {
 	data := Summarise(out, lang, exam)
 	title := msg(lang, "Quiz report")
@@ -165,27 +269,42 @@ func ReportDoc(out *Outcome, lang string, exam, detailed bool) *report.Doc {
 	if out.Interrupted {
 		doc.Styled("warn", msg(lang, "Interrupted; the answers so far are saved."))
 	}
-	doc.P(fmt.Sprintf(msg(lang, "Score %s over %d of %d questions."), percent(data.Score), data.Answered, data.Total))
+	if out.TimeUp {
+		doc.Styled("warn", fmt.Sprintf(msg(lang, "Time is up: %s not reached."), countWord(lang, out.Total-len(out.Answers), "question", "questions", "вопрос", "вопроса", "вопросов")))
+	}
+	doc.P(fmt.Sprintf(msg(lang, "Score %s over %d of %s."), percent(data.Score), data.Answered,
+		countWord(lang, data.Total, "question", "questions", "вопроса", "вопросов", "вопросов")))
 	if data.Answered == 0 {
 		return doc
 	}
-	tt := &report.Table{Header: []string{msg(lang, "Topic"), msg(lang, "Questions"), msg(lang, "Score"), msg(lang, "Time per question")},
-		Right: []bool{false, true, true, true}}
+	if exam {
+		doc.Styled(verdictStyle(data.Verdict), fmt.Sprintf(msg(lang, "Verdict against the senior bar (80%%; unanswered questions count 0): %s."), msg(lang, "verdict "+data.Verdict)))
+	}
+	header := []string{msg(lang, "Topic"), msg(lang, "Questions"), msg(lang, "Score"), msg(lang, "Time per question")}
+	right := []bool{false, true, true, true}
+	if exam {
+		header, right = append(header, msg(lang, "Senior bar")), append(right, false)
+	}
+	tt := &report.Table{Header: header, Right: right}
 	for _, t := range data.Topics {
-		tt.Rows = append(tt.Rows, []string{t.Topic, fmt.Sprint(t.Questions), percent(t.Score), seconds(t.Seconds)})
+		row := []string{t.Topic, fmt.Sprint(t.Questions), percent(t.Score), seconds(lang, t.Seconds)}
+		if exam {
+			row = append(row, msg(lang, "verdict "+t.Verdict))
+		}
+		tt.Rows = append(tt.Rows, row)
 	}
 	doc.T(tt)
 	qt := &report.Table{Header: []string{"#", msg(lang, "Question"), msg(lang, "Verdict"), msg(lang, "Score"), msg(lang, "Time")},
 		Right: []bool{true, false, false, true, true}}
 	for i, a := range out.Answers {
-		qt.Rows = append(qt.Rows, []string{fmt.Sprint(i + 1), a.Q.ID, msg(lang, a.Result.Verdict), percent(a.Result.Score), seconds(a.Seconds)})
+		qt.Rows = append(qt.Rows, []string{fmt.Sprint(i + 1), a.Q.ID, msg(lang, a.Result.Verdict), percent(a.Result.Score), seconds(lang, a.Seconds)})
 	}
 	doc.T(qt)
 	if detailed {
+		if exam {
+			doc.H(1, msg(lang, "Model answers"))
+		}
 		for i, a := range out.Answers {
-			if a.Result.Verdict == Correct {
-				continue
-			}
 			doc.H(2, fmt.Sprintf("%d. %s", i+1, a.Q.ID))
 			doc.P(a.Q.Prompt.In(lang))
 			doc.P(msg(lang, "Your answer") + ": " + quoteAnswer(a.Answer))
@@ -200,6 +319,30 @@ func ReportDoc(out *Outcome, lang string, exam, detailed bool) *report.Doc {
 	return doc
 }
 
+// CountQuestions writes "1 question", "5 вопросов".
+func CountQuestions(lang string, n int) string {
+	return countWord(lang, n, "question", "questions", "вопрос", "вопроса", "вопросов")
+}
+
+// countWord writes n with its noun in the right plural form (CLDR rules
+// via internal/l10n): "1 question", "2 вопроса", "5 вопросов".
+func countWord(lang string, n int, en1, enN, ru1, ru2, ru5 string) string {
+	if lang == "ru" {
+		return l10n.Count(lang, int64(n), ru1, ru2, ru5)
+	}
+	return l10n.Count(lang, int64(n), en1, enN)
+}
+
+func verdictStyle(v string) string {
+	switch v {
+	case "senior":
+		return "ok"
+	case "borderline":
+		return "warn"
+	}
+	return "bad"
+}
+
 func quoteAnswer(s string) string {
 	if strings.TrimSpace(s) == "" {
 		return "—"
@@ -209,7 +352,12 @@ func quoteAnswer(s string) string {
 
 func percent(s float64) string { return fmt.Sprintf("%.0f%%", s*100) }
 
-func seconds(s float64) string { return fmt.Sprintf("%.1fs", s) }
+func seconds(lang string, s float64) string {
+	if lang == "ru" {
+		return l10n.Decimal(lang, s, 1) + " с"
+	}
+	return fmt.Sprintf("%.1fs", s)
+}
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 

@@ -5,9 +5,13 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"math"
 	"math/rand/v2"
 	"sort"
+	"strings"
 	"time"
+
+	fsrs "github.com/open-spaced-repetition/go-fsrs/v3"
 )
 
 // ErrInterrupted is what a Prompter returns when the learner presses Ctrl-C.
@@ -31,6 +35,11 @@ type Presentation struct {
 	Shown   []int
 	Unit    string // numeric questions: the expected unit
 	Hint    string // how to write the answer
+	// Retry, when set, says why the previous answer could not be read; the
+	// question is being asked again.
+	Retry string
+	// Left is the time left in a timed exam (0: no limit).
+	Left time.Duration
 }
 
 // Present prepares q for display. Choices and steps are shuffled by seed
@@ -74,22 +83,48 @@ func Present(q *Question, number, total int, lang string, seed int64) *Presentat
 type Selection struct {
 	Topics     []string
 	Difficulty string
+	Types      []string // only these question types
+	IDs        []string // only these questions, in this order
 	Count      int
 	DueOnly    bool // `quiz review`: only questions due now
+	NewOnly    bool // only questions never answered
+	Mistakes   bool // only questions whose last answer scored below 0.8
+	Weakest    bool // weakest topics first (see Select)
 	Seed       int64
 	Now        time.Time
 }
 
 // Select picks questions: due ones first (most overdue first), then new
 // ones (never answered) in seeded random order, then the rest by due date;
-// at most Count (0 means all).
+// at most Count (0 means all). The drill options narrow that: NewOnly,
+// Mistakes (answered, last score below 0.8, lowest first), Types, IDs
+// (exactly those, in the given order). Weakest orders by topic, weakest
+// first (TopicStrength: last scores weighted by FSRS retrievability, a
+// question never answered counting 0), so a fresh or fading topic comes
+// before a mastered one; inside a topic the usual order holds.
 func Select(b *Bank, st *State, sel Selection) []*Question {
+	if len(sel.IDs) > 0 {
+		var out []*Question
+		for _, id := range sel.IDs {
+			if q := b.Get(id); q != nil {
+				out = append(out, q)
+			}
+		}
+		return out
+	}
 	var due, fresh, later []*Question
 	for _, q := range b.Filter(sel.Topics, sel.Difficulty) {
+		p := st.Cards[q.ID]
 		switch {
+		case len(sel.Types) > 0 && !contains(sel.Types, q.Type):
+			continue
+		case sel.NewOnly && p != nil:
+			continue
+		case sel.Mistakes && (p == nil || p.LastScore >= revisitBelow):
+			continue
 		case st.Due(q.ID, sel.Now):
 			due = append(due, q)
-		case st.Cards[q.ID] == nil:
+		case p == nil:
 			fresh = append(fresh, q)
 		default:
 			later = append(later, q)
@@ -108,10 +143,54 @@ func Select(b *Bank, st *State, sel Selection) []*Question {
 	if !sel.DueOnly {
 		out = append(append(out, fresh...), later...)
 	}
+	if sel.Mistakes {
+		sort.SliceStable(out, func(i, j int) bool { return st.Cards[out[i].ID].LastScore < st.Cards[out[j].ID].LastScore })
+	}
+	if sel.Weakest {
+		strength := TopicStrength(b, st, sel.Now)
+		sort.SliceStable(out, func(i, j int) bool { return strength[out[i].Topic] < strength[out[j].Topic] })
+	}
 	if sel.Count > 0 && len(out) > sel.Count {
 		out = out[:sel.Count]
 	}
 	return out
+}
+
+// TopicStrength is, per topic, the mean over all its questions of what the
+// learner still knows of each: the last score times the FSRS
+// retrievability of its card now (the probability of recalling it today),
+// a question never answered counting 0.
+func TopicStrength(b *Bank, st *State, now time.Time) map[string]float64 {
+	sum, n := map[string]float64{}, map[string]int{}
+	for _, q := range b.Questions {
+		n[q.Topic]++
+		if p := st.Cards[q.ID]; p != nil {
+			at := now
+			if at.Before(p.Card.LastReview) {
+				at = p.Card.LastReview
+			}
+			r := scheduler.GetRetrievability(p.Card, at)
+			if math.IsNaN(r) || r < 0 {
+				r = 0
+			}
+			sum[q.Topic] += p.LastScore * math.Min(r, 1)
+		}
+	}
+	out := map[string]float64{}
+	for t, k := range n {
+		out[t] = sum[t] / float64(k)
+	}
+	return out
+}
+
+// SessionSeed is the seed that picks a session's new questions when the
+// learner gave none: the clock and the number of reviews so far, so a
+// fresh learner's first session is not always the same ten questions,
+// while a fixed clock (--now, tests) keeps it reproducible.
+func SessionSeed(now time.Time, st *State) int64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d/%d", now.UnixNano(), st.Applied)
+	return int64(h.Sum64() >> 1)
 }
 
 // Answered is one asked question with its answer and grade.
@@ -121,6 +200,9 @@ type Answered struct {
 	Answer  string
 	Result  Result
 	Seconds float64
+	// Rating is the FSRS rating recorded: the automatic one (AutoRating)
+	// unless the learner changed it.
+	Rating fsrs.Rating
 }
 
 // Session asks questions one by one, grades and records each answer before
@@ -140,6 +222,17 @@ type Session struct {
 	Salt func(*Question) int64
 	// Feedback is called after each answer, except in exam mode.
 	Feedback func(*Answered) error
+	// Rate, if set, lets the learner confirm or change the automatic
+	// rating of a free-text answer after the feedback, before it goes to
+	// FSRS (not in exam mode). Nil: the automatic rating stands.
+	Rate func(a *Answered, auto fsrs.Rating) (fsrs.Rating, error)
+	// Reask: an answer that cannot be read (not a choice number, no
+	// number) is asked again with the expected form instead of scoring 0.
+	// An empty answer is not re-asked: it is the learner's "don't know".
+	Reask bool
+	// Deadline, if not zero, ends the session when reached (a timed exam);
+	// each question shows the time left.
+	Deadline time.Time
 }
 
 // Outcome is what a session did.
@@ -147,6 +240,7 @@ type Outcome struct {
 	Answers     []*Answered
 	Interrupted bool // Ctrl-C
 	EndedEarly  bool // the answers ran out (EOF)
+	TimeUp      bool // the time limit was reached
 	Total       int  // questions selected
 }
 
@@ -160,32 +254,67 @@ func (s *Session) Run() (*Outcome, error) {
 			seed += s.Salt(q)
 		}
 		p := Present(q, i+1, len(s.Questions), s.Lang, seed)
-		start := s.Now()
-		ans, err := s.Prompter.Ask(p)
-		switch {
-		case errors.Is(err, ErrInterrupted):
-			out.Interrupted = true
-			return out, nil
-		case errors.Is(err, io.EOF):
-			out.EndedEarly = true
-			return out, nil
-		case err != nil:
-			return out, fmt.Errorf("question %s: %w", q.ID, err)
+		if !s.Deadline.IsZero() {
+			p.Left = s.Deadline.Sub(s.Now())
+			if p.Left <= 0 {
+				out.TimeUp = true
+				return out, nil
+			}
 		}
-		a := &Answered{Q: q, P: p, Answer: ans, Result: Grade(q, p.Shown, ans, s.Lang)}
+		start := s.Now()
+		var ans string
+		var res Result
+		for {
+			a, err := s.Prompter.Ask(p)
+			switch {
+			case errors.Is(err, ErrInterrupted):
+				out.Interrupted = true
+				return out, nil
+			case errors.Is(err, io.EOF):
+				out.EndedEarly = true
+				return out, nil
+			case err != nil:
+				return out, fmt.Errorf("question %s: %w", q.ID, err)
+			}
+			ans, res = a, Grade(q, p.Shown, a, s.Lang)
+			if !s.Reask || res.Unreadable == "" || strings.TrimSpace(a) == "" {
+				break
+			}
+			p.Retry = res.Unreadable
+		}
+		p.Retry = ""
+		a := &Answered{Q: q, P: p, Answer: ans, Result: res}
 		a.Seconds = s.Now().Sub(start).Seconds()
+		a.Rating = AutoRating(q, res)
 		out.Answers = append(out.Answers, a)
+		var ferr error
+		if !s.Exam && s.Feedback != nil {
+			ferr = s.Feedback(a)
+		}
+		if ferr == nil && !s.Exam && s.Rate != nil && q.Type == TextAns {
+			r, err := s.Rate(a, a.Rating)
+			switch {
+			case errors.Is(err, ErrInterrupted):
+				out.Interrupted = true
+			case err != nil && !errors.Is(err, io.EOF):
+				ferr = err
+			case err == nil && r >= fsrs.Again && r <= fsrs.Easy:
+				a.Rating = r
+			}
+		}
 		if s.Store != nil {
 			r := Review{ID: q.ID, Topic: q.Topic, At: s.Now(), Score: a.Result.Score,
-				Rating: int(Rating(a.Result.Score)), Seconds: a.Seconds, Exam: s.Exam}
+				Rating: int(a.Rating), Seconds: a.Seconds, Exam: s.Exam}
 			if _, err := s.Store.Record(r); err != nil {
 				return out, fmt.Errorf("save progress: %w", err)
 			}
 		}
-		if !s.Exam && s.Feedback != nil {
-			if err := s.Feedback(a); err != nil {
-				return out, err
-			}
+		if ferr != nil || out.Interrupted {
+			return out, ferr
+		}
+		if !s.Deadline.IsZero() && !s.Now().Before(s.Deadline) {
+			out.TimeUp = out.Total > len(out.Answers)
+			return out, nil
 		}
 	}
 	return out, nil

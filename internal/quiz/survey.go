@@ -9,6 +9,7 @@ import (
 	"github.com/AlecAivazis/survey/v2"
 	"github.com/AlecAivazis/survey/v2/core"
 	"github.com/AlecAivazis/survey/v2/terminal"
+	fsrs "github.com/open-spaced-repetition/go-fsrs/v3"
 )
 
 // SurveyPrompter asks with github.com/AlecAivazis/survey/v2 on a terminal:
@@ -24,11 +25,40 @@ type SurveyPrompter struct {
 	NoColor bool
 }
 
+// survey's templates carry English key hints; these are their Russian
+// replacements (survey has no localisation of its own).
+var (
+	surveyTemplates = [...]*string{&survey.SelectQuestionTemplate, &survey.MultiSelectQuestionTemplate, &survey.InputQuestionTemplate}
+	surveyEnglish   = [...]string{survey.SelectQuestionTemplate, survey.MultiSelectQuestionTemplate, survey.InputQuestionTemplate}
+	surveyRussian   = strings.NewReplacer(
+		"[Use arrows to move, space to select,", "[стрелки — перейти, пробел — отметить,",
+		"[Use arrows to move, enter to select, type to continue]", "[стрелки — перейти, Enter — выбрать, печатайте дальше]",
+		"[Use arrows to move, type to filter", "[стрелки — перейти, печатайте для фильтра",
+		" <right> to all,", " → все,",
+		" <left> to none,", " ← ни одного,",
+		" type to filter", " печатайте для фильтра",
+		" for more help", " — подсказка",
+		" for help", " — подсказка",
+	)
+)
+
+// localise sets survey's package-level templates for lang; a session asks
+// one question at a time, so setting them per question is safe.
+func localise(lang string) {
+	for i, t := range surveyTemplates {
+		*t = surveyEnglish[i]
+		if lang == "ru" {
+			*t = surveyRussian.Replace(surveyEnglish[i])
+		}
+	}
+}
+
 // Ask runs the survey prompts for one question.
 func (s *SurveyPrompter) Ask(p *Presentation) (string, error) {
 	// survey has one package-level switch for colour; a session asks one
 	// question at a time, so setting it per question is safe.
 	core.DisableColor = s.NoColor
+	localise(p.Lang)
 	ans, err := s.ask(p)
 	if errors.Is(err, terminal.InterruptErr) {
 		return "", ErrInterrupted
@@ -38,8 +68,11 @@ func (s *SurveyPrompter) Ask(p *Presentation) (string, error) {
 
 func (s *SurveyPrompter) ask(p *Presentation) (string, error) {
 	opts := []survey.AskOpt{survey.WithStdio(s.Stdio.In, s.Stdio.Out, s.Stdio.Err), survey.WithShowCursor(true)}
-	head := fmt.Sprintf("%s · %s · %s\n  %s", fmt.Sprintf(msg(p.Lang, "Question %d of %d"), p.Number, p.Total),
-		p.Q.Topic, p.Q.Difficulty, p.Prompt)
+	head := fmt.Sprintf("%s · %s · %s%s\n  %s", fmt.Sprintf(msg(p.Lang, "Question %d of %d"), p.Number, p.Total),
+		p.Q.Topic, p.Q.Difficulty, timeLeft(p), p.Prompt)
+	if p.Retry != "" {
+		head = fmt.Sprintf("%s\n  %s", head, retryLine(p))
+	}
 	switch p.Q.Type {
 	case Single:
 		var idx int
@@ -89,6 +122,49 @@ func (s *SurveyPrompter) askOrder(p *Presentation, head string, opts []survey.As
 	}
 	picked = append(picked, left...)
 	return joinNumbers(picked), nil
+}
+
+// Ratings are the FSRS ratings in the order the rating prompt lists them.
+var Ratings = []fsrs.Rating{fsrs.Again, fsrs.Hard, fsrs.Good, fsrs.Easy}
+
+// RatingName is the learner-facing name of an FSRS rating.
+func RatingName(r fsrs.Rating, lang string) string {
+	switch r {
+	case fsrs.Again:
+		return msg(lang, "Again — did not know it")
+	case fsrs.Hard:
+		return msg(lang, "Hard — partly, with gaps")
+	case fsrs.Good:
+		return msg(lang, "Good — knew the key points")
+	}
+	return msg(lang, "Easy — knew it all")
+}
+
+// Rate asks the learner to confirm or change the automatic rating of a
+// free-text answer, the automatic one preselected (Anki's honest loop: an
+// offline grader can be wrong, the learner has seen the model answer and
+// the checklist).
+func (s *SurveyPrompter) Rate(a *Answered, auto fsrs.Rating) (fsrs.Rating, error) {
+	core.DisableColor = s.NoColor
+	localise(a.P.Lang)
+	opts := make([]string, len(Ratings))
+	def := 0
+	for i, r := range Ratings {
+		opts[i] = RatingName(r, a.P.Lang)
+		if r == auto {
+			def = i
+		}
+	}
+	var idx int
+	q := &survey.Select{Message: msg(a.P.Lang, "How well did you know it? (the automatic rating is preselected)"), Options: opts, Default: opts[def]}
+	err := survey.AskOne(q, &idx, survey.WithStdio(s.Stdio.In, s.Stdio.Out, s.Stdio.Err), survey.WithShowCursor(true))
+	if errors.Is(err, terminal.InterruptErr) {
+		return auto, ErrInterrupted
+	}
+	if err != nil {
+		return auto, err
+	}
+	return Ratings[idx], nil
 }
 
 func joinNumbers(idx []int) string {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/AlecAivazis/survey/v2/terminal"
 	"github.com/k8sexplain/k8sexplain/internal/ptytest"
+	fsrs "github.com/open-spaced-repetition/go-fsrs/v3"
 )
 
 // TestSurveyPrompterTypes drives SurveyPrompter in a pseudo-terminal for
@@ -115,3 +116,46 @@ func TestSurveyPrompterTypes(t *testing.T) {
 
 // waitRawFD polls until the prompt has put the terminal in raw mode
 // (ICANON and ISIG clear): keys sent before that are cooked or lost.
+
+// TestSurveyRate drives the rating prompt after a free-text answer: the
+// automatic rating is preselected (Enter keeps it), the learner can move to
+// another, and survey's key hints are in Russian for --lang ru.
+func TestSurveyRate(t *testing.T) {
+	b := testBank(t)
+	a := answered(b.Get("t-text-quorum"), "нужно большинство", "ru")
+	for _, tc := range []struct {
+		keys string
+		want fsrs.Rating
+	}{
+		{"\r", fsrs.Hard},
+		{"\x1b[B\r", fsrs.Good},
+		{"\x1b[A\r", fsrs.Again},
+	} {
+		c := ptytest.Console(t)
+		sp := &SurveyPrompter{Stdio: terminal.Stdio{In: c.Tty(), Out: c.Tty(), Err: c.Tty()}, NoColor: true}
+		type res struct {
+			r   fsrs.Rating
+			err error
+		}
+		done := make(chan res, 1)
+		go func() { r, err := sp.Rate(a, fsrs.Hard); done <- res{r, err} }()
+		if _, err := c.ExpectString("стрелки — перейти"); err != nil {
+			t.Fatalf("no Russian key hint: %v", err)
+		}
+		ptytest.WaitRaw(t, c.Tty().Fd())
+		if _, err := c.Send(tc.keys); err != nil {
+			t.Fatal(err)
+		}
+		go func() { _, _ = c.ExpectEOF() }()
+		select {
+		case r := <-done:
+			if r.err != nil || r.r != tc.want {
+				t.Errorf("keys %q: rating %v %v, want %v", tc.keys, r.r, r.err, tc.want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("the rating prompt did not return")
+		}
+		c.Close()
+	}
+	localise("en")
+}

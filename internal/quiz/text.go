@@ -8,15 +8,23 @@ import (
 	"github.com/kljensen/snowball/russian"
 )
 
-// token is one word of an answer or a synonym: the lower-cased word and its
+// token is one word of an answer or a rubric pattern: the lower-cased word and its
 // Snowball stem (English or Russian by the word's script).
 type token struct {
-	raw, stem string
+	raw, stem   string
+	rawR, stemR []rune // the same as runes, for the typo check
+	neg, num    bool   // a negation word; a number
+	cyr         bool   // Cyrillic
+}
+
+func newToken(w string) token {
+	s := stem(w)
+	return token{raw: w, stem: s, rawR: []rune(w), stemR: []rune(s), neg: isNegator(w), num: isNumber(w), cyr: isCyrillic(w)}
 }
 
 // words splits s into lower-case words: runs of letters and digits.
 // Hyphens and apostrophes split words too ("pre-stop" is "pre stop"), so
-// synonyms should be written the same way. ё is folded to е, as Russian
+// patterns should be written the same way. ё is folded to е, as Russian
 // writers often drop the diaeresis.
 func words(s string) []string {
 	s = strings.ToLower(strings.ReplaceAll(strings.ReplaceAll(s, "ё", "е"), "Ё", "Е"))
@@ -45,7 +53,7 @@ func tokenize(s string) []token {
 	ws := words(s)
 	ts := make([]token, len(ws))
 	for i, w := range ws {
-		ts[i] = token{raw: w, stem: stem(w)}
+		ts[i] = newToken(w)
 	}
 	return ts
 }
@@ -54,7 +62,7 @@ func tokenize(s string) []token {
 // ("pod", "dns", "ttl") differ by one letter from other real words.
 const minFuzzyRunes = 5
 
-// tokenMatch says whether an answer word matches a synonym word: same stem,
+// tokenMatch says whether an answer word matches a pattern or unit word: same stem,
 // or one typo (Damerau–Levenshtein distance 1) in the stem or in the raw
 // word, for words long enough. The raw word is compared too because a typo
 // can change what the stemmer strips.
@@ -62,20 +70,27 @@ func tokenMatch(ans, syn token) bool {
 	if ans.stem == syn.stem || ans.raw == syn.raw {
 		return true
 	}
-	if runeLen(syn.raw) < minFuzzyRunes || runeLen(ans.raw) < minFuzzyRunes-1 {
+	if ans.rawR == nil || syn.rawR == nil {
+		ans, syn = newToken(ans.raw), newToken(syn.raw)
+	}
+	if len(syn.rawR) < minFuzzyRunes || len(ans.rawR) < minFuzzyRunes-1 {
 		return false
 	}
-	return withinOneEdit(ans.stem, syn.stem) || withinOneEdit(ans.raw, syn.raw)
+	// a typo in a short stem is a different word ("like" is not "live")
+	if len(ans.stemR) >= minFuzzyRunes && len(syn.stemR) >= minFuzzyRunes && osaDistance(ans.stemR, syn.stemR, 2) <= 1 {
+		return true
+	}
+	return osaDistance(ans.rawR, syn.rawR, 2) <= 1
 }
 
 func runeLen(s string) int { return len([]rune(s)) }
 
-// maxGap is how many extra words may stand between two words of a phrase
-// synonym: "more than half" also matches "more than a half", while words
+// maxGap is how many extra words may stand between two words of a
+// phrase: "more than half" also matches "more than a half", while words
 // scattered across a sentence do not make a phrase.
 const maxGap = 1
 
-// containsPhrase reports whether the synonym's words occur in the answer in
+// containsPhrase reports whether the phrase's words occur in the answer in
 // order, each at most maxGap words after the previous one.
 func containsPhrase(ans, syn []token) bool {
 	if len(syn) == 0 {

@@ -37,7 +37,13 @@ func Validate(q *Question) []error {
 	both("prompt", q.Prompt)
 	both("explanation", q.Explanation)
 	for i, c := range q.Choices {
-		both(fmt.Sprintf("choices[%d]", i), c)
+		both(fmt.Sprintf("choices[%d]", i), Text{En: c.En, Ru: c.Ru})
+		if c.Why != nil {
+			both(fmt.Sprintf("choices[%d].why", i), *c.Why)
+			if q.Type == Order {
+				bad("choices[%d].why: order steps have no why", i)
+			}
+		}
 	}
 	if _, err := SplitCommandLine(q.See); err != nil {
 		bad("see: %v", err)
@@ -79,13 +85,20 @@ func Validate(q *Question) []error {
 		}
 		for i, c := range q.Rubric {
 			both(fmt.Sprintf("rubric[%d].name", i), c.Name)
-			if len(c.Synonyms.En) == 0 || len(c.Synonyms.Ru) == 0 {
-				bad("rubric[%d] needs synonyms in both en and ru", i)
-			}
-			for _, s := range append(append([]string{}, c.Synonyms.En...), c.Synonyms.Ru...) {
-				if len(words(s)) == 0 {
-					bad("rubric[%d] has a synonym with no words: %q", i, s)
+			patterns := func(field string, w Words) {
+				if len(w.En) == 0 || len(w.Ru) == 0 {
+					bad("%s needs patterns in both en and ru", field)
 				}
+				for _, s := range append(append([]string{}, w.En...), w.Ru...) {
+					if _, err := parsePattern(s); err != nil {
+						bad("%s: %v", field, err)
+					}
+				}
+			}
+			patterns(fmt.Sprintf("rubric[%d].says", i), c.Says)
+			for j, m := range c.Wrong {
+				both(fmt.Sprintf("rubric[%d].wrong[%d].name", i, j), m.Name)
+				patterns(fmt.Sprintf("rubric[%d].wrong[%d].says", i, j), m.Says)
 			}
 		}
 		if q.Pass < 0 || q.Pass > len(q.Rubric) {

@@ -1,0 +1,554 @@
+package quiz
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+)
+
+// This file is the free-text grader: rubric patterns, clauses, polarity.
+// The format is documented in doc.go ("Free-text rubrics").
+
+// pattern is one compiled way to state a concept: groups that must all
+// match inside one clause, each group a list of alternative phrases.
+type pattern struct {
+	src    string
+	groups [][]phrase
+}
+
+// phrase is one alternative: a word or several words in order.
+type phrase struct{ words []token }
+
+// parsePattern compiles "a|b c + d|e". It returns an error for a pattern
+// with fewer than two groups or an empty alternative.
+func parsePattern(src string) (pattern, error) {
+	p := pattern{src: src}
+	for _, g := range strings.Split(src, " + ") {
+		var alts []phrase
+		for _, a := range strings.Split(g, "|") {
+			ws := tokenize(a)
+			if len(ws) == 0 {
+				return p, fmt.Errorf("pattern %q: empty alternative in group %q", src, strings.TrimSpace(g))
+			}
+			alts = append(alts, phrase{words: ws})
+		}
+		p.groups = append(p.groups, alts)
+	}
+	if len(p.groups) < 2 {
+		return p, fmt.Errorf("pattern %q has one group: join a subject and a predicate with \" + \"", src)
+	}
+	return p, nil
+}
+
+// clause is a run of an answer's words between clause boundaries, with its
+// place in the answer (for quoting) and whether a "rather than"/"instead of"
+// before it negates it.
+type clause struct {
+	toks       []token
+	soft       []bool // soft[i]: a comma, dash or bracket stands before word i
+	start, end int    // byte offsets in the answer
+	leadNeg    bool
+}
+
+// wordTok is a word with its byte span in the original text.
+type wordTok struct {
+	token
+	start, end int
+}
+
+// Clause boundaries. Sentence ends and ; : split always (a dot only before
+// a space or the end, so "cpu.max" and "1.5" stay whole). A comma splits
+// unless the next word starts a subordinate clause that belongs to the
+// same statement ("commits, once a majority…", "коммитится, когда…").
+// Contrast conjunctions split and are dropped; "rather than" and
+// "instead of" split and negate what follows.
+var (
+	contrastWords = map[string]bool{"but": true, "however": true, "whereas": true, "while": true,
+		"although": true, "though": true, "yet": true, "а": true, "но": true, "однако": true, "хотя": true,
+		"зато": true, "тогда": false}
+	subordinators = map[string]bool{"when": true, "once": true, "until": true, "unless": true, "because": true,
+		"since": true, "if": true, "so": true, "which": true, "that": true, "after": true, "before": true,
+		"as": true, "where": true, "who": true, "till": true, "otherwise": true,
+		"когда": true, "если": true, "пока": true, "потому": true, "так": true, "поэтому": true, "чтобы": true,
+		"который": true, "которая": true, "которое": true, "которые": true, "которого": true, "которой": true,
+		"которых": true, "которым": true, "что": true, "где": true, "после": true, "прежде": true, "до": true,
+		"иначе": true, "то": true, "лишь": true, "только": true, "как": true, "ведь": true,
+		"значит": true, "hence": true, "thus": true, "therefore": true}
+	// two-word splitters that negate the clause after them
+	negSplitters = [][2]string{{"rather", "than"}, {"instead", "of"}}
+)
+
+// clauses splits an answer into clauses.
+func clauses(s string) []clause {
+	var ws []wordTok
+	// boundaries[i] is true if a hard boundary precedes word i; comma[i] if a comma does.
+	var hard, comma, soft []bool
+	pendingHard, pendingComma, pendingSoft := false, false, false
+	depth := 0 // inside parentheses only a sentence end splits
+	// runes and their byte offsets (an invalid byte is one U+FFFD of size 1)
+	var rs []rune
+	var offs []int
+	for o := 0; o < len(s); {
+		r, size := utf8.DecodeRuneInString(s[o:])
+		rs = append(rs, r)
+		offs = append(offs, o)
+		o += size
+	}
+	offs = append(offs, len(s))
+	for i := 0; i < len(rs); {
+		r := rs[i]
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			j := i
+			var b strings.Builder
+			for j < len(rs) && (unicode.IsLetter(rs[j]) || unicode.IsDigit(rs[j])) {
+				c := unicode.ToLower(rs[j])
+				if c == 'ё' {
+					c = 'е'
+				}
+				b.WriteRune(c)
+				j++
+			}
+			w := b.String()
+			ws = append(ws, wordTok{token: newToken(w), start: offs[i], end: offs[j]})
+			hard = append(hard, pendingHard)
+			comma = append(comma, pendingComma)
+			soft = append(soft, pendingSoft || pendingComma)
+			pendingHard, pendingComma, pendingSoft = false, false, false
+			i = j
+			continue
+		}
+		switch r {
+		case '(':
+			depth++
+			pendingSoft = true
+		case ')':
+			depth = max(0, depth-1)
+			pendingSoft = true
+		case '—', '–', '/', '→':
+			pendingSoft = true
+		case ';', ':':
+			if depth == 0 {
+				pendingHard = true
+			}
+			pendingSoft = true
+		case '!', '?', '\n':
+			pendingHard = true
+		case '.':
+			if i+1 == len(rs) || unicode.IsSpace(rs[i+1]) {
+				pendingHard = true
+			}
+		case ',':
+			if depth == 0 {
+				pendingComma = true
+			}
+		case '>':
+			// "requests > allocatable": a comparison reads as "more";
+			// "->" and "=>" are arrows
+			if i == 0 || rs[i-1] != '-' && rs[i-1] != '=' {
+				ws = append(ws, wordTok{token: newToken("more"), start: offs[i], end: offs[i+1]})
+				hard = append(hard, pendingHard)
+				comma = append(comma, pendingComma)
+				soft = append(soft, pendingSoft || pendingComma)
+				pendingHard, pendingComma, pendingSoft = false, false, false
+			}
+		}
+		i++
+	}
+	var out []clause
+	cur := clause{start: -1}
+	flush := func() {
+		if len(cur.toks) > 0 {
+			out = append(out, cur)
+		}
+		cur = clause{start: -1}
+	}
+	for i := 0; i < len(ws); i++ {
+		w := ws[i]
+		split := hard[i] || comma[i] && !subordinators[w.raw]
+		if split {
+			flush()
+		}
+		if contrastWords[w.raw] {
+			flush()
+			continue
+		}
+		neg := false
+		for _, sp := range negSplitters {
+			if i+1 < len(ws) && w.raw == sp[0] && ws[i+1].raw == sp[1] {
+				neg = true
+			}
+		}
+		if neg {
+			flush()
+			cur.leadNeg = true
+			i++
+			continue
+		}
+		if cur.start < 0 {
+			cur.start = w.start
+		}
+		cur.end = w.end
+		cur.soft = append(cur.soft, soft[i] && len(cur.toks) > 0)
+		cur.toks = append(cur.toks, w.token)
+	}
+	flush()
+	return out
+}
+
+// Negation words. English "n't" arrives as the word "t" (words split at
+// the apostrophe); the apostrophe-less spellings are listed too.
+var (
+	enNegators = map[string]bool{"not": true, "no": true, "never": true, "without": true, "none": true,
+		"nothing": true, "nobody": true, "nowhere": true, "cannot": true, "neither": true, "nor": true, "t": true,
+		"dont": true, "doesnt": true, "isnt": true, "arent": true, "wasnt": true, "werent": true, "cant": true,
+		"wont": true, "didnt": true, "hasnt": true, "havent": true, "shouldnt": true, "couldnt": true,
+		"wouldnt": true, "neednt": true, "mustnt": true, "aint": true, "stops": true, "stopped": true,
+		"ceases": true, "fails": false}
+	// Russian has negative concord: "никто не знает", "ни одна запись не
+	// коммитится" is one negation, so these count once per scope; "без"
+	// counts on its own ("без кворума запись не коммитится" is positive).
+	ruConcord = map[string]bool{"не": true, "нет": true, "ни": true, "никогда": true, "нельзя": true,
+		"никто": true, "ничто": true, "ничего": true, "никак": true, "нигде": true, "никакой": true,
+		"никакого": true, "никакие": true, "никаких": true, "никакая": true, "невозможно": true,
+		"невозможна": true, "невозможен": true, "невозможны": true,
+		"перестает": true, "перестают": true, "перестал": true, "перестало": true, "прекращает": true, "прекращают": true}
+	untilWords = map[string]bool{"until": true, "unless": true, "till": true}
+)
+
+func isNegator(w string) bool { return enNegators[w] || ruConcord[w] || w == "без" }
+
+// scopeStops end a negation's reach outside the matched words: "commits on
+// a majority and never on a minority" does not negate the majority. "or"
+// does not stop it: "no need to wait or fail" negates both.
+var scopeStops = map[string]bool{"and": true, "и": true, "also": true, "также": true}
+
+// negatedSpan says whether the words around lo..hi of c carry a negation
+// the pattern does not account for (matched marks the words the pattern
+// matched itself). The scope is the matched words plus up to five words
+// before and two after, stopping at and/or/и/или and at a comma, dash,
+// slash or bracket. Negations less than four words apart form
+// one cluster whose parity counts ("no write commits without a majority"
+// is positive); any odd cluster negates. Russian concord words (не, ни,
+// никогда…) count once in the scope, none if the pattern matched one; "без"
+// counts each time. "not … until/unless" and "пока … не" mean "only
+// after" and cancel the negation.
+func negatedSpan(c clause, lo, hi int, matched map[int]bool) bool {
+	from := lo
+	for k := 1; k <= 5 && lo-k >= 0; k++ {
+		if scopeStops[c.toks[lo-k].raw] || c.soft[lo-k+1] {
+			break
+		}
+		from = lo - k
+	}
+	to := hi
+	for k := 1; k <= 2 && hi+k < len(c.toks); k++ {
+		if scopeStops[c.toks[hi+k].raw] || c.soft[hi+k] {
+			break
+		}
+		to = hi + k
+	}
+	patConcord := false
+	for i := range matched {
+		if ruConcord[c.toks[i].raw] {
+			patConcord = true
+		}
+	}
+	var negs []int // positions of the negations that count
+	concordSeen, neither := patConcord, false
+	untilCancel, poka, seenNeg := false, false, false
+	for i := 0; i < len(c.toks); i++ {
+		w := c.toks[i].raw
+		if w == "пока" {
+			poka = true
+		}
+		if untilWords[w] && seenNeg {
+			untilCancel = true
+		}
+		if isNegator(w) {
+			seenNeg = true
+		}
+		if i < from || i > to || matched[i] || w == "none" && i > 0 && c.toks[i-1].raw == "clusterip" {
+			continue
+		}
+		// "нет ли taint'ов", "не висит ли PVC": an indirect question, not a negation
+		if ruConcord[w] && (i+1 < len(c.toks) && c.toks[i+1].raw == "ли" || i+2 < len(c.toks) && c.toks[i+2].raw == "ли") {
+			continue
+		}
+		switch {
+		case w == "neither" || w == "nor":
+			if !neither {
+				negs = append(negs, i)
+				neither = true
+			}
+		case enNegators[w], w == "без":
+			negs = append(negs, i)
+		case ruConcord[w]:
+			if poka && w == "не" {
+				// "…, пока большинство не подтвердит": until, not a negation;
+				// it also turns a "не" before it into "only after"
+				untilCancel = true
+				continue
+			}
+			if !concordSeen {
+				negs = append(negs, i)
+				concordSeen = true
+			}
+		}
+	}
+	negated := false
+	for k := 0; k < len(negs); {
+		n := 1
+		for k+n < len(negs) && negs[k+n]-negs[k+n-1] < 4 {
+			n++
+		}
+		if n%2 == 1 {
+			negated = true
+		}
+		k += n
+	}
+	if untilCancel {
+		negated = false
+	}
+	return negated != c.leadNeg
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// patternWordMatch compares an answer word with a pattern word: the same
+// stem or word; a pattern word of 4+ letters (3+ in Cyrillic) that begins
+// the answer word or its stem ("подтвержд" matches "подтверждает"); one
+// typo on words of 5+ letters. Negation words and numbers match exactly.
+func patternWordMatch(ans, pat token) bool {
+	if ans.raw == pat.raw || ans.stem == pat.stem {
+		return true
+	}
+	if ans.neg || pat.neg || ans.num || pat.num {
+		return false
+	}
+	minPrefix := 4
+	if pat.cyr {
+		minPrefix = 3 // Russian stems are short and inflect a lot: "нуж" for "нужно", "нужен"
+	}
+	if len(pat.rawR) >= minPrefix && (strings.HasPrefix(ans.raw, pat.raw) || len(pat.stemR) >= minPrefix && strings.HasPrefix(ans.stem, pat.stem)) {
+		return true
+	}
+	return tokenMatch(ans, pat)
+}
+
+func isNumber(w string) bool {
+	for _, r := range w {
+		if !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return w != ""
+}
+
+// phraseMatches returns the start positions where ph matches in toks (its
+// words in order, at most maxGap extra words between them) and the end.
+func phraseMatches(toks []token, ph phrase) [][2]int {
+	var out [][2]int
+	for i := range toks {
+		if end, ok := phraseFrom(toks, ph.words, i); ok {
+			out = append(out, [2]int{i, end})
+		}
+	}
+	return out
+}
+
+func phraseFrom(toks, ws []token, i int) (int, bool) {
+	if i >= len(toks) || !patternWordMatch(toks[i], ws[0]) {
+		return 0, false
+	}
+	if len(ws) == 1 {
+		return i, true
+	}
+	for next := i + 1; next <= i+1+maxGap; next++ {
+		if end, ok := phraseFrom(toks, ws[1:], next); ok {
+			return end, true
+		}
+	}
+	return 0, false
+}
+
+// patternMatch is a pattern found in a clause.
+type patternMatch struct {
+	clause       int
+	lo, hi       int
+	contradicted bool // the clause's polarity differs from the pattern's
+}
+
+type groupHit struct{ lo, hi int }
+
+// matchPattern looks for p in the clause: one hit per group, the tightest
+// combination; polarity compares the negations around the hit with the
+// negations the pattern itself expects. With several combinations, prefer
+// says which one wins: a positive one (for a concept: the author's
+// negated alternatives such as "no node matches" get their chance) or a
+// contradicted one (for a misconception: it counts only if no reading of
+// the clause negates it).
+func matchPattern(c clause, p pattern, prefer bool) (patternMatch, bool) {
+	hits := make([][]groupHit, len(p.groups))
+	for g, alts := range p.groups {
+		for _, a := range alts {
+			for _, m := range phraseMatches(c.toks, a) {
+				hits[g] = append(hits[g], groupHit{m[0], m[1]})
+			}
+		}
+		if len(hits[g]) == 0 {
+			return patternMatch{}, false
+		}
+	}
+	// Of all combinations (one hit per group, no overlaps), take the
+	// tightest whose polarity agrees with the pattern; else the tightest.
+	var best patternMatch
+	found, bestOK, bestLen := false, false, 0
+	var walk func(g int, acc []groupHit, budget *int)
+	walk = func(g int, acc []groupHit, budget *int) {
+		if *budget <= 0 {
+			return
+		}
+		if g == len(hits) {
+			*budget--
+			lo, hi := acc[0].lo, acc[0].hi
+			matched := map[int]bool{}
+			for _, h := range acc {
+				lo, hi = min(lo, h.lo), max(hi, h.hi)
+				for k := h.lo; k <= h.hi; k++ {
+					matched[k] = true
+				}
+			}
+			ok := !negatedSpan(c, lo, hi, matched) == prefer
+			if !found || ok && !bestOK || ok == bestOK && hi-lo < bestLen {
+				best = patternMatch{lo: lo, hi: hi, contradicted: ok != prefer}
+				found, bestOK, bestLen = true, ok, hi-lo
+			}
+			return
+		}
+		for _, h := range hits[g] {
+			overlap := false
+			for _, a := range acc {
+				if h.lo <= a.hi && a.lo <= h.hi {
+					overlap = true
+				}
+			}
+			if !overlap {
+				walk(g+1, append(acc, h), budget)
+			}
+		}
+	}
+	budget := 4096
+	walk(0, nil, &budget)
+	return best, found
+}
+
+// compiledConcept is a rubric concept with its patterns parsed.
+type compiledConcept struct {
+	says  []pattern
+	wrong [][]pattern
+}
+
+func compileConcept(c Concept) (compiledConcept, []error) {
+	var cc compiledConcept
+	var errs []error
+	comp := func(w Words) []pattern {
+		var ps []pattern
+		for _, s := range append(append([]string{}, w.En...), w.Ru...) {
+			p, err := parsePattern(s)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			ps = append(ps, p)
+		}
+		return ps
+	}
+	cc.says = comp(c.Says)
+	for _, m := range c.Wrong {
+		cc.wrong = append(cc.wrong, comp(m.Says))
+	}
+	return cc, errs
+}
+
+// Concept states in a graded free-text answer.
+const (
+	Stated        = "stated"
+	Missing       = "missing"
+	Contradicted  = "contradicted"
+	Misconception = "misconception"
+)
+
+// Check is one rubric concept of a graded free-text answer: its state, the
+// clause of the answer that stated (or contradicted) it, and the
+// misconception matched, if any.
+type Check struct {
+	Concept       string `json:"concept"`
+	State         string `json:"state"`
+	Quote         string `json:"quote,omitempty"`
+	Misconception string `json:"misconception,omitempty"`
+}
+
+// compiled caches the compiled rubric of each question.
+var compiled sync.Map // *Question -> []compiledConcept
+
+func compiledRubric(q *Question) []compiledConcept {
+	if v, ok := compiled.Load(q); ok {
+		return v.([]compiledConcept)
+	}
+	ccs := make([]compiledConcept, len(q.Rubric))
+	for i, c := range q.Rubric {
+		ccs[i], _ = compileConcept(c)
+	}
+	compiled.Store(q, ccs)
+	return ccs
+}
+
+// gradeConcept checks one concept against the clauses of an answer.
+func gradeConcept(answer string, cls []clause, c Concept, cc compiledConcept, lang string) Check {
+	ch := Check{Concept: c.Name.In(lang), State: Missing}
+	quote := func(m patternMatch) string {
+		cl := cls[m.clause]
+		return strings.TrimSpace(answer[cl.start:cl.end])
+	}
+	for i, ps := range cc.wrong {
+		for ci, cl := range cls {
+			for _, p := range ps {
+				if m, ok := matchPattern(cl, p, false); ok && !m.contradicted {
+					m.clause = ci
+					return Check{Concept: ch.Concept, State: Misconception, Quote: quote(m), Misconception: c.Wrong[i].Name.In(lang)}
+				}
+			}
+		}
+	}
+	var stated, contra *patternMatch
+	for ci, cl := range cls {
+		for _, p := range cc.says {
+			m, ok := matchPattern(cl, p, true)
+			if !ok {
+				continue
+			}
+			m.clause = ci
+			if m.contradicted && contra == nil {
+				contra = &m
+			} else if !m.contradicted && stated == nil {
+				stated = &m
+			}
+		}
+	}
+	// A concept both stated and contradicted (the answer describes the
+	// failure, then the fix) counts as stated.
+	switch {
+	case stated != nil:
+		ch.State, ch.Quote = Stated, quote(*stated)
+	case contra != nil:
+		ch.State, ch.Quote = Contradicted, quote(*contra)
+	}
+	return ch
+}
