@@ -16,6 +16,8 @@ import (
 type storyOptions struct {
 	files []string
 	nodes int
+	// rollout counts each Deployment's maxSurge in the scale check.
+	rollout bool
 }
 
 func (o *storyOptions) bind(c *cobra.Command) {
@@ -44,6 +46,9 @@ func (o *storyOptions) scene(f *Factory, cfg sim.Config) (*sim.Cluster, string, 
 	cfg.Seed, cfg.Workers, cfg.StepLimit = g.Seed, o.nodes, 50000
 	cl, err := sim.NewCluster(cfg)
 	if err != nil {
+		return nil, "", exitcode.AsInput(err)
+	}
+	if err := cl.CheckScale(append(objs, cfg.Extra...), o.rollout); err != nil {
 		return nil, "", exitcode.AsInput(err)
 	}
 	cl.Apply(append(objs, cfg.Extra...), []string{source})

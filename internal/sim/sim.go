@@ -108,7 +108,13 @@ func NewCluster(cfg Config) (*Cluster, error) {
 
 	nodes := cfg.Nodes
 	if len(nodes) == 0 {
+		if cfg.Workers > MaxNodes {
+			return nil, fmt.Errorf("%s nodes: k8sexplain simulates at most %s", thousands(int64(cfg.Workers)), thousands(MaxNodes))
+		}
 		nodes = DefaultNodes(max(cfg.Workers, 0), true)
+	}
+	if err := checkNodes(nodes); err != nil {
+		return nil, err
 	}
 	for _, n := range nodes {
 		api.Seed(n)
