@@ -53,6 +53,9 @@ func (o *storyOptions) scene(f *Factory, cfg sim.Config) (*sim.Cluster, string, 
 	}
 	cl.Apply(append(objs, cfg.Extra...), []string{source})
 	if !cl.Settle() {
+		if msg := cl.Failed(); msg != "" {
+			return nil, "", exitcode.Inputf("%s", msg)
+		}
 		return nil, "", exitcode.Inputf("%s: the cluster did not settle with every pod Ready (see `k8sexplain trace apply %s`)", source, source)
 	}
 	return cl, source, nil
