@@ -86,7 +86,7 @@ func readConfig(f *Factory, cmd *cobra.Command) error {
 	}
 	var m map[string]any
 	if err := yaml.Unmarshal(data, &m); err != nil {
-		return exitcode.Inputf("%s %s: %v", label, path, clip.Message(err.Error()))
+		return exitcode.Inputf("%s %s: %v", label, path, oneLine(clip.Message(err.Error())))
 	}
 	flags := allFlags(cmd.Root())
 	for _, k := range sortedKeys(m) {
@@ -115,9 +115,15 @@ func readConfig(f *Factory, cmd *cobra.Command) error {
 	f.configFile, f.configValues = label+" "+path, m
 	f.Config.SetConfigType("yaml")
 	if err := f.Config.ReadConfig(bytes.NewReader(data)); err != nil {
-		return exitcode.Inputf("%s %s: %v", label, path, clip.Message(err.Error()))
+		return exitcode.Inputf("%s %s: %v", label, path, oneLine(clip.Message(err.Error())))
 	}
 	return nil
+}
+
+// oneLine joins a multi-line message (yaml's "unmarshal errors:\n  line 1:
+// ...") into one line.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, ":\n", ": ")), " ")
 }
 
 // applySettings gives every flag not set on the command line its value from

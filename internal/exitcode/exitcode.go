@@ -80,7 +80,7 @@ func Code(err error) int {
 // <&-), a reader that went away.
 var environmentErrnos = []syscall.Errno{
 	syscall.ENOSPC, syscall.EDQUOT, syscall.EROFS, syscall.EACCES, syscall.EPERM,
-	syscall.EIO, syscall.EBADF, syscall.EISDIR, syscall.EPIPE, syscall.EMFILE, syscall.ENFILE, syscall.ENOMEM,
+	syscall.EIO, syscall.EBADF, syscall.EISDIR, syscall.ENOTDIR, syscall.EPIPE, syscall.EMFILE, syscall.ENFILE, syscall.ENOMEM,
 }
 
 // IsEnvironment reports whether err is caused by the machine rather than by
