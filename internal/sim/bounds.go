@@ -52,7 +52,7 @@ func demands(objs []manifest.Object, rollout bool) []podDemand {
 			d.pods, spec = replicas(obj.Spec.Replicas), &obj.Spec.Template.Spec
 		case *appsv1.Deployment:
 			d.pods, spec = replicas(obj.Spec.Replicas), &obj.Spec.Template.Spec
-			if rollout {
+			if rollout && d.pods <= MaxPods { // past the limit the replicas alone say it
 				d.surge = surge(obj, d.pods)
 			}
 		default:
@@ -81,7 +81,7 @@ func surge(d *appsv1.Deployment, replicas int64) int64 {
 	if ru := d.Spec.Strategy.RollingUpdate; ru != nil && ru.MaxSurge != nil {
 		v = *ru.MaxSurge
 	}
-	n, err := intstr.GetScaledValueFromIntOrPercent(&v, int(min(replicas, MaxPods+1)), true)
+	n, err := intstr.GetScaledValueFromIntOrPercent(&v, int(replicas), true)
 	if err != nil || n < 0 {
 		return 0
 	}
