@@ -14,6 +14,7 @@ import (
 func run(t testing.TB, stdin string, args ...string) (string, string, int) {
 	t.Helper()
 	io, in, out, errOut := iostreams.Test()
+	io.Getenv = testGetenv
 	in.WriteString(stdin)
 	code := Execute(io, args)
 	return out.String(), errOut.String(), code

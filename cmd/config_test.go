@@ -21,7 +21,7 @@ func TestConfigPrecedence(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(out, "# Что происходит") {
 		t.Fatalf("config file: want Russian Markdown, got %q", first(strings.Split(out, "\n")))
 	}
-	t.Setenv("K8SEXPLAIN_FORMAT", "json")
+	setEnv(t, "K8SEXPLAIN_FORMAT", "json")
 	out, _, _ = run(t, "", args...)
 	if !strings.HasPrefix(out, "{") || !strings.Contains(out, `"lang": "ru"`) {
 		t.Fatalf("env over config: want Russian JSON, got %q", first(strings.Split(out, "\n")))

@@ -35,6 +35,9 @@ func fromManifest(f *Factory, cmd *cobra.Command, o *dnatOptions, files []string
 	if err != nil {
 		return exitcode.AsInput(err)
 	}
+	if err := cl.CheckScale(objs, false); err != nil {
+		return exitcode.AsInput(err)
+	}
 	cl.Apply(objs, files)
 	if tr := cl.Run("dnat"); tr.Failed != "" {
 		return exitcode.Inputf("%s", tr.Failed)

@@ -10,8 +10,10 @@ import (
 	"time"
 
 	"github.com/AlecAivazis/survey/v2/terminal"
+	"github.com/k8sexplain/k8sexplain/internal/clip"
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/quiz"
+	"github.com/k8sexplain/k8sexplain/internal/readcap"
 	"github.com/k8sexplain/k8sexplain/internal/report"
 	"github.com/k8sexplain/k8sexplain/questions"
 	"github.com/spf13/cobra"
@@ -165,14 +167,17 @@ func newQuizEnv(f *Factory, o *quizOptions, withStore bool) (*quizEnv, error) {
 	if s := f.Config.GetString("now"); s != "" {
 		t, err := time.Parse(time.RFC3339, s)
 		if err != nil {
-			return nil, exitcode.Inputf("invalid --now/K8SEXPLAIN_NOW %q: want RFC3339 (2026-03-01T09:00:00Z)", s)
+			return nil, exitcode.Inputf("invalid --now/K8SEXPLAIN_NOW %q: want RFC3339 (2026-03-01T09:00:00Z)", clip.Value(s))
+		}
+		if err := quiz.CheckTime(t); err != nil {
+			return nil, exitcode.Inputf("invalid --now/K8SEXPLAIN_NOW: %v", err)
 		}
 		e.now = func() time.Time { return t }
 	}
 	if !withStore {
 		return e, nil
 	}
-	dir, err := quiz.StateDir(f.Config.GetString("quiz.state-dir"), f.IO.Getenv)
+	dir, err := quiz.StateDir(f.Setting("quiz.state-dir"), f.IO.Getenv)
 	if err != nil {
 		return nil, exitcode.AsInput(err)
 	}
@@ -296,5 +301,5 @@ func newPrompter(f *Factory, talk io.Writer, color bool) quiz.Prompter {
 	if f.IO.InTTY && f.IO.OutTTY && inOK && outOK {
 		return &quiz.SurveyPrompter{Stdio: terminal.Stdio{In: in, Out: out, Err: f.IO.ErrOut}, NoColor: !color}
 	}
-	return quiz.NewLinePrompter(f.IO.In, talk)
+	return quiz.NewLinePrompter(readcap.Lines(f.IO.In, "standard input", readcap.Line, "an answer line"), talk)
 }

@@ -30,7 +30,7 @@ func TestQuizInteractivePTY(t *testing.T) {
 	defer c.Close()
 
 	streams := &iostreams.Streams{In: c.Tty(), Out: c.Tty(), ErrOut: c.Tty(), InTTY: true, OutTTY: true,
-		Getenv: func(string) string { return "" }}
+		Getenv: testGetenv}
 	done := make(chan int, 1)
 	go func() {
 		done <- Execute(streams, []string{"quiz", "--topic", "control-plane,grpc", "--count", "2", "--color", "never"})
@@ -81,7 +81,7 @@ func TestQuizRatingPTY(t *testing.T) {
 	c := ptytest.Console(t)
 	defer c.Close()
 	streams := &iostreams.Streams{In: c.Tty(), Out: c.Tty(), ErrOut: c.Tty(), InTTY: true, OutTTY: true,
-		Getenv: func(string) string { return "" }}
+		Getenv: testGetenv}
 	done := make(chan int, 1)
 	go func() {
 		done <- Execute(streams, []string{"quiz", "--id", "t-text-quorum", "--color", "never"})

@@ -2,15 +2,17 @@ package cmd
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/AlecAivazis/survey/v2"
 	"github.com/AlecAivazis/survey/v2/terminal"
+	"github.com/k8sexplain/k8sexplain/internal/clip"
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/quiz"
+	"github.com/k8sexplain/k8sexplain/internal/readcap"
 	"github.com/k8sexplain/k8sexplain/internal/report"
 	"github.com/spf13/cobra"
 )
@@ -20,9 +22,9 @@ import (
 // it). The answers go to the learner's progress only with --record: a
 // sheet is often someone else's, or a rehearsal.
 func runAnswers(f *Factory, e *quizEnv, o *quizOptions) error {
-	data, err := os.ReadFile(o.answers)
+	data, err := readcap.ReadFile(o.answers, readcap.Answers, "an --answers file")
 	if err != nil {
-		return exitcode.Inputf("--answers: %v", err)
+		return exitcode.Inputf("--answers: %v", clip.Message(err.Error()))
 	}
 	sheet, err := quiz.ParseAnswers(data)
 	if err != nil {
@@ -94,7 +96,10 @@ func resetProgress(f *Factory, e *quizEnv, yes bool) error {
 			}
 		} else {
 			fmt.Fprintf(f.IO.ErrOut, "%s [y/N] ", question)
-			line, _ := bufio.NewReader(f.IO.In).ReadString('\n')
+			line, err := bufio.NewReader(readcap.Lines(f.IO.In, "standard input", readcap.Line, "an answer line")).ReadString('\n')
+			if errors.Is(err, readcap.ErrTooLarge) {
+				return exitcode.Inputf("--reset confirmation: %v", err)
+			}
 			switch strings.ToLower(strings.TrimSpace(line)) {
 			case "y", "yes", "д", "да":
 				yes = true

@@ -18,8 +18,8 @@ func quizTest(t *testing.T) string {
 	quizBank = os.DirFS(filepath.Join("..", "internal", "quiz", "testdata"))
 	t.Cleanup(func() { quizBank = questions.FS })
 	dir := t.TempDir()
-	t.Setenv("K8SEXPLAIN_QUIZ_STATE_DIR", dir)
-	t.Setenv("K8SEXPLAIN_NOW", "2026-03-02T09:00:00Z")
+	setEnv(t, "K8SEXPLAIN_QUIZ_STATE_DIR", dir)
+	setEnv(t, "K8SEXPLAIN_NOW", "2026-03-02T09:00:00Z")
 	return dir
 }
 
@@ -97,7 +97,7 @@ func TestQuizDrillFlags(t *testing.T) {
 func TestQuizFirstSessionVaries(t *testing.T) {
 	first := func(now string) string {
 		quizTest(t) // a fresh learner each time
-		t.Setenv("K8SEXPLAIN_NOW", now)
+		setEnv(t, "K8SEXPLAIN_NOW", now)
 		out, _, _ := run(t, "\n\n\n", "quiz", "--count", "3", "--exam")
 		return out[strings.Index(out, "#  Question"):]
 	}
@@ -172,14 +172,14 @@ func TestQuizErrors(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q (want 1 and %q)", tc.args, code, errOut, tc.msg)
 		}
 	}
-	t.Setenv("K8SEXPLAIN_QUIZ_STATE_DIR", "")
+	setEnv(t, "K8SEXPLAIN_QUIZ_STATE_DIR", "")
 	if _, errOut, code := run(t, "", "quiz"); code != 1 || !strings.Contains(errOut, "no place to keep quiz progress") {
 		t.Errorf("no HOME: exit %d, %q", code, errOut)
 	}
 	if _, errOut, code := run(t, "", "quiz", "list"); code != 0 {
 		t.Errorf("list needs no state directory: exit %d, %q", code, errOut)
 	}
-	t.Setenv("K8SEXPLAIN_QUIZ_STATE_DIR", dir)
+	setEnv(t, "K8SEXPLAIN_QUIZ_STATE_DIR", dir)
 	bad := filepath.Join(t.TempDir(), "a.yaml")
 	os.WriteFile(bad, []byte("- id: t-num-quorum\n  answer: 3\n- id: no-such\n  answer: 1\n"), 0o600)
 	if _, errOut, code := run(t, "", "quiz", "--answers", bad); code != 1 || !strings.Contains(errOut, `a.yaml:3: no question with id "no-such"`) {

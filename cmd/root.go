@@ -6,13 +6,13 @@ package cmd
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 
+	"github.com/k8sexplain/k8sexplain/internal/clip"
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/iostreams"
+	"github.com/k8sexplain/k8sexplain/internal/readcap"
 	"github.com/k8sexplain/k8sexplain/internal/report"
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
@@ -29,6 +29,10 @@ type Factory struct {
 	// Config is the merged configuration: flags > K8SEXPLAIN_* env > config
 	// file > defaults. Commands may read their own keys (e.g. "quiz.state-dir").
 	Config *viper.Viper
+
+	// configFile and configValues are the config file read, if any.
+	configFile   string
+	configValues map[string]any
 }
 
 // Globals are the settings every command honours.
@@ -87,7 +91,8 @@ kube-proxy), so changing the manifest changes the story.
 Settings come from flags, then K8SEXPLAIN_* environment variables (K8SEXPLAIN_LANG=ru), then the
 config file ($XDG_CONFIG_HOME/k8sexplain/config.yaml, else ~/.config/k8sexplain/config.yaml).
 
-Exit codes: 0 success, 1 bad input, 2 usage error, 3 internal error, 130 interrupted.`,
+Exit codes: 0 success, 1 bad input, 2 usage error, 3 internal error, 4 environment error (disk full,
+read-only state directory, unwritable stdout, closed stdin), 130 interrupted.`,
 		Example: `  k8sexplain trace apply examples/app.yaml
   k8sexplain trace apply --lang ru --format markdown examples/app.yaml > notes.md
   k8sexplain completion bash > /etc/bash_completion.d/k8sexplain`,
@@ -95,10 +100,13 @@ Exit codes: 0 success, 1 bad input, 2 usage error, 3 internal error, 130 interru
 		SilenceUsage:  true,
 		Version:       versionString(),
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
-			if err := f.Config.BindPFlags(cmd.Flags()); err != nil {
+			if err := readConfig(f, cmd); err != nil {
 				return err
 			}
-			if err := readConfig(f, cmd); err != nil {
+			if err := applySettings(f, cmd); err != nil {
+				return err
+			}
+			if err := f.Config.BindPFlags(cmd.Flags()); err != nil {
 				return err
 			}
 			_, err := f.Globals()
@@ -123,6 +131,7 @@ Exit codes: 0 success, 1 bad input, 2 usage error, 3 internal error, 130 interru
 	for _, c := range commands {
 		root.AddCommand(c(f))
 	}
+	root.SetHelpCommand(newHelpCmd())
 	// The completion command captures its output stream when it is made.
 	if f.IO != nil {
 		root.SetOut(f.IO.Out)
@@ -139,6 +148,7 @@ Exit codes: 0 success, 1 bad input, 2 usage error, 3 internal error, 130 interru
 			sh.Example = "  k8sexplain completion " + sh.Name() + " > k8sexplain-completion." + sh.Name()
 		}
 	}
+	groupsRejectUnknown(root)
 	return root
 }
 
@@ -148,43 +158,11 @@ func fixedCompletion(vals ...string) func(*cobra.Command, []string, string) ([]s
 	}
 }
 
-// readConfig loads the config file: --config if given (it must exist),
-// else the XDG location if present.
-func readConfig(f *Factory, cmd *cobra.Command) error {
-	path, explicit := f.Config.GetString("config"), true
-	if path == "" {
-		explicit = false
-		dir := f.IO.Getenv("XDG_CONFIG_HOME")
-		if dir == "" {
-			if home := f.IO.Getenv("HOME"); home != "" {
-				dir = filepath.Join(home, ".config")
-			}
-		}
-		if dir == "" {
-			return nil
-		}
-		path = filepath.Join(dir, "k8sexplain", "config.yaml")
-		if _, err := os.Stat(path); err != nil {
-			return nil
-		}
-	}
-	f.Config.SetConfigFile(path)
-	f.Config.SetConfigType("yaml")
-	if err := f.Config.ReadInConfig(); err != nil {
-		if !explicit {
-			return exitcode.Inputf("config %s: %v", path, err)
-		}
-		return exitcode.Inputf("--config %s: %v", path, err)
-	}
-	return nil
-}
-
 func newConfig() *viper.Viper {
-	v := viper.New()
-	v.SetEnvPrefix("K8SEXPLAIN")
-	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_", ".", "_"))
-	v.AutomaticEnv()
-	return v
+	// No AutomaticEnv: the environment is read through Factory.IO.Getenv
+	// (applySettings, Factory.Setting), so tests never see the developer's
+	// own K8SEXPLAIN_* variables.
+	return viper.New()
 }
 
 func versionString() string {
@@ -245,9 +223,15 @@ func Execute(io *iostreams.Streams, args []string) (code int) {
 	if code == exitcode.Internal && isCobraUsage(err) {
 		code = exitcode.Usage
 	}
-	msg := err.Error()
-	if code == exitcode.Internal {
+	if code == exitcode.Internal && errors.Is(err, readcap.ErrTooLarge) {
+		code = exitcode.Input // a read past its limit: the error names file and limit
+	}
+	msg := clip.Message(err.Error())
+	switch code {
+	case exitcode.Internal:
 		msg = "internal error (a bug, please report it): " + msg
+	case exitcode.Environment:
+		msg = "environment error (not a bug in k8sexplain): " + msg
 	}
 	fmt.Fprintf(io.ErrOut, "k8sexplain: %s\n", msg)
 	return code
@@ -261,7 +245,7 @@ func isCobraUsage(err error) bool {
 		return false
 	}
 	s := err.Error()
-	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand", "accepts ", "requires ", "invalid argument", "flag needs", "unknown help topic"} {
+	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand", "accepts ", "requires ", "invalid argument", "flag needs", "unknown help topic", "required flag"} {
 		if strings.HasPrefix(s, p) {
 			return true
 		}

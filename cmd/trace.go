@@ -130,6 +130,9 @@ func runTraceApply(f *Factory, o *ApplyOptions) error {
 	if err != nil {
 		return exitcode.AsInput(err)
 	}
+	if err := cl.CheckScale(apply, false); err != nil {
+		return exitcode.AsInput(err)
+	}
 	cl.Apply(apply, o.Files)
 	command := "k8sexplain trace apply " + strings.Join(o.Files, " ")
 	if builtin {

@@ -13,7 +13,7 @@ import (
 func init() { registerTrace(newCmdTraceRollout) }
 
 func newCmdTraceRollout(f *Factory) *cobra.Command {
-	o := &storyOptions{}
+	o := &storyOptions{rollout: true}
 	var image, deployment string
 	var broken bool
 	c := &cobra.Command{
@@ -30,6 +30,9 @@ brings the old template back.`,
   k8sexplain trace rollout -f examples/app.yaml --deployment web --image web=registry.example.com/web:v2 --format markdown`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if image == "" {
+				return exitcode.Usagef("required flag --image CONTAINER=IMAGE not set, e.g. --image web=nginx:1.28 (see %s --help)", cmd.CommandPath())
+			}
 			container, img, ok := strings.Cut(image, "=")
 			if !ok || container == "" || img == "" {
 				return exitcode.Inputf("invalid --image %q: want CONTAINER=IMAGE, e.g. web=nginx:1.28", image)

@@ -18,6 +18,8 @@ type storyOptions struct {
 	nodes int
 	cidr  string
 	mask  int
+	// rollout counts each Deployment's maxSurge in the scale check.
+	rollout bool
 }
 
 func (o *storyOptions) bind(c *cobra.Command) {
@@ -50,8 +52,14 @@ func (o *storyOptions) scene(f *Factory, cfg sim.Config) (*sim.Cluster, string, 
 	if err != nil {
 		return nil, "", exitcode.AsInput(err)
 	}
+	if err := cl.CheckScale(append(objs, cfg.Extra...), o.rollout); err != nil {
+		return nil, "", exitcode.AsInput(err)
+	}
 	cl.Apply(append(objs, cfg.Extra...), []string{source})
 	if !cl.Settle() {
+		if msg := cl.Failed(); msg != "" {
+			return nil, "", exitcode.Inputf("%s", msg)
+		}
 		return nil, "", exitcode.Inputf("%s: the cluster did not settle with every pod Ready (see `k8sexplain trace apply %s`)", source, source)
 	}
 	return cl, source, nil

@@ -12,6 +12,11 @@ const (
 	MaxDocuments = 10000
 	// MaxObjects is the most objects (documents and List items) per file.
 	MaxObjects = 10000
+	// MaxTotalBytes bounds every file, directory and stdin of one run
+	// together: a directory of many files stays bounded too.
+	MaxTotalBytes = 32 << 20
+	// MaxTotalObjects bounds the objects of one run together.
+	MaxTotalObjects = 20000
 	// MaxDepth is the deepest nesting of mappings and sequences.
 	MaxDepth = 100
 	// maxNodes bounds the YAML nodes visited per file, counting every alias

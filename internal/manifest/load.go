@@ -18,7 +18,24 @@ import (
 // exitcode.Input error whose first line names the file (and line).
 func Load(paths []string, stdin io.Reader) ([]Object, error) {
 	var out []Object
+	var total int64
 	stdinRead := false
+	// count adds one source to the totals of the whole load.
+	count := func(name string, size int64) error {
+		total += size
+		if total > MaxTotalBytes {
+			return exitcode.Inputf("%s: the manifests read so far add up to %s, more than the %s limit for one run (every file and directory given)",
+				displayName(name), sizeText(total), sizeText(MaxTotalBytes))
+		}
+		return nil
+	}
+	countObjects := func(name string) error {
+		if len(out) > MaxTotalObjects {
+			return exitcode.Inputf("%s: the manifests read so far hold %d objects, more than the %d limit for one run (every file and directory given)",
+				displayName(name), len(out), MaxTotalObjects)
+		}
+		return nil
+	}
 	for _, p := range paths {
 		if p == "-" {
 			if stdinRead {
@@ -32,11 +49,17 @@ func Load(paths []string, stdin io.Reader) ([]Object, error) {
 			if err != nil {
 				return nil, err
 			}
+			if err := count("-", int64(len(data))); err != nil {
+				return nil, err
+			}
 			objs, err := Parse("-", data)
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, objs...)
+			if err := countObjects("-"); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		files, err := expand(p)
@@ -44,11 +67,17 @@ func Load(paths []string, stdin io.Reader) ([]Object, error) {
 			return nil, err
 		}
 		for _, f := range files {
-			objs, err := loadFile(f)
+			objs, size, err := loadFile(f, MaxTotalBytes-total)
 			if err != nil {
 				return nil, err
 			}
+			if err := count(f, size); err != nil {
+				return nil, err
+			}
 			out = append(out, objs...)
+			if err := countObjects(f); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return out, nil
@@ -98,21 +127,28 @@ func openError(p string, err error) error {
 	return err
 }
 
-func loadFile(p string) ([]Object, error) {
+// loadFile reads and parses one file and returns its size. left is what
+// remains of MaxTotalBytes: a regular file larger than that is not read.
+func loadFile(p string, left int64) ([]Object, int64, error) {
 	f, err := os.Open(p)
 	if err != nil {
-		return nil, exitcode.AsInput(openError(p, err))
+		return nil, 0, exitcode.AsInput(openError(p, err))
 	}
 	defer f.Close()
 	size := int64(-1)
 	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 		size = st.Size()
+		if size > left && size <= MaxFileBytes {
+			return nil, 0, exitcode.Inputf("%s: the manifests read so far add up to more than the %s limit for one run (every file and directory given)",
+				p, sizeText(MaxTotalBytes))
+		}
 	}
 	data, err := readCapped(p, f, size)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return Parse(p, data)
+	objs, err := Parse(p, data)
+	return objs, int64(len(data)), err
 }
 
 // readCapped reads at most MaxFileBytes; size is the file size when known.
@@ -122,6 +158,10 @@ func readCapped(name string, r io.Reader, size int64) ([]byte, error) {
 	}
 	var buf bytes.Buffer
 	n, err := buf.ReadFrom(io.LimitReader(r, MaxFileBytes+1))
+	if err != nil && exitcode.IsEnvironment(err) {
+		// stdin opened for writing only, an I/O error: the machine's fault
+		return nil, &exitcode.Error{Code: exitcode.Environment, Err: fmt.Errorf("%s: %w", displayName(name), err)}
+	}
 	if err != nil {
 		return nil, exitcode.Inputf("%s: %v", displayName(name), err)
 	}

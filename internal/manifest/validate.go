@@ -2,7 +2,10 @@ package manifest
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
+	"github.com/k8sexplain/k8sexplain/internal/clip"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -16,6 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -27,15 +31,29 @@ import (
 //	Deployment.apps "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0
 //
 // It covers what the simulator depends on, not every upstream rule.
-// Custom resources are not validated: only their CRD's schema could.
+// Of custom resources only the name is validated: only their CRD's schema
+// could check the rest.
 func Validate(obj runtime.Object) error {
 	if obj == nil {
 		return nil
 	}
-	if _, ok := obj.(*unstructured.Unstructured); ok {
-		return nil
+	var errs field.ErrorList
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		// Only the CRD's schema could validate the rest; the name rule is
+		// apiextensions-apiserver's (customresource/validator.go): a DNS
+		// subdomain, so at most 253 characters.
+		name := u.GetName()
+		if name == "" && u.GetGenerateName() != "" {
+			name = u.GetGenerateName() + "x7k2q"
+		}
+		if name != "" {
+			for _, msg := range apivalidation.NameIsDNSSubdomain(name, false) {
+				errs = append(errs, field.Invalid(metaPath.Child("name"), name, msg))
+			}
+		}
+	} else {
+		errs = validateObject(obj)
 	}
-	errs := validateObject(obj)
 	if len(errs) == 0 {
 		return nil
 	}
@@ -43,7 +61,14 @@ func Validate(obj runtime.Object) error {
 	if m, err := meta.Accessor(obj); err == nil {
 		name = m.GetName()
 	}
-	return apierrors.NewInvalid(groupKindOf(obj), name, errs)
+	// The message quotes the user's values: long ones shortened, with
+	// their length, so a 7 MiB name does not make a 14 MB error line.
+	for _, e := range errs {
+		if v, ok := e.BadValue.(string); ok {
+			e.BadValue = clip.Value(v)
+		}
+	}
+	return apierrors.NewInvalid(groupKindOf(obj), clip.Value(name), errs)
 }
 
 var (
@@ -201,12 +226,21 @@ func validateStrategy(s *appsv1.DeploymentStrategy, path *field.Path) field.Erro
 		}
 	case appsv1.RollingUpdateDeploymentStrategyType:
 		ru := s.RollingUpdate
-		if ru == nil || ru.MaxSurge == nil || ru.MaxUnavailable == nil {
+		if ru == nil {
 			break
 		}
+		// apps/validation ValidateRollingUpdateDeployment: each value an
+		// integer ≥ 0 or a percentage, not both 0, maxUnavailable ≤ 100%.
 		ruPath := path.Child("rollingUpdate")
-		if isZero(*ru.MaxSurge) && isZero(*ru.MaxUnavailable) {
+		errs = append(errs, intOrPercent(ru.MaxUnavailable, ruPath.Child("maxUnavailable"))...)
+		errs = append(errs, intOrPercent(ru.MaxSurge, ruPath.Child("maxSurge"))...)
+		if ru.MaxSurge != nil && ru.MaxUnavailable != nil && intOrPercentValue(*ru.MaxUnavailable) == 0 && intOrPercentValue(*ru.MaxSurge) == 0 {
 			errs = append(errs, field.Invalid(ruPath.Child("maxUnavailable"), ru.MaxUnavailable, "may not be 0 when `maxSurge` is 0"))
+		}
+		if ru.MaxUnavailable != nil {
+			if v, ok := percentValue(*ru.MaxUnavailable); ok && v > 100 {
+				errs = append(errs, field.Invalid(ruPath.Child("maxUnavailable"), ru.MaxUnavailable, "must not be greater than 100%"))
+			}
 		}
 	default:
 		errs = append(errs, field.NotSupported(path.Child("type"), s.Type,
@@ -215,9 +249,40 @@ func validateStrategy(s *appsv1.DeploymentStrategy, path *field.Path) field.Erro
 	return errs
 }
 
-func isZero(v intstr.IntOrString) bool {
-	if v.Type == intstr.Int {
-		return v.IntVal == 0
+// intOrPercent follows apps/validation ValidatePositiveIntOrPercent: a
+// string must be a percentage ("25%"), an integer must not be negative.
+func intOrPercent(v *intstr.IntOrString, path *field.Path) field.ErrorList {
+	if v == nil {
+		return nil
 	}
-	return v.StrVal == "0%" || v.StrVal == "0"
+	var errs field.ErrorList
+	switch v.Type {
+	case intstr.String:
+		for _, msg := range validation.IsValidPercent(v.StrVal) {
+			errs = append(errs, field.Invalid(path, v, msg))
+		}
+	case intstr.Int:
+		errs = append(errs, apivalidation.ValidateNonnegativeField(int64(v.IntValue()), path)...)
+	default:
+		errs = append(errs, field.Invalid(path, v, "must be an integer or percentage (e.g '5%%')"))
+	}
+	return errs
+}
+
+// percentValue is apps/validation getPercentValue: the number of a valid
+// percentage string.
+func percentValue(v intstr.IntOrString) (int, bool) {
+	if v.Type != intstr.String || len(validation.IsValidPercent(v.StrVal)) != 0 {
+		return 0, false
+	}
+	n, _ := strconv.Atoi(strings.TrimSuffix(v.StrVal, "%"))
+	return n, true
+}
+
+// intOrPercentValue is apps/validation getIntOrPercentValue.
+func intOrPercentValue(v intstr.IntOrString) int {
+	if n, ok := percentValue(v); ok {
+		return n
+	}
+	return v.IntValue()
 }

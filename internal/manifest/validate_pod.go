@@ -3,8 +3,11 @@ package manifest
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -120,23 +123,59 @@ func validatePullPolicy(p corev1.PullPolicy, path *field.Path) field.ErrorList {
 	return field.ErrorList{field.NotSupported(path, p, []corev1.PullPolicy{corev1.PullAlways, corev1.PullIfNotPresent, corev1.PullNever})}
 }
 
-// validateRequests checks that no request exceeds its limit, the check
-// in core/validation ValidateContainerResourceRequirements that decides
-// whether the scheduler's numbers make sense. Resources in name order.
+// validateRequests follows core/validation validateResourceRequirements
+// for what the scheduler's numbers depend on: no quantity is negative
+// (ValidateNonnegativeQuantity), integer resources such as pods are whole
+// (ValidateResourceQuantityValue), and no request exceeds its limit.
+// Limits first, then requests, each in name order (upstream walks maps).
 func validateRequests(r *corev1.ResourceRequirements, path *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	keys := make([]string, 0, len(r.Requests))
-	for k := range r.Requests {
-		keys = append(keys, string(k))
+	for _, k := range sortedNames(r.Limits) {
+		errs = append(errs, quantityValue(corev1.ResourceName(k), r.Limits[corev1.ResourceName(k)], path.Child("limits").Key(k))...)
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range sortedNames(r.Requests) {
 		req := r.Requests[corev1.ResourceName(k)]
+		p := path.Child("requests").Key(k)
+		errs = append(errs, quantityValue(corev1.ResourceName(k), req, p)...)
 		lim, ok := r.Limits[corev1.ResourceName(k)]
 		if ok && req.Cmp(lim) > 0 {
-			errs = append(errs, field.Invalid(path.Child("requests").Key(k), req.String(),
+			errs = append(errs, field.Invalid(p, req.String(),
 				fmt.Sprintf("must be less than or equal to %s limit of %s", k, lim.String())))
 		}
 	}
 	return errs
+}
+
+func sortedNames(l corev1.ResourceList) []string {
+	keys := make([]string, 0, len(l))
+	for k := range l {
+		keys = append(keys, string(k))
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// quantityValue is core/validation ValidateResourceQuantityValue: not
+// negative ("must be greater than or equal to 0"), and whole for the
+// integer resources (pods, and extended resources such as nvidia.com/gpu).
+func quantityValue(name corev1.ResourceName, q resource.Quantity, path *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	if q.Cmp(resource.Quantity{}) < 0 {
+		errs = append(errs, field.Invalid(path, q.String(), apivalidation.IsNegativeErrorMsg))
+	}
+	if integerResource(name) && q.MilliValue()%1000 != 0 {
+		errs = append(errs, field.Invalid(path, q, "must be an integer"))
+	}
+	return errs
+}
+
+// integerResource is core/helper IsIntegerResourceName for the names a
+// container can request: pods and extended resources (a domain outside
+// kubernetes.io, not requests.*).
+func integerResource(name corev1.ResourceName) bool {
+	if name == corev1.ResourcePods {
+		return true
+	}
+	s := string(name)
+	return strings.Contains(s, "/") && !strings.Contains(s, "kubernetes.io/") && !strings.HasPrefix(s, "requests.")
 }

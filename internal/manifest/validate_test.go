@@ -66,7 +66,10 @@ func TestValidate(t *testing.T) {
 			`ConfigMap "My.Config" is invalid: metadata.name: Invalid value: "My.Config": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`},
 		{"job without restartPolicy", "apiVersion: batch/v1\nkind: Job\nmetadata: {name: pi}\nspec: {template: {spec: {containers: [{name: pi, image: perl}]}}}\n",
 			`Job.batch "pi" is invalid: spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"`},
-		{"custom resource", "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: ANY}\n", ""},
+		{"custom resource", "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: any.thing}\nspec: {Whatever: 1}\n", ""},
+		// apiextensions-apiserver validates a custom resource's name as a DNS subdomain
+		{"custom resource name", "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: ANY}\n",
+			`Widget.example.com "ANY" is invalid: metadata.name: Invalid value: "ANY": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`},
 		{"rbac name with colon, namespace dropped", "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: \"system:coredns\", namespace: kube-system}\n", ""},
 		{"rbac name with slash", "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: a/b}\n",
 			`Role.rbac.authorization.k8s.io "a/b" is invalid: metadata.name: Invalid value: "a/b": may not contain '/'`},

@@ -138,7 +138,7 @@ func TestSessionRating(t *testing.T) {
 			if _, err := s.Run(); err != nil {
 				t.Fatal(err)
 			}
-			rs, _, _ := store.readLog(0)
+			rs := loggedReviews(t, store)
 			if len(rs) != 2 || rs[0].Rating != tc.want[0] || rs[1].Rating != tc.want[1] || asked != tc.asked {
 				t.Errorf("ratings %+v %+v, asked %d", rs[0], rs[1], asked)
 			}
@@ -149,7 +149,7 @@ func TestSessionRating(t *testing.T) {
 	s := &Session{Questions: qs, Prompter: &ScriptedPrompter{Answers: ans}, Store: store, Lang: "en", Now: clock(t0, time.Second),
 		Rate: func(*Answered, fsrs.Rating) (fsrs.Rating, error) { return 0, ErrInterrupted }}
 	o, err := s.Run()
-	rs, _, _ := store.readLog(0)
+	rs := loggedReviews(t, store)
 	if err != nil || !o.Interrupted || len(rs) != 1 || rs[0].Rating != int(fsrs.Hard) {
 		t.Errorf("interrupt at rating: %+v %v %+v", o, err, rs)
 	}
@@ -273,4 +273,20 @@ func TestRussianPlurals(t *testing.T) {
 	if out := render(t, ReportDoc(o, "ru", false, false)); !strings.Contains(out, "по 1 из 1 вопроса") || !strings.Contains(out, "1,5 с") {
 		t.Errorf("report plurals and decimals:\n%s", out)
 	}
+}
+
+// loggedReviews returns the readable reviews of store's log, in order.
+func loggedReviews(t *testing.T, store *Store) []Review {
+	t.Helper()
+	entries, err := store.readLog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rs []Review
+	for _, e := range entries {
+		if e.review != nil {
+			rs = append(rs, *e.review)
+		}
+	}
+	return rs
 }

@@ -1,6 +1,8 @@
 package quiz
 
 import (
+	"errors"
+	"fmt"
 	"sort"
 	"time"
 
@@ -39,6 +41,47 @@ type State struct {
 }
 
 const stateVersion = 1
+
+// The range of times the store accepts, for --now and for the reviews in
+// the log. FSRS schedules at most 100 years ahead (MaximumInterval 36500
+// days), so every due date stays far inside what encoding/json can write
+// (years 0 to 9999): a review dated 9999-12-30 once made every later quiz
+// command fail.
+var (
+	EarliestTime = time.Date(2000, time.January, 1, 0, 0, 0, 0, time.UTC)
+	LatestTime   = time.Date(2200, time.January, 1, 0, 0, 0, 0, time.UTC)
+)
+
+func timeRange() string {
+	return EarliestTime.Format(time.DateOnly) + " to " + LatestTime.Format(time.DateOnly)
+}
+
+// CheckTime reports whether t is inside the range the store accepts.
+func CheckTime(t time.Time) error {
+	if t.Before(EarliestTime) || !t.Before(LatestTime) {
+		return fmt.Errorf("%s is outside %s", t.Format(time.RFC3339), timeRange())
+	}
+	return nil
+}
+
+// check rejects a decoded state that cannot be right whatever the log says:
+// an unknown version, Applied outside 0 to the log's lines, missing cards.
+func (s *State) check(logLines int) error {
+	switch {
+	case s.Version != stateVersion:
+		return fmt.Errorf("unknown version %d", s.Version)
+	case s.Applied < 0 || s.Applied > logLines:
+		return fmt.Errorf("applied %d, but the log has %d line(s)", s.Applied, logLines)
+	case s.Cards == nil:
+		return errors.New("no cards")
+	}
+	for id, p := range s.Cards {
+		if p == nil {
+			return fmt.Errorf("card %q is null", id)
+		}
+	}
+	return nil
+}
 
 // NewState returns the state of a learner with no reviews.
 func NewState() *State { return &State{Version: stateVersion, Cards: map[string]*Progress{}} }

@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/k8sexplain/k8sexplain/internal/readcap"
 )
 
 // The files of the progress store.
@@ -62,7 +64,18 @@ func (s *Store) locked(fn func() error) error {
 		return fmt.Errorf("lock %s: %w", s.Dir, err)
 	}
 	defer unlock()
+	s.removeStaleTemp()
 	return fn()
+}
+
+// removeStaleTemp deletes state.json.tmp-* files a killed session left
+// behind (writeAtomic removes its own; only a kill -9 between create and
+// rename leaves one). Called with the lock held, so no writer is active.
+func (s *Store) removeStaleTemp() {
+	stale, _ := filepath.Glob(filepath.Join(s.Dir, StateFile+".tmp-*"))
+	for _, p := range stale {
+		_ = os.Remove(p)
+	}
 }
 
 // Load returns the current state, repairing it from the log when needed.
@@ -101,49 +114,74 @@ func (s *Store) Reset() error {
 	})
 }
 
-// load reads the state file (moving a corrupt one aside), replays the log
-// lines it does not reflect yet, and rewrites it if anything changed.
-// Called with the lock held.
+// Limits of the store's own files: a review line is about 200 bytes, so
+// the log holds some 300,000 answers; the state has one card per question.
+const (
+	MaxLogBytes   = 64 << 20
+	MaxStateBytes = 16 << 20
+)
+
+// logEntry is one complete line of the review log: the review, or nil for
+// a line that does not parse (or dates a review outside EarliestTime to
+// LatestTime), with why.
+type logEntry struct {
+	review *Review
+	bad    string
+}
+
+// load reads the state file and checks that the log justifies it: the
+// first Applied lines of the log, replayed, must give exactly that state.
+// A state the log does not justify (unreadable, an unknown version, Applied
+// out of range, cards that do not match) is moved aside and rebuilt from
+// the log. The log lines past Applied are replayed, and the state is
+// rewritten if anything changed. Called with the lock held.
 func (s *Store) load() (*State, error) {
 	path := filepath.Join(s.Dir, StateFile)
-	st := NewState()
-	data, err := os.ReadFile(path)
+	entries, err := s.readLog()
+	if err != nil {
+		return nil, err
+	}
+	var file *State
+	data, err := readcap.ReadFile(path, MaxStateBytes, "the quiz state")
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-	case err != nil:
+	case err != nil && !errors.Is(err, readcap.ErrTooLarge):
 		s.warn("cannot read %s (%v); rebuilding it from the review log", path, err)
 		s.moveAside(path)
 	default:
-		if jerr := json.Unmarshal(data, st); jerr != nil || st.Version != stateVersion || st.Cards == nil {
-			if jerr == nil {
-				jerr = fmt.Errorf("unknown version %d", st.Version)
+		st, why := NewState(), err
+		if why == nil {
+			why = json.Unmarshal(data, st)
+		}
+		if why == nil {
+			why = st.check(len(entries))
+		}
+		var replayed *State
+		if why == nil {
+			replayed = replay(entries[:st.Applied], nil)
+			if !sameState(st, replayed) {
+				why = fmt.Errorf("it does not match the first %d lines of %s", st.Applied, LogFile)
 			}
+		}
+		if why != nil {
 			aside := s.moveAside(path)
-			s.warn("%s is corrupt (%v); moved it to %s and rebuilt it from the review log", path, jerr, aside)
-			st = NewState()
+			s.warn("%s is corrupt (%v); moved it to %s and rebuilt it from the review log", path, why, aside)
+		} else {
+			file = replayed
 		}
 	}
-	lines, err := s.countLog()
-	if err != nil {
-		return nil, err
+	st := file
+	if st == nil {
+		st = replay(entries, s.warnBad)
+	} else {
+		for n := st.Applied; n < len(entries); n++ {
+			st.applyEntry(n, entries[n], s.warnBad)
+		}
 	}
-	if st.Applied > lines {
-		s.warn("%s reflects more reviews than the log holds; rebuilding it from the log", path)
-		st = NewState()
-	}
-	if st.Applied == lines {
+	if file != nil && file.Applied == len(entries) {
 		return st, nil
 	}
-	reviews, lines, err := s.readLog(st.Applied)
-	if err != nil {
-		return nil, err
-	}
-	for _, r := range reviews {
-		if r != nil {
-			st.Apply(*r)
-		}
-	}
-	st.Applied = lines
+	st.Applied = len(entries)
 	out, err := json.MarshalIndent(st, "", " ")
 	if err != nil {
 		return nil, err
@@ -154,41 +192,64 @@ func (s *Store) load() (*State, error) {
 	return st, nil
 }
 
-// readLog returns one entry per complete line from line number from on
-// (nil for a line that does not parse, with a warning; lines before from
-// were applied already and are not parsed again) and the number of complete
-// lines. A last line without its newline is a write cut short by a crash and
-// is ignored.
-func (s *Store) readLog(from int) ([]*Review, int, error) {
+func (s *Store) warnBad(n int, why string) {
+	s.warn("%s line %d %s; skipping it", filepath.Join(s.Dir, LogFile), n+1, why)
+}
+
+// replay builds the state the entries give; warn (if not nil) hears of the
+// lines skipped.
+func replay(entries []logEntry, warn func(int, string)) *State {
+	st := NewState()
+	for n, e := range entries {
+		st.applyEntry(n, e, warn)
+	}
+	st.Applied = len(entries)
+	return st
+}
+
+func (st *State) applyEntry(n int, e logEntry, warn func(int, string)) {
+	if e.review == nil {
+		if warn != nil {
+			warn(n, e.bad)
+		}
+		return
+	}
+	st.Apply(*e.review)
+}
+
+// sameState compares two states as the state file stores them.
+func sameState(a, b *State) bool {
+	ja, err1 := json.Marshal(a)
+	jb, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && bytes.Equal(ja, jb)
+}
+
+// readLog returns one entry per complete line of the log. A last line
+// without its newline is a write cut short by a crash and is ignored.
+func (s *Store) readLog() ([]logEntry, error) {
 	path := filepath.Join(s.Dir, LogFile)
-	data, err := os.ReadFile(path)
+	data, err := readcap.ReadFile(path, MaxLogBytes, "the quiz review log")
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, 0, nil
+		return nil, nil
 	}
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	complete := bytes.Count(data, []byte("\n"))
 	lines := bytes.SplitN(data, []byte("\n"), complete+1)[:complete]
-	var out []*Review
-	for n := from; n < len(lines); n++ {
+	out := make([]logEntry, len(lines))
+	for n, line := range lines {
 		r := &Review{}
-		if err := json.Unmarshal(lines[n], r); err != nil || r.ID == "" {
-			s.warn("%s line %d is unreadable; skipping it", path, n+1)
-			r = nil
+		switch err := json.Unmarshal(line, r); {
+		case err != nil || r.ID == "":
+			out[n].bad = "is unreadable"
+		case CheckTime(r.At) != nil:
+			out[n].bad = "dates a review outside " + timeRange()
+		default:
+			out[n].review = r
 		}
-		out = append(out, r)
 	}
-	return out, complete, nil
-}
-
-// countLog returns the number of complete lines in the log.
-func (s *Store) countLog() (int, error) {
-	data, err := os.ReadFile(filepath.Join(s.Dir, LogFile))
-	if errors.Is(err, os.ErrNotExist) {
-		return 0, nil
-	}
-	return bytes.Count(data, []byte("\n")), err
+	return out, nil
 }
 
 // appendLog writes reviews as JSON lines with O_APPEND and syncs. If the

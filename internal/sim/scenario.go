@@ -33,6 +33,10 @@ func (c *Cluster) Settle() bool {
 	return tr.Failed == "" && tr.Summary.AllReady
 }
 
+// Failed is the first error that stopped the apply ("" if none): the API
+// server's message for an object it rejected.
+func (c *Cluster) Failed() string { return c.failed }
+
 // Pods lists the stored pods (namespace/name → pod), for choosing targets.
 func (c *Cluster) Pods() []*corev1.Pod { return c.api.Pods() }
 

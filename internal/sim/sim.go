@@ -113,7 +113,13 @@ func NewCluster(cfg Config) (*Cluster, error) {
 
 	nodes := cfg.Nodes
 	if len(nodes) == 0 {
+		if cfg.Workers > MaxNodes {
+			return nil, fmt.Errorf("%s nodes: k8sexplain simulates at most %s", thousands(int64(cfg.Workers)), thousands(MaxNodes))
+		}
 		nodes = DefaultNodes(max(cfg.Workers, 0), true)
+	}
+	if err := checkNodes(nodes); err != nil {
+		return nil, err
 	}
 	cidr, mask := cfg.ClusterCIDR, cfg.NodeCIDRMaskSize
 	if cidr == "" {

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/k8sexplain/k8sexplain/internal/clip"
 	"github.com/k8sexplain/k8sexplain/internal/report"
 )
 
@@ -153,7 +154,28 @@ func (r *Recorder) Add(s Step) {
 		return
 	}
 	s.At = r.now()
+	clipStep(&s)
 	r.Steps = append(r.Steps, s)
+}
+
+// Longest object reference and field value a step keeps: a reference is
+// resource/namespace/name (at most about 330 bytes for valid names), a
+// value may be a list of defaulted fields or an API error.
+const (
+	maxObjectBytes = 512
+	maxFieldBytes  = 4096
+)
+
+// clipStep keeps output bounded by input: user-supplied values (names,
+// images, messages quoting them) are shortened with their length.
+func clipStep(s *Step) {
+	s.Object = clip.String(s.Object, maxObjectBytes)
+	s.To = clip.String(s.To, maxObjectBytes)
+	for i := range s.Fields {
+		if v := s.Fields[i].Value; len(v) > clip.MaxValue {
+			s.Fields[i].Value = clip.String(clip.Message(v), maxFieldBytes)
+		}
+	}
 }
 
 // Reset forgets the steps so far (a story starts after the cluster settled).

@@ -1,0 +1,93 @@
+package sim
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/k8sexplain/k8sexplain/internal/manifest"
+	corev1 "k8s.io/api/core/v1"
+)
+
+func TestCheckScale(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		nodes    int
+		replicas int
+		rollout  bool
+		want     string // "" accepts
+	}{
+		{"small", 3, 3, false, ""},
+		{"pending within the allowance", 3, 440 + MaxPending, false, ""},
+		{"a billion", 3, 1_000_000_000, false, "more than the 150,000 pods per cluster Kubernetes supports"},
+		{"just over the cluster limit", 2000, MaxPods + 1, false, "asks for 150,001 pods (spec.replicas)"},
+		{"beyond the nodes", 3, 5000, false, "the 4 nodes hold at most 440 pods"},
+		{"surge counts in a rollout", 2000, MaxPods, true, "spec.replicas 150,000 + maxSurge 37,500 during the rollout"},
+		{"surge not counted in an apply", 2000, MaxPods, false, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := NewCluster(Config{Seed: 1, Workers: tc.nodes, StepLimit: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = c.CheckScale(deployment(tc.replicas), tc.rollout)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatalf("refused: %v", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Fatalf("error %v, want one with %q", err, tc.want)
+			case err != nil && (!strings.HasPrefix(err.Error(), "bench.yaml:") || strings.Contains(err.Error(), "\n")):
+				t.Fatalf("want one line naming file and line: %q", err)
+			}
+		})
+	}
+}
+
+func TestCheckScaleContainers(t *testing.T) {
+	src := "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n"
+	for i := 0; i < 40; i++ {
+		src += "  - {name: c" + strings.Repeat("x", i) + ", image: nginx}\n"
+	}
+	pod, err := manifest.Parse("p.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var objs []manifest.Object
+	for i := 0; i < MaxContainers/40+1; i++ {
+		objs = append(objs, pod[0])
+	}
+	c, _ := NewCluster(Config{Seed: 1, Workers: 100, StepLimit: 10})
+	if err := c.CheckScale(objs, false); err == nil || !strings.Contains(err.Error(), "300,000 containers") {
+		t.Fatalf("want the container limit, got %v", err)
+	}
+}
+
+// A node's pod network must be IPv4: IPv6 and dual-stack are refused with
+// a message, not a crash in the kubelet (it used to panic on IPv6).
+func TestNodesIPv6Refused(t *testing.T) {
+	mk := func(cidrs ...string) *corev1.Node {
+		n := DefaultNodes(1, false)[0]
+		n.Spec.PodCIDR, n.Spec.PodCIDRs = "", cidrs
+		if len(cidrs) > 0 {
+			n.Spec.PodCIDR = cidrs[0]
+		}
+		return n
+	}
+	for _, tc := range []struct {
+		cidrs []string
+		want  string
+	}{
+		{[]string{"fd00:10:244:1::/64"}, "is IPv6: k8sexplain simulates an IPv4 single-stack cluster"},
+		{[]string{"10.244.1.0/24", "fd00:10:244:1::/64"}, "is IPv6"},
+		{[]string{"10.244.1.0/24", "10.245.1.0/24"}, "one podCIDR per node"},
+		{[]string{"banana"}, `spec.podCIDR "banana" is not a CIDR`},
+		{[]string{"10.244.1.0/24"}, ""},
+	} {
+		_, err := NewCluster(Config{Seed: 1, Nodes: []*corev1.Node{mk(tc.cidrs...)}})
+		if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%v: error %v, want %q", tc.cidrs, err, tc.want)
+		}
+	}
+	if _, err := NewCluster(Config{Seed: 1, Workers: MaxNodes + 1}); err == nil {
+		t.Errorf("%d workers accepted", MaxNodes+1)
+	}
+}
