@@ -187,6 +187,10 @@ var catalogueEN = map[string]Entry{
 	"endpointslice.update": {"EndpointSlice for Service {service}: {ready} ready of {total} — {endpoints}", ""},
 	"kubeproxy.sync": {"kube-proxy on {node}: iptables-restore {chain} for {vip}:{port}/{proto} → {endpoints} endpoint(s) {targets}",
 		"kube-proxy on every node watches Services and EndpointSlices and rewrites iptables rules: a KUBE-SERVICES match on the ClusterIP jumps to KUBE-SVC-…, which DNATs to a random ready endpoint. No interface holds the ClusterIP (see `k8sexplain dnat`)."},
+	"kubeproxy.reject": {"kube-proxy on {node}: {service} has no ready endpoints — iptables-restore writes only a filter-table REJECT for {vip}:{port}/{proto} (\"{comment}\"); no KUBE-SVC chain",
+		"With no ready endpoint kube-proxy writes no nat rules for the Service: a rule in the filter table's KUBE-SERVICES chain rejects a new connection to the ClusterIP with ICMP port-unreachable, so a client gets \"connection refused\" at once instead of a timeout. The KUBE-SVC chain that DNATs to pods is written with the first ready endpoint."},
+	"kubeproxy.rejectagain": {"kube-proxy on {node}: {service} has no ready endpoints any more — iptables-restore removes {chain} and rejects {vip}:{port}/{proto} in the filter table (\"{comment}\")",
+		"When the last ready endpoint goes, the nat chains of the Service are deleted and the filter-table REJECT returns: new connections are refused at once; connections already tracked by conntrack keep their DNAT until they end."},
 	"dns.record": {"CoreDNS: {fqdn} → {rr}",
 		"CoreDNS watches Services: a ClusterIP Service gets one A record for its virtual IP; a headless one gets one A record per ready pod."},
 }

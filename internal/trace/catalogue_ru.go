@@ -187,6 +187,10 @@ var catalogueRU = map[string]Entry{
 	"endpointslice.update": {"EndpointSlice для Service {service}: готовы {ready} из {total} — {endpoints}", ""},
 	"kubeproxy.sync": {"kube-proxy на {node}: iptables-restore {chain} для {vip}:{port}/{proto} → эндпоинтов: {endpoints} {targets}",
 		"kube-proxy на каждой ноде следит за Service и EndpointSlice и переписывает правила iptables: совпадение по ClusterIP в KUBE-SERVICES отправляет пакет в цепочку KUBE-SVC-…, которая делает DNAT на случайный готовый эндпоинт. ClusterIP не назначен ни одному интерфейсу (см. `k8sexplain dnat`)."},
+	"kubeproxy.reject": {"kube-proxy на {node}: у {service} нет готовых эндпоинтов — iptables-restore пишет только REJECT в таблице filter для {vip}:{port}/{proto} (\"{comment}\"); цепочки KUBE-SVC нет",
+		"Пока нет ни одного готового эндпоинта, kube-proxy не пишет для сервиса правил в таблице nat: правило в цепочке KUBE-SERVICES таблицы filter отвергает новое соединение к ClusterIP ответом ICMP port-unreachable, и клиент сразу получает «connection refused», а не таймаут. Цепочка KUBE-SVC, которая делает DNAT на поды, появляется вместе с первым готовым эндпоинтом."},
+	"kubeproxy.rejectagain": {"kube-proxy на {node}: у {service} больше нет готовых эндпоинтов — iptables-restore удаляет {chain} и отвергает {vip}:{port}/{proto} в таблице filter (\"{comment}\")",
+		"Когда уходит последний готовый эндпоинт, цепочки сервиса в таблице nat удаляются и возвращается REJECT в таблице filter: новые соединения сразу отвергаются; соединения, уже записанные в conntrack, сохраняют свой DNAT до конца."},
 	"dns.record": {"CoreDNS: {fqdn} → {rr}",
 		"CoreDNS следит за сервисами: ClusterIP-сервис получает одну A-запись на свой виртуальный IP, headless-сервис — по одной A-записи на каждый готовый под."},
 }

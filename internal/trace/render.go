@@ -248,7 +248,7 @@ func sequence(tr *Trace, o Options) *report.Sequence {
 				add(report.Message{From: "apiserver", To: "etcd", Text: text})
 			case s.Kind == "apiserver.response" || s.Kind == "apiserver.updated":
 				add(report.Message{From: "apiserver", To: "kubectl", Text: text, Reply: true})
-			case s.Kind == "controller.observe" || s.Kind == "scheduler.queue" || s.Kind == "kubelet.admit" || s.Kind == "dns.record" || s.Kind == "kubeproxy.sync":
+			case s.Kind == "controller.observe" || s.Kind == "scheduler.queue" || s.Kind == "kubelet.admit" || s.Kind == "dns.record" || strings.HasPrefix(s.Kind, "kubeproxy."):
 				add(report.Message{From: "apiserver", To: who, Text: text, Reply: true})
 			case s.To != "" || s.Kind == "deployment.newrs" || s.Kind == "replicaset.diff" || strings.HasPrefix(s.Kind, "endpointslice.") ||
 				s.Kind == "kubelet.running" || s.Kind == "event" || s.Kind == "deployment.status":
