@@ -19,6 +19,7 @@ var traceCases = []struct {
 	{"app", []string{"trace", "apply", "examples/app.yaml"}},
 	{"unschedulable", []string{"trace", "apply", "examples/unschedulable.yaml"}},
 	{"tainted-nodes", []string{"trace", "apply", "examples/tainted-nodes.yaml"}},
+	{"init", []string{"trace", "apply", "examples/init.yaml"}},
 }
 
 var formatExt = map[string]string{"text": "txt", "markdown": "md", "mermaid": "mmd", "json": "json"}

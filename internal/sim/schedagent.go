@@ -182,7 +182,8 @@ func (s *schedAgent) cycle(pod *corev1.Pod) {
 		upd.Status.Phase = corev1.PodPending
 		upd.Status.Conditions = append(upd.Status.Conditions, corev1.PodCondition{Type: corev1.PodScheduled,
 			Status: corev1.ConditionFalse, Reason: corev1.PodReasonUnschedulable, Message: res.Message})
-		s.c.UpdateStatus(upd, nil)
+		// The scheduler patches the condition in (scheduler util.PatchPodStatus).
+		s.c.PatchPodStatus(pod, upd, nil)
 		return
 	}
 	delete(s.Pending, pod.UID)

@@ -67,6 +67,7 @@ type request struct {
 	res         Resource
 	ns, name    string
 	node        string // binding target
+	patch       *podStatusPatch
 }
 
 func (c *Client) send(r request, done Done) {

@@ -24,6 +24,8 @@ func verbHTTP(r request) string {
 		return "PUT"
 	case "delete":
 		return "DELETE"
+	case "patch":
+		return "PATCH"
 	}
 	return "GET"
 }
@@ -103,6 +105,10 @@ func (s *Server) handle(c *Client, r request, done Done) {
 	}
 	if r.subresource == "binding" {
 		s.bind(c, r, done, step)
+		return
+	}
+	if r.verb == "patch" {
+		s.patchStatus(c, r, done, step)
 		return
 	}
 	// The request body becomes the server's object, as a decoded request

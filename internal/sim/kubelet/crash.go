@@ -112,7 +112,7 @@ func (k *Kubelet) containerDown(ps *podState, c *corev1.Container, code int, why
 		kind = "kubelet.exitednow"
 	}
 	k.step(trace.PhaseKubelet, kind, pod, "container", c.Name, "code", code, "reason", why, "restart", ps.restartCount[c.Name]+1, "delay", delay.String(), "state", waiting)
-	k.updateStatus(ps, upd, nil)
+	k.patchStatus(ps, upd, nil)
 	if delay > 0 {
 		k.c.Event(trace.PhaseKubelet, pod, "Warning", "BackOff", "Back-off restarting failed container "+c.Name+" in pod "+pod.Name+"_"+pod.Namespace+"("+string(pod.UID)+")")
 	}
@@ -177,7 +177,7 @@ func (k *Kubelet) readinessFails(ps *podState, c *corev1.Container) {
 		setCond(upd, corev1.ContainersReady, false)
 		setCond(upd, corev1.PodReady, false)
 		ps.ready = false
-		k.updateStatus(ps, upd, nil)
+		k.patchStatus(ps, upd, nil)
 	})
 }
 

@@ -50,6 +50,7 @@ type podState struct {
 	ready         bool
 	terminating   bool
 	failReadiness bool
+	sidecars      []string // native sidecars started (init containers that keep running)
 	startedAt     time.Duration
 	generation    int // bumped on every container restart; stale timers check it
 	restartCount  map[string]int32
