@@ -114,3 +114,41 @@ func TestDockerReference(t *testing.T) {
 		}
 	}
 }
+
+// Pod status writes of the kubelet and the scheduler are strategic-merge
+// PATCHes of pods/status; the scheduler's events go to events.k8s.io/v1.
+func TestStatusPatchesAndSchedulerEvents(t *testing.T) {
+	tr := applyTrace(t, 1, parse(t, `apiVersion: v1
+kind: Pod
+metadata: {name: big}
+spec:
+  containers:
+  - {name: app, image: nginx:1.27, resources: {requests: {cpu: "64"}}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: small}
+spec:
+  containers:
+  - {name: app, image: nginx:1.27}
+`))
+	seen := map[string]bool{}
+	for _, s := range stepsOf(tr, "apiserver.request") {
+		user, verb, path := s.Get("user"), s.Get("verb"), s.Get("path")
+		if strings.HasSuffix(path, "/status") && strings.Contains(path, "/pods/") {
+			if verb != "PATCH" {
+				t.Fatalf("%s writes pod status with %s", user, verb)
+			}
+			seen[user] = true
+		}
+		if user == "system:kube-scheduler" && strings.HasSuffix(path, "/events") && !strings.HasPrefix(path, "/apis/events.k8s.io/v1/") {
+			t.Fatalf("scheduler event through %s", path)
+		}
+	}
+	if !seen["system:node:node-a"] || !seen["system:kube-scheduler"] {
+		t.Fatalf("want status PATCHes from the kubelet and the scheduler, saw %v", seen)
+	}
+	if len(stepsOf(tr, "apiserver.patch")) == 0 {
+		t.Fatal("no apiserver.patch step")
+	}
+}

@@ -77,8 +77,11 @@ func (p *podStatusPatch) apply(st *corev1.PodStatus) {
 // status.conditions[Ready], …
 func (p *podStatusPatch) describe() string {
 	var out []string
+	t := reflect.TypeOf(p.status)
 	for _, f := range p.fields {
-		out = append(out, "status."+strings.ToLower(f[:1])+f[1:])
+		sf, _ := t.FieldByName(f)
+		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		out = append(out, "status."+name)
 	}
 	for _, c := range p.conditions {
 		out = append(out, fmt.Sprintf("status.conditions[%s]", c.Type))
