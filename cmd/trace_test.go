@@ -20,6 +20,7 @@ var traceCases = []struct {
 	{"unschedulable", []string{"trace", "apply", "examples/unschedulable.yaml"}},
 	{"tainted-nodes", []string{"trace", "apply", "examples/tainted-nodes.yaml"}},
 	{"init", []string{"trace", "apply", "examples/init.yaml"}},
+	{"quota", []string{"trace", "apply", "examples/quota.yaml"}},
 }
 
 var formatExt = map[string]string{"text": "txt", "markdown": "md", "mermaid": "mmd", "json": "json"}

@@ -127,8 +127,14 @@ func (s *Server) handle(c *Client, r request, done Done) {
 				step(apiPhase, "apiserver.defaulted", "fields", strings.Join(filled, ", "))
 			}
 		}
-		if plugins := s.mutate(obj); len(plugins) > 0 {
+		plugins, st := s.mutate(obj)
+		if st != nil {
+			fail(st)
+			return
+		}
+		if len(plugins) > 0 {
 			step(apiPhase, "apiserver.mutating", "plugins", strings.Join(plugins, "; "))
+			s.noteLimitRanger(c, r, obj)
 		}
 		m.SetGeneration(1)
 		if m.GetName() == "" && m.GetGenerateName() != "" {
@@ -152,6 +158,11 @@ func (s *Server) handle(c *Client, r request, done Done) {
 	if r.verb == "create" && r.res.Namespaced && s.data[Key(Resource{Kind: "Namespace", Plural: "namespaces"}, "", r.ns)] == nil {
 		fail(&Status{Code: http.StatusNotFound, Reason: "NotFound", Message: fmt.Sprintf("namespaces %q not found", r.ns)})
 		return
+	}
+	if r.verb == "create" && r.subresource == "" {
+		if !s.admitQuota(c, r, obj, step, fail) {
+			return
+		}
 	}
 	if r.verb == "create" && prev != nil {
 		fail(&Status{Code: http.StatusConflict, Reason: "AlreadyExists",

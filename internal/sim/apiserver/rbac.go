@@ -64,6 +64,11 @@ func bootstrapRBAC() *RBAC {
 			r("", "pods/status", "update"),
 			r("coordination.k8s.io", "leases", "list,watch"),
 		}, ev...),
+		// plugin/pkg/auth/authorizer/rbac/bootstrappolicy/controller_policy.go
+		"system:controller:resourcequota-controller": append([]rule{
+			r("*", "*", "list,watch"),
+			r("", "resourcequotas/status", "update"),
+		}, ev...),
 		"system:coredns": {
 			r("", "endpoints,services,pods,namespaces", "list,watch"),
 			r("discovery.k8s.io", "endpointslices", "list,watch"),
@@ -78,6 +83,7 @@ func bootstrapRBAC() *RBAC {
 		{name: "system:kube-scheduler", role: "system:kube-scheduler", users: []string{"system:kube-scheduler"}},
 		{name: "kubeadm:node-proxier", role: "system:node-proxier", users: []string{sa("kube-proxy")}},
 		{name: "system:coredns", role: "system:coredns", users: []string{sa("coredns")}},
+		{name: "system:controller:resourcequota-controller", role: "system:controller:resourcequota-controller", users: []string{sa("resourcequota-controller")}},
 		{name: "system:controller:node-controller", role: "system:controller:node-controller", users: []string{sa("node-controller")}},
 	}}
 }

@@ -34,6 +34,7 @@ type ReplicaSet struct {
 	deleting   map[types.UID]map[string]bool        // deletions sent, not yet seen
 	queue      *workQueue                           // syncs queued
 	lastStatus map[string][4]int64
+	retry      itemBackoff // failed creations requeue with back-off
 }
 
 // NewReplicaSet starts the controller's watches.
@@ -144,7 +145,15 @@ func (r *ReplicaSet) batch(rs *appsv1.ReplicaSet, remaining, size int) {
 					r.batch(rs, left, size*2)
 				} else {
 					r.inFlight[rs.UID] = 0
-					r.queue.add(rs.Namespace + "/" + rs.Name)
+					key := rs.Namespace + "/" + rs.Name
+					if failed {
+						// syncReplicaSet returned the error: the key is
+						// requeued rate-limited, 5 ms doubling.
+						r.eng.After(r.retry.next(key), func() { r.queue.add(key) })
+					} else {
+						r.retry.forget(key)
+						r.queue.add(key)
+					}
 				}
 			}
 		})
