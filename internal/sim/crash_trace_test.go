@@ -2,6 +2,7 @@ package sim
 
 import (
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -86,5 +87,40 @@ func TestReadinessNeverRestarts(t *testing.T) {
 	}
 	if !gone {
 		t.Fatal("the endpoint was not marked not ready")
+	}
+}
+
+// The Events table reads like `kubectl describe pod`: repeats folded into
+// one row with a count, kubelet events in upstream's words and order.
+func TestDescribeEvents(t *testing.T) {
+	tr := crashStory(t, kubelet.CrashPanic, 3)
+	var pod string
+	if s, ok := firstAt(tr, "story.crash", "", ""); ok {
+		pod = strings.TrimPrefix(s.Object, "pods/")
+	}
+	tab := DescribeEvents(tr, pod)
+	var got []string
+	for _, r := range tab.Rows {
+		got = append(got, r[1]+" "+r[2])
+	}
+	want := regexp.MustCompile(`^Pulled \d+s \(x3 over \d+s\)\|Created \d+s \(x3 over \d+s\)\|Started \d+s \(x3 over \d+s\)\|BackOff \d+s \(x2 over \d+s\)$`)
+	if !want.MatchString(strings.Join(got, "|")) {
+		t.Fatalf("rows: %q", got)
+	}
+
+	src, _ := os.ReadFile(golden.Root() + "/examples/app.yaml")
+	c, err := NewCluster(Config{Seed: 1, Workers: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Apply(parse(t, string(src)), []string{"app.yaml"})
+	tr = c.Run("t")
+	p := c.Pods()[0]
+	var reasons []string
+	for _, r := range DescribeEvents(tr, p.Namespace+"/"+p.Name).Rows {
+		reasons = append(reasons, r[1]+"/"+r[3])
+	}
+	if got := strings.Join(reasons, " "); got != "Scheduled/default-scheduler Pulling/kubelet Pulled/kubelet Created/kubelet Started/kubelet" {
+		t.Fatalf("apply events: %s", got)
 	}
 }

@@ -139,7 +139,8 @@ var catalogueEN = map[string]Entry{
 		"Controllers never poll: each keeps an informer (LIST once, then WATCH) and a work queue. A watch event puts the object's key on the queue; the reconcile loop compares desired with actual state."},
 	"deployment.newrs": {"no ReplicaSet matches the template: create {rs} (pod-template-hash {hash}) with {replicas} replicas",
 		"The Deployment controller does not create pods. It hashes the pod template into the pod-template-hash label and creates a ReplicaSet named <deployment>-<hash>; a new template later means a new ReplicaSet, which is how rolling updates and rollbacks work."},
-	"event": {"Event {type} {reason}: {message}", ""},
+	"event": {"Event {type} {reason}: {message}",
+		"Events are API objects: controllers and the kubelet write core/v1 Events, the scheduler events.k8s.io/v1 ones. `kubectl describe` lists those about the object (Type, Reason, Age, From, Message); they expire after an hour (--event-ttl), so they explain recent history only."},
 	"replicaset.diff": {"{object}: want {want} pods, have {have}: create {create} (slow start: batches of 1, 2, 4…)",
 		"The ReplicaSet controller counts the pods it owns (ownerReferences) and creates the difference in doubling batches, so a broken template fails once instead of N times. Pod names come from generateName: <replicaset>-<5 random characters>."},
 	"replicaset.status": {"status: {replicas} replicas, {ready} ready, {available} available", ""},
@@ -220,6 +221,12 @@ var catalogueEN = map[string]Entry{
 }
 
 var wordsEN = map[string]string{
+	"describe.title":          "Events of pod {subject}, as `kubectl describe pod` lists them at the end",
+	"describe.type":           "Type",
+	"describe.reason":         "Reason",
+	"describe.age":            "Age",
+	"describe.from":           "From",
+	"describe.message":        "Message",
 	"node.title":              "Timings of a node failure (simulated vs upstream defaults)",
 	"node.setting":            "what",
 	"node.value":              "this run",

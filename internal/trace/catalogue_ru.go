@@ -139,7 +139,8 @@ var catalogueRU = map[string]Entry{
 		"Контроллеры никогда не опрашивают API по таймеру: у каждого есть informer (один раз LIST, затем WATCH) и очередь задач. Событие watch кладёт ключ объекта в очередь; цикл reconcile сравнивает желаемое состояние с фактическим."},
 	"deployment.newrs": {"ни один ReplicaSet не соответствует шаблону: создаём {rs} (pod-template-hash {hash}) с {replicas} репликами",
 		"Контроллер Deployment сам поды не создаёт. Он вычисляет хеш шаблона пода, записывает его в метку pod-template-hash и создаёт ReplicaSet с именем <deployment>-<hash>; изменённый шаблон даёт новый ReplicaSet — на этом и построены rolling update и откат."},
-	"event": {"Event {type} {reason}: {message}", ""},
+	"event": {"Event {type} {reason}: {message}",
+		"События — это API-объекты: контроллеры и kubelet пишут события core/v1, планировщик — events.k8s.io/v1. `kubectl describe` показывает события объекта (Type, Reason, Age, From, Message); они живут час (--event-ttl), поэтому объясняют только недавнюю историю."},
 	"replicaset.diff": {"{object}: нужно подов: {want}, есть: {have}; создаём {create} (slow start: пачки по 1, 2, 4…)",
 		"Контроллер ReplicaSet считает принадлежащие ему поды (по ownerReferences) и создаёт недостающие пачками удваивающегося размера, чтобы сломанный шаблон упал один раз, а не N раз. Имена подов берутся из generateName: <replicaset>-<5 случайных символов>."},
 	"replicaset.status": {"статус: реплик {replicas}, готовы {ready}, доступны {available}", ""},
@@ -220,6 +221,12 @@ var catalogueRU = map[string]Entry{
 }
 
 var wordsRU = map[string]string{
+	"describe.title":          "События пода {subject} — так их покажет `kubectl describe pod` в конце",
+	"describe.type":           "Type",
+	"describe.reason":         "Reason",
+	"describe.age":            "Age",
+	"describe.from":           "From",
+	"describe.message":        "Message",
 	"node.renew.default":      "10s (¼ от nodeLeaseDurationSeconds 40)",
 	"node.monitor.default":    "--node-monitor-period 5s",
 	"node.grace.default":      "--node-monitor-grace-period 50s (до v1.32 — 40s)",

@@ -97,11 +97,11 @@ func doc(tr *Trace, o Options) *report.Doc {
 		flush()
 	}
 	for _, t := range tr.Tables {
-		d.H(1, word(o.Lang, t.Title))
+		d.H(1, strings.ReplaceAll(word(o.Lang, t.Title), "{subject}", t.Subject))
 		rt := &report.Table{Right: make([]bool, len(t.Header))}
 		for i, h := range t.Header {
 			rt.Header = append(rt.Header, word(o.Lang, h))
-			rt.Right[i] = i > 0
+			rt.Right[i] = i > 0 && !t.Left
 		}
 		for _, r := range t.Rows {
 			row := append([]string{}, r...)
@@ -292,9 +292,10 @@ type jsonStep struct {
 }
 
 type jsonTable struct {
-	Title  string     `json:"title,omitempty"`
-	Header []string   `json:"header"`
-	Rows   [][]string `json:"rows"`
+	Title   string     `json:"title,omitempty"`
+	Subject string     `json:"subject,omitempty"`
+	Header  []string   `json:"header"`
+	Rows    [][]string `json:"rows"`
 }
 
 type jsonSummary struct {
@@ -322,7 +323,7 @@ func renderJSON(w io.Writer, tr *Trace, o Options) error {
 	}
 	out := jsonTrace{Schema: "k8sexplain.trace/v1", Command: tr.Command, Story: story, Lang: o.Lang, Builtin: o.Builtin, Failed: tr.Failed, Steps: []jsonStep{}}
 	for _, t := range tr.Tables {
-		jt := jsonTable{Title: t.Title, Rows: t.Rows}
+		jt := jsonTable{Title: t.Title, Subject: t.Subject, Rows: t.Rows}
 		jt.Header = append(jt.Header, t.Header...)
 		out.Tables = append(out.Tables, jt)
 	}

@@ -126,11 +126,15 @@ func (k *Kubelet) containerDown(ps *podState, c *corev1.Container, code int, why
 			return
 		}
 		ps.restartCount[c.Name]++
+		// The restart is a new startContainer: the image check, Created, Started.
+		k.c.Event(trace.PhaseKubelet, pod, "Normal", "Pulled", fmt.Sprintf("Container image %q already present on machine and can be accessed by the pod", c.Image))
 		k.criStep("CreateContainer", pod, "container", c.Name, "image", c.Image)
 		k.runtimeStep("runtime.restart", pod, "container", c.Name, "ip", ps.ip, "restarts", ps.restartCount[c.Name])
 		k.eng.After(createTime, func() {
+			k.c.Event(trace.PhaseKubelet, pod, "Normal", "Created", "Created container: "+c.Name)
 			k.criStep("StartContainer", pod, "container", c.Name)
 			k.eng.After(startTime, func() {
+				k.c.Event(trace.PhaseKubelet, pod, "Normal", "Started", "Started container "+c.Name)
 				k.running(ps, ps.ip, []string{c.Name})
 				then()
 			})

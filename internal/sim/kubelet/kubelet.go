@@ -1,16 +1,22 @@
 // Package kubelet models the node agent: it watches the pods bound to its
 // node, and for each one drives the container runtime through CRI calls —
 // RunPodSandbox (the pause container holding the network, IPC and UTS
-// namespaces, with an IP from the node's podCIDR via CNI), PullImage per
-// imagePullPolicy (serialised, as serializeImagePulls defaults to true),
+// namespaces, with an IP from the node's podCIDR via CNI; containerd pulls
+// the pause image itself), PullImage per imagePullPolicy (serialised, as
+// serializeImagePulls defaults to true: one queue per node),
 // CreateContainer and StartContainer (runc: new PID and mount namespaces,
 // joined to the sandbox's shared ones, and a cgroup from requests and
 // limits) — then runs startup and readiness probes on their configured
 // timings and reports status through the API server.
 //
-// Left out: volumes other than the service-account token, init containers'
-// real work (they run for a fixed time), ephemeral containers, eviction and
-// node status heartbeats during apply.
+// Init containers run one at a time to completion (a native sidecar,
+// restartPolicy Always, only has to start), then the app containers; an
+// init container's command decides its run time and exit code (`sleep N`,
+// `exit N`). Status is written as strategic-merge PATCHes, and the kubelet
+// records the events `kubectl describe pod` shows, in upstream's words.
+//
+// Left out: volumes other than the service-account token, ephemeral
+// containers, eviction and node status heartbeats during apply.
 package kubelet
 
 import (

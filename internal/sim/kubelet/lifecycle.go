@@ -109,6 +109,10 @@ func (k *Kubelet) terminate(ps *podState) {
 		k.stopSandbox(ps, 0, -1)
 		return
 	}
+	// kuberuntime killContainer records Killing before it runs preStop.
+	for _, n := range append(append([]string{}, ps.sidecars...), strings.Split(containerNames(pod), ", ")...) {
+		k.c.Event(trace.PhaseKubelet, pod, "Normal", "Killing", "Stopping container "+n)
+	}
 	var pre time.Duration
 	var hook string
 	for i := range pod.Spec.Containers {
