@@ -120,3 +120,40 @@ func TestPriorityAdmission(t *testing.T) {
 		t.Fatalf("failed: %q, want %q", tr.Failed, want)
 	}
 }
+
+// The resource-quota controller gives a deleted pod's usage back.
+func TestQuotaReplenished(t *testing.T) {
+	c, err := NewCluster(Config{Seed: 1, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Apply(parse(t, `apiVersion: v1
+kind: ResourceQuota
+metadata: {name: q}
+spec: {hard: {pods: "1"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: a}
+spec:
+  containers: [{name: app, image: nginx:1.27}]
+`), []string{"q.yaml"})
+	c.Run("t")
+	res := apiserver.ResourceOf(&corev1.ResourceQuota{})
+	used := func() string {
+		q := c.api.Get(res, "default", "q").(*corev1.ResourceQuota).Status.Used[corev1.ResourcePods]
+		return q.String()
+	}
+	if got := used(); got != "1" {
+		t.Fatalf("after the pod: used pods=%s, want 1", got)
+	}
+	c.Apply(parse(t, "apiVersion: v1\nkind: Pod\nmetadata: {name: b}\nspec:\n  containers: [{name: app, image: nginx:1.27}]\n"), []string{"b.yaml"})
+	if tr, want := c.Run("t"), `pods "b" is forbidden: exceeded quota: q, requested: pods=1, used: pods=1, limited: pods=1`; !strings.Contains(tr.Failed, want) {
+		t.Fatalf("second pod: %q, want %q", tr.Failed, want)
+	}
+	c.kubectl.Delete(apiserver.ResourceOf(&corev1.Pod{}), "default", "a", nil)
+	c.Run("t")
+	if got := used(); got != "0" {
+		t.Fatalf("after deleting the pod: used pods=%s, want 0", got)
+	}
+}
