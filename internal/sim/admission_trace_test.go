@@ -157,3 +157,28 @@ spec:
 		t.Fatalf("after deleting the pod: used pods=%s, want 0", got)
 	}
 }
+
+// LimitRanger's validation: a container above the namespace's max is refused.
+func TestLimitRangeMax(t *testing.T) {
+	c, err := NewCluster(Config{Seed: 1, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Apply(parse(t, `apiVersion: v1
+kind: LimitRange
+metadata: {name: lr}
+spec:
+  limits:
+  - {type: Container, max: {cpu: "1"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: big}
+spec:
+  containers: [{name: app, image: nginx:1.27, resources: {limits: {cpu: "2"}}}]
+`), []string{"lr.yaml"})
+	tr := c.Run("t")
+	if want := `pods "big" is forbidden: maximum cpu usage per Container is 1, but limit is 2`; !strings.Contains(tr.Failed, want) {
+		t.Fatalf("failed: %q, want %q", tr.Failed, want)
+	}
+}

@@ -54,13 +54,26 @@ func (s *Server) limitRanger(pod *corev1.Pod) string {
 			if item.Type != corev1.LimitTypeContainer {
 				continue
 			}
+			// The API's defaulting of a LimitRange (SetDefaults_LimitRangeItem):
+			// default ← max, defaultRequest ← default, then ← min.
+			defs := item.Default.DeepCopy()
+			if defs == nil {
+				defs = corev1.ResourceList{}
+			}
+			for k, v := range item.Max {
+				if _, ok := defs[k]; !ok {
+					defs[k] = v
+				}
+			}
 			reqs := item.DefaultRequest.DeepCopy()
 			if reqs == nil {
 				reqs = corev1.ResourceList{}
 			}
-			for k, v := range item.Default {
-				if _, ok := reqs[k]; !ok {
-					reqs[k] = v
+			for _, from := range []corev1.ResourceList{defs, item.Min} {
+				for k, v := range from {
+					if _, ok := reqs[k]; !ok {
+						reqs[k] = v
+					}
 				}
 			}
 			fill := func(kind string, c *corev1.Container) {
@@ -77,12 +90,12 @@ func (s *Server) limitRanger(pod *corev1.Pod) string {
 						setReq = append(setReq, string(k))
 					}
 				}
-				for _, k := range sortedNames(item.Default) {
+				for _, k := range sortedNames(defs) {
 					if _, ok := c.Resources.Limits[k]; !ok {
 						if c.Resources.Limits == nil {
 							c.Resources.Limits = corev1.ResourceList{}
 						}
-						c.Resources.Limits[k] = item.Default[k]
+						c.Resources.Limits[k] = defs[k]
 						setLim = append(setLim, string(k))
 					}
 				}
@@ -320,6 +333,10 @@ func (s *Server) admitQuota(c *Client, r request, obj runtime.Object, step func(
 	if !ok {
 		return true
 	}
+	if st := s.limitRangeCheck(pod, r.name); st != nil {
+		fail(st)
+		return false
+	}
 	quotas, notes, st := s.quotaCheck(pod, r.name)
 	if st != nil {
 		fail(st)
@@ -364,4 +381,49 @@ func (s *Server) noteLimitRanger(c *Client, r request, obj runtime.Object) {
 	s.limitNoted[key] = true
 	s.rec.Add(trace.Step{Phase: c.Phase, Actor: "kube-apiserver", Kind: "admission.limitranger", Object: "pods/" + pod.Namespace + "/" + name,
 		Fields: trace.F("pod", name, "set", strings.TrimPrefix(pod.Annotations["kubernetes.io/limit-ranger"], "LimitRanger plugin set: "))})
+}
+
+// limitRangeCheck is LimitRanger's Validate for a new pod: each container
+// against the min and max of the namespace's Container LimitRanges
+// (plugin/pkg/admission/limitranger minConstraint, maxConstraint; several
+// violations print as one "[a, b]" list, as utilerrors.NewAggregate does).
+func (s *Server) limitRangeCheck(pod *corev1.Pod, name string) *Status {
+	var errs []string
+	for _, o := range s.inNamespace("limitranges", pod.Namespace) {
+		for _, item := range o.(*corev1.LimitRange).Spec.Limits {
+			if item.Type != corev1.LimitTypeContainer {
+				continue
+			}
+			for _, c := range append(append([]corev1.Container{}, pod.Spec.InitContainers...), pod.Spec.Containers...) {
+				for _, k := range sortedNames(item.Min) {
+					min := item.Min[k]
+					req, ok := c.Resources.Requests[k]
+					switch {
+					case !ok:
+						errs = append(errs, fmt.Sprintf("minimum %s usage per Container is %s.  No request is specified", k, min.String()))
+					case req.Cmp(min) < 0:
+						errs = append(errs, fmt.Sprintf("minimum %s usage per Container is %s, but request is %s", k, min.String(), req.String()))
+					}
+				}
+				for _, k := range sortedNames(item.Max) {
+					max := item.Max[k]
+					lim, ok := c.Resources.Limits[k]
+					switch {
+					case !ok:
+						errs = append(errs, fmt.Sprintf("maximum %s usage per Container is %s.  No limit is specified", k, max.String()))
+					case lim.Cmp(max) > 0:
+						errs = append(errs, fmt.Sprintf("maximum %s usage per Container is %s, but limit is %s", k, max.String(), lim.String()))
+					}
+				}
+			}
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	msg := errs[0]
+	if len(errs) > 1 {
+		msg = "[" + strings.Join(errs, ", ") + "]"
+	}
+	return &Status{Code: http.StatusForbidden, Reason: "Forbidden", Message: fmt.Sprintf("pods %q is forbidden: %s", name, msg)}
 }
