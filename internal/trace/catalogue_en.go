@@ -184,7 +184,7 @@ var catalogueEN = map[string]Entry{
 		"With restartPolicy Always or OnFailure the kubelet restarts the failed init container (only it) under the same back-off as a crashing container, 10 s doubling to 5 minutes; the pod stays Pending and Initialized=False."},
 	"kubelet.initnever": {"init container {container} failed (exit {code}) and restartPolicy is Never: the pod is Failed — kubectl shows {status}",
 		"With restartPolicy Never a failed init container fails the whole pod: phase Failed, nothing is retried, the app containers never start."},
-	"admission.limitranger": {"LimitRanger (mutating admission) on pod {pod}: set {set}",
+	"admission.limitranger": {"LimitRanger (mutating admission) fills in defaults for pod {pod}: kubernetes.io/limit-ranger: \"{set}\"",
 		"LimitRanger fills in the requests and limits a container left out from the namespace's LimitRange (defaultRequest, default) and records it in the kubernetes.io/limit-ranger annotation. A pod without resources would be BestEffort; with the defaults it is Burstable — the QoS class changes, and with it the cgroup and the eviction order."},
 	"admission.quota": {"ResourceQuota (last validating plugin) admits pod {pod} and charges {quota}: {used}",
 		"ResourceQuota admission adds the new pod's requests to the quota's status.used itself, before the pod is stored, so that two pods cannot both take the last share. The resource-quota controller recounts later (when pods go away, and on its periodic resync)."},

@@ -184,7 +184,7 @@ var catalogueRU = map[string]Entry{
 		"При restartPolicy Always или OnFailure kubelet перезапускает упавший init-контейнер (только его) с той же паузой, что и падающий контейнер: 10 с, удваиваясь до 5 минут; под остаётся в Pending с Initialized=False."},
 	"kubelet.initnever": {"init-контейнер {container} упал (код {code}), а restartPolicy — Never: под переходит в Failed — kubectl показывает {status}",
 		"При restartPolicy Never упавший init-контейнер проваливает весь под: фаза Failed, повторов нет, контейнеры приложения так и не запускаются."},
-	"admission.limitranger": {"LimitRanger (мутирующий admission) для пода {pod}: задал {set}",
+	"admission.limitranger": {"LimitRanger (мутирующий admission) дописывает поду {pod} значения по умолчанию: kubernetes.io/limit-ranger: \"{set}\"",
 		"LimitRanger дописывает requests и limits, которые контейнер не указал, из LimitRange неймспейса (defaultRequest, default) и отмечает это в аннотации kubernetes.io/limit-ranger. Под без ресурсов был бы BestEffort, с умолчаниями он Burstable: меняется QoS-класс, а вместе с ним cgroup и порядок вытеснения."},
 	"admission.quota": {"ResourceQuota (последний валидирующий плагин) пропускает под {pod} и списывает с {quota}: {used}",
 		"Admission-плагин ResourceQuota сам прибавляет requests нового пода к status.used квоты ещё до сохранения пода, чтобы два пода не заняли одну и ту же последнюю долю. Контроллер квот потом пересчитывает использование (когда поды исчезают и при периодической пересинхронизации)."},

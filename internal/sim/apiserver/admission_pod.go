@@ -380,7 +380,7 @@ func (s *Server) noteLimitRanger(c *Client, r request, obj runtime.Object) {
 	}
 	s.limitNoted[key] = true
 	s.rec.Add(trace.Step{Phase: c.Phase, Actor: "kube-apiserver", Kind: "admission.limitranger", Object: "pods/" + pod.Namespace + "/" + name,
-		Fields: trace.F("pod", name, "set", strings.TrimPrefix(pod.Annotations["kubernetes.io/limit-ranger"], "LimitRanger plugin set: "))})
+		Fields: trace.F("pod", name, "set", pod.Annotations["kubernetes.io/limit-ranger"])})
 }
 
 // limitRangeCheck is LimitRanger's Validate for a new pod: each container
