@@ -2,6 +2,8 @@ package sim
 
 import (
 	"fmt"
+	"github.com/k8sexplain/k8sexplain/internal/sim/kubelet"
+	corev1 "k8s.io/api/core/v1"
 	"os"
 	"testing"
 
@@ -84,7 +86,25 @@ spec:
 // under the crash back-off (Init:Error, then Init:CrashLoopBackOff) and the
 // app container never starts; with Never the pod fails.
 func TestInitFailure(t *testing.T) {
-	tr := applyTrace(t, 1, parse(t, sprintf(failingInit, "Always")))
+	c, err := NewCluster(Config{Seed: 1, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Apply(parse(t, sprintf(failingInit, "Always")), []string{"t.yaml"})
+	tr := c.Run("t")
+	p := c.Pods()[0]
+	var init *corev1.PodCondition
+	for i := range p.Status.Conditions {
+		if p.Status.Conditions[i].Type == corev1.PodInitialized {
+			init = &p.Status.Conditions[i]
+		}
+	}
+	if init == nil || init.Status != corev1.ConditionFalse || init.Reason != "ContainersNotInitialized" || init.Message != "containers with incomplete status: [check]" {
+		t.Fatalf("Initialized condition: %+v", init)
+	}
+	if got := kubelet.PodStatusColumn(p); got != "Init:CrashLoopBackOff" && got != "Init:Error" {
+		t.Fatalf("kubectl STATUS %q", got)
+	}
 	if _, ok := firstAt(tr, "cri.StartContainer", "container", "app"); ok {
 		t.Fatal("app container started although its init container failed")
 	}
