@@ -190,3 +190,16 @@ spec:
 		t.Fatalf("failed: %q, want %q", tr.Failed, want)
 	}
 }
+
+// A quota limit the simulator does not count is named, not silently ignored.
+func TestQuotaUnmodeledKeys(t *testing.T) {
+	tr := applyTrace(t, 1, parse(t, `apiVersion: v1
+kind: ResourceQuota
+metadata: {name: q}
+spec: {hard: {pods: "5", services: "1", count/deployments.apps: "2"}}
+`))
+	s, ok := firstAt(tr, "resourcequota.unmodeled", "", "")
+	if !ok || s.Get("keys") != "count/deployments.apps, services" {
+		t.Fatalf("unmodeled keys: %v", s.Fields)
+	}
+}

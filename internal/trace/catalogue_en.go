@@ -190,6 +190,7 @@ var catalogueEN = map[string]Entry{
 		"ResourceQuota admission adds the new pod's requests to the quota's status.used itself, before the pod is stored, so that two pods cannot both take the last share. The resource-quota controller recounts later (when pods go away, and on its periodic resync)."},
 	"resourcequota.sync": {"quota {quota}: status.hard {hard}, status.used {used}",
 		"The resource-quota controller (kube-controller-manager) copies spec.hard into status.hard and counts usage from the existing objects. Until it has done so, admission refuses pods in the namespace (\"status unknown for quota\"); when a pod is deleted or finishes it gives its usage back."},
+	"resourcequota.unmodeled": {"quota {quota}: {keys} not counted — this simulator counts only pod resources, so these limits are not enforced here", ""},
 	"cri.ImagePresent": {"image {image} for {container} already on the node (policy {policy}): no pull",
 		"IfNotPresent uses the node's copy; this is what ImageLocality scoring rewards."},
 	"cri.CreateContainer": {"CRI CreateContainer {container} ({image}) in the sandbox",

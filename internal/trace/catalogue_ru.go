@@ -190,6 +190,7 @@ var catalogueRU = map[string]Entry{
 		"Admission-плагин ResourceQuota сам прибавляет requests нового пода к status.used квоты ещё до сохранения пода, чтобы два пода не заняли одну и ту же последнюю долю. Контроллер квот потом пересчитывает использование (когда поды исчезают и при периодической пересинхронизации)."},
 	"resourcequota.sync": {"квота {quota}: status.hard {hard}, status.used {used}",
 		"Контроллер квот (kube-controller-manager) копирует spec.hard в status.hard и считает использование по существующим объектам. Пока он этого не сделал, admission отклоняет поды в неймспейсе («status unknown for quota»); когда под удаляется или завершается, его доля возвращается в квоту."},
+	"resourcequota.unmodeled": {"квота {quota}: {keys} не учитываются — симулятор считает только ресурсы подов, поэтому здесь эти ограничения не действуют", ""},
 	"cri.ImagePresent": {"образ {image} для {container} уже есть на ноде (политика {policy}): скачивание не нужно",
 		"IfNotPresent использует локальную копию на ноде; именно это поощряет плагин оценки ImageLocality."},
 	"cri.CreateContainer": {"CRI CreateContainer {container} ({image}) в песочнице",

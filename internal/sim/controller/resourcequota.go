@@ -117,6 +117,16 @@ func (q *ResourceQuota) sync(k string) {
 	if sameList(rq.Spec.Hard, rq.Status.Hard) && sameList(used, rq.Status.Used) {
 		return
 	}
+	var ignored []string
+	for _, r := range sortedKeys(rq.Spec.Hard) {
+		if !podResource(corev1.ResourceName(r)) {
+			ignored = append(ignored, r)
+		}
+	}
+	if len(ignored) > 0 && !sameList(rq.Spec.Hard, rq.Status.Hard) {
+		q.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: q.c.Actor, Kind: "resourcequota.unmodeled", Object: apiserver.ObjectRef(rq),
+			Fields: trace.F("quota", rq.Name, "keys", strings.Join(ignored, ", "))})
+	}
 	upd := rq.DeepCopy()
 	upd.Status.Hard = rq.Spec.Hard.DeepCopy()
 	upd.Status.Used = used
@@ -149,4 +159,13 @@ func printList(l corev1.ResourceList) string {
 		keys[i] = k + "=" + v.String()
 	}
 	return strings.Join(keys, ",")
+}
+
+func sortedKeys(l corev1.ResourceList) []string {
+	keys := make([]string, 0, len(l))
+	for k := range l {
+		keys = append(keys, string(k))
+	}
+	sort.Strings(keys)
+	return keys
 }
