@@ -142,6 +142,8 @@ func runTraceApply(f *Factory, o *ApplyOptions) error {
 	opts := trace.Options{Format: g.Format, Lang: g.Lang, Verbose: g.Verbose, Color: g.Color, Builtin: builtin}
 	if o.Summary {
 		tr.Steps = nil
+	} else if pods := cl.Pods(); len(pods) > 0 {
+		tr.Tables = append(tr.Tables, sim.DescribeEvents(tr, pods[0].Namespace+"/"+pods[0].Name))
 	}
 	if err := trace.Render(f.IO.Out, tr, opts); err != nil {
 		return err

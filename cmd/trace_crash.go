@@ -54,6 +54,7 @@ leading to the same restart; --reason readiness only takes the pod out of the en
 			}
 			cl.RunFor(20 * time.Minute)
 			tr := cl.Story("k8sexplain trace crash -f "+source+" --pod "+p.Name+" --reason "+reason, "crash")
+			tr.Tables = append(tr.Tables, sim.DescribeEvents(tr, p.Namespace+"/"+p.Name))
 			if reason != kubelet.CrashReadiness {
 				tr.Tables = append(tr.Tables, sim.BackOffTable(8))
 			}

@@ -19,6 +19,8 @@ var traceCases = []struct {
 	{"app", []string{"trace", "apply", "examples/app.yaml"}},
 	{"unschedulable", []string{"trace", "apply", "examples/unschedulable.yaml"}},
 	{"tainted-nodes", []string{"trace", "apply", "examples/tainted-nodes.yaml"}},
+	{"init", []string{"trace", "apply", "examples/init.yaml"}},
+	{"quota", []string{"trace", "apply", "examples/quota.yaml"}},
 }
 
 var formatExt = map[string]string{"text": "txt", "markdown": "md", "mermaid": "mmd", "json": "json"}
@@ -95,7 +97,7 @@ func TestTraceChangesWithManifest(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if n := strings.Count(out, "Successfully assigned default/web-"); n != 5 {
+	if n := strings.Count(out, "Scheduled: Successfully assigned default/web-"); n != 5 {
 		t.Fatalf("5 replicas should schedule 5 pods, got %d", n)
 	}
 	if !strings.Contains(out, "All 5 pods Ready") {

@@ -137,8 +137,24 @@ func (p *proxyAgent) sync() {
 			if last, ok := p.last[k+"/"+sp.Name]; ok && last == state {
 				continue
 			}
+			_, had := p.last[k+"/"+sp.Name]
 			p.last[k+"/"+sp.Name] = state
-			chain := kubeproxy.ServicePort{Namespace: svc.Namespace, Name: svc.Name, PortName: sp.Name, Protocol: string(sp.Protocol)}.SVCChain()
+			ksp := kubeproxy.ServicePort{Namespace: svc.Namespace, Name: svc.Name, PortName: sp.Name, Protocol: string(sp.Protocol)}
+			chain := ksp.SVCChain()
+			if len(ready) == 0 {
+				// No usable endpoint: syncProxyRules writes only a filter-table
+				// REJECT in KUBE-SERVICES ("… has no endpoints") and no nat
+				// KUBE-SVC chain (pkg/proxy/iptables/proxier.go; kubeproxy.Ruleset
+				// does the same for `dnat`).
+				kind := "kubeproxy.reject"
+				if had {
+					kind = "kubeproxy.rejectagain" // the last ready endpoint left: KUBE-SVC goes away
+				}
+				p.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: p.c.Actor, Kind: kind, Verbose: !p.loud,
+					Object: "services/" + k, Fields: trace.F("service", k, "vip", svc.Spec.ClusterIP, "port", sp.Port,
+						"proto", string(sp.Protocol), "comment", ksp.NameString()+" has no endpoints", "chain", chain, "node", p.node)})
+				continue
+			}
 			tp := sp.TargetPort.String()
 			if len(svcSlices) > 0 {
 				// A named targetPort is resolved per pod by the EndpointSlice controller.

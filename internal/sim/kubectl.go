@@ -33,7 +33,7 @@ var unmodeled = map[string]string{
 // data kinds are stored and read by others; no controller reconciles them.
 var dataKinds = map[string]bool{
 	"ConfigMap": true, "Secret": true, "ServiceAccount": true, "Role": true, "RoleBinding": true,
-	"ClusterRole": true, "ClusterRoleBinding": true, "Namespace": true, "LimitRange": true, "ResourceQuota": true,
+	"ClusterRole": true, "ClusterRoleBinding": true, "Namespace": true, "LimitRange": true,
 	"PriorityClass": true, "PodTemplate": true, "Endpoints": true, "EndpointSlice": true,
 }
 

@@ -177,12 +177,15 @@ func (s *schedAgent) cycle(pod *corev1.Pod) {
 	if res.Node == "" {
 		s.failed[pod.UID] = pod
 		s.Pending[pod.UID] = res.Message
-		s.c.Event(trace.PhaseScheduler, pod, "Warning", "FailedScheduling", res.Message)
+		// The scheduler records through events.k8s.io/v1 (schedule_one.go
+		// handleSchedulingFailure: action "Scheduling").
+		s.c.EventV1(trace.PhaseScheduler, pod, "Warning", "FailedScheduling", "Scheduling", res.Message)
 		upd := pod.DeepCopy()
 		upd.Status.Phase = corev1.PodPending
 		upd.Status.Conditions = append(upd.Status.Conditions, corev1.PodCondition{Type: corev1.PodScheduled,
 			Status: corev1.ConditionFalse, Reason: corev1.PodReasonUnschedulable, Message: res.Message})
-		s.c.UpdateStatus(upd, nil)
+		// The scheduler patches the condition in (scheduler util.PatchPodStatus).
+		s.c.PatchPodStatus(pod, upd, nil)
 		return
 	}
 	delete(s.Pending, pod.UID)
@@ -209,7 +212,7 @@ func (s *schedAgent) cycle(pod *corev1.Pod) {
 			delete(s.bound, pod.UID)
 			return
 		}
-		s.c.Event(trace.PhaseScheduler, pod, "Normal", "Scheduled", fmt.Sprintf("Successfully assigned %s/%s to %s", pod.Namespace, pod.Name, res.Node))
+		s.c.EventV1(trace.PhaseScheduler, pod, "Normal", "Scheduled", "Binding", fmt.Sprintf("Successfully assigned %s/%s to %s", pod.Namespace, pod.Name, res.Node))
 	})
 }
 

@@ -100,11 +100,11 @@ func doc(tr *Trace, o Options) *report.Doc {
 		flush()
 	}
 	for _, t := range tr.Tables {
-		d.H(1, word(o.Lang, t.Title))
+		d.H(1, strings.ReplaceAll(word(o.Lang, t.Title), "{subject}", t.Subject))
 		rt := &report.Table{Right: make([]bool, len(t.Header))}
 		for i, h := range t.Header {
 			rt.Header = append(rt.Header, word(o.Lang, h))
-			rt.Right[i] = i > 0
+			rt.Right[i] = i > 0 && !t.Left
 		}
 		for _, r := range t.Rows {
 			row := append([]string{}, r...)
@@ -264,7 +264,7 @@ func sequence(tr *Trace, o Options) *report.Sequence {
 				add(report.Message{From: "apiserver", To: "etcd", Text: text})
 			case s.Kind == "apiserver.response" || s.Kind == "apiserver.updated":
 				add(report.Message{From: "apiserver", To: "kubectl", Text: text, Reply: true})
-			case s.Kind == "controller.observe" || s.Kind == "scheduler.queue" || s.Kind == "kubelet.admit" || s.Kind == "dns.record" || s.Kind == "kubeproxy.sync":
+			case s.Kind == "controller.observe" || s.Kind == "scheduler.queue" || s.Kind == "kubelet.admit" || s.Kind == "dns.record" || strings.HasPrefix(s.Kind, "kubeproxy."):
 				add(report.Message{From: "apiserver", To: who, Text: text, Reply: true})
 			case s.To != "" || s.Kind == "deployment.newrs" || s.Kind == "replicaset.diff" || strings.HasPrefix(s.Kind, "endpointslice.") ||
 				s.Kind == "kubelet.running" || s.Kind == "event" || s.Kind == "deployment.status":
@@ -310,9 +310,10 @@ type jsonStep struct {
 }
 
 type jsonTable struct {
-	Title  string     `json:"title,omitempty"`
-	Header []string   `json:"header"`
-	Rows   [][]string `json:"rows"`
+	Title   string     `json:"title,omitempty"`
+	Subject string     `json:"subject,omitempty"`
+	Header  []string   `json:"header"`
+	Rows    [][]string `json:"rows"`
 }
 
 type jsonSummary struct {
@@ -340,7 +341,7 @@ func renderJSON(w io.Writer, tr *Trace, o Options) error {
 	}
 	out := jsonTrace{Schema: "k8sexplain.trace/v1", Command: tr.Command, Kubernetes: k8sversion.MinorString, Story: story, Lang: o.Lang, Builtin: o.Builtin, Failed: tr.Failed, Steps: []jsonStep{}}
 	for _, t := range tr.Tables {
-		jt := jsonTable{Title: t.Title, Rows: t.Rows}
+		jt := jsonTable{Title: t.Title, Subject: t.Subject, Rows: t.Rows}
 		jt.Header = append(jt.Header, t.Header...)
 		out.Tables = append(out.Tables, jt)
 	}

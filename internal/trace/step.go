@@ -125,7 +125,11 @@ type Latencies struct {
 
 // KeyedTable is a result table whose title and headers are translated.
 type KeyedTable struct {
-	Title  string
+	Title string
+	// Subject replaces {subject} in the translated title (a pod's name).
+	Subject string
+	// Left keeps every column left-aligned (text columns, as kubectl prints).
+	Left   bool
 	Header []string
 	Rows   [][]string
 }

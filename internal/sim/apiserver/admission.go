@@ -18,12 +18,15 @@ const defaultTolerationSeconds int64 = 300
 
 // mutate runs the mutating admission plugins that change what the
 // simulator models and returns what each did, in plugin order.
-func (s *Server) mutate(obj runtime.Object) []string {
+func (s *Server) mutate(obj runtime.Object) ([]string, *Status) {
 	pod, ok := obj.(*corev1.Pod)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	var did []string
+	if set := s.limitRanger(pod); set != "" {
+		did = append(did, "LimitRanger: set "+strings.ReplaceAll(strings.TrimPrefix(set, "LimitRanger plugin set: "), "; ", " and "))
+	}
 	// ServiceAccount: default service account and its projected token
 	// volume (plugin/pkg/admission/serviceaccount).
 	if pod.Spec.ServiceAccountName == "" {
@@ -44,6 +47,15 @@ func (s *Server) mutate(obj runtime.Object) []string {
 	} else {
 		did = append(did, "ServiceAccount: serviceAccountName="+pod.Spec.ServiceAccountName)
 	}
+	name := pod.Name
+	if name == "" {
+		name = pod.GenerateName // names are generated after mutating admission
+	}
+	prio, st := s.priority(pod, name)
+	if st != nil {
+		return nil, st
+	}
+	did = append(did, prio)
 	// DefaultTolerationSeconds.
 	var added []string
 	for _, key := range []string{"node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"} {
@@ -57,7 +69,7 @@ func (s *Server) mutate(obj runtime.Object) []string {
 	if len(added) > 0 {
 		did = append(did, fmt.Sprintf("DefaultTolerationSeconds: tolerate %s:NoExecute for %ds", strings.Join(added, ", "), defaultTolerationSeconds))
 	}
-	return did
+	return did, nil
 }
 
 func hasToleration(p *corev1.Pod, key string) bool {
@@ -83,11 +95,10 @@ func ptr[T any](v T) *T { return &v }
 // validatingPlugins names the validating admission plugins that look at a
 // request of this resource in a default kubeadm cluster.
 func validatingPlugins(r Resource) string {
-	ps := []string{"NamespaceLifecycle", "ResourceQuota"}
 	if r.Kind == "Pod" {
-		ps = append(ps, "PodSecurity", "NodeRestriction")
+		return strings.Join(validatingPodPlugins, ", ")
 	}
-	return strings.Join(ps, ", ")
+	return strings.Join(validatingPlugins_, ", ")
 }
 
 // ipAllocator hands out Service ClusterIPs from the service CIDR. Upstream

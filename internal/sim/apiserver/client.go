@@ -49,6 +49,8 @@ type Client struct {
 	// Loud records the request pipeline as regular steps (kubectl does);
 	// otherwise the pipeline shows only with -v.
 	Loud bool
+	// similar is the event recorder's aggregation state (eventcorrelate.go).
+	similar map[string]*aggregateRecord
 }
 
 // NewClient returns a client that authenticates as id.
@@ -71,6 +73,8 @@ type request struct {
 	// stored object, applied when the write reaches etcd.
 	body  string
 	apply func(runtime.Object)
+	// patch: a pod status patch (kubelet, scheduler), merged at commit.
+	patch *podStatusPatch
 }
 
 func (c *Client) send(r request, done Done) {
@@ -147,6 +151,7 @@ func (c *Client) WatchNode(plural, node string, h func(Event)) {
 func (c *Client) Event(phase trace.Phase, regarding runtime.Object, typ, reason, msg string) {
 	m := Meta(regarding)
 	res := ResourceOf(regarding)
+	msg = c.aggregate(regarding, typ, reason, msg)
 	c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event", Object: objectRef(regarding),
 		Fields: trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind)})
 	ev := &corev1.Event{

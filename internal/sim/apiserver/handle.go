@@ -112,6 +112,10 @@ func (s *Server) handle(c *Client, r request, done Done) {
 		return
 	}
 	if r.verb == "patch" {
+		if r.patch != nil {
+			s.patchStatus(c, r, done, step)
+			return
+		}
 		if c.Loud {
 			step(apiPhase, "apiserver.patch", "body", r.body, "path", r.path())
 		}
@@ -134,8 +138,14 @@ func (s *Server) handle(c *Client, r request, done Done) {
 				step(apiPhase, "apiserver.defaulted", "fields", strings.Join(filled, ", "))
 			}
 		}
-		if plugins := s.mutate(obj); len(plugins) > 0 {
+		plugins, st := s.mutate(obj)
+		if st != nil {
+			fail(st)
+			return
+		}
+		if len(plugins) > 0 {
 			step(apiPhase, "apiserver.mutating", "plugins", strings.Join(plugins, "; "))
+			s.noteLimitRanger(c, r, obj)
 		}
 		m.SetGeneration(1)
 		if m.GetName() == "" && m.GetGenerateName() != "" {
@@ -169,6 +179,11 @@ func (s *Server) handle(c *Client, r request, done Done) {
 	if r.verb == "create" && r.res.Namespaced && s.data[Key(Resource{Kind: "Namespace", Plural: "namespaces"}, "", r.ns)] == nil {
 		fail(&Status{Code: http.StatusNotFound, Reason: "NotFound", Message: fmt.Sprintf("namespaces %q not found", r.ns)})
 		return
+	}
+	if r.verb == "create" && r.subresource == "" {
+		if !s.admitQuota(c, r, obj, step, fail) {
+			return
+		}
 	}
 	if r.verb == "create" && prev != nil {
 		fail(&Status{Code: http.StatusConflict, Reason: "AlreadyExists",

@@ -70,6 +70,11 @@ func bootstrapRBAC() *RBAC {
 			r("", "pods", "delete,get,list,watch"),
 			r("", "pods/status", "patch"),
 		}, ev...),
+		// plugin/pkg/auth/authorizer/rbac/bootstrappolicy/controller_policy.go
+		"system:controller:resourcequota-controller": append([]rule{
+			r("*", "*", "list,watch"),
+			r("", "resourcequotas/status", "update"),
+		}, ev...),
 		"system:coredns": {
 			r("", "endpoints,services,pods,namespaces", "list,watch"),
 			r("discovery.k8s.io", "endpointslices", "list,watch"),
@@ -85,6 +90,7 @@ func bootstrapRBAC() *RBAC {
 		{name: "kubeadm:node-proxier", role: "system:node-proxier", users: []string{sa("kube-proxy")}},
 		{name: "system:coredns", role: "system:coredns", users: []string{sa("coredns")}},
 		{name: "system:controller:taint-eviction-controller", role: "system:controller:taint-eviction-controller", users: []string{sa("taint-eviction-controller")}},
+		{name: "system:controller:resourcequota-controller", role: "system:controller:resourcequota-controller", users: []string{sa("resourcequota-controller")}},
 		{name: "system:controller:node-controller", role: "system:controller:node-controller", users: []string{sa("node-controller")}},
 	}}
 }

@@ -93,6 +93,7 @@ type Server struct {
 	Conflicts   int // writes refused with 409 Conflict (stale resourceVersion)
 	serviceIPs  *ipAllocator
 	uidSeq      uint64
+	limitNoted  map[string]bool // LimitRanger defaults already shown, by namespace/generateName
 
 	// Default applies the API server's defaulting to a decoded object and
 	// returns the field paths it filled; Validate returns the API server's

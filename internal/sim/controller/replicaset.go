@@ -24,15 +24,17 @@ const burstReplicas = 500
 
 // ReplicaSet is the replicaset controller.
 type ReplicaSet struct {
-	c        *apiserver.Client
-	eng      *engine.Engine
-	rec      *trace.Recorder
-	rsets    map[string]*appsv1.ReplicaSet
-	pods     map[types.UID]map[string]*corev1.Pod // by owner UID, then pod name
-	inFlight map[types.UID]int                    // creations not yet observed (expectations)
-	counts   map[types.UID]*podCounts             // kept up to date on every pod event
-	deleting map[types.UID]map[string]bool        // deletions sent, not yet seen
-	queue    *workQueue                           // syncs queued
+	c          *apiserver.Client
+	eng        *engine.Engine
+	rec        *trace.Recorder
+	rsets      map[string]*appsv1.ReplicaSet
+	pods       map[types.UID]map[string]*corev1.Pod // by owner UID, then pod name
+	inFlight   map[types.UID]int                    // creations not yet observed (expectations)
+	counts     map[types.UID]*podCounts             // kept up to date on every pod event
+	deleting   map[types.UID]map[string]bool        // deletions sent, not yet seen
+	queue      *workQueue                           // syncs queued
+	lastStatus map[string][4]int64
+	retry      itemBackoff // failed creations requeue with back-off
 }
 
 // NewReplicaSet starts the controller's watches.
@@ -145,7 +147,15 @@ func (r *ReplicaSet) batch(rs *appsv1.ReplicaSet, remaining, size int) {
 					r.batch(rs, left, size*2)
 				} else {
 					r.inFlight[rs.UID] = 0
-					r.queue.add(rs.Namespace + "/" + rs.Name)
+					key := rs.Namespace + "/" + rs.Name
+					if failed {
+						// syncReplicaSet returned the error: the key is
+						// requeued rate-limited, 5 ms doubling.
+						r.eng.After(r.retry.next(key), func() { r.queue.add(key) })
+					} else {
+						r.retry.forget(key)
+						r.queue.add(key)
+					}
 				}
 			}
 		})

@@ -2,10 +2,12 @@ package kubelet
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
 // Crash reasons of `trace crash --reason`.
@@ -51,6 +53,9 @@ func (k *Kubelet) Crash(pod string, reason string, times int) error {
 			case CrashLiveness:
 				if c.LivenessProbe == nil {
 					return fmt.Errorf("container %s of pod %s has no livenessProbe: add one to the manifest", c.Name, pod)
+				}
+				if c.LivenessProbe.TCPSocket != nil {
+					return fmt.Errorf("container %s of pod %s has a tcpSocket livenessProbe: a hung process still accepts TCP connections (the kernel completes the handshake), so it would never fail; use httpGet, grpc or exec", c.Name, pod)
 				}
 				k.livenessFails(ps, c, times)
 			case CrashReadiness:
@@ -112,7 +117,7 @@ func (k *Kubelet) containerDown(ps *podState, c *corev1.Container, code int, why
 		kind = "kubelet.exitednow"
 	}
 	k.step(trace.PhaseKubelet, kind, pod, "container", c.Name, "code", code, "reason", why, "restart", ps.restartCount[c.Name]+1, "delay", delay.String(), "state", waiting)
-	k.updateStatus(ps, upd, nil)
+	k.patchStatus(ps, upd, nil)
 	if delay > 0 {
 		k.c.Event(trace.PhaseKubelet, pod, "Warning", "BackOff", "Back-off restarting failed container "+c.Name+" in pod "+pod.Name+"_"+pod.Namespace+"("+string(pod.UID)+")")
 	}
@@ -121,11 +126,15 @@ func (k *Kubelet) containerDown(ps *podState, c *corev1.Container, code int, why
 			return
 		}
 		ps.restartCount[c.Name]++
+		// The restart is a new startContainer: the image check, Created, Started.
+		k.c.Event(trace.PhaseKubelet, pod, "Normal", "Pulled", fmt.Sprintf("Container image %q already present on machine and can be accessed by the pod", c.Image))
 		k.criStep("CreateContainer", pod, "container", c.Name, "image", c.Image)
 		k.runtimeStep("runtime.restart", pod, "container", c.Name, "ip", ps.ip, "restarts", ps.restartCount[c.Name])
 		k.eng.After(createTime, func() {
+			k.c.Event(trace.PhaseKubelet, pod, "Normal", "Created", "Created container: "+c.Name)
 			k.criStep("StartContainer", pod, "container", c.Name)
 			k.eng.After(startTime, func() {
+				k.c.Event(trace.PhaseKubelet, pod, "Normal", "Started", "Started container "+c.Name)
 				k.running(ps, ps.ip, []string{c.Name})
 				then()
 			})
@@ -133,20 +142,28 @@ func (k *Kubelet) containerDown(ps *podState, c *corev1.Container, code int, why
 	})
 }
 
-// livenessFails: the process hangs; the liveness probe fails
-// failureThreshold times in a row and the kubelet kills and restarts it.
+// livenessFails: the process hangs. The kubelet's probe workers run each
+// probe on its own period: the readiness probe (if any) reaches its
+// failureThreshold first or not, and only takes the pod out of the
+// endpoints; the liveness probe, at its own threshold, makes the kubelet
+// kill and restart the container (pkg/kubelet/prober/worker.go).
 func (k *Kubelet) livenessFails(ps *podState, c *corev1.Container, times int) {
 	p := c.LivenessProbe
 	period := time.Duration(max(p.PeriodSeconds, 1)) * time.Second
 	threshold := max(p.FailureThreshold, 1)
+	gen := ps.generation
 	k.runtimeStep("runtime.hang", ps.pod, "container", c.Name)
-	k.eng.After(time.Duration(threshold)*period, func() {
-		if ps.terminating {
-			return
-		}
+	if r := c.ReadinessProbe; r != nil {
+		k.probeFailures(ps, c, "Readiness", r, probeFailure(ps, c, r, true), gen, func() {
+			k.step(trace.PhaseKubelet, "kubelet.readiness", ps.pod, "container", c.Name, "probe", describeProbe(r),
+				"failures", max(r.FailureThreshold, 1), "period", fmt.Sprintf("%ds", max(r.PeriodSeconds, 1)))
+			k.notReady(ps)
+		})
+	}
+	k.probeFailures(ps, c, "Liveness", p, probeFailure(ps, c, p, true), gen, func() {
 		k.step(trace.PhaseKubelet, "kubelet.liveness", ps.pod, "container", c.Name, "probe", describeProbe(p),
 			"failures", threshold, "period", period.String())
-		k.c.Event(trace.PhaseKubelet, ps.pod, "Warning", "Unhealthy", "Liveness probe failed: HTTP probe failed with statuscode: 500")
+		// kuberuntime: the kill reason's message, then Killing.
 		k.c.Event(trace.PhaseKubelet, ps.pod, "Normal", "Killing", fmt.Sprintf("Container %s failed liveness probe, will be restarted", c.Name))
 		k.runtimeStep("runtime.livekill", ps.pod, "container", c.Name, "grace", fmt.Sprintf("%ds", terminationGrace(ps.pod)))
 		// A hung process runs no handler of its own: SIGTERM's default
@@ -154,30 +171,112 @@ func (k *Kubelet) livenessFails(ps *podState, c *corev1.Container, times int) {
 		k.eng.After(100*time.Millisecond, func() {
 			k.containerDown(ps, c, 143, "Error", int(ps.restartCount[c.Name]), func() {
 				if times > 1 {
-					k.livenessFails(ps, c, times-1)
+					// The restarted process serves for a while, then hangs again.
+					k.eng.After(uptimeBeforeCrash, func() {
+						if !ps.terminating && !k.Dead {
+							k.livenessFails(ps, c, times-1)
+						}
+					})
 				}
 			})
 		})
 	})
 }
 
-// readinessFails: the probe fails failureThreshold times; the pod is only
-// marked not Ready, so the EndpointSlice controller drops it. No restart.
+// probeFailures runs one probe's failing checks: an Unhealthy event per
+// failed check (the kubelet records every one; kubectl shows them as one
+// line with a count), then done at failureThreshold. A restart in between
+// (generation changed) ends it.
+func (k *Kubelet) probeFailures(ps *podState, c *corev1.Container, kind string, p *corev1.Probe, msg string, gen int, done func()) {
+	period := time.Duration(max(p.PeriodSeconds, 1)) * time.Second
+	threshold := int(max(p.FailureThreshold, 1))
+	for i := 1; i <= threshold; i++ {
+		k.eng.After(time.Duration(i)*period, func() {
+			if ps.terminating || k.Dead || ps.generation != gen {
+				return
+			}
+			k.c.Event(trace.PhaseKubelet, ps.pod, "Warning", "Unhealthy", kind+" probe failed: "+msg)
+			if i == threshold {
+				done()
+			}
+		})
+	}
+}
+
+// probeFailure is the prober's error text for a failing probe of the kind
+// the manifest declares (pkg/probe/http, pkg/probe/tcp, pkg/probe/exec):
+// a hung process times the HTTP request out; a process that answers but is
+// not ready returns 503; a closed listener refuses the TCP connection.
+func probeFailure(ps *podState, c *corev1.Container, p *corev1.Probe, hung bool) string {
+	timeout := time.Duration(max(p.TimeoutSeconds, 1)) * time.Second
+	switch {
+	case p.HTTPGet != nil:
+		if !hung {
+			return "HTTP probe failed with statuscode: 503"
+		}
+		scheme := strings.ToLower(string(p.HTTPGet.Scheme))
+		if scheme == "" {
+			scheme = "http"
+		}
+		return fmt.Sprintf("Get %q: context deadline exceeded (Client.Timeout exceeded while awaiting headers)",
+			fmt.Sprintf("%s://%s:%d%s", scheme, ps.ip, probePort(c, p.HTTPGet.Port), p.HTTPGet.Path))
+	case p.TCPSocket != nil:
+		return fmt.Sprintf("dial tcp %s:%d: connect: connection refused", ps.ip, probePort(c, p.TCPSocket.Port))
+	case p.Exec != nil:
+		if hung {
+			return fmt.Sprintf("command %q timed out", strings.Join(p.Exec.Command, " "))
+		}
+		return ""
+	case p.GRPC != nil:
+		if hung {
+			return fmt.Sprintf("timeout: health rpc did not complete within %v", timeout)
+		}
+		return "service unhealthy (responded with \"NOT_SERVING\")"
+	}
+	return ""
+}
+
+// probePort resolves a probe's port, named or numbered, against the
+// container's ports.
+func probePort(c *corev1.Container, port intstr.IntOrString) int32 {
+	if port.Type == intstr.Int {
+		return port.IntVal
+	}
+	for _, p := range c.Ports {
+		if p.Name == port.StrVal {
+			return p.ContainerPort
+		}
+	}
+	return 0
+}
+
+// notReady marks the pod's containers not ready: the EndpointSlice
+// controller then drops its endpoint. Nothing restarts.
+func (k *Kubelet) notReady(ps *podState) {
+	upd := ps.pod.DeepCopy()
+	setCond(upd, corev1.ContainersReady, false)
+	setCond(upd, corev1.PodReady, false)
+	for i := range upd.Status.ContainerStatuses {
+		upd.Status.ContainerStatuses[i].Ready = false
+	}
+	ps.ready = false
+	k.patchStatus(ps, upd, nil)
+}
+
+// readinessFails: the process keeps running but answers "not ready" (a
+// dependency is down): after failureThreshold failed checks the pod is
+// marked not Ready and the EndpointSlice controller drops it. No restart:
+// that is the liveness probe's job, and it keeps passing.
 func (k *Kubelet) readinessFails(ps *podState, c *corev1.Container) {
 	p := c.ReadinessProbe
 	period := time.Duration(max(p.PeriodSeconds, 1)) * time.Second
 	threshold := max(p.FailureThreshold, 1)
 	ps.failReadiness = true
 	k.runtimeStep("runtime.unready", ps.pod, "container", c.Name)
-	k.eng.After(time.Duration(threshold)*period, func() {
+	k.probeFailures(ps, c, "Readiness", p, probeFailure(ps, c, p, false), ps.generation, func() {
 		k.step(trace.PhaseKubelet, "kubelet.readiness", ps.pod, "container", c.Name, "probe", describeProbe(p),
 			"failures", threshold, "period", period.String())
-		k.c.Event(trace.PhaseKubelet, ps.pod, "Warning", "Unhealthy", "Readiness probe failed: HTTP probe failed with statuscode: 503")
-		upd := ps.pod.DeepCopy()
-		setCond(upd, corev1.ContainersReady, false)
-		setCond(upd, corev1.PodReady, false)
-		ps.ready = false
-		k.updateStatus(ps, upd, nil)
+		k.notReady(ps)
 	})
 }
 

@@ -1,16 +1,22 @@
 // Package kubelet models the node agent: it watches the pods bound to its
 // node, and for each one drives the container runtime through CRI calls —
 // RunPodSandbox (the pause container holding the network, IPC and UTS
-// namespaces, with an IP from the node's podCIDR via CNI), PullImage per
-// imagePullPolicy (serialised, as serializeImagePulls defaults to true),
+// namespaces, with an IP from the node's podCIDR via CNI; containerd pulls
+// the pause image itself), PullImage per imagePullPolicy (serialised, as
+// serializeImagePulls defaults to true: one queue per node),
 // CreateContainer and StartContainer (runc: new PID and mount namespaces,
 // joined to the sandbox's shared ones, and a cgroup from requests and
 // limits) — then runs startup and readiness probes on their configured
 // timings and reports status through the API server.
 //
-// Left out: volumes other than the service-account token, init containers'
-// real work (they run for a fixed time), ephemeral containers, eviction and
-// node status heartbeats during apply.
+// Init containers run one at a time to completion (a native sidecar,
+// restartPolicy Always, only has to start), then the app containers; an
+// init container's command decides its run time and exit code (`sleep N`,
+// `exit N`). Status is written as strategic-merge PATCHes, and the kubelet
+// records the events `kubectl describe pod` shows, in upstream's words.
+//
+// Left out: volumes other than the service-account token, ephemeral
+// containers, eviction and node status heartbeats during apply.
 package kubelet
 
 import (
@@ -42,16 +48,16 @@ const (
 
 // Kubelet is one node's agent.
 type Kubelet struct {
-	Node    string
-	c       *apiserver.Client
-	eng     *engine.Engine
-	rec     *trace.Recorder
-	images  map[string]int64 // present on the node: name → size
-	cidr    *net.IPNet
-	nextIP  int
-	pods    map[types.UID]*podState
-	pullEnd time.Duration // serialised image pulls: when the puller is free
-	cid     int
+	Node   string
+	c      *apiserver.Client
+	eng    *engine.Engine
+	rec    *trace.Recorder
+	images map[string]int64 // present on the node: name → size
+	cidr   *net.IPNet
+	nextIP int
+	pods   map[types.UID]*podState
+	puller puller // the node's image puller (serial by default)
+	cid    int
 	// OnReady is called when a pod of this node turns Ready.
 	OnReady func()
 	// App is how containers react to SIGTERM (trace delete --app).
@@ -128,26 +134,32 @@ func (k *Kubelet) allocateIP() string {
 	return net.IPv4(byte(v>>24), byte(v>>16), byte(v>>8), byte(v)).String()
 }
 
-// syncPod is the pod worker's first sync: sandbox, images, containers.
+// syncPod is the pod worker's first sync: the sandbox (the runtime pulls
+// the pause image itself inside RunPodSandbox if the node lacks it), then
+// init containers one at a time, then the app containers
+// (kuberuntime_manager.go SyncPod).
 func (k *Kubelet) syncPod(ps *podState) {
 	pod := ps.pod
 	k.step(trace.PhaseKubelet, "kubelet.admit", pod, "node", k.Node, "qos", string(QoSClass(pod)))
-	at := time.Duration(0)
-	// RunPodSandbox: pull pause if needed, then namespaces and CNI.
+	k.criStep("RunPodSandbox", pod, "image", PauseImage)
+	sandbox := sandboxTime
 	if _, ok := k.images[PauseImage]; !ok {
-		at = k.pull(pod, PauseImage, 320<<10, at, "sandbox")
+		// containerd's RunPodSandbox ensures its sandbox_image itself: no
+		// PullImage from the kubelet, no Pulling event.
+		size := ImageSize(PauseImage)
+		d := pullTime(size, false)
+		k.runtimeStep("runtime.pullpause", pod, "image", PauseImage, "size", HumanBytes(size), "took", d.String())
+		k.images[PauseImage] = size
+		sandbox += d
 	}
-	k.eng.After(at, func() {
-		k.criStep("RunPodSandbox", pod, "image", PauseImage)
-		k.eng.After(sandboxTime, func() {
-			if ps.terminating {
-				return
-			}
-			ip := k.allocateIP()
-			ps.ip = ip
-			k.runtimeStep("runtime.sandbox", pod, "image", PauseImage, "ip", ip, "cidr", cidrString(k.cidr), "hostname", pod.Name)
-			k.startContainers(ps, ip)
-		})
+	k.eng.After(sandbox, func() {
+		if ps.terminating || k.Dead {
+			return
+		}
+		ip := k.allocateIP()
+		ps.ip = ip
+		k.runtimeStep("runtime.sandbox", pod, "image", PauseImage, "ip", ip, "cidr", cidrString(k.cidr), "hostname", pod.Name)
+		k.runInit(ps, 0, func() { k.startContainers(ps, ip) })
 	})
 }
 
@@ -158,83 +170,68 @@ func cidrString(c *net.IPNet) string {
 	return c.String()
 }
 
-// pull schedules an image pull on the node's serial puller, starting no
-// earlier than at (relative to now); it returns when the pull finishes.
-func (k *Kubelet) pull(pod *corev1.Pod, image string, size int64, at time.Duration, container string) time.Duration {
-	start := max(k.eng.Now()+at, k.pullEnd)
-	dur := 200*time.Millisecond + time.Duration(size*int64(time.Second)/pullBandwidth)
-	k.pullEnd = start + dur
-	wait := start - k.eng.Now()
-	k.eng.After(wait, func() {
-		k.criStep("PullImage", pod, "image", image, "container", container, "size", HumanBytes(size), "took", dur.Round(time.Millisecond).String(),
-			"queued", (wait - at).Round(time.Millisecond).String())
-		k.images[image] = size
-	})
-	return wait + dur
-}
-
+// startContainers starts the app containers one after another, as SyncPod
+// does (each start pulls its image first), and reports the pod Running.
 func (k *Kubelet) startContainers(ps *podState, ip string) {
 	pod := ps.pod
-	for i := range pod.Spec.Containers {
-		if c := &pod.Spec.Containers[i]; k.Missing[c.Image] {
-			k.pullFails(ps, c, 0)
+	var started []string
+	var next func(i int)
+	next = func(i int) {
+		if ps.terminating || k.Dead {
 			return
 		}
-	}
-	at := time.Duration(0)
-	for i := range pod.Spec.InitContainers {
-		c := &pod.Spec.InitContainers[i]
-		at = k.prepare(pod, c, at)
-		at += createTime + startTime + initRunTime
-	}
-	var started []string
-	for i := range pod.Spec.Containers {
+		if i == len(pod.Spec.Containers) {
+			k.running(ps, ip, started)
+			return
+		}
 		c := &pod.Spec.Containers[i]
-		at = k.prepare(pod, c, at)
-		cAt := at
+		k.startContainer(ps, c, func() {
+			started = append(started, c.Name)
+			next(i + 1)
+		})
+	}
+	next(0)
+}
+
+// startContainer is kuberuntime startContainer: ensure the image, then
+// CreateContainer (event Created) and StartContainer (event Started).
+func (k *Kubelet) startContainer(ps *podState, c *corev1.Container, then func()) {
+	pod := ps.pod
+	if k.Missing[c.Image] {
+		k.pullFails(ps, c, 0)
+		return
+	}
+	k.ensureImage(ps, c, func() {
+		if ps.terminating || k.Dead {
+			return
+		}
 		k.cid++
 		id := fmt.Sprintf("%012x", uint64(k.eng.Rand().Uint32())<<16|uint64(k.cid))
-		k.eng.After(cAt, func() {
-			if ps.terminating {
+		k.criStep("CreateContainer", pod, "container", c.Name, "image", c.Image)
+		cg := ContainerCgroup(pod, c, id)
+		k.runtimeStep("runtime.namespaces", pod, "container", c.Name, "own", "pid, mnt", "shared", "net, ipc, uts")
+		k.runtimeStep("runtime.cgroup", pod, "container", c.Name, "path", cg.Path, "weight", cg.CPUWeight, "cpumax", cg.CPUMax, "memmax", cg.MemoryMax)
+		k.eng.After(createTime, func() {
+			if ps.terminating || k.Dead {
 				return
 			}
-			k.criStep("CreateContainer", pod, "container", c.Name, "image", c.Image)
-			cg := ContainerCgroup(pod, c, id)
-			k.runtimeStep("runtime.namespaces", pod, "container", c.Name, "own", "pid, mnt", "shared", "net, ipc, uts")
-			k.runtimeStep("runtime.cgroup", pod, "container", c.Name, "path", cg.Path, "weight", cg.CPUWeight, "cpumax", cg.CPUMax, "memmax", cg.MemoryMax)
-		})
-		k.eng.After(cAt+createTime, func() {
-			if ps.terminating {
-				return
-			}
+			// kuberuntime_container.go startContainer's event texts.
+			k.c.Event(trace.PhaseKubelet, pod, "Normal", "Created", "Created container: "+c.Name)
 			k.criStep("StartContainer", pod, "container", c.Name)
 			cmd := strings.Join(append(append([]string{}, c.Command...), c.Args...), " ")
 			if cmd == "" {
 				cmd = "(the image's ENTRYPOINT/CMD)"
 			}
 			k.runtimeStep("runtime.start", pod, "container", c.Name, "cmd", cmd)
+			k.eng.After(startTime, func() {
+				if ps.terminating || k.Dead {
+					return
+				}
+				k.c.Event(trace.PhaseKubelet, pod, "Normal", "Started", "Started container "+c.Name)
+				then()
+			})
 		})
-		started = append(started, c.Name)
-		at = cAt + createTime + startTime
-	}
-	k.eng.After(at, func() {
-		if !ps.terminating {
-			k.running(ps, ip, started)
-		}
 	})
-}
-
-// prepare pulls c's image if its policy says so and returns when it is ready.
-func (k *Kubelet) prepare(pod *corev1.Pod, c *corev1.Container, at time.Duration) time.Duration {
-	_, present := k.images[c.Image]
-	switch {
-	case c.ImagePullPolicy == corev1.PullNever || (c.ImagePullPolicy == corev1.PullIfNotPresent && present):
-		k.eng.After(at, func() {
-			k.criStep("ImagePresent", pod, "image", c.Image, "container", c.Name, "policy", string(c.ImagePullPolicy))
-		})
-		return at
-	}
-	return k.pull(pod, c.Image, ImageSize(c.Image), at, c.Name)
 }
 
 // running reports the pod Running and starts its probes.
@@ -254,9 +251,13 @@ func (k *Kubelet) running(ps *podState, ip string, containers []string) {
 	setCond(upd, corev1.ContainersReady, ready)
 	setCond(upd, corev1.PodReady, ready)
 	upd.Status.ContainerStatuses = runningStatuses(pod, ps)
+	if n := len(pod.Spec.InitContainers); n > 0 {
+		upd.Status.InitContainerStatuses = k.initStatuses(ps, n, nil, "")
+		containers = append(append([]string{}, ps.sidecars...), containers...)
+	}
 	k.step(trace.PhaseReady, "kubelet.running", pod, "ip", ip, "ready", ready, "containers", strings.Join(containers, ", "))
 	gen := ps.generation
-	k.updateStatus(ps, upd, func() {
+	k.patchStatus(ps, upd, func() {
 		if ready {
 			ps.ready = true
 			k.ready()
@@ -273,7 +274,7 @@ func (k *Kubelet) running(ps *podState, ip string, containers []string) {
 			for i := range r.Status.ContainerStatuses {
 				r.Status.ContainerStatuses[i].Ready = true
 			}
-			k.updateStatus(ps, r, func() { ps.ready = true; k.ready() })
+			k.patchStatus(ps, r, func() { ps.ready = true; k.ready() })
 		})
 	})
 }
@@ -297,10 +298,11 @@ func readinessPlan(pod *corev1.Pod) (bool, time.Duration, string) {
 	return ready, delay, probeDesc
 }
 
-// updateStatus writes pod status and keeps the stored result as the
-// kubelet's latest copy.
-func (k *Kubelet) updateStatus(ps *podState, upd *corev1.Pod, then func()) {
-	k.c.UpdateStatus(upd, func(obj runtime.Object, err *apiserver.Status) {
+// patchStatus writes pod status as the status manager does — a
+// strategic-merge PATCH of what changed since the kubelet's last copy
+// (statusutil.PatchPodStatus) — and keeps the stored result as that copy.
+func (k *Kubelet) patchStatus(ps *podState, upd *corev1.Pod, then func()) {
+	k.c.PatchPodStatus(ps.pod, upd, func(obj runtime.Object, err *apiserver.Status) {
 		if err != nil {
 			return
 		}
@@ -406,6 +408,9 @@ func (k *Kubelet) pullFails(ps *podState, c *corev1.Container, attempt int) {
 	}
 	pod := ps.pod
 	wait := 500 * time.Millisecond
+	if attempt == 0 {
+		k.c.Event(trace.PhaseKubelet, pod, "Normal", "Pulling", fmt.Sprintf("Pulling image %q", c.Image))
+	}
 	k.eng.After(wait, func() {
 		if ps.terminating || k.Dead {
 			return
@@ -417,8 +422,15 @@ func (k *Kubelet) pullFails(ps *podState, c *corev1.Container, attempt int) {
 			upd.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: c.Name, Image: c.Image,
 				State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "ErrImagePull"}}}}
 			setCond(upd, corev1.PodReady, false)
-			k.updateStatus(ps, upd, nil)
-			k.c.Event(trace.PhaseKubelet, pod, "Warning", "Failed", fmt.Sprintf("Failed to pull image %q: not found", c.Image))
+			k.patchStatus(ps, upd, nil)
+			// image_manager.go pullImage and kuberuntime startContainer:
+			// the runtime's error, then "Error: ErrImagePull"; the next sync
+			// finds the pull in back-off.
+			ref := DockerReference(c.Image)
+			k.c.Event(trace.PhaseKubelet, pod, "Warning", "Failed", fmt.Sprintf("Failed to pull image %q: rpc error: code = NotFound desc = failed to pull and unpack image %q: failed to resolve reference %q: %s: not found", c.Image, ref, ref, ref))
+			k.c.Event(trace.PhaseKubelet, pod, "Warning", "Failed", "Error: ErrImagePull")
+			k.c.Event(trace.PhaseKubelet, pod, "Normal", "BackOff", fmt.Sprintf("Back-off pulling image %q", c.Image))
+			k.c.Event(trace.PhaseKubelet, pod, "Warning", "Failed", "Error: ImagePullBackOff")
 		}
 		k.eng.After(next, func() { k.pullFails(ps, c, attempt+1) })
 	})

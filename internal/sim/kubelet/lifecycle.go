@@ -50,6 +50,7 @@ type podState struct {
 	ready         bool
 	terminating   bool
 	failReadiness bool
+	sidecars      []string // native sidecars started (init containers that keep running)
 	startedAt     time.Duration
 	generation    int // bumped on every container restart; stale timers check it
 	restartCount  map[string]int32
@@ -107,6 +108,10 @@ func (k *Kubelet) terminate(ps *podState) {
 	if !ps.running {
 		k.stopSandbox(ps, 0, -1)
 		return
+	}
+	// kuberuntime killContainer records Killing before it runs preStop.
+	for _, n := range append(append([]string{}, ps.sidecars...), strings.Split(containerNames(pod), ", ")...) {
+		k.c.Event(trace.PhaseKubelet, pod, "Normal", "Killing", "Stopping container "+n)
 	}
 	var pre time.Duration
 	var hook string

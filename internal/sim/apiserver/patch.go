@@ -1,0 +1,141 @@
+package apiserver
+
+import (
+	"fmt"
+	"net/http"
+	"reflect"
+	"strings"
+
+	"github.com/k8sexplain/k8sexplain/internal/trace"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// PatchContentType is the body type of the kubelet's and the scheduler's
+// pod status writes (statusutil.PatchPodStatus, scheduler util.PatchPodStatus).
+const PatchContentType = "application/strategic-merge-patch+json"
+
+// podStatusPatch is a strategic-merge patch of a pod's status: only the
+// fields the writer changed against the copy it last saw. Conditions merge
+// by their key, type; every other changed field replaces the stored one.
+// It carries no resourceVersion, so it cannot conflict: two writers that
+// change different fields both keep their change.
+type podStatusPatch struct {
+	status     corev1.PodStatus
+	fields     []string // top-level status fields to replace
+	conditions []corev1.PodCondition
+}
+
+// diffPodStatus builds the patch that turns base's status into next's
+// (strategicpatch.CreateTwoWayMergePatch, as PatchPodStatus calls it).
+func diffPodStatus(base, next *corev1.PodStatus) *podStatusPatch {
+	p := &podStatusPatch{status: *next.DeepCopy()}
+	bv, nv := reflect.ValueOf(*base), reflect.ValueOf(*next)
+	t := bv.Type()
+	for i := 0; i < t.NumField(); i++ {
+		name := t.Field(i).Name
+		if name == "Conditions" {
+			continue
+		}
+		if !reflect.DeepEqual(bv.Field(i).Interface(), nv.Field(i).Interface()) {
+			p.fields = append(p.fields, name)
+		}
+	}
+	for _, c := range next.Conditions {
+		var old *corev1.PodCondition
+		for i := range base.Conditions {
+			if base.Conditions[i].Type == c.Type {
+				old = &base.Conditions[i]
+			}
+		}
+		if old == nil || !reflect.DeepEqual(*old, c) {
+			p.conditions = append(p.conditions, c)
+		}
+	}
+	return p
+}
+
+func (p *podStatusPatch) apply(st *corev1.PodStatus) {
+	sv, pv := reflect.ValueOf(st).Elem(), reflect.ValueOf(p.status)
+	for _, f := range p.fields {
+		sv.FieldByName(f).Set(pv.FieldByName(f))
+	}
+	for _, c := range p.conditions {
+		found := false
+		for i := range st.Conditions {
+			if st.Conditions[i].Type == c.Type {
+				st.Conditions[i], found = c, true
+			}
+		}
+		if !found {
+			st.Conditions = append(st.Conditions, c)
+		}
+	}
+}
+
+// describe lists the patched paths for the trace: status.phase,
+// status.conditions[Ready], …
+func (p *podStatusPatch) describe() string {
+	var out []string
+	t := reflect.TypeOf(p.status)
+	for _, f := range p.fields {
+		sf, _ := t.FieldByName(f)
+		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		out = append(out, "status."+name)
+	}
+	for _, c := range p.conditions {
+		out = append(out, fmt.Sprintf("status.conditions[%s]", c.Type))
+	}
+	if len(out) == 0 {
+		return "{} (no change)"
+	}
+	return strings.Join(out, ", ")
+}
+
+// PatchPodStatus sends PATCH pods/NAME/status with the strategic-merge
+// patch from base (the writer's last copy) to next.
+func (c *Client) PatchPodStatus(base, next *corev1.Pod, done Done) {
+	p := diffPodStatus(&base.Status, &next.Status)
+	c.send(request{verb: "patch", subresource: "status", res: ResourceOf(next), ns: next.Namespace, name: next.Name, patch: p}, done)
+}
+
+// patchStatus serves PATCH …/status: the patch is applied to the stored
+// object, spec and metadata stay as stored (registry PrepareForUpdate).
+func (s *Server) patchStatus(c *Client, r request, done Done, step func(trace.Phase, string, ...any)) {
+	key := Key(r.res, r.ns, r.name)
+	prev := s.data[key]
+	if prev == nil {
+		s.eng.After(RequestLatency, func() {
+			if done != nil {
+				done(nil, &Status{Code: http.StatusNotFound, Reason: "NotFound", Message: fmt.Sprintf("%s %q not found", qualifiedPlural(r.res), r.name)})
+			}
+		})
+		return
+	}
+	pod, ok := prev.obj.(*corev1.Pod)
+	if !ok || r.patch == nil {
+		s.eng.After(RequestLatency, func() {
+			if done != nil {
+				done(nil, &Status{Code: http.StatusUnsupportedMediaType, Reason: "UnsupportedMediaType", Message: "the simulator patches only pod status"})
+			}
+		})
+		return
+	}
+	_ = pod
+	step(c.Phase, "apiserver.statuspatch", "path", r.path(), "type", PatchContentType, "fields", r.patch.describe(), "user", c.ID.User)
+	// The patch is applied to what is stored when the write reaches etcd,
+	// as every write here: it carries no resourceVersion, so it cannot
+	// conflict, and fields other writers changed meanwhile are kept.
+	s.commit(c, r, key, func(cur *stored) (runtime.Object, *Status) {
+		if cur == nil {
+			return nil, notFound(r)
+		}
+		p, ok := cur.obj.(*corev1.Pod)
+		if !ok {
+			return nil, notFound(r)
+		}
+		out := p.DeepCopy()
+		r.patch.apply(&out.Status)
+		return out, nil
+	}, done, step)
+}

@@ -1,0 +1,128 @@
+package sim
+
+import (
+	"fmt"
+	"github.com/k8sexplain/k8sexplain/internal/sim/kubelet"
+	corev1 "k8s.io/api/core/v1"
+	"os"
+	"testing"
+
+	"github.com/k8sexplain/k8sexplain/internal/golden"
+	"github.com/k8sexplain/k8sexplain/internal/trace"
+)
+
+func firstAt(tr *trace.Trace, kind, field, value string) (trace.Step, bool) {
+	for _, s := range tr.Steps {
+		if s.Kind == kind && (field == "" || s.Get(field) == value) {
+			return s, true
+		}
+	}
+	return trace.Step{}, false
+}
+
+// examples/init.yaml: migrate runs to completion, then the native sidecar
+// starts and keeps running, then the app container; the status goes
+// Init:0/2 → Init:1/2 → Running with Initialized=True.
+func TestInitContainersInOrder(t *testing.T) {
+	src, err := os.ReadFile(golden.Root() + "/examples/init.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := applyTrace(t, 3, parse(t, string(src)))
+	if !tr.Summary.AllReady {
+		t.Fatalf("%d of %d pods ready", tr.Summary.ReadyPods, tr.Summary.Pods)
+	}
+	pod := ""
+	for _, s := range stepsOf(tr, "cri.StartContainer") {
+		pod = s.Object
+		break
+	}
+	var order []string
+	var statuses []string
+	for _, s := range tr.Steps {
+		if s.Object != pod {
+			continue
+		}
+		switch s.Kind {
+		case "cri.StartContainer":
+			order = append(order, "start "+s.Get("container"))
+		case "runtime.initdone":
+			order = append(order, "done "+s.Get("container"))
+		case "kubelet.sidecar":
+			order = append(order, "sidecar "+s.Get("container"))
+		case "kubelet.initstatus":
+			statuses = append(statuses, s.Get("status"))
+		}
+	}
+	want := []string{"start migrate", "done migrate", "start log-shipper", "sidecar log-shipper", "start api"}
+	if len(order) != len(want) {
+		t.Fatalf("order %v, want %v", order, want)
+	}
+	for i := range want {
+		if order[i] != want[i] {
+			t.Fatalf("order %v, want %v", order, want)
+		}
+	}
+	if len(statuses) != 2 || statuses[0] != "Init:0/2" || statuses[1] != "Init:1/2" {
+		t.Fatalf("statuses %v, want [Init:0/2 Init:1/2]", statuses)
+	}
+	if s, ok := firstAt(tr, "kubelet.running", "", ""); !ok || s.Get("containers") != "log-shipper, api" {
+		t.Fatalf("running containers: %v", s.Fields)
+	}
+}
+
+const failingInit = `apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  restartPolicy: %s
+  initContainers:
+  - {name: check, image: busybox:1.37, command: ["sh", "-c", "sleep 1; exit 3"]}
+  containers:
+  - {name: app, image: nginx:1.27}
+`
+
+// A failing init container: with restartPolicy Always it is restarted
+// under the crash back-off (Init:Error, then Init:CrashLoopBackOff) and the
+// app container never starts; with Never the pod fails.
+func TestInitFailure(t *testing.T) {
+	c, err := NewCluster(Config{Seed: 1, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Apply(parse(t, sprintf(failingInit, "Always")), []string{"t.yaml"})
+	tr := c.Run("t")
+	p := c.Pods()[0]
+	var init *corev1.PodCondition
+	for i := range p.Status.Conditions {
+		if p.Status.Conditions[i].Type == corev1.PodInitialized {
+			init = &p.Status.Conditions[i]
+		}
+	}
+	if init == nil || init.Status != corev1.ConditionFalse || init.Reason != "ContainersNotInitialized" || init.Message != "containers with incomplete status: [check]" {
+		t.Fatalf("Initialized condition: %+v", init)
+	}
+	if got := kubelet.PodStatusColumn(p); got != "Init:CrashLoopBackOff" && got != "Init:Error" {
+		t.Fatalf("kubectl STATUS %q", got)
+	}
+	if _, ok := firstAt(tr, "cri.StartContainer", "container", "app"); ok {
+		t.Fatal("app container started although its init container failed")
+	}
+	retries := stepsOf(tr, "kubelet.initretry")
+	if len(retries) < 3 || retries[0].Get("status") != "Init:Error" || retries[1].Get("status") != "Init:CrashLoopBackOff" ||
+		retries[1].Get("delay") != "10s" || retries[2].Get("delay") != "20s" {
+		t.Fatalf("retries: %v", retries)
+	}
+	if _, ok := firstAt(tr, "event", "reason", "BackOff"); !ok {
+		t.Fatal("no BackOff event")
+	}
+
+	tr = applyTrace(t, 1, parse(t, sprintf(failingInit, "Never")))
+	if len(stepsOf(tr, "kubelet.initretry")) != 0 || len(stepsOf(tr, "kubelet.initnever")) != 1 {
+		t.Fatal("restartPolicy Never: want one failure and no retry")
+	}
+	if _, ok := firstAt(tr, "cri.StartContainer", "container", "app"); ok {
+		t.Fatal("app container started")
+	}
+}
+func sprintf(f string, a ...any) string { return fmt.Sprintf(f, a...) }

@@ -1,0 +1,239 @@
+package kubelet
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/k8sexplain/k8sexplain/internal/trace"
+	corev1 "k8s.io/api/core/v1"
+)
+
+// IsSidecar reports a native sidecar: an init container with
+// restartPolicy Always (podutil.IsRestartableInitContainer).
+func IsSidecar(c *corev1.Container) bool {
+	return c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways
+}
+
+// initWork is what the simulator reads in an init container's command line
+// (it runs no real process): `sleep N` is how long it runs (default 1 s),
+// `exit N` (or `false`) its exit code (default 0).
+func initWork(c *corev1.Container) (time.Duration, int) {
+	run, code := initRunTime, 0
+	f := strings.Fields(strings.NewReplacer(";", " ", "&&", " ", "||", " ").Replace(strings.Join(append(append([]string{}, c.Command...), c.Args...), " ")))
+	for i, w := range f {
+		switch {
+		case w == "sleep" && i+1 < len(f):
+			if n, err := strconv.ParseFloat(strings.TrimSuffix(f[i+1], "s"), 64); err == nil {
+				run = time.Duration(n * float64(time.Second))
+			}
+		case w == "exit" && i+1 < len(f):
+			if n, err := strconv.Atoi(f[i+1]); err == nil {
+				code = n
+			}
+		case w == "false":
+			code = 1
+		}
+	}
+	return run, code
+}
+
+// runInit runs init container i and the ones after it, one at a time, each
+// to completion (kuberuntime computeInitContainerActions): a regular init
+// container must exit 0 before the next starts; a native sidecar only has
+// to be started (and pass its startupProbe), then it keeps running beside
+// the next ones and the app containers. then runs when all are done.
+func (k *Kubelet) runInit(ps *podState, i int, then func()) {
+	pod := ps.pod
+	inits := pod.Spec.InitContainers
+	if i == len(inits) {
+		then()
+		return
+	}
+	if i == 0 {
+		k.initStatus(ps, 0, "", nil)
+	}
+	c := &inits[i]
+	k.startContainer(ps, c, func() {
+		if IsSidecar(c) {
+			ps.sidecars = append(ps.sidecars, c.Name)
+			var wait time.Duration
+			if c.StartupProbe != nil {
+				wait = probeFirstSuccess(c.StartupProbe)
+			}
+			k.eng.After(wait, func() {
+				if ps.terminating || k.Dead {
+					return
+				}
+				k.step(trace.PhaseKubelet, "kubelet.sidecar", pod, "container", c.Name, "n", i+1, "of", len(inits))
+				k.runInit(ps, i+1, then)
+			})
+			return
+		}
+		run, code := initWork(c)
+		k.eng.After(run, func() {
+			if ps.terminating || k.Dead {
+				return
+			}
+			if code == 0 {
+				k.runtimeStep("runtime.initdone", pod, "container", c.Name, "after", run.String())
+				if i+1 < len(inits) {
+					k.initStatus(ps, i+1, "", nil)
+				}
+				k.runInit(ps, i+1, then)
+				return
+			}
+			k.initFailed(ps, i, code, run, then)
+		})
+	})
+}
+
+// initFailed: an init container exited non-zero. With restartPolicy Never
+// the pod fails for good; otherwise the kubelet restarts that init
+// container under the crash back-off, and nothing after it starts.
+func (k *Kubelet) initFailed(ps *podState, i, code int, run time.Duration, then func()) {
+	pod := ps.pod
+	c := &pod.Spec.InitContainers[i]
+	term := &corev1.ContainerStateTerminated{ExitCode: int32(code), Reason: "Error"}
+	k.runtimeStep("runtime.initfailed", pod, "container", c.Name, "code", code, "after", run.String())
+	if pod.Spec.RestartPolicy == corev1.RestartPolicyNever {
+		k.step(trace.PhaseKubelet, "kubelet.initnever", pod, "container", c.Name, "code", code, "status", "Init:Error")
+		upd := ps.pod.DeepCopy()
+		upd.Status.Phase = corev1.PodFailed
+		upd.Status.InitContainerStatuses = k.initStatuses(ps, i, term, "")
+		setCondReason(upd, corev1.PodInitialized, false, "ContainersNotInitialized", incomplete(pod, i))
+		k.patchStatus(ps, upd, nil)
+		return
+	}
+	n := int(ps.restartCount[c.Name])
+	delay := CrashBackOff(n)
+	waiting := "PodInitializing"
+	status := "Init:Error"
+	if delay > 0 {
+		waiting, status = "CrashLoopBackOff", "Init:CrashLoopBackOff"
+	}
+	if ps.lastState == nil {
+		ps.lastState = map[string]corev1.ContainerState{}
+	}
+	ps.lastState[c.Name] = corev1.ContainerState{Terminated: term}
+	k.step(trace.PhaseKubelet, "kubelet.initretry", pod, "container", c.Name, "code", code, "restart", n+1, "delay", delay.String(), "status", status)
+	upd := ps.pod.DeepCopy()
+	if delay > 0 {
+		upd.Status.InitContainerStatuses = k.initStatuses(ps, i, nil, waiting)
+	} else {
+		upd.Status.InitContainerStatuses = k.initStatuses(ps, i, term, "")
+	}
+	setCondReason(upd, corev1.PodInitialized, false, "ContainersNotInitialized", incomplete(pod, i))
+	k.patchStatus(ps, upd, nil)
+	if delay > 0 {
+		k.c.Event(trace.PhaseKubelet, pod, "Warning", "BackOff", "Back-off restarting failed container "+c.Name+" in pod "+pod.Name+"_"+pod.Namespace+"("+string(pod.UID)+")")
+	}
+	k.eng.After(delay, func() {
+		if ps.terminating || k.Dead {
+			return
+		}
+		ps.restartCount[c.Name]++
+		k.runInit(ps, i, then)
+	})
+}
+
+// initStatus writes the pod's status while init container done (0-based)
+// is the next to finish: phase Pending, Initialized=False, and the
+// initContainerStatuses kubectl reads to print Init:done/total.
+func (k *Kubelet) initStatus(ps *podState, done int, waiting string, term *corev1.ContainerStateTerminated) {
+	pod := ps.pod
+	upd := ps.pod.DeepCopy()
+	upd.Status.Phase = corev1.PodPending
+	upd.Status.QOSClass = QoSClass(pod)
+	upd.Status.PodIP = ps.ip
+	if ps.ip != "" {
+		upd.Status.PodIPs = []corev1.PodIP{{IP: ps.ip}}
+	}
+	upd.Status.InitContainerStatuses = k.initStatuses(ps, done, term, waiting)
+	setCond(upd, corev1.PodReadyToStartContainers, true)
+	setCondReason(upd, corev1.PodInitialized, false, "ContainersNotInitialized", incomplete(pod, done))
+	setCondReason(upd, corev1.ContainersReady, false, "ContainersNotReady", "containers with unready status: ["+containerNames(pod)+"]")
+	setCondReason(upd, corev1.PodReady, false, "ContainersNotReady", "containers with unready status: ["+containerNames(pod)+"]")
+	k.step(trace.PhaseKubelet, "kubelet.initstatus", pod, "status", PodStatusColumn(upd), "next", pod.Spec.InitContainers[done].Name,
+		"initialized", "False", "reason", "ContainersNotInitialized")
+	k.patchStatus(ps, upd, nil)
+}
+
+// incomplete is the Initialized condition's message
+// (pkg/kubelet/status/generate.go: "containers with incomplete status: [a b]").
+func incomplete(pod *corev1.Pod, from int) string {
+	var names []string
+	for _, c := range pod.Spec.InitContainers[from:] {
+		names = append(names, c.Name)
+	}
+	return fmt.Sprintf("containers with incomplete status: %v", names)
+}
+
+// initStatuses: the init containers before done have exited 0 (sidecars
+// among them run), the one at done is waiting, terminated or running.
+func (k *Kubelet) initStatuses(ps *podState, done int, term *corev1.ContainerStateTerminated, waiting string) []corev1.ContainerStatus {
+	pod := ps.pod
+	var out []corev1.ContainerStatus
+	for j, c := range pod.Spec.InitContainers {
+		st := corev1.ContainerStatus{Name: c.Name, Image: c.Image, RestartCount: ps.restartCount[c.Name]}
+		switch {
+		case j < done && IsSidecar(&c):
+			st.State.Running = &corev1.ContainerStateRunning{}
+			st.Started = ptrBool(true)
+			st.Ready = c.ReadinessProbe == nil
+		case j < done:
+			st.State.Terminated = &corev1.ContainerStateTerminated{ExitCode: 0, Reason: "Completed"}
+		case j == done && term != nil:
+			st.State.Terminated = term
+		case j == done && waiting != "":
+			st.State.Waiting = &corev1.ContainerStateWaiting{Reason: waiting}
+		case j == done:
+			st.State.Running = &corev1.ContainerStateRunning{}
+		default:
+			st.State.Waiting = &corev1.ContainerStateWaiting{Reason: "PodInitializing"}
+		}
+		if last, ok := ps.lastState[c.Name]; ok {
+			st.LastTerminationState = last
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// PodStatusColumn is the STATUS column of `kubectl get pods` for the init
+// phase (kubectl printers.go printPod): Init:N/M while init container N
+// runs, Init:<reason> when one failed or waits in back-off; otherwise the
+// phase.
+func PodStatusColumn(pod *corev1.Pod) string {
+	for i, st := range pod.Status.InitContainerStatuses {
+		var spec *corev1.Container
+		if i < len(pod.Spec.InitContainers) {
+			spec = &pod.Spec.InitContainers[i]
+		}
+		switch {
+		case st.State.Terminated != nil && st.State.Terminated.ExitCode == 0:
+			continue
+		case spec != nil && IsSidecar(spec) && st.Started != nil && *st.Started:
+			continue
+		case st.State.Terminated != nil && st.State.Terminated.Reason != "":
+			return "Init:" + st.State.Terminated.Reason
+		case st.State.Terminated != nil:
+			return fmt.Sprintf("Init:ExitCode:%d", st.State.Terminated.ExitCode)
+		case st.State.Waiting != nil && st.State.Waiting.Reason != "" && st.State.Waiting.Reason != "PodInitializing":
+			return "Init:" + st.State.Waiting.Reason
+		default:
+			return fmt.Sprintf("Init:%d/%d", i, len(pod.Spec.InitContainers))
+		}
+	}
+	return string(pod.Status.Phase)
+}
+
+func setCondReason(p *corev1.Pod, t corev1.PodConditionType, ok bool, reason, msg string) {
+	setCond(p, t, ok)
+	for i := range p.Status.Conditions {
+		if p.Status.Conditions[i].Type == t {
+			p.Status.Conditions[i].Reason, p.Status.Conditions[i].Message = reason, msg
+		}
+	}
+}
