@@ -66,7 +66,7 @@ func (f *Factory) Render(d *report.Doc) error {
 	if err != nil {
 		return err
 	}
-	return report.Render(f.IO.Out, d, report.Options{Format: g.Format, Color: g.Color})
+	return report.Render(f.IO.Out, d, report.Options{Format: g.Format, Color: g.Color, Lang: g.Lang})
 }
 
 // commands are the constructors of the top-level subcommands; each command
@@ -95,6 +95,9 @@ Exit codes: 0 success, 1 bad input, 2 usage error, 3 internal error, 130 interru
 		SilenceUsage:  true,
 		Version:       versionString(),
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			if err := applyConventionFlags(cmd.Flags()); err != nil {
+				return err
+			}
 			if err := f.Config.BindPFlags(cmd.Flags()); err != nil {
 				return err
 			}
@@ -108,11 +111,12 @@ Exit codes: 0 success, 1 bad input, 2 usage error, 3 internal error, 130 interru
 	root.SetVersionTemplate("k8sexplain {{.Version}}\n")
 	pf := root.PersistentFlags()
 	pf.String("lang", "en", "language of explanations: en or ru")
-	pf.String("format", "text", "output format: text, markdown, mermaid or json")
-	pf.String("color", "auto", "colour: auto (only on a terminal), always or never; NO_COLOR disables it")
+	pf.String("format", "text", "output format: text, markdown, mermaid, json or html")
+	pf.String("color", "auto", "colour: auto (only on a terminal), always or never; NO_COLOR disables auto, an explicit --color always wins")
 	pf.Int64("seed", 1, "seed of the simulation's random choices (same seed, same output)")
 	pf.BoolP("verbose", "v", false, "show every step (API requests, watch deliveries, Raft messages)")
 	pf.String("config", "", "config file (default $XDG_CONFIG_HOME/k8sexplain/config.yaml)")
+	addConventionFlags(root)
 	_ = root.RegisterFlagCompletionFunc("lang", fixedCompletion("en", "ru"))
 	_ = root.RegisterFlagCompletionFunc("format", fixedCompletion(report.Formats...))
 	_ = root.RegisterFlagCompletionFunc("color", fixedCompletion("auto", "always", "never"))

@@ -43,21 +43,18 @@ func Test() (*Streams, *bytes.Buffer, *bytes.Buffer, *bytes.Buffer) {
 	return &Streams{In: in, Out: out, ErrOut: errOut, Getenv: func(string) string { return "" }}, in, out, errOut
 }
 
-// ColorEnabled applies the colour policy: a non-empty NO_COLOR (no-color.org)
-// means never, whatever the flag says; otherwise "always" and "never" are
-// obeyed and "auto" means colour only when stdout is a terminal that is not
-// TERM=dumb.
+// ColorEnabled applies the colour policy (no-color.org): "always" and
+// "never" are obeyed, since an explicit user setting overrides the
+// environment; "auto" means colour only when stdout is a terminal that is
+// not TERM=dumb and NO_COLOR is empty.
 func (s *Streams) ColorEnabled(mode string) bool {
-	if s.Getenv != nil && s.Getenv("NO_COLOR") != "" {
-		return false
-	}
 	switch mode {
 	case "always":
 		return true
 	case "never":
 		return false
 	}
-	if s.Getenv != nil && s.Getenv("TERM") == "dumb" {
+	if s.Getenv != nil && (s.Getenv("NO_COLOR") != "" || s.Getenv("TERM") == "dumb") {
 		return false
 	}
 	return s.OutTTY

@@ -27,6 +27,8 @@ func Render(w io.Writer, tr *Trace, o Options) error {
 		return report.RenderSequence(w, "", sequence(tr, o))
 	case report.JSON:
 		return renderJSON(w, tr, o)
+	case report.HTML:
+		return renderHTML(w, tr, o)
 	}
 	return report.Render(w, doc(tr, o), report.Options{Format: o.Format, Color: o.Color})
 }
@@ -96,17 +98,24 @@ func doc(tr *Trace, o Options) *report.Doc {
 		}
 		flush()
 	}
+	resultTables(d, tr, o.Lang)
+	summary(d, tr, u)
+	return d
+}
+
+// resultTables adds the story's result tables, translated.
+func resultTables(d *report.Doc, tr *Trace, lang string) {
 	for _, t := range tr.Tables {
-		d.H(1, word(o.Lang, t.Title))
+		d.H(1, word(lang, t.Title))
 		rt := &report.Table{Right: make([]bool, len(t.Header))}
 		for i, h := range t.Header {
-			rt.Header = append(rt.Header, word(o.Lang, h))
+			rt.Header = append(rt.Header, word(lang, h))
 			rt.Right[i] = i > 0
 		}
 		for _, r := range t.Rows {
 			row := append([]string{}, r...)
 			for i := range row {
-				row[i] = word(o.Lang, row[i]) // labels and notes may be catalogue keys too
+				row[i] = word(lang, row[i]) // labels and notes may be catalogue keys too
 			}
 			for i, cell := range row {
 				if i > 0 && (cell == "" || cell[0] < '0' || cell[0] > '9') {
@@ -117,8 +126,6 @@ func doc(tr *Trace, o Options) *report.Doc {
 		}
 		d.T(rt)
 	}
-	summary(d, tr, u)
-	return d
 }
 
 // sections splits the steps into titled groups: the eight phases for the
@@ -233,14 +240,27 @@ func sequence(tr *Trace, o Options) *report.Sequence {
 	u := uiFor(o.Lang)
 	seq := &report.Sequence{Participants: participants}
 	groups, titles := sections(tr, o.Verbose, u)
-	add := func(m report.Message) { seq.Messages = append(seq.Messages, m) }
+	html := o.Format == report.HTML
+	n := 0  // the step's number, as stepID names it in the HTML page
+	var cur *Step
+	add := func(m report.Message) {
+		if html && cur != nil {
+			// The HTML diagram puts the time on its axis and ties the
+			// arrow to the step's explanation.
+			m.Text, m.Time, m.Kind, m.Ref = Text(o.Lang, cur), Clock(cur.At-tr.Start), cur.Kind, stepID(n)
+		}
+		seq.Messages = append(seq.Messages, m)
+	}
 	for g, steps := range groups {
 		if len(steps) == 0 {
 			continue
 		}
+		cur = nil
 		add(report.Message{Section: true, Text: titles[g]})
 		for i := range steps {
 			s := &steps[i]
+			n++
+			cur = s
 			who := participantOf(s.Actor)
 			text := Clock(s.At-tr.Start) + " " + Text(o.Lang, s)
 			switch {
