@@ -32,9 +32,9 @@ var attrRE = regexp.MustCompile(`<svg class="seq"[^>]* data-lanes="(\d+)" data-a
 // pageFacts is what the test reads from the loaded page.
 type pageFacts struct {
 	Lanes, Arrows, Notes, Bands int
-	Steps, Phases              int
-	Resources                  int
-	Title                      string
+	Steps, Phases               int
+	Resources                   int
+	Title                       string
 }
 
 const factsJS = `(() => {

@@ -15,8 +15,8 @@ import (
 // Options control rendering.
 type Options struct {
 	Format Format
-	Color  bool // ANSI colour in text output (never in the other formats)
-	Width  int  // wrap width for text paragraphs; 0 means 100
+	Color  bool   // ANSI colour in text output (never in the other formats)
+	Width  int    // wrap width for text paragraphs; 0 means 100
 	Lang   string // the page language of --format html ("en" when empty)
 }
 

@@ -241,7 +241,7 @@ func sequence(tr *Trace, o Options) *report.Sequence {
 	seq := &report.Sequence{Participants: participants}
 	groups, titles := sections(tr, o.Verbose, u)
 	html := o.Format == report.HTML
-	n := 0  // the step's number, as stepID names it in the HTML page
+	n := 0 // the step's number, as stepID names it in the HTML page
 	var cur *Step
 	add := func(m report.Message) {
 		if html && cur != nil {
