@@ -368,7 +368,7 @@ func FigureHTML(b *strings.Builder, f *Figure) {
 }
 
 func graphSVG(b *strings.Builder, g *Graph) {
-	const colW, boxW, boxH, gapY = 250.0, 210.0, 30.0, 16.0
+	const colW, boxW, boxH, gapY = 320.0, 210.0, 30.0, 16.0
 	layers := 0
 	count := map[int]int{}
 	pos := map[string][2]float64{}
@@ -409,7 +409,7 @@ func graphSVG(b *strings.Builder, g *Graph) {
 		}
 		fmt.Fprintf(b, "<g class=\"%s\"><path d=\"M%s,%sC%s,%s %s,%s %s,%s\"/>", cls, px(x1), px(y1), px((x1+x2)/2), px(y1), px((x1+x2)/2), px(y2), px(x2), px(y2))
 		if e.Label != "" {
-			fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\">%s</text>", px(x2-4), px(y2-5), Esc(e.Label))
+			fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\">%s</text>", px((x1+x2)/2), px((y1+y2)/2-4), Esc(e.Label))
 		}
 		b.WriteString("</g>\n")
 	}

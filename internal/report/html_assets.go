@@ -40,7 +40,7 @@ li.step.open .ex{display:block}li.step.sel{background:var(--sel)}
 .bars rect{fill:var(--accent)}.bars .lbl{text-anchor:end}
 .graph .node rect{fill:var(--panel);stroke:var(--muted)}.graph .node text{text-anchor:middle;font-family:ui-monospace,monospace}
 .graph .node.hot rect{stroke:var(--hot);stroke-width:2.5}.graph .edge path{fill:none;stroke:var(--muted);stroke-width:1.3}
-.graph .edge.hot path{stroke:var(--hot);stroke-width:3}.graph .edge text{text-anchor:end;fill:var(--muted)}.graph .edge.hot text{fill:var(--hot);font-weight:600}
+.graph .edge.hot path{stroke:var(--hot);stroke-width:3}.graph .edge text{text-anchor:middle;fill:var(--muted);paint-order:stroke;stroke:var(--bg);stroke-width:4px}.graph .edge.hot text{fill:var(--hot);font-weight:600}
 .chart .grid line{stroke:var(--line)}.chart .grid text{text-anchor:end;fill:var(--muted)}.chart .xt,.chart .xl{text-anchor:middle;fill:var(--muted)}
 .chart polyline{fill:none;stroke-width:2.2}.chart .key{stroke-width:3}
 .chart .s0 polyline,.chart .s0 .key{stroke:#8c959f}.chart .s0 circle{fill:#8c959f}.chart .s1 polyline,.chart .s1 line.key{stroke:var(--accent)}.chart .s1 circle{fill:var(--accent)}

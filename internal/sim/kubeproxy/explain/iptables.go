@@ -15,16 +15,19 @@ func iptablesSection(d *report.Doc, c cat, in Input, data *Data) {
 	sp := in.Port
 	rs := kubeproxy.BuildIPTables(in.Config, []kubeproxy.ServicePort{sp})
 	eps := sp.UsableEndpoints()
+	rules := 0 // the block of the rules, to highlight the walk in HTML
 	if in.Form == "save" {
 		d.H(1, c.F("save.h"))
 		d.P(c.F("save.p"))
 		data.Rules = rs.Save()
+		rules = len(d.Blocks)
 		d.C("", data.Rules)
 		d.Styled("note", c.F("save.note"))
 	} else {
 		d.H(1, c.F("restore.h"))
 		d.P(c.F("restore.p"))
 		data.Rules = rs.Restore()
+		rules = len(d.Blocks)
 		d.C("", data.Rules)
 		d.Styled("note", c.F("restore.note", rs.Mark))
 		d.P(c.F("jumps.p"))
@@ -53,7 +56,9 @@ func iptablesSection(d *report.Doc, c cat, in Input, data *Data) {
 		d.L(items...)
 		probabilityTable(d, c, sp, eps, data)
 	}
-	walkSection(d, c, in, rs, data)
+	if w := walkSection(d, c, in, rs, data); w != nil {
+		d.Blocks[rules].Code.Mark = walkedLines(data.Rules, w)
+	}
 }
 
 func probabilityTable(d *report.Doc, c cat, sp kubeproxy.ServicePort, eps []kubeproxy.Endpoint, data *Data) {
@@ -79,8 +84,9 @@ func probabilityTable(d *report.Doc, c cat, sp kubeproxy.ServicePort, eps []kube
 	d.P(c.F("prob.p", n))
 }
 
-// walkSection sends one connection through the rules, then K more if asked.
-func walkSection(d *report.Doc, c cat, in Input, rs kubeproxy.Ruleset, data *Data) {
+// walkSection sends one connection through the rules, then K more if
+// asked, and returns the first connection's walk.
+func walkSection(d *report.Doc, c cat, in Input, rs kubeproxy.Ruleset, data *Data) *kubeproxy.Walk {
 	sp := in.Port
 	rng := newRNG(in.Seed)
 	aff := kubeproxy.Affinity{}
@@ -114,11 +120,20 @@ func walkSection(d *report.Doc, c cat, in Input, rs kubeproxy.Ruleset, data *Dat
 		}
 		b.WriteString(line + "\n")
 	}
-	d.C("", b.String())
+	walked := &report.Code{Text: b.String()}
+	for i, st := range w.Steps {
+		if st.Matched {
+			walked.Mark = append(walked.Mark, i)
+		}
+	}
+	d.Blocks = append(d.Blocks, report.Block{Code: walked})
+	if g := chainGraph(sp, &w); g != nil {
+		d.Fig(&report.Figure{Graph: g, Title: c.F("graph.caption", hostPort(sp.ClusterIP, int(sp.Port)))})
+	}
 	if w.Verdict == "REJECT" {
 		d.L(c.F("walk.reject1", sp.ClusterIP), c.F("walk.reject2"))
 		d.Sequence = rejectSequence(c, in, client, sport)
-		return
+		return &w
 	}
 	s1 := c.F("walk.s1") + " "
 	switch {
@@ -152,6 +167,7 @@ func walkSection(d *report.Doc, c cat, in Input, rs kubeproxy.Ruleset, data *Dat
 			return rs.WalkNew(p, rng, aff).Endpoint
 		})
 	}
+	return &w
 }
 
 // conntrackLine is the entry as "conntrack -L" shows it right after the SYN.
