@@ -3,7 +3,7 @@ package cmd
 import "testing"
 
 // The HTML pages are pinned like every other format; the browser test in
-// internal/htmlcheck opens each of them in headless Chromium.
+// internal/rendercheck opens each of them in headless Chromium.
 func TestGoldenHTML(t *testing.T) {
 	inRoot(t)
 	for _, tc := range []struct {

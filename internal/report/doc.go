@@ -67,6 +67,9 @@ type Para struct {
 type List struct {
 	Items    []string `json:"items"`
 	Numbered bool     `json:"numbered,omitempty"`
+	// Markdown says the items are already Markdown, their text escaped
+	// with MDText; other formats never see such a list.
+	Markdown bool `json:"-"`
 }
 
 // Table is a grid; Right marks right-aligned columns (numbers). Highlight

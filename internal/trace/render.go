@@ -68,7 +68,7 @@ func doc(tr *Trace, o Options) *report.Doc {
 				return
 			}
 			if md {
-				d.L(lines...)
+				d.Blocks = append(d.Blocks, report.Block{List: &report.List{Items: lines, Markdown: true}})
 			} else {
 				d.C("", strings.Join(lines, "\n"))
 			}
@@ -78,7 +78,7 @@ func doc(tr *Trace, o Options) *report.Doc {
 			s := &steps[i]
 			msg := Text(o.Lang, s)
 			if md {
-				lines = append(lines, fmt.Sprintf("`%s` **%s** — %s", Clock(s.At-tr.Start), s.Actor, mdInline(msg)))
+				lines = append(lines, fmt.Sprintf("`%s` **%s** — %s", Clock(s.At-tr.Start), report.MDText(s.Actor), report.MDText(msg)))
 			} else {
 				lines = append(lines, fmt.Sprintf("%s  %-24s %s", Clock(s.At-tr.Start), s.Actor, msg))
 			}
@@ -86,7 +86,7 @@ func doc(tr *Trace, o Options) *report.Doc {
 			if ex != "" && !explained[s.Kind] {
 				explained[s.Kind] = true
 				if md {
-					lines[len(lines)-1] += "<br>\n  *" + ex + "*"
+					lines[len(lines)-1] += "<br>\n  *" + report.MDText(ex) + "*"
 				} else {
 					lines = append(lines, report.Wrap(ex, 100, strings.Repeat(" ", 11)+"│ "))
 				}
@@ -149,11 +149,6 @@ func sections(tr *Trace, verbose bool, u ui) ([][]Step, []string) {
 		titles = append(titles, u.phases[ph])
 	}
 	return groups, titles
-}
-
-// mdInline keeps a message from being read as Markdown markup.
-func mdInline(s string) string {
-	return strings.NewReplacer("*", `\*`, "_", `\_`, "<", "&lt;", ">", "&gt;").Replace(s)
 }
 
 func summary(d *report.Doc, tr *Trace, u ui) {

@@ -1,6 +1,6 @@
 //go:build unix
 
-package htmlcheck
+package rendercheck
 
 import (
 	"bufio"
