@@ -133,6 +133,9 @@ type Message struct {
 	Time string `json:"-"`
 	Kind string `json:"-"`
 	Ref  string `json:"-"`
+	// Minor marks a message shown only with -v (a watch delivery, an
+	// etcd write): a summarised diagram folds these first.
+	Minor bool `json:"-"`
 }
 
 // Builder helpers keep command code short.

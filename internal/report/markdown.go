@@ -105,7 +105,7 @@ func mdCell(s string) string {
 	return strings.ReplaceAll(MDText(s), "\n", "<br>")
 }
 
-func renderMarkdown(w io.Writer, d *Doc) error {
+func renderMarkdown(w io.Writer, d *Doc, o Options) error {
 	var b strings.Builder
 	if d.Title != "" {
 		b.WriteString("# " + MDText(d.Title) + "\n")
@@ -151,6 +151,12 @@ func renderMarkdown(w io.Writer, d *Doc) error {
 		case bl.Code != nil:
 			b.WriteString("```" + bl.Code.Lang + "\n" + strings.TrimRight(bl.Code.Text, "\n") + "\n```\n")
 		}
+	}
+	if d.Sequence != nil {
+		// GitHub, GitLab, VS Code and Obsidian draw a fenced mermaid block.
+		b.WriteString("\n## " + MDText(HTMLWord(o.Lang, "sequence")) + "\n\n```mermaid\n")
+		_ = RenderSequence(&b, "", d.Sequence)
+		b.WriteString("```\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

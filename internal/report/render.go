@@ -49,7 +49,7 @@ func Render(w io.Writer, d *Doc, o Options) error {
 	case Text, "":
 		return renderText(w, d, o)
 	case Markdown:
-		return renderMarkdown(w, d)
+		return renderMarkdown(w, d, o)
 	case Mermaid:
 		if d.Sequence == nil {
 			return exitcode.Inputf("--format mermaid: this output has no sequence diagram; use text, markdown or json")

@@ -17,6 +17,7 @@ var uiEN = ui{
 	component:   "component",
 	count:       "requests",
 	timeline:    "Timeline (time since the story began)",
+	mermaidCut:  "… not shown: {n} (Mermaid's limit is 50,000 characters); see --format html or text for all",
 	stories: map[string]string{
 		"rollout":      "A rolling update, step by step",
 		"delete":       "Deleting a pod: graceful shutdown and the endpoint race",

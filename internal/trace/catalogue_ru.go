@@ -16,6 +16,7 @@ var uiRU = ui{
 	failed:      "kubectl apply завершился с ошибкой",
 	component:   "компонент",
 	timeline:    "Хронология (время от начала сценария)",
+	mermaidCut:  "… не показано: {n} (лимит Mermaid — 50 000 символов); полностью — в --format html или text",
 	stories: map[string]string{
 		"rollout":      "Rolling update шаг за шагом",
 		"delete":       "Удаление пода: graceful shutdown и гонка с эндпоинтами",

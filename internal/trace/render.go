@@ -24,13 +24,17 @@ type Options struct {
 func Render(w io.Writer, tr *Trace, o Options) error {
 	switch o.Format {
 	case report.Mermaid:
-		return report.RenderSequence(w, "", sequence(tr, o))
+		return report.RenderSequence(w, "", mermaidSequence(tr, o))
 	case report.JSON:
 		return renderJSON(w, tr, o)
 	case report.HTML:
 		return renderHTML(w, tr, o)
 	}
-	return report.Render(w, doc(tr, o), report.Options{Format: o.Format, Color: o.Color})
+	d := doc(tr, o)
+	if o.Format == report.Markdown && len(tr.Steps) > 0 {
+		d.Sequence = mermaidSequence(tr, o) // embedded as a fenced mermaid block
+	}
+	return report.Render(w, d, report.Options{Format: o.Format, Color: o.Color, Lang: o.Lang})
 }
 
 func subst(s string, kv ...string) string {
@@ -239,10 +243,13 @@ func sequence(tr *Trace, o Options) *report.Sequence {
 	n := 0 // the step's number, as stepID names it in the HTML page
 	var cur *Step
 	add := func(m report.Message) {
-		if html && cur != nil {
-			// The HTML diagram puts the time on its axis and ties the
-			// arrow to the step's explanation.
-			m.Text, m.Time, m.Kind, m.Ref = Text(o.Lang, cur), Clock(cur.At-tr.Start), cur.Kind, stepID(n)
+		if cur != nil {
+			m.Time, m.Kind, m.Ref, m.Minor = Clock(cur.At-tr.Start), cur.Kind, stepID(n), cur.Verbose
+			if html {
+				// The HTML diagram puts the time on its axis and ties
+				// the arrow to the step's explanation.
+				m.Text = Text(o.Lang, cur)
+			}
 		}
 		seq.Messages = append(seq.Messages, m)
 	}
@@ -263,7 +270,7 @@ func sequence(tr *Trace, o Options) *report.Sequence {
 				add(report.Message{From: "apiserver", To: "etcd", Text: text})
 			case s.Kind == "apiserver.response" || s.Kind == "apiserver.updated":
 				add(report.Message{From: "apiserver", To: "kubectl", Text: text, Reply: true})
-			case s.Kind == "controller.observe" || s.Kind == "scheduler.queue" || s.Kind == "kubelet.admit" || s.Kind == "dns.record" || s.Kind == "kubeproxy.sync":
+			case s.Kind == "watch.event" || s.Kind == "controller.observe" || s.Kind == "scheduler.queue" || s.Kind == "kubelet.admit" || s.Kind == "dns.record" || s.Kind == "kubeproxy.sync":
 				add(report.Message{From: "apiserver", To: who, Text: text, Reply: true})
 			case s.To != "" || s.Kind == "deployment.newrs" || s.Kind == "replicaset.diff" || strings.HasPrefix(s.Kind, "endpointslice.") ||
 				s.Kind == "kubelet.running" || s.Kind == "event" || s.Kind == "deployment.status":
