@@ -66,7 +66,7 @@ func (f *Factory) Render(d *report.Doc) error {
 	if err != nil {
 		return err
 	}
-	return report.Render(f.IO.Out, d, report.Options{Format: g.Format, Color: g.Color, Lang: g.Lang})
+	return report.Render(f.IO.Out, d, report.Options{Format: g.Format, Color: g.Color, Lang: g.Lang, Width: f.IO.TerminalWidth()})
 }
 
 // commands are the constructors of the top-level subcommands; each command
@@ -104,8 +104,11 @@ Exit codes: 0 success, 1 bad input, 2 usage error, 3 internal error, 130 interru
 			if err := readConfig(f, cmd); err != nil {
 				return err
 			}
-			_, err := f.Globals()
-			return err
+			if _, err := f.Globals(); err != nil {
+				return err
+			}
+			startPager(cmd, f)
+			return nil
 		},
 	}
 	root.SetVersionTemplate("k8sexplain {{.Version}}\n")
@@ -133,6 +136,8 @@ Exit codes: 0 success, 1 bad input, 2 usage error, 3 internal error, 130 interru
 		root.SetErr(f.IO.ErrOut)
 		root.SetIn(f.IO.In)
 	}
+	addCompletions(root, f)
+	addHelpTopics(root, f)
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {
 		if c.Name() != "completion" {
@@ -242,6 +247,7 @@ func Execute(io *iostreams.Streams, args []string) (code int) {
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
 	err := root.Execute()
+	io.StopPager()
 	if err == nil {
 		return exitcode.OK
 	}

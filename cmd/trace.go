@@ -91,6 +91,8 @@ func runTraceApply(f *Factory, o *ApplyOptions) error {
 		o.Files = []string{builtinExample}
 	}
 	cfg := sim.Config{Seed: g.Seed, Workers: o.Nodes, StepLimit: o.Limit}
+	var done func()
+	cfg.Progress, done = progress(f, g.Lang)
 	if o.Cluster != "" {
 		nodes, err := loadNodes(o.Cluster, f)
 		if err != nil {
@@ -129,7 +131,8 @@ func runTraceApply(f *Factory, o *ApplyOptions) error {
 		command = "k8sexplain trace apply"
 	}
 	tr := cl.Run(command)
-	opts := trace.Options{Format: g.Format, Lang: g.Lang, Verbose: g.Verbose, Color: g.Color, Builtin: builtin}
+	done()
+	opts := trace.Options{Format: g.Format, Lang: g.Lang, Verbose: g.Verbose, Color: g.Color, Builtin: builtin, Width: f.IO.TerminalWidth()}
 	if o.Summary {
 		tr.Steps = nil
 	}

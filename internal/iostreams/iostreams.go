@@ -8,6 +8,10 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
 
 	"golang.org/x/term"
 )
@@ -18,8 +22,14 @@ type Streams struct {
 	Out    io.Writer
 	ErrOut io.Writer
 
-	// InTTY and OutTTY say whether stdin and stdout are terminals.
-	InTTY, OutTTY bool
+	// InTTY, OutTTY and ErrTTY say whether stdin, stdout and stderr are
+	// terminals.
+	InTTY, OutTTY, ErrTTY bool
+	// Size, when set, asks the terminal on stdout for its width.
+	Size func() (int, error)
+
+	pager *exec.Cmd
+	out   io.Writer // stdout while a pager reads Out
 	// Getenv reads the environment (os.Getenv in the real process).
 	Getenv func(string) string
 }
@@ -32,8 +42,89 @@ func System() *Streams {
 		ErrOut: os.Stderr,
 		InTTY:  term.IsTerminal(int(os.Stdin.Fd())),
 		OutTTY: term.IsTerminal(int(os.Stdout.Fd())),
+		ErrTTY: term.IsTerminal(int(os.Stderr.Fd())),
+		Size: func() (int, error) {
+			w, _, err := term.GetSize(int(os.Stdout.Fd()))
+			return w, err
+		},
 		Getenv: os.Getenv,
 	}
+}
+
+// TerminalWidth is the width text output wraps to: the terminal's width
+// when stdout is one (COLUMNS when it does not say), else 0, which means
+// the fixed width of pipes, files and golden files.
+func (s *Streams) TerminalWidth() int {
+	if !s.OutTTY {
+		return 0
+	}
+	if s.Size != nil {
+		if w, err := s.Size(); err == nil && w > 0 {
+			return w
+		}
+	}
+	if s.Getenv != nil {
+		if w, err := strconv.Atoi(s.Getenv("COLUMNS")); err == nil && w > 0 {
+			return w
+		}
+	}
+	return 0
+}
+
+// PagerCommand is the pager for long output: K8SEXPLAIN_PAGER, else PAGER,
+// else "less -FRX" (quit if one screen, keep colours, leave the text on the
+// screen), as git and gh choose theirs. "" and "cat" mean no pager.
+func (s *Streams) PagerCommand() string {
+	get := func(k string) string {
+		if s.Getenv == nil {
+			return ""
+		}
+		return strings.TrimSpace(s.Getenv(k))
+	}
+	if p := get("K8SEXPLAIN_PAGER"); p != "" {
+		return p
+	}
+	if p := get("PAGER"); p != "" {
+		return p
+	}
+	return "less -FRX"
+}
+
+// StartPager sends Out through the pager until StopPager, only when stdout
+// is a terminal: piped or redirected output is never paged. A pager that
+// cannot start leaves Out as it was.
+func (s *Streams) StartPager() {
+	p := s.PagerCommand()
+	if !s.OutTTY || s.pager != nil || p == "" || p == "cat" {
+		return
+	}
+	args := strings.Fields(p)
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stdout, cmd.Stderr = s.Out, s.ErrOut
+	cmd.Env = os.Environ()
+	if os.Getenv("LESS") == "" && filepath.Base(args[0]) == "less" && len(args) == 1 {
+		cmd.Env = append(cmd.Env, "LESS=FRX")
+	}
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return
+	}
+	if err := cmd.Start(); err != nil {
+		return
+	}
+	s.pager, s.out, s.Out = cmd, s.Out, in
+}
+
+// StopPager closes the pager's input and waits for the reader to quit.
+func (s *Streams) StopPager() {
+	if s.pager == nil {
+		return
+	}
+	if c, ok := s.Out.(io.Closer); ok {
+		_ = c.Close()
+	}
+	_ = s.pager.Wait()
+	s.Out, s.pager = s.out, nil
 }
 
 // Test returns streams backed by buffers, not terminals, with an empty

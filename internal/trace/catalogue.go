@@ -29,7 +29,7 @@ func Text(lang string, s *Step) string { return fill(Lookup(lang, s.Kind).Msg, s
 // UI strings of the renderers.
 type ui struct {
 	title, builtin, summary, allReady, notReady, pending, requests, watchEvents, revisions,
-	events, dropped, unmodeled, failed, component, count, timeline, mermaidCut string
+	events, dropped, unmodeled, failed, component, count, timeline, mermaidCut, lang string
 	phases [9]string
 	// stories are the titles of the other traces, by story name.
 	stories map[string]string

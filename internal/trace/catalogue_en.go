@@ -16,6 +16,7 @@ var uiEN = ui{
 	failed:      "kubectl apply failed",
 	component:   "component",
 	count:       "requests",
+	lang:        "en",
 	timeline:    "Timeline (time since the story began)",
 	mermaidCut:  "… not shown: {n} (Mermaid's limit is 50,000 characters); see --format html or text for all",
 	stories: map[string]string{

@@ -15,6 +15,7 @@ var uiRU = ui{
 	unmodeled:   "Сохранено, но не исполняется этим симулятором",
 	failed:      "kubectl apply завершился с ошибкой",
 	component:   "компонент",
+	lang:        "ru",
 	timeline:    "Хронология (время от начала сценария)",
 	mermaidCut:  "… не показано: {n} (лимит Mermaid — 50 000 символов); полностью — в --format html или text",
 	stories: map[string]string{

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/k8sexplain/k8sexplain/internal/l10n"
 	"github.com/k8sexplain/k8sexplain/internal/report"
 )
 
@@ -18,6 +19,9 @@ type Options struct {
 	Verbose bool
 	Color   bool
 	Builtin bool // the input was the built-in example
+	// Width is the terminal's width on a TTY (lines wrap to it), else 0:
+	// pipes and golden files keep the fixed width.
+	Width int
 }
 
 // Render writes tr in the chosen format.
@@ -34,7 +38,7 @@ func Render(w io.Writer, tr *Trace, o Options) error {
 	if o.Format == report.Markdown && len(tr.Steps) > 0 {
 		d.Sequence = mermaidSequence(tr, o) // embedded as a fenced mermaid block
 	}
-	return report.Render(w, d, report.Options{Format: o.Format, Color: o.Color, Lang: o.Lang})
+	return report.Render(w, d, report.Options{Format: o.Format, Color: o.Color, Lang: o.Lang, Width: o.Width})
 }
 
 func subst(s string, kv ...string) string {
@@ -84,7 +88,16 @@ func doc(tr *Trace, o Options) *report.Doc {
 			if md {
 				lines = append(lines, fmt.Sprintf("`%s` **%s** — %s", Clock(s.At-tr.Start), report.MDText(s.Actor), report.MDText(msg)))
 			} else {
-				lines = append(lines, fmt.Sprintf("%s  %-24s %s", Clock(s.At-tr.Start), s.Actor, msg))
+				line := fmt.Sprintf("%s  %-24s %s", Clock(s.At-tr.Start), s.Actor, msg)
+				if o.Width > 0 && report.Width(line) > o.Width {
+					// On a terminal a long step wraps under its message.
+					head := line[:len(line)-len(msg)]
+					if rest := o.Width - report.Width(head); rest >= 20 {
+						body := report.Wrap(msg, rest, "")
+						line = head + strings.ReplaceAll(body, "\n", "\n"+strings.Repeat(" ", report.Width(head)))
+					}
+				}
+				lines = append(lines, line)
 			}
 			ex := Lookup(o.Lang, s.Kind).Explain
 			if ex != "" && !explained[s.Kind] {
@@ -92,7 +105,11 @@ func doc(tr *Trace, o Options) *report.Doc {
 				if md {
 					lines[len(lines)-1] += "<br>\n  *" + report.MDText(ex) + "*"
 				} else {
-					lines = append(lines, report.Wrap(ex, 100, strings.Repeat(" ", 11)+"│ "))
+					width := 100
+					if o.Width > 0 {
+						width = o.Width
+					}
+					lines = append(lines, report.Wrap(ex, width, strings.Repeat(" ", 11)+"│ "))
 				}
 			}
 			if s.Table != nil {
@@ -182,9 +199,9 @@ func summary(d *report.Doc, tr *Trace, u ui) {
 	sort.Strings(keys)
 	total := 0
 	for _, k := range keys {
-		t.Rows = append(t.Rows, []string{k, fmt.Sprint(s.Requests[k])})
 		total += s.Requests[k]
 	}
+	t.Rows = append(t.Rows, requestRows(s.Requests, keys, u.lang)...)
 	t.Rows = append(t.Rows, []string{"Σ", fmt.Sprint(total)})
 	d.P(u.requests + ":")
 	d.T(t)
@@ -201,6 +218,60 @@ func summary(d *report.Doc, tr *Trace, u ui) {
 		d.P(u.unmodeled + ":")
 		d.L(s.Unmodeled...)
 	}
+}
+
+// perNodeRows is how many rows of one per-node component (kubelet/node-a,
+// kubelet/node-b…) the summary lists before it adds up the rest, so a
+// 1,000-node summary stays a summary.
+const perNodeRows = 5
+
+// requestRows are the rows of the requests table: keys in order, except
+// that a per-node component with more than perNodeRows nodes keeps its
+// perNodeRows busiest nodes (ties by name) and one row for the rest.
+func requestRows(req map[string]int, keys []string, lang string) [][]string {
+	byComp := map[string][]string{}
+	for _, k := range keys {
+		if i := strings.IndexByte(k, '/'); i > 0 && !strings.Contains(k, " ") {
+			byComp[k[:i]] = append(byComp[k[:i]], k)
+		}
+	}
+	shown := map[string]bool{}
+	rest := map[string][2]int{} // component → nodes, requests beyond the shown
+	for comp, ks := range byComp {
+		sorted := append([]string(nil), ks...)
+		sort.SliceStable(sorted, func(i, j int) bool { return req[sorted[i]] > req[sorted[j]] })
+		for i, k := range sorted {
+			if i < perNodeRows || len(sorted) <= perNodeRows+1 {
+				shown[k] = true
+				continue
+			}
+			r := rest[comp]
+			rest[comp] = [2]int{r[0] + 1, r[1] + req[k]}
+		}
+	}
+	var rows [][]string
+	for i, k := range keys {
+		j := strings.IndexByte(k, '/')
+		perNode := j > 0 && !strings.Contains(k, " ")
+		if !perNode || shown[k] {
+			rows = append(rows, []string{k, fmt.Sprint(req[k])})
+		}
+		// The rest goes after the component's last row.
+		if perNode && (i+1 == len(keys) || !strings.HasPrefix(keys[i+1], k[:j]+"/")) {
+			if r, ok := rest[k[:j]]; ok {
+				rows = append(rows, []string{k[:j] + "/* (" + otherNodes(lang, r[0]) + ")", fmt.Sprint(r[1])})
+			}
+		}
+	}
+	return rows
+}
+
+// otherNodes is "27 more nodes" / "ещё 27 нод".
+func otherNodes(lang string, n int) string {
+	if lang == "ru" {
+		return "ещё " + l10n.Count(lang, int64(n), "нода", "ноды", "нод")
+	}
+	return l10n.Count(lang, int64(n), "more node", "more nodes")
 }
 
 // participants of the Mermaid diagram, in the course diagrams' order.
