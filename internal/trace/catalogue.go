@@ -24,7 +24,7 @@ func Lookup(lang, kind string) Entry {
 }
 
 // Text returns the rendered one-line message of s in lang.
-func Text(lang string, s *Step) string { return fill(Lookup(lang, s.Kind).Msg, s) }
+func Text(lang string, s *Step) string { return fill(lang, Lookup(lang, s.Kind).Msg, s) }
 
 // UI strings of the renderers.
 type ui struct {
