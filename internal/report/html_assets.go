@@ -64,14 +64,14 @@ li.step .ex{display:block}details.sec{break-inside:auto}h2,h3{break-after:avoid}
 // selects the step, highlights its arrow and shows its explanation. Before
 // printing every section opens. No network, no storage, no timers.
 const pageJS = `(function(){
-function select(ref,toggle){
+function select(ref,toggle,still){
   var li=document.getElementById(ref);
   document.querySelectorAll('.sel').forEach(function(e){e.classList.remove('sel')});
   document.querySelectorAll('[data-ref="'+ref+'"]').forEach(function(e){e.classList.add('sel')});
   if(!li)return;
   var d=li.closest('details');if(d)d.open=true;
   if(toggle)li.classList.toggle('open');else li.classList.add('open');
-  if(!toggle&&li.scrollIntoView)li.scrollIntoView({block:'nearest'});
+  if(!toggle&&!still&&li.scrollIntoView)li.scrollIntoView({block:'nearest'});
 }
 document.addEventListener('click',function(ev){
   var f=ev.target.closest('[data-fold]');
@@ -84,6 +84,8 @@ document.addEventListener('keydown',function(ev){
   var el=ev.target.closest&&ev.target.closest('[data-ref]');
   if(el){ev.preventDefault();select(el.getAttribute('data-ref'),el.tagName==='LI')}
 });
+// A link to page.html#step=s12 opens with step 12 selected and explained.
+var m=/^#step=(s\d+)$/.exec(location.hash);if(m&&document.getElementById(m[1]))select(m[1],false,true);
 window.addEventListener('beforeprint',function(){document.querySelectorAll('details').forEach(function(d){d.open=true})});
 })();
 `
