@@ -15,10 +15,10 @@ func TestTickReportsWithoutChangingTheRun(t *testing.T) {
 			e.Tick = func() { ticks++ }
 		}
 		for i := 0; i < 3*TickEvery+5; i++ {
-			e.After(time.Duration(e.Rand().Intn(1000))*time.Millisecond, func() {})
+			e.After(time.Duration(e.Rand().IntN(1000))*time.Millisecond, func() {})
 		}
 		e.Run(time.Hour)
-		return ticks, e.Now(), e.Rand().Int63()
+		return ticks, e.Now(), e.Rand().Int64()
 	}
 	n, at1, r1 := run(true)
 	_, at2, r2 := run(false)
