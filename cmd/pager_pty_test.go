@@ -30,7 +30,9 @@ func TestPagerOnATerminal(t *testing.T) {
 		return ""
 	}
 	done := make(chan int, 1)
-	go func() { done <- Execute(io, []string{"--color", "never", "trace", "apply", "--summary", "examples/app.yaml"}) }()
+	go func() {
+		done <- Execute(io, []string{"--color", "never", "trace", "apply", "--summary", "examples/app.yaml"})
+	}()
 	if _, err := c.ExpectString("PAGED: Summary"); err != nil {
 		t.Fatalf("no paged output: %v (stderr %q)", err, errOut.String())
 	}
