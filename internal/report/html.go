@@ -263,7 +263,16 @@ func SequenceSVG(b *strings.Builder, s *Sequence) {
 		}
 	}
 	height += 10
-	fmt.Fprintf(b, "<div class=\"seqwrap\"><svg class=\"seq\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%s\" height=\"%s\" viewBox=\"0 0 %s %s\" role=\"img\" data-lanes=\"%d\" data-arrows=\"%d\" data-notes=\"%d\">\n",
+	// The lane titles again, in a strip that stays on top while the
+	// diagram scrolls under it.
+	fmt.Fprintf(b, "<div class=\"seqwrap\"><svg class=\"seqhead\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%s\" height=\"%d\" viewBox=\"0 0 %s %d\" aria-hidden=\"true\">", px(width), seqHead, px(width), seqHead)
+	for i, p := range parts {
+		x := seqAxis + seqLane/2 + float64(i)*seqLane
+		fmt.Fprintf(b, "<rect x=\"%s\" y=\"4\" width=\"%d\" height=\"%d\" rx=\"4\"/><text x=\"%s\" y=\"%d\">%s</text>",
+			px(x-seqLane/2+6), seqLane-12, seqHead-8, px(x), seqHead/2+4, Esc(clip(p.Label, chars(seqLane-16))))
+	}
+	b.WriteString("</svg>\n")
+	fmt.Fprintf(b, "<svg class=\"seq\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%s\" height=\"%s\" viewBox=\"0 0 %s %s\" role=\"img\" data-lanes=\"%d\" data-arrows=\"%d\" data-notes=\"%d\">\n",
 		px(width), px(height), px(width), px(height), len(parts), arrows, notes)
 	b.WriteString("<defs><marker id=\"k8x-arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerUnits=\"userSpaceOnUse\" markerWidth=\"9\" markerHeight=\"9\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\" class=\"head\"/></marker></defs>\n")
 	for i, p := range parts {

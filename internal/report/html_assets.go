@@ -23,6 +23,8 @@ svg text{fill:var(--fg);font:11px system-ui,sans-serif}
 .layout{display:grid;grid-template-columns:minmax(0,auto) minmax(22rem,1fr);gap:1rem;align-items:start}
 .seqwrap{overflow:auto;max-height:90vh;border:1px solid var(--line);border-radius:4px;background:var(--bg)}
 .layout .seqwrap{position:sticky;top:.5rem}
+.seqhead{position:sticky;top:0;z-index:1;display:block;background:var(--bg);margin-bottom:-34px}.seqhead rect{fill:var(--panel);stroke:var(--muted)}.seqhead text{text-anchor:middle;font-weight:600}
+.seq{display:block}
 .seq .lane line{stroke:var(--line);stroke-dasharray:4 3}.seq .lane rect{fill:var(--panel);stroke:var(--muted)}.seq .lane text{text-anchor:middle;font-weight:600}
 .seq .band rect{fill:var(--band)}.seq .band text{font-weight:600}
 .seq .t{fill:var(--muted);font-family:ui-monospace,monospace;font-size:10px}
@@ -32,7 +34,7 @@ svg text{fill:var(--fg);font:11px system-ui,sans-serif}
 .seq [data-ref]{cursor:pointer}.seq [data-ref]:hover text{fill:var(--accent)}
 .seq .sel line{stroke:var(--hot);stroke-width:2.5}.seq .sel rect{stroke:var(--hot);stroke-width:2}.seq .sel text{fill:var(--hot);font-weight:600}
 ol.steps{list-style:none;padding:0;margin:.3rem 0}
-li.step{padding:.15rem .3rem;border-radius:4px;cursor:pointer}li.step:hover{background:var(--panel)}
+li.step{padding:.15rem .3rem;border-radius:4px;cursor:pointer;overflow-wrap:anywhere}li.step:hover{background:var(--panel)}
 li.step .t{color:var(--muted);font:12px ui-monospace,monospace;margin-right:.5rem}li.step .who{font-weight:600;margin-right:.4rem}
 li.step .ex{display:none;margin:.3rem 0 .3rem 1.2rem;padding:.3rem .6rem;border-left:3px solid var(--accent);background:var(--panel)}
 li.step.open .ex{display:block}li.step.sel{background:var(--sel)}
