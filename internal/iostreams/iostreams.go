@@ -91,40 +91,58 @@ func (s *Streams) PagerCommand() string {
 }
 
 // StartPager sends Out through the pager until StopPager, only when stdout
-// is a terminal: piped or redirected output is never paged. A pager that
-// cannot start leaves Out as it was.
+// is a terminal: piped or redirected output is never paged. The pager
+// starts with the first byte of output, so a run's progress line on stderr
+// is done before it takes the screen; a pager that cannot start leaves the
+// output going straight to stdout.
 func (s *Streams) StartPager() {
 	p := s.PagerCommand()
-	if !s.OutTTY || s.pager != nil || p == "" || p == "cat" {
+	if !s.OutTTY || s.out != nil || p == "" || p == "cat" {
 		return
 	}
-	args := strings.Fields(p)
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stdout, cmd.Stderr = s.Out, s.ErrOut
-	cmd.Env = os.Environ()
-	if os.Getenv("LESS") == "" && filepath.Base(args[0]) == "less" && len(args) == 1 {
-		cmd.Env = append(cmd.Env, "LESS=FRX")
-	}
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return
-	}
-	if err := cmd.Start(); err != nil {
-		return
-	}
-	s.pager, s.out, s.Out = cmd, s.Out, in
+	s.out = s.Out
+	s.Out = &lazyPager{s: s, command: p}
 }
 
-// StopPager closes the pager's input and waits for the reader to quit.
+// lazyPager starts the pager on the first write.
+type lazyPager struct {
+	s       *Streams
+	command string
+	w       io.Writer
+}
+
+func (l *lazyPager) Write(b []byte) (int, error) {
+	if l.w == nil {
+		l.w = l.s.out
+		args := strings.Fields(l.command)
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.Stdout, cmd.Stderr = l.s.out, l.s.ErrOut
+		cmd.Env = os.Environ()
+		if os.Getenv("LESS") == "" && filepath.Base(args[0]) == "less" && len(args) == 1 {
+			cmd.Env = append(cmd.Env, "LESS=FRX")
+		}
+		if in, err := cmd.StdinPipe(); err == nil {
+			if err := cmd.Start(); err == nil {
+				l.s.pager, l.w = cmd, in
+			}
+		}
+	}
+	return l.w.Write(b)
+}
+
+// StopPager closes the pager's input, waits for the reader to quit and
+// gives Out back.
 func (s *Streams) StopPager() {
-	if s.pager == nil {
+	if s.out == nil {
 		return
 	}
-	if c, ok := s.Out.(io.Closer); ok {
-		_ = c.Close()
+	if l, ok := s.Out.(*lazyPager); ok && s.pager != nil {
+		if c, ok := l.w.(io.Closer); ok {
+			_ = c.Close()
+		}
+		_ = s.pager.Wait()
 	}
-	_ = s.pager.Wait()
-	s.Out, s.pager = s.out, nil
+	s.Out, s.out, s.pager = s.out, nil, nil
 }
 
 // Test returns streams backed by buffers, not terminals, with an empty
