@@ -53,8 +53,14 @@ func TestColorPolicy(t *testing.T) {
 	if !colour(true, nil) {
 		t.Error("auto: colour on a terminal")
 	}
-	if colour(true, map[string]string{"NO_COLOR": "1"}) || colour(true, map[string]string{"NO_COLOR": "1"}, "--color", "always") {
+	if colour(true, map[string]string{"NO_COLOR": "1"}) {
 		t.Error("NO_COLOR must disable colour")
+	}
+	if !colour(true, map[string]string{"NO_COLOR": "1"}, "--color", "always") {
+		t.Error("an explicit --color always must win over NO_COLOR")
+	}
+	if colour(true, nil, "--no-color") {
+		t.Error("--no-color must disable colour")
 	}
 	if !colour(false, nil, "--color", "always") || colour(true, nil, "--color", "never") {
 		t.Error("--color always/never must be obeyed")

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/k8sexplain/k8sexplain/internal/quorumtext"
@@ -39,6 +40,7 @@ func quorumDoc(s *etcd.Story, g Globals) *report.Doc {
 		case etcd.KindState:
 			flush()
 			d.T(stateTable(c, e.States))
+			d.Fig(sidesFigure(c, e.States))
 		case etcd.KindMessage:
 			if g.Verbose {
 				lines = append(lines, c.F("at", seconds(e.Tick))+"  "+msgLine(c, e.Msg))
@@ -53,6 +55,32 @@ func quorumDoc(s *etcd.Story, g Globals) *report.Doc {
 	d.Sequence = quorumSequence(c, s)
 	d.Data = quorumData(s, g.Verbose)
 	return d
+}
+
+// sidesFigure draws, for --format html, which members can talk to which:
+// one dashed box per side of the network, the leader filled, members that
+// are down crossed out in a box of their own.
+func sidesFigure(c quorumtext.Catalogue, states []etcd.MemberState) *report.Figure {
+	row := report.SidesRow{}
+	groups := map[int][]report.Member{}
+	var order []int
+	for _, m := range states {
+		mm := report.Member{Name: member(m.ID) + " · " + c.F("role."+m.Role), Role: m.Role}
+		if m.Group == 0 {
+			mm.Role = "down"
+			row.Down = append(row.Down, mm)
+			continue
+		}
+		if _, ok := groups[m.Group]; !ok {
+			order = append(order, m.Group)
+		}
+		groups[m.Group] = append(groups[m.Group], mm)
+	}
+	sort.Ints(order)
+	for _, g := range order {
+		row.Groups = append(row.Groups, groups[g])
+	}
+	return &report.Figure{Sides: &report.Sides{Rows: []report.SidesRow{row}}}
 }
 
 func phaseTitle(c quorumtext.Catalogue, p etcd.Phase, s *etcd.Story) string {

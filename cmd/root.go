@@ -70,7 +70,7 @@ func (f *Factory) Render(d *report.Doc) error {
 	if err != nil {
 		return err
 	}
-	return report.Render(f.IO.Out, d, report.Options{Format: g.Format, Color: g.Color})
+	return report.Render(f.IO.Out, d, report.Options{Format: g.Format, Color: g.Color, Lang: g.Lang, Width: f.IO.TerminalWidth()})
 }
 
 // commands are the constructors of the top-level subcommands; each command
@@ -106,21 +106,28 @@ read-only state directory, unwritable stdout, closed stdin), 130 interrupted.`,
 			if err := applySettings(f, cmd); err != nil {
 				return err
 			}
+			if err := applyConventionFlags(cmd.Flags()); err != nil {
+				return err
+			}
 			if err := f.Config.BindPFlags(cmd.Flags()); err != nil {
 				return err
 			}
-			_, err := f.Globals()
-			return err
+			if _, err := f.Globals(); err != nil {
+				return err
+			}
+			startPager(cmd, f)
+			return nil
 		},
 	}
 	root.SetVersionTemplate("k8sexplain {{.Version}}\n")
 	pf := root.PersistentFlags()
 	pf.String("lang", "en", "language of explanations: en or ru")
-	pf.String("format", "text", "output format: text, markdown, mermaid or json")
-	pf.String("color", "auto", "colour: auto (only on a terminal), always or never; NO_COLOR disables it")
+	pf.String("format", "text", "output format: text, markdown, mermaid, json or html")
+	pf.String("color", "auto", "colour: auto (only on a terminal), always or never; NO_COLOR disables auto, an explicit --color always wins")
 	pf.Int64("seed", 1, "seed of the simulation's random choices (same seed, same output)")
 	pf.BoolP("verbose", "v", false, "show every step (API requests, watch deliveries, Raft messages)")
 	pf.String("config", "", "config file (default $XDG_CONFIG_HOME/k8sexplain/config.yaml)")
+	addConventionFlags(root)
 	_ = root.RegisterFlagCompletionFunc("lang", fixedCompletion("en", "ru"))
 	_ = root.RegisterFlagCompletionFunc("format", fixedCompletion(report.Formats...))
 	_ = root.RegisterFlagCompletionFunc("color", fixedCompletion("auto", "always", "never"))
@@ -138,6 +145,8 @@ read-only state directory, unwritable stdout, closed stdin), 130 interrupted.`,
 		root.SetErr(f.IO.ErrOut)
 		root.SetIn(f.IO.In)
 	}
+	addCompletions(root, f)
+	addHelpTopics(root, f)
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {
 		if c.Name() != "completion" {
@@ -216,6 +225,7 @@ func Execute(io *iostreams.Streams, args []string) (code int) {
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
 	err := root.Execute()
+	io.StopPager()
 	if err == nil {
 		return exitcode.OK
 	}

@@ -98,6 +98,8 @@ func runTraceApply(f *Factory, o *ApplyOptions) error {
 		o.Files = []string{builtinExample}
 	}
 	cfg := sim.Config{Seed: g.Seed, Workers: o.Nodes, StepLimit: o.Limit, ClusterCIDR: o.ClusterCIDR, NodeCIDRMaskSize: o.NodeCIDRMaskSize}
+	var done func()
+	cfg.Progress, done = progress(f, g.Lang)
 	if o.Cluster != "" {
 		nodes, err := loadNodes(o.Cluster, f)
 		if err != nil {
@@ -139,7 +141,8 @@ func runTraceApply(f *Factory, o *ApplyOptions) error {
 		command = "k8sexplain trace apply"
 	}
 	tr := cl.Run(command)
-	opts := trace.Options{Format: g.Format, Lang: g.Lang, Verbose: g.Verbose, Color: g.Color, Builtin: builtin}
+	done()
+	opts := trace.Options{Format: g.Format, Lang: g.Lang, Verbose: g.Verbose, Color: g.Color, Builtin: builtin, Width: f.IO.TerminalWidth()}
 	if o.Summary {
 		tr.Steps = nil
 	} else if pods := cl.Pods(); len(pods) > 0 {

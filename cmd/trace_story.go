@@ -48,6 +48,9 @@ func (o *storyOptions) scene(f *Factory, cfg sim.Config) (*sim.Cluster, string, 
 	}
 	cfg.Seed, cfg.Workers, cfg.StepLimit = g.Seed, o.nodes, 50000
 	cfg.ClusterCIDR, cfg.NodeCIDRMaskSize = o.cidr, o.mask
+	var done func()
+	cfg.Progress, done = progress(f, g.Lang)
+	defer done()
 	cl, err := sim.NewCluster(cfg)
 	if err != nil {
 		return nil, "", exitcode.AsInput(err)
@@ -71,7 +74,7 @@ func renderStory(f *Factory, tr *trace.Trace) error {
 	if err != nil {
 		return err
 	}
-	return trace.Render(f.IO.Out, tr, trace.Options{Format: g.Format, Lang: g.Lang, Verbose: g.Verbose, Color: g.Color})
+	return trace.Render(f.IO.Out, tr, trace.Options{Format: g.Format, Lang: g.Lang, Verbose: g.Verbose, Color: g.Color, Width: f.IO.TerminalWidth()})
 }
 
 // pickDeployment finds the Deployment a story is about.

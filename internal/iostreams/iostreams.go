@@ -8,6 +8,10 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
 
 	"golang.org/x/term"
 )
@@ -18,8 +22,14 @@ type Streams struct {
 	Out    io.Writer
 	ErrOut io.Writer
 
-	// InTTY and OutTTY say whether stdin and stdout are terminals.
-	InTTY, OutTTY bool
+	// InTTY, OutTTY and ErrTTY say whether stdin, stdout and stderr are
+	// terminals.
+	InTTY, OutTTY, ErrTTY bool
+	// Size, when set, asks the terminal on stdout for its width.
+	Size func() (int, error)
+
+	pager *exec.Cmd
+	out   io.Writer // stdout while a pager reads Out
 	// Getenv reads the environment (os.Getenv in the real process).
 	Getenv func(string) string
 }
@@ -32,8 +42,107 @@ func System() *Streams {
 		ErrOut: os.Stderr,
 		InTTY:  term.IsTerminal(int(os.Stdin.Fd())),
 		OutTTY: term.IsTerminal(int(os.Stdout.Fd())),
+		ErrTTY: term.IsTerminal(int(os.Stderr.Fd())),
+		Size: func() (int, error) {
+			w, _, err := term.GetSize(int(os.Stdout.Fd()))
+			return w, err
+		},
 		Getenv: os.Getenv,
 	}
+}
+
+// TerminalWidth is the width text output wraps to: the terminal's width
+// when stdout is one (COLUMNS when it does not say), else 0, which means
+// the fixed width of pipes, files and golden files.
+func (s *Streams) TerminalWidth() int {
+	if !s.OutTTY {
+		return 0
+	}
+	if s.Size != nil {
+		if w, err := s.Size(); err == nil && w > 0 {
+			return w
+		}
+	}
+	if s.Getenv != nil {
+		if w, err := strconv.Atoi(s.Getenv("COLUMNS")); err == nil && w > 0 {
+			return w
+		}
+	}
+	return 0
+}
+
+// PagerCommand is the pager for long output: K8SEXPLAIN_PAGER, else PAGER,
+// else "less -FRX" (quit if one screen, keep colours, leave the text on the
+// screen), as git and gh choose theirs. "" and "cat" mean no pager.
+func (s *Streams) PagerCommand() string {
+	get := func(k string) string {
+		if s.Getenv == nil {
+			return ""
+		}
+		return strings.TrimSpace(s.Getenv(k))
+	}
+	if p := get("K8SEXPLAIN_PAGER"); p != "" {
+		return p
+	}
+	if p := get("PAGER"); p != "" {
+		return p
+	}
+	return "less -FRX"
+}
+
+// StartPager sends Out through the pager until StopPager, only when stdout
+// is a terminal: piped or redirected output is never paged. The pager
+// starts with the first byte of output, so a run's progress line on stderr
+// is done before it takes the screen; a pager that cannot start leaves the
+// output going straight to stdout.
+func (s *Streams) StartPager() {
+	p := s.PagerCommand()
+	if !s.OutTTY || s.out != nil || p == "" || p == "cat" {
+		return
+	}
+	s.out = s.Out
+	s.Out = &lazyPager{s: s, command: p}
+}
+
+// lazyPager starts the pager on the first write.
+type lazyPager struct {
+	s       *Streams
+	command string
+	w       io.Writer
+}
+
+func (l *lazyPager) Write(b []byte) (int, error) {
+	if l.w == nil {
+		l.w = l.s.out
+		args := strings.Fields(l.command)
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.Stdout, cmd.Stderr = l.s.out, l.s.ErrOut
+		cmd.Env = os.Environ()
+		if os.Getenv("LESS") == "" && filepath.Base(args[0]) == "less" && len(args) == 1 {
+			cmd.Env = append(cmd.Env, "LESS=FRX")
+		}
+		if in, err := cmd.StdinPipe(); err == nil {
+			if err := cmd.Start(); err == nil {
+				l.s.pager, l.w = cmd, in
+			}
+		}
+	}
+	return l.w.Write(b)
+}
+
+// StopPager closes the pager's input, waits for the reader to quit and
+// gives Out back.
+func (s *Streams) StopPager() {
+	if s.out == nil {
+		return
+	}
+	if l, ok := s.Out.(*lazyPager); ok && s.pager != nil {
+		if c, ok := l.w.(io.Closer); ok {
+			_ = c.Close()
+		}
+		_ = s.pager.Wait()
+	}
+	s.Out, s.out, s.pager = s.out, nil, nil
 }
 
 // Test returns streams backed by buffers, not terminals, with an empty
@@ -43,21 +152,18 @@ func Test() (*Streams, *bytes.Buffer, *bytes.Buffer, *bytes.Buffer) {
 	return &Streams{In: in, Out: out, ErrOut: errOut, Getenv: func(string) string { return "" }}, in, out, errOut
 }
 
-// ColorEnabled applies the colour policy: a non-empty NO_COLOR (no-color.org)
-// means never, whatever the flag says; otherwise "always" and "never" are
-// obeyed and "auto" means colour only when stdout is a terminal that is not
-// TERM=dumb.
+// ColorEnabled applies the colour policy (no-color.org): "always" and
+// "never" are obeyed, since an explicit user setting overrides the
+// environment; "auto" means colour only when stdout is a terminal that is
+// not TERM=dumb and NO_COLOR is empty.
 func (s *Streams) ColorEnabled(mode string) bool {
-	if s.Getenv != nil && s.Getenv("NO_COLOR") != "" {
-		return false
-	}
 	switch mode {
 	case "always":
 		return true
 	case "never":
 		return false
 	}
-	if s.Getenv != nil && s.Getenv("TERM") == "dumb" {
+	if s.Getenv != nil && (s.Getenv("NO_COLOR") != "" || s.Getenv("TERM") == "dumb") {
 		return false
 	}
 	return s.OutTTY

@@ -18,10 +18,13 @@ const (
 	Markdown Format = "markdown"
 	Mermaid  Format = "mermaid"
 	JSON     Format = "json"
+	// HTML is one self-contained page (no network): SVG drawn here, a
+	// little inline CSS and script, light and dark themes, print CSS.
+	HTML Format = "html"
 )
 
 // Formats lists the valid --format values in help order.
-var Formats = []string{string(Text), string(Markdown), string(Mermaid), string(JSON)}
+var Formats = []string{string(Text), string(Markdown), string(Mermaid), string(JSON), string(HTML)}
 
 // Doc is one command's output.
 type Doc struct {
@@ -42,6 +45,9 @@ type Block struct {
 	Table   *Table   `json:"table,omitempty"`
 	Bars    *Bars    `json:"bars,omitempty"`
 	Code    *Code    `json:"code,omitempty"`
+	// Figure is a picture only --format html draws; the other formats
+	// carry the same facts in the blocks around it and skip it.
+	Figure *Figure `json:"-"`
 }
 
 // Heading is a section title; Level 1 is the largest under the Doc title.
@@ -61,6 +67,9 @@ type Para struct {
 type List struct {
 	Items    []string `json:"items"`
 	Numbered bool     `json:"numbered,omitempty"`
+	// Markdown says the items are already Markdown, their text escaped
+	// with MDText; other formats never see such a list.
+	Markdown bool `json:"-"`
 }
 
 // Table is a grid; Right marks right-aligned columns (numbers). Highlight
@@ -89,6 +98,8 @@ type Bar struct {
 type Code struct {
 	Lang string `json:"lang,omitempty"`
 	Text string `json:"text"`
+	// Mark lists 0-based lines to highlight in HTML (a packet's path).
+	Mark []int `json:"-"`
 }
 
 // Sequence is a Mermaid sequenceDiagram.
@@ -112,6 +123,19 @@ type Message struct {
 	Reply   bool   `json:"reply,omitempty"`
 	Note    bool   `json:"note,omitempty"`
 	Section bool   `json:"section,omitempty"`
+	// Count > 1 says the arrow stands for that many alike messages
+	// (a summarised diagram); Mermaid adds "×N" to the label.
+	Count int `json:"count,omitempty"`
+
+	// What only the HTML diagram uses: the time on the axis (Text then
+	// holds the label alone), the kind that lets alike neighbours fold into
+	// one arrow, and Ref, the id of the step the arrow stands for.
+	Time string `json:"-"`
+	Kind string `json:"-"`
+	Ref  string `json:"-"`
+	// Minor marks a message shown only with -v (a watch delivery, an
+	// etcd write): a summarised diagram folds these first.
+	Minor bool `json:"-"`
 }
 
 // Builder helpers keep command code short.
@@ -139,6 +163,9 @@ func (d *Doc) T(t *Table) { d.Blocks = append(d.Blocks, Block{Table: t}) }
 func (d *Doc) C(lang, text string) {
 	d.Blocks = append(d.Blocks, Block{Code: &Code{Lang: lang, Text: text}})
 }
+
+// Fig appends a figure (drawn only in HTML).
+func (d *Doc) Fig(f *Figure) { d.Blocks = append(d.Blocks, Block{Figure: f}) }
 
 // B appends a bar chart.
 func (d *Doc) B(b *Bars) { d.Blocks = append(d.Blocks, Block{Bars: b}) }

@@ -13,6 +13,19 @@ func mermaidText(s string) string {
 	return r.Replace(s)
 }
 
+// mermaidWidth is where message and note text breaks into lines: mermaid
+// sizes a box to its longest line, so one 300-character line makes a
+// diagram nobody can read.
+const mermaidWidth = 60
+
+// mermaidLabel is mermaidText of s broken into lines of mermaidWidth.
+func mermaidLabel(s string) string {
+	if Width(s) <= mermaidWidth {
+		return mermaidText(s)
+	}
+	return mermaidText(Wrap(s, mermaidWidth, ""))
+}
+
 // reserved are sequenceDiagram keywords that cannot be participant ids
 // (mermaid's sequence grammar): such an id gets a trailing underscore.
 var reserved = map[string]bool{
@@ -52,13 +65,13 @@ func RenderSequence(w io.Writer, title string, s *Sequence) error {
 			if m.To != "" && m.To != m.From {
 				over += "," + safeID(m.To)
 			}
-			b.WriteString("    Note over " + over + ": " + mermaidText(m.Text) + "\n")
+			b.WriteString("    Note over " + over + ": " + mermaidLabel(m.Text) + "\n")
 		default:
 			arrow := "->>"
 			if m.Reply {
 				arrow = "-->>"
 			}
-			b.WriteString("    " + safeID(m.From) + arrow + safeID(m.To) + ": " + mermaidText(m.Text) + "\n")
+			b.WriteString("    " + safeID(m.From) + arrow + safeID(m.To) + ": " + mermaidLabel(m.Text) + "\n")
 		}
 	}
 	_, err := io.WriteString(w, b.String())

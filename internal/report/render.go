@@ -15,17 +15,41 @@ import (
 // Options control rendering.
 type Options struct {
 	Format Format
-	Color  bool // ANSI colour in text output (never in the other formats)
-	Width  int  // wrap width for text paragraphs; 0 means 100
+	Color  bool   // ANSI colour in text output (never in the other formats)
+	Width  int    // wrap width for text paragraphs; 0 means 100
+	Lang   string // the page language of --format html ("en" when empty)
+}
+
+// withoutFigures returns d without its figure blocks, which only HTML draws.
+func withoutFigures(d *Doc) *Doc {
+	keep := false
+	for _, bl := range d.Blocks {
+		keep = keep || bl.Figure != nil
+	}
+	if !keep {
+		return d
+	}
+	c := *d
+	c.Blocks = nil
+	for _, bl := range d.Blocks {
+		if bl.Figure == nil {
+			c.Blocks = append(c.Blocks, bl)
+		}
+	}
+	return &c
 }
 
 // Render writes d to w in the requested format.
 func Render(w io.Writer, d *Doc, o Options) error {
+	if o.Format == HTML {
+		return renderHTML(w, d, o)
+	}
+	d = withoutFigures(d)
 	switch o.Format {
 	case Text, "":
 		return renderText(w, d, o)
 	case Markdown:
-		return renderMarkdown(w, d)
+		return renderMarkdown(w, d, o)
 	case Mermaid:
 		if d.Sequence == nil {
 			return exitcode.Inputf("--format mermaid: this output has no sequence diagram; use text, markdown or json")
@@ -40,7 +64,7 @@ func Render(w io.Writer, d *Doc, o Options) error {
 		}
 		return enc.Encode(d)
 	}
-	return exitcode.Inputf("unknown format %q (want text, markdown, mermaid or json)", o.Format)
+	return exitcode.Inputf("unknown format %q (want text, markdown, mermaid, json or html)", o.Format)
 }
 
 // ParseFormat checks a --format value.

@@ -50,6 +50,10 @@ type Config struct {
 	// --node-cidr-mask-size (defaults: ClusterCIDRFor the node count, 24).
 	ClusterCIDR      string
 	NodeCIDRMaskSize int
+	// Progress, when set, is told now and then how far a run got: virtual
+	// time, pods Running and pods in all. It only reports; the run is the
+	// same with or without it.
+	Progress func(now time.Duration, running, pods int)
 }
 
 // proxySample is how many nodes run a simulated kube-proxy.
@@ -91,6 +95,9 @@ func NewCluster(cfg Config) (*Cluster, error) {
 	}
 	eng := engine.New(cfg.Seed)
 	c := &Cluster{cfg: cfg, eng: eng}
+	if cfg.Progress != nil {
+		eng.Tick = c.progress
+	}
 	c.rec = trace.NewRecorder(eng.Now, cfg.StepLimit)
 	api, err := apiserver.New(eng, c.rec, ServiceCIDR)
 	if err != nil {
@@ -197,6 +204,18 @@ func firstWorker(nodes []*corev1.Node) int {
 		}
 	}
 	return 0
+}
+
+// progress counts pods Running for Config.Progress.
+func (c *Cluster) progress() {
+	running, pods := 0, 0
+	for _, p := range c.api.Pods() {
+		pods++
+		if p.Status.Phase == corev1.PodRunning {
+			running++
+		}
+	}
+	c.cfg.Progress(c.eng.Now(), running, pods)
 }
 
 func (c *Cluster) podReady() { c.readyAt = c.eng.Now() }

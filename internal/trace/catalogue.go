@@ -24,12 +24,12 @@ func Lookup(lang, kind string) Entry {
 }
 
 // Text returns the rendered one-line message of s in lang.
-func Text(lang string, s *Step) string { return fill(Lookup(lang, s.Kind).Msg, s) }
+func Text(lang string, s *Step) string { return fill(lang, Lookup(lang, s.Kind).Msg, s) }
 
 // UI strings of the renderers.
 type ui struct {
 	title, builtin, summary, allReady, notReady, pending, requests, watchEvents, revisions,
-	events, dropped, unmodeled, failed, component, count, timeline, modelled, latencies string
+	events, dropped, unmodeled, failed, component, count, timeline, modelled, latencies, mermaidCut, lang string
 	phases [9]string
 	// stories are the titles of the other traces, by story name.
 	stories map[string]string

@@ -20,17 +20,26 @@ type Options struct {
 	Verbose bool
 	Color   bool
 	Builtin bool // the input was the built-in example
+	// Width is the terminal's width on a TTY (lines wrap to it), else 0:
+	// pipes and golden files keep the fixed width.
+	Width int
 }
 
 // Render writes tr in the chosen format.
 func Render(w io.Writer, tr *Trace, o Options) error {
 	switch o.Format {
 	case report.Mermaid:
-		return report.RenderSequence(w, "", sequence(tr, o))
+		return report.RenderSequence(w, "", mermaidSequence(tr, o))
 	case report.JSON:
 		return renderJSON(w, tr, o)
+	case report.HTML:
+		return renderHTML(w, tr, o)
 	}
-	return report.Render(w, doc(tr, o), report.Options{Format: o.Format, Color: o.Color})
+	d := doc(tr, o)
+	if o.Format == report.Markdown && len(tr.Steps) > 0 {
+		d.Sequence = mermaidSequence(tr, o) // embedded as a fenced mermaid block
+	}
+	return report.Render(w, d, report.Options{Format: o.Format, Color: o.Color, Lang: o.Lang, Width: o.Width})
 }
 
 func subst(s string, kv ...string) string {
@@ -69,7 +78,7 @@ func doc(tr *Trace, o Options) *report.Doc {
 				return
 			}
 			if md {
-				d.L(lines...)
+				d.Blocks = append(d.Blocks, report.Block{List: &report.List{Items: lines, Markdown: true}})
 			} else {
 				d.C("", strings.Join(lines, "\n"))
 			}
@@ -79,17 +88,30 @@ func doc(tr *Trace, o Options) *report.Doc {
 			s := &steps[i]
 			msg := Text(o.Lang, s)
 			if md {
-				lines = append(lines, fmt.Sprintf("`%s` **%s** — %s", Clock(s.At-tr.Start), s.Actor, mdInline(msg)))
+				lines = append(lines, fmt.Sprintf("`%s` **%s** — %s", Clock(s.At-tr.Start), report.MDText(s.Actor), report.MDText(msg)))
 			} else {
-				lines = append(lines, fmt.Sprintf("%s  %-24s %s", Clock(s.At-tr.Start), s.Actor, msg))
+				line := fmt.Sprintf("%s  %-24s %s", Clock(s.At-tr.Start), s.Actor, msg)
+				if o.Width > 0 && report.Width(line) > o.Width {
+					// On a terminal a long step wraps under its message.
+					head := line[:len(line)-len(msg)]
+					if rest := o.Width - report.Width(head); rest >= 20 {
+						body := report.Wrap(msg, rest, "")
+						line = head + strings.ReplaceAll(body, "\n", "\n"+strings.Repeat(" ", report.Width(head)))
+					}
+				}
+				lines = append(lines, line)
 			}
 			ex := Lookup(o.Lang, s.Kind).Explain
 			if ex != "" && !explained[s.Kind] {
 				explained[s.Kind] = true
 				if md {
-					lines[len(lines)-1] += "<br>\n  *" + ex + "*"
+					lines[len(lines)-1] += "<br>\n  *" + report.MDText(ex) + "*"
 				} else {
-					lines = append(lines, report.Wrap(ex, 100, strings.Repeat(" ", 11)+"│ "))
+					width := 100
+					if o.Width > 0 {
+						width = o.Width
+					}
+					lines = append(lines, report.Wrap(ex, width, strings.Repeat(" ", 11)+"│ "))
 				}
 			}
 			if s.Table != nil {
@@ -99,17 +121,24 @@ func doc(tr *Trace, o Options) *report.Doc {
 		}
 		flush()
 	}
+	resultTables(d, tr, o.Lang)
+	summary(d, tr, u)
+	return d
+}
+
+// resultTables adds the story's result tables, translated.
+func resultTables(d *report.Doc, tr *Trace, lang string) {
 	for _, t := range tr.Tables {
-		d.H(1, strings.ReplaceAll(word(o.Lang, t.Title), "{subject}", t.Subject))
+		d.H(1, strings.ReplaceAll(word(lang, t.Title), "{subject}", t.Subject))
 		rt := &report.Table{Right: make([]bool, len(t.Header))}
 		for i, h := range t.Header {
-			rt.Header = append(rt.Header, word(o.Lang, h))
+			rt.Header = append(rt.Header, word(lang, h))
 			rt.Right[i] = i > 0 && !t.Left
 		}
 		for _, r := range t.Rows {
 			row := append([]string{}, r...)
 			for i := range row {
-				row[i] = word(o.Lang, row[i]) // labels and notes may be catalogue keys too
+				row[i] = word(lang, row[i]) // labels and notes may be catalogue keys too
 			}
 			for i, cell := range row {
 				if i > 0 && (cell == "" || cell[0] < '0' || cell[0] > '9') {
@@ -120,8 +149,6 @@ func doc(tr *Trace, o Options) *report.Doc {
 		}
 		d.T(rt)
 	}
-	summary(d, tr, u)
-	return d
 }
 
 // header is the line under the title: the Kubernetes version the
@@ -160,11 +187,6 @@ func sections(tr *Trace, verbose bool, u ui) ([][]Step, []string) {
 	return groups, titles
 }
 
-// mdInline keeps a message from being read as Markdown markup.
-func mdInline(s string) string {
-	return strings.NewReplacer("*", `\*`, "_", `\_`, "<", "&lt;", ">", "&gt;").Replace(s)
-}
-
 func summary(d *report.Doc, tr *Trace, u ui) {
 	s := tr.Summary
 	d.H(1, u.summary)
@@ -192,9 +214,9 @@ func summary(d *report.Doc, tr *Trace, u ui) {
 	sort.Strings(keys)
 	total := 0
 	for _, k := range keys {
-		t.Rows = append(t.Rows, []string{k, fmt.Sprint(s.Requests[k])})
 		total += s.Requests[k]
 	}
+	t.Rows = append(t.Rows, requestRows(s.Requests, keys, u.lang)...)
 	t.Rows = append(t.Rows, []string{"Σ", fmt.Sprint(total)})
 	d.P(u.requests + ":")
 	d.T(t)
@@ -211,6 +233,60 @@ func summary(d *report.Doc, tr *Trace, u ui) {
 		d.P(u.unmodeled + ":")
 		d.L(s.Unmodeled...)
 	}
+}
+
+// perNodeRows is how many rows of one per-node component (kubelet/node-a,
+// kubelet/node-b…) the summary lists before it adds up the rest, so a
+// 1,000-node summary stays a summary.
+const perNodeRows = 5
+
+// requestRows are the rows of the requests table: keys in order, except
+// that a per-node component with more than perNodeRows nodes keeps its
+// perNodeRows busiest nodes (ties by name) and one row for the rest.
+func requestRows(req map[string]int, keys []string, lang string) [][]string {
+	byComp := map[string][]string{}
+	for _, k := range keys {
+		if i := strings.IndexByte(k, '/'); i > 0 && !strings.Contains(k, " ") {
+			byComp[k[:i]] = append(byComp[k[:i]], k)
+		}
+	}
+	shown := map[string]bool{}
+	rest := map[string][2]int{} // component → nodes, requests beyond the shown
+	for comp, ks := range byComp {
+		sorted := append([]string(nil), ks...)
+		sort.SliceStable(sorted, func(i, j int) bool { return req[sorted[i]] > req[sorted[j]] })
+		for i, k := range sorted {
+			if i < perNodeRows || len(sorted) <= perNodeRows+1 {
+				shown[k] = true
+				continue
+			}
+			r := rest[comp]
+			rest[comp] = [2]int{r[0] + 1, r[1] + req[k]}
+		}
+	}
+	var rows [][]string
+	for i, k := range keys {
+		j := strings.IndexByte(k, '/')
+		perNode := j > 0 && !strings.Contains(k, " ")
+		if !perNode || shown[k] {
+			rows = append(rows, []string{k, fmt.Sprint(req[k])})
+		}
+		// The rest goes after the component's last row.
+		if perNode && (i+1 == len(keys) || !strings.HasPrefix(keys[i+1], k[:j]+"/")) {
+			if r, ok := rest[k[:j]]; ok {
+				rows = append(rows, []string{k[:j] + "/* (" + otherNodes(lang, r[0]) + ")", fmt.Sprint(r[1])})
+			}
+		}
+	}
+	return rows
+}
+
+// otherNodes is "27 more nodes" / "ещё 27 нод".
+func otherNodes(lang string, n int) string {
+	if lang == "ru" {
+		return "ещё " + l10n.Count(lang, int64(n), "нода", "ноды", "нод")
+	}
+	return l10n.Count(lang, int64(n), "more node", "more nodes")
 }
 
 // participants of the Mermaid diagram, in the course diagrams' order.
@@ -249,14 +325,30 @@ func sequence(tr *Trace, o Options) *report.Sequence {
 	u := uiFor(o.Lang)
 	seq := &report.Sequence{Participants: participants}
 	groups, titles := sections(tr, o.Verbose, u)
-	add := func(m report.Message) { seq.Messages = append(seq.Messages, m) }
+	html := o.Format == report.HTML
+	n := 0 // the step's number, as stepID names it in the HTML page
+	var cur *Step
+	add := func(m report.Message) {
+		if cur != nil {
+			m.Time, m.Kind, m.Ref, m.Minor = Clock(cur.At-tr.Start), cur.Kind, stepID(n), cur.Verbose
+			if html {
+				// The HTML diagram puts the time on its axis and ties
+				// the arrow to the step's explanation.
+				m.Text = Text(o.Lang, cur)
+			}
+		}
+		seq.Messages = append(seq.Messages, m)
+	}
 	for g, steps := range groups {
 		if len(steps) == 0 {
 			continue
 		}
+		cur = nil
 		add(report.Message{Section: true, Text: titles[g]})
 		for i := range steps {
 			s := &steps[i]
+			n++
+			cur = s
 			who := participantOf(s.Actor)
 			text := Clock(s.At-tr.Start) + " " + Text(o.Lang, s)
 			switch {
@@ -264,7 +356,7 @@ func sequence(tr *Trace, o Options) *report.Sequence {
 				add(report.Message{From: "apiserver", To: "etcd", Text: text})
 			case s.Kind == "apiserver.response" || s.Kind == "apiserver.updated":
 				add(report.Message{From: "apiserver", To: "kubectl", Text: text, Reply: true})
-			case s.Kind == "controller.observe" || s.Kind == "scheduler.queue" || s.Kind == "kubelet.admit" || s.Kind == "dns.record" || strings.HasPrefix(s.Kind, "kubeproxy."):
+			case s.Kind == "watch.event" || s.Kind == "controller.observe" || s.Kind == "scheduler.queue" || s.Kind == "kubelet.admit" || s.Kind == "dns.record" || strings.HasPrefix(s.Kind, "kubeproxy."):
 				add(report.Message{From: "apiserver", To: who, Text: text, Reply: true})
 			case s.To != "" || s.Kind == "deployment.newrs" || s.Kind == "replicaset.diff" || strings.HasPrefix(s.Kind, "endpointslice.") ||
 				s.Kind == "kubelet.running" || s.Kind == "event" || s.Kind == "deployment.status":

@@ -11,10 +11,12 @@ package trace
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/clip"
+	"github.com/k8sexplain/k8sexplain/internal/l10n"
 	"github.com/k8sexplain/k8sexplain/internal/report"
 )
 
@@ -222,8 +224,11 @@ func Clock(d time.Duration) string {
 	return fmt.Sprintf("%02d:%02d.%03d", ms/60000, (ms/1000)%60, ms%1000)
 }
 
-// fill replaces {key} placeholders in tmpl with the step's field values.
-func fill(tmpl string, s *Step) string {
+// fill replaces {key} placeholders in tmpl with the step's field values;
+// {key:one|other} (Russian {key:one|few|many}) writes the number and the
+// word in its CLDR plural form: "{replicas:replica|replicas}" is "1
+// replica" or "3 replicas" (l10n.Count).
+func fill(lang, tmpl string, s *Step) string {
 	if !strings.Contains(tmpl, "{") {
 		return tmpl
 	}
@@ -241,6 +246,16 @@ func fill(tmpl string, s *Step) string {
 		}
 		b.WriteString(tmpl[:i])
 		key := tmpl[i+1 : i+j]
+		if k, forms, ok := strings.Cut(key, ":"); ok && strings.Contains(forms, "|") {
+			v := s.Get(k)
+			if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+				b.WriteString(l10n.Count(lang, n, strings.Split(forms, "|")...))
+			} else {
+				b.WriteString(v)
+			}
+			tmpl = tmpl[i+j+1:]
+			continue
+		}
 		switch key {
 		case "object":
 			b.WriteString(s.Object)

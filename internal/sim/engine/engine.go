@@ -18,6 +18,9 @@ import (
 
 // Engine owns virtual time, event order and randomness.
 type Engine struct {
+	// Tick, when set, is called every TickEvery events of Run: a progress
+	// report for the user. It must not touch the simulation.
+	Tick       func()
 	now        time.Duration
 	q          queue
 	seq        uint64
@@ -71,6 +74,9 @@ func (e *Engine) Run(deadline time.Duration) int {
 		ev.fn()
 		n++
 		e.processed++
+		if e.Tick != nil && e.processed%TickEvery == 0 {
+			e.Tick()
+		}
 	}
 	return n
 }
@@ -91,6 +97,9 @@ func (e *Engine) RunUntil(until time.Duration) {
 		e.now = until
 	}
 }
+
+// TickEvery is how many events pass between two calls of Tick.
+const TickEvery = 4096
 
 // Processed is the number of events run since the engine started.
 func (e *Engine) Processed() int { return e.processed }

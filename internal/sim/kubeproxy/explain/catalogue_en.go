@@ -60,6 +60,7 @@ var en = cat{
 	"col.reach":       "rule reached by",
 	"col.share":       "share",
 	"prob.p":          "Rule i is only tested by the connections that the earlier rules let pass: (n−i)/n of them. It takes 1/(n−i) of those, which is (n−i)/n · 1/(n−i) = 1/n. The last rule takes everything that is left, also 1/n. With n = %d every endpoint gets the same share, and every rule does a single random draw.",
+	"graph.caption":   "The nat chains a new connection to %s passes through, with each rule's --probability; the path this walk took is highlighted",
 	"walk.roll":       "draw",
 	"walk.h.tcp":      "A client pod's SYN, rule by rule (seed %d)",
 	"walk.h.udp":      "A client pod's first UDP datagram, rule by rule (seed %d)",

@@ -22,16 +22,19 @@ func iptablesSection(d *report.Doc, c cat, in Input, data *Data) {
 	sp := in.Port
 	rs := kubeproxy.BuildIPTables(in.Config, []kubeproxy.ServicePort{sp})
 	cat := sp.Categorize(in.Config.NodeName)
+	rules := 0 // the block of the rules, to highlight the walk in HTML
 	if in.Form == "save" {
 		d.H(1, c.F("save.h"))
 		d.P(c.F("save.p"))
 		data.Rules = rs.Save()
+		rules = len(d.Blocks)
 		d.C("", data.Rules)
 		d.Styled("note", c.F("save.note"))
 	} else {
 		d.H(1, c.F("restore.h"))
 		d.P(c.F("restore.p"))
 		data.Rules = rs.Restore()
+		rules = len(d.Blocks)
 		d.C("", data.Rules)
 		d.Styled("note", c.F("restore.note", rs.Mark))
 		d.P(c.F("jumps.p"))
@@ -81,7 +84,9 @@ func iptablesSection(d *report.Doc, c cat, in Input, data *Data) {
 	if len(eps) > 0 {
 		probabilityTable(d, c, sp, chain, eps, data)
 	}
-	walkSection(d, c, in, rs, data)
+	if w := walkSection(d, c, in, rs, data); w != nil {
+		d.Blocks[rules].Code.Mark = walkedLines(data.Rules, w)
+	}
 	if sp.ExternallyAccessible() {
 		externalWalks(d, c, in, rs, data)
 	}
@@ -187,8 +192,9 @@ func dataWalk(w kubeproxy.Walk, dest string) *DataWalk {
 	return dw
 }
 
-// walkSection sends one connection through the rules, then K more if asked.
-func walkSection(d *report.Doc, c cat, in Input, rs kubeproxy.Ruleset, data *Data) {
+// walkSection sends one connection through the rules, then K more if
+// asked, and returns the first connection's walk.
+func walkSection(d *report.Doc, c cat, in Input, rs kubeproxy.Ruleset, data *Data) *kubeproxy.Walk {
 	sp := in.Port
 	rng := newRNG(in.Seed)
 	aff := kubeproxy.Affinity{}
@@ -203,16 +209,25 @@ func walkSection(d *report.Doc, c cat, in Input, rs kubeproxy.Ruleset, data *Dat
 	data.Walk = dataWalk(w, hostPort(sp.ClusterIP, int(sp.Port)))
 	d.H(1, c.F("walk.h."+proto, in.Seed))
 	d.P(c.F("walk.intro."+proto, client, in.Config.NodeName, sport, hostPort(sp.ClusterIP, int(sp.Port))))
-	d.C("", steps(c, w))
+	walked := &report.Code{Text: steps(c, w)}
+	for i, st := range w.Steps {
+		if st.Matched {
+			walked.Mark = append(walked.Mark, i)
+		}
+	}
+	d.Blocks = append(d.Blocks, report.Block{Code: walked})
+	if g := chainGraph(sp, &w); g != nil {
+		d.Fig(&report.Figure{Graph: g, Title: c.F("graph.caption", hostPort(sp.ClusterIP, int(sp.Port)))})
+	}
 	switch w.Verdict {
 	case "REJECT":
 		d.L(c.F("walk.reject1", sp.ClusterIP), c.F("walk.reject2"))
 		d.Sequence = rejectSequence(c, in, client, sport, "REJECT")
-		return
+		return &w
 	case "DROP":
 		d.L(c.F("walk.drop1", sp.ClusterIP), c.F("walk.drop2", sp.NameString(), in.Config.NodeName))
 		d.Sequence = rejectSequence(c, in, client, sport, "DROP")
-		return
+		return &w
 	}
 	s1 := c.F("walk.s1") + " "
 	switch {
@@ -264,6 +279,7 @@ func walkSection(d *report.Doc, c cat, in Input, rs kubeproxy.Ruleset, data *Dat
 			return sample(rng)
 		})
 	}
+	return &w
 }
 
 // externalWalks sends a connection from outside the cluster to the node's

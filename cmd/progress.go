@@ -1,0 +1,84 @@
+package cmd
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/k8sexplain/k8sexplain/internal/l10n"
+	"github.com/k8sexplain/k8sexplain/internal/trace"
+	"github.com/spf13/cobra"
+)
+
+// progressDelay is how long a run stays silent before it reports progress.
+const progressDelay = time.Second
+
+// progress returns the sim.Config.Progress of a run and a function that
+// clears the line when the run is over. It reports only on a terminal
+// stderr and only after progressDelay of wall time, so short runs, pipes,
+// CI logs and golden files never see it: one line, rewritten in place,
+// with the virtual time, pods Running and an estimate of the time left.
+func progress(f *Factory, lang string) (func(now time.Duration, running, pods int), func()) {
+	if f.IO == nil || !f.IO.ErrTTY {
+		return nil, func() {}
+	}
+	start := time.Now()
+	shown := false
+	report := func(now time.Duration, running, pods int) {
+		el := time.Since(start)
+		if el < progressDelay {
+			return
+		}
+		shown = true
+		fmt.Fprint(f.IO.ErrOut, "\r\x1b[K"+progressLine(lang, now, running, pods, el))
+	}
+	done := func() {
+		if shown {
+			fmt.Fprint(f.IO.ErrOut, "\r\x1b[K")
+			shown = false
+		}
+	}
+	return report, done
+}
+
+// progressLine is "simulating: 00:12.345 virtual, 812 of 3,000 pods
+// Running, about 4s left" (the estimate assumes pods keep starting at the
+// rate so far).
+func progressLine(lang string, now time.Duration, running, pods int, elapsed time.Duration) string {
+	var b strings.Builder
+	if lang == "ru" {
+		fmt.Fprintf(&b, "симуляция: %s виртуального времени, Running %s из %s", trace.Clock(now), l10n.Int(lang, int64(running)),
+			l10n.Count(lang, int64(pods), "пода", "подов", "подов"))
+	} else {
+		fmt.Fprintf(&b, "simulating: %s virtual, %s of %s Running", trace.Clock(now), l10n.Int(lang, int64(running)),
+			l10n.Count(lang, int64(pods), "pod", "pods"))
+	}
+	if running > 0 && running < pods {
+		eta := (elapsed * time.Duration(pods-running) / time.Duration(running)).Round(time.Second)
+		if lang == "ru" {
+			fmt.Fprintf(&b, ", осталось около %s", l10n.Duration(lang, eta))
+		} else {
+			fmt.Fprintf(&b, ", about %s left", l10n.Duration(lang, eta))
+		}
+	}
+	return b.String()
+}
+
+// pagedCommands are the commands whose output goes through the pager on
+// a terminal; the quiz's interactive session and the completion scripts
+// never do.
+var pagedCommands = []string{"k8sexplain trace", "k8sexplain dnat", "k8sexplain quorum", "k8sexplain grpc-skew", "k8sexplain quiz list", "k8sexplain quiz stats"}
+
+// startPager pages the output of cmd on a terminal.
+func startPager(cmd *cobra.Command, f *Factory) {
+	if f.IO == nil {
+		return
+	}
+	p := cmd.CommandPath()
+	for _, c := range pagedCommands {
+		if p == c || strings.HasPrefix(p, c+" ") {
+			f.IO.StartPager()
+			return
+		}
+	}
+}
