@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"hash/fnv"
+	"net/netip"
 	"strings"
 
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
@@ -127,6 +128,14 @@ func fromManifest(f *Factory, cmd *cobra.Command, o *dnatOptions, files []string
 		}
 		in.Config.NodeIP = nodeIPOf(in.Config.NodeName)
 	}
+	if in.Client == "" {
+		// Only inside the pod network kube-proxy was told (--cluster-cidr);
+		// else the walk keeps its default client from that network.
+		client := clientOnNode(in.Port.Endpoints, in.Config.NodeName)
+		if p, err := netip.ParsePrefix(in.Config.ClusterCIDR); client != "" && err == nil && p.Contains(netip.MustParseAddr(client)) {
+			in.Client = client
+		}
+	}
 	in.Example = false
 	in.Source = strings.Join(files, ", ")
 	return nil
@@ -142,4 +151,34 @@ func allocatePort(key string, avoid int32) int32 {
 		p = 30000 + (p-30000+1)%2768
 	}
 	return p
+}
+
+// clientOnNode is the walk's client pod on node: an address of the node's
+// pod network (the /24 its endpoints come from, as node-ipam cut it) that no
+// endpoint uses, so the walk starts where the rules are. "" when no endpoint
+// tells the node's pod network.
+func clientOnNode(eps []kubeproxy.Endpoint, node string) string {
+	used := map[netip.Addr]bool{}
+	var base netip.Prefix
+	for _, ep := range eps {
+		a, err := netip.ParseAddr(ep.IP)
+		if err != nil || !a.Is4() {
+			continue
+		}
+		used[a] = true
+		if ep.NodeName == node && !base.IsValid() {
+			base, _ = a.Prefix(24)
+		}
+	}
+	if !base.IsValid() {
+		return ""
+	}
+	b := base.Addr().As4()
+	for host := 5; host < 255; host++ {
+		b[3] = byte(host)
+		if a := netip.AddrFrom4(b); !used[a] {
+			return a.String()
+		}
+	}
+	return ""
 }

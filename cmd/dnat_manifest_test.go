@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -39,6 +40,17 @@ func TestDNATFromManifest(t *testing.T) {
 func TestDNATManifestTypes(t *testing.T) {
 	inRoot(t)
 	out := runGolden(t, "dnat/manifest-nodeport-local.txt", "dnat", "-f", "cmd/testdata/dnat/nodeport-local.yaml")
+	// The walk's client pod is on the node whose rules are shown: its
+	// address is in the pod network of that node, the /24 of the node's own
+	// endpoint (the one KUBE-SVL keeps).
+	m := regexp.MustCompile(`A pod \(([0-9.]+)\) on (node-[a-z]) opens`).FindStringSubmatch(out)
+	local := regexp.MustCompile(`-A KUBE-SVL-\S+ .*-> ([0-9.]+):\d+"`).FindStringSubmatch(out)
+	if m == nil || local == nil || !strings.Contains(out, "rules of node "+m[2]) {
+		t.Fatalf("want the client line, the KUBE-SVL endpoint and the rules' node in:\n%s", out)
+	}
+	if net := func(ip string) string { return ip[:strings.LastIndex(ip, ".")] }; net(m[1]) != net(local[1]) {
+		t.Errorf("client pod %s on %s is not in that node's pod network (its endpoint is %s)", m[1], m[2], local[1])
+	}
 	for _, want := range []string{
 		`-A KUBE-NODEPORTS -m comment --comment default/web:80-8080 -m tcp -p tcp --dport 31080 -j KUBE-EXT-`,
 		`-j KUBE-SVL-`,
