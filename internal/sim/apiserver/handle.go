@@ -224,6 +224,15 @@ func (s *Server) handle(c *Client, r request, done Done) {
 	}, done, step)
 }
 
+// answer gives the client its response one request latency later.
+func (s *Server) answer(done Done, obj runtime.Object, st *Status) {
+	s.eng.After(RequestLatency, func() {
+		if done != nil {
+			done(obj, st)
+		}
+	})
+}
+
 func notFound(r request) *Status {
 	return &Status{Code: http.StatusNotFound, Reason: "NotFound",
 		Message: fmt.Sprintf("%s %q not found", qualifiedPlural(r.res), r.name)}
@@ -343,11 +352,7 @@ func (s *Server) commitDelete(c *Client, r request, done Done, step func(trace.P
 	key := Key(r.res, r.ns, r.name)
 	prev := s.data[key]
 	if prev == nil {
-		s.eng.After(RequestLatency, func() {
-			if done != nil {
-				done(nil, &Status{Code: http.StatusNotFound, Reason: "NotFound", Message: fmt.Sprintf("%s %q not found", qualifiedPlural(r.res), r.name)})
-			}
-		})
+		s.answer(done, nil, notFound(r))
 		return
 	}
 	if pod, ok := prev.obj.(*corev1.Pod); ok && pod.Spec.NodeName != "" {

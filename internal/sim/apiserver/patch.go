@@ -105,23 +105,13 @@ func (s *Server) patchStatus(c *Client, r request, done Done, step func(trace.Ph
 	key := Key(r.res, r.ns, r.name)
 	prev := s.data[key]
 	if prev == nil {
-		s.eng.After(RequestLatency, func() {
-			if done != nil {
-				done(nil, &Status{Code: http.StatusNotFound, Reason: "NotFound", Message: fmt.Sprintf("%s %q not found", qualifiedPlural(r.res), r.name)})
-			}
-		})
+		s.answer(done, nil, notFound(r))
 		return
 	}
-	pod, ok := prev.obj.(*corev1.Pod)
-	if !ok || r.patch == nil {
-		s.eng.After(RequestLatency, func() {
-			if done != nil {
-				done(nil, &Status{Code: http.StatusUnsupportedMediaType, Reason: "UnsupportedMediaType", Message: "the simulator patches only pod status"})
-			}
-		})
+	if _, ok := prev.obj.(*corev1.Pod); !ok || r.patch == nil {
+		s.answer(done, nil, &Status{Code: http.StatusUnsupportedMediaType, Reason: "UnsupportedMediaType", Message: "the simulator patches only pod status"})
 		return
 	}
-	_ = pod
 	step(c.Phase, "apiserver.statuspatch", "path", r.path(), "type", PatchContentType, "fields", r.patch.describe(), "user", c.ID.User)
 	// The patch is applied to what is stored when the write reaches etcd,
 	// as every write here: it carries no resourceVersion, so it cannot
