@@ -6,11 +6,13 @@
 package text
 
 import (
-	"github.com/k8sexplain/k8sexplain/internal/report"
 	"math"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/k8sexplain/k8sexplain/internal/l10n"
+	"github.com/k8sexplain/k8sexplain/internal/report"
 )
 
 // Catalogue maps keys to format strings for one language.
@@ -21,13 +23,13 @@ type Catalogue struct {
 	// group4 says whether four-digit numbers are grouped too (Russian
 	// typography leaves them whole: 4687, but 10 000).
 	group4 bool
-	// plural picks the index of a noun's form for a count.
-	plural func(n int64) int
+	// lang picks the CLDR plural rule (internal/l10n).
+	lang string
 }
 
 var langs = map[string]*Catalogue{
-	"en": {msgs: en, thousands: ",", decimal: ".", group4: true, plural: pluralEn},
-	"ru": {msgs: ru, thousands: "\u00a0", decimal: ",", plural: pluralRu},
+	"en": {msgs: en, thousands: ",", decimal: ".", group4: true, lang: "en"},
+	"ru": {msgs: ru, thousands: "\u00a0", decimal: ",", lang: "ru"},
 }
 
 // For returns the catalogue of lang, English when lang is unknown.
@@ -53,28 +55,7 @@ func Keys(lang string) []string {
 // N writes a count and the noun of key in the form the count takes; the
 // forms are separated by "|" (English: one|other; Russian: one|few|many).
 func (c *Catalogue) N(n int64, key string) string {
-	forms := strings.Split(c.F(key), "|")
-	i := min(c.plural(n), len(forms)-1)
-	return c.Int(n) + " " + forms[i]
-}
-
-func pluralEn(n int64) int {
-	if n == 1 {
-		return 0
-	}
-	return 1
-}
-
-// pluralRu is the CLDR rule for Russian integers: 1, 21, 31… take the first
-// form; 2–4, 22–24… the second; the rest (and 11–14) the third.
-func pluralRu(n int64) int {
-	switch {
-	case n%10 == 1 && n%100 != 11:
-		return 0
-	case n%10 >= 2 && n%10 <= 4 && (n%100 < 12 || n%100 > 14):
-		return 1
-	}
-	return 2
+	return c.Int(n) + " " + l10n.Plural(c.lang, n, strings.Split(c.F(key), "|")...)
 }
 
 // Int writes n with grouped thousands.
