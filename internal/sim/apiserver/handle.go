@@ -3,6 +3,7 @@ package apiserver
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -291,7 +292,7 @@ func (s *Server) commit(c *Client, r request, key string, build func(cur *stored
 		if s.first == 0 {
 			s.first = s.rev
 		}
-		s.data[key] = &stored{obj: obj, res: r.res}
+		s.put(key, &stored{obj: obj, res: r.res})
 		storePhase := trace.PhaseStore
 		if !c.Loud {
 			storePhase = c.Phase
@@ -372,7 +373,7 @@ func (s *Server) commitDelete(c *Client, r request, done Done, step func(trace.P
 		}
 	}
 	s.eng.After(StoreLatency, func() {
-		delete(s.data, key)
+		s.del(key)
 		s.rev++
 		step(c.Phase, "etcd.delete", "key", key, "rev", s.rev)
 		s.fanOut(Event{Type: Deleted, Obj: prev.obj, Rev: s.rev}, r.res, "")
@@ -399,7 +400,11 @@ func (s *Server) bind(c *Client, r request, done Done, step func(trace.Phase, st
 		if cur == nil {
 			return nil, &Status{Code: http.StatusNotFound, Reason: "NotFound", Message: fmt.Sprintf("pods %q not found", r.name)}
 		}
-		pod := cur.obj.(*corev1.Pod).DeepCopy()
+		// A new version sharing what the binding leaves alone (stored
+		// objects are immutable); only the conditions slice is written.
+		pod := new(corev1.Pod)
+		*pod = *cur.obj.(*corev1.Pod)
+		pod.Status.Conditions = slices.Clone(pod.Status.Conditions)
 		if pod.Spec.NodeName != "" {
 			return nil, &Status{Code: http.StatusConflict, Reason: "Conflict",
 				Message: fmt.Sprintf("Operation cannot be fulfilled on pods/binding %q: pod %s is already assigned to node %q", r.name, r.name, pod.Spec.NodeName)}
