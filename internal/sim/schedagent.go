@@ -197,7 +197,10 @@ func (s *schedAgent) cycle(pod *corev1.Pod) {
 	}
 	// Assume: the cache counts the pod on the node before the bind lands,
 	// so the next cycle already sees its requests.
-	assumed := pod.DeepCopy()
+	// The informer's pod is shared and read-only: the assumed pod is a new
+	// top-level struct sharing the rest (upstream assumes a DeepCopy, pkg/scheduler/schedule_one.go; here nothing writes it).
+	assumed := new(corev1.Pod)
+	*assumed = *pod
 	assumed.Spec.NodeName = res.Node
 	_ = s.cache.AddPod(assumed)
 	s.bound[pod.UID] = res.Node
