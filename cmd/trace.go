@@ -94,6 +94,11 @@ func runTraceApply(f *Factory, o *ApplyOptions) error {
 		o.Files = []string{builtinExample}
 	}
 	cfg := sim.Config{Seed: g.Seed, Workers: o.Nodes, StepLimit: o.Limit, ClusterCIDR: o.ClusterCIDR, NodeCIDRMaskSize: o.NodeCIDRMaskSize}
+	if o.Summary {
+		// Only the summary is printed: count the steps, build none, and
+		// report the scale section.
+		cfg.StepLimit, cfg.ScaleReport = -1, true
+	}
 	if o.Cluster != "" {
 		nodes, err := loadNodes(o.Cluster, f)
 		if err != nil {

@@ -175,3 +175,25 @@ func TestTraceMermaidParses(t *testing.T) {
 		t.Fatalf("mermaid-check: %v\n%s", err, out)
 	}
 }
+
+// A --summary run past the kube-proxy sample folds per-node rows, reports
+// the scale section (with what was sampled), and is deterministic.
+func TestTraceApplySummaryScale(t *testing.T) {
+	out, errOut, code := run(t, "", "trace", "apply", "--nodes", "30", "--summary")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"kubelet/* (31,", "kube-proxy/* (10,", "Scale", "Bytes encoded:", "pods/s",
+		"slice writes", "the other 21 nodes' kube-proxies are counted", "none kept (--summary)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "kubelet/node-a ") {
+		t.Errorf("per-node kubelet rows should be folded:\n%s", out)
+	}
+	again, _, _ := run(t, "", "trace", "apply", "--nodes", "30", "--summary")
+	if again != out {
+		t.Error("same seed, different output")
+	}
+}

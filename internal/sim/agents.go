@@ -51,7 +51,7 @@ type proxyAgent struct {
 	onRemoved func(ip string)
 	// Syncs and SyncedEndpoints count the work the syncs did (for the
 	// summary's scale section): rules rewritten, and endpoints in them.
-	Syncs, SyncedEndpoints int
+	Syncs, SyncedEndpoints, LargestSync int
 }
 
 // proxyService is one Service as kube-proxy tracks it.
@@ -227,6 +227,7 @@ func (p *proxyAgent) sync() {
 			p.last[k+"/"+sp.Name] = state
 			p.Syncs++
 			p.SyncedEndpoints += ps.n
+			p.LargestSync = max(p.LargestSync, ps.n)
 			if p.rec.Full() {
 				continue
 			}

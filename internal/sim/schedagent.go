@@ -40,6 +40,10 @@ type schedAgent struct {
 	failed   map[types.UID]*corev1.Pod // unschedulable, waiting for a cluster change
 	Pending  map[types.UID]string      // unschedulable pods' messages, for the summary
 	podNames map[types.UID]string
+	// Scheduled counts binds that succeeded, between FirstBind and
+	// LastBind (virtual time), for the summary's scale section.
+	Scheduled           int
+	FirstBind, LastBind time.Duration
 }
 
 func newSchedAgent(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *schedAgent {
@@ -212,6 +216,11 @@ func (s *schedAgent) cycle(pod *corev1.Pod) {
 			delete(s.bound, pod.UID)
 			return
 		}
+		if s.Scheduled == 0 {
+			s.FirstBind = s.eng.Now()
+		}
+		s.Scheduled++
+		s.LastBind = s.eng.Now()
 		s.c.Event(trace.PhaseScheduler, pod, "Normal", "Scheduled", fmt.Sprintf("Successfully assigned %s/%s to %s", pod.Namespace, pod.Name, res.Node))
 	})
 }

@@ -81,3 +81,11 @@ func BenchmarkApply1000Nodes30000Pods(b *testing.B) {
 		runApply(b, 1000, 30000)
 	}
 }
+
+// BenchmarkApply5000Nodes150000Pods is the issue-16 target size (Kubernetes'
+// own limits): run it alone, -benchtime 1x.
+func BenchmarkApply5000Nodes150000Pods(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		runApply(b, 5000, 150000)
+	}
+}

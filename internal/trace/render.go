@@ -120,7 +120,7 @@ func doc(tr *Trace, o Options) *report.Doc {
 		}
 		d.T(rt)
 	}
-	summary(d, tr, u)
+	summary(d, tr, u, o.Lang)
 	return d
 }
 
@@ -165,7 +165,7 @@ func mdInline(s string) string {
 	return strings.NewReplacer("*", `\*`, "_", `\_`, "<", "&lt;", ">", "&gt;").Replace(s)
 }
 
-func summary(d *report.Doc, tr *Trace, u ui) {
+func summary(d *report.Doc, tr *Trace, u ui, lang string) {
 	s := tr.Summary
 	d.H(1, u.summary)
 	if tr.Failed != "" {
@@ -185,17 +185,8 @@ func summary(d *report.Doc, tr *Trace, u ui) {
 		d.L(items...)
 	}
 	t := &report.Table{Header: []string{u.component, u.count}, Right: []bool{false, true}}
-	keys := make([]string, 0, len(s.Requests))
-	for k := range s.Requests {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	total := 0
-	for _, k := range keys {
-		t.Rows = append(t.Rows, []string{k, fmt.Sprint(s.Requests[k])})
-		total += s.Requests[k]
-	}
-	t.Rows = append(t.Rows, []string{"Σ", fmt.Sprint(total)})
+	rows, total := countRows(s.Requests) // per-node rows folded beyond a handful
+	t.Rows = append(rows, []string{"Σ", fmt.Sprint(total)})
 	d.P(u.requests + ":")
 	d.T(t)
 	lines := []string{
@@ -203,13 +194,16 @@ func summary(d *report.Doc, tr *Trace, u ui) {
 		fmt.Sprintf("%s: %d–%d", u.revisions, s.FirstRevision, s.LastRevision),
 		fmt.Sprintf("%s: %d", u.events, s.Events),
 	}
-	if s.StepsDropped > 0 {
+	if s.StepsDropped > 0 && (s.Scale == nil || s.Scale.StepLimit >= 0) { // a --summary run says it in the scale section
 		lines = append(lines, fmt.Sprintf("%d %s", s.StepsDropped, u.dropped))
 	}
 	d.L(lines...)
 	if len(s.Unmodeled) > 0 {
 		d.P(u.unmodeled + ":")
 		d.L(s.Unmodeled...)
+	}
+	if s.Scale != nil {
+		scaleSection(d, s.Scale, lang)
 	}
 }
 

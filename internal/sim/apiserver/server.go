@@ -94,9 +94,15 @@ type Server struct {
 
 	Requests    map[string]int // by actor
 	WatchEvents int
-	Conflicts   int // writes refused with 409 Conflict (stale resourceVersion)
-	serviceIPs  *ipAllocator
-	uidSeq      uint64
+	// WatchEventsBy counts deliveries by the watching component;
+	// BytesEncoded is the protobuf size of every object written (the watch
+	// cache encodes each event once, storage/cacher cachingObject) and
+	// BytesSent that size times the watchers it went to.
+	WatchEventsBy           map[string]int
+	BytesEncoded, BytesSent int64
+	Conflicts               int // writes refused with 409 Conflict (stale resourceVersion)
+	serviceIPs              *ipAllocator
+	uidSeq                  uint64
 
 	// Default applies the API server's defaulting to a decoded object and
 	// returns the field paths it filled; Validate returns the API server's
@@ -114,7 +120,7 @@ func New(eng *engine.Engine, rec *trace.Recorder, serviceCIDR string) (*Server, 
 	return &Server{
 		eng: eng, rec: rec, data: map[string]*stored{}, byPlural: map[string]map[string]*stored{},
 		watches: map[string][]*watch{}, passive: map[string]int{}, nodeWatches: map[string]map[string][]*watch{},
-		rbac: bootstrapRBAC(), Requests: map[string]int{}, serviceIPs: alloc,
+		rbac: bootstrapRBAC(), Requests: map[string]int{}, WatchEventsBy: map[string]int{}, serviceIPs: alloc,
 	}, nil
 }
 
@@ -203,6 +209,7 @@ func (s *Server) watch(actor, plural, node string, h func(Event)) {
 
 func (s *Server) deliver(w *watch, ev Event) {
 	s.WatchEvents++
+	s.WatchEventsBy[w.actor]++
 	s.eng.After(WatchLatency, func() {
 		if !s.rec.Full() {
 			s.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: w.actor, Kind: "watch.event", Verbose: true,
@@ -214,7 +221,18 @@ func (s *Server) deliver(w *watch, ev Event) {
 
 // fanOut notifies every matching watch of a committed change.
 func (s *Server) fanOut(ev Event, res Resource, oldNode string) {
-	s.WatchEvents += s.passive[res.Plural]
+	before := s.WatchEvents
+	defer func() {
+		if sz, ok := ev.Obj.(interface{ Size() int }); ok {
+			n := int64(sz.Size())
+			s.BytesEncoded += n
+			s.BytesSent += n * int64(s.WatchEvents-before)
+		}
+	}()
+	if n := s.passive[res.Plural]; n > 0 {
+		s.WatchEvents += n
+		s.WatchEventsBy["kube-proxy (other nodes)"] += n
+	}
 	for _, w := range s.watches[res.Plural] {
 		s.deliver(w, ev)
 	}
