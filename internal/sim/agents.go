@@ -97,6 +97,24 @@ func newProxyAgent(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder,
 			}
 		}
 		old := ps.ready[sl.Name]
+		// Endpoints keep their order (by pod name) from write to write, so
+		// the change is what lies between the common head and tail: one
+		// pod's entry, usually, not the slice's hundred.
+		head := 0
+		for head < len(old) && head < len(now) && old[head] == now[head] {
+			head++
+		}
+		tail := 0
+		for tail < len(old)-head && tail < len(now)-head && old[len(old)-1-tail] == now[len(now)-1-tail] {
+			tail++
+		}
+		ps.n += len(now) - len(old)
+		if len(now) > 0 {
+			ps.ready[sl.Name] = now
+		} else {
+			delete(ps.ready, sl.Name)
+		}
+		old, now = old[head:len(old)-tail], now[head:len(now)-tail]
 		for _, ip := range old {
 			ps.sum -= ipHash(ip)
 			if ps.counted {
@@ -108,12 +126,6 @@ func newProxyAgent(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder,
 			if ps.counted {
 				p.ref(ip, 1)
 			}
-		}
-		ps.n += len(now) - len(old)
-		if len(now) > 0 {
-			ps.ready[sl.Name] = now
-		} else {
-			delete(ps.ready, sl.Name)
 		}
 		p.dirty[k] = true
 		p.schedule()
