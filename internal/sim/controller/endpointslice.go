@@ -49,6 +49,7 @@ type svcSlices struct {
 	slot    map[string]int         // pod name → slice index
 	slices  []*sliceState
 	pending map[int]bool // indexes of the dirty slices: a sync visits these, not every slice
+	room    int          // no slice before this index has room (a new pod's search starts here)
 	eps     map[string]*podEndpoint
 	ready   int // ready endpoints over all slices
 	total   int
@@ -127,8 +128,8 @@ func (e *EndpointSlice) touch(k string, pod *corev1.Pod, deleted bool) {
 	i, ok := st.slot[pod.Name]
 	if !ok && !deleted {
 		i = -1
-		for j, sl := range st.slices {
-			if len(sl.pods) < MaxEndpointsPerSlice {
+		for j := st.room; j < len(st.slices); j++ {
+			if len(st.slices[j].pods) < MaxEndpointsPerSlice {
 				i = j
 				break
 			}
@@ -139,6 +140,7 @@ func (e *EndpointSlice) touch(k string, pod *corev1.Pod, deleted bool) {
 		}
 		st.slot[pod.Name] = i
 		st.slices[i].pods[pod.Name] = true
+		st.room = i // the first slice with room: the same choice as a scan from 0, in O(1) while slices fill
 	}
 	if deleted {
 		delete(st.members, pod.Name)
@@ -146,6 +148,7 @@ func (e *EndpointSlice) touch(k string, pod *corev1.Pod, deleted bool) {
 		if ok {
 			delete(st.slices[i].pods, pod.Name)
 			delete(st.slot, pod.Name)
+			st.room = min(st.room, i)
 		}
 	} else {
 		st.members[pod.Name] = pod
