@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"strings"
+	"time"
 
 	"github.com/k8sexplain/k8sexplain/examples"
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
@@ -42,6 +43,8 @@ type ApplyOptions struct {
 	Cluster string
 	Summary bool
 	Limit   int
+	// BatchPeriod is the endpointslice controller's --endpoint-updates-batch-period.
+	BatchPeriod time.Duration
 	// ClusterCIDR and NodeCIDRMaskSize shape node podCIDRs (node-ipam).
 	ClusterCIDR      string
 	NodeCIDRMaskSize int
@@ -74,6 +77,7 @@ Files come as arguments or with -f (repeatable): a file, a directory (its *.yaml
 	c.Flags().StringVar(&o.Cluster, "cluster", "", "file with kind: Node manifests to use as the worker nodes")
 	c.Flags().BoolVar(&o.Summary, "summary", false, "print only the summary (for large clusters)")
 	c.Flags().IntVar(&o.Limit, "max-steps", 50000, "record at most this many steps (more are counted)")
+	c.Flags().DurationVar(&o.BatchPeriod, "endpoint-updates-batch-period", 0, "the EndpointSlice controller's batch period: pod changes within it are written together (kube-controller-manager flag, default 0)")
 	return c
 }
 
@@ -93,7 +97,11 @@ func runTraceApply(f *Factory, o *ApplyOptions) error {
 	if builtin {
 		o.Files = []string{builtinExample}
 	}
-	cfg := sim.Config{Seed: g.Seed, Workers: o.Nodes, StepLimit: o.Limit, ClusterCIDR: o.ClusterCIDR, NodeCIDRMaskSize: o.NodeCIDRMaskSize}
+	cfg := sim.Config{Seed: g.Seed, Workers: o.Nodes, StepLimit: o.Limit, ClusterCIDR: o.ClusterCIDR, NodeCIDRMaskSize: o.NodeCIDRMaskSize,
+		EndpointUpdatesBatchPeriod: o.BatchPeriod}
+	if o.BatchPeriod < 0 {
+		return exitcode.Inputf("--endpoint-updates-batch-period %s: must not be negative", o.BatchPeriod)
+	}
 	if o.Summary {
 		// Only the summary is printed: count the steps, build none, and
 		// report the scale section.

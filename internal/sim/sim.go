@@ -33,6 +33,10 @@ type Config struct {
 	// StepLimit caps recorded steps (0: unlimited, negative: none); more
 	// are only counted.
 	StepLimit int
+	// EndpointUpdatesBatchPeriod is the endpointslice controller's
+	// --endpoint-updates-batch-period (0, upstream's default: every pod
+	// change is written on its own).
+	EndpointUpdatesBatchPeriod time.Duration
 	// ScaleReport fills the summary's scale section even on a small
 	// cluster (it is filled anyway past proxySample nodes).
 	ScaleReport bool
@@ -145,6 +149,7 @@ func NewCluster(cfg Config) (*Cluster, error) {
 	c.deploy = controller.NewDeployment(api.NewClient("deployment-controller", sa("deployment-controller"), trace.PhaseController), eng, c.rec)
 	controller.NewReplicaSet(api.NewClient("replicaset-controller", sa("replicaset-controller"), trace.PhaseController), eng, c.rec)
 	c.slices = controller.NewEndpointSlice(api.NewClient("endpointslice-controller", sa("endpointslice-controller"), trace.PhaseReady), eng, c.rec)
+	c.slices.BatchPeriod = cfg.EndpointUpdatesBatchPeriod
 	c.sched = newSchedAgent(api.NewClient("default-scheduler", cert("system:kube-scheduler"), trace.PhaseScheduler), eng, c.rec)
 	for i, n := range nodes {
 		kc := api.NewClient("kubelet/"+n.Name, cert("system:node:"+n.Name, "system:nodes"), trace.PhaseKubelet)
@@ -314,7 +319,7 @@ func (c *Cluster) scale(pods int) *trace.Scale {
 	sc := &trace.Scale{Nodes: len(c.nodes), Pods: pods, WatchEvents: c.api.WatchEventsBy,
 		BytesEncoded: c.api.BytesEncoded, BytesSent: c.api.BytesSent,
 		Scheduled: c.sched.Scheduled, FirstBind: c.sched.FirstBind, LastBind: c.sched.LastBind,
-		SliceWrites: c.slices.Writes, Slices: len(c.api.List("endpointslices")), MaxEndpointsPerSlice: controller.MaxEndpointsPerSlice,
+		SliceWrites: c.slices.Writes, BatchPeriod: c.cfg.EndpointUpdatesBatchPeriod, Slices: len(c.api.List("endpointslices")), MaxEndpointsPerSlice: controller.MaxEndpointsPerSlice,
 		ProxiesSimulated: min(len(c.nodes), proxySample), ProxiesCounted: max(0, len(c.nodes)-proxySample),
 		StepLimit: c.cfg.StepLimit, StepsKept: len(c.rec.Steps), StepsCounted: c.rec.Dropped}
 	if c.proxy != nil {

@@ -245,6 +245,7 @@ type Scale struct {
 	Scheduled             int
 	FirstBind, LastBind   time.Duration
 	SliceWrites, Slices   int
+	BatchPeriod           time.Duration // --endpoint-updates-batch-period
 	MaxEndpointsPerSlice  int
 	ProxiesSimulated      int
 	ProxiesCounted        int

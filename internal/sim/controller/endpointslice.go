@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
@@ -41,6 +42,11 @@ type EndpointSlice struct {
 	// Writes counts the slices written (created or updated), for the
 	// summary's scale section.
 	Writes int
+	// BatchPeriod is kube-controller-manager's
+	// --endpoint-updates-batch-period (default 0): a pod change queues
+	// its Service after this delay, so the changes within it are written
+	// together (endpointslice_controller.go onPodUpdate: queue.AddAfter).
+	BatchPeriod time.Duration
 }
 
 // svcSlices is the controller's view of one Service's slices.
@@ -112,7 +118,7 @@ func NewEndpointSlice(c *apiserver.Client, eng *engine.Engine, rec *trace.Record
 		for k, svc := range e.services {
 			if svc.Namespace == pod.Namespace && e.sels[k] != nil && e.sels[k].Matches(labels.Set(pod.Labels)) {
 				e.touch(k, pod, ev.Type == apiserver.Deleted)
-				e.queue.add(k)
+				e.queue.addAfter(k, e.BatchPeriod)
 			}
 		}
 	})
