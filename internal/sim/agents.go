@@ -42,11 +42,12 @@ type proxyAgent struct {
 	synced    bool
 	last      map[string]uint64 // hash of the rules last written per service port
 	loud      bool
-	// routed is every ready endpoint IP in the rules as of the last sync,
-	// and onRemoved hears when one leaves them (the delete story's race).
-	routed    map[string]bool
-	refs      map[string]int  // ready IP → how many counted endpoints carry it now
-	touched   map[string]bool // IPs whose refs changed since the last sync
+	// refs counts, per ready IP, the programmed endpoints that carry it
+	// now; routed is how many IPs the rules held at the last sync, and
+	// onRemoved hears when one leaves them (the delete story's race).
+	refs      map[string]int
+	routed    int
+	touched   map[string]bool // IPs whose refs changed since the last sync → whether the rules held them then
 	dirty     map[string]bool // services changed since the last sync
 	onRemoved func(ip string)
 	// Syncs and SyncedEndpoints count the work the syncs did (for the
@@ -66,7 +67,7 @@ type proxyService struct {
 
 func newProxyAgent(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder, node string, loud bool) *proxyAgent {
 	p := &proxyAgent{node: node, c: c, eng: eng, rec: rec, svcs: map[string]*proxyService{},
-		last: map[string]uint64{}, loud: loud, routed: map[string]bool{}, refs: map[string]int{},
+		last: map[string]uint64{}, loud: loud, refs: map[string]int{},
 		touched: map[string]bool{}, dirty: map[string]bool{}}
 	c.Watch("services", func(ev apiserver.Event) {
 		svc := ev.Obj.(*corev1.Service)
@@ -168,11 +169,14 @@ func (p *proxyAgent) count(ps *proxyService, want bool) {
 }
 
 func (p *proxyAgent) ref(ip string, d int) {
-	p.refs[ip] += d
+	n := p.refs[ip]
+	if _, ok := p.touched[ip]; !ok {
+		p.touched[ip] = n > 0 // the first change since the sync: refs are still the synced ones
+	}
+	p.refs[ip] = n + d
 	if p.refs[ip] == 0 {
 		delete(p.refs, ip)
 	}
-	p.touched[ip] = true
 }
 
 // ipHash mixes one IP into a Service's order-free sum (FNV-1a, then a
@@ -210,10 +214,12 @@ func (p *proxyAgent) sync() {
 	// The rules are written first; then the IPs that left them are gone.
 	defer func() {
 		for _, ip := range slices.Sorted(maps.Keys(p.touched)) {
-			if p.refs[ip] > 0 {
-				p.routed[ip] = true
-			} else if p.routed[ip] {
-				delete(p.routed, ip)
+			was, now := p.touched[ip], p.refs[ip] > 0
+			switch {
+			case now && !was:
+				p.routed++
+			case was && !now:
+				p.routed--
 				if p.onRemoved != nil {
 					p.onRemoved(ip)
 				}

@@ -39,7 +39,6 @@ type schedAgent struct {
 	rsets    map[types.UID]*appsv1.ReplicaSet
 	failed   map[types.UID]*corev1.Pod // unschedulable, waiting for a cluster change
 	Pending  map[types.UID]string      // unschedulable pods' messages, for the summary
-	podNames map[types.UID]string
 	// Scheduled counts binds that succeeded, between FirstBind and
 	// LastBind (virtual time), for the summary's scale section.
 	Scheduled           int
@@ -49,8 +48,7 @@ type schedAgent struct {
 func newSchedAgent(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *schedAgent {
 	s := &schedAgent{c: c, eng: eng, rec: rec, fw: scheduler.New(), cache: scheduler.NewCluster(),
 		queued: map[types.UID]bool{}, bound: map[types.UID]string{}, services: map[string]*corev1.Service{},
-		rsets: map[types.UID]*appsv1.ReplicaSet{}, failed: map[types.UID]*corev1.Pod{}, Pending: map[types.UID]string{},
-		podNames: map[types.UID]string{}}
+		rsets: map[types.UID]*appsv1.ReplicaSet{}, failed: map[types.UID]*corev1.Pod{}, Pending: map[types.UID]string{}}
 	c.Watch("nodes", func(ev apiserver.Event) {
 		n := ev.Obj.(*corev1.Node)
 		switch ev.Type {
@@ -113,7 +111,6 @@ func (s *schedAgent) onPod(ev apiserver.Event) {
 		return // assumed; the binding is in flight
 	}
 	s.queued[pod.UID] = true
-	s.podNames[pod.UID] = pod.Namespace + "/" + pod.Name
 	s.rec.Add(trace.Step{Phase: trace.PhaseScheduler, Actor: s.c.Actor, Kind: "scheduler.queue", Object: apiserver.ObjectRef(pod),
 		Fields: trace.F("pod", pod.Name, "queue", len(s.queue)+1)})
 	s.queue = append(s.queue, pod)
@@ -145,7 +142,9 @@ func (s *schedAgent) retryFailed() {
 	for _, p := range s.failed {
 		pods = append(pods, p)
 	}
-	sort.Slice(pods, func(i, j int) bool { return s.podNames[pods[i].UID] < s.podNames[pods[j].UID] })
+	sort.Slice(pods, func(i, j int) bool { // namespace/name order, without a name kept for every pod ever queued
+		return pods[i].Namespace+"/"+pods[i].Name < pods[j].Namespace+"/"+pods[j].Name
+	})
 	for _, p := range pods {
 		delete(s.failed, p.UID)
 		s.queued[p.UID] = true
