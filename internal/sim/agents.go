@@ -43,7 +43,8 @@ type proxyAgent struct {
 	last      map[string]uint64 // hash of the rules last written per service port
 	loud      bool
 	// refs counts, per ready IP, the programmed endpoints that carry it
-	// now; routed is how many IPs the rules held at the last sync, and
+	// now (kept on the first worker's kube-proxy only, whose routes the
+	// delete story reads; the others' rules are the same counts and hashes); routed is how many IPs the rules held at the last sync, and
 	// onRemoved hears when one leaves them (the delete story's race).
 	refs      map[string]int
 	routed    int
@@ -169,6 +170,9 @@ func (p *proxyAgent) count(ps *proxyService, want bool) {
 }
 
 func (p *proxyAgent) ref(ip string, d int) {
+	if !p.loud {
+		return
+	}
 	n := p.refs[ip]
 	if _, ok := p.touched[ip]; !ok {
 		p.touched[ip] = n > 0 // the first change since the sync: refs are still the synced ones
