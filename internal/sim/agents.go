@@ -60,7 +60,6 @@ type proxyAgent struct {
 type proxyService struct {
 	svc     *corev1.Service
 	slices  map[string]*discoveryv1.EndpointSlice // by slice name
-	ready   map[string][]string                   // slice name → its ready IPs
 	n       int                                   // ready IPs over all slices
 	sum     uint64                                // Σ ipHash over them: the same set in any order gives the same sum
 	counted bool                                  // its IPs are in refs (the Service is programmed)
@@ -87,48 +86,29 @@ func newProxyAgent(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder,
 		sl := ev.Obj.(*discoveryv1.EndpointSlice)
 		k := sl.Namespace + "/" + sl.Labels[discoveryv1.LabelServiceName]
 		ps := p.service(k)
-		var now []string
+		var old, now []discoveryv1.Endpoint
+		if prev := ps.slices[sl.Name]; prev != nil {
+			old = prev.Endpoints
+		}
 		if ev.Type == apiserver.Deleted {
 			delete(ps.slices, sl.Name)
 		} else {
 			ps.slices[sl.Name] = sl
-			for _, ep := range sl.Endpoints {
-				if ep.Conditions.Ready == nil || *ep.Conditions.Ready {
-					now = append(now, ep.Addresses...)
-				}
-			}
+			now = sl.Endpoints
 		}
-		old := ps.ready[sl.Name]
 		// Endpoints keep their order (by pod name) from write to write, so
 		// the change is what lies between the common head and tail: one
 		// pod's entry, usually, not the slice's hundred.
 		head := 0
-		for head < len(old) && head < len(now) && old[head] == now[head] {
+		for head < len(old) && head < len(now) && sameEndpoint(&old[head], &now[head]) {
 			head++
 		}
 		tail := 0
-		for tail < len(old)-head && tail < len(now)-head && old[len(old)-1-tail] == now[len(now)-1-tail] {
+		for tail < len(old)-head && tail < len(now)-head && sameEndpoint(&old[len(old)-1-tail], &now[len(now)-1-tail]) {
 			tail++
 		}
-		ps.n += len(now) - len(old)
-		if len(now) > 0 {
-			ps.ready[sl.Name] = now
-		} else {
-			delete(ps.ready, sl.Name)
-		}
-		old, now = old[head:len(old)-tail], now[head:len(now)-tail]
-		for _, ip := range old {
-			ps.sum -= ipHash(ip)
-			if ps.counted {
-				p.ref(ip, -1)
-			}
-		}
-		for _, ip := range now {
-			ps.sum += ipHash(ip)
-			if ps.counted {
-				p.ref(ip, 1)
-			}
-		}
+		p.add(ps, old[head:len(old)-tail], -1)
+		p.add(ps, now[head:len(now)-tail], 1)
 		p.dirty[k] = true
 		p.schedule()
 	})
@@ -138,10 +118,47 @@ func newProxyAgent(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder,
 func (p *proxyAgent) service(k string) *proxyService {
 	ps := p.svcs[k]
 	if ps == nil {
-		ps = &proxyService{slices: map[string]*discoveryv1.EndpointSlice{}, ready: map[string][]string{}}
+		ps = &proxyService{slices: map[string]*discoveryv1.EndpointSlice{}}
 		p.svcs[k] = ps
 	}
 	return ps
+}
+
+// add counts the ready addresses of eps into the Service's count and hash
+// (d = 1), or out of them (d = -1).
+func (p *proxyAgent) add(ps *proxyService, eps []discoveryv1.Endpoint, d int) {
+	for i := range eps {
+		if !endpointReady(&eps[i]) {
+			continue
+		}
+		for _, ip := range eps[i].Addresses {
+			ps.n += d
+			ps.sum += uint64(d) * ipHash(ip)
+			if ps.counted {
+				p.ref(ip, d)
+			}
+		}
+	}
+}
+
+func endpointReady(ep *discoveryv1.Endpoint) bool {
+	return ep.Conditions.Ready == nil || *ep.Conditions.Ready
+}
+
+// sameEndpoint reports whether two endpoints route the same way.
+func sameEndpoint(a, b *discoveryv1.Endpoint) bool {
+	return endpointReady(a) == endpointReady(b) && slices.Equal(a.Addresses, b.Addresses)
+}
+
+// readyIPs lists the addresses kube-proxy routes to.
+func readyIPs(eps []discoveryv1.Endpoint) []string {
+	var out []string
+	for i := range eps {
+		if endpointReady(&eps[i]) {
+			out = append(out, eps[i].Addresses...)
+		}
+	}
+	return out
 }
 
 // programmed reports whether kube-proxy writes rules for svc.
@@ -161,8 +178,8 @@ func (p *proxyAgent) count(ps *proxyService, want bool) {
 	if want {
 		d = 1
 	}
-	for _, ips := range ps.ready {
-		for _, ip := range ips {
+	for _, sl := range ps.slices {
+		for _, ip := range readyIPs(sl.Endpoints) {
 			p.ref(ip, d)
 		}
 	}
@@ -267,7 +284,7 @@ func (p *proxyAgent) sync() {
 			var ready []string
 			if ps.n <= 10 { // listed by address; more are only counted
 				for _, n := range names {
-					ready = append(ready, ps.ready[n]...)
+					ready = append(ready, readyIPs(ps.slices[n].Endpoints)...)
 				}
 			}
 			p.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: p.c.Actor, Kind: "kubeproxy.sync", Verbose: !p.loud,
