@@ -177,6 +177,11 @@ func (r *Recorder) Full() bool {
 	return false
 }
 
+// Skip is Full for a caller that would build the step's fields first: it
+// counts the step as dropped when none are kept, so the caller can skip
+// building them; when it returns false the caller records as usual.
+func (r *Recorder) Skip() bool { return r.Full() }
+
 // ByPhase returns the steps grouped by phase, each group in time order.
 func ByPhase(steps []Step, verbose bool) map[Phase][]Step {
 	out := map[Phase][]Step{}

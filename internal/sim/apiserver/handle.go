@@ -54,7 +54,9 @@ func (s *Server) handle(c *Client, r request, done Done) {
 			Object: r.res.Plural + "/" + r.ns + "/" + r.name, Fields: trace.F(fields...)})
 	}
 	if !c.Loud {
-		step(c.Phase, "apiserver.request", "verb", verbHTTP(r), "path", r.path(), "user", c.ID.User)
+		if !s.rec.Skip() {
+			step(c.Phase, "apiserver.request", "verb", verbHTTP(r), "path", r.path(), "user", c.ID.User)
+		}
 	}
 	var release func() // undoes a ClusterIP allocation when the create fails
 	fail := func(st *Status) {
@@ -73,7 +75,9 @@ func (s *Server) handle(c *Client, r request, done Done) {
 		apiPhase = c.Phase
 	}
 	// 1. Authentication: who is asking.
-	step(apiPhase, "apiserver.authn", "user", c.ID.User, "groups", strings.Join(c.ID.Groups, ", "), "method", c.ID.Method)
+	if !s.rec.Skip() {
+		step(apiPhase, "apiserver.authn", "user", c.ID.User, "groups", strings.Join(c.ID.Groups, ", "), "method", c.ID.Method)
+	}
 	// 2. Authorization: Node authorizer for kubelets, then RBAC.
 	verb := r.verb
 	resource := r.res.Plural
@@ -85,7 +89,9 @@ func (s *Server) handle(c *Client, r request, done Done) {
 		fail(forbidden(c.ID.User, verb, r.res, resource, r.ns, r.name))
 		return
 	}
-	step(apiPhase, "apiserver.authz", "user", c.ID.User, "verb", verb, "resource", resource, "by", by)
+	if !s.rec.Skip() {
+		step(apiPhase, "apiserver.authz", "user", c.ID.User, "verb", verb, "resource", resource, "by", by)
+	}
 
 	switch r.verb {
 	case "get":
@@ -297,7 +303,9 @@ func (s *Server) commit(c *Client, r request, key string, build func(cur *stored
 		if !c.Loud {
 			storePhase = c.Phase
 		}
-		step(storePhase, "etcd.put", "key", key, "rev", s.rev)
+		if !s.rec.Skip() {
+			step(storePhase, "etcd.put", "key", key, "rev", s.rev)
+		}
 		ev := Event{Type: Added, Obj: obj, Rev: s.rev}
 		oldNode := ""
 		if prev != nil {
@@ -317,7 +325,9 @@ func (s *Server) commit(c *Client, r request, key string, build func(cur *stored
 			if code != http.StatusCreated {
 				kind = "apiserver.updated"
 			}
-			step(storePhase, kind, "status", fmt.Sprintf("%d %s", code, http.StatusText(code)), "rv", rv, "kind", r.res.Kind)
+			if !s.rec.Skip() {
+				step(storePhase, kind, "status", fmt.Sprintf("%d %s", code, http.StatusText(code)), "rv", rv, "kind", r.res.Kind)
+			}
 			if done != nil {
 				done(obj, nil)
 			}
