@@ -122,6 +122,10 @@ func TestEndpointUpdatesBatchPeriod(t *testing.T) {
 		if n != 300 {
 			t.Errorf("period %s: %d ready endpoints, want 300", period, n)
 		}
+		// kube-proxy's incremental tracking agrees with the slices.
+		if c.proxy.routed != 300 || c.proxy.svcs["default/web"].n != 300 {
+			t.Errorf("period %s: kube-proxy routes %d IPs, counts %d endpoints; want 300", period, c.proxy.routed, c.proxy.svcs["default/web"].n)
+		}
 		writes[period] = c.slices.Writes
 	}
 	if writes[time.Second] >= writes[0]/2 {
