@@ -2,10 +2,12 @@ package cmd
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/k8sexplain/k8sexplain/examples"
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
@@ -13,6 +15,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/sim"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -46,6 +49,8 @@ type ApplyOptions struct {
 	Cluster string
 	Summary bool
 	Limit   int
+	// BatchPeriod is the endpointslice controller's --endpoint-updates-batch-period.
+	BatchPeriod time.Duration
 	// ClusterCIDR and NodeCIDRMaskSize shape node podCIDRs (node-ipam).
 	ClusterCIDR      string
 	NodeCIDRMaskSize int
@@ -78,6 +83,7 @@ Files come as arguments or with -f (repeatable): a file, a directory (its *.yaml
 	c.Flags().StringVar(&o.Cluster, "cluster", "", "file with kind: Node manifests to use as the worker nodes")
 	c.Flags().BoolVar(&o.Summary, "summary", false, "print only the summary (for large clusters)")
 	c.Flags().IntVar(&o.Limit, "max-steps", 50000, "record at most this many steps (more are counted)")
+	c.Flags().DurationVar(&o.BatchPeriod, "endpoint-updates-batch-period", 0, "the EndpointSlice controller's batch period: pod changes within it are written together (kube-controller-manager flag, default 0)")
 	return c
 }
 
@@ -97,7 +103,16 @@ func runTraceApply(f *Factory, o *ApplyOptions) error {
 	if builtin {
 		o.Files = []string{builtinExample}
 	}
-	cfg := sim.Config{Seed: g.Seed, Workers: o.Nodes, StepLimit: o.Limit, ClusterCIDR: o.ClusterCIDR, NodeCIDRMaskSize: o.NodeCIDRMaskSize}
+	cfg := sim.Config{Seed: g.Seed, Workers: o.Nodes, StepLimit: o.Limit, ClusterCIDR: o.ClusterCIDR, NodeCIDRMaskSize: o.NodeCIDRMaskSize,
+		EndpointUpdatesBatchPeriod: o.BatchPeriod}
+	if o.BatchPeriod < 0 {
+		return exitcode.Inputf("--endpoint-updates-batch-period %s: must not be negative", o.BatchPeriod)
+	}
+	if o.Summary {
+		// Only the summary is printed: count the steps, build none, and
+		// report the scale section.
+		cfg.StepLimit, cfg.ScaleReport = -1, true
+	}
 	var done func()
 	cfg.Progress, done = progress(f, g.Lang)
 	if o.Cluster != "" {
@@ -140,11 +155,13 @@ func runTraceApply(f *Factory, o *ApplyOptions) error {
 	if builtin {
 		command = "k8sexplain trace apply"
 	}
+	start := time.Now()
 	tr := cl.Run(command)
 	done()
 	opts := trace.Options{Format: g.Format, Lang: g.Lang, Verbose: g.Verbose, Color: g.Color, Builtin: builtin, Width: f.IO.TerminalWidth()}
 	if o.Summary {
 		tr.Steps = nil
+		wallClock(f, tr, time.Since(start))
 	} else if pods := cl.Pods(); len(pods) > 0 {
 		tr.Tables = append(tr.Tables, sim.DescribeEvents(tr, pods[0].Namespace+"/"+pods[0].Name))
 	}
@@ -259,4 +276,17 @@ func checkNodes(n int) error {
 		return exitcode.Inputf("invalid --nodes %d: want 1 to 10000 workers", n)
 	}
 	return nil
+}
+
+// wallClock tells a person at a terminal what the run cost in real time
+// and the scheduler's wall-clock rate; stdout keeps only virtual time, so
+// the same seed gives the same bytes.
+func wallClock(f *Factory, tr *trace.Trace, wall time.Duration) {
+	file, ok := f.IO.ErrOut.(*os.File)
+	if !ok || !term.IsTerminal(int(file.Fd())) || tr.Summary.Scale == nil {
+		return
+	}
+	rate := float64(tr.Summary.Scale.Scheduled) / wall.Seconds()
+	fmt.Fprintf(f.IO.ErrOut, "wall clock %.2f s for %d simulation events; scheduler %.0f pods/s of wall time (upstream scheduler_perf: ≥ 790 pods/s at 5,000 nodes)\n",
+		wall.Seconds(), tr.Summary.Events, rate)
 }

@@ -177,3 +177,27 @@ func TestTraceMermaidParses(t *testing.T) {
 		t.Fatalf("mermaid-check: %v\n%s", err, out)
 	}
 }
+
+// A --summary run past the kube-proxy sample folds per-node rows, reports
+// the scale section (with what was sampled), and is deterministic.
+func TestTraceApplySummaryScale(t *testing.T) {
+	out, errOut, code := run(t, "", "trace", "apply", "--nodes", "30", "--summary")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"kubelet/* (26 more nodes)", "kube-proxy/* (5 more nodes)", "Scale", "Bytes encoded:", "pods/s",
+		"slice writes", "the other 21 nodes' kube-proxies are counted", "none kept (--summary)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+	// Per-node rows are folded beyond five, in the requests table and in
+	// the scale section's watch events alike.
+	if n := strings.Count(out, "\nkubelet/node-"); n > 2*5 {
+		t.Errorf("%d per-node kubelet rows, want at most 5 per table:\n%s", n, out)
+	}
+	again, _, _ := run(t, "", "trace", "apply", "--nodes", "30", "--summary")
+	if again != out {
+		t.Error("same seed, different output")
+	}
+}

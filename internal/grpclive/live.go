@@ -192,8 +192,12 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
+	deadline, _ := ctx.Deadline()
 	defer func() {
-		if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		// A call can see the deadline pass (grpc checks the clock) before
+		// the context's own timer has fired and set ctx.Err(): both mean
+		// the run timed out.
+		if err != nil && (errors.Is(ctx.Err(), context.DeadlineExceeded) || !time.Now().Before(deadline)) {
 			err = fmt.Errorf("%w (%v for %d backends, %d clients, %d calls per policy): %v", ErrTimeout, cfg.Timeout, cfg.Backends, cfg.Clients, cfg.RPCs, err)
 		}
 	}()

@@ -24,51 +24,194 @@ const minSyncPeriod = time.Second
 // proxyAgent is kube-proxy on one node: it watches Services and
 // EndpointSlices and rewrites the node's iptables rules; nothing is sent
 // back to the API server.
+//
+// Its state is kept incrementally, as kube-proxy's change trackers do
+// (pkg/proxy/endpointschangetracker.go: only the Services whose endpoints
+// changed since the last sync are recomputed): per slice the ready IPs it
+// contributes, per Service their count and an order-free hash, and a
+// reference count per routed IP. A sync visits the Services that changed,
+// so its cost follows the change, not the cluster.
 type proxyAgent struct {
 	node      string
 	c         *apiserver.Client
 	eng       *engine.Engine
 	rec       *trace.Recorder
-	services  map[string]*corev1.Service
-	slices    map[string]map[string]*discoveryv1.EndpointSlice // service key → slice name → slice
+	svcs      map[string]*proxyService // service key → its state
 	scheduled bool
 	lastSync  time.Duration
 	synced    bool
 	last      map[string]uint64 // hash of the rules last written per service port
 	loud      bool
-	// routed is every ready endpoint IP in the rules, and onRemoved hears
-	// when one leaves them (the delete story's race).
-	routed    map[string]bool
+	// refs counts, per ready IP, the programmed endpoints that carry it
+	// now (kept on the first worker's kube-proxy only, whose routes the
+	// delete story reads; the others' rules are the same counts and hashes); routed is how many IPs the rules held at the last sync, and
+	// onRemoved hears when one leaves them (the delete story's race).
+	refs      map[string]int
+	routed    int
+	touched   map[string]bool // IPs whose refs changed since the last sync → whether the rules held them then
+	dirty     map[string]bool // services changed since the last sync
 	onRemoved func(ip string)
+	// Syncs and SyncedEndpoints count the work the syncs did (for the
+	// summary's scale section): rules rewritten, and endpoints in them.
+	Syncs, SyncedEndpoints, LargestSync int
+}
+
+// proxyService is one Service as kube-proxy tracks it.
+type proxyService struct {
+	svc     *corev1.Service
+	slices  map[string]*discoveryv1.EndpointSlice // by slice name
+	n       int                                   // ready IPs over all slices
+	sum     uint64                                // Σ ipHash over them: the same set in any order gives the same sum
+	counted bool                                  // its IPs are in refs (the Service is programmed)
 }
 
 func newProxyAgent(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder, node string, loud bool) *proxyAgent {
-	p := &proxyAgent{node: node, c: c, eng: eng, rec: rec, services: map[string]*corev1.Service{},
-		slices: map[string]map[string]*discoveryv1.EndpointSlice{}, last: map[string]uint64{}, loud: loud}
+	p := &proxyAgent{node: node, c: c, eng: eng, rec: rec, svcs: map[string]*proxyService{},
+		last: map[string]uint64{}, loud: loud, refs: map[string]int{},
+		touched: map[string]bool{}, dirty: map[string]bool{}}
 	c.Watch("services", func(ev apiserver.Event) {
 		svc := ev.Obj.(*corev1.Service)
 		k := svc.Namespace + "/" + svc.Name
+		ps := p.service(k)
 		if ev.Type == apiserver.Deleted {
-			delete(p.services, k)
+			ps.svc = nil
 		} else {
-			p.services[k] = svc
+			ps.svc = svc
 		}
+		p.count(ps, programmed(ps.svc))
+		p.dirty[k] = true
 		p.schedule()
 	})
 	c.Watch("endpointslices", func(ev apiserver.Event) {
 		sl := ev.Obj.(*discoveryv1.EndpointSlice)
 		k := sl.Namespace + "/" + sl.Labels[discoveryv1.LabelServiceName]
-		if p.slices[k] == nil {
-			p.slices[k] = map[string]*discoveryv1.EndpointSlice{}
+		ps := p.service(k)
+		var old, now []discoveryv1.Endpoint
+		if prev := ps.slices[sl.Name]; prev != nil {
+			old = prev.Endpoints
 		}
 		if ev.Type == apiserver.Deleted {
-			delete(p.slices[k], sl.Name)
+			delete(ps.slices, sl.Name)
 		} else {
-			p.slices[k][sl.Name] = sl
+			ps.slices[sl.Name] = sl
+			now = sl.Endpoints
 		}
+		// Endpoints keep their order (by pod name) from write to write, so
+		// the change is what lies between the common head and tail: one
+		// pod's entry, usually, not the slice's hundred.
+		head := 0
+		for head < len(old) && head < len(now) && sameEndpoint(&old[head], &now[head]) {
+			head++
+		}
+		tail := 0
+		for tail < len(old)-head && tail < len(now)-head && sameEndpoint(&old[len(old)-1-tail], &now[len(now)-1-tail]) {
+			tail++
+		}
+		p.add(ps, old[head:len(old)-tail], -1)
+		p.add(ps, now[head:len(now)-tail], 1)
+		p.dirty[k] = true
 		p.schedule()
 	})
 	return p
+}
+
+func (p *proxyAgent) service(k string) *proxyService {
+	ps := p.svcs[k]
+	if ps == nil {
+		ps = &proxyService{slices: map[string]*discoveryv1.EndpointSlice{}}
+		p.svcs[k] = ps
+	}
+	return ps
+}
+
+// add counts the ready addresses of eps into the Service's count and hash
+// (d = 1), or out of them (d = -1).
+func (p *proxyAgent) add(ps *proxyService, eps []discoveryv1.Endpoint, d int) {
+	for i := range eps {
+		if !endpointReady(&eps[i]) {
+			continue
+		}
+		for _, ip := range eps[i].Addresses {
+			ps.n += d
+			ps.sum += uint64(d) * ipHash(ip)
+			if ps.counted {
+				p.ref(ip, d)
+			}
+		}
+	}
+}
+
+func endpointReady(ep *discoveryv1.Endpoint) bool {
+	return ep.Conditions.Ready == nil || *ep.Conditions.Ready
+}
+
+// sameEndpoint reports whether two endpoints route the same way.
+func sameEndpoint(a, b *discoveryv1.Endpoint) bool {
+	return endpointReady(a) == endpointReady(b) && slices.Equal(a.Addresses, b.Addresses)
+}
+
+// readyIPs lists the addresses kube-proxy routes to.
+func readyIPs(eps []discoveryv1.Endpoint) []string {
+	var out []string
+	for i := range eps {
+		if endpointReady(&eps[i]) {
+			out = append(out, eps[i].Addresses...)
+		}
+	}
+	return out
+}
+
+// programmed reports whether kube-proxy writes rules for svc.
+func programmed(svc *corev1.Service) bool {
+	if svc == nil || svc.Spec.ClusterIP == "" || svc.Spec.ClusterIP == corev1.ClusterIPNone || svc.Spec.Type == corev1.ServiceTypeExternalName {
+		return false
+	}
+	return !(svc.Namespace == "default" && svc.Name == "kubernetes") // installed at bootstrap, not part of the story
+}
+
+// count adds a Service's IPs to the routed references, or takes them out.
+func (p *proxyAgent) count(ps *proxyService, want bool) {
+	if ps.counted == want {
+		return
+	}
+	d := -1
+	if want {
+		d = 1
+	}
+	for _, sl := range ps.slices {
+		for _, ip := range readyIPs(sl.Endpoints) {
+			p.ref(ip, d)
+		}
+	}
+	ps.counted = want
+}
+
+func (p *proxyAgent) ref(ip string, d int) {
+	if !p.loud {
+		return
+	}
+	n := p.refs[ip]
+	if _, ok := p.touched[ip]; !ok {
+		p.touched[ip] = n > 0 // the first change since the sync: refs are still the synced ones
+	}
+	p.refs[ip] = n + d
+	if p.refs[ip] == 0 {
+		delete(p.refs, ip)
+	}
+}
+
+// ipHash mixes one IP into a Service's order-free sum (FNV-1a, then a
+// finaliser so that sums of similar addresses do not collide).
+func ipHash(ip string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(ip); i++ {
+		h ^= uint64(ip[i])
+		h *= 1099511628211
+	}
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	return h
 }
 
 func (p *proxyAgent) schedule() {
@@ -89,59 +232,48 @@ func (p *proxyAgent) schedule() {
 }
 
 func (p *proxyAgent) sync() {
-	now := map[string]bool{}
+	// The rules are written first; then the IPs that left them are gone.
 	defer func() {
-		for ip := range p.routed {
-			if !now[ip] && p.onRemoved != nil {
-				p.onRemoved(ip)
-			}
-		}
-		p.routed = now
-	}()
-	keys := make([]string, 0, len(p.services))
-	for k := range p.services {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		svc := p.services[k]
-		if svc.Spec.ClusterIP == "" || svc.Spec.ClusterIP == corev1.ClusterIPNone || svc.Spec.Type == corev1.ServiceTypeExternalName {
-			continue
-		}
-		if svc.Namespace == "default" && svc.Name == "kubernetes" {
-			continue // installed at bootstrap, not part of the story
-		}
-		var ready []string
-		var svcSlices []*discoveryv1.EndpointSlice
-		for _, name := range slices.Sorted(maps.Keys(p.slices[k])) {
-			sl := p.slices[k][name]
-			svcSlices = append(svcSlices, sl)
-			for _, ep := range sl.Endpoints {
-				if ep.Conditions.Ready == nil || *ep.Conditions.Ready {
-					ready = append(ready, ep.Addresses...)
-					for _, a := range ep.Addresses {
-						now[a] = true
-					}
+		for _, ip := range slices.Sorted(maps.Keys(p.touched)) {
+			was, now := p.touched[ip], p.refs[ip] > 0
+			switch {
+			case now && !was:
+				p.routed++
+			case was && !now:
+				p.routed--
+				if p.onRemoved != nil {
+					p.onRemoved(ip)
 				}
 			}
 		}
+		clear(p.touched)
+	}()
+	keys := slices.Sorted(maps.Keys(p.dirty))
+	clear(p.dirty)
+	for _, k := range keys {
+		ps := p.svcs[k]
+		svc := ps.svc
+		if !programmed(svc) {
+			continue
+		}
 		for _, sp := range svc.Spec.Ports {
-			sort.Strings(ready)
 			h := fnv.New64a()
-			fmt.Fprintf(h, "%d:%d:", len(ready), sp.Port)
-			for _, ip := range ready {
-				h.Write([]byte(ip))
-				h.Write([]byte{','})
-			}
+			fmt.Fprintf(h, "%d:%d:%d", ps.n, sp.Port, ps.sum)
 			state := h.Sum64()
 			if last, ok := p.last[k+"/"+sp.Name]; ok && last == state {
 				continue
 			}
 			_, had := p.last[k+"/"+sp.Name]
 			p.last[k+"/"+sp.Name] = state
+			p.Syncs++
+			p.SyncedEndpoints += ps.n
+			p.LargestSync = max(p.LargestSync, ps.n)
+			if p.rec.Full() {
+				continue
+			}
 			ksp := kubeproxy.ServicePort{Namespace: svc.Namespace, Name: svc.Name, PortName: sp.Name, Protocol: string(sp.Protocol)}
 			chain := ksp.SVCChain()
-			if len(ready) == 0 {
+			if ps.n == 0 {
 				// No usable endpoint: syncProxyRules writes only a filter-table
 				// REJECT in KUBE-SERVICES ("… has no endpoints") and no nat
 				// KUBE-SVC chain (pkg/proxy/iptables/proxier.go; kubeproxy.Ruleset
@@ -155,28 +287,35 @@ func (p *proxyAgent) sync() {
 						"proto", string(sp.Protocol), "comment", ksp.NameString()+" has no endpoints", "chain", chain, "node", p.node)})
 				continue
 			}
+			names := slices.Sorted(maps.Keys(ps.slices))
 			tp := sp.TargetPort.String()
-			if len(svcSlices) > 0 {
+			if len(names) > 0 {
 				// A named targetPort is resolved per pod by the EndpointSlice controller.
-				for _, ep := range svcSlices[0].Ports {
+				for _, ep := range ps.slices[names[0]].Ports {
 					if ep.Name != nil && *ep.Name == sp.Name && ep.Port != nil {
 						tp = fmt.Sprint(*ep.Port)
 					}
 				}
 			}
+			var ready []string
+			if ps.n <= 10 { // listed by address; more are only counted
+				for _, n := range names {
+					ready = append(ready, readyIPs(ps.slices[n].Endpoints)...)
+				}
+			}
 			p.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: p.c.Actor, Kind: "kubeproxy.sync", Verbose: !p.loud,
 				Object: "services/" + k, Fields: trace.F("service", k, "vip", svc.Spec.ClusterIP, "port", sp.Port,
-					"proto", string(sp.Protocol), "chain", chain, "endpoints", len(ready), "targets", joinTargets(ready, tp), "node", p.node)})
+					"proto", string(sp.Protocol), "chain", chain, "endpoints", ps.n, "targets", joinTargets(ready, ps.n, tp), "node", p.node)})
 		}
 	}
 }
 
-func joinTargets(ips []string, port string) string {
-	if len(ips) == 0 {
+func joinTargets(ips []string, n int, port string) string {
+	if n == 0 {
 		return "-"
 	}
-	if len(ips) > 10 {
-		return fmt.Sprintf("(%d targets on port %s)", len(ips), port)
+	if n > 10 {
+		return fmt.Sprintf("(%d targets on port %s)", n, port)
 	}
 	out := make([]string, len(ips))
 	for i, ip := range ips {

@@ -36,7 +36,7 @@ func (c *Cluster) DeletePod(pod *corev1.Pod) {
 		k.Hooks.ListenerClosed = func(name, ip string, at time.Duration) {
 			if name == c.race.pod && !c.race.closed {
 				c.race.closed, c.race.closedAt = true, at
-				c.race.endpointsAtClose = len(c.proxy.routed)
+				c.race.endpointsAtClose = c.proxy.routed
 			}
 		}
 		k.Hooks.Exited = func(name string, code int, at time.Duration) {

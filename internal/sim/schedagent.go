@@ -39,14 +39,16 @@ type schedAgent struct {
 	rsets    map[types.UID]*appsv1.ReplicaSet
 	failed   map[types.UID]*corev1.Pod // unschedulable, waiting for a cluster change
 	Pending  map[types.UID]string      // unschedulable pods' messages, for the summary
-	podNames map[types.UID]string
+	// Scheduled counts binds that succeeded, between FirstBind and
+	// LastBind (virtual time), for the summary's scale section.
+	Scheduled           int
+	FirstBind, LastBind time.Duration
 }
 
 func newSchedAgent(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *schedAgent {
 	s := &schedAgent{c: c, eng: eng, rec: rec, fw: scheduler.New(), cache: scheduler.NewCluster(),
 		queued: map[types.UID]bool{}, bound: map[types.UID]string{}, services: map[string]*corev1.Service{},
-		rsets: map[types.UID]*appsv1.ReplicaSet{}, failed: map[types.UID]*corev1.Pod{}, Pending: map[types.UID]string{},
-		podNames: map[types.UID]string{}}
+		rsets: map[types.UID]*appsv1.ReplicaSet{}, failed: map[types.UID]*corev1.Pod{}, Pending: map[types.UID]string{}}
 	c.Watch("nodes", func(ev apiserver.Event) {
 		n := ev.Obj.(*corev1.Node)
 		switch ev.Type {
@@ -109,7 +111,6 @@ func (s *schedAgent) onPod(ev apiserver.Event) {
 		return // assumed; the binding is in flight
 	}
 	s.queued[pod.UID] = true
-	s.podNames[pod.UID] = pod.Namespace + "/" + pod.Name
 	s.rec.Add(trace.Step{Phase: trace.PhaseScheduler, Actor: s.c.Actor, Kind: "scheduler.queue", Object: apiserver.ObjectRef(pod),
 		Fields: trace.F("pod", pod.Name, "queue", len(s.queue)+1)})
 	s.queue = append(s.queue, pod)
@@ -141,7 +142,9 @@ func (s *schedAgent) retryFailed() {
 	for _, p := range s.failed {
 		pods = append(pods, p)
 	}
-	sort.Slice(pods, func(i, j int) bool { return s.podNames[pods[i].UID] < s.podNames[pods[j].UID] })
+	sort.Slice(pods, func(i, j int) bool { // namespace/name order, without a name kept for every pod ever queued
+		return pods[i].Namespace+"/"+pods[i].Name < pods[j].Namespace+"/"+pods[j].Name
+	})
 	for _, p := range pods {
 		delete(s.failed, p.UID)
 		s.queued[p.UID] = true
@@ -200,7 +203,10 @@ func (s *schedAgent) cycle(pod *corev1.Pod) {
 	}
 	// Assume: the cache counts the pod on the node before the bind lands,
 	// so the next cycle already sees its requests.
-	assumed := pod.DeepCopy()
+	// The informer's pod is shared and read-only: the assumed pod is a new
+	// top-level struct sharing the rest (upstream assumes a DeepCopy, pkg/scheduler/schedule_one.go; here nothing writes it).
+	assumed := new(corev1.Pod)
+	*assumed = *pod
 	assumed.Spec.NodeName = res.Node
 	_ = s.cache.AddPod(assumed)
 	s.bound[pod.UID] = res.Node
@@ -212,6 +218,11 @@ func (s *schedAgent) cycle(pod *corev1.Pod) {
 			delete(s.bound, pod.UID)
 			return
 		}
+		if s.Scheduled == 0 {
+			s.FirstBind = s.eng.Now()
+		}
+		s.Scheduled++
+		s.LastBind = s.eng.Now()
 		s.c.EventV1(trace.PhaseScheduler, pod, "Normal", "Scheduled", "Binding", fmt.Sprintf("Successfully assigned %s/%s to %s", pod.Namespace, pod.Name, res.Node))
 	})
 }

@@ -30,8 +30,16 @@ type Config struct {
 	Workers int
 	// Nodes, when set, are the cluster's worker nodes (from --cluster).
 	Nodes []*corev1.Node
-	// StepLimit caps recorded steps (0: unlimited); more are only counted.
+	// StepLimit caps recorded steps (0: unlimited, negative: none); more
+	// are only counted.
 	StepLimit int
+	// EndpointUpdatesBatchPeriod is the endpointslice controller's
+	// --endpoint-updates-batch-period (0, upstream's default: every pod
+	// change is written on its own).
+	EndpointUpdatesBatchPeriod time.Duration
+	// ScaleReport fills the summary's scale section even on a small
+	// cluster (it is filled anyway past proxySample nodes).
+	ScaleReport bool
 	// Deadline is the virtual time limit of a run (default 10 minutes).
 	Deadline time.Duration
 	// MissingImages are images the registry does not have.
@@ -79,6 +87,7 @@ type Cluster struct {
 	unmod        []string
 	start        time.Duration
 	deploy       *controller.Deployment
+	slices       *controller.EndpointSlice
 	kubelets     map[string]*kubelet.Kubelet
 	historyFrom  int
 	eventsBefore int
@@ -152,7 +161,8 @@ func NewCluster(cfg Config) (*Cluster, error) {
 	}
 	c.deploy = controller.NewDeployment(api.NewClient("deployment-controller", sa("deployment-controller"), trace.PhaseController), eng, c.rec)
 	controller.NewReplicaSet(api.NewClient("replicaset-controller", sa("replicaset-controller"), trace.PhaseController), eng, c.rec)
-	controller.NewEndpointSlice(api.NewClient("endpointslice-controller", sa("endpointslice-controller"), trace.PhaseReady), eng, c.rec)
+	c.slices = controller.NewEndpointSlice(api.NewClient("endpointslice-controller", sa("endpointslice-controller"), trace.PhaseReady), eng, c.rec)
+	c.slices.BatchPeriod = cfg.EndpointUpdatesBatchPeriod
 	controller.NewResourceQuota(api.NewClient("resourcequota-controller", sa("resourcequota-controller"), trace.PhaseController), eng, c.rec)
 	c.sched = newSchedAgent(api.NewClient("default-scheduler", cert("system:kube-scheduler"), trace.PhaseScheduler), eng, c.rec)
 	for i, n := range nodes {
@@ -298,6 +308,9 @@ func (c *Cluster) Run(command string) *trace.Trace {
 	sort.Slice(s.PendingPods, func(i, j int) bool { return s.PendingPods[i].Name < s.PendingPods[j].Name })
 	s.AllReady = s.Pods > 0 && s.ReadyPods == s.Pods
 	s.ReadyAt = c.readyAt
+	if len(c.nodes) > proxySample || c.cfg.ScaleReport {
+		s.Scale = c.scale(s.Pods)
+	}
 	return tr
 }
 
@@ -325,4 +338,18 @@ func (c *Cluster) Services() []ServiceState {
 type ServiceState struct {
 	Service *corev1.Service
 	Slices  []*discoveryv1.EndpointSlice
+}
+
+// scale gathers the summary's scale section.
+func (c *Cluster) scale(pods int) *trace.Scale {
+	sc := &trace.Scale{Nodes: len(c.nodes), Pods: pods, WatchEvents: c.api.WatchEventsBy,
+		BytesEncoded: c.api.BytesEncoded, BytesSent: c.api.BytesSent,
+		Scheduled: c.sched.Scheduled, FirstBind: c.sched.FirstBind, LastBind: c.sched.LastBind,
+		SliceWrites: c.slices.Writes, BatchPeriod: c.cfg.EndpointUpdatesBatchPeriod, Slices: len(c.api.List("endpointslices")), MaxEndpointsPerSlice: controller.MaxEndpointsPerSlice,
+		ProxiesSimulated: min(len(c.nodes), proxySample), ProxiesCounted: max(0, len(c.nodes)-proxySample),
+		StepLimit: c.cfg.StepLimit, StepsKept: len(c.rec.Steps), StepsCounted: c.rec.Dropped}
+	if c.proxy != nil {
+		sc.ProxySyncs, sc.ProxyEndpointsWritten, sc.ProxyLargestSync = c.proxy.Syncs, c.proxy.SyncedEndpoints, c.proxy.LargestSync
+	}
+	return sc
 }

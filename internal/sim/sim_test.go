@@ -3,9 +3,11 @@ package sim
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	_ "github.com/k8sexplain/k8sexplain/internal/golden"
 	"github.com/k8sexplain/k8sexplain/internal/manifest"
+	"github.com/k8sexplain/k8sexplain/internal/sim/controller"
 )
 
 func deployment(replicas int) []manifest.Object {
@@ -79,5 +81,54 @@ func BenchmarkApply300Nodes9000Pods(b *testing.B) {
 func BenchmarkApply1000Nodes30000Pods(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		runApply(b, 1000, 30000)
+	}
+}
+
+// BenchmarkApply5000Nodes150000Pods is the issue-16 target size (Kubernetes'
+// own limits): run it alone, -benchtime 1x.
+func BenchmarkApply5000Nodes150000Pods(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		runApply(b, 5000, 150000)
+	}
+}
+
+// --endpoint-updates-batch-period: pod changes within the period are
+// written together, so there are fewer slice writes and the same result.
+func TestEndpointUpdatesBatchPeriod(t *testing.T) {
+	writes := map[time.Duration]int{}
+	for _, period := range []time.Duration{0, time.Second} {
+		c, err := NewCluster(Config{Seed: 1, Workers: 20, StepLimit: -1, EndpointUpdatesBatchPeriod: period})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Apply(deployment(300), []string{"bench.yaml"})
+		tr := c.Run("bench")
+		if !tr.Summary.AllReady || tr.Summary.Pods != 300 {
+			t.Fatalf("period %s: %d of %d ready", period, tr.Summary.ReadyPods, tr.Summary.Pods)
+		}
+		n := 0
+		for _, s := range c.Services() {
+			for _, sl := range s.Slices {
+				if len(sl.Endpoints) > controller.MaxEndpointsPerSlice {
+					t.Errorf("slice %s has %d endpoints", sl.Name, len(sl.Endpoints))
+				}
+				for _, ep := range sl.Endpoints {
+					if ep.Conditions.Ready != nil && *ep.Conditions.Ready {
+						n++
+					}
+				}
+			}
+		}
+		if n != 300 {
+			t.Errorf("period %s: %d ready endpoints, want 300", period, n)
+		}
+		// kube-proxy's incremental tracking agrees with the slices.
+		if c.proxy.routed != 300 || c.proxy.svcs["default/web"].n != 300 {
+			t.Errorf("period %s: kube-proxy routes %d IPs, counts %d endpoints; want 300", period, c.proxy.routed, c.proxy.svcs["default/web"].n)
+		}
+		writes[period] = c.slices.Writes
+	}
+	if writes[time.Second] >= writes[0]/2 {
+		t.Errorf("batching should at least halve the slice writes: %v", writes)
 	}
 }

@@ -58,7 +58,7 @@ func renderHTML(w io.Writer, tr *Trace, o Options) error {
 		}
 	}
 	sum := &report.Doc{}
-	summary(sum, tr, u)
+	summary(sum, tr, u, o.Lang)
 	report.HTMLBlocks(&b, append(blocks, sum.Blocks...))
 	report.HTMLEnd(&b)
 	_, err := io.WriteString(w, b.String())

@@ -122,7 +122,7 @@ func doc(tr *Trace, o Options) *report.Doc {
 		flush()
 	}
 	resultTables(d, tr, o.Lang)
-	summary(d, tr, u)
+	summary(d, tr, u, o.Lang)
 	return d
 }
 
@@ -187,7 +187,7 @@ func sections(tr *Trace, verbose bool, u ui) ([][]Step, []string) {
 	return groups, titles
 }
 
-func summary(d *report.Doc, tr *Trace, u ui) {
+func summary(d *report.Doc, tr *Trace, u ui, lang string) {
 	s := tr.Summary
 	d.H(1, u.summary)
 	if tr.Failed != "" {
@@ -225,13 +225,16 @@ func summary(d *report.Doc, tr *Trace, u ui) {
 		fmt.Sprintf("%s: %d–%d", u.revisions, s.FirstRevision, s.LastRevision),
 		fmt.Sprintf("%s: %d", u.events, s.Events),
 	}
-	if s.StepsDropped > 0 {
+	if s.StepsDropped > 0 && (s.Scale == nil || s.Scale.StepLimit >= 0) { // a --summary run says it in the scale section
 		lines = append(lines, fmt.Sprintf("%d %s", s.StepsDropped, u.dropped))
 	}
 	d.L(lines...)
 	if len(s.Unmodeled) > 0 {
 		d.P(u.unmodeled + ":")
 		d.L(s.Unmodeled...)
+	}
+	if s.Scale != nil {
+		scaleSection(d, s.Scale, lang)
 	}
 }
 

@@ -92,6 +92,7 @@ type Summary struct {
 	Events        int // engine events processed
 	StepsDropped  int // steps beyond the recorder's limit (counted, not kept)
 	Unmodeled     []string
+	Scale         *Scale // nil for small runs
 }
 
 // PendingPod is a pod left unscheduled, with the scheduler's message.
@@ -137,7 +138,8 @@ type KeyedTable struct {
 }
 
 // Recorder collects steps up to a limit; beyond it steps are only counted,
-// so a 150,000-pod run keeps bounded memory.
+// so a 150,000-pod run keeps bounded memory. A negative limit keeps none
+// (a --summary run counts its steps and builds none).
 type Recorder struct {
 	Steps   []Step
 	Limit   int
@@ -155,7 +157,7 @@ func (r *Recorder) Add(s Step) {
 	if r == nil {
 		return
 	}
-	if r.Limit > 0 && len(r.Steps) >= r.Limit {
+	if r.Limit < 0 || (r.Limit > 0 && len(r.Steps) >= r.Limit) {
 		r.Dropped++
 		return
 	}
@@ -196,12 +198,17 @@ func (r *Recorder) Full() bool {
 	if r == nil {
 		return true
 	}
-	if r.Limit > 0 && len(r.Steps) >= r.Limit {
+	if r.Limit < 0 || (r.Limit > 0 && len(r.Steps) >= r.Limit) {
 		r.Dropped++
 		return true
 	}
 	return false
 }
+
+// Skip is Full for a caller that would build the step's fields first: it
+// counts the step as dropped when none are kept, so the caller can skip
+// building them; when it returns false the caller records as usual.
+func (r *Recorder) Skip() bool { return r.Full() }
 
 // ByPhase returns the steps grouped by phase, each group in time order.
 func ByPhase(steps []Step, verbose bool) map[Phase][]Step {
@@ -267,4 +274,31 @@ func fill(lang, tmpl string, s *Step) string {
 		tmpl = tmpl[i+j+1:]
 	}
 	return b.String()
+}
+
+// Scale is what a large run teaches about scale: where the API traffic
+// went, what the watch fan-out cost, how fast the scheduler placed pods,
+// and how EndpointSlice churn reached kube-proxy. The simulator fills it
+// for clusters larger than its kube-proxy sample, or when asked (--summary).
+type Scale struct {
+	Nodes, Pods int
+	// WatchEvents are deliveries by watching component.
+	WatchEvents map[string]int
+	// BytesEncoded is the protobuf size of the objects written (each
+	// encoded once); BytesSent that size times the watchers it reached.
+	BytesEncoded, BytesSent int64
+	// Scheduled pods, between the first and the last bind (virtual time).
+	Scheduled             int
+	FirstBind, LastBind   time.Duration
+	SliceWrites, Slices   int
+	BatchPeriod           time.Duration // --endpoint-updates-batch-period
+	MaxEndpointsPerSlice  int
+	ProxiesSimulated      int
+	ProxiesCounted        int
+	ProxySyncs            int // rule rewrites on the first worker's kube-proxy
+	ProxyEndpointsWritten int // endpoints in those rewrites, summed
+	ProxyLargestSync      int // endpoints in the largest one
+	// StepsRecorded says how the steps were kept: "all", or the limit and
+	// how many were counted without being kept.
+	StepLimit, StepsKept, StepsCounted int
 }

@@ -175,10 +175,10 @@ func (s *Server) allocateClusterIP(c *Client, svc *corev1.Service, step func(str
 	if s.first == 0 {
 		s.first = s.rev
 	}
-	s.data[key] = &stored{obj: ipa, res: res}
+	s.put(key, &stored{obj: ipa, res: res})
 	step("apiserver.clusterip", "ip", svc.Spec.ClusterIP, "families", "IPv4", "policy", string(*svc.Spec.IPFamilyPolicy), "key", key)
 	return func() {
-		delete(s.data, key)
+		s.del(key)
 		if off >= 0 {
 			delete(a.used, off)
 		}

@@ -352,7 +352,7 @@ func (s *Server) admitQuota(c *Client, r request, obj runtime.Object, step func(
 			Fields: trace.F("pod", r.name, "quota", rq.Name, "used", notes[i])})
 		// The quota evaluator serialises a namespace's checks and keeps the
 		// charged usage: the next pod is checked against it at once.
-		s.data[key] = &stored{obj: rq, res: prev.res}
+		s.put(key, &stored{obj: rq, res: prev.res})
 		s.commit(c, request{verb: "update", subresource: "status", res: ResourceOf(rq), ns: rq.Namespace, name: rq.Name}, key, func(*stored) (runtime.Object, *Status) { return rq, nil }, nil, step)
 	}
 	return true

@@ -3,6 +3,7 @@ package apiserver
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -53,7 +54,9 @@ func (s *Server) handle(c *Client, r request, done Done) {
 			Object: r.res.Plural + "/" + r.ns + "/" + r.name, Fields: trace.F(fields...)})
 	}
 	if !c.Loud {
-		step(c.Phase, "apiserver.request", "verb", verbHTTP(r), "path", r.path(), "user", c.ID.User)
+		if !s.rec.Skip() {
+			step(c.Phase, "apiserver.request", "verb", verbHTTP(r), "path", r.path(), "user", c.ID.User)
+		}
 	}
 	var release func() // undoes a ClusterIP allocation when the create fails
 	fail := func(st *Status) {
@@ -72,7 +75,9 @@ func (s *Server) handle(c *Client, r request, done Done) {
 		apiPhase = c.Phase
 	}
 	// 1. Authentication: who is asking.
-	step(apiPhase, "apiserver.authn", "user", c.ID.User, "groups", strings.Join(c.ID.Groups, ", "), "method", c.ID.Method)
+	if !s.rec.Skip() {
+		step(apiPhase, "apiserver.authn", "user", c.ID.User, "groups", strings.Join(c.ID.Groups, ", "), "method", c.ID.Method)
+	}
 	// 2. Authorization: Node authorizer for kubelets, then RBAC.
 	verb := r.verb
 	resource := r.res.Plural
@@ -84,7 +89,9 @@ func (s *Server) handle(c *Client, r request, done Done) {
 		fail(forbidden(c.ID.User, verb, r.res, resource, r.ns, r.name))
 		return
 	}
-	step(apiPhase, "apiserver.authz", "user", c.ID.User, "verb", verb, "resource", resource, "by", by)
+	if !s.rec.Skip() {
+		step(apiPhase, "apiserver.authz", "user", c.ID.User, "verb", verb, "resource", resource, "by", by)
+	}
 
 	switch r.verb {
 	case "get":
@@ -315,12 +322,14 @@ func (s *Server) commit(c *Client, r request, key string, build func(cur *stored
 		if s.first == 0 {
 			s.first = s.rev
 		}
-		s.data[key] = &stored{obj: obj, res: r.res}
+		s.put(key, &stored{obj: obj, res: r.res})
 		storePhase := trace.PhaseStore
 		if !c.Loud {
 			storePhase = c.Phase
 		}
-		step(storePhase, "etcd.put", "key", key, "rev", s.rev)
+		if !s.rec.Skip() {
+			step(storePhase, "etcd.put", "key", key, "rev", s.rev)
+		}
 		ev := Event{Type: Added, Obj: obj, Rev: s.rev}
 		oldNode := ""
 		if prev != nil {
@@ -340,7 +349,9 @@ func (s *Server) commit(c *Client, r request, key string, build func(cur *stored
 			if code != http.StatusCreated {
 				kind = "apiserver.updated"
 			}
-			step(storePhase, kind, "status", fmt.Sprintf("%d %s", code, http.StatusText(code)), "rv", rv, "kind", r.res.Kind)
+			if !s.rec.Skip() {
+				step(storePhase, kind, "status", fmt.Sprintf("%d %s", code, http.StatusText(code)), "rv", rv, "kind", r.res.Kind)
+			}
 			if done != nil {
 				done(obj, nil)
 			}
@@ -392,7 +403,7 @@ func (s *Server) commitDelete(c *Client, r request, done Done, step func(trace.P
 		}
 	}
 	s.eng.After(StoreLatency, func() {
-		delete(s.data, key)
+		s.del(key)
 		s.rev++
 		step(c.Phase, "etcd.delete", "key", key, "rev", s.rev)
 		s.fanOut(Event{Type: Deleted, Obj: prev.obj, Rev: s.rev}, r.res, "")
@@ -419,7 +430,11 @@ func (s *Server) bind(c *Client, r request, done Done, step func(trace.Phase, st
 		if cur == nil {
 			return nil, &Status{Code: http.StatusNotFound, Reason: "NotFound", Message: fmt.Sprintf("pods %q not found", r.name)}
 		}
-		pod := cur.obj.(*corev1.Pod).DeepCopy()
+		// A new version sharing what the binding leaves alone (stored
+		// objects are immutable); only the conditions slice is written.
+		pod := new(corev1.Pod)
+		*pod = *cur.obj.(*corev1.Pod)
+		pod.Status.Conditions = slices.Clone(pod.Status.Conditions)
 		if pod.Spec.NodeName != "" {
 			return nil, &Status{Code: http.StatusConflict, Reason: "Conflict",
 				Message: fmt.Sprintf("Operation cannot be fulfilled on pods/binding %q: pod %s is already assigned to node %q", r.name, r.name, pod.Spec.NodeName)}

@@ -24,34 +24,40 @@ func mergeUpdate(prev, next runtime.Object, status bool) runtime.Object {
 	switch n := next.(type) {
 	case *corev1.Pod:
 		p := prev.(*corev1.Pod)
-		out := split(p, n, status, func(x *corev1.Pod) *corev1.PodStatus { return &x.Status }, (*corev1.Pod).DeepCopy)
+		out := split(p, n, status, func(x *corev1.Pod) *corev1.PodStatus { return &x.Status })
 		out.Spec.NodeName = p.Spec.NodeName // only the binding subresource sets it
 		return out
 	case *appsv1.Deployment:
 		p := prev.(*appsv1.Deployment)
-		out := split(p, n, status, func(x *appsv1.Deployment) *appsv1.DeploymentStatus { return &x.Status }, (*appsv1.Deployment).DeepCopy)
+		out := split(p, n, status, func(x *appsv1.Deployment) *appsv1.DeploymentStatus { return &x.Status })
 		bumpGeneration(&out.ObjectMeta, p.Spec, out.Spec, status)
 		return out
 	case *appsv1.ReplicaSet:
 		p := prev.(*appsv1.ReplicaSet)
-		out := split(p, n, status, func(x *appsv1.ReplicaSet) *appsv1.ReplicaSetStatus { return &x.Status }, (*appsv1.ReplicaSet).DeepCopy)
+		out := split(p, n, status, func(x *appsv1.ReplicaSet) *appsv1.ReplicaSetStatus { return &x.Status })
 		bumpGeneration(&out.ObjectMeta, p.Spec, out.Spec, status)
 		return out
 	case *corev1.Node:
-		return split(prev.(*corev1.Node), n, status, func(x *corev1.Node) *corev1.NodeStatus { return &x.Status }, (*corev1.Node).DeepCopy)
+		return split(prev.(*corev1.Node), n, status, func(x *corev1.Node) *corev1.NodeStatus { return &x.Status })
 	}
 	return next
 }
 
 // split keeps each half of an object with its owner: a status update takes
 // only the status from the request, a main-resource update everything but.
-func split[T, S any](prev, next *T, status bool, statusOf func(*T) *S, deepCopy func(*T) *T) *T {
+// Stored objects are immutable (every writer copies before it changes one,
+// and watchers share them read-only, as the watch cache hands out its
+// objects), so the kept half is shared with the stored version, not
+// deep-copied: the result is a new top-level struct whose fields point at
+// the same spec, metadata maps and status slices.
+func split[T, S any](prev, next *T, status bool, statusOf func(*T) *S) *T {
 	if status {
-		out := deepCopy(prev)
+		out := new(T)
+		*out = *prev
 		*statusOf(out) = *statusOf(next)
 		return out
 	}
-	*statusOf(next) = *statusOf(deepCopy(prev))
+	*statusOf(next) = *statusOf(prev)
 	return next
 }
 

@@ -77,11 +77,15 @@ type watch struct {
 
 // Server is the simulated API server plus its store.
 type Server struct {
-	eng   *engine.Engine
-	rec   *trace.Recorder
-	data  map[string]*stored
-	rev   int64
-	first int64
+	eng  *engine.Engine
+	rec  *trace.Recorder
+	data map[string]*stored
+	// byPlural indexes data by resource, so a watch's initial LIST and
+	// List read one resource, not the whole store (the watch cache keeps
+	// one store per resource too: storage/cacher).
+	byPlural map[string]map[string]*stored
+	rev      int64
+	first    int64
 
 	watches     map[string][]*watch            // by plural
 	passive     map[string]int                 // watchers counted but not simulated, by plural
@@ -90,10 +94,16 @@ type Server struct {
 
 	Requests    map[string]int // by actor
 	WatchEvents int
-	Conflicts   int // writes refused with 409 Conflict (stale resourceVersion)
-	serviceIPs  *ipAllocator
-	uidSeq      uint64
-	limitNoted  map[string]bool // LimitRanger defaults already shown, by namespace/generateName
+	// WatchEventsBy counts deliveries by the watching component;
+	// BytesEncoded is the protobuf size of every object written (the watch
+	// cache encodes each event once, storage/cacher cachingObject) and
+	// BytesSent that size times the watchers it went to.
+	WatchEventsBy           map[string]int
+	BytesEncoded, BytesSent int64
+	Conflicts               int // writes refused with 409 Conflict (stale resourceVersion)
+	serviceIPs              *ipAllocator
+	uidSeq                  uint64
+	limitNoted              map[string]bool // LimitRanger defaults already shown, by namespace/generateName
 
 	// Default applies the API server's defaulting to a decoded object and
 	// returns the field paths it filled; Validate returns the API server's
@@ -109,9 +119,9 @@ func New(eng *engine.Engine, rec *trace.Recorder, serviceCIDR string) (*Server, 
 		return nil, err
 	}
 	return &Server{
-		eng: eng, rec: rec, data: map[string]*stored{},
+		eng: eng, rec: rec, data: map[string]*stored{}, byPlural: map[string]map[string]*stored{},
 		watches: map[string][]*watch{}, passive: map[string]int{}, nodeWatches: map[string]map[string][]*watch{},
-		rbac: bootstrapRBAC(), Requests: map[string]int{}, serviceIPs: alloc,
+		rbac: bootstrapRBAC(), Requests: map[string]int{}, WatchEventsBy: map[string]int{}, serviceIPs: alloc,
 	}, nil
 }
 
@@ -127,7 +137,26 @@ func (s *Server) Seed(obj runtime.Object) {
 	r := ResourceOf(obj)
 	m := Meta(obj)
 	s.stamp(m)
-	s.data[Key(r, m.GetNamespace(), m.GetName())] = &stored{obj: obj, res: r}
+	s.put(Key(r, m.GetNamespace(), m.GetName()), &stored{obj: obj, res: r})
+}
+
+// put stores st under key (and in its resource's index).
+func (s *Server) put(key string, st *stored) {
+	s.data[key] = st
+	idx := s.byPlural[st.res.Plural]
+	if idx == nil {
+		idx = map[string]*stored{}
+		s.byPlural[st.res.Plural] = idx
+	}
+	idx[key] = st
+}
+
+// del removes key from the store.
+func (s *Server) del(key string) {
+	if st := s.data[key]; st != nil {
+		delete(s.byPlural[st.res.Plural], key)
+	}
+	delete(s.data, key)
 }
 
 // Get returns a copy of the stored object, or nil.
@@ -170,9 +199,10 @@ func (s *Server) watch(actor, plural, node string, h func(Event)) {
 	} else {
 		s.watches[plural] = append(s.watches[plural], w)
 	}
-	for _, k := range slices.Sorted(maps.Keys(s.data)) {
-		st := s.data[k]
-		if st.res.Plural == plural && (node == "" || nodeOf(st.obj) == node) {
+	idx := s.byPlural[plural]
+	for _, k := range slices.Sorted(maps.Keys(idx)) {
+		st := idx[k]
+		if node == "" || nodeOf(st.obj) == node {
 			s.deliver(w, Event{Type: Added, Obj: st.obj, Rev: s.rev})
 		}
 	}
@@ -180,6 +210,7 @@ func (s *Server) watch(actor, plural, node string, h func(Event)) {
 
 func (s *Server) deliver(w *watch, ev Event) {
 	s.WatchEvents++
+	s.WatchEventsBy[w.actor]++
 	s.eng.After(WatchLatency, func() {
 		if !s.rec.Full() {
 			s.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: w.actor, Kind: "watch.event", Verbose: true,
@@ -191,7 +222,18 @@ func (s *Server) deliver(w *watch, ev Event) {
 
 // fanOut notifies every matching watch of a committed change.
 func (s *Server) fanOut(ev Event, res Resource, oldNode string) {
-	s.WatchEvents += s.passive[res.Plural]
+	before := s.WatchEvents
+	defer func() {
+		if sz, ok := ev.Obj.(interface{ Size() int }); ok {
+			n := int64(sz.Size())
+			s.BytesEncoded += n
+			s.BytesSent += n * int64(s.WatchEvents-before)
+		}
+	}()
+	if n := s.passive[res.Plural]; n > 0 {
+		s.WatchEvents += n
+		s.WatchEventsBy["kube-proxy (other nodes)"] += n
+	}
 	for _, w := range s.watches[res.Plural] {
 		s.deliver(w, ev)
 	}
@@ -215,8 +257,9 @@ func (s *Server) fanOut(ev Event, res Resource, oldNode string) {
 // Pods returns the stored pods in key order (for the run's summary).
 func (s *Server) Pods() []*corev1.Pod {
 	var out []*corev1.Pod
-	for _, k := range slices.Sorted(maps.Keys(s.data)) {
-		if p, ok := s.data[k].obj.(*corev1.Pod); ok {
+	idx := s.byPlural["pods"]
+	for _, k := range slices.Sorted(maps.Keys(idx)) {
+		if p, ok := idx[k].obj.(*corev1.Pod); ok {
 			out = append(out, p)
 		}
 	}
@@ -235,10 +278,9 @@ func (s *Server) CountWatchers(plural string, n int) {
 // List returns the stored objects of a resource (plural) in key order.
 func (s *Server) List(plural string) []runtime.Object {
 	var out []runtime.Object
-	for _, k := range slices.Sorted(maps.Keys(s.data)) {
-		if st := s.data[k]; st.res.Plural == plural {
-			out = append(out, st.obj)
-		}
+	idx := s.byPlural[plural]
+	for _, k := range slices.Sorted(maps.Keys(idx)) {
+		out = append(out, idx[k].obj)
 	}
 	return out
 }

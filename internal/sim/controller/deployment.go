@@ -511,7 +511,10 @@ func (d *Deployment) status(k string, dep *appsv1.Deployment, replicas, maxUnava
 		done(nil)
 		return
 	}
-	st := dep.DeepCopy()
+	// A status write carries only the status (the server keeps the stored
+	// spec): a shallow copy of the informer's read-only object.
+	st := new(appsv1.Deployment)
+	*st = *dep
 	st.Status = *next
 	d.c.UpdateStatus(st, func(_ runtime.Object, err *apiserver.Status) {
 		if err != nil {
@@ -568,16 +571,21 @@ func (d *Deployment) watchDeadline(k string, dep *appsv1.Deployment, newRS *apps
 		return
 	}
 	d.deadlineArmed[k] = last + 1
-	limit := time.Duration(*dep.Spec.ProgressDeadlineSeconds) * time.Second
+	secs := *dep.Spec.ProgressDeadlineSeconds
+	limit := time.Duration(secs) * time.Second
+	// The timer holds names, not this moment's objects: one is armed per
+	// progress step and outlives the run, so capturing dep and newRS kept
+	// every version of both alive.
+	ref, rsName := apiserver.ObjectRef(dep), newRS.Name
 	d.eng.Background(last+limit-d.eng.Now(), func() {
 		if d.complete[k] || d.exceeded[k] || d.progress[k] != last {
 			return
 		}
 		d.exceeded[k] = true
-		d.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: d.c.Actor, Kind: "deployment.deadline", Object: apiserver.ObjectRef(dep),
-			Fields: trace.F("rs", newRS.Name, "seconds", *dep.Spec.ProgressDeadlineSeconds)})
+		d.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: d.c.Actor, Kind: "deployment.deadline", Object: ref,
+			Fields: trace.F("rs", rsName, "seconds", secs)})
 		cond := appsv1.DeploymentCondition{Type: appsv1.DeploymentProgressing,
-			Status: "False", Reason: "ProgressDeadlineExceeded", Message: fmt.Sprintf("ReplicaSet %q has timed out progressing.", newRS.Name)}
+			Status: "False", Reason: "ProgressDeadlineExceeded", Message: fmt.Sprintf("ReplicaSet %q has timed out progressing.", rsName)}
 		d.writeCondition(k, cond, 0)
 	})
 }

@@ -3,8 +3,11 @@ package controller
 import (
 	"fmt"
 	"hash/fnv"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
@@ -32,9 +35,18 @@ type EndpointSlice struct {
 	eng      *engine.Engine
 	rec      *trace.Recorder
 	services map[string]*corev1.Service
+	sels     map[string]labels.Selector        // each Service's selector, parsed once
 	pods     map[string]map[string]*corev1.Pod // namespace → name → pod
 	state    map[string]*svcSlices
 	queue    *workQueue // syncs queued
+	// Writes counts the slices written (created or updated), for the
+	// summary's scale section.
+	Writes int
+	// BatchPeriod is kube-controller-manager's
+	// --endpoint-updates-batch-period (default 0): a pod change queues
+	// its Service after this delay, so the changes within it are written
+	// together (endpointslice_controller.go onPodUpdate: queue.AddAfter).
+	BatchPeriod time.Duration
 }
 
 // svcSlices is the controller's view of one Service's slices.
@@ -42,8 +54,20 @@ type svcSlices struct {
 	members map[string]*corev1.Pod // selected pods by name
 	slot    map[string]int         // pod name → slice index
 	slices  []*sliceState
+	pending map[int]bool // indexes of the dirty slices: a sync visits these, not every slice
+	room    int          // no slice before this index has room (a new pod's search starts here)
+	eps     map[string]*podEndpoint
 	ready   int // ready endpoints over all slices
 	total   int
+}
+
+// podEndpoint is the Endpoint last written for a pod: reused, shared with
+// the stored slice (read-only), while what it shows has not changed.
+type podEndpoint struct {
+	ip          string
+	ready, term bool
+	node        string
+	ep          discoveryv1.Endpoint
 }
 
 type sliceState struct {
@@ -59,7 +83,7 @@ type sliceState struct {
 
 // NewEndpointSlice starts the controller's watches.
 func NewEndpointSlice(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *EndpointSlice {
-	e := &EndpointSlice{c: c, eng: eng, rec: rec, services: map[string]*corev1.Service{},
+	e := &EndpointSlice{c: c, eng: eng, rec: rec, services: map[string]*corev1.Service{}, sels: map[string]labels.Selector{},
 		pods: map[string]map[string]*corev1.Pod{}, state: map[string]*svcSlices{}}
 	e.queue = newWorkQueue(eng, syncNow(e.sync))
 	c.Watch("services", func(ev apiserver.Event) {
@@ -67,9 +91,15 @@ func NewEndpointSlice(c *apiserver.Client, eng *engine.Engine, rec *trace.Record
 		k := svc.Namespace + "/" + svc.Name
 		if ev.Type == apiserver.Deleted {
 			delete(e.services, k)
+			delete(e.sels, k)
 			return
 		}
 		e.services[k] = svc
+		if len(svc.Spec.Selector) > 0 {
+			e.sels[k] = labels.SelectorFromSet(svc.Spec.Selector)
+		} else {
+			delete(e.sels, k)
+		}
 		e.reindex(k, svc)
 		e.queue.add(k)
 	})
@@ -86,10 +116,9 @@ func NewEndpointSlice(c *apiserver.Client, eng *engine.Engine, rec *trace.Record
 			ns[pod.Name] = pod
 		}
 		for k, svc := range e.services {
-			if svc.Namespace == pod.Namespace && len(svc.Spec.Selector) > 0 &&
-				labels.SelectorFromSet(svc.Spec.Selector).Matches(labels.Set(pod.Labels)) {
+			if svc.Namespace == pod.Namespace && e.sels[k] != nil && e.sels[k].Matches(labels.Set(pod.Labels)) {
 				e.touch(k, pod, ev.Type == apiserver.Deleted)
-				e.queue.add(k)
+				e.queue.addAfter(k, e.BatchPeriod)
 			}
 		}
 	})
@@ -105,8 +134,8 @@ func (e *EndpointSlice) touch(k string, pod *corev1.Pod, deleted bool) {
 	i, ok := st.slot[pod.Name]
 	if !ok && !deleted {
 		i = -1
-		for j, sl := range st.slices {
-			if len(sl.pods) < MaxEndpointsPerSlice {
+		for j := st.room; j < len(st.slices); j++ {
+			if len(st.slices[j].pods) < MaxEndpointsPerSlice {
 				i = j
 				break
 			}
@@ -117,19 +146,28 @@ func (e *EndpointSlice) touch(k string, pod *corev1.Pod, deleted bool) {
 		}
 		st.slot[pod.Name] = i
 		st.slices[i].pods[pod.Name] = true
+		st.room = i // the first slice with room: the same choice as a scan from 0, in O(1) while slices fill
 	}
 	if deleted {
 		delete(st.members, pod.Name)
+		delete(st.eps, pod.Name)
 		if ok {
 			delete(st.slices[i].pods, pod.Name)
 			delete(st.slot, pod.Name)
+			st.room = min(st.room, i)
 		}
 	} else {
 		st.members[pod.Name] = pod
 	}
 	if ok || !deleted {
-		st.slices[i].dirty = true
+		st.dirty(i)
 	}
+}
+
+// dirty marks slice i for the next sync.
+func (st *svcSlices) dirty(i int) {
+	st.slices[i].dirty = true
+	st.pending[i] = true
 }
 
 func (e *EndpointSlice) sync(k string) {
@@ -139,10 +177,16 @@ func (e *EndpointSlice) sync(k string) {
 		return // no selector: the user manages endpoints
 	}
 	if len(st.slices) == 0 {
-		st.slices = []*sliceState{{pods: map[string]bool{}, dirty: true}}
+		st.slices = []*sliceState{{pods: map[string]bool{}}}
+		st.dirty(0)
 	}
-	for i, sl := range st.slices {
-		if sl.dirty && !sl.creating && !sl.updating {
+	for _, i := range slices.Sorted(maps.Keys(st.pending)) {
+		sl := st.slices[i]
+		if sl.creating || sl.updating {
+			continue // its callback queues the Service again
+		}
+		delete(st.pending, i)
+		if sl.dirty {
 			sl.dirty = false
 			e.write(k, svc, st, i)
 		}
@@ -172,18 +216,24 @@ func (e *EndpointSlice) write(k string, svc *corev1.Service, st *svcSlices, i in
 	sl.sig = h.Sum64()
 	obj := &discoveryv1.EndpointSlice{AddressType: discoveryv1.AddressTypeIPv4}
 	ready := 0
+	obj.Endpoints = make([]discoveryv1.Endpoint, 0, len(names))
 	for _, n := range names {
 		p := st.members[n]
 		isReady := PodReady(p) && p.DeletionTimestamp == nil
 		serving := PodReady(p)
 		term := p.DeletionTimestamp != nil
 		node := p.Spec.NodeName
-		obj.Endpoints = append(obj.Endpoints, discoveryv1.Endpoint{
-			Addresses:  []string{p.Status.PodIP},
-			Conditions: discoveryv1.EndpointConditions{Ready: &isReady, Serving: &serving, Terminating: &term},
-			NodeName:   &node,
-			TargetRef:  &corev1.ObjectReference{Kind: "Pod", Namespace: p.Namespace, Name: p.Name, UID: p.UID},
-		})
+		pe := st.eps[n]
+		if pe == nil || pe.ip != p.Status.PodIP || pe.ready != serving || pe.term != term || pe.node != node {
+			pe = &podEndpoint{ip: p.Status.PodIP, ready: serving, term: term, node: node, ep: discoveryv1.Endpoint{
+				Addresses:  []string{p.Status.PodIP},
+				Conditions: discoveryv1.EndpointConditions{Ready: &isReady, Serving: &serving, Terminating: &term},
+				NodeName:   &node,
+				TargetRef:  &corev1.ObjectReference{Kind: "Pod", Namespace: p.Namespace, Name: p.Name, UID: p.UID},
+			}}
+			st.eps[n] = pe
+		}
+		obj.Endpoints = append(obj.Endpoints, pe.ep)
 		if isReady {
 			ready++
 		}
@@ -203,24 +253,29 @@ func (e *EndpointSlice) write(k string, svc *corev1.Service, st *svcSlices, i in
 		obj.GenerateName = svc.Name + "-"
 		obj.Labels = map[string]string{discoveryv1.LabelServiceName: svc.Name, discoveryv1.LabelManagedBy: "endpointslice-controller.k8s.io"}
 	}
-	step := trace.Step{Phase: trace.PhaseReady, Actor: e.c.Actor, Kind: "endpointslice.update", Object: "services/" + k,
-		Fields: trace.F("service", svc.Name, "ready", st.ready, "total", st.total, "endpoints", e.describe(st))}
+	e.Writes++
+	kind := "endpointslice.update"
 	if sl.obj == nil {
-		step.Kind = "endpointslice.create"
+		kind = "endpointslice.create"
+	}
+	if !e.rec.Full() {
+		e.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: e.c.Actor, Kind: kind, Object: "services/" + k,
+			Fields: trace.F("service", svc.Name, "ready", st.ready, "total", st.total, "endpoints", e.describe(st))})
+	}
+	if sl.obj == nil {
 		sl.creating = true
-		e.rec.Add(step)
 		e.c.Create(obj, func(stored runtime.Object, err *apiserver.Status) {
 			sl.creating = false
 			if err == nil {
 				sl.obj = stored.(*discoveryv1.EndpointSlice)
 			}
 			if sl.dirty {
+				st.dirty(i)
 				e.queue.add(k) // pods changed while the slice was being created
 			}
 		})
 		return
 	}
-	e.rec.Add(step)
 	// One write per slice at a time, each with the resourceVersion of the
 	// last one stored: a second update sent with the same version would be
 	// refused with 409 Conflict.
@@ -234,6 +289,7 @@ func (e *EndpointSlice) write(k string, svc *corev1.Service, st *svcSlices, i in
 			sl.sig = 0 // rewrite it
 		}
 		if sl.dirty {
+			st.dirty(i)
 			e.queue.add(k)
 		}
 	})
@@ -271,7 +327,7 @@ func (e *EndpointSlice) describe(st *svcSlices) string {
 func (e *EndpointSlice) reindex(k string, svc *corev1.Service) {
 	st := e.state[k]
 	if st == nil {
-		st = &svcSlices{members: map[string]*corev1.Pod{}, slot: map[string]int{}}
+		st = &svcSlices{members: map[string]*corev1.Pod{}, slot: map[string]int{}, pending: map[int]bool{}, eps: map[string]*podEndpoint{}}
 		e.state[k] = st
 	}
 	if len(svc.Spec.Selector) == 0 {

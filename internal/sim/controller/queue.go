@@ -27,6 +27,7 @@ type workQueue struct {
 	queued     map[string]bool
 	processing map[string]bool
 	dirty      map[string]bool
+	waiting    map[string]bool // added with a delay that has not run out
 	failures   map[string]int
 	sync       func(key string, done func(error))
 	// OnRetry hears a failed sync and the back-off before the retry.
@@ -35,7 +36,7 @@ type workQueue struct {
 
 func newWorkQueue(eng *engine.Engine, sync func(string, func(error))) *workQueue {
 	return &workQueue{eng: eng, queued: map[string]bool{}, processing: map[string]bool{},
-		dirty: map[string]bool{}, failures: map[string]int{}, sync: sync}
+		dirty: map[string]bool{}, waiting: map[string]bool{}, failures: map[string]int{}, sync: sync}
 }
 
 // syncNow adapts a synchronous sync that never fails.
@@ -54,6 +55,23 @@ func (q *workQueue) add(key string) {
 	}
 	q.queued[key] = true
 	q.eng.After(0, func() { q.run(key) })
+}
+
+// addAfter is AddAfter: key is added once d has passed; adding it again
+// while it waits changes nothing (the delaying queue keeps the earliest).
+func (q *workQueue) addAfter(key string, d time.Duration) {
+	if d <= 0 {
+		q.add(key)
+		return
+	}
+	if q.waiting[key] {
+		return
+	}
+	q.waiting[key] = true
+	q.eng.After(d, func() {
+		delete(q.waiting, key)
+		q.add(key)
+	})
 }
 
 func (q *workQueue) run(key string) {

@@ -207,10 +207,17 @@ func (r *ReplicaSet) updateStatus(rs *appsv1.ReplicaSet, done func(error)) {
 	}
 	var try func(rs *appsv1.ReplicaSet, attempt int)
 	try = func(rs *appsv1.ReplicaSet, attempt int) {
-		upd := rs.DeepCopy()
+		// A status write carries only the status (the server keeps the
+		// stored spec): a shallow copy of the informer's read-only object.
+		upd := new(appsv1.ReplicaSet)
+		*upd = *rs
 		upd.Status = st
 		upd.Status.ObservedGeneration = rs.Generation
 		r.c.UpdateStatus(upd, func(_ runtime.Object, err *apiserver.Status) {
+			if err == nil && r.rec.Full() {
+				done(nil)
+				return
+			}
 			if err == nil {
 				r.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: r.c.Actor, Kind: "replicaset.status", Object: apiserver.ObjectRef(rs), Verbose: true,
 					Fields: trace.F("replicas", st.Replicas, "ready", st.ReadyReplicas, "available", st.AvailableReplicas)})
