@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/k8sexplain/k8sexplain/internal/l10n"
 	"github.com/k8sexplain/k8sexplain/internal/quorumtext"
 	"github.com/k8sexplain/k8sexplain/internal/report"
 	"github.com/k8sexplain/k8sexplain/internal/sim/etcd"
@@ -14,7 +15,7 @@ import (
 // phase, what Kubernetes sees, and the lessons.
 func quorumDoc(s *etcd.Story, g Globals) *report.Doc {
 	c := quorumtext.For(g.Lang)
-	d := &report.Doc{Title: c.F("title", s.Nodes)}
+	d := &report.Doc{Title: c.F("title", s.Nodes, count(c, s.Nodes, "n.member.gen"))}
 	quorumTable(d, c, s.Nodes)
 
 	d.H(1, c.F("story.title"))
@@ -43,10 +44,10 @@ func quorumDoc(s *etcd.Story, g Globals) *report.Doc {
 			d.Fig(sidesFigure(c, e.States))
 		case etcd.KindMessage:
 			if g.Verbose {
-				lines = append(lines, c.F("at", seconds(e.Tick))+"  "+msgLine(c, e.Msg))
+				lines = append(lines, c.F("at", l10n.Fixed(c.F("lang"), seconds(e.Tick), 1))+"  "+msgLine(c, e.Msg))
 			}
 		default:
-			lines = append(lines, c.F("at", seconds(e.Tick))+"  "+eventLine(c, e, s))
+			lines = append(lines, c.F("at", l10n.Fixed(c.F("lang"), seconds(e.Tick), 1))+"  "+eventLine(c, e, s))
 		}
 	}
 	flush()
@@ -99,6 +100,19 @@ func onOff(c quorumtext.Catalogue, b bool) string {
 	return c.F("off")
 }
 
+// count writes n and the noun of key in the form n takes (l10n.Count, CLDR
+// rules); the catalogue separates the forms with "|" (English one|other,
+// Russian one|few|many).
+func count(c quorumtext.Catalogue, n int, key string) string {
+	return l10n.Count(c.F("lang"), int64(n), strings.Split(c.F(key), "|")...)
+}
+
+// plural is the word of key alone in the form n takes, for a verb that
+// agrees with a count.
+func plural(c quorumtext.Catalogue, n int, key string) string {
+	return l10n.Plural(c.F("lang"), int64(n), strings.Split(c.F(key), "|")...)
+}
+
 func member(id uint64) string { return fmt.Sprintf("etcd-%d", id) }
 
 func members(ids []uint64) string {
@@ -142,9 +156,9 @@ func quorumTable(d *report.Doc, c quorumtext.Catalogue, n int) {
 	}
 	d.T(t)
 	if etcd.Tolerance(n) == 0 {
-		d.P(c.F("table.sum0", n, etcd.Quorum(n)))
+		d.P(c.F("table.sum0", n, etcd.Quorum(n), count(c, n, "n.member.gen")))
 	} else {
-		d.P(c.F("table.sum", n, etcd.Quorum(n), etcd.Tolerance(n)))
+		d.P(c.F("table.sum", n, etcd.Quorum(n), etcd.Tolerance(n), count(c, n, "n.member.gen"), count(c, etcd.Tolerance(n), "n.member.gen")))
 	}
 	d.Styled("note", c.F("table.guide"))
 }
@@ -161,7 +175,7 @@ func faultText(c quorumtext.Catalogue, s *etcd.Story) string {
 		for i := 1; i < f.Crash; i++ {
 			ids = append(ids, uint64(s.Nodes-i+1))
 		}
-		return c.F("fault.crash", f.Crash, members(ids))
+		return c.F("fault.crash", count(c, f.Crash, "n.member"), plural(c, f.Crash, "v.crash"), members(ids))
 	case f.Isolate != "":
 		return c.F("fault.isolate."+f.Isolate, groupsText(f.Groups))
 	case f.Default:
@@ -206,7 +220,7 @@ func eventLine(c quorumtext.Catalogue, e etcd.Event, s *etcd.Story) string {
 		if e.Nodes == 1 {
 			return c.F("boot.1")
 		}
-		return c.F("boot", e.Nodes)
+		return c.F("boot", e.Nodes, count(c, e.Nodes, "n.member"), plural(c, e.Nodes, "v.start"))
 	case etcd.KindCampaign:
 		switch {
 		case e.PreVote:
@@ -234,7 +248,7 @@ func eventLine(c quorumtext.Catalogue, e etcd.Event, s *etcd.Story) string {
 		} else {
 			key += "lost"
 		}
-		return c.F(key, member(e.Peer), e.Votes, e.Nodes, e.Needed, e.Term)
+		return c.F(key, member(e.Peer), e.Votes, e.Nodes, e.Needed, e.Term, count(c, e.Nodes, "n.vote.gen"))
 	case etcd.KindLeader:
 		return c.F("leader", member(e.Node), e.Term)
 	case etcd.KindStepDown:
@@ -247,18 +261,18 @@ func eventLine(c quorumtext.Catalogue, e etcd.Event, s *etcd.Story) string {
 		}
 		return c.F("commit", e.Index, member(e.Node))
 	case etcd.KindPending:
-		return c.F("pending", e.Write.Index, e.Votes, e.Nodes, e.Needed)
+		return c.F("pending", e.Write.Index, e.Votes, e.Nodes, e.Needed, count(c, e.Nodes, "n.member.gen"))
 	case etcd.KindRefused:
 		return c.F("refused", member(e.Node), c.F("verb."+e.Write.Verb), e.Write.Key)
 	case etcd.KindLost:
 		return c.F("lost", c.F("verb."+e.Write.Verb), e.Write.Key, e.Write.Index, member(e.Write.Node))
 	case etcd.KindCrash:
-		return c.F("crash", members(e.Members))
+		return c.F("crash", members(e.Members), plural(c, len(e.Members), "v.crash"))
 	case etcd.KindPartition:
 		return c.F("partition", groupsText(s.Fault.Groups))
 	case etcd.KindHeal:
 		if len(e.Members) > 0 {
-			return c.F("heal.restart", members(e.Members))
+			return c.F("heal.restart", members(e.Members), plural(c, len(e.Members), "v.restart"))
 		}
 		return c.F("heal")
 	case etcd.KindCatchUp:

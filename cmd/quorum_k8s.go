@@ -17,10 +17,10 @@ func kubernetesSection(d *report.Doc, c quorumtext.Catalogue, s *etcd.Story) {
 	case s.Fault.Kind == etcd.FaultNone:
 		d.P(c.F("k8s.single"))
 	case s.FaultQuorum:
-		d.Styled("ok", c.F("k8s.ok", s.Quorum, s.Nodes))
+		d.Styled("ok", c.F("k8s.ok", s.Quorum, s.Nodes, count(c, s.Nodes, "n.member.gen")))
 		margin := c.F("k8s.ok.none")
 		if left := majoritySide(s) - s.Quorum; left > 0 {
-			margin = c.F("k8s.ok.margin", left)
+			margin = c.F("k8s.ok.margin", count(c, left, "n.margin"), plural(c, left, "v.can"))
 		}
 		first := c.F("k8s.ok.1")
 		if s.Fault.Kind == etcd.FaultCrash {
@@ -29,7 +29,7 @@ func kubernetesSection(d *report.Doc, c quorumtext.Catalogue, s *etcd.Story) {
 		d.L(first, c.F("k8s.ok.2"), margin)
 		return
 	default:
-		d.Styled("bad", c.F("k8s.lost", s.Quorum, s.Nodes))
+		d.Styled("bad", c.F("k8s.lost", s.Quorum, s.Nodes, count(c, s.Nodes, "n.member.gen")))
 	}
 	d.L(c.F("k8s.lost.writes"), c.F("k8s.lost.reads"), c.F("k8s.lost.pods"),
 		c.F("k8s.lost.frozen"), c.F("k8s.lost.after"))
@@ -59,11 +59,11 @@ func lessons(d *report.Doc, c quorumtext.Catalogue, s *etcd.Story) {
 	switch {
 	case s.Fault.Kind == etcd.FaultNone:
 	case s.FaultQuorum && s.Fault.Kind == etcd.FaultCrash:
-		items = append(items, c.F("lesson.survive", s.Nodes-s.Fault.Crash, s.Nodes, s.Quorum))
+		items = append(items, c.F("lesson.survive", s.Nodes-s.Fault.Crash, s.Nodes, s.Quorum, count(c, s.Nodes, "n.member.gen")))
 	case s.FaultQuorum:
 		items = append(items, c.F("lesson.majority"))
 	default:
-		items = append(items, c.F("lesson.noquorum", s.Quorum, s.Nodes))
+		items = append(items, c.F("lesson.noquorum", s.Quorum, s.Nodes, count(c, s.Nodes, "n.member.gen")))
 	}
 	if stale {
 		items = append(items, c.F("lesson.nocq"))
@@ -74,7 +74,7 @@ func lessons(d *report.Doc, c quorumtext.Catalogue, s *etcd.Story) {
 	if s.Nodes == 2 {
 		items = append(items, c.F("lesson.two"))
 	} else if s.Nodes%2 == 0 {
-		items = append(items, c.F("lesson.even", s.Nodes, s.Nodes-1, etcd.Tolerance(s.Nodes)))
+		items = append(items, c.F("lesson.even", s.Nodes, s.Nodes-1, count(c, etcd.Tolerance(s.Nodes), "n.failure"), count(c, s.Nodes, "n.member.gen")))
 	}
 	if len(items) > 0 {
 		d.H(1, c.F("lesson.title"))

@@ -1,10 +1,13 @@
 package cmd
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/k8sexplain/k8sexplain/internal/golden"
 	"github.com/k8sexplain/k8sexplain/internal/quorumtext"
 )
 
@@ -110,6 +113,80 @@ func TestQuorumCatalogue(t *testing.T) {
 	for _, k := range quorumtext.Keys("ru") {
 		if _, ok := en[k]; !ok {
 			t.Errorf("en lacks %q", k)
+		}
+	}
+}
+
+// Counts agree with their nouns and verbs in both languages (l10n.Count):
+// "1 member crashes", "2 members crash", "падает 1 член", "падают 2 члена",
+// "из 5 членов"; never "member(s)", "1 members" or "5 члена".
+func TestQuorumPlurals(t *testing.T) {
+	want := map[string][]string{
+		"en --nodes 5 --fail 1": {"Fault: 1 member crashes: etcd-1", "etcd-1 crashes", "etcd-1 restarts from disk", "can lose 1 more member before"},
+		"en --nodes 7 --fail 1": {"can lose 2 more members before"},
+		"en --nodes 5 --fail 2": {"Fault: 2 members crash: etcd-1, etcd-5", "etcd-1, etcd-5 crash\n", "etcd-1, etcd-5 restart from disk"},
+		"en --nodes 4":          {"4 members tolerate 1 failure,"},
+		"en --nodes 1":          {"1 of 1 vote (needs 1)"},
+		"ru --nodes 5 --fail 1": {"Сбой: падает 1 член (etcd-1)", "падает etcd-1", "etcd-1 перезапускается", "может упасть ещё 1 член,", "Уцелело 4 из 5 членов"},
+		"ru --nodes 7 --fail 1": {"могут упасть ещё 2 члена,", "кластер переживает отказ не более 3 членов"},
+		"ru --nodes 5 --fail 2": {"Сбой: падают 2 члена (etcd-1, etcd-5)", "etcd-1, etcd-5 перезапускаются", "5 членов стартуют"},
+		"ru --nodes 3":          {"3 члена стартуют", "из 3 членов", "Кластер из 3 членов", "не более 1 члена"},
+		"ru --nodes 4":          {"Кластер из 4 членов переживает 1 отказ"},
+		"ru --nodes 1":          {"единственный член стартует", "1 из 1 голоса"},
+	}
+	bad := map[string]*regexp.Regexp{
+		"en": regexp.MustCompile(`\(s\)|(^|[^\d])1 (members|failures|votes|more members)\b|(^|[^\d])[2-9] (member|failure|vote|more member)\b`),
+		"ru": regexp.MustCompile(`\(s\)|(^|[^\d])[05-9] члена?([^\p{L}]|$)|(^|[^\d])1 членов|(^|[^\d])[2-4] член([^\p{L}]|$)|(^|[^\d])[2-4] членов? (стартуют|падают)|узл|узел`),
+	}
+	for n := 1; n <= 9; n++ {
+		for _, lang := range []string{"en", "ru"} {
+			for _, extra := range [][]string{nil, {"--fail", "1"}, {"--fail", "2"}, {"--fail", itoa(n / 2)}} {
+				if len(extra) > 0 && extra[1] >= itoa(n) {
+					continue
+				}
+				args := append([]string{"quorum", "--lang", lang, "--nodes", itoa(n)}, extra...)
+				out, errOut, code := run(t, "", args...)
+				if code != 0 {
+					t.Fatalf("%v: exit %d %s", args, code, errOut)
+				}
+				if m := bad[lang].FindString(out); m != "" {
+					t.Errorf("%v: %q", args, m)
+				}
+				for _, w := range want[strings.Join(append([]string{lang, "--nodes", itoa(n)}, extra...), " ")] {
+					if !strings.Contains(out, strings.ReplaceAll(w, "\\n", "\n")) {
+						t.Errorf("%v: no %q in\n%s", args, w, out)
+					}
+				}
+			}
+		}
+	}
+}
+
+// The Russian goldens (*-ru.*: a bare *ru* would also catch
+// "checkquorum") say «член» (etcd) and «нода» (Kubernetes), never
+// «узел», and write durations and decimals the Russian way: no Go duration
+// literal (30s, 150ms, 2m30s) and no decimal point outside `code`.
+func TestQuorumRussianGoldens(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(golden.Dir(), "quorum", "*-ru.*"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no Russian goldens: %v", err)
+	}
+	code := regexp.MustCompile("`[^`\n]*`")
+	for name, re := range map[string]*regexp.Regexp{
+		"«узел»":              regexp.MustCompile(`(?i)узел|узл`),
+		"Go duration literal": regexp.MustCompile(`\b\d+(ms|s|m\d+s|h\d*m?\d*s?)\b`),
+		"decimal point":       regexp.MustCompile(`\d\.\d`),
+	} {
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, line := range strings.Split(string(b), "\n") {
+				if m := re.FindString(code.ReplaceAllString(line, "")); m != "" {
+					t.Errorf("%s:%d: %s %q in %q", filepath.Base(f), i+1, name, m, line)
+				}
+			}
 		}
 	}
 }

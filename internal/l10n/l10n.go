@@ -147,3 +147,13 @@ func Duration(lang string, d time.Duration) string {
 	}
 	return neg + strings.Join(parts, " ")
 }
+
+// Fixed writes f with exactly prec digits after the point, trailing zeros
+// kept (a column of times stays aligned): "2.0" in English, "2,0" in Russian.
+func Fixed(lang string, f float64, prec int) string {
+	s := strconv.FormatFloat(f, 'f', prec, 64)
+	if lang == "ru" {
+		s = strings.Replace(s, ".", ",", 1)
+	}
+	return s
+}

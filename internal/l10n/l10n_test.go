@@ -46,3 +46,12 @@ func TestDurationAndDecimal(t *testing.T) {
 		t.Errorf("en decimal: %q", got)
 	}
 }
+
+func TestFixed(t *testing.T) {
+	if got := Fixed("ru", 2, 1); got != "2,0" {
+		t.Errorf("ru: %q", got)
+	}
+	if got := Fixed("en", 2.25, 1); got != "2.2" && got != "2.3" {
+		t.Errorf("en: %q", got)
+	}
+}
