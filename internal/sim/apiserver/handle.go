@@ -53,6 +53,9 @@ func (s *Server) handle(c *Client, r request, done Done) {
 	if !c.Loud {
 		step(c.Phase, "apiserver.request", "verb", verbHTTP(r), "path", r.path(), "user", c.ID.User)
 	}
+	if s.LogWrites && r.verb != "get" {
+		done = s.logWrite(c, r, done)
+	}
 	fail := func(st *Status) {
 		step(c.Phase, "apiserver.reject", "status", st.StatusLine(), "message", st.Message)
 		s.eng.After(RequestLatency, func() {
