@@ -105,6 +105,13 @@ func recordScenario(ctx context.Context, c *cluster, sc scenario, off *int64) (*
 		return nil, err
 	}
 	_, *off, _ = readAudit(c.auditPath, *off)
+	if sc.Nodes != nil {
+		// the scenario's own nodes may share the default workers' names:
+		// drop every worker so the next scenario gets the default ones
+		if err := c.ensureNodes(ctx, controlPlaneOnly()); err != nil {
+			return nil, err
+		}
+	}
 	return run, nil
 }
 
