@@ -7,6 +7,7 @@
 # the kubernetes module and etcd's server wants its own dependency set.
 #
 # Usage: oracle/build.sh [k8s-version]   (default: the k8s.io/api version in go.mod, v0.X.Y -> v1.X.Y)
+#        ORACLE_ONLY="hashcheck" oracle/build.sh   builds only the named binaries
 # Cold: 15-40 minutes on 2 cores (nice 19, -p 1). Warm: seconds. No -trimpath:
 # packages the main module shares (std, k8s.io/api, apimachinery) come from the
 # build cache it already filled.
@@ -24,22 +25,25 @@ mkdir -p "$bin" "$cache/k8s" "$cache/etcd" "$cache/kwok"
 export GOFLAGS=-buildvcs=false GOWORK=off
 log() { echo "$(date -u +%H:%M:%S) $*"; }
 
-want() { # name -> true if the binary is missing
+want() { # name -> true if the binary is missing (and, with ORACLE_ONLY, named there)
+	if [ -n "${ORACLE_ONLY:-}" ] && [[ " $ORACLE_ONLY " != *" $1 "* ]]; then
+		return 1
+	fi
 	[ ! -x "$bin/$1" ]
 }
 
 # --- kubernetes: kube-apiserver, kube-controller-manager, kube-scheduler, kubectl
-if want kube-apiserver || want kube-controller-manager || want kube-scheduler || want kubectl; then
+k8s_module() {
 	cd "$cache/k8s"
-	if [ ! -f go.mod ]; then
-		go mod init oracle-build/k8s >/dev/null 2>&1
-		go mod edit -require=k8s.io/kubernetes@"$ver"
-		# every k8s.io/<staging> module that kubernetes' own go.mod points at ./staging
-		modfile=$(go mod download -json k8s.io/kubernetes@"$ver" | awk -F'"' '$2=="GoMod"{print $4}')
-		for m in $(awk '$2=="=>" && $3 ~ /^\.\/staging\// {print $1}' "$modfile"); do
-			go mod edit -replace="$m=$m@$staging_ver"
-		done
-		cat > tools.go <<'GO'
+	[ -f go.mod ] && return
+	go mod init oracle-build/k8s >/dev/null 2>&1
+	go mod edit -require=k8s.io/kubernetes@"$ver"
+	# every k8s.io/<staging> module that kubernetes' own go.mod points at ./staging
+	modfile=$(go mod download -json k8s.io/kubernetes@"$ver" | awk -F'"' '$2=="GoMod"{print $4}')
+	for m in $(awk '$2=="=>" && $3 ~ /^\.\/staging\// {print $1}' "$modfile"); do
+		go mod edit -replace="$m=$m@$staging_ver"
+	done
+	cat > tools.go <<'GO'
 //go:build tools
 
 package tools
@@ -51,17 +55,27 @@ import (
 	_ "k8s.io/kubernetes/cmd/kubectl"
 )
 GO
-		go mod tidy -e >/dev/null 2>&1 || true
-		go get k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager \
-			k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kubectl
+	go mod tidy -e >/dev/null 2>&1 || true
+	go get k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager \
+		k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kubectl
+}
+for c in kube-apiserver kube-controller-manager kube-scheduler kubectl; do
+	if want "$c"; then
+		k8s_module
+		log "building $c $ver"
+		nice -n 19 go build -p 1 -o "$bin/$c.tmp" "k8s.io/kubernetes/cmd/$c"
+		mv "$bin/$c.tmp" "$bin/$c"
 	fi
-	for c in kube-apiserver kube-controller-manager kube-scheduler kubectl; do
-		if want "$c"; then
-			log "building $c $ver"
-			nice -n 19 go build -p 1 -o "$bin/$c.tmp" "k8s.io/kubernetes/cmd/$c"
-			mv "$bin/$c.tmp" "$bin/$c"
-		fi
-	done
+done
+
+# --- hashcheck: upstream's own ComputeHash over the template as stored (hashcheck/main.go)
+if want hashcheck || { [ -z "${ORACLE_ONLY:-}" ] && [ "$here/hashcheck/main.go" -nt "$bin/hashcheck" ]; }; then
+	k8s_module
+	mkdir -p "$cache/k8s/hashcheck"
+	cp "$here/hashcheck/main.go" "$cache/k8s/hashcheck/main.go"
+	log "building hashcheck"
+	(cd "$cache/k8s" && nice -n 19 go build -p 1 -tags oraclebuild -o "$bin/hashcheck.tmp" ./hashcheck)
+	mv "$bin/hashcheck.tmp" "$bin/hashcheck"
 fi
 
 # --- etcd: the server's main package is the module root of go.etcd.io/etcd/server/v3

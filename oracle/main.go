@@ -49,6 +49,7 @@ func run() error {
 	only := flag.String("only", "", "record only this scenario (no fixtures are written)")
 	keep := flag.Bool("keep", false, "keep the temp dirs (logs, audit log) of every run")
 	skipBuild := flag.Bool("no-build", false, "do not run build.sh (the binaries must be in the cache)")
+	hashOnly := flag.Bool("hash-only", false, "only write hash.json with upstream's ComputeHash (builds just hashcheck; no control plane)")
 	flag.StringVar(&repoRoot, "repo", "..", "the repository root")
 	corpus := flag.String("corpus", "", "the real-manifest corpus (default: REPO/../shared/manifests/real)")
 	flag.Parse()
@@ -76,10 +77,19 @@ func run() error {
 		t0 := time.Now()
 		cmd := exec.Command("bash", filepath.Join(repoRoot, "oracle", "build.sh"), ver)
 		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		if *hashOnly {
+			cmd.Env = append(os.Environ(), "ORACLE_ONLY=hashcheck")
+		}
 		if err := cmd.Run(); err != nil {
 			return fmt.Errorf("build.sh: %w", err)
 		}
 		logv("binaries ready in %s", time.Since(t0).Round(time.Second))
+	}
+	if err := writeHashes(ver, filepath.Join(cache, "bin", "hashcheck")); err != nil {
+		return err
+	}
+	if *hashOnly {
+		return nil
 	}
 	stages, err := kwokStages(cache)
 	if err != nil {
@@ -495,4 +505,38 @@ func envOr(k, d string) string {
 		return v
 	}
 	return d
+}
+
+// hashFiles are the manifests whose Deployments hash.json covers: the
+// examples and the scenarios' own manifests.
+var hashFiles = []string{"examples/*.yaml", "oracle/scenarios/*.yaml"}
+
+// writeHashes runs hashcheck (upstream's ComputeHash) over hashFiles, as is
+// and after setting the first container's image to the rollouts' image.
+func writeHashes(ver, hashcheck string) error {
+	var files []string
+	for _, g := range hashFiles {
+		m, err := filepath.Glob(filepath.Join(repoRoot, g))
+		if err != nil {
+			return err
+		}
+		for _, f := range m {
+			rel, _ := filepath.Rel(repoRoot, f)
+			files = append(files, rel)
+		}
+	}
+	sort.Strings(files)
+	cmd := exec.Command(hashcheck, append([]string{"-image", "nginx:1.28"}, files...)...)
+	cmd.Dir = repoRoot
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("hashcheck: %w", err)
+	}
+	dir := filepath.Join(repoRoot, "oracle", "testdata", strings.Join(strings.Split(ver, ".")[:2], "."))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	logv("wrote %s", filepath.Join(dir, "hash.json"))
+	return os.WriteFile(filepath.Join(dir, "hash.json"), out, 0o644)
 }
