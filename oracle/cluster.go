@@ -69,7 +69,9 @@ func (c *cluster) start(name string, args ...string) error {
 	}
 	cmd := exec.Command(filepath.Join(c.bin, name), args...)
 	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Pdeathsig: should the recorder itself be killed outright, the kernel
+	// still ends its children
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		logf.Close()
 		return fmt.Errorf("start %s: %w", name, err)

@@ -4,6 +4,7 @@
 // it and never needs the long build.
 //
 //	cd oracle && go run . [-runs 3] [-only SCENARIO]
+//	cd oracle && go run . -hash-only   # only hash.json, from upstream's ComputeHash
 //
 // It builds (once, via build.sh) and starts etcd, kube-apiserver,
 // kube-controller-manager, kube-scheduler and kwok on 127.0.0.1, replays
