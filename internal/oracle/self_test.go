@@ -51,3 +51,31 @@ func TestSimulatorRunComparesEqualToItself(t *testing.T) {
 		}
 	}
 }
+
+// Every command form the recorder's scenarios use (oracle/scenarios.go)
+// replays in the simulator.
+func TestEveryRecordedCommandReplays(t *testing.T) {
+	for _, steps := range [][]string{
+		{"kubectl apply -f examples/app.yaml", "kubectl scale deployment/web --replicas=5"},
+		{"kubectl apply -f examples/app.yaml", "kubectl delete pod <first pod>"},
+		{"kubectl apply -f examples/tainted-nodes.yaml"},
+		{"kubectl apply -f oracle/scenarios/quota-limits.yaml", "kubectl apply -f oracle/scenarios/quota-app.yaml"},
+		{"kubectl apply -f oracle/scenarios/recreate.yaml", "kubectl set image deployment/web web=nginx:1.28"},
+	} {
+		fx := Fixture{Scenario: steps[len(steps)-1]}
+		for _, c := range steps {
+			fx.Steps = append(fx.Steps, Step{Name: "step", Command: c})
+		}
+		run, err := RunScenario(root, fx)
+		if err != nil {
+			t.Errorf("%v: %v", steps, err)
+			continue
+		}
+		if len(run.Steps) != len(steps) || len(run.Steps[len(steps)-1].Writes) == 0 {
+			t.Errorf("%v: the last command wrote nothing", steps)
+		}
+	}
+	if _, err := RunScenario(root, Fixture{Scenario: "x", Steps: []Step{{Command: "kubectl rollout undo deployment/web"}}}); err == nil {
+		t.Error("a command the simulator cannot replay must be an error, not a silent skip")
+	}
+}
