@@ -25,6 +25,19 @@ type cluster struct {
 	auditPath  string
 	procs      []*exec.Cmd
 	kwokStages string
+	// apiOnly runs etcd and kube-apiserver only: enough for the corpus's
+	// server-side dry run.
+	apiOnly bool
+}
+
+// ensureServiceAccount creates the default ServiceAccount of ns unless it
+// exists (kube-controller-manager does that in a full cluster).
+func (c *cluster) ensureServiceAccount(ctx context.Context, ns string) error {
+	if _, err := c.kubectl(ctx, nil, "get", "serviceaccount", "default", "-n", ns, "-o", "name"); err == nil {
+		return nil
+	}
+	_, err := c.kubectl(ctx, nil, "create", "serviceaccount", "default", "-n", ns)
+	return err
 }
 
 // auditPolicy logs every write with its request and response bodies and
@@ -177,6 +190,10 @@ func (c *cluster) up(ctx context.Context) error {
 	}
 	if err := c.waitReady(ctx, 120*time.Second); err != nil {
 		return err
+	}
+	if c.apiOnly {
+		// no controller-manager creates ServiceAccounts; pods need "default"
+		return c.ensureServiceAccount(ctx, "default")
 	}
 	kcm := kc["kube-controller-manager"]
 	if err := c.start("kube-controller-manager",

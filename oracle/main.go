@@ -5,6 +5,7 @@
 //
 //	cd oracle && go run . [-runs 3] [-only SCENARIO]
 //	cd oracle && go run . -hash-only   # only hash.json, from upstream's ComputeHash
+//	cd oracle && go run . -dry-run-only   # only the corpus dry run (etcd, kube-apiserver, kubectl)
 //
 // It builds (once, via build.sh) and starts etcd, kube-apiserver,
 // kube-controller-manager, kube-scheduler and kwok on 127.0.0.1, replays
@@ -50,6 +51,7 @@ func run() error {
 	only := flag.String("only", "", "record only this scenario (no fixtures are written)")
 	keep := flag.Bool("keep", false, "keep the temp dirs (logs, audit log) of every run")
 	skipBuild := flag.Bool("no-build", false, "do not run build.sh (the binaries must be in the cache)")
+	dryRunOnly := flag.Bool("dry-run-only", false, "record only the corpus dry run (etcd, kube-apiserver and kubectl; no scenarios)")
 	hashOnly := flag.Bool("hash-only", false, "only write hash.json with upstream's ComputeHash (builds just hashcheck; no control plane)")
 	flag.StringVar(&repoRoot, "repo", "..", "the repository root")
 	corpus := flag.String("corpus", "", "the real-manifest corpus (default: REPO/../shared/manifests/real)")
@@ -78,8 +80,11 @@ func run() error {
 		t0 := time.Now()
 		cmd := exec.Command("bash", filepath.Join(repoRoot, "oracle", "build.sh"), ver)
 		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-		if *hashOnly {
+		switch {
+		case *hashOnly:
 			cmd.Env = append(os.Environ(), "ORACLE_ONLY=hashcheck")
+		case *dryRunOnly:
+			cmd.Env = append(os.Environ(), "ORACLE_ONLY=hashcheck kube-apiserver kubectl etcd")
 		}
 		if err := cmd.Run(); err != nil {
 			return fmt.Errorf("build.sh: %w", err)
@@ -92,9 +97,11 @@ func run() error {
 	if *hashOnly {
 		return nil
 	}
-	stages, err := kwokStages(cache)
-	if err != nil {
-		return err
+	var stages string
+	if !*dryRunOnly {
+		if stages, err = kwokStages(cache); err != nil {
+			return err
+		}
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -105,7 +112,7 @@ func run() error {
 	t0 := time.Now()
 	for i := 1; i <= *runs; i++ {
 		logv("run %d of %d", i, *runs)
-		sr, dr, err := oneRun(ctx, cache, stages, *corpus, *only, *keep)
+		sr, dr, err := oneRun(ctx, cache, stages, *corpus, *only, *keep, *dryRunOnly)
 		if err != nil {
 			return fmt.Errorf("run %d: %w", i, err)
 		}
@@ -117,7 +124,7 @@ func run() error {
 		os.Stdout.Write(append(b, '\n'))
 		return nil
 	}
-	return writeFixtures(ver, *runs, all, dry)
+	return writeFixtures(ver, *runs, all, dry, *dryRunOnly)
 }
 
 // k8sVersion is v1.X.Y for the k8s.io/api v0.X.Y of the main module.
@@ -158,12 +165,12 @@ func kwokStages(cache string) (string, error) {
 	return path, os.WriteFile(path, []byte(strings.Join(docs, "\n---\n")+"\n"), 0o644)
 }
 
-func oneRun(ctx context.Context, cache, stages, corpus, only string, keep bool) (map[string]*scenarioRun, map[string]*dryRun, error) {
+func oneRun(ctx context.Context, cache, stages, corpus, only string, keep, dryRunOnly bool) (map[string]*scenarioRun, map[string]*dryRun, error) {
 	dir, err := os.MkdirTemp("", "k8sexplain-oracle-")
 	if err != nil {
 		return nil, nil, err
 	}
-	c := &cluster{bin: filepath.Join(cache, "bin"), dir: dir, kwokStages: stages}
+	c := &cluster{bin: filepath.Join(cache, "bin"), dir: dir, kwokStages: stages, apiOnly: dryRunOnly}
 	defer func() {
 		c.stop()
 		if !keep {
@@ -175,6 +182,11 @@ func oneRun(ctx context.Context, cache, stages, corpus, only string, keep bool) 
 	t0 := time.Now()
 	if err := c.up(ctx); err != nil {
 		return nil, nil, err
+	}
+	if dryRunOnly {
+		logv("kube-apiserver up in %s", time.Since(t0).Round(time.Millisecond))
+		dr, err := recordDryRun(ctx, c, corpus)
+		return map[string]*scenarioRun{}, dr, err
 	}
 	if err := c.createNodes(ctx, defaultNodes()); err != nil {
 		return nil, nil, err
@@ -445,7 +457,7 @@ func mergeList(lists [][]any) []any {
 	return out
 }
 
-func writeFixtures(ver string, runs int, all []map[string]*scenarioRun, dry []map[string]*dryRun) error {
+func writeFixtures(ver string, runs int, all []map[string]*scenarioRun, dry []map[string]*dryRun, dryRunOnly bool) error {
 	dir := filepath.Join(repoRoot, "oracle", "testdata", strings.Join(strings.Split(ver, ".")[:2], "."))
 	if err := os.MkdirAll(filepath.Join(dir, "scenarios"), 0o755); err != nil {
 		return err
@@ -462,10 +474,17 @@ func writeFixtures(ver string, runs int, all []map[string]*scenarioRun, dry []ma
 	}
 	meta := map[string]any{"kubernetes": ver, "runs": runs, "etcd": envOr("ETCD_VERSION", "v3.6.16"), "kwok": envOr("KWOK_VERSION", "v0.8.0"),
 		"scenarios": len(scenarios)}
+	if dryRunOnly {
+		meta["scenarios"] = 0
+		delete(meta, "kwok")
+	}
 	if err := write(filepath.Join(dir, "meta.json"), meta); err != nil {
 		return err
 	}
 	for _, sc := range scenarios {
+		if dryRunOnly {
+			break
+		}
 		if err := write(filepath.Join(dir, "scenarios", sc.Name+".json"), mergeScenario(sc, all)); err != nil {
 			return err
 		}

@@ -351,6 +351,11 @@ func recordDryRun(ctx context.Context, c *cluster, corpus string) (map[string]*d
 			if !seen[m[1]] {
 				seen[m[1]] = true
 				c.kubectlErr(ctx, nil, "create", "namespace", m[1])
+				if c.apiOnly {
+					if err := c.ensureServiceAccount(ctx, m[1]); err != nil {
+						return nil, err
+					}
+				}
 			}
 		}
 	}

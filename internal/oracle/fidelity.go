@@ -49,10 +49,16 @@ func Fidelity(r Report) string {
 		p("The known differences below are the ones expected from what the simulator models on purpose.\n\n")
 	} else {
 		p("## Recording of a real control plane\n\n")
-		p("The recording comes from the real components, built from the Go module proxy: etcd %s, kube-apiserver,\n", r.Meta.Etcd)
-		p("kube-controller-manager and kube-scheduler %s, and kwok %s faking the kubelets, on one machine's loopback.\n", r.Meta.Kubernetes, r.Meta.Kwok)
-		p("Every scenario ran %d times; a fixture keeps only what held in every run. `go test ./...` replays each\n", r.Meta.Runs)
-		p("scenario in the simulator and fails on any difference this page does not list.\n\n")
+		if r.Meta.Scenarios == 0 {
+			p("The recording has the real-manifest corpus's dry run only, from etcd %s and kube-apiserver %s on one\n", r.Meta.Etcd, r.Meta.Kubernetes)
+			p("machine's loopback, run %d times (only what held in every run is kept). The scenarios (writes, order,\n", r.Meta.Runs)
+			p("events, final objects) need kube-controller-manager, kube-scheduler and kwok too and are **not** recorded yet.\n\n")
+		} else {
+			p("The recording comes from the real components, built from the Go module proxy: etcd %s, kube-apiserver,\n", r.Meta.Etcd)
+			p("kube-controller-manager and kube-scheduler %s, and kwok %s faking the kubelets, on one machine's loopback.\n", r.Meta.Kubernetes, r.Meta.Kwok)
+			p("Every scenario ran %d times; a fixture keeps only what held in every run. `go test ./...` replays each\n", r.Meta.Runs)
+			p("scenario in the simulator and fails on any difference this page does not list.\n\n")
+		}
 	}
 	if !r.Recorded {
 		return fidelityTable(&b, r)

@@ -79,6 +79,9 @@ type Meta struct {
 	Runs       int    `json:"runs"`
 	Etcd       string `json:"etcd"`
 	Kwok       string `json:"kwok"`
+	// Scenarios is how many scenarios were recorded; 0 for a recording of
+	// the corpus dry run alone (oracle -dry-run-only).
+	Scenarios int `json:"scenarios"`
 }
 
 // Dir is the recording of the version the simulator models, relative to
