@@ -52,7 +52,7 @@ func run() error {
 	keep := flag.Bool("keep", false, "keep the temp dirs (logs, audit log) of every run")
 	skipBuild := flag.Bool("no-build", false, "do not run build.sh (the binaries must be in the cache)")
 	dryRunOnly := flag.Bool("dry-run-only", false, "record only the corpus dry run (etcd, kube-apiserver and kubectl; no scenarios)")
-	hashOnly := flag.Bool("hash-only", false, "only write hash.json with upstream's ComputeHash (builds just hashcheck; no control plane)")
+	hashOnly := flag.Bool("hash-only", false, "only write hash.json and defaults.json from upstream's own code (builds just hashcheck; no control plane)")
 	flag.StringVar(&repoRoot, "repo", "..", "the repository root")
 	corpus := flag.String("corpus", "", "the real-manifest corpus (default: REPO/../shared/manifests/real)")
 	flag.Parse()
@@ -92,6 +92,9 @@ func run() error {
 		logv("binaries ready in %s", time.Since(t0).Round(time.Second))
 	}
 	if err := writeHashes(ver, filepath.Join(cache, "bin", "hashcheck")); err != nil {
+		return err
+	}
+	if err := writeDefaults(ver, filepath.Join(cache, "bin", "hashcheck"), *corpus); err != nil {
 		return err
 	}
 	if *hashOnly {
@@ -559,4 +562,23 @@ func writeHashes(ver, hashcheck string) error {
 	}
 	logv("wrote %s", filepath.Join(dir, "hash.json"))
 	return os.WriteFile(filepath.Join(dir, "hash.json"), out, 0o644)
+}
+
+// writeDefaults runs hashcheck -defaults (upstream's registered defaulters)
+// over every corpus file: defaults.json.
+func writeDefaults(ver, hashcheck, corpus string) error {
+	files, err := corpusFiles(corpus)
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(hashcheck, append([]string{"-defaults"}, files...)...)
+	cmd.Dir = corpus
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("hashcheck -defaults: %w", err)
+	}
+	dir := filepath.Join(repoRoot, "oracle", "testdata", strings.Join(strings.Split(ver, ".")[:2], "."))
+	logv("wrote %s", filepath.Join(dir, "defaults.json"))
+	return os.WriteFile(filepath.Join(dir, "defaults.json"), out, 0o644)
 }

@@ -8,16 +8,20 @@ import (
 
 // Report is everything the Fidelity page shows.
 type Report struct {
-	Meta      Meta
-	Fixtures  []Fixture
-	Diffs     map[string][]Diff // by scenario or corpus file
-	DryRuns   map[string]DryRun
-	Corpus    bool // whether the corpus was there to compare
-	Recorded  bool // whether a recording of this version exists
-	Hashes    []UpstreamHash
-	Table     *Table
-	Used      map[*Known][]Diff
-	Unmatched []Diff
+	Meta     Meta
+	Fixtures []Fixture
+	Diffs    map[string][]Diff // by scenario or corpus file
+	DryRuns  map[string]DryRun
+	Corpus   bool // whether the corpus was there to compare
+	Recorded bool // whether a recording of this version exists
+	Hashes   []UpstreamHash
+	// Defaults is defaults.json; DefaultsCompared says whether the corpus
+	// was there to compare it with.
+	Defaults         []UpstreamDefaults
+	DefaultsCompared bool
+	Table            *Table
+	Used             map[*Known][]Diff
+	Unmatched        []Diff
 }
 
 // Fidelity renders docs/FIDELITY.md.
@@ -41,6 +45,20 @@ func Fidelity(r Report) string {
 		p("| `%s` | %s | %s | `%s-%s` |\n", h.File, h.Deployment, img, h.Deployment, h.Hash)
 	}
 	p("\n")
+	if r.DefaultsCompared {
+		objs, errs := 0, 0
+		for _, d := range r.Defaults {
+			objs += len(d.Objects)
+			errs += len(d.Errors)
+		}
+		p("## Defaulting: checked against upstream's own defaulters\n\n")
+		p("`oracle/hashcheck -defaults` decodes every file of the real-manifest corpus (`../shared/manifests/real`) with\n")
+		p("k8s.io/kubernetes' scheme, runs the registered defaulters and the round trip through the internal version, as\n")
+		p("the API server does before admission: %d files, %d objects (%d documents upstream could not decode: custom\n", len(r.Defaults), objs, errs)
+		p("resources, templates). Every field where the simulator's defaulting differs is a difference (check\n")
+		p("`upstream-default` below). Admission and the registry strategies (cluster IPs, status) are the server dry\n")
+		p("run's part, compared once it is recorded.\n\n")
+	}
 	if !r.Recorded {
 		p("## Recording of a real control plane: not there yet\n\n")
 		p("No recording of the real components exists for this version yet, so the scenarios (writes, order,\n")

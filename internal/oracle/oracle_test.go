@@ -73,8 +73,20 @@ func TestSimulatorAgainstRealComponents(t *testing.T) {
 		}
 	})
 
-	meta, err := LoadMeta(root)
 	var all []Diff
+	_, corpusErr := os.Stat(corpusDir)
+	if defs, err := LoadUpstreamDefaults(root); err != nil {
+		t.Logf("NOTE: no defaults.json from upstream's defaulters (%v): defaulting is not compared with upstream's code", err)
+	} else if corpusErr != nil {
+		t.Logf("real-manifest corpus not available (%v): defaulting not compared", corpusErr)
+	} else {
+		rep.Defaults, rep.DefaultsCompared = defs, true
+		for _, d := range defs {
+			all = append(all, CompareUpstreamDefaults(corpusDir, d)...)
+		}
+	}
+
+	meta, err := LoadMeta(root)
 	if err == nil {
 		rep.Meta, rep.Recorded = meta, true
 		t.Run("recording", func(t *testing.T) { all = compareRecording(t, &rep) })
@@ -89,8 +101,11 @@ func TestSimulatorAgainstRealComponents(t *testing.T) {
 		t.Errorf("not in known_differences.json: %s", d)
 	}
 	for _, k := range stale {
-		corpusCheck := k.Check == "default" || k.Check == "validation"
-		if !rep.Recorded || (!rep.Corpus && corpusCheck) || (rep.Meta.Scenarios == 0 && !corpusCheck) {
+		if k.Check == "upstream-default" {
+			if !rep.DefaultsCompared {
+				continue
+			}
+		} else if corpusCheck := k.Check == "default" || k.Check == "validation"; !rep.Recorded || (!rep.Corpus && corpusCheck) || (rep.Meta.Scenarios == 0 && !corpusCheck) {
 			continue // nothing to compare it with here
 		}
 		t.Errorf("known difference no longer happens, remove it from known_differences.json: %s %s %q", k.Check, k.Scenario, k.Match)
@@ -104,7 +119,7 @@ func TestSimulatorAgainstRealComponents(t *testing.T) {
 		}
 		return
 	}
-	if rep.Recorded && !rep.Corpus {
+	if corpusErr != nil {
 		return // the page counts corpus differences this run could not compute
 	}
 	if got, err := os.ReadFile(path); err != nil || string(got) != page {

@@ -8,10 +8,15 @@
 // k8s.io/kubernetes/pkg/controller ComputeHash itself. With -image it does
 // the same after `kubectl set image` of the first container.
 //
+// With -defaults it prints instead every object of each file as upstream's
+// registered defaulters leave it (what the API server's decoding does before
+// admission), or the error of decoding it.
+//
 // It is built inside the throwaway k8s.io/kubernetes module of build.sh (the
 // oraclebuild tag keeps it out of the oracle module), never by the main one.
 //
 //	hashcheck -image nginx:1.28 FILE...
+//	hashcheck -defaults FILE...
 package main
 
 import (
@@ -22,10 +27,25 @@ import (
 	"os"
 
 	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	_ "k8s.io/kubernetes/pkg/apis/admissionregistration/install"
 	"k8s.io/kubernetes/pkg/apis/apps"
 	_ "k8s.io/kubernetes/pkg/apis/apps/install"
+	_ "k8s.io/kubernetes/pkg/apis/autoscaling/install"
+	_ "k8s.io/kubernetes/pkg/apis/batch/install"
+	_ "k8s.io/kubernetes/pkg/apis/certificates/install"
+	_ "k8s.io/kubernetes/pkg/apis/coordination/install"
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
+	_ "k8s.io/kubernetes/pkg/apis/discovery/install"
+	_ "k8s.io/kubernetes/pkg/apis/events/install"
+	_ "k8s.io/kubernetes/pkg/apis/flowcontrol/install"
+	_ "k8s.io/kubernetes/pkg/apis/networking/install"
+	_ "k8s.io/kubernetes/pkg/apis/node/install"
+	_ "k8s.io/kubernetes/pkg/apis/policy/install"
+	_ "k8s.io/kubernetes/pkg/apis/rbac/install"
+	_ "k8s.io/kubernetes/pkg/apis/scheduling/install"
+	_ "k8s.io/kubernetes/pkg/apis/storage/install"
 	"k8s.io/kubernetes/pkg/controller"
 	"sigs.k8s.io/yaml"
 )
@@ -40,7 +60,12 @@ type Hash struct {
 
 func main() {
 	image := flag.String("image", "", "also hash each Deployment after setting its first container's image to this")
+	defaults := flag.Bool("defaults", false, "print each object as upstream's defaulters leave it")
 	flag.Parse()
+	if *defaults {
+		printDefaults(flag.Args())
+		return
+	}
 	var out []Hash
 	for _, f := range flag.Args() {
 		b, err := os.ReadFile(f)
@@ -96,4 +121,71 @@ func store(d *appsv1.Deployment) *appsv1.Deployment {
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "hashcheck:", err)
 	os.Exit(1)
+}
+
+// Defaulted is one file of -defaults: its objects as upstream defaults
+// them, and the errors of the documents that do not decode.
+type Defaulted struct {
+	File    string   `json:"file"`
+	Objects []any    `json:"objects"`
+	Errors  []string `json:"errors"`
+}
+
+func printDefaults(files []string) {
+	dec := legacyscheme.Codecs.UniversalDeserializer()
+	var out []Defaulted
+	for _, f := range files {
+		d := Defaulted{File: f, Objects: []any{}, Errors: []string{}}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			fail(err)
+		}
+		for _, doc := range bytes.Split(b, []byte("\n---")) {
+			var tm struct{ Kind, APIVersion string }
+			if yaml.Unmarshal(doc, &tm) != nil || tm.Kind == "" {
+				continue
+			}
+			js, err := yaml.YAMLToJSON(doc)
+			if err != nil {
+				d.Errors = append(d.Errors, err.Error())
+				continue
+			}
+			obj, _, err := dec.Decode(js, nil, nil)
+			if err != nil {
+				d.Errors = append(d.Errors, fmt.Sprintf("%s %s: %v", tm.APIVersion, tm.Kind, err))
+				continue
+			}
+			if err := stored(obj); err != nil {
+				d.Errors = append(d.Errors, fmt.Sprintf("%s %s: %v", tm.APIVersion, tm.Kind, err))
+				continue
+			}
+			var m any
+			jb, _ := json.Marshal(obj)
+			json.Unmarshal(jb, &m)
+			d.Objects = append(d.Objects, m)
+		}
+		out = append(out, d)
+	}
+	b, _ := json.MarshalIndent(out, "", "  ")
+	os.Stdout.Write(append(b, '\n'))
+}
+
+// stored defaults obj in place and round-trips it through the internal
+// version, as the API server does before it stores an object.
+func stored(obj runtime.Object) error {
+	legacyscheme.Scheme.Default(obj)
+	internal, err := legacyscheme.Scheme.ConvertToVersion(obj, runtime.InternalGroupVersioner)
+	if err != nil {
+		return err
+	}
+	gvk := obj.GetObjectKind().GroupVersionKind()
+	back, err := legacyscheme.Scheme.ConvertToVersion(internal, gvk.GroupVersion())
+	if err != nil {
+		return err
+	}
+	jb, err := json.Marshal(back)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(jb, obj)
 }
