@@ -97,6 +97,9 @@ func run() error {
 	if err := writeDefaults(ver, filepath.Join(cache, "bin", "hashcheck"), *corpus); err != nil {
 		return err
 	}
+	if err := writeCorpusHashes(ver, filepath.Join(cache, "bin", "hashcheck"), *corpus); err != nil {
+		return err
+	}
 	if *hashOnly {
 		return nil
 	}
@@ -562,6 +565,25 @@ func writeHashes(ver, hashcheck string) error {
 	}
 	logv("wrote %s", filepath.Join(dir, "hash.json"))
 	return os.WriteFile(filepath.Join(dir, "hash.json"), out, 0o644)
+}
+
+// writeCorpusHashes runs hashcheck over the real-manifest corpus, whose
+// Deployments were written by nobody on the team: hash-corpus.json.
+func writeCorpusHashes(ver, hashcheck, corpus string) error {
+	files, err := corpusFiles(corpus)
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(hashcheck, files...)
+	cmd.Dir = corpus
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("hashcheck over the corpus: %w", err)
+	}
+	dir := filepath.Join(repoRoot, "oracle", "testdata", strings.Join(strings.Split(ver, ".")[:2], "."))
+	logv("wrote %s", filepath.Join(dir, "hash-corpus.json"))
+	return os.WriteFile(filepath.Join(dir, "hash-corpus.json"), out, 0o644)
 }
 
 // writeDefaults runs hashcheck -defaults (upstream's registered defaulters)

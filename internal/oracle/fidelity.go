@@ -15,6 +15,8 @@ type Report struct {
 	Corpus   bool // whether the corpus was there to compare
 	Recorded bool // whether a recording of this version exists
 	Hashes   []UpstreamHash
+	// CorpusHashes are the corpus Deployments (when the corpus was there).
+	CorpusHashes []UpstreamHash
 	// Defaults is defaults.json; DefaultsCompared says whether the corpus
 	// was there to compare it with.
 	Defaults         []UpstreamDefaults
@@ -43,6 +45,13 @@ func Fidelity(r Report) string {
 			img = "`" + h.Image + "`"
 		}
 		p("| `%s` | %s | %s | `%s-%s` |\n", h.File, h.Deployment, img, h.Deployment, h.Hash)
+	}
+	if len(r.CorpusHashes) > 0 {
+		p("\nAnd the %d Deployments of the real-manifest corpus (`../shared/manifests/real`), written by nobody on the team:\n\n", len(r.CorpusHashes))
+		p("| corpus file | Deployment | ReplicaSet |\n|---|---|---|\n")
+		for _, h := range r.CorpusHashes {
+			p("| `%s` | %s | `%s-%s` |\n", h.File, h.Deployment, h.Deployment, h.Hash)
+		}
 	}
 	p("\n")
 	if r.DefaultsCompared {

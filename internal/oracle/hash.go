@@ -23,10 +23,12 @@ type UpstreamHash struct {
 	Hash       string `json:"hash"`
 }
 
-// LoadUpstreamHashes reads hash.json of the version the simulator models.
-func LoadUpstreamHashes(root string) ([]UpstreamHash, error) {
+// LoadUpstreamHashes reads hash.json (the examples and scenarios, paths
+// from the repository root) or hash-corpus.json (the real-manifest corpus,
+// paths from the corpus) of the version the simulator models.
+func LoadUpstreamHashes(root, name string) ([]UpstreamHash, error) {
 	var hs []UpstreamHash
-	return hs, readJSON(filepath.Join(root, Dir(), "hash.json"), &hs)
+	return hs, readJSON(filepath.Join(root, Dir(), name), &hs)
 }
 
 // SimReplicaSets applies the manifest's Deployment in the simulator (and,
@@ -45,6 +47,11 @@ func SimReplicaSets(root string, h UpstreamHash) ([]string, error) {
 			cfg.Nodes = append(cfg.Nodes, readyNode(x, len(cfg.Nodes)+1))
 		case *appsv1.Deployment:
 			if x.Name == h.Deployment {
+				// the hash does not depend on the namespace, which may not
+				// exist in the simulated cluster
+				d := x.DeepCopy()
+				d.Namespace = "default"
+				o.Obj, o.Namespace = d, "default"
 				apply = append(apply, o)
 			}
 		}

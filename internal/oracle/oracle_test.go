@@ -51,30 +51,47 @@ func TestSimulatorAgainstRealComponents(t *testing.T) {
 	table := loadTable(t)
 	rep := Report{Table: table, Diffs: map[string][]Diff{}}
 
-	hashes, err := LoadUpstreamHashes(root)
+	hashes, err := LoadUpstreamHashes(root, "hash.json")
 	if err != nil {
-		t.Fatalf("pod-template-hash of upstream's code not recorded (%v): run oracle/build.sh, then oracle/hashcheck (README)", err)
+		t.Fatalf("pod-template-hash of upstream's code not recorded (%v): cd oracle && go run . -hash-only (README)", err)
 	}
-	if len(hashes) == 0 {
-		t.Fatal("hash.json lists no Deployment")
+	corpusHashes, err := LoadUpstreamHashes(root, "hash-corpus.json")
+	if err != nil {
+		t.Fatalf("pod-template-hash of the corpus not recorded (%v): cd oracle && go run . -hash-only (README)", err)
 	}
+	if len(hashes) == 0 || len(corpusHashes) == 0 {
+		t.Fatal("hash.json or hash-corpus.json lists no Deployment")
+	}
+	_, corpusErr := os.Stat(corpusDir)
 	rep.Hashes = hashes
+	if corpusErr == nil {
+		rep.CorpusHashes = corpusHashes
+	}
 	t.Run("pod-template-hash", func(t *testing.T) {
-		for _, h := range hashes {
-			names, err := SimReplicaSets(root, h)
+		check := func(dir string, h UpstreamHash) {
+			names, err := SimReplicaSets(dir, h)
 			if err != nil {
 				t.Errorf("%s: %v", h.File, err)
-				continue
+				return
 			}
 			if want := h.Deployment + "-" + h.Hash; !slices.Contains(names, want) {
 				t.Errorf("%s %s (image %q): the simulator created ReplicaSets %v, upstream's ComputeHash names it %s",
 					h.File, h.Deployment, h.Image, names, want)
 			}
 		}
+		for _, h := range hashes {
+			check(root, h)
+		}
+		if corpusErr != nil {
+			t.Logf("real-manifest corpus not available (%v): its %d Deployments' hashes not compared", corpusErr, len(corpusHashes))
+			return
+		}
+		for _, h := range corpusHashes {
+			check(corpusDir, h)
+		}
 	})
 
 	var all []Diff
-	_, corpusErr := os.Stat(corpusDir)
 	if defs, err := LoadUpstreamDefaults(root); err != nil {
 		t.Logf("NOTE: no defaults.json from upstream's defaulters (%v): defaulting is not compared with upstream's code", err)
 	} else if corpusErr != nil {

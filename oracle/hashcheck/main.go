@@ -20,11 +20,11 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
+	"regexp"
 
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -72,7 +72,7 @@ func main() {
 		if err != nil {
 			fail(err)
 		}
-		for _, doc := range bytes.Split(b, []byte("\n---")) {
+		for _, doc := range docs(b) {
 			var tm struct{ Kind string }
 			if yaml.Unmarshal(doc, &tm) != nil || tm.Kind != "Deployment" {
 				continue
@@ -80,6 +80,11 @@ func main() {
 			var d appsv1.Deployment
 			if err := yaml.UnmarshalStrict(doc, &d); err != nil {
 				fail(fmt.Errorf("%s: %v", f, err))
+			}
+			if d.Spec.Selector == nil {
+				// the API server rejects it (spec.selector: Required value):
+				// no controller ever hashes it (kustomize bases, patches)
+				continue
 			}
 			stored := store(&d)
 			out = append(out, Hash{File: f, Deployment: d.Name, Hash: controller.ComputeHash(&stored.Spec.Template, stored.Status.CollisionCount)})
@@ -140,7 +145,7 @@ func printDefaults(files []string) {
 		if err != nil {
 			fail(err)
 		}
-		for _, doc := range bytes.Split(b, []byte("\n---")) {
+		for _, doc := range docs(b) {
 			var tm struct{ Kind, APIVersion string }
 			if yaml.Unmarshal(doc, &tm) != nil || tm.Kind == "" {
 				continue
@@ -188,4 +193,14 @@ func stored(obj runtime.Object) error {
 		return err
 	}
 	return json.Unmarshal(jb, obj)
+}
+
+// docs splits a YAML stream at its "---" lines, keeping each document's
+// last newline (a block scalar's value ends with it).
+func docs(b []byte) [][]byte {
+	var out [][]byte
+	for _, d := range regexp.MustCompile(`(?m)^---.*$`).Split(string(b), -1) {
+		out = append(out, []byte(d))
+	}
+	return out
 }
