@@ -27,6 +27,7 @@ import (
 	"regexp"
 
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	_ "k8s.io/kubernetes/pkg/apis/admissionregistration/install"
@@ -155,19 +156,21 @@ func printDefaults(files []string) {
 				d.Errors = append(d.Errors, err.Error())
 				continue
 			}
-			obj, _, err := dec.Decode(js, nil, nil)
+			objs, err := decodeAll(dec, js)
 			if err != nil {
 				d.Errors = append(d.Errors, fmt.Sprintf("%s %s: %v", tm.APIVersion, tm.Kind, err))
 				continue
 			}
-			if err := stored(obj); err != nil {
-				d.Errors = append(d.Errors, fmt.Sprintf("%s %s: %v", tm.APIVersion, tm.Kind, err))
-				continue
+			for _, obj := range objs {
+				if err := stored(obj); err != nil {
+					d.Errors = append(d.Errors, fmt.Sprintf("%s %s: %v", tm.APIVersion, tm.Kind, err))
+					continue
+				}
+				var m any
+				jb, _ := json.Marshal(obj)
+				json.Unmarshal(jb, &m)
+				d.Objects = append(d.Objects, m)
 			}
-			var m any
-			jb, _ := json.Marshal(obj)
-			json.Unmarshal(jb, &m)
-			d.Objects = append(d.Objects, m)
 		}
 		out = append(out, d)
 	}
@@ -203,4 +206,26 @@ func docs(b []byte) [][]byte {
 		out = append(out, []byte(d))
 	}
 	return out
+}
+
+// decodeAll decodes one document; a kind: List gives its items (nested
+// lists too), as kubectl sends them one by one.
+func decodeAll(dec runtime.Decoder, js []byte) ([]runtime.Object, error) {
+	obj, _, err := dec.Decode(js, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	list, ok := obj.(*corev1.List)
+	if !ok {
+		return []runtime.Object{obj}, nil
+	}
+	var out []runtime.Object
+	for _, it := range list.Items {
+		objs, err := decodeAll(dec, it.Raw)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, objs...)
+	}
+	return out, nil
 }
