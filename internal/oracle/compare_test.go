@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -72,5 +73,23 @@ func TestServerErrorLineGivesTheServersMessage(t *testing.T) {
 	m := serverErr.FindStringSubmatch(l)
 	if m == nil || !strings.HasPrefix(m[1], `Deployment.apps "web" is invalid: `) {
 		t.Fatalf("got %q", m)
+	}
+}
+
+// The dry-run comparison finds nothing between the simulator and itself,
+// and finds a refused object the real server accepted.
+func TestCompareDryRunAgainstItself(t *testing.T) {
+	dir := filepath.Join(root, "examples")
+	objs, errs, err := SimDryRun(dir, "app.yaml")
+	if err != nil || len(objs) != 2 || len(errs) != 0 {
+		t.Fatalf("SimDryRun: %d objects, errors %v, %v", len(objs), errs, err)
+	}
+	if d := CompareDryRun(dir, "app.yaml", DryRun{Objects: objs}); len(d) != 0 {
+		t.Fatalf("%d differences with itself, first %s", len(d), d[0])
+	}
+	real := DryRun{Objects: objs, Errors: []string{`Error from server (Invalid): error when creating "app.yaml": Service "x" is invalid: spec.ports: Required value`}}
+	d := CompareDryRun(dir, "app.yaml", real)
+	if len(d) != 1 || d[0].Check != "validation" || d[0].What != `Service "x" is invalid: spec.ports: Required value` {
+		t.Fatalf("got %v", d)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/k8sexplain/k8sexplain/internal/manifest"
+	"github.com/k8sexplain/k8sexplain/internal/sim"
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 )
 
@@ -20,41 +21,23 @@ const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
 var serverErr = regexp.MustCompile(`^Error from server \([A-Za-z]+\): error when (?:creating|applying patch|retrieving current configuration)[^:]*"[^"]*": (.*)$`)
 
 // CompareDryRun lists the differences between the real API server's dry
-// run of a corpus file and the simulator's defaulting and validation of it.
+// run of a corpus file and what the simulator's API server stores (or
+// answers) when its kubectl applies the same file: defaults, admission,
+// allocation, and the error messages. Every namespaced object goes to
+// "default" (the recorder created the corpus's namespaces beforehand; the
+// namespace itself is left out of the comparison).
 func CompareDryRun(corpus, file string, real DryRun) []Diff {
 	var out []Diff
 	add := func(check, what, detail string) {
 		out = append(out, Diff{Check: check, Scenario: file, What: what, Detail: detail})
 	}
-	objs, loadErr := manifest.Load([]string{filepath.Join(corpus, file)}, nil)
-	var simObjs []any
-	simErrs := map[string]bool{}
+	simObjs, simErrs, loadErr := SimDryRun(corpus, file)
 	if loadErr != nil {
-		simErrs[loadErr.Error()] = true
-	}
-	n := &normalizer{names: map[string]string{}}
-	for _, o := range objs {
-		obj := o.Obj.DeepCopyObject()
-		manifest.Default(obj)
-		if err := manifest.Validate(obj); err != nil {
-			simErrs[apiserver.AsStatus(err).Message] = true
-			continue
-		}
-		m := objectMap(obj)
-		if m == nil {
-			continue
-		}
-		if ns(m) == "" && o.Namespace == "" && apiserver.ResourceOf(obj).Namespaced {
-			m["metadata"].(map[string]any)["namespace"] = "default"
-		}
-		simObjs = append(simObjs, n.walk(m))
+		simErrs = append(simErrs, loadErr.Error())
 	}
 	var realObjs []any
 	for _, o := range real.Objects {
 		realObjs = append(realObjs, stripServerOnly(o))
-	}
-	for i := range simObjs {
-		simObjs[i] = stripServerOnly(simObjs[i])
 	}
 	out = append(out, compareObjects("default", file, realObjs, simObjs)...)
 	var realMsgs []string
@@ -66,20 +49,68 @@ func CompareDryRun(corpus, file string, real DryRun) []Diff {
 		}
 	}
 	sort.Strings(realMsgs)
+	have := map[string]bool{}
+	for _, m := range simErrs {
+		have[m] = true
+	}
 	matched := map[string]bool{}
 	for _, m := range realMsgs {
-		if simErrs[m] {
+		if have[m] {
 			matched[m] = true
 			continue
 		}
-		add("validation", m, "the simulator did not reject it with this message")
+		add("validation", m, "the simulator did not answer with this message")
 	}
-	for _, m := range sortedKeys(simErrs) {
+	sort.Strings(simErrs)
+	for _, m := range simErrs {
 		if !matched[m] {
 			add("validation", "simulated: "+m, "the real API server did not say this")
 		}
 	}
 	return out
+}
+
+// SimDryRun applies a corpus file with the simulator's kubectl and returns
+// the objects its API server stored on create (normalized, server-only
+// metadata and namespace left out) and the messages of the creates it
+// refused; loadErr is the simulator's kubectl failing to read the file.
+func SimDryRun(corpus, file string) (objs []any, errs []string, loadErr error) {
+	loaded, err := manifest.Load([]string{filepath.Join(corpus, file)}, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	var apply []manifest.Object
+	for _, o := range loaded {
+		obj := o.Obj.DeepCopyObject()
+		if apiserver.ResourceOf(obj).Namespaced {
+			apiserver.Meta(obj).SetNamespace("default")
+			o.Namespace = "default"
+		}
+		o.Obj = obj
+		apply = append(apply, o)
+	}
+	c, err := sim.NewCluster(sim.Config{Seed: 1, Workers: 3, LogWrites: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	c.Settle()
+	from := len(c.Writes())
+	c.Apply(apply, []string{file})
+	c.Settle()
+	n := &normalizer{names: map[string]string{}}
+	for _, w := range c.Writes()[from:] {
+		if w.Actor != "kubectl" || w.Verb != "create" {
+			continue
+		}
+		if w.Failure != "" {
+			errs = append(errs, w.Failure)
+			continue
+		}
+		if m := objectMap(w.Object); m != nil {
+			objs = append(objs, stripServerOnly(n.walk(m)))
+		}
+	}
+	return objs, errs, nil
 }
 
 func stripServerOnly(o any) any {
@@ -112,6 +143,7 @@ func stripServerOnly(o any) any {
 			nm["annotations"] = a
 		}
 	}
+	delete(nm, "namespace")
 	cp["metadata"] = nm
 	return cp
 }

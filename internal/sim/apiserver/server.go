@@ -278,6 +278,7 @@ func (s *Server) logWrite(c *Client, r request, done Done) Done {
 		}
 		if obj != nil {
 			w.Namespace, w.Name = Meta(obj).GetNamespace(), Meta(obj).GetName()
+			w.Object = obj.DeepCopyObject() // as stored now, whatever happens to it later
 		}
 		s.Writes = append(s.Writes, w)
 		if done != nil {
