@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -25,6 +26,8 @@ type cluster struct {
 	auditPath  string
 	procs      []*exec.Cmd
 	kwokStages string
+	mu         sync.Mutex
+	exited     map[string]bool // components that ended on their own
 	// apiOnly runs etcd and kube-apiserver only: enough for the corpus's
 	// server-side dry run.
 	apiOnly bool
@@ -90,7 +93,18 @@ func (c *cluster) start(name string, args ...string) error {
 		return fmt.Errorf("start %s: %w", name, err)
 	}
 	c.procs = append(c.procs, cmd)
-	go func() { cmd.Wait(); logf.Close() }()
+	c.mu.Lock()
+	if c.exited == nil {
+		c.exited = map[string]bool{}
+	}
+	c.mu.Unlock()
+	go func() {
+		cmd.Wait()
+		logf.Close()
+		c.mu.Lock()
+		c.exited[name] = true
+		c.mu.Unlock()
+	}()
 	logv("started %s (pid %d)", name, cmd.Process.Pid)
 	return nil
 }
@@ -182,6 +196,9 @@ func (c *cluster) up(ctx context.Context) error {
 		"--service-account-key-file="+p("sa.pub"), "--service-account-signing-key-file="+p("sa.key"),
 		"--service-cluster-ip-range=10.96.0.0/12",
 		"--authorization-mode=Node,RBAC",
+		// a loopback advertise address is refused by the endpoint reconciler
+		// of the kubernetes Service; nothing here needs its endpoints
+		"--endpoint-reconciler-type=none",
 		"--enable-admission-plugins=NodeRestriction",
 		"--allow-privileged=true",
 		"--audit-policy-file="+policy, "--audit-log-path="+c.auditPath, "--audit-log-format=json",
@@ -237,6 +254,12 @@ func (c *cluster) waitFor(ctx context.Context, d time.Duration, what string, ok 
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		c.mu.Lock()
+		for name := range c.exited {
+			c.mu.Unlock()
+			return fmt.Errorf("%s exited while waiting for %s: see %s", name, what, filepath.Join(c.dir, name+".log"))
+		}
+		c.mu.Unlock()
 		if ok() {
 			return nil
 		}

@@ -20,6 +20,34 @@ const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
 // serverErr is the server's message in kubectl's error line.
 var serverErr = regexp.MustCompile(`^Error from server \([A-Za-z]+\): error when (?:creating|applying patch|retrieving current configuration)[^:]*"[^"]*": (.*)$`)
 
+var (
+	kubectlInvalid = regexp.MustCompile(`^The ([A-Za-z]+) "([^"]*)" is invalid: ?(.*)$`)
+	serverInvalid  = regexp.MustCompile(`^([A-Za-z]+)(?:\.[a-z0-9.]+)? "([^"]*)" is invalid: (.*)$`)
+	causeStart     = regexp.MustCompile(`^[a-zA-Z][A-Za-z0-9.\[\]_-]*: `)
+)
+
+// invalidKey is one 422 answer: kind, name and its causes.
+func invalidKey(kind, name string, causes []string) string {
+	return kind + ` "` + name + `" is invalid: ` + strings.Join(causes, "; ")
+}
+
+// splitCauses splits the server's "[a, b]" list of field errors (a single
+// error has no brackets); a ", " inside a cause's text stays.
+func splitCauses(s string) []string {
+	if !strings.HasPrefix(s, "[") || !strings.HasSuffix(s, "]") {
+		return []string{s}
+	}
+	var out []string
+	for _, p := range strings.Split(s[1:len(s)-1], ", ") {
+		if len(out) > 0 && !causeStart.MatchString(p) {
+			out[len(out)-1] += ", " + p
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
 // CompareDryRun lists the differences between the real API server's dry
 // run of a corpus file and what the simulator's API server stores (or
 // answers) when its kubectl applies the same file: defaults, admission,
@@ -41,14 +69,34 @@ func CompareDryRun(corpus, file string, real DryRun) []Diff {
 	}
 	out = append(out, compareObjects("default", file, realObjs, simObjs)...)
 	var realMsgs []string
-	for _, l := range real.Errors {
+	for i := 0; i < len(real.Errors); i++ {
+		l := real.Errors[i]
 		if m := serverErr.FindStringSubmatch(l); m != nil {
 			realMsgs = append(realMsgs, m[1])
+		} else if m := kubectlInvalid.FindStringSubmatch(l); m != nil {
+			// kubectl prints a 422 as `The Kind "name" is invalid: cause`,
+			// or with one "* cause" line each when there are several
+			causes := []string{m[3]}
+			if m[3] == "" {
+				causes = nil
+				for i+1 < len(real.Errors) && strings.HasPrefix(real.Errors[i+1], "* ") {
+					i++
+					causes = append(causes, strings.TrimPrefix(real.Errors[i], "* "))
+				}
+			}
+			realMsgs = append(realMsgs, invalidKey(m[1], m[2], causes))
 		} else if strings.HasPrefix(l, "error:") || strings.HasPrefix(l, "Error") {
 			realMsgs = append(realMsgs, l)
 		}
 	}
 	sort.Strings(realMsgs)
+	for i, m := range simErrs {
+		// the server's message of a 422, `Kind.group "name" is invalid:
+		// [cause, cause]`, in the shape of kubectl's
+		if sm := serverInvalid.FindStringSubmatch(m); sm != nil {
+			simErrs[i] = invalidKey(sm[1], sm[2], splitCauses(sm[3]))
+		}
+	}
 	have := map[string]bool{}
 	for _, m := range simErrs {
 		have[m] = true

@@ -90,18 +90,20 @@ func Fidelity(r Report) string {
 	if !r.Recorded {
 		return fidelityTable(&b, r)
 	}
-	p("## Scenarios\n\n")
-	p("| scenario | commands | writes | order pairs | events | objects | differences (all known) |\n|---|---|---|---|---|---|---|\n")
-	for _, fx := range r.Fixtures {
-		var cmds []string
-		w, o, e := 0, 0, 0
-		for _, s := range fx.Steps {
-			cmds = append(cmds, "`"+s.Command+"`")
-			w += len(s.Writes)
-			o += len(s.Order)
-			e += len(s.Events)
+	if len(r.Fixtures) > 0 {
+		p("## Scenarios\n\n")
+		p("| scenario | commands | writes | order pairs | events | objects | differences (all known) |\n|---|---|---|---|---|---|---|\n")
+		for _, fx := range r.Fixtures {
+			var cmds []string
+			w, o, e := 0, 0, 0
+			for _, s := range fx.Steps {
+				cmds = append(cmds, "`"+s.Command+"`")
+				w += len(s.Writes)
+				o += len(s.Order)
+				e += len(s.Events)
+			}
+			p("| %s | %s | %d | %d | %d | %d | %d |\n", fx.Scenario, strings.Join(cmds, "; "), w, o, e, len(fx.Objects), len(r.Diffs[fx.Scenario]))
 		}
-		p("| %s | %s | %d | %d | %d | %d | %d |\n", fx.Scenario, strings.Join(cmds, "; "), w, o, e, len(fx.Objects), len(r.Diffs[fx.Scenario]))
 	}
 	p("\n## Real-manifest corpus (`../shared/manifests/real`)\n\n")
 	files := sortedKeys(r.DryRuns)

@@ -106,7 +106,7 @@ func TestSimulatorAgainstRealComponents(t *testing.T) {
 	meta, err := LoadMeta(root)
 	if err == nil {
 		rep.Meta, rep.Recorded = meta, true
-		t.Run("recording", func(t *testing.T) { all = compareRecording(t, &rep) })
+		t.Run("recording", func(t *testing.T) { all = append(all, compareRecording(t, &rep)...) })
 	} else {
 		// Said out loud, in the test log and on the Fidelity page.
 		t.Logf("NOTE: no recording of the real control plane for %s yet (%v): scenarios, defaults and validation are not compared; see README, \"Re-recording the oracle\"", Dir(), err)
