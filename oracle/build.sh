@@ -8,7 +8,8 @@
 #
 # Usage: oracle/build.sh [k8s-version]   (default: the k8s.io/api version in go.mod, v0.X.Y -> v1.X.Y)
 #        ORACLE_ONLY="hashcheck" oracle/build.sh   builds only the named binaries
-# Cold: 15-40 minutes on 2 cores (nice 19, -p 1). Warm: seconds. No -trimpath:
+# Cold: 15-40 minutes on 2 idle cores, over an hour on a loaded shared machine
+# (README has the measured times). Warm: seconds. No -trimpath:
 # packages the main module shares (std, k8s.io/api, apimachinery) come from the
 # build cache it already filled.
 set -euo pipefail
