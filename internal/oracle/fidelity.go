@@ -65,8 +65,8 @@ func Fidelity(r Report) string {
 		p("k8s.io/kubernetes' scheme, runs the registered defaulters and the round trip through the internal version, as\n")
 		p("the API server does before admission: %d files, %d objects (%d documents upstream could not decode: custom\n", len(r.Defaults), objs, errs)
 		p("resources, templates). Every field where the simulator's defaulting differs is a difference (check\n")
-		p("`upstream-default` below). Admission and the registry strategies (cluster IPs, status) are the server dry\n")
-		p("run's part, compared once it is recorded.\n\n")
+		p("`upstream-default` below). Admission and the registry strategies (cluster IPs, status) are what the\n")
+		p("recorded server dry run adds (check `default`).\n\n")
 	}
 	if !r.Recorded {
 		p("## Recording of a real control plane: not there yet\n\n")
