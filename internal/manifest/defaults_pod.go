@@ -56,6 +56,16 @@ func (d *defaulter) requestsFromLimits(r *corev1.ResourceRequirements, path stri
 // SetDefaults_Probe, SetDefaults_HTTPGetAction, and ContainerPort.protocol
 // +default=TCP in k8s.io/api core/v1 types.go).
 func (d *defaulter) podSpec(s *corev1.PodSpec, path string) {
+	// serviceAccount is the deprecated alias of serviceAccountName: the two
+	// are kept in sync, serviceAccountName winning (SetDefaults_PodSpec).
+	if s.ServiceAccountName == "" && s.DeprecatedServiceAccount != "" {
+		s.ServiceAccountName = s.DeprecatedServiceAccount
+		d.note(path+".serviceAccountName", s.ServiceAccountName)
+	}
+	if s.DeprecatedServiceAccount != s.ServiceAccountName {
+		s.DeprecatedServiceAccount = s.ServiceAccountName
+		d.note(path+".serviceAccount", s.ServiceAccountName)
+	}
 	d.str((*string)(&s.DNSPolicy), string(corev1.DNSClusterFirst), path+".dnsPolicy")
 	d.str((*string)(&s.RestartPolicy), string(corev1.RestartPolicyAlways), path+".restartPolicy")
 	if s.SecurityContext == nil {
@@ -64,6 +74,9 @@ func (d *defaulter) podSpec(s *corev1.PodSpec, path string) {
 	}
 	d.int64p(&s.TerminationGracePeriodSeconds, corev1.DefaultTerminationGracePeriodSeconds, path+".terminationGracePeriodSeconds")
 	d.str(&s.SchedulerName, corev1.DefaultSchedulerName, path+".schedulerName")
+	for i := range s.Volumes {
+		d.volume(&s.Volumes[i], path+".volumes["+strconv.Itoa(i)+"]")
+	}
 	for i := range s.InitContainers {
 		d.container(&s.InitContainers[i], path+".initContainers["+strconv.Itoa(i)+"]")
 	}
@@ -82,6 +95,11 @@ func (d *defaulter) container(c *corev1.Container, path string) {
 	for j := range c.Ports {
 		d.str((*string)(&c.Ports[j].Protocol), string(corev1.ProtocolTCP), path+".ports["+strconv.Itoa(j)+"].protocol")
 	}
+	for j := range c.Env {
+		if vf := c.Env[j].ValueFrom; vf != nil {
+			d.fieldRef(vf.FieldRef, path+".env["+strconv.Itoa(j)+"].valueFrom.fieldRef")
+		}
+	}
 	d.probe(c.StartupProbe, path+".startupProbe")
 	d.probe(c.LivenessProbe, path+".livenessProbe")
 	d.probe(c.ReadinessProbe, path+".readinessProbe")
@@ -98,6 +116,62 @@ func (d *defaulter) probe(p *corev1.Probe, path string) {
 	if h := p.HTTPGet; h != nil {
 		d.str(&h.Path, "/", path+".httpGet.path")
 		d.str((*string)(&h.Scheme), string(corev1.URISchemeHTTP), path+".httpGet.scheme")
+	}
+	if g := p.GRPC; g != nil && g.Service == nil {
+		// GRPCAction.service is +default="" (core/v1 types.go)
+		g.Service = new(string)
+		d.note(path+".grpc.service", `""`)
+	}
+}
+
+// volume follows SetDefaults_Volume and the volume sources' defaults
+// (core/v1 defaults.go): no source means emptyDir, file modes 0644 (420),
+// hostPath type "", token projections one hour, fieldRef apiVersion v1.
+func (d *defaulter) volume(v *corev1.Volume, path string) {
+	vs := &v.VolumeSource
+	// Size is 0 only when every source is nil (protobuf encodes a set pointer)
+	if vs.Size() == 0 {
+		vs.EmptyDir = &corev1.EmptyDirVolumeSource{}
+		d.note(path+".emptyDir", "{}")
+	}
+	mode := func(m **int32, p string) { d.int32p(m, 0o644, p) }
+	if vs.Secret != nil {
+		mode(&vs.Secret.DefaultMode, path+".secret.defaultMode")
+	}
+	if vs.ConfigMap != nil {
+		mode(&vs.ConfigMap.DefaultMode, path+".configMap.defaultMode")
+	}
+	if vs.DownwardAPI != nil {
+		mode(&vs.DownwardAPI.DefaultMode, path+".downwardAPI.defaultMode")
+		for i := range vs.DownwardAPI.Items {
+			d.fieldRef(vs.DownwardAPI.Items[i].FieldRef, path+".downwardAPI.items["+strconv.Itoa(i)+"].fieldRef")
+		}
+	}
+	if vs.Projected != nil {
+		mode(&vs.Projected.DefaultMode, path+".projected.defaultMode")
+		for i, src := range vs.Projected.Sources {
+			sp := path + ".projected.sources[" + strconv.Itoa(i) + "]"
+			if t := src.ServiceAccountToken; t != nil {
+				d.int64p(&t.ExpirationSeconds, 3600, sp+".serviceAccountToken.expirationSeconds")
+			}
+			if da := src.DownwardAPI; da != nil {
+				for j := range da.Items {
+					d.fieldRef(da.Items[j].FieldRef, sp+".downwardAPI.items["+strconv.Itoa(j)+"].fieldRef")
+				}
+			}
+		}
+	}
+	if h := vs.HostPath; h != nil && h.Type == nil {
+		t := corev1.HostPathUnset
+		h.Type = &t
+		d.note(path+".hostPath.type", `""`)
+	}
+}
+
+// fieldRef follows SetDefaults_ObjectFieldSelector: apiVersion v1.
+func (d *defaulter) fieldRef(f *corev1.ObjectFieldSelector, path string) {
+	if f != nil {
+		d.str(&f.APIVersion, "v1", path+".apiVersion")
 	}
 }
 

@@ -245,3 +245,15 @@ func (c *Cluster) NodeFailureTable(node string) trace.KeyedTable {
 // RunThrough drives the story to d after its start, periodic background
 // work (heartbeats, the node monitor) included.
 func (c *Cluster) RunThrough(d time.Duration) { c.eng.RunUntil(c.start + d) }
+
+// Scale is `kubectl scale deployment/NAME --replicas=N`. Real kubectl
+// patches the scale subresource; the simulator writes the Deployment.
+func (c *Cluster) Scale(dep *appsv1.Deployment, replicas int32) {
+	upd := dep.DeepCopy()
+	upd.Spec.Replicas = &replicas
+	c.kubectl.Update(upd, func(_ runtime.Object, err *apiserver.Status) {
+		if err != nil {
+			c.failed = err.Message
+		}
+	})
+}

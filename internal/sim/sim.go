@@ -20,6 +20,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/runtime"
 )
 
 // Config shapes the cluster.
@@ -62,6 +63,9 @@ type Config struct {
 	// time, pods Running and pods in all. It only reports; the run is the
 	// same with or without it.
 	Progress func(now time.Duration, running, pods int)
+	// LogWrites keeps the API server's log of write requests (Writes), for
+	// the comparison with a real control plane's audit log.
+	LogWrites bool
 }
 
 // proxySample is how many nodes run a simulated kube-proxy.
@@ -114,6 +118,7 @@ func NewCluster(cfg Config) (*Cluster, error) {
 	}
 	api.Default = manifest.Default
 	api.Validate = manifest.Validate
+	api.LogWrites = cfg.LogWrites
 	c.api = api
 	for _, ns := range []string{"default", "kube-system", "kube-public", "kube-node-lease"} {
 		n := &corev1.Namespace{}
@@ -272,6 +277,12 @@ func DefaultNodes(workers int, controlPlane bool) []*corev1.Node {
 	}
 	return out
 }
+
+// Writes is the API server's log of write requests (with Config.LogWrites).
+func (c *Cluster) Writes() []apiserver.Write { return c.api.Writes }
+
+// Objects lists the stored objects of a resource (plural, e.g. "pods").
+func (c *Cluster) Objects(plural string) []runtime.Object { return c.api.List(plural) }
 
 // Nodes returns the cluster's nodes.
 func (c *Cluster) Nodes() []*corev1.Node { return c.nodes }

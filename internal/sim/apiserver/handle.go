@@ -59,6 +59,9 @@ func (s *Server) handle(c *Client, r request, done Done) {
 		}
 	}
 	var release func() // undoes a ClusterIP allocation when the create fails
+	if s.LogWrites && r.verb != "get" {
+		done = s.logWrite(c, r, done)
+	}
 	fail := func(st *Status) {
 		if release != nil {
 			release()

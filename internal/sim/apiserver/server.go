@@ -19,6 +19,7 @@ package apiserver
 import (
 	"fmt"
 	"maps"
+	"net/http"
 	"slices"
 	"strconv"
 	"time"
@@ -110,6 +111,12 @@ type Server struct {
 	// rejection (a *Status with code 422) or nil. Wired by the simulator.
 	Default  func(runtime.Object) []string
 	Validate func(runtime.Object) error
+
+	// LogWrites makes the server keep Writes, the log of every write
+	// request in the order they were answered (the oracle comparison reads
+	// it as the real API server's audit log).
+	LogWrites bool
+	Writes    []Write
 }
 
 // New returns an empty API server on the engine.
@@ -287,3 +294,42 @@ func (s *Server) List(plural string) []runtime.Object {
 
 // ResetFirstRevision makes the next write the first of a new story.
 func (s *Server) ResetFirstRevision() { s.first = 0 }
+
+// Write is one write request as an audit log at ResponseComplete shows it:
+// who, which verb on which resource and subresource, and the answer.
+type Write struct {
+	Actor, User     string
+	Verb            string // create, update, delete
+	Group, Resource string
+	Subresource     string
+	Namespace, Name string
+	Code            int
+	Object          runtime.Object // the stored object (or the deleted one); nil on failure
+	Request         runtime.Object // the request body (create, update); nil for delete and binding
+	Failure         string         // the Status message on failure
+	At              time.Duration  // virtual time of the answer
+}
+
+// logWrite wraps done so that the answer is appended to Writes first.
+func (s *Server) logWrite(c *Client, r request, done Done) Done {
+	return func(obj runtime.Object, st *Status) {
+		w := Write{Actor: c.Actor, User: c.ID.User, Verb: r.verb, Group: r.res.Group, Resource: r.res.Plural,
+			Subresource: r.subresource, Namespace: r.ns, Name: r.name, Object: obj, Request: r.obj, At: s.eng.Now()}
+		switch {
+		case st != nil:
+			w.Code, w.Failure = st.Code, st.Message
+		case r.verb == "create":
+			w.Code = http.StatusCreated
+		default:
+			w.Code = http.StatusOK
+		}
+		if obj != nil {
+			w.Namespace, w.Name = Meta(obj).GetNamespace(), Meta(obj).GetName()
+			w.Object = obj.DeepCopyObject() // as stored now, whatever happens to it later
+		}
+		s.Writes = append(s.Writes, w)
+		if done != nil {
+			done(obj, st)
+		}
+	}
+}

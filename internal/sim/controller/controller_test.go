@@ -7,6 +7,7 @@ import (
 
 	_ "github.com/k8sexplain/k8sexplain/internal/golden"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
@@ -101,5 +102,25 @@ func TestPlanRolloutClamps(t *testing.T) {
 		if last := rows[len(rows)-1]; last.Old != 0 || last.New != replicas {
 			t.Errorf("%d/%d/%d: ends at %+v", replicas, surge, unavail, last)
 		}
+	}
+}
+
+// The real controller hashes the template an informer decoded from
+// protobuf: an empty list is nil there and a quantity is re-parsed from its
+// canonical string. The simulator's objects come from JSON, so both forms
+// must hash alike.
+func TestPodTemplateHashSeesWhatTheInformerSees(t *testing.T) {
+	mk := func(cpu string, args []string) *corev1.PodTemplateSpec {
+		tmpl := &corev1.PodTemplateSpec{}
+		tmpl.Labels = map[string]string{"app": "web"}
+		tmpl.Spec.Containers = []corev1.Container{{Name: "web", Image: "nginx:1.27", Args: args,
+			Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu)}}}}
+		return tmpl
+	}
+	if a, b := PodTemplateHash(mk("100m", nil), nil), PodTemplateHash(mk("0.1", []string{}), nil); a != b {
+		t.Errorf("100m/nil args hashes %s, 0.1/[] args %s: want the same", a, b)
+	}
+	if a, b := PodTemplateHash(mk("100m", nil), nil), PodTemplateHash(mk("200m", nil), nil); a == b {
+		t.Errorf("different requests hash alike (%s)", a)
 	}
 }

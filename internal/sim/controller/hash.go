@@ -1,10 +1,11 @@
 package controller
 
 import (
-	"encoding/json"
+	"encoding/binary"
 	"hash/fnv"
 	"strconv"
 
+	"github.com/davecgh/go-spew/spew"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -21,21 +22,45 @@ func safeEncode(s string) string {
 	return string(b)
 }
 
-// PodTemplateHash computes the pod-template-hash label: FNV-1a 32 over the
-// pod template, then collisionCount if set, printed in decimal and safe-
-// encoded (pkg/controller/controller_utils.go ComputeHash). Upstream hashes
-// a go-spew dump of the template; we hash its canonical JSON, so the value
-// differs but the shape (up to 10 characters of that alphabet) is the same.
+// hashDump is the go-spew configuration upstream hashes with
+// (k8s.io/utils/dump ForHash, used by pkg/util/hash DeepHashObject). The
+// hash is over this exact text, so every option matters: sorted map keys,
+// methods disabled (a Quantity prints its internal fields, not its String),
+// no pointer addresses or capacities.
+var hashDump = spew.ConfigState{
+	Indent:                  " ",
+	SortKeys:                true,
+	DisableMethods:          true,
+	SpewKeys:                true,
+	DisablePointerAddresses: true,
+	DisableCapacities:       true,
+}
+
+// PodTemplateHash computes the pod-template-hash label as the Deployment
+// controller does (pkg/controller/controller_utils.go ComputeHash): FNV-1a 32
+// over the go-spew "%#v" dump of the pod template, then, if set, the collision
+// count as 4 little-endian bytes padded to 8, the sum printed in decimal and
+// safe-encoded.
+//
+// The dump shows Go-level details (nil versus empty slices and maps, a
+// Quantity's internal amount), so the template is first put in the shape the
+// real controller sees: the object the API server stored, decoded by an
+// informer from protobuf (kube-controller-manager's default content type).
+// A protobuf round trip does exactly that: empty lists become nil and every
+// Quantity is re-parsed from its canonical string.
 func PodTemplateHash(t *corev1.PodTemplateSpec, collisionCount *int32) string {
-	h := fnv.New32a()
-	data, _ := json.Marshal(t) // a PodTemplateSpec always marshals
-	h.Write(data)
-	if collisionCount != nil {
-		n := uint64(*collisionCount)
-		var b [8]byte
-		for i := range b {
-			b[i] = byte(n >> (8 * i))
+	tmpl := t
+	if data, err := t.Marshal(); err == nil {
+		var rt corev1.PodTemplateSpec
+		if rt.Unmarshal(data) == nil {
+			tmpl = &rt
 		}
+	}
+	h := fnv.New32a()
+	hashDump.Fprintf(h, "%#v", *tmpl)
+	if collisionCount != nil {
+		var b [8]byte
+		binary.LittleEndian.PutUint32(b[:], uint32(*collisionCount))
 		h.Write(b[:])
 	}
 	return safeEncode(strconv.FormatUint(uint64(h.Sum32()), 10))

@@ -1,0 +1,296 @@
+package oracle
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/k8sexplain/k8sexplain/internal/manifest"
+	"github.com/k8sexplain/k8sexplain/internal/sim"
+	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// SimRun is what the simulator did for a scenario, in the fixture's shape.
+type SimRun struct {
+	Steps   []SimStep
+	Objects []any
+}
+
+// SimStep is the simulator's writes (classes, in answer order) and events
+// after one command.
+type SimStep struct {
+	Writes []string
+	Events []Event
+}
+
+// finalPlurals are the resources whose final state a fixture keeps
+// (oracle/record.go finalKinds).
+var finalPlurals = []string{"deployments", "replicasets", "pods", "services", "endpointslices", "endpoints", "limitranges", "resourcequotas"}
+
+// RunScenario replays fx's commands in the simulator (seed 1, the default
+// cluster) from the repository root root.
+func RunScenario(root string, fx Fixture) (*SimRun, error) {
+	cfg := sim.Config{Seed: 1, Workers: 3, LogWrites: true}
+	type action func(c *sim.Cluster) error
+	var actions []action
+	for _, st := range fx.Steps {
+		f := strings.Fields(st.Command)
+		switch {
+		case len(f) == 4 && f[1] == "apply" && f[2] == "-f":
+			objs, err := manifest.Load([]string{filepath.Join(root, f[3])}, nil)
+			if err != nil {
+				return nil, err
+			}
+			var apply []manifest.Object
+			for _, o := range objs {
+				if n, ok := o.Obj.(*corev1.Node); ok {
+					cfg.Nodes = append(cfg.Nodes, readyNode(n, len(cfg.Nodes)+1))
+					continue
+				}
+				apply = append(apply, o)
+			}
+			actions = append(actions, func(c *sim.Cluster) error { c.Apply(apply, []string{f[3]}); return nil })
+		case len(f) == 5 && f[1] == "set" && f[2] == "image":
+			dep, ci, ok := strings.Cut(f[4], "=")
+			name := strings.TrimPrefix(f[3], "deployment/")
+			if !ok {
+				return nil, fmt.Errorf("%s: bad command %q", fx.Scenario, st.Command)
+			}
+			actions = append(actions, func(c *sim.Cluster) error {
+				d := c.Deployment("default", name)
+				if d == nil {
+					return fmt.Errorf("no deployment %s", name)
+				}
+				return c.SetImage(d, dep, ci)
+			})
+		case len(f) == 4 && f[1] == "scale":
+			name := strings.TrimPrefix(f[2], "deployment/")
+			n, err := strconv.Atoi(strings.TrimPrefix(f[3], "--replicas="))
+			if err != nil {
+				return nil, fmt.Errorf("%s: bad command %q", fx.Scenario, st.Command)
+			}
+			actions = append(actions, func(c *sim.Cluster) error {
+				d := c.Deployment("default", name)
+				if d == nil {
+					return fmt.Errorf("no deployment %s", name)
+				}
+				c.Scale(d, int32(n))
+				return nil
+			})
+		case strings.HasPrefix(st.Command, "kubectl delete pod "):
+			actions = append(actions, func(c *sim.Cluster) error {
+				pods := c.Pods()
+				if len(pods) == 0 {
+					return fmt.Errorf("no pod to delete")
+				}
+				sort.Slice(pods, func(i, j int) bool { return pods[i].Name < pods[j].Name })
+				c.DeletePod(pods[0])
+				return nil
+			})
+		default:
+			return nil, fmt.Errorf("%s: the simulator cannot replay %q", fx.Scenario, st.Command)
+		}
+	}
+	c, err := sim.NewCluster(cfg)
+	if err != nil {
+		return nil, err
+	}
+	c.Settle()
+	run := &SimRun{}
+	from := len(c.Writes())
+	for _, a := range actions {
+		if err := a(c); err != nil {
+			return nil, fmt.Errorf("%s: %v", fx.Scenario, err)
+		}
+		c.Settle()
+		ws := c.Writes()
+		var st SimStep
+		for _, w := range ws[from:] {
+			if w.Namespace != "default" {
+				continue
+			}
+			st.Writes = append(st.Writes, WriteClass(w))
+			if e, ok := simEvent(w); ok {
+				st.Events = append(st.Events, e)
+			}
+		}
+		from = len(ws)
+		run.Steps = append(run.Steps, st)
+	}
+	n := newNormalizer(c.Writes())
+	for _, p := range finalPlurals {
+		for _, o := range c.Objects(p) {
+			if m := objectMap(o); m != nil && ns(m) == "default" {
+				run.Objects = append(run.Objects, n.walk(m))
+			}
+		}
+	}
+	for i := range run.Steps {
+		for j := range run.Steps[i].Events {
+			e := &run.Steps[i].Events[j]
+			e.Message = workerRE.ReplaceAllString(n.str(e.Message), "<node>")
+			e.Object = n.str(e.Object)
+		}
+	}
+	return run, nil
+}
+
+// readyNode is a kind: Node of the input as the simulator's worker (as
+// `trace apply` makes it, cmd/trace.go prepareNodes).
+func readyNode(n *corev1.Node, i int) *corev1.Node {
+	n = n.DeepCopy()
+	if n.Labels == nil {
+		n.Labels = map[string]string{}
+	}
+	if n.Labels["kubernetes.io/hostname"] == "" {
+		n.Labels["kubernetes.io/hostname"] = n.Name
+	}
+	if n.Spec.PodCIDR == "" {
+		n.Spec.PodCIDR = fmt.Sprintf("10.244.%d.0/24", i)
+	}
+	if len(n.Status.Allocatable) == 0 {
+		n.Status.Allocatable = n.Status.Capacity.DeepCopy()
+	}
+	n.Status.Conditions = []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue}}
+	return n
+}
+
+// WriteClass is "USER VERB RESOURCE[.GROUP][/SUB] CODE", as the recorder
+// writes it from an audit event.
+func WriteClass(w apiserver.Write) string {
+	r := w.Resource
+	if w.Group != "" {
+		r += "." + w.Group
+	}
+	if w.Subresource != "" {
+		r += "/" + w.Subresource
+	}
+	return fmt.Sprintf("%s %s %s %d", w.User, w.Verb, r, w.Code)
+}
+
+func simEvent(w apiserver.Write) (Event, bool) {
+	if w.Resource != "events" || w.Verb != "create" || w.Code != 201 {
+		return Event{}, false
+	}
+	ev, ok := w.Object.(*corev1.Event)
+	if !ok {
+		return Event{}, false
+	}
+	return Event{API: "v1", Type: ev.Type, Reason: ev.Reason, Message: ev.Message,
+		Object: ev.InvolvedObject.Kind + "/" + ev.InvolvedObject.Name, Source: ev.Source.Component}, true
+}
+
+func objectMap(o runtime.Object) map[string]any {
+	o = o.DeepCopyObject()
+	gvk := manifest.KindOf(o)
+	b, err := json.Marshal(o)
+	if err != nil {
+		return nil
+	}
+	var m map[string]any
+	if json.Unmarshal(b, &m) != nil {
+		return nil
+	}
+	m["apiVersion"], m["kind"] = gvk.GroupVersion().String(), gvk.Kind
+	return m
+}
+
+func ns(m map[string]any) string {
+	md, _ := m["metadata"].(map[string]any)
+	s, _ := md["namespace"].(string)
+	return s
+}
+
+// normalizer mirrors oracle/record.go's: what differs between runs becomes
+// its role (UIDs, times, IPs, generated name suffixes).
+type normalizer struct {
+	names   map[string]string
+	ordered []string
+}
+
+var (
+	apiAccess = regexp.MustCompile(`kube-api-access-[a-z0-9]{5}`)
+	workerRE  = regexp.MustCompile(`\bnode-[a-z]\b`)
+)
+
+func newNormalizer(ws []apiserver.Write) *normalizer {
+	n := &normalizer{names: map[string]string{}}
+	for _, w := range ws {
+		if w.Verb != "create" || w.Object == nil || w.Code != 201 {
+			continue
+		}
+		m := apiserver.Meta(w.Object)
+		if m.GetGenerateName() != "" && m.GetName() != "" {
+			n.names[m.GetName()] = m.GetGenerateName() + "xxxxx"
+		}
+	}
+	for k := range n.names {
+		n.ordered = append(n.ordered, k)
+	}
+	sort.Slice(n.ordered, func(i, j int) bool { return len(n.ordered[i]) > len(n.ordered[j]) })
+	return n
+}
+
+func (n *normalizer) str(s string) string {
+	if _, err := time.Parse(time.RFC3339, s); err == nil {
+		return "<time>"
+	}
+	if ip := net.ParseIP(s); ip != nil {
+		return ipRole(ip)
+	}
+	for _, k := range n.ordered {
+		if strings.Contains(s, k) {
+			s = strings.ReplaceAll(s, k, n.names[k])
+		}
+	}
+	return apiAccess.ReplaceAllString(s, "kube-api-access-xxxxx")
+}
+
+func ipRole(ip net.IP) string {
+	v4 := ip.To4()
+	switch {
+	case ip.IsLoopback():
+		return "<nodeIP>"
+	case v4 != nil && v4[0] == 10 && v4[1] == 244:
+		return "<podIP>"
+	case v4 != nil && v4[0] == 10 && v4[1] >= 96 && v4[1] < 112:
+		return "<clusterIP>"
+	}
+	return "<IP>"
+}
+
+var dropKeys = map[string]bool{"managedFields": true, "resourceVersion": true, "selfLink": true}
+
+func (n *normalizer) walk(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, val := range x {
+			switch {
+			case dropKeys[k]:
+			case k == "uid":
+				out[k] = "<uid>"
+			default:
+				out[n.str(k)] = n.walk(val)
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = n.walk(e)
+		}
+		return out
+	case string:
+		return n.str(x)
+	}
+	return v
+}

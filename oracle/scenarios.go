@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// A scenario is what a user types against a fresh namespace, step by step.
+// The simulator's comparison test (internal/oracle) replays the same steps.
+type scenario struct {
+	Name string
+	// Nodes the cluster has before the first step (nil: the default cluster).
+	Nodes []nodeSpec
+	Steps []step
+}
+
+type step struct {
+	Name    string
+	Command string // what a user would type, for the fixture and the docs
+	run     func(ctx context.Context, c *cluster, ns string) error
+}
+
+func applyStep(file string) step {
+	return step{Name: "apply", Command: "kubectl apply -f " + file, run: func(ctx context.Context, c *cluster, ns string) error {
+		_, err := c.kubectl(ctx, nil, "apply", "-n", ns, "-f", filepath.Join(repoRoot, file))
+		return err
+	}}
+}
+
+func setImageStep(deploy, container, image string) step {
+	return step{Name: "set-image", Command: fmt.Sprintf("kubectl set image deployment/%s %s=%s", deploy, container, image),
+		run: func(ctx context.Context, c *cluster, ns string) error {
+			_, err := c.kubectl(ctx, nil, "set", "image", "-n", ns, "deployment/"+deploy, container+"="+image)
+			return err
+		}}
+}
+
+func scaleStep(deploy string, n int) step {
+	return step{Name: "scale", Command: fmt.Sprintf("kubectl scale deployment/%s --replicas=%d", deploy, n),
+		run: func(ctx context.Context, c *cluster, ns string) error {
+			_, err := c.kubectl(ctx, nil, "scale", "-n", ns, "deployment/"+deploy, fmt.Sprintf("--replicas=%d", n))
+			return err
+		}}
+}
+
+// deletePodStep deletes the pod that sorts first by name.
+func deletePodStep() step {
+	return step{Name: "delete-pod", Command: "kubectl delete pod <first pod>", run: func(ctx context.Context, c *cluster, ns string) error {
+		out, err := c.kubectl(ctx, nil, "get", "pods", "-n", ns, "-o", "name")
+		if err != nil {
+			return err
+		}
+		names := strings.Fields(string(out))
+		if len(names) == 0 {
+			return fmt.Errorf("no pod to delete in %s", ns)
+		}
+		sort.Strings(names)
+		_, err = c.kubectl(ctx, nil, "delete", "-n", ns, names[0], "--wait=false")
+		return err
+	}}
+}
+
+func controlPlaneOnly() []nodeSpec { return defaultNodes()[:1] }
+
+var scenarios = []scenario{
+	{Name: "apply-app", Steps: []step{applyStep("examples/app.yaml")}},
+	{Name: "apply-tainted-nodes", Nodes: controlPlaneOnly(), Steps: []step{applyStep("examples/tainted-nodes.yaml")}},
+	{Name: "apply-unschedulable", Steps: []step{applyStep("examples/unschedulable.yaml")}},
+	{Name: "rollout-default", Steps: []step{applyStep("examples/app.yaml"), setImageStep("web", "web", "nginx:1.28")}},
+	{Name: "rollout-surge", Steps: []step{applyStep("oracle/scenarios/surge.yaml"), setImageStep("web", "web", "nginx:1.28")}},
+	{Name: "rollout-recreate", Steps: []step{applyStep("oracle/scenarios/recreate.yaml"), setImageStep("web", "web", "nginx:1.28")}},
+	{Name: "delete-pod", Steps: []step{applyStep("examples/app.yaml"), deletePodStep()}},
+	{Name: "scale-up", Steps: []step{applyStep("examples/app.yaml"), scaleStep("web", 5)}},
+	{Name: "quota", Steps: []step{applyStep("oracle/scenarios/quota-limits.yaml"), applyStep("oracle/scenarios/quota-app.yaml")}},
+}
