@@ -14,6 +14,8 @@ var ru = map[string]string{
 	"Could not read the answer: %s":      "Не удалось прочитать ответ: %s",
 	"Model answer":                       "Образцовый ответ",
 	"See it":                             "Посмотреть вживую",
+	"Look for":                           "Что искать",
+	"Docs":                               "Документация",
 	"Found":                              "Найдено",
 	"Time is up: %s not reached.":        "Время вышло: %s без ответа.",
 	"Verdict against the senior bar (80%%; unanswered questions count 0): %s.": "Итог относительно планки senior (80%%; вопросы без ответа считаются за 0): %s.",
