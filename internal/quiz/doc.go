@@ -20,9 +20,13 @@
 // select weakest topics first, mistakes only, new only, by id or type
 // (Selection); without --seed a session's new questions are drawn with a
 // seed from the clock and the progress (SessionSeed); an exam has an
-// optional deadline shown as a countdown in each question, a verdict per
-// topic against the senior bar (BarVerdict) and every model answer at the
-// end; --answers records nothing unless --record.
+// optional deadline shown as a countdown in each question (on a terminal,
+// live on the top row, ticking every second while the learner types;
+// countdown.go), a verdict per topic against the senior bar (BarVerdict)
+// and every model answer at the end; when the time runs out mid-answer the
+// prompter returns ErrTimeUp and the answer in progress is dropped (the
+// question counts as not reached); in line mode the deadline is checked
+// between answers; --answers records nothing unless --record.
 //
 // `see:` teaches (question.go, validate.go): each question carries
 //
