@@ -144,12 +144,18 @@ func (s *SurveyPrompter) withCountdown(lang string, left time.Duration, ask func
 	defer func() { s.timed.deadline = nil }()
 	stdio := terminal.Stdio{In: s.timed, Out: s.out, Err: s.Stdio.Err}
 
-	_, rows, err := term.GetSize(int(s.Stdio.Out.Fd()))
-	if err != nil || rows < 3 {
+	cols, rows, err := term.GetSize(int(s.Stdio.Out.Fd()))
+	if err != nil || rows < 3 || cols < 12 {
 		return ask(stdio, false) // no room for a status row: the deadline still holds
 	}
 	show := func() {
-		s.out.raw(fmt.Sprintf("\x1b7\x1b[1;1H\x1b[2K%s\x1b8", CountdownLine(lang, end.Sub(now()))))
+		// cut to the width (two columns spare for a wide ⏱): a wrapped
+		// status would spill into survey's region
+		line := []rune(CountdownLine(lang, end.Sub(now())))
+		if len(line) > cols-2 {
+			line = line[:cols-2]
+		}
+		s.out.raw(fmt.Sprintf("\x1b7\x1b[1;1H\x1b[2K%s\x1b8", string(line)))
 	}
 	// a blank line first, so the prompt never starts on the status row
 	s.out.raw(fmt.Sprintf("\n\x1b7\x1b[2;%dr\x1b8", rows))

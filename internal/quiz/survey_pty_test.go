@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/AlecAivazis/survey/v2/terminal"
+	"github.com/creack/pty"
 	"github.com/k8sexplain/k8sexplain/internal/ptytest"
 	fsrs "github.com/open-spaced-repetition/go-fsrs/v3"
 )
@@ -260,4 +261,46 @@ func TestSurveyCountdown(t *testing.T) {
 			t.Errorf("the header repeats a static time left next to the live one")
 		}
 	})
+}
+
+// A narrow terminal: the status row is cut to the width, never wrapped
+// into survey's region.
+func TestSurveyCountdownNarrow(t *testing.T) {
+	b := testBank(t)
+	c, view := ptytest.ConsoleView(t)
+	defer c.Close()
+	if err := pty.Setsize(c.Tty(), &pty.Winsize{Rows: 24, Cols: 30}); err != nil {
+		t.Fatal(err)
+	}
+	sp := &SurveyPrompter{Stdio: terminal.Stdio{In: c.Tty(), Out: c.Tty(), Err: c.Tty()}, NoColor: true}
+	p := Present(b.Get("t-num-quorum"), 1, 1, "ru", 1)
+	p.Left = time.Hour
+	done := make(chan string, 1)
+	go func() { a, _ := sp.Ask(p); done <- a }()
+	if _, err := c.ExpectString("осталось 1:00:00"); err != nil {
+		t.Fatal(err)
+	}
+	// survey draws after the status row is written: once its prompt is on
+	// the screen, the whole status row is too
+	if _, err := c.ExpectString("(узла):"); err != nil {
+		t.Fatal(err)
+	}
+	ptytest.WaitRaw(t, c.Tty().Fd())
+	rows := strings.Split(view.String(), "\n")
+	// vt10x is 80 columns wide; the program was told 30, so it must cut
+	if top := []rune(strings.TrimRight(rows[0], " ")); len(top) > 28 || !strings.HasPrefix(string(top), "⏱ осталось 1:00:00") {
+		t.Errorf("the status row is not cut to the 30 columns the terminal reports: %q", string(top))
+	}
+	if _, err := c.Send("3\r"); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _, _ = c.ExpectEOF() }()
+	select {
+	case a := <-done:
+		if a != "3" {
+			t.Errorf("answer %q", a)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the prompt did not return")
+	}
 }
