@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"sync"
 	"time"
 
@@ -145,7 +146,9 @@ func (s *SurveyPrompter) withCountdown(lang string, left time.Duration, ask func
 	stdio := terminal.Stdio{In: s.timed, Out: s.out, Err: s.Stdio.Err}
 
 	cols, rows, err := term.GetSize(int(s.Stdio.Out.Fd()))
-	if err != nil || rows < 3 || cols < 12 {
+	// Windows consoles draw survey through the console API, where these
+	// escape sequences are not assured: the header shows the time left
+	if err != nil || rows < 3 || cols < 12 || runtime.GOOS == "windows" {
 		return ask(stdio, false) // no room for a status row: the deadline still holds
 	}
 	show := func() {
