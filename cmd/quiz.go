@@ -64,7 +64,9 @@ Drills: --weakest (weakest topics first), --mistakes (questions you got wrong), 
 answered), --id ID,... and --type text,numeric,... A session's new questions are drawn with a
 seed from the clock unless --seed is given. --exam is a mock interview: no feedback until the end,
 then a verdict per topic against the senior bar and every model answer; --time-limit 30m adds a
-countdown.
+countdown: in each question's header, and on a terminal live on the top row, ticking while you type.
+When the time runs out mid-answer, the answer in progress is dropped (that question and the rest count
+as not reached); in line mode the time is checked between answers.
 
 Progress (an append-only review log and the state derived from it) is kept in
 $XDG_STATE_HOME/k8sexplain, else ~/.local/state/k8sexplain; set quiz.state-dir in the config or
@@ -113,7 +115,7 @@ func newCmdQuiz(f *Factory) *cobra.Command {
 func sessionFlags(cmd *cobra.Command, o *quizOptions) {
 	cmd.Flags().IntVar(&o.count, "count", 10, "number of questions (0 for all)")
 	cmd.Flags().BoolVar(&o.exam, "exam", false, "mock interview: no feedback until the end, then a verdict per topic against the senior bar and the model answers")
-	cmd.Flags().DurationVar(&o.timeLimit, "time-limit", 0, "end the session after this long, with a countdown in each question (e.g. 30m)")
+	cmd.Flags().DurationVar(&o.timeLimit, "time-limit", 0, "end the session after this long, with a live countdown (e.g. 30m); an answer in progress when time runs out is dropped")
 	cmd.Flags().StringSliceVar(&o.ids, "id", nil, "ask exactly these questions (comma-separated ids, see quiz list)")
 	cmd.Flags().StringSliceVar(&o.types, "type", nil, "only these question types: single, multi, order, numeric, text")
 	cmd.Flags().BoolVar(&o.weakest, "weakest", false, "weakest topics first (last scores weighted by FSRS retrievability; unanswered count 0)")

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -118,5 +119,48 @@ func TestQuizRatingPTY(t *testing.T) {
 	var r quiz.Review
 	if err != nil || json.Unmarshal(bytes.TrimSpace(data), &r) != nil || r.ID != "t-text-quorum" || r.Rating != 1 || r.Score != 0.5 {
 		t.Errorf("want one review rated Again (1) with score 0.5, got %+v from %q (%v)", r, data, err)
+	}
+}
+
+// TestQuizExamCountdownPTY: a timed exam on a terminal shows the live
+// countdown on the top row while the learner types; when the time runs
+// out mid-answer, the answer in progress is dropped (nothing saved) and
+// the report says the questions were not reached.
+func TestQuizExamCountdownPTY(t *testing.T) {
+	dir := quizTest(t)
+	c, view := ptytest.ConsoleView(t)
+	defer c.Close()
+	streams := &iostreams.Streams{In: c.Tty(), Out: c.Tty(), ErrOut: c.Tty(), InTTY: true, OutTTY: true,
+		Getenv: testGetenv}
+	done := make(chan int, 1)
+	go func() {
+		done <- Execute(streams, []string{"quiz", "--exam", "--type", "numeric", "--count", "2", "--time-limit", "2s", "--color", "never"})
+	}()
+	expectOut := func(s string) {
+		t.Helper()
+		if _, err := c.ExpectString(s); err != nil {
+			t.Fatalf("waiting for %q: %v", s, err)
+		}
+	}
+	expectOut("⏱ 0:02 left")
+	ptytest.WaitRaw(t, c.Tty().Fd())
+	if _, err := c.Send("4"); err != nil {
+		t.Fatal(err)
+	}
+	expectOut("⏱ 0:01 left")
+	if top := strings.SplitN(view.String(), "\n", 2)[0]; !strings.HasPrefix(top, "⏱ 0:01 left") {
+		t.Errorf("top row %q, want the live countdown", top)
+	}
+	expectOut("Time is up: 2 questions not reached.")
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("exit code %d, want 0", code)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("the exam did not end at the time limit")
+	}
+	if st, err := (&quiz.Store{Dir: dir}).Load(); err != nil || st.Applied != 0 {
+		t.Errorf("the dropped answer was saved: %+v %v", st, err)
 	}
 }

@@ -117,14 +117,14 @@ func resetProgress(f *Factory, e *quizEnv, yes bool) error {
 }
 
 type listItem struct {
-	ID         string   `json:"id"`
-	Topic      string   `json:"topic"`
-	Difficulty string   `json:"difficulty"`
-	Type       string   `json:"type"`
-	Tags       []string `json:"tags"`
-	Prompt     string   `json:"prompt"`
-	Choices    []string `json:"choices,omitempty"`
-	See        string   `json:"see"`
+	ID         string     `json:"id"`
+	Topic      string     `json:"topic"`
+	Difficulty string     `json:"difficulty"`
+	Type       string     `json:"type"`
+	Tags       []string   `json:"tags"`
+	Prompt     string     `json:"prompt"`
+	Choices    []string   `json:"choices,omitempty"`
+	See        quiz.SeeIn `json:"see"`
 }
 
 func newCmdQuizList(f *Factory, o *quizOptions) *cobra.Command {
@@ -155,7 +155,7 @@ func listDoc(e *quizEnv, o *quizOptions) *report.Doc {
 	t := &report.Table{Header: []string{"ID", quiz.Msg(lang, "Topic"), quiz.Msg(lang, "Difficulty"), quiz.Msg(lang, "Type"), quiz.Msg(lang, "Question")}}
 	for _, q := range qs {
 		p := quiz.Present(q, 0, 0, lang, e.g.Seed)
-		it := listItem{ID: q.ID, Topic: q.Topic, Difficulty: q.Difficulty, Type: q.Type, Tags: q.Tags, Prompt: p.Prompt, See: q.See}
+		it := listItem{ID: q.ID, Topic: q.Topic, Difficulty: q.Difficulty, Type: q.Type, Tags: q.Tags, Prompt: p.Prompt, See: q.See.In(lang)}
 		if it.Tags == nil {
 			it.Tags = []string{}
 		}
@@ -166,6 +166,7 @@ func listDoc(e *quizEnv, o *quizOptions) *report.Doc {
 			if len(p.Choices) > 0 {
 				d.Blocks = append(d.Blocks, report.Block{List: &report.List{Items: p.Choices, Numbered: true}})
 			}
+			quiz.SeeBlocks(d, q.See, lang)
 		} else {
 			t.Rows = append(t.Rows, []string{q.ID, q.Topic, q.Difficulty, q.Type, shorten(p.Prompt, 60)})
 		}

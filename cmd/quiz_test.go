@@ -3,6 +3,7 @@ package cmd
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -209,7 +210,7 @@ func TestQuizSeeLinesParse(t *testing.T) {
 	skipped := 0
 	defer func() { t.Logf("%d see: lines name commands not registered yet", skipped) }()
 	for _, q := range b.Questions {
-		args, err := quiz.SplitCommandLine(q.See)
+		args, err := quiz.SplitCommandLine(q.See.Run)
 		if err != nil {
 			t.Errorf("%s: %v", q.ID, err)
 			continue
@@ -221,7 +222,7 @@ func TestQuizSeeLinesParse(t *testing.T) {
 			continue
 		}
 		if err := c.ParseFlags(rest); err != nil {
-			t.Errorf("%s: see %q: %v", q.ID, q.See, err)
+			t.Errorf("%s: see %q: %v", q.ID, q.See.Run, err)
 		}
 	}
 }
@@ -260,21 +261,74 @@ func TestQuizSeeLinesRun(t *testing.T) {
 	t.Setenv("K8SEXPLAIN_QUIZ_STATE_DIR", t.TempDir())
 	done := map[string]bool{}
 	for _, q := range b.Questions {
-		if done[q.See] {
+		if done[q.See.Run] {
 			continue
 		}
-		done[q.See] = true
-		args, err := quiz.SplitCommandLine(q.See)
+		done[q.See.Run] = true
+		args, err := quiz.SplitCommandLine(q.See.Run)
 		if err != nil {
 			t.Errorf("%s: %v", q.ID, err)
 			continue
 		}
 		if _, errOut, code := run(t, "", args[1:]...); code != 0 {
-			t.Errorf("%s: %q exits %d: %s", q.ID, q.See, code, errOut)
+			t.Errorf("%s: %q exits %d: %s", q.ID, q.See.Run, code, errOut)
 		}
 	}
 	t.Logf("%d distinct see: commands ran", len(done))
 	if _, _, code := run(t, "", "trace", "apply", "examples/no-such.yaml"); code != 1 {
 		t.Errorf("an example that is not bundled must still fail: exit %d", code)
+	}
+}
+
+// §3: what a `see.look` quotes is really there. Text in backticks in
+// either language must occur in the output of that question's `see.run`
+// in that language (from an empty directory), as the learner sees it. Whitespace and the timeline's "│"
+// gutter are collapsed, so wrapping cannot make it flaky.
+func TestQuizSeeLookQuotesOutput(t *testing.T) {
+	b, err := quiz.Load(questions.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	t.Setenv("K8SEXPLAIN_QUIZ_STATE_DIR", t.TempDir())
+	flat := func(s string) string {
+		return strings.Join(strings.Fields(strings.ReplaceAll(s, "│", " ")), " ")
+	}
+	outputs := map[string]string{}
+	output := func(line, lang string) string {
+		key := lang + "\x00" + line
+		if out, ok := outputs[key]; ok {
+			return out
+		}
+		args, err := quiz.SplitCommandLine(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, errOut, code := run(t, "", append(args[1:], "--lang", lang, "--color", "never")...)
+		if code != 0 {
+			t.Fatalf("%q exits %d: %s", line, code, errOut)
+		}
+		outputs[key] = flat(out)
+		return outputs[key]
+	}
+	quoted := regexp.MustCompile("`([^`]+)`")
+	quotes := 0
+	for _, q := range b.Questions {
+		for _, lang := range []string{"en", "ru"} {
+			for _, m := range quoted.FindAllStringSubmatch(q.See.Look.In(lang), -1) {
+				quotes++
+				want := flat(m[1])
+				if strings.Contains(output(q.See.Run, lang), want) {
+					continue
+				}
+				t.Errorf("%s (%s): look quotes `%s`, which %q does not print", q.ID, lang, m[1], q.See.Run)
+			}
+		}
+		if !strings.Contains(q.See.Look.En, "`") {
+			t.Errorf("%s: see.look quotes nothing from the output (put what to look for in backticks)", q.ID)
+		}
+	}
+	if quotes < len(b.Questions) {
+		t.Errorf("only %d quotes in %d looks", quotes, len(b.Questions))
 	}
 }

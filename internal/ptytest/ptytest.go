@@ -20,17 +20,31 @@ import (
 // no pty can be had. Close it when done.
 func Console(t testing.TB) *expect.Console {
 	t.Helper()
+	c, _ := ConsoleView(t)
+	return c
+}
+
+// ConsoleView is Console that also returns the virtual terminal, to read
+// the screen as a user sees it; the pty's window size is set to the
+// terminal's, so a program that asks the pty for its size gets the same.
+func ConsoleView(t testing.TB) (*expect.Console, vt10x.Terminal) {
+	t.Helper()
 	ptm, tty, err := pty.Open()
 	if err != nil {
 		t.Skipf("no pty: %v", err)
 	}
-	term := vt10x.New(vt10x.WithWriter(tty))
+	const cols, rows = 80, 24
+	term := vt10x.New(vt10x.WithWriter(tty), vt10x.WithSize(cols, rows))
 	c, err := expect.NewConsole(expect.WithStdin(ptm), expect.WithStdout(term), expect.WithCloser(ptm, tty),
 		expect.WithDefaultTimeout(10*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c
+	// the program under test talks to the console's own pty
+	if err := pty.Setsize(c.Tty(), &pty.Winsize{Rows: rows, Cols: cols}); err != nil {
+		t.Fatal(err)
+	}
+	return c, term
 }
 
 // WaitRaw waits until the prompt has put the terminal in raw mode (ICANON

@@ -20,9 +20,33 @@
 // select weakest topics first, mistakes only, new only, by id or type
 // (Selection); without --seed a session's new questions are drawn with a
 // seed from the clock and the progress (SessionSeed); an exam has an
-// optional deadline shown as a countdown in each question, a verdict per
-// topic against the senior bar (BarVerdict) and every model answer at the
-// end; --answers records nothing unless --record.
+// optional deadline shown as a countdown in each question (on a terminal,
+// live on the top row, ticking every second while the learner types;
+// countdown.go), a verdict per topic against the senior bar (BarVerdict)
+// and every model answer at the end; when the time runs out mid-answer the
+// prompter returns ErrTimeUp and the answer in progress is dropped (the
+// question counts as not reached); in line mode the deadline is checked
+// between answers; --answers records nothing unless --record.
+//
+// `see:` teaches (question.go, validate.go): each question carries
+//
+//	see:
+//	  run: "k8sexplain trace crash --reason oom"
+//	  look:
+//	    en: "the kill with `OOMKilled` and exit code `137`, then ..."
+//	    ru: "убийство с `OOMKilled` и кодом выхода `137`, затем ..."
+//	  doc: "https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/"
+//
+// run is a command line of the simulator with the most specific flags
+// that show the topic, on the built-in examples only (it runs from any
+// directory); look says what to find in its output, and text in backticks
+// must occur in that output (cmd's TestQuizSeeLookQuotesOutput runs every
+// line); where no built-in command shows the phenomenon (static pods,
+// etcd defragmentation, server-side apply...) look says so and names the
+// nearest thing the command does show; doc is the upstream page on an
+// https URL of a site in DocHosts. The form is strict (an object with
+// exactly these keys; the old one-string form no longer loads), and the
+// feedback, the report and `quiz list` show all three.
 //
 // Deliberately left out: networked sync, per-user parameter optimisation of
 // FSRS (the default weights are used), and natural-language understanding

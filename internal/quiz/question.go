@@ -57,6 +57,25 @@ type Mistake struct {
 	Says Words `yaml:"says" json:"says"`
 }
 
+// See points a learner at the simulator and the upstream documentation:
+// the command that shows the topic, what to look for in its output and the
+// upstream page that covers it.
+type See struct {
+	Run  string `yaml:"run" json:"run"`
+	Look Text   `yaml:"look" json:"look"`
+	Doc  string `yaml:"doc" json:"doc"`
+}
+
+// SeeIn is a See in one language, as the reports print it.
+type SeeIn struct {
+	Run  string `json:"run"`
+	Look string `json:"look"`
+	Doc  string `json:"doc"`
+}
+
+// In returns the See with its look in lang.
+func (s See) In(lang string) SeeIn { return SeeIn{Run: s.Run, Look: s.Look.In(lang), Doc: s.Doc} }
+
 // Choice is one option of a single, multi or order question. In YAML it is
 // {en, ru} with an optional why: {en, ru}, one line saying why the option
 // is wrong (shown when a learner picks it) or, for a right option, why it
@@ -105,7 +124,11 @@ var (
 //	            wrong: [{name: {en, ru}, says: {en: [...], ru: [...]}}]} (see doc.go)
 //	pass        text only: concepts needed for a pass (default: all)
 //	explanation {en, ru}: the model answer
-//	see         a k8sexplain command line that demonstrates it
+//	see         {run, look: {en, ru}, doc}: run is a k8sexplain command line that
+//	            shows the topic with the built-in examples (works from any directory),
+//	            look says what to look for in its output (text in backticks must occur
+//	            in that output), doc is the upstream page (https, kubernetes.io, etcd.io,
+//	            github.com/kubernetes/..., ...) that covers the topic
 //
 // How a rubric matches is documented in doc.go ("Free-text rubrics"). The
 // bank lint grades each model answer against its own rubric (full credit),
@@ -124,7 +147,7 @@ type Question struct {
 	Rubric      []Concept `yaml:"rubric" json:"rubric,omitempty"`
 	Pass        int       `yaml:"pass" json:"pass,omitempty"`
 	Explanation Text      `yaml:"explanation" json:"explanation"`
-	See         string    `yaml:"see" json:"see"`
+	See         See       `yaml:"see" json:"see"`
 
 	// File is where the question was loaded from (file:line), for messages.
 	File string `yaml:"-" json:"-"`

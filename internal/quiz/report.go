@@ -30,8 +30,16 @@ func FeedbackDoc(a *Answered, lang string) *report.Doc {
 	}
 	details(d, a, lang)
 	d.P(msg(lang, "Model answer") + ": " + a.Q.Explanation.In(lang))
-	d.Styled("note", msg(lang, "See it")+": "+a.Q.See)
+	SeeBlocks(d, a.Q.See, lang)
 	return d
+}
+
+// SeeBlocks adds the `see:` of a question: the command, what to look for
+// in its output and the upstream page.
+func SeeBlocks(d *report.Doc, s See, lang string) {
+	d.Styled("note", msg(lang, "See it")+": "+s.Run)
+	d.Styled("note", msg(lang, "Look for")+": "+s.Look.In(lang))
+	d.Styled("note", msg(lang, "Docs")+": "+s.Doc)
 }
 
 // Checklist renders the key points of a graded free-text answer, one line
@@ -206,7 +214,7 @@ type QuestionResult struct {
 	Seconds     float64 `json:"seconds"`
 	Result      Result  `json:"result"`
 	Explanation string  `json:"explanation"`
-	See         string  `json:"see"`
+	See         SeeIn   `json:"see"`
 }
 
 // revisitBelow is the score under which a question is listed to revisit.
@@ -222,7 +230,7 @@ func Summarise(out *Outcome, lang string, exam bool) *Data {
 		r := a.Result
 		r.Score = round3(r.Score)
 		d.Questions = append(d.Questions, QuestionResult{ID: a.Q.ID, Topic: a.Q.Topic, Type: a.Q.Type, Answer: a.Answer,
-			Seconds: round3(a.Seconds), Result: r, Explanation: a.Q.Explanation.In(lang), See: a.Q.See})
+			Seconds: round3(a.Seconds), Result: r, Explanation: a.Q.Explanation.In(lang), See: a.Q.See.In(lang)})
 		sum += a.Result.Score
 		t := byTopic[a.Q.Topic]
 		if t == nil {

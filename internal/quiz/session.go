@@ -270,6 +270,11 @@ func (s *Session) Run() (*Outcome, error) {
 			case errors.Is(err, ErrInterrupted):
 				out.Interrupted = true
 				return out, nil
+			case errors.Is(err, ErrTimeUp):
+				// the time ran out mid-answer: the answer in progress is
+				// dropped, the question counts as not reached
+				out.TimeUp = true
+				return out, nil
 			case errors.Is(err, io.EOF):
 				out.EndedEarly = true
 				return out, nil

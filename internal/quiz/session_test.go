@@ -154,3 +154,33 @@ func TestLinePrompterInterrupt(t *testing.T) {
 		t.Fatal("Ask kept waiting after the interrupt")
 	}
 }
+
+// §3: the time runs out while the learner is answering: the prompter
+// returns ErrTimeUp, the answer in progress is dropped (not graded, not
+// recorded) and the report counts it as not reached.
+func TestSessionTimeUpMidAnswer(t *testing.T) {
+	b := testBank(t)
+	store := &Store{Dir: t.TempDir()}
+	qs := []*Question{b.Get("t-single-apiserver"), b.Get("t-num-quorum"), b.Get("t-multi-ns")}
+	p := &ScriptedPrompter{Answers: map[string]string{"t-single-apiserver": "1", "t-num-quorum": "3"},
+		Stop: map[string]error{"t-num-quorum": ErrTimeUp}}
+	s := &Session{Questions: qs, Prompter: p, Store: store, Lang: "en", Exam: true, Now: clock(t0, time.Second),
+		Deadline: t0.Add(time.Hour)}
+	o, err := s.Run()
+	if err != nil || !o.TimeUp || o.Interrupted || len(o.Answers) != 1 {
+		t.Fatalf("%+v %v", o, err)
+	}
+	st, _ := store.Load()
+	if st.Applied != 1 || st.Cards["t-num-quorum"] != nil {
+		t.Errorf("the dropped answer was recorded: %+v", st)
+	}
+	var text []string
+	for _, bl := range ReportDoc(o, "en", true, true).Blocks {
+		if bl.Para != nil {
+			text = append(text, bl.Para.Text)
+		}
+	}
+	if !strings.Contains(strings.Join(text, "\n"), "Time is up: 2 questions not reached.") {
+		t.Errorf("report:\n%s", strings.Join(text, "\n"))
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/AlecAivazis/survey/v2"
 	"github.com/AlecAivazis/survey/v2/core"
@@ -23,6 +24,13 @@ type SurveyPrompter struct {
 	Stdio terminal.Stdio
 	// NoColor turns survey's colours off (--color never, NO_COLOR).
 	NoColor bool
+
+	// a timed exam (Presentation.Left > 0) reads through timed and writes
+	// through out, for the live countdown (countdown.go); now is the
+	// clock, time.Now if nil
+	timed *timedIn
+	out   *lockedOut
+	now   func() time.Time
 }
 
 // survey's templates carry English key hints; these are their Russian
@@ -59,17 +67,32 @@ func (s *SurveyPrompter) Ask(p *Presentation) (string, error) {
 	// question at a time, so setting it per question is safe.
 	core.DisableColor = s.NoColor
 	localise(p.Lang)
-	ans, err := s.ask(p)
-	if errors.Is(err, terminal.InterruptErr) {
+	var ans string
+	var err error
+	if p.Left > 0 {
+		ans, err = s.withCountdown(p.Lang, p.Left, func(stdio terminal.Stdio, live bool) (string, error) { return s.ask(stdio, p, live) })
+	} else {
+		ans, err = s.ask(s.Stdio, p, false)
+	}
+	switch {
+	case errors.Is(err, terminal.InterruptErr):
 		return "", ErrInterrupted
+	case errors.Is(err, ErrTimeUp):
+		return "", ErrTimeUp
 	}
 	return ans, err
 }
 
-func (s *SurveyPrompter) ask(p *Presentation) (string, error) {
-	opts := []survey.AskOpt{survey.WithStdio(s.Stdio.In, s.Stdio.Out, s.Stdio.Err), survey.WithShowCursor(true)}
+// ask asks one question; live: the countdown runs on the top row, so the
+// header does not repeat the time left at the start.
+func (s *SurveyPrompter) ask(stdio terminal.Stdio, p *Presentation, live bool) (string, error) {
+	opts := []survey.AskOpt{survey.WithStdio(stdio.In, stdio.Out, stdio.Err), survey.WithShowCursor(true)}
+	left := timeLeft(p)
+	if live {
+		left = ""
+	}
 	head := fmt.Sprintf("%s · %s · %s%s\n  %s", fmt.Sprintf(msg(p.Lang, "Question %d of %d"), p.Number, p.Total),
-		p.Q.Topic, p.Q.Difficulty, timeLeft(p), p.Prompt)
+		p.Q.Topic, p.Q.Difficulty, left, p.Prompt)
 	if p.Retry != "" {
 		head = fmt.Sprintf("%s\n  %s", head, retryLine(p))
 	}

@@ -3,12 +3,14 @@
 package quiz
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/AlecAivazis/survey/v2/terminal"
+	"github.com/creack/pty"
 	"github.com/k8sexplain/k8sexplain/internal/ptytest"
 	fsrs "github.com/open-spaced-repetition/go-fsrs/v3"
 )
@@ -158,4 +160,147 @@ func TestSurveyRate(t *testing.T) {
 		c.Close()
 	}
 	localise("en")
+}
+
+// §3 exam countdown: on a terminal a timed question shows the time left on
+// the top row and rewrites it every second while the learner types,
+// without touching survey's prompt; when the time runs out mid-answer the
+// prompt ends with ErrTimeUp (the answer in progress is dropped) and the
+// status row and scroll region are cleared.
+func TestSurveyCountdown(t *testing.T) {
+	b := testBank(t)
+	screen := func(v interface{ String() string }) []string { return strings.Split(v.String(), "\n") }
+	t.Run("time runs out mid-answer", func(t *testing.T) {
+		c, view := ptytest.ConsoleView(t)
+		defer c.Close()
+		sp := &SurveyPrompter{Stdio: terminal.Stdio{In: c.Tty(), Out: c.Tty(), Err: c.Tty()}, NoColor: true}
+		p := Present(b.Get("t-num-quorum"), 1, 1, "ru", 1)
+		p.Left = 3 * time.Second
+		type res struct {
+			ans string
+			err error
+		}
+		done := make(chan res, 1)
+		start := time.Now()
+		go func() { a, err := sp.Ask(p); done <- res{a, err} }()
+		if _, err := c.ExpectString("осталось 0:03"); err != nil {
+			t.Fatal(err)
+		}
+		ptytest.WaitRaw(t, c.Tty().Fd())
+		if _, err := c.Send("3 чле"); err != nil {
+			t.Fatal(err)
+		}
+		// the countdown ticks while the answer is being typed
+		if _, err := c.ExpectString("осталось 0:02"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.ExpectString("осталось 0:01"); err != nil {
+			t.Fatal(err)
+		}
+		rows := screen(view)
+		if !strings.HasPrefix(rows[0], "⏱ осталось 0:01") {
+			t.Errorf("top row %q, want the countdown", rows[0])
+		}
+		var prompt string
+		for _, r := range rows[1:] {
+			if strings.Contains(r, "3 чле") {
+				prompt = r
+			}
+		}
+		if prompt == "" || strings.Count(strings.Join(rows, "\n"), "Вопрос 1 из 1") != 1 {
+			t.Errorf("survey's prompt is damaged (want the typed answer once and the header once):\n%s", strings.Join(rows, "\n"))
+		}
+		go func() { _, _ = c.ExpectEOF() }()
+		var r res
+		select {
+		case r = <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatal("the prompt did not end at the deadline")
+		}
+		if !errors.Is(r.err, ErrTimeUp) || r.ans != "" {
+			t.Errorf("got %q, %v; want the answer dropped with ErrTimeUp", r.ans, r.err)
+		}
+		if el := time.Since(start); el < 3*time.Second || el > 6*time.Second {
+			t.Errorf("ended after %v, want about 3 s", el)
+		}
+		time.Sleep(100 * time.Millisecond)
+		if top := screen(view)[0]; strings.TrimSpace(top) != "" {
+			t.Errorf("the status row is left behind: %q", top)
+		}
+	})
+	t.Run("answered in time", func(t *testing.T) {
+		c, view := ptytest.ConsoleView(t)
+		defer c.Close()
+		sp := &SurveyPrompter{Stdio: terminal.Stdio{In: c.Tty(), Out: c.Tty(), Err: c.Tty()}, NoColor: true}
+		p := Present(b.Get("t-num-quorum"), 1, 1, "en", 1)
+		p.Left = 90 * time.Minute
+		done := make(chan string, 1)
+		go func() { a, _ := sp.Ask(p); done <- a }()
+		if _, err := c.ExpectString("1:30:00 left"); err != nil {
+			t.Fatal(err)
+		}
+		ptytest.WaitRaw(t, c.Tty().Fd())
+		if _, err := c.Send("3\r"); err != nil {
+			t.Fatal(err)
+		}
+		go func() { _, _ = c.ExpectEOF() }()
+		select {
+		case a := <-done:
+			if a != "3" {
+				t.Errorf("answer %q, want 3", a)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("the prompt did not return")
+		}
+		time.Sleep(100 * time.Millisecond)
+		rows := screen(view)
+		if strings.TrimSpace(rows[0]) != "" {
+			t.Errorf("the status row is left behind: %q", rows[0])
+		}
+		if strings.Contains(strings.Join(rows, "\n"), "1h30m0s left") {
+			t.Errorf("the header repeats a static time left next to the live one")
+		}
+	})
+}
+
+// A narrow terminal: the status row is cut to the width, never wrapped
+// into survey's region.
+func TestSurveyCountdownNarrow(t *testing.T) {
+	b := testBank(t)
+	c, view := ptytest.ConsoleView(t)
+	defer c.Close()
+	if err := pty.Setsize(c.Tty(), &pty.Winsize{Rows: 24, Cols: 30}); err != nil {
+		t.Fatal(err)
+	}
+	sp := &SurveyPrompter{Stdio: terminal.Stdio{In: c.Tty(), Out: c.Tty(), Err: c.Tty()}, NoColor: true}
+	p := Present(b.Get("t-num-quorum"), 1, 1, "ru", 1)
+	p.Left = time.Hour
+	done := make(chan string, 1)
+	go func() { a, _ := sp.Ask(p); done <- a }()
+	if _, err := c.ExpectString("осталось 1:00:00"); err != nil {
+		t.Fatal(err)
+	}
+	// survey draws after the status row is written: once its prompt is on
+	// the screen, the whole status row is too
+	if _, err := c.ExpectString("(узла):"); err != nil {
+		t.Fatal(err)
+	}
+	ptytest.WaitRaw(t, c.Tty().Fd())
+	rows := strings.Split(view.String(), "\n")
+	// vt10x is 80 columns wide; the program was told 30, so it must cut
+	if top := []rune(strings.TrimRight(rows[0], " ")); len(top) > 28 || !strings.HasPrefix(string(top), "⏱ осталось 1:00:00") {
+		t.Errorf("the status row is not cut to the 30 columns the terminal reports: %q", string(top))
+	}
+	if _, err := c.Send("3\r"); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _, _ = c.ExpectEOF() }()
+	select {
+	case a := <-done:
+		if a != "3" {
+			t.Errorf("answer %q", a)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the prompt did not return")
+	}
 }

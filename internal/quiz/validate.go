@@ -2,6 +2,7 @@ package quiz
 
 import (
 	"fmt"
+	"net/url"
 	"regexp"
 	"strings"
 )
@@ -45,8 +46,12 @@ func Validate(q *Question) []error {
 			}
 		}
 	}
-	if _, err := SplitCommandLine(q.See); err != nil {
-		bad("see: %v", err)
+	if _, err := SplitCommandLine(q.See.Run); err != nil {
+		bad("see.run: %v", err)
+	}
+	both("see.look", q.See.Look)
+	if err := checkDocURL(q.See.Doc); err != nil {
+		bad("see.doc: %v", err)
 	}
 	switch q.Type {
 	case Single, Multi:
@@ -162,4 +167,29 @@ func SplitCommandLine(s string) ([]string, error) {
 		return nil, fmt.Errorf("%q: command %q is not one of %s", s, args[1], strings.Join(SeeCommands, ", "))
 	}
 	return args, nil
+}
+
+// DocHosts are the upstream sites a `see.doc` may link: Kubernetes,
+// etcd, the Kubernetes and etcd GitHub organisations, gRPC, Envoy, the
+// kernel's netfilter and the CNI and CRI specifications.
+var DocHosts = []string{"kubernetes.io", "etcd.io", "github.com/kubernetes/", "github.com/kubernetes-sigs/",
+	"github.com/etcd-io/", "github.com/containernetworking/", "grpc.io", "github.com/grpc/", "www.envoyproxy.io",
+	"wiki.nftables.org", "raft.github.io"}
+
+func checkDocURL(s string) error {
+	u, err := url.Parse(s)
+	if err != nil || u.Scheme != "https" || u.Host == "" {
+		return fmt.Errorf("%q is not an https URL", s)
+	}
+	host := strings.ToLower(u.Host)
+	for _, h := range DocHosts {
+		site, prefix, inRepo := strings.Cut(h, "/")
+		if host != site && (inRepo || !strings.HasSuffix(host, "."+site)) {
+			continue // a host of its own (subdomains count), or exactly github.com
+		}
+		if !inRepo || strings.HasPrefix(u.Path, "/"+prefix) {
+			return nil
+		}
+	}
+	return fmt.Errorf("%q is not on an upstream site (%s)", s, strings.Join(DocHosts, ", "))
 }
