@@ -183,3 +183,26 @@ func TestWithinOneEdit(t *testing.T) {
 		}
 	}
 }
+
+// A negation the pattern asks for does not reach across a comma: the
+// first clause's "not" must not make the second clause's "adds fault
+// tolerance" state "an even size adds no tolerance" (the real bank's
+// question, as a learner would answer it wrongly).
+func TestNegatorDoesNotReachAcrossComma(t *testing.T) {
+	b, err := Load(os.DirFS("../../questions"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := b.Get("etcd-odd-sizes")
+	r := Grade(q, nil, "etcd does not need a majority, so an even number of members is fine and adds fault tolerance.", "en")
+	for _, c := range r.Checks {
+		if c.State == Stated {
+			t.Errorf("a wrong answer states %q: %+v", c.Concept, c)
+		}
+	}
+	r = Grade(q, nil, "A fourth member does not add fault tolerance: 4 members need 3 for quorum.", "en")
+	if r.Checks[1].State != Stated {
+		t.Errorf("the negation inside the clause is the concept itself: %+v", r.Checks[1])
+	}
+}
+

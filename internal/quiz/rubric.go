@@ -417,6 +417,9 @@ func matchPattern(c clause, p pattern, prefer bool) (patternMatch, bool) {
 		}
 		if g == len(hits) {
 			*budget--
+			if negatorAcrossComma(c, acc) {
+				return
+			}
 			lo, hi := acc[0].lo, acc[0].hi
 			matched := map[int]bool{}
 			for _, h := range acc {
@@ -447,6 +450,48 @@ func matchPattern(c clause, p pattern, prefer bool) (patternMatch, bool) {
 	budget := 4096
 	walk(0, nil, &budget)
 	return best, found
+}
+
+// negatorAcrossComma says whether a negation word the pattern asks for
+// ("no|not + add + tolerance") was found on the other side of a comma, dash
+// or bracket from every other word of the match: a negation does not reach
+// across those (as in negatedSpan), so "etcd does not need a majority, so
+// an even size adds tolerance" does not state "an even size adds no
+// tolerance".
+func negatorAcrossComma(c clause, acc []groupHit) bool {
+	for i, h := range acc {
+		if h.lo != h.hi || !isNegator(c.toks[h.lo].raw) {
+			continue
+		}
+		near := -1 // the closest other matched word
+		for j, o := range acc {
+			if j == i {
+				continue
+			}
+			for _, k := range []int{o.lo, o.hi} {
+				if near < 0 || abs(k-h.lo) < abs(near-h.lo) {
+					near = k
+				}
+			}
+		}
+		if near < 0 {
+			continue
+		}
+		a, b := min(near, h.lo), max(near, h.lo)
+		for k := a + 1; k <= b; k++ {
+			if c.soft[k] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 // compiledConcept is a rubric concept with its patterns parsed.
