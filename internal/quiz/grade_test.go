@@ -205,4 +205,3 @@ func TestNegatorDoesNotReachAcrossComma(t *testing.T) {
 		t.Errorf("the negation inside the clause is the concept itself: %+v", r.Checks[1])
 	}
 }
-
