@@ -118,14 +118,7 @@ func (k *Kubelet) containerDown(ps *podState, c *corev1.Container, code int, why
 	}
 	k.step(trace.PhaseKubelet, kind, pod, "container", c.Name, "code", code, "reason", why, "restart", ps.restartCount[c.Name]+1, "delay", delay.String(), "state", waiting)
 	k.patchStatus(ps, upd, nil)
-	if delay > 0 {
-		k.c.Event(trace.PhaseKubelet, pod, "Warning", "BackOff", "Back-off restarting failed container "+c.Name+" in pod "+pod.Name+"_"+pod.Namespace+"("+string(pod.UID)+")")
-	}
-	k.eng.After(delay, func() {
-		if ps.terminating || k.Dead {
-			return
-		}
-		ps.restartCount[c.Name]++
+	k.restartAfter(ps, pod, c.Name, delay, func() {
 		// The restart is a new startContainer: the image check, Created, Started.
 		k.c.Event(trace.PhaseKubelet, pod, "Normal", "Pulled", fmt.Sprintf("Container image %q already present on machine and can be accessed by the pod", c.Image))
 		k.criStep("CreateContainer", pod, "container", c.Name, "image", c.Image)
@@ -139,6 +132,23 @@ func (k *Kubelet) containerDown(ps *podState, c *corev1.Container, code int, why
 				then()
 			})
 		})
+	})
+}
+
+// restartAfter records the BackOff event when the restart has to wait,
+// then after delay counts the restart and runs restart, unless the pod is
+// going away or the node died meanwhile (pkg/kubelet/kuberuntime
+// doBackOff, then a new start in the same sandbox).
+func (k *Kubelet) restartAfter(ps *podState, pod *corev1.Pod, name string, delay time.Duration, restart func()) {
+	if delay > 0 {
+		k.c.Event(trace.PhaseKubelet, pod, "Warning", "BackOff", "Back-off restarting failed container "+name+" in pod "+pod.Name+"_"+pod.Namespace+"("+string(pod.UID)+")")
+	}
+	k.eng.After(delay, func() {
+		if ps.terminating || k.Dead {
+			return
+		}
+		ps.restartCount[name]++
+		restart()
 	})
 }
 

@@ -126,16 +126,7 @@ func (k *Kubelet) initFailed(ps *podState, i, code int, run time.Duration, then 
 	}
 	setCondReason(upd, corev1.PodInitialized, false, "ContainersNotInitialized", incomplete(pod, i))
 	k.patchStatus(ps, upd, nil)
-	if delay > 0 {
-		k.c.Event(trace.PhaseKubelet, pod, "Warning", "BackOff", "Back-off restarting failed container "+c.Name+" in pod "+pod.Name+"_"+pod.Namespace+"("+string(pod.UID)+")")
-	}
-	k.eng.After(delay, func() {
-		if ps.terminating || k.Dead {
-			return
-		}
-		ps.restartCount[c.Name]++
-		k.runInit(ps, i, then)
-	})
+	k.restartAfter(ps, pod, c.Name, delay, func() { k.runInit(ps, i, then) })
 }
 
 // initStatus writes the pod's status while init container done (0-based)
