@@ -15,6 +15,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/sim"
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	corev1 "k8s.io/api/core/v1"
+	eventsv1 "k8s.io/api/events/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
@@ -179,6 +180,11 @@ func WriteClass(w apiserver.Write) string {
 func simEvent(w apiserver.Write) (Event, bool) {
 	if w.Resource != "events" || w.Verb != "create" || w.Code != 201 {
 		return Event{}, false
+	}
+	if ev, ok := w.Object.(*eventsv1.Event); ok {
+		// kube-scheduler's events (apiserver.Client.EventV1): note, regarding, reportingController
+		return Event{API: "events.k8s.io/v1", Type: ev.Type, Reason: ev.Reason, Message: ev.Note,
+			Object: ev.Regarding.Kind + "/" + ev.Regarding.Name, Source: ev.ReportingController}, true
 	}
 	ev, ok := w.Object.(*corev1.Event)
 	if !ok {

@@ -120,7 +120,7 @@ func TestFailureMessage(t *testing.T) {
 		bound(pod("a", "3", "1Gi"), "w1"), bound(pod("b", "3", "1Gi"), "w2"))
 	r := schedule(t, c, pod("p", "2", "1Gi"), nil)
 	want := "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu. " +
-		"no new claims to deallocate, preemption: 0/3 nodes are available: " +
+		"preemption: 0/3 nodes are available: " +
 		"1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod."
 	if r.Node != "" || r.Message != want {
 		t.Errorf("message\n got %q\nwant %q", r.Message, want)
@@ -141,7 +141,7 @@ func TestFailureMessage(t *testing.T) {
 	c = cluster(t, nodes)
 	r = schedule(t, c, pod("p", "2", "2Gi"), nil)
 	want = "0/12 nodes are available: 10 Insufficient cpu, 2 Insufficient memory. " +
-		"no new claims to deallocate, preemption: 0/12 nodes are available: 12 Preemption is not helpful for scheduling."
+		"preemption: 0/12 nodes are available: 12 Preemption is not helpful for scheduling."
 	if r.Message != want {
 		t.Errorf("message\n got %q\nwant %q", r.Message, want)
 	}

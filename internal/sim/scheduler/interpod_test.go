@@ -32,7 +32,7 @@ func TestInterPodAntiAffinityMessage(t *testing.T) {
 	}}
 	r := schedule(t, c, p, nil)
 	want := "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 node(s) didn't match pod anti-affinity rules. " +
-		"no new claims to deallocate, preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, " +
+		"preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, " +
 		"2 No preemption victims found for incoming pod."
 	if r.Message != want {
 		t.Errorf("message\n got %q\nwant %q", r.Message, want)
