@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/k8sexplain/k8sexplain/internal/clip"
@@ -89,7 +90,7 @@ func readConfig(f *Factory, cmd *cobra.Command) error {
 		return exitcode.Inputf("%s %s: %v", label, path, oneLine(clip.Message(err.Error())))
 	}
 	flags := allFlags(cmd.Root())
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if flags[k] && !notSettings[k] {
 			continue
 		}
@@ -106,7 +107,7 @@ func readConfig(f *Factory, cmd *cobra.Command) error {
 		if !isMap {
 			return exitcode.Usagef("%s %s: key %q must be a mapping (e.g. %s:\\n  state-dir: DIR)", label, path, k, k)
 		}
-		for _, sk := range sortedKeys(sub) {
+		for _, sk := range slices.Sorted(maps.Keys(sub)) {
 			if !configKeys[k+"."+sk] {
 				return exitcode.Usagef("%s %s: unknown key %q", label, path, clip.Value(k+"."+sk))
 			}
@@ -178,15 +179,6 @@ func allFlags(root *cobra.Command) map[string]bool {
 	}
 	walk(root)
 	return names
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // newHelpCmd replaces cobra's help command, which prints "Unknown help

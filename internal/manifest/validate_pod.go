@@ -2,7 +2,8 @@ package manifest
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -130,29 +131,20 @@ func validatePullPolicy(p corev1.PullPolicy, path *field.Path) field.ErrorList {
 // Limits first, then requests, each in name order (upstream walks maps).
 func validateRequests(r *corev1.ResourceRequirements, path *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	for _, k := range sortedNames(r.Limits) {
-		errs = append(errs, quantityValue(corev1.ResourceName(k), r.Limits[corev1.ResourceName(k)], path.Child("limits").Key(k))...)
+	for _, k := range slices.Sorted(maps.Keys(r.Limits)) {
+		errs = append(errs, quantityValue(k, r.Limits[k], path.Child("limits").Key(string(k)))...)
 	}
-	for _, k := range sortedNames(r.Requests) {
-		req := r.Requests[corev1.ResourceName(k)]
-		p := path.Child("requests").Key(k)
-		errs = append(errs, quantityValue(corev1.ResourceName(k), req, p)...)
-		lim, ok := r.Limits[corev1.ResourceName(k)]
+	for _, k := range slices.Sorted(maps.Keys(r.Requests)) {
+		req := r.Requests[k]
+		p := path.Child("requests").Key(string(k))
+		errs = append(errs, quantityValue(k, req, p)...)
+		lim, ok := r.Limits[k]
 		if ok && req.Cmp(lim) > 0 {
 			errs = append(errs, field.Invalid(p, req.String(),
 				fmt.Sprintf("must be less than or equal to %s limit of %s", k, lim.String())))
 		}
 	}
 	return errs
-}
-
-func sortedNames(l corev1.ResourceList) []string {
-	keys := make([]string, 0, len(l))
-	for k := range l {
-		keys = append(keys, string(k))
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // quantityValue is core/validation ValidateResourceQuantityValue: not

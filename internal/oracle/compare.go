@@ -3,7 +3,9 @@ package oracle
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -102,7 +104,7 @@ func CompareScenario(fx Fixture, run *SimRun, t *Table) []Diff {
 		for _, c := range st.Sometimes {
 			real[c] = true
 		}
-		for _, c := range sortedKeys(simFirst) {
+		for _, c := range slices.Sorted(maps.Keys(simFirst)) {
 			if !real[c] {
 				add("write-extra", prefix+c, "the real components never wrote this")
 			}
@@ -126,7 +128,7 @@ func CompareScenario(fx Fixture, run *SimRun, t *Table) []Diff {
 				add("event-missing", prefix+k, "recorded from "+e.Source+" ("+e.API+")")
 			}
 		}
-		for _, k := range sortedKeys(simEv) {
+		for _, k := range slices.Sorted(maps.Keys(simEv)) {
 			if !realEv[k] {
 				add("event-extra", prefix+k, "the real components never sent it")
 			}
@@ -184,7 +186,7 @@ func compareObjects(check, scope string, real, simulated []any) []Diff {
 			out = append(out, Diff{Check: check, Scenario: scope, What: what, Detail: detail})
 		}
 	}
-	for _, k := range sortedKeys(rg) {
+	for _, k := range slices.Sorted(maps.Keys(rg)) {
 		kind, _, _ := strings.Cut(k, "/")
 		rs, ss := rg[k], sg[k]
 		if len(ss) == 0 {
@@ -196,7 +198,7 @@ func compareObjects(check, scope string, real, simulated []any) []Diff {
 			diffValue(kind, "", r, s, add)
 		}
 	}
-	for _, k := range sortedKeys(sg) {
+	for _, k := range slices.Sorted(maps.Keys(sg)) {
 		if len(rg[k]) == 0 {
 			kind, _, _ := strings.Cut(k, "/")
 			add(kind+" (object)", k+" exists only in the simulator")
@@ -217,14 +219,14 @@ func diffValue(kind, path string, r, s any, add func(what, detail string)) {
 			add(what, fmt.Sprintf("real %s, simulated %s", short(r), short(s)))
 			return
 		}
-		for _, k := range sortedKeys(rv) {
+		for _, k := range slices.Sorted(maps.Keys(rv)) {
 			if sv2, ok := sv[k]; ok {
 				diffValue(kind, path+"."+k, rv[k], sv2, add)
 			} else if !empty(rv[k]) {
 				add(kind+" "+strings.TrimPrefix(path+"."+k, "."), fmt.Sprintf("real %s, simulated: absent", short(rv[k])))
 			}
 		}
-		for _, k := range sortedKeys(sv) {
+		for _, k := range slices.Sorted(maps.Keys(sv)) {
 			if _, ok := rv[k]; !ok && !empty(sv[k]) {
 				add(kind+" "+strings.TrimPrefix(path+"."+k, "."), fmt.Sprintf("real: absent, simulated %s", short(sv[k])))
 			}
@@ -266,15 +268,6 @@ func short(v any) string {
 		return string(b[:117]) + "..."
 	}
 	return string(b)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // Explain splits diffs into those the table explains and those it does

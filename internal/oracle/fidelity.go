@@ -2,6 +2,8 @@ package oracle
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -106,7 +108,7 @@ func Fidelity(r Report) string {
 		}
 	}
 	p("\n## Real-manifest corpus (`../shared/manifests/real`)\n\n")
-	files := sortedKeys(r.DryRuns)
+	files := slices.Sorted(maps.Keys(r.DryRuns))
 	objs, errs := 0, 0
 	for _, f := range files {
 		objs += len(r.DryRuns[f].Objects)
@@ -133,7 +135,7 @@ func fidelityTable(b *strings.Builder, r Report) string {
 	for _, k := range r.Table.Differences {
 		byCheck[k.Check] = append(byCheck[k.Check], k)
 	}
-	checks := sortedKeys(byCheck)
+	checks := slices.Sorted(maps.Keys(byCheck))
 	for _, c := range checks {
 		p("### %s\n\n| scope | difference | why | occurrences |\n|---|---|---|---|\n", c)
 		for _, k := range byCheck[c] {

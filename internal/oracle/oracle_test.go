@@ -3,6 +3,7 @@ package oracle
 import (
 	"encoding/json"
 	"flag"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -170,7 +171,7 @@ func compareRecording(t *testing.T, rep *Report) []Diff {
 	}
 	if _, err := os.Stat(corpusDir); err == nil {
 		rep.Corpus = true
-		for _, f := range sortedKeys(dry) {
+		for _, f := range slices.Sorted(maps.Keys(dry)) {
 			d := CompareDryRun(corpusDir, f, dry[f])
 			rep.Diffs[f] = d
 			all = append(all, d...)

@@ -1,6 +1,10 @@
 package oracle
 
-import "testing"
+import (
+	"maps"
+	"slices"
+	"testing"
+)
 
 // A simulator run turned into a fixture must compare equal to itself: the
 // comparison finds differences, not artefacts of its own.
@@ -18,7 +22,7 @@ func TestSimulatorRunComparesEqualToItself(t *testing.T) {
 		for _, c := range st.Writes {
 			counts[c]++
 		}
-		for _, c := range sortedKeys(counts) {
+		for _, c := range slices.Sorted(maps.Keys(counts)) {
 			fx.Steps[i].Writes = append(fx.Steps[i].Writes, WriteCount{Class: c, Min: counts[c], Max: counts[c]})
 		}
 		for _, e := range st.Events {

@@ -2,7 +2,9 @@ package apiserver
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 
@@ -78,7 +80,7 @@ func (s *Server) limitRanger(pod *corev1.Pod) string {
 			}
 			fill := func(kind string, c *corev1.Container) {
 				var setReq, setLim []string
-				for _, k := range sortedNames(reqs) {
+				for _, k := range slices.Sorted(maps.Keys(reqs)) {
 					if _, ok := c.Resources.Requests[k]; !ok {
 						if _, lim := c.Resources.Limits[k]; lim {
 							continue // the API already copied the limit into the request
@@ -90,7 +92,7 @@ func (s *Server) limitRanger(pod *corev1.Pod) string {
 						setReq = append(setReq, string(k))
 					}
 				}
-				for _, k := range sortedNames(defs) {
+				for _, k := range slices.Sorted(maps.Keys(defs)) {
 					if _, ok := c.Resources.Limits[k]; !ok {
 						if c.Resources.Limits == nil {
 							c.Resources.Limits = corev1.ResourceList{}
@@ -123,15 +125,6 @@ func (s *Server) limitRanger(pod *corev1.Pod) string {
 	}
 	pod.Annotations["kubernetes.io/limit-ranger"] = val
 	return val
-}
-
-func sortedNames(l corev1.ResourceList) []corev1.ResourceName {
-	out := make([]corev1.ResourceName, 0, len(l))
-	for k := range l {
-		out = append(out, k)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
-	return out
 }
 
 // priority is the Priority plugin's Admit (plugin/pkg/admission/priority):
@@ -248,7 +241,7 @@ func (s *Server) quotaCheck(pod *corev1.Pod, name string) ([]*corev1.ResourceQuo
 			continue // scoped quotas are not modelled
 		}
 		var tracked []string
-		for _, k := range sortedNames(rq.Spec.Hard) {
+		for _, k := range slices.Sorted(maps.Keys(rq.Spec.Hard)) {
 			if _, ok := usage[k]; ok || computeNames[k] {
 				tracked = append(tracked, string(k))
 			}
@@ -395,7 +388,7 @@ func (s *Server) limitRangeCheck(pod *corev1.Pod, name string) *Status {
 				continue
 			}
 			for _, c := range append(append([]corev1.Container{}, pod.Spec.InitContainers...), pod.Spec.Containers...) {
-				for _, k := range sortedNames(item.Min) {
+				for _, k := range slices.Sorted(maps.Keys(item.Min)) {
 					min := item.Min[k]
 					req, ok := c.Resources.Requests[k]
 					switch {
@@ -405,7 +398,7 @@ func (s *Server) limitRangeCheck(pod *corev1.Pod, name string) *Status {
 						errs = append(errs, fmt.Sprintf("minimum %s usage per Container is %s, but request is %s", k, min.String(), req.String()))
 					}
 				}
-				for _, k := range sortedNames(item.Max) {
+				for _, k := range slices.Sorted(maps.Keys(item.Max)) {
 					max := item.Max[k]
 					lim, ok := c.Resources.Limits[k]
 					switch {

@@ -1,6 +1,8 @@
 package controller
 
 import (
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -120,9 +122,9 @@ func (q *ResourceQuota) sync(k string, done func(error)) {
 		return
 	}
 	var ignored []string
-	for _, r := range sortedKeys(rq.Spec.Hard) {
-		if !podResource(corev1.ResourceName(r)) {
-			ignored = append(ignored, r)
+	for _, r := range slices.Sorted(maps.Keys(rq.Spec.Hard)) {
+		if !podResource(r) {
+			ignored = append(ignored, string(r))
 		}
 	}
 	if len(ignored) > 0 && !sameList(rq.Spec.Hard, rq.Status.Hard) {
@@ -164,13 +166,4 @@ func printList(l corev1.ResourceList) string {
 		keys[i] = k + "=" + v.String()
 	}
 	return strings.Join(keys, ",")
-}
-
-func sortedKeys(l corev1.ResourceList) []string {
-	keys := make([]string, 0, len(l))
-	for k := range l {
-		keys = append(keys, string(k))
-	}
-	sort.Strings(keys)
-	return keys
 }
