@@ -272,8 +272,8 @@ func bindIPAM(c *cobra.Command, cidr *string, mask *int) {
 
 // checkNodes bounds --nodes.
 func checkNodes(n int) error {
-	if n < 1 || n > 10000 {
-		return exitcode.Inputf("invalid --nodes %d: want 1 to 10000 workers", n)
+	if n < 1 || n > sim.MaxNodes {
+		return exitcode.Inputf("invalid --nodes %d: want 1 to %d workers", n, sim.MaxNodes)
 	}
 	return nil
 }

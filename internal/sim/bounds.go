@@ -164,7 +164,7 @@ func (c *Cluster) podCapacity() (total, perNode int64) {
 // half-simulated.
 func checkNodes(nodes []*corev1.Node) error {
 	if len(nodes) > MaxNodes+1 {
-		return fmt.Errorf("%s nodes: k8sexplain simulates at most %s (Kubernetes supports 5,000 per cluster)", thousands(int64(len(nodes))), thousands(MaxNodes))
+		return tooManyNodes(len(nodes))
 	}
 	for _, n := range nodes {
 		cidrs := n.Spec.PodCIDRs
@@ -185,6 +185,11 @@ func checkNodes(nodes []*corev1.Node) error {
 		}
 	}
 	return nil
+}
+
+// tooManyNodes refuses n nodes past MaxNodes.
+func tooManyNodes(n int) error {
+	return fmt.Errorf("%s nodes: k8sexplain simulates at most %s (Kubernetes supports 5,000 per cluster)", thousands(int64(n)), thousands(MaxNodes))
 }
 
 // thousands prints n with comma thousands separators: 150,000.

@@ -135,7 +135,7 @@ func NewCluster(cfg Config) (*Cluster, error) {
 	nodes := cfg.Nodes
 	if len(nodes) == 0 {
 		if cfg.Workers > MaxNodes {
-			return nil, fmt.Errorf("%s nodes: k8sexplain simulates at most %s", thousands(int64(cfg.Workers)), thousands(MaxNodes))
+			return nil, tooManyNodes(cfg.Workers) // before DefaultNodes builds them
 		}
 		nodes = DefaultNodes(max(cfg.Workers, 0), true)
 	}
