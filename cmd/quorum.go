@@ -6,6 +6,7 @@ import (
 
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/sim/etcd"
+	"github.com/k8sexplain/k8sexplain/internal/sim/etcd/explain"
 	"github.com/spf13/cobra"
 )
 
@@ -61,7 +62,7 @@ Without a fault flag the network splits into two halves with the leader on the s
 			if err != nil {
 				return exitcode.Inputf("%v", err)
 			}
-			return f.Render(quorumDoc(story, g))
+			return f.Render(explain.Build(story, g.Lang, g.Verbose))
 		},
 	}
 	fl := cmd.Flags()
