@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
+	"slices"
 	"time"
 
 	"github.com/AlecAivazis/survey/v2/terminal"
@@ -143,18 +144,18 @@ func newQuizEnv(f *Factory, o *quizOptions, withStore bool) (*quizEnv, error) {
 		return nil, exitcode.Inputf("--format mermaid: the quiz draws no diagram; use text, markdown or json")
 	}
 	for _, t := range o.topics {
-		if !contains(quiz.Topics, t) {
+		if !slices.Contains(quiz.Topics, t) {
 			return nil, exitcode.Inputf("unknown --topic %q; topics: %v", t, quiz.Topics)
 		}
 	}
-	if o.difficulty != "" && !contains(quiz.Difficulties, o.difficulty) {
+	if o.difficulty != "" && !slices.Contains(quiz.Difficulties, o.difficulty) {
 		return nil, exitcode.Inputf("invalid --difficulty %q: want middle, senior or staff", o.difficulty)
 	}
 	if o.count < 0 {
 		return nil, exitcode.Inputf("invalid --count %d: want 0 (all) or more", o.count)
 	}
 	for _, t := range o.types {
-		if !contains(quiz.Types, t) {
+		if !slices.Contains(quiz.Types, t) {
 			return nil, exitcode.Inputf("unknown --type %q; types: %v", t, quiz.Types)
 		}
 	}
@@ -185,15 +186,6 @@ func newQuizEnv(f *Factory, o *quizOptions, withStore bool) (*quizEnv, error) {
 	}
 	e.store = &quiz.Store{Dir: dir, Warn: func(w string) { fmt.Fprintf(f.IO.ErrOut, "k8sexplain: warning: %s\n", w) }}
 	return e, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func runQuiz(f *Factory, o *quizOptions, dueOnly bool) error {
