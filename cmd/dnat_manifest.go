@@ -10,29 +10,25 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/sim"
 	"github.com/k8sexplain/k8sexplain/internal/sim/kubeproxy"
 	"github.com/k8sexplain/k8sexplain/internal/sim/kubeproxy/explain"
-	"github.com/spf13/cobra"
 )
 
 // fromManifest fills in.Port from a simulated apply of the user's
 // manifests: the Service (--service picks one when there are several) and
 // the EndpointSlices the simulated controller wrote for its pods, so
 // unready pods are not endpoints — exactly what kube-proxy would see.
-func fromManifest(f *Factory, cmd *cobra.Command, o *dnatOptions, files []string, in *explain.Input) error {
+func fromManifest(o *DNATOptions, in *explain.Input) error {
+	files := o.Files
 	for _, fl := range []string{"cluster-ip", "endpoints", "target-port", "external-name", "session-affinity", "session-affinity-timeout",
 		"type", "node-port", "external-traffic-policy", "internal-traffic-policy", "health-check-node-port", "load-balancer-ip", "load-balancer-source-ranges"} {
-		if cmd.Flags().Changed(fl) {
+		if o.Changed[fl] {
 			return exitcode.Inputf("--%s cannot be combined with -f: the Service comes from the manifest", fl)
 		}
 	}
-	g, err := f.Globals()
-	if err != nil {
-		return err
-	}
-	objs, err := manifest.Load(files, f.IO.In)
+	objs, err := manifest.Load(files, o.IO.In)
 	if err != nil {
 		return exitcode.AsInput(err)
 	}
-	cl, err := sim.NewCluster(sim.Config{Seed: g.Seed, Workers: 3, StepLimit: 1})
+	cl, err := sim.NewCluster(sim.Config{Seed: o.Settings.Seed, Workers: 3, StepLimit: 1})
 	if err != nil {
 		return exitcode.AsInput(err)
 	}
@@ -53,8 +49,8 @@ func fromManifest(f *Factory, cmd *cobra.Command, o *dnatOptions, files []string
 	}
 	pick := -1
 	switch {
-	case cmd.Flags().Changed("service"):
-		want := o.service
+	case o.Changed["service"]:
+		want := o.Service
 		if !strings.Contains(want, "/") {
 			want = "default/" + want
 		}
@@ -64,7 +60,7 @@ func fromManifest(f *Factory, cmd *cobra.Command, o *dnatOptions, files []string
 			}
 		}
 		if pick < 0 {
-			return exitcode.Inputf("--service %s is not in the manifest (it has %s)", o.service, strings.Join(names, ", "))
+			return exitcode.Inputf("--service %s is not in the manifest (it has %s)", o.Service, strings.Join(names, ", "))
 		}
 	case len(svcs) == 1:
 		pick = 0
@@ -85,9 +81,9 @@ func fromManifest(f *Factory, cmd *cobra.Command, o *dnatOptions, files []string
 		return exitcode.Inputf("Service %s has no ports", names[pick])
 	}
 	in.Port = ports[0]
-	if cmd.Flags().Changed("port") {
+	if o.Changed["port"] {
 		var want kubeproxy.ServicePort
-		if err := parsePort(o.port, &want); err != nil {
+		if err := parsePort(o.Port, &want); err != nil {
 			return err
 		}
 		found := false
@@ -97,12 +93,12 @@ func fromManifest(f *Factory, cmd *cobra.Command, o *dnatOptions, files []string
 			}
 		}
 		if !found {
-			return exitcode.Inputf("--port %s: Service %s has no such port", o.port, names[pick])
+			return exitcode.Inputf("--port %s: Service %s has no such port", o.Port, names[pick])
 		}
 	}
 	// --cluster-cidr is honoured (input validated it); by default the
 	// simulated cluster's pod network.
-	if !cmd.Flags().Changed("cluster-cidr") {
+	if !o.Changed["cluster-cidr"] {
 		in.Config.ClusterCIDR = "10.244.0.0/16"
 	}
 	if p := in.Port; p.ClusterIP != "" && p.ClusterIP != "None" && in.Config.ClusterCIDR != "" &&
@@ -121,7 +117,7 @@ func fromManifest(f *Factory, cmd *cobra.Command, o *dnatOptions, files []string
 		in.AllocatedNodePort = true
 	}
 	in.PendingLB = in.Port.Type == "LoadBalancer" && len(in.Port.LoadBalancerIPs) == 0
-	if !cmd.Flags().Changed("node") {
+	if !o.Changed["node"] {
 		in.Config.NodeName = "node-a"
 		if eps := in.Port.UsableEndpoints(); len(eps) > 0 && eps[0].NodeName != "" {
 			in.Config.NodeName = eps[0].NodeName

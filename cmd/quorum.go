@@ -10,24 +10,24 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newCmdQuorum) }
-
 // maxNodes bounds --nodes: etcd advises 7 at most; 9 shows why.
 const maxNodes = 9
 
-// quorumOptions are the command's flags, parsed.
-type quorumOptions struct {
+// QuorumOptions are the inputs of `quorum`.
+type QuorumOptions struct {
+	Common
 	Nodes       int
 	Fail        int
 	Partition   string
 	Isolate     string
 	CheckQuorum bool
 	PreVote     bool
-	failSet     bool
+	// FailSet: --fail was given (--fail 0 is a fault of its own).
+	FailSet bool
 }
 
-func newCmdQuorum(f *Factory) *cobra.Command {
-	o := &quorumOptions{}
+func NewCmdQuorum(f *Factory, runF func(*QuorumOptions) error) *cobra.Command {
+	o := &QuorumOptions{}
 	cmd := &cobra.Command{
 		Use:   "quorum",
 		Short: "Watch etcd quorum and split brain, decided by the real etcd Raft library",
@@ -49,20 +49,15 @@ Without a fault flag the network splits into two halves with the leader on the s
   k8sexplain quorum --nodes 3 --format mermaid     # sequenceDiagram of the election and the refused write`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.failSet = cmd.Flags().Changed("fail")
-			s, err := o.scenario()
-			if err != nil {
+			var err error
+			if o.Common, err = f.common(); err != nil {
 				return err
 			}
-			g, err := f.Globals()
-			if err != nil {
-				return err
+			o.FailSet = cmd.Flags().Changed("fail")
+			if runF != nil {
+				return runF(o)
 			}
-			story, err := etcd.Run(s)
-			if err != nil {
-				return exitcode.Inputf("%v", err)
-			}
-			return f.Render(explain.Build(story, g.Lang, g.Verbose))
+			return quorumRun(o)
 		},
 	}
 	fl := cmd.Flags()
@@ -76,14 +71,26 @@ Without a fault flag the network splits into two halves with the leader on the s
 	return cmd
 }
 
+func quorumRun(o *QuorumOptions) error {
+	s, err := o.scenario()
+	if err != nil {
+		return err
+	}
+	story, err := etcd.Run(s)
+	if err != nil {
+		return exitcode.Inputf("%v", err)
+	}
+	return o.render(explain.Build(story, o.Settings.Lang, o.Settings.Verbose))
+}
+
 // scenario validates the flags and turns them into an etcd.Scenario.
-func (o *quorumOptions) scenario() (etcd.Scenario, error) {
+func (o *QuorumOptions) scenario() (etcd.Scenario, error) {
 	s := etcd.Scenario{Nodes: o.Nodes, CheckQuorum: o.CheckQuorum, PreVote: o.PreVote}
 	if o.Nodes < 1 || o.Nodes > maxNodes {
 		return s, exitcode.Inputf("invalid --nodes %d: want 1 to %d members", o.Nodes, maxNodes)
 	}
 	set := 0
-	for _, b := range []bool{o.failSet, o.Partition != "", o.Isolate != ""} {
+	for _, b := range []bool{o.FailSet, o.Partition != "", o.Isolate != ""} {
 		if b {
 			set++
 		}
@@ -92,7 +99,7 @@ func (o *quorumOptions) scenario() (etcd.Scenario, error) {
 		return s, exitcode.Inputf("use only one of --fail, --partition and --isolate")
 	}
 	switch {
-	case o.failSet:
+	case o.FailSet:
 		if o.Fail < 0 || o.Fail >= o.Nodes {
 			return s, exitcode.Inputf("invalid --fail %d: want 0 to %d for %d members (at least one must stay up)", o.Fail, o.Nodes-1, o.Nodes)
 		}

@@ -64,21 +64,6 @@ func (f *Factory) Globals() (Globals, error) {
 	return g, nil
 }
 
-// Render prints a report in the global format.
-func (f *Factory) Render(d *report.Doc) error {
-	g, err := f.Globals()
-	if err != nil {
-		return err
-	}
-	return report.Render(f.IO.Out, d, report.Options{Format: g.Format, Color: g.Color, Lang: g.Lang, Width: f.IO.TerminalWidth()})
-}
-
-// commands are the constructors of the top-level subcommands; each command
-// file adds its own in an init function, so adding a command touches one file.
-var commands []func(*Factory) *cobra.Command
-
-func register(c func(*Factory) *cobra.Command) { commands = append(commands, c) }
-
 // NewRoot builds the command tree.
 func NewRoot(f *Factory) *cobra.Command {
 	root := &cobra.Command{
@@ -134,10 +119,14 @@ read-only state directory, unwritable stdout, closed stdin), 130 interrupted.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return exitcode.Usagef("%v (see %s --help)", err, c.CommandPath())
 	})
-	root.AddCommand(newVersionCmd(f))
-	for _, c := range commands {
-		root.AddCommand(c(f))
-	}
+	root.AddCommand(
+		NewCmdVersion(f, nil),
+		NewCmdTrace(f),
+		NewCmdQuorum(f, nil),
+		NewCmdDNAT(f, nil),
+		NewCmdGRPCSkew(f, nil),
+		NewCmdQuiz(f, nil),
+	)
 	root.SetHelpCommand(newHelpCmd())
 	// The completion command captures its output stream when it is made.
 	if f.IO != nil {
@@ -184,21 +173,35 @@ func versionString() string {
 	return "dev"
 }
 
-func newVersionCmd(f *Factory) *cobra.Command {
+// VersionOptions are the inputs of `version`.
+type VersionOptions struct {
+	IO *iostreams.Streams
+}
+
+func NewCmdVersion(f *Factory, runF func(*VersionOptions) error) *cobra.Command {
+	opts := &VersionOptions{}
 	return &cobra.Command{
 		Use:     "version",
 		Short:   "Print the version of k8sexplain",
 		Example: "  k8sexplain version",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			goVersion := "unknown"
-			if bi, ok := debug.ReadBuildInfo(); ok {
-				goVersion = bi.GoVersion
+			opts.IO = f.IO
+			if runF != nil {
+				return runF(opts)
 			}
-			_, err := fmt.Fprintf(f.IO.Out, "k8sexplain %s (%s)\n", versionString(), goVersion)
-			return err
+			return versionRun(opts)
 		},
 	}
+}
+
+func versionRun(opts *VersionOptions) error {
+	goVersion := "unknown"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		goVersion = bi.GoVersion
+	}
+	_, err := fmt.Fprintf(opts.IO.Out, "k8sexplain %s (%s)\n", versionString(), goVersion)
+	return err
 }
 
 // noArgs rejects positional arguments as a usage error.
