@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/AlecAivazis/survey/v2"
 	"github.com/AlecAivazis/survey/v2/terminal"
@@ -13,7 +12,6 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/quiz"
 	"github.com/k8sexplain/k8sexplain/internal/readcap"
-	"github.com/k8sexplain/k8sexplain/internal/report"
 	"github.com/spf13/cobra"
 )
 
@@ -136,17 +134,6 @@ func resetProgress(e *quizEnv, yes bool) error {
 	return err
 }
 
-type listItem struct {
-	ID         string     `json:"id"`
-	Topic      string     `json:"topic"`
-	Difficulty string     `json:"difficulty"`
-	Type       string     `json:"type"`
-	Tags       []string   `json:"tags"`
-	Prompt     string     `json:"prompt"`
-	Choices    []string   `json:"choices,omitempty"`
-	See        quiz.SeeIn `json:"see"`
-}
-
 // QuizListOptions are the inputs of `quiz list`.
 type QuizListOptions struct {
 	QuizScope
@@ -183,45 +170,5 @@ func quizListRun(o *QuizListOptions) error {
 	if err != nil {
 		return err
 	}
-	return o.render(listDoc(e, o.Topics, o.Difficulty, o.Choices))
-}
-
-func listDoc(e *quizEnv, topics []string, difficulty string, choices bool) *report.Doc {
-	lang := e.g.Lang
-	qs := e.bank.Filter(topics, difficulty)
-	items := []listItem{}
-	d := &report.Doc{Title: quiz.Msg(lang, "Question bank")}
-	d.P(quiz.CountQuestions(lang, len(qs)) + ".")
-	t := &report.Table{Header: []string{"ID", quiz.Msg(lang, "Topic"), quiz.Msg(lang, "Difficulty"), quiz.Msg(lang, "Type"), quiz.Msg(lang, "Question")}}
-	for _, q := range qs {
-		p := quiz.Present(q, 0, 0, lang, e.g.Seed)
-		it := listItem{ID: q.ID, Topic: q.Topic, Difficulty: q.Difficulty, Type: q.Type, Tags: q.Tags, Prompt: p.Prompt, See: q.See.In(lang)}
-		if it.Tags == nil {
-			it.Tags = []string{}
-		}
-		if choices {
-			it.Choices = p.Choices
-			d.H(2, q.ID)
-			d.P(p.Prompt)
-			if len(p.Choices) > 0 {
-				d.Blocks = append(d.Blocks, report.Block{List: &report.List{Items: p.Choices, Numbered: true}})
-			}
-			quiz.SeeBlocks(d, q.See, lang)
-		} else {
-			t.Rows = append(t.Rows, []string{q.ID, q.Topic, q.Difficulty, q.Type, shorten(p.Prompt, 60)})
-		}
-		items = append(items, it)
-	}
-	if !choices {
-		d.T(t)
-	}
-	d.Data = items
-	return d
-}
-
-func shorten(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n-1]) + "…"
+	return o.render(quiz.ListDoc(e.bank, o.Topics, o.Difficulty, o.Choices, e.g.Lang, e.g.Seed))
 }
