@@ -138,9 +138,9 @@ func traceApplyRun(o *TraceApplyOptions) error {
 		apply = append(apply, obj)
 	}
 	if o.Cluster == "" && len(inlineNodes) > 0 {
-		nodes, err := prepareNodes(objs)
+		nodes, err := sim.WorkerNodes(objs)
 		if err != nil {
-			return err
+			return exitcode.AsInput(err)
 		}
 		cfg.Nodes = nodes
 	}
@@ -183,36 +183,12 @@ func loadNodes(path string, io *iostreams.Streams) ([]*corev1.Node, error) {
 	if err != nil {
 		return nil, exitcode.AsInput(err)
 	}
-	nodes, err := prepareNodes(objs)
-	if err == nil && len(nodes) == 0 {
-		err = exitcode.Inputf("--cluster %s: no kind: Node objects in it", path)
+	nodes, err := sim.WorkerNodes(objs)
+	if err != nil {
+		return nil, exitcode.AsInput(err)
 	}
-	return nodes, err
-}
-
-// prepareNodes turns kind: Node manifests into ready worker nodes.
-func prepareNodes(objs []manifest.Object) ([]*corev1.Node, error) {
-	var nodes []*corev1.Node
-	for _, o := range objs {
-		n, ok := o.Obj.(*corev1.Node)
-		if !ok {
-			continue
-		}
-		n = n.DeepCopy()
-		if n.Labels == nil {
-			n.Labels = map[string]string{}
-		}
-		if n.Labels["kubernetes.io/hostname"] == "" {
-			n.Labels["kubernetes.io/hostname"] = n.Name
-		}
-		if len(n.Status.Allocatable) == 0 {
-			n.Status.Allocatable = n.Status.Capacity.DeepCopy()
-		}
-		if len(n.Status.Allocatable) == 0 {
-			return nil, exitcode.Inputf("%s:%d: node %q has no status.capacity or status.allocatable", o.Pos.File, o.Pos.Line, n.Name)
-		}
-		n.Status.Conditions = []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue}}
-		nodes = append(nodes, n)
+	if len(nodes) == 0 {
+		return nil, exitcode.Inputf("--cluster %s: no kind: Node objects in it", path)
 	}
 	return nodes, nil
 }
