@@ -140,18 +140,6 @@ const (
 	defaultLBIP       = "203.0.113.10"
 )
 
-// nodeNameOf is the simulator's node naming: node-a, node-b, …
-func nodeNameOf(i int) string { return "node-" + string(rune('a'+i%26)) }
-
-// NodeIPOf is the InternalIP k8sexplain gives node-a, node-b, …:
-// 192.168.0.11, .12, … (outside any cluster CIDR).
-func nodeIPOf(name string) string {
-	if len(name) == 6 && strings.HasPrefix(name, "node-") && name[5] >= 'a' && name[5] <= 'z' {
-		return "192.168.0." + strconv.Itoa(11+int(name[5]-'a'))
-	}
-	return "192.168.0.10"
-}
-
 // input validates the flags and builds the explain input.
 func (o *DNATOptions) input() (explain.Input, error) {
 	in := explain.Input{Form: o.Form, Mode: o.Mode, Connections: o.Connections}
@@ -247,7 +235,7 @@ func (o *DNATOptions) input() (explain.Input, error) {
 			return in, err
 		}
 		if ep.NodeName == "" {
-			ep.NodeName = nodeNameOf(i)
+			ep.NodeName = kubeproxy.NodeName(i)
 		}
 		if family != "" && ipFamily(netip.MustParseAddr(ep.IP)) != family {
 			if example {
@@ -409,7 +397,7 @@ func (o *DNATOptions) nodeAndClient(sp kubeproxy.ServicePort, in *explain.Input)
 			return exitcode.Inputf("invalid --node %q: %s", node, m)
 		}
 	}
-	in.Config.NodeName, in.Config.NodeIP = node, nodeIPOf(node)
+	in.Config.NodeName, in.Config.NodeIP = node, kubeproxy.NodeIP(node)
 	in.Config.NoNFAcct = !o.NFAcct
 	if o.Client != "" {
 		a, err := parseIP(o.Client, "--client")

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"hash/fnv"
 	"net/netip"
 	"strings"
 
@@ -109,11 +108,11 @@ func fromManifest(o *DNATOptions, in *explain.Input) error {
 	// deterministically, from the default range 30000-32767, and say so.
 	if (in.Port.Type == "NodePort" || in.Port.Type == "LoadBalancer") && in.Port.NodePort == 0 &&
 		(svc.Spec.AllocateLoadBalancerNodePorts == nil || *svc.Spec.AllocateLoadBalancerNodePorts || in.Port.Type == "NodePort") {
-		in.Port.NodePort = allocatePort(names[pick]+":"+in.Port.PortName, 0)
+		in.Port.NodePort = kubeproxy.AllocateNodePort(names[pick]+":"+in.Port.PortName, 0)
 		in.AllocatedNodePort = true
 	}
 	if in.Port.Type == "LoadBalancer" && in.Port.ExternalPolicyLocal && in.Port.HealthCheckNodePort == 0 {
-		in.Port.HealthCheckNodePort = allocatePort(names[pick]+"/healthz", in.Port.NodePort)
+		in.Port.HealthCheckNodePort = kubeproxy.AllocateNodePort(names[pick]+"/healthz", in.Port.NodePort)
 		in.AllocatedNodePort = true
 	}
 	in.PendingLB = in.Port.Type == "LoadBalancer" && len(in.Port.LoadBalancerIPs) == 0
@@ -122,12 +121,12 @@ func fromManifest(o *DNATOptions, in *explain.Input) error {
 		if eps := in.Port.UsableEndpoints(); len(eps) > 0 && eps[0].NodeName != "" {
 			in.Config.NodeName = eps[0].NodeName
 		}
-		in.Config.NodeIP = nodeIPOf(in.Config.NodeName)
+		in.Config.NodeIP = kubeproxy.NodeIP(in.Config.NodeName)
 	}
 	if in.Client == "" {
 		// Only inside the pod network kube-proxy was told (--cluster-cidr);
 		// else the walk keeps its default client from that network.
-		client := clientOnNode(in.Port.Endpoints, in.Config.NodeName)
+		client := kubeproxy.ClientOnNode(in.Port.Endpoints, in.Config.NodeName)
 		if p, err := netip.ParsePrefix(in.Config.ClusterCIDR); client != "" && err == nil && p.Contains(netip.MustParseAddr(client)) {
 			in.Client = client
 		}
@@ -135,46 +134,4 @@ func fromManifest(o *DNATOptions, in *explain.Input) error {
 	in.Example = false
 	in.Source = strings.Join(files, ", ")
 	return nil
-}
-
-// allocatePort picks a port in 30000-32767 from a hash of key, skipping
-// avoid: stable for the same Service.
-func allocatePort(key string, avoid int32) int32 {
-	h := fnv.New32a()
-	h.Write([]byte(key))
-	p := int32(30000 + h.Sum32()%2768)
-	if p == avoid {
-		p = 30000 + (p-30000+1)%2768
-	}
-	return p
-}
-
-// clientOnNode is the walk's client pod on node: an address of the node's
-// pod network (the /24 its endpoints come from, as node-ipam cut it) that no
-// endpoint uses, so the walk starts where the rules are. "" when no endpoint
-// tells the node's pod network.
-func clientOnNode(eps []kubeproxy.Endpoint, node string) string {
-	used := map[netip.Addr]bool{}
-	var base netip.Prefix
-	for _, ep := range eps {
-		a, err := netip.ParseAddr(ep.IP)
-		if err != nil || !a.Is4() {
-			continue
-		}
-		used[a] = true
-		if ep.NodeName == node && !base.IsValid() {
-			base, _ = a.Prefix(24)
-		}
-	}
-	if !base.IsValid() {
-		return ""
-	}
-	b := base.Addr().As4()
-	for host := 5; host < 255; host++ {
-		b[3] = byte(host)
-		if a := netip.AddrFrom4(b); !used[a] {
-			return a.String()
-		}
-	}
-	return ""
 }
