@@ -54,6 +54,32 @@ func parseInto[O any](t *testing.T, newCmd func(*Factory, func(*O) error) *cobra
 // wantSettings are the settings testFactory gives.
 var wantSettings = Globals{Lang: "en", Format: report.Text, Seed: 1}
 
+// flagCase is a command line and the options it gives, as changes to the
+// options of no flags.
+type flagCase[O any] struct {
+	name string
+	args []string
+	want func(o *O)
+}
+
+// testFlags parses every case with newCmd and compares the options with
+// def changed by the case's want; common checks the shared part (and
+// clears it, with whatever else a case does not compare).
+func testFlags[O any](t *testing.T, newCmd func(*Factory, func(*O) error) *cobra.Command, def O, common func(*testing.T, *O), cases []flagCase[O], opts ...cmp.Option) {
+	t.Helper()
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			got := parseInto(t, newCmd, tt.args...)
+			common(t, got)
+			want := def
+			tt.want(&want)
+			if d := cmp.Diff(&want, got, opts...); d != "" {
+				t.Errorf("%v: options (-want +got):\n%s", tt.args, d)
+			}
+		})
+	}
+}
+
 // checkCommon checks the shared part and clears it, so that a test compares
 // only the command's own options.
 func checkCommon(t *testing.T, c *Common) {
@@ -65,58 +91,32 @@ func checkCommon(t *testing.T, c *Common) {
 }
 
 func TestNewCmdQuorum(t *testing.T) {
-	def := QuorumOptions{Nodes: 3, CheckQuorum: true, PreVote: true}
-	for _, tt := range []struct {
-		name string
-		args []string
-		want func(o *QuorumOptions)
-	}{
-		{"defaults", nil, func(o *QuorumOptions) {}},
-		{"fail 0 is given", []string{"--nodes", "5", "--fail", "0"}, func(o *QuorumOptions) { o.Nodes, o.FailSet = 5, true }},
-		{"partition", []string{"--nodes", "4", "--partition", "2,2"}, func(o *QuorumOptions) { o.Nodes, o.Partition = 4, "2,2" }},
-		{"isolate without pre-vote", []string{"--isolate", "leader", "--pre-vote=false", "--check-quorum=false"}, func(o *QuorumOptions) {
-			o.Isolate, o.PreVote, o.CheckQuorum = "leader", false, false
-		}},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			got := parseInto(t, NewCmdQuorum, tt.args...)
-			checkCommon(t, &got.Common)
-			want := def
-			tt.want(&want)
-			if d := cmp.Diff(&want, got); d != "" {
-				t.Errorf("options (-want +got):\n%s", d)
-			}
+	testFlags(t, NewCmdQuorum, QuorumOptions{Nodes: 3, CheckQuorum: true, PreVote: true},
+		func(t *testing.T, o *QuorumOptions) { checkCommon(t, &o.Common) },
+		[]flagCase[QuorumOptions]{
+			{"defaults", nil, func(o *QuorumOptions) {}},
+			{"fail 0 is given", []string{"--nodes", "5", "--fail", "0"}, func(o *QuorumOptions) { o.Nodes, o.FailSet = 5, true }},
+			{"partition", []string{"--nodes", "4", "--partition", "2,2"}, func(o *QuorumOptions) { o.Nodes, o.Partition = 4, "2,2" }},
+			{"isolate without pre-vote", []string{"--isolate", "leader", "--pre-vote=false", "--check-quorum=false"}, func(o *QuorumOptions) {
+				o.Isolate, o.PreVote, o.CheckQuorum = "leader", false, false
+			}},
 		})
-	}
 }
 
 func TestNewCmdTraceApply(t *testing.T) {
-	def := TraceApplyOptions{Nodes: 3, Limit: 50000, NodeCIDRMaskSize: 24}
-	for _, tt := range []struct {
-		name string
-		args []string
-		want func(o *TraceApplyOptions)
-	}{
-		{"built-in example", nil, func(o *TraceApplyOptions) {}},
-		// -f files first, then the arguments, as the run reads them
-		{"files and arguments", []string{"b.yaml", "-f", "a.yaml", "-"}, func(o *TraceApplyOptions) { o.Files = []string{"a.yaml", "b.yaml", "-"} }},
-		{"cluster shape", []string{"--nodes", "5", "--cluster", "nodes.yaml", "--cluster-cidr", "10.0.0.0/8", "--node-cidr-mask-size", "20"}, func(o *TraceApplyOptions) {
-			o.Nodes, o.Cluster, o.ClusterCIDR, o.NodeCIDRMaskSize = 5, "nodes.yaml", "10.0.0.0/8", 20
-		}},
-		{"summary and limits", []string{"--summary", "--max-steps", "10", "--endpoint-updates-batch-period", "1s"}, func(o *TraceApplyOptions) {
-			o.Summary, o.Limit, o.BatchPeriod = true, 10, time.Second
-		}},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			got := parseInto(t, NewCmdTraceApply, tt.args...)
-			checkCommon(t, &got.Common)
-			want := def
-			tt.want(&want)
-			if d := cmp.Diff(&want, got); d != "" {
-				t.Errorf("options (-want +got):\n%s", d)
-			}
+	testFlags(t, NewCmdTraceApply, TraceApplyOptions{Nodes: 3, Limit: 50000, NodeCIDRMaskSize: 24},
+		func(t *testing.T, o *TraceApplyOptions) { checkCommon(t, &o.Common) },
+		[]flagCase[TraceApplyOptions]{
+			{"built-in example", nil, func(o *TraceApplyOptions) {}},
+			// -f files first, then the arguments, as the run reads them
+			{"files and arguments", []string{"b.yaml", "-f", "a.yaml", "-"}, func(o *TraceApplyOptions) { o.Files = []string{"a.yaml", "b.yaml", "-"} }},
+			{"cluster shape", []string{"--nodes", "5", "--cluster", "nodes.yaml", "--cluster-cidr", "10.0.0.0/8", "--node-cidr-mask-size", "20"}, func(o *TraceApplyOptions) {
+				o.Nodes, o.Cluster, o.ClusterCIDR, o.NodeCIDRMaskSize = 5, "nodes.yaml", "10.0.0.0/8", 20
+			}},
+			{"summary and limits", []string{"--summary", "--max-steps", "10", "--endpoint-updates-batch-period", "1s"}, func(o *TraceApplyOptions) {
+				o.Summary, o.Limit, o.BatchPeriod = true, 10, time.Second
+			}},
 		})
-	}
 }
 
 // storyDefault is what the story flags hold when none is given.
@@ -125,96 +125,70 @@ var storyDefault = StoryOptions{Nodes: 3, NodeCIDRMaskSize: 24}
 var allowStory = cmp.AllowUnexported(StoryOptions{})
 
 func TestNewCmdTraceStories(t *testing.T) {
-	t.Run("rollout", func(t *testing.T) {
-		got := parseInto(t, NewCmdTraceRollout, "--set-image", "web=nginx:1.28", "--broken-image", "--deployment", "web", "-f", "app.yaml", "--nodes", "4")
-		checkCommon(t, &got.Common)
-		want := &TraceRolloutOptions{StoryOptions: storyDefault, Image: "web=nginx:1.28", Deployment: "web", Broken: true}
-		want.rollout, want.Files, want.Nodes = true, []string{"app.yaml"}, 4
-		if d := cmp.Diff(want, got, allowStory); d != "" {
-			t.Errorf("options (-want +got):\n%s", d)
-		}
-	})
-	t.Run("delete names the pod", func(t *testing.T) {
-		got := parseInto(t, NewCmdTraceDelete, "pod", "web-1", "--app", "slow-drain", "--prestop-sleep", "5s")
-		checkCommon(t, &got.Common)
-		want := &TraceDeleteOptions{StoryOptions: storyDefault, Pod: "web-1", App: "slow-drain", PreStop: 5 * time.Second}
-		if d := cmp.Diff(want, got, allowStory); d != "" {
-			t.Errorf("options (-want +got):\n%s", d)
-		}
-	})
-	t.Run("delete the first pod", func(t *testing.T) {
-		got := parseInto(t, NewCmdTraceDelete, "pod")
-		if got.Pod != "" || got.App != "handles-sigterm" {
-			t.Errorf("pod %q app %q; want the first pod and handles-sigterm", got.Pod, got.App)
-		}
-	})
-	t.Run("node-failure", func(t *testing.T) {
-		got := parseInto(t, NewCmdTraceNodeFailure, "--node", "node-c", "--bare-pod=false")
-		checkCommon(t, &got.Common)
-		want := &TraceNodeFailureOptions{StoryOptions: storyDefault, Node: "node-c"}
-		if d := cmp.Diff(want, got, allowStory); d != "" {
-			t.Errorf("options (-want +got):\n%s", d)
-		}
-	})
-	t.Run("crash", func(t *testing.T) {
-		got := parseInto(t, NewCmdTraceCrash, "--reason", "oom", "--times", "6", "--pod", "web-1", "--cluster-cidr", "10.1.0.0/16")
-		checkCommon(t, &got.Common)
-		want := &TraceCrashOptions{StoryOptions: storyDefault, Pod: "web-1", Reason: "oom", Times: 6}
-		want.ClusterCIDR = "10.1.0.0/16"
-		if d := cmp.Diff(want, got, allowStory); d != "" {
-			t.Errorf("options (-want +got):\n%s", d)
-		}
-	})
-	t.Run("watch", func(t *testing.T) {
-		got := parseInto(t, NewCmdTraceWatch, "--controllers", "10", "--poll-interval", "100ms")
-		checkCommon(t, &got.Common)
-		want := &TraceWatchOptions{Controllers: 10, Pods: 10000, Nodes: 500, PollInterval: 100 * time.Millisecond, Duration: time.Minute}
-		if d := cmp.Diff(want, got); d != "" {
-			t.Errorf("options (-want +got):\n%s", d)
-		}
-	})
+	testFlags(t, NewCmdTraceRollout, TraceRolloutOptions{StoryOptions: StoryOptions{Nodes: 3, NodeCIDRMaskSize: 24, rollout: true}},
+		func(t *testing.T, o *TraceRolloutOptions) { checkCommon(t, &o.Common) },
+		[]flagCase[TraceRolloutOptions]{
+			{"rollout", []string{"--set-image", "web=nginx:1.28", "--broken-image", "--deployment", "web", "-f", "app.yaml", "--nodes", "4"}, func(o *TraceRolloutOptions) {
+				o.Image, o.Deployment, o.Broken, o.Files, o.Nodes = "web=nginx:1.28", "web", true, []string{"app.yaml"}, 4
+			}},
+		}, allowStory)
+	testFlags(t, NewCmdTraceDelete, TraceDeleteOptions{StoryOptions: storyDefault, App: "handles-sigterm"},
+		func(t *testing.T, o *TraceDeleteOptions) { checkCommon(t, &o.Common) },
+		[]flagCase[TraceDeleteOptions]{
+			{"delete the first pod", []string{"pod"}, func(o *TraceDeleteOptions) {}},
+			{"delete names the pod", []string{"pod", "web-1", "--app", "slow-drain", "--prestop-sleep", "5s"}, func(o *TraceDeleteOptions) {
+				o.Pod, o.App, o.PreStop = "web-1", "slow-drain", 5*time.Second
+			}},
+		}, allowStory)
+	testFlags(t, NewCmdTraceNodeFailure, TraceNodeFailureOptions{StoryOptions: storyDefault, Node: "node-b", BarePod: true},
+		func(t *testing.T, o *TraceNodeFailureOptions) { checkCommon(t, &o.Common) },
+		[]flagCase[TraceNodeFailureOptions]{
+			{"node-failure", []string{"--node", "node-c", "--bare-pod=false"}, func(o *TraceNodeFailureOptions) { o.Node, o.BarePod = "node-c", false }},
+		}, allowStory)
+	testFlags(t, NewCmdTraceCrash, TraceCrashOptions{StoryOptions: storyDefault, Reason: "panic", Times: 4},
+		func(t *testing.T, o *TraceCrashOptions) { checkCommon(t, &o.Common) },
+		[]flagCase[TraceCrashOptions]{
+			{"crash", []string{"--reason", "oom", "--times", "6", "--pod", "web-1", "--cluster-cidr", "10.1.0.0/16"}, func(o *TraceCrashOptions) {
+				o.Reason, o.Times, o.Pod, o.ClusterCIDR = "oom", 6, "web-1", "10.1.0.0/16"
+			}},
+		}, allowStory)
+	testFlags(t, NewCmdTraceWatch, TraceWatchOptions{Controllers: 50, Pods: 10000, Nodes: 500, PollInterval: time.Second, Duration: time.Minute},
+		func(t *testing.T, o *TraceWatchOptions) { checkCommon(t, &o.Common) },
+		[]flagCase[TraceWatchOptions]{
+			{"watch", []string{"--controllers", "10", "--poll-interval", "100ms"}, func(o *TraceWatchOptions) { o.Controllers, o.PollInterval = 10, 100*time.Millisecond }},
+		})
 }
 
 func TestNewCmdDNAT(t *testing.T) {
 	def := DNATOptions{Service: "default/web", Port: "http:80/TCP", ClusterIP: "10.96.47.112", ClusterCIDR: "10.244.0.0/16",
 		SessionAffinity: "None", Form: "restore", Mode: "iptables", Type: "ClusterIP", ExternalTrafficPolicy: "Cluster",
 		InternalTrafficPolicy: "Cluster", NFAcct: true, Changed: map[string]bool{}}
-	for _, tt := range []struct {
-		name string
-		args []string
-		want func(o *DNATOptions)
-	}{
-		{"the example", nil, func(o *DNATOptions) {}},
-		// An empty --endpoints is given (no endpoints), unlike no flag (the example's).
-		{"empty endpoints are given", []string{"--endpoints", ""}, func(o *DNATOptions) { o.Changed = map[string]bool{"endpoints": true} }},
-		{"load balancer", []string{"--type", "LoadBalancer", "--load-balancer-source-ranges", "203.0.113.0/25,198.51.100.0/24", "--external-traffic-policy", "Local", "--nfacct=false"}, func(o *DNATOptions) {
-			o.Type, o.SourceRanges, o.ExternalTrafficPolicy, o.NFAcct = "LoadBalancer", []string{"203.0.113.0/25", "198.51.100.0/24"}, "Local", false
-			o.Changed = map[string]bool{"type": true, "load-balancer-source-ranges": true, "external-traffic-policy": true, "nfacct": true}
-		}},
-		{"from a manifest", []string{"-f", "app.yaml", "--service", "web", "--mode", "nftables"}, func(o *DNATOptions) {
-			o.Files, o.Service, o.Mode = []string{"app.yaml"}, "web", "nftables"
-			o.Changed = map[string]bool{"filename": true, "service": true, "mode": true}
-		}},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			got := parseInto(t, NewCmdDNAT, tt.args...)
-			checkCommon(t, &got.Common)
-			want := def
-			tt.want(&want)
-			if d := cmp.Diff(&want, got); d != "" {
-				t.Errorf("options (-want +got):\n%s", d)
-			}
+	testFlags(t, NewCmdDNAT, def, func(t *testing.T, o *DNATOptions) { checkCommon(t, &o.Common) },
+		[]flagCase[DNATOptions]{
+			{"the example", nil, func(o *DNATOptions) {}},
+			// An empty --endpoints is given (no endpoints), unlike no flag (the example's).
+			{"empty endpoints are given", []string{"--endpoints", ""}, func(o *DNATOptions) { o.Changed = map[string]bool{"endpoints": true} }},
+			{"load balancer", []string{"--type", "LoadBalancer", "--load-balancer-source-ranges", "203.0.113.0/25,198.51.100.0/24", "--external-traffic-policy", "Local", "--nfacct=false"}, func(o *DNATOptions) {
+				o.Type, o.SourceRanges, o.ExternalTrafficPolicy, o.NFAcct = "LoadBalancer", []string{"203.0.113.0/25", "198.51.100.0/24"}, "Local", false
+				o.Changed = map[string]bool{"type": true, "load-balancer-source-ranges": true, "external-traffic-policy": true, "nfacct": true}
+			}},
+			{"from a manifest", []string{"-f", "app.yaml", "--service", "web", "--mode", "nftables"}, func(o *DNATOptions) {
+				o.Files, o.Service, o.Mode = []string{"app.yaml"}, "web", "nftables"
+				o.Changed = map[string]bool{"filename": true, "service": true, "mode": true}
+			}},
 		})
-	}
 }
 
 func TestNewCmdGRPCSkew(t *testing.T) {
 	def := GRPCSkewOptions{Clients: 1, Pods: 3, RPCs: 3000, Duration: 5 * time.Minute, Proxy: "none", Changed: map[string]bool{}}
-	for _, tt := range []struct {
-		name string
-		args []string
-		want func(o *GRPCSkewOptions)
-	}{
+	common := func(t *testing.T, o *GRPCSkewOptions) {
+		checkCommon(t, &o.Common)
+		if o.Context == nil {
+			t.Error("no Context for --live")
+		}
+		o.Context = nil
+	}
+	testFlags(t, NewCmdGRPCSkew, def, common, []flagCase[GRPCSkewOptions]{
 		{"defaults", nil, func(o *GRPCSkewOptions) {}},
 		{"simulated fixes", []string{"--scale-up", "3", "--max-connection-age", "30s", "--proxy", "envoy", "--kill-pod"}, func(o *GRPCSkewOptions) {
 			o.ScaleUp, o.MaxConnectionAge, o.Proxy, o.KillPod = 3, 30*time.Second, "envoy", true
@@ -224,47 +198,24 @@ func TestNewCmdGRPCSkew(t *testing.T) {
 			o.Live, o.Clients, o.LiveDeadline = true, 3, 2*time.Second
 			o.Changed = map[string]bool{"live": true, "clients": true, "live-deadline": true}
 		}},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			got := parseInto(t, NewCmdGRPCSkew, tt.args...)
-			checkCommon(t, &got.Common)
-			if got.Context == nil {
-				t.Error("no Context for --live")
-			}
-			got.Context = nil
-			want := def
-			tt.want(&want)
-			if d := cmp.Diff(&want, got); d != "" {
-				t.Errorf("options (-want +got):\n%s", d)
-			}
-		})
-	}
+	})
 }
 
 func TestNewCmdQuiz(t *testing.T) {
-	scope := QuizScope{StateDir: "", Topics: []string{"etcd", "dns"}, Difficulty: "senior"}
-	for _, tt := range []struct {
-		name string
-		args []string
-		want QuizOptions
-	}{
-		{"session", []string{"--topic", "etcd,dns", "--difficulty", "senior", "--count", "5", "--exam", "--time-limit", "30m"},
-			QuizOptions{QuizScope: scope, Count: 5, Exam: true, TimeLimit: 30 * time.Minute}},
-		{"drill", []string{"--topic", "etcd", "--topic", "dns", "--difficulty", "senior", "--weakest", "--type", "text,numeric", "--id", "a,b"},
-			QuizOptions{QuizScope: scope, Count: 10, Weakest: true, Types: []string{"text", "numeric"}, IDs: []string{"a", "b"}}},
-		{"review is due only", []string{"review", "--topic", "etcd,dns", "--difficulty", "senior", "--count", "20"},
-			QuizOptions{QuizScope: scope, Count: 20, DueOnly: true}},
-		{"answers", []string{"--answers", "a.yaml", "--record", "--topic", "etcd,dns", "--difficulty", "senior"},
-			QuizOptions{QuizScope: scope, Count: 10, Answers: "a.yaml", Record: true}},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			got := parseInto(t, NewCmdQuiz, tt.args...)
-			checkCommon(t, &got.Common)
-			if d := cmp.Diff(&tt.want, got); d != "" {
-				t.Errorf("options (-want +got):\n%s", d)
-			}
+	// --topic and --difficulty are quiz's persistent flags: the scope.
+	scope := []string{"--topic", "etcd,dns", "--difficulty", "senior"}
+	def := QuizOptions{QuizScope: QuizScope{Topics: []string{"etcd", "dns"}, Difficulty: "senior"}, Count: 10}
+	testFlags(t, NewCmdQuiz, def, func(t *testing.T, o *QuizOptions) { checkCommon(t, &o.Common) },
+		[]flagCase[QuizOptions]{
+			{"session", append([]string{"--count", "5", "--exam", "--time-limit", "30m"}, scope...), func(o *QuizOptions) {
+				o.Count, o.Exam, o.TimeLimit = 5, true, 30*time.Minute
+			}},
+			{"drill", []string{"--topic", "etcd", "--topic", "dns", "--difficulty", "senior", "--weakest", "--type", "text,numeric", "--id", "a,b"}, func(o *QuizOptions) {
+				o.Weakest, o.Types, o.IDs = true, []string{"text", "numeric"}, []string{"a", "b"}
+			}},
+			{"review is due only", append([]string{"review", "--count", "20"}, scope...), func(o *QuizOptions) { o.Count, o.DueOnly = 20, true }},
+			{"answers", append([]string{"--answers", "a.yaml", "--record"}, scope...), func(o *QuizOptions) { o.Answers, o.Record = "a.yaml", true }},
 		})
-	}
 }
 
 func TestNewCmdQuizStatsAndList(t *testing.T) {
