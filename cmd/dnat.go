@@ -62,17 +62,7 @@ Without flags it explains a built-in example Service (default/web, 3 endpoints).
   k8sexplain dnat --port dns:53/UDP --endpoints 10.244.1.3:53,10.244.2.4:53
   k8sexplain dnat --endpoints 10.244.1.2:8080 --client 10.244.1.2     # hairpin`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			var err error
-			if o.Common, err = f.common(); err != nil {
-				return err
-			}
-			o.Changed = changedFlags(cmd)
-			if runF != nil {
-				return runF(o)
-			}
-			return dnatRun(o)
-		},
+		RunE: runE(f, o, runF, dnatRun, func(cmd *cobra.Command, _ []string) { o.Changed = changedFlags(cmd) }),
 	}
 	fl := cmd.Flags()
 	fl.StringArrayVarP(&o.Files, "filename", "f", nil, "take the Service and its endpoints from a simulated apply of this manifest (repeatable; file, directory or -)")

@@ -72,17 +72,9 @@ google.golang.org/grpc servers, a DNAT-like proxy and clients on 127.0.0.1 (with
   k8sexplain grpc-skew --live --clients 3 --max-connection-age 200ms
   k8sexplain grpc-skew --lang ru --format markdown > grpc-skew.md`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			var err error
-			if o.Common, err = f.common(); err != nil {
-				return err
-			}
+		RunE: runE(f, o, runF, grpcSkewRun, func(cmd *cobra.Command, _ []string) {
 			o.Changed, o.Context = changedFlags(cmd), cmd.Context()
-			if runF != nil {
-				return runF(o)
-			}
-			return grpcSkewRun(o)
-		},
+		}),
 	}
 	fl := cmd.Flags()
 	fl.IntVar(&o.Clients, "clients", 1, "client pods, each with its own gRPC channel")

@@ -33,6 +33,29 @@ func (c *Common) render(d *report.Doc) error {
 	return report.Render(c.IO.Out, d, report.Options{Format: g.Format, Color: g.Color, Lang: g.Lang, Width: c.IO.TerminalWidth()})
 }
 
+// shared gives runE the Common of any options that embed it.
+func (c *Common) shared() *Common { return c }
+
+// runE is the RunE of a command whose options o embed Common: it resolves
+// the shared part, lets each of before copy into o what only cobra knows
+// (arguments, which flags were given), then calls runF (a test's) when
+// there is one, else run.
+func runE[O interface{ shared() *Common }](f *Factory, o O, runF, run func(O) error, before ...func(*cobra.Command, []string)) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		var err error
+		if *o.shared(), err = f.common(); err != nil {
+			return err
+		}
+		for _, b := range before {
+			b(cmd, args)
+		}
+		if runF != nil {
+			return runF(o)
+		}
+		return run(o)
+	}
+}
+
 // changedFlags are the flags of cmd that were given: on the command line,
 // or as K8SEXPLAIN_<FLAG> or a config key (applySettings sets those through
 // the flag, so they count as given too).

@@ -41,16 +41,13 @@ type QuizScope struct {
 	StateDir string
 }
 
-// quizScope resolves the scope of a quiz command whose persistent flags
-// were parsed into shared.
-func (f *Factory) quizScope(shared *QuizScope) (QuizScope, error) {
-	var err error
-	s := *shared
-	if s.Common, err = f.common(); err != nil {
-		return s, err
+// from fills the scope of a quiz command (runE's before): quiz's persistent
+// flags, parsed into shared, and the settings that are no flag.
+func (s *QuizScope) from(f *Factory, shared *QuizScope) func(*cobra.Command, []string) {
+	return func(*cobra.Command, []string) {
+		s.Topics, s.Difficulty = shared.Topics, shared.Difficulty
+		s.Now, s.SeedSet, s.StateDir = f.Config.GetString("now"), f.Config.IsSet("seed"), f.Setting("quiz.state-dir")
 	}
-	s.Now, s.SeedSet, s.StateDir = f.Config.GetString("now"), f.Config.IsSet("seed"), f.Setting("quiz.state-dir")
-	return s, nil
 }
 
 // QuizOptions are the inputs of a session: `quiz` and `quiz review`.
@@ -105,16 +102,8 @@ K8SEXPLAIN_QUIZ_STATE_DIR to move it. Ctrl-C saves, prints a summary and exits w
 // due questions only), stats and list.
 func NewCmdQuiz(f *Factory, runF func(*QuizOptions) error) *cobra.Command {
 	scope, o := &QuizScope{}, &QuizOptions{}
-	run := func(dueOnly bool) error {
-		var err error
-		if o.QuizScope, err = f.quizScope(scope); err != nil {
-			return err
-		}
-		o.DueOnly = dueOnly
-		if runF != nil {
-			return runF(o)
-		}
-		return quizRun(o)
+	dueOnly := func(due bool) func(*cobra.Command, []string) {
+		return func(*cobra.Command, []string) { o.DueOnly = due }
 	}
 	cmd := &cobra.Command{
 		Use:   "quiz",
@@ -130,7 +119,7 @@ func NewCmdQuiz(f *Factory, runF func(*QuizOptions) error) *cobra.Command {
   k8sexplain quiz list --topic dns
   k8sexplain quiz --answers answers.yaml --format markdown`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return run(false) },
+		RunE: runE(f, o, runF, quizRun, o.from(f, scope), dueOnly(false)),
 	}
 	pf := cmd.PersistentFlags()
 	pf.StringSliceVar(&scope.Topics, "topic", nil, "only these topics (comma-separated)")
@@ -147,7 +136,7 @@ func NewCmdQuiz(f *Factory, runF func(*QuizOptions) error) *cobra.Command {
 		Short:   "Ask only the questions spaced repetition says are due",
 		Example: "  k8sexplain quiz review --count 20",
 		Args:    noArgs,
-		RunE:    func(cmd *cobra.Command, args []string) error { return run(true) },
+		RunE:    runE(f, o, runF, quizRun, o.from(f, scope), dueOnly(true)),
 	}
 	sessionFlags(review, o)
 	cmd.AddCommand(review, NewCmdQuizStats(f, scope, nil), NewCmdQuizList(f, scope, nil))

@@ -69,16 +69,7 @@ func NewCmdQuizStats(f *Factory, scope *QuizScope, runF func(*QuizStatsOptions) 
   k8sexplain quiz stats --format json
   k8sexplain quiz stats --reset --yes`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			var err error
-			if o.QuizScope, err = f.quizScope(scope); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(o)
-			}
-			return quizStatsRun(o)
-		},
+		RunE: runE(f, o, runF, quizStatsRun, o.from(f, scope)),
 	}
 	cmd.Flags().BoolVar(&o.Reset, "reset", false, "delete all quiz progress (asks first)")
 	cmd.Flags().BoolVar(&o.Yes, "yes", false, "with --reset: do not ask")
@@ -150,16 +141,7 @@ func NewCmdQuizList(f *Factory, scope *QuizScope, runF func(*QuizListOptions) er
 		Example: `  k8sexplain quiz list --topic etcd
   k8sexplain quiz list --choices --lang ru`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			var err error
-			if o.QuizScope, err = f.quizScope(scope); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(o)
-			}
-			return quizListRun(o)
-		},
+		RunE: runE(f, o, runF, quizListRun, o.from(f, scope)),
 	}
 	cmd.Flags().BoolVar(&o.Choices, "choices", false, "show each question with its choices, numbered as the quiz shows them (same --seed)")
 	return cmd

@@ -48,17 +48,9 @@ Without a fault flag the network splits into two halves with the leader on the s
   k8sexplain quorum --nodes 3 --isolate follower --pre-vote=false -v
   k8sexplain quorum --nodes 3 --format mermaid     # sequenceDiagram of the election and the refused write`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			var err error
-			if o.Common, err = f.common(); err != nil {
-				return err
-			}
+		RunE: runE(f, o, runF, quorumRun, func(cmd *cobra.Command, _ []string) {
 			o.FailSet = cmd.Flags().Changed("fail")
-			if runF != nil {
-				return runF(o)
-			}
-			return quorumRun(o)
-		},
+		}),
 	}
 	fl := cmd.Flags()
 	fl.IntVar(&o.Nodes, "nodes", 3, "number of etcd members (1 to 9)")

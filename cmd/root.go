@@ -175,7 +175,7 @@ func versionString() string {
 
 // VersionOptions are the inputs of `version`.
 type VersionOptions struct {
-	IO *iostreams.Streams
+	Common
 }
 
 func NewCmdVersion(f *Factory, runF func(*VersionOptions) error) *cobra.Command {
@@ -185,13 +185,7 @@ func NewCmdVersion(f *Factory, runF func(*VersionOptions) error) *cobra.Command 
 		Short:   "Print the version of k8sexplain",
 		Example: "  k8sexplain version",
 		Args:    noArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.IO = f.IO
-			if runF != nil {
-				return runF(opts)
-			}
-			return versionRun(opts)
-		},
+		RunE:    runE(f, opts, runF, versionRun),
 	}
 }
 

@@ -123,7 +123,7 @@ func TestQuizListRun(t *testing.T) {
 
 func TestVersionRun(t *testing.T) {
 	c, out, _ := testCommon(Globals{})
-	if err := versionRun(&VersionOptions{IO: c.IO}); err != nil {
+	if err := versionRun(&VersionOptions{Common: c}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(out.String(), "k8sexplain ") || strings.Count(out.String(), "\n") != 1 {

@@ -72,17 +72,7 @@ Files come as arguments or with -f (repeatable): a file, a directory (its *.yaml
   k8sexplain trace apply --nodes 5 -f examples/app.yaml
   k8sexplain trace apply --cluster examples/tainted-nodes.yaml examples/app.yaml
   helm template ./chart | k8sexplain trace apply -`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			var err error
-			if o.Common, err = f.common(); err != nil {
-				return err
-			}
-			o.Files = append(o.Files, args...)
-			if runF != nil {
-				return runF(o)
-			}
-			return traceApplyRun(o)
-		},
+		RunE: runE(f, o, runF, traceApplyRun, func(_ *cobra.Command, args []string) { o.Files = append(o.Files, args...) }),
 	}
 	c.Flags().StringArrayVarP(&o.Files, "filename", "f", nil, "manifest file, directory or - (repeatable)")
 	c.Flags().IntVar(&o.Nodes, "nodes", 3, "number of identical worker nodes (1 to 10000)")

@@ -31,16 +31,7 @@ leading to the same restart; --reason readiness only takes the pod out of the en
   k8sexplain trace crash --pod web-6c64cbcbb9-rtqj5 --reason liveness
   k8sexplain trace crash --reason readiness --lang ru`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			var err error
-			if o.Common, err = f.common(); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(o)
-			}
-			return traceCrashRun(o)
-		},
+		RunE: runE(f, o, runF, traceCrashRun),
 	}
 	o.bind(c)
 	c.Flags().StringVar(&o.Pod, "pod", "", "the pod whose container fails (default: the first pod)")

@@ -40,19 +40,11 @@ second through the Service; the trace counts those that reach a pod that no long
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: runE(f, o, runF, traceDeleteRun, func(_ *cobra.Command, args []string) {
 			if len(args) > 1 {
 				o.Pod = args[1]
 			}
-			var err error
-			if o.Common, err = f.common(); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(o)
-			}
-			return traceDeleteRun(o)
-		},
+		}),
 	}
 	o.bind(c)
 	c.Flags().StringVar(&o.App, "app", string(kubelet.AppHandlesSigterm), "how the process reacts to SIGTERM: handles-sigterm, ignores-sigterm or slow-drain")

@@ -48,16 +48,7 @@ Pod is evicted too, and nobody recreates it.`,
 		Example: `  k8sexplain trace node-failure -f examples/app.yaml --node node-b
   k8sexplain trace node-failure --node node-a --bare-pod=false --format markdown`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			var err error
-			if o.Common, err = f.common(); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(o)
-			}
-			return traceNodeFailureRun(o)
-		},
+		RunE: runE(f, o, runF, traceNodeFailureRun),
 	}
 	o.bind(c)
 	c.Flags().StringVar(&o.Node, "node", "node-b", "the node that fails")

@@ -39,14 +39,7 @@ brings the old template back.`,
 			if o.Image == "" {
 				return exitcode.Usagef("required flag --image CONTAINER=IMAGE not set, e.g. --image web=nginx:1.28 (see %s --help)", cmd.CommandPath())
 			}
-			var err error
-			if o.Common, err = f.common(); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(o)
-			}
-			return traceRolloutRun(o)
+			return runE(f, o, runF, traceRolloutRun)(cmd, args)
 		},
 	}
 	o.bind(c)

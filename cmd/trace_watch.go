@@ -37,16 +37,7 @@ and how long after a pod changes each design notices it.`,
   k8sexplain trace watch --lang ru --format markdown > watch.md
   k8sexplain trace watch --format mermaid`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			var err error
-			if o.Common, err = f.common(); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(o)
-			}
-			return traceWatchRun(o)
-		},
+		RunE: runE(f, o, runF, traceWatchRun),
 	}
 	fl := c.Flags()
 	fl.IntVar(&o.Controllers, "controllers", 50, "number of controllers that need every pod and node")
