@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"time"
+
 	"github.com/k8sexplain/k8sexplain/internal/iostreams"
 	"github.com/k8sexplain/k8sexplain/internal/report"
 	"github.com/spf13/cobra"
@@ -19,12 +21,18 @@ import (
 type Common struct {
 	IO       *iostreams.Streams
 	Settings Globals
+	// Clock is the wall clock (Factory.Clock).
+	Clock func() time.Time
 }
 
 // common resolves the part of the options every command shares.
 func (f *Factory) common() (Common, error) {
 	g, err := f.Globals()
-	return Common{IO: f.IO, Settings: g}, err
+	clock := f.Clock
+	if clock == nil {
+		clock = time.Now
+	}
+	return Common{IO: f.IO, Settings: g, Clock: clock}, err
 }
 
 // render prints a report in the global format on the command's stdout.

@@ -84,8 +84,8 @@ func testFlags[O any](t *testing.T, newCmd func(*Factory, func(*O) error) *cobra
 // only the command's own options.
 func checkCommon(t *testing.T, c *Common) {
 	t.Helper()
-	if c.IO == nil || c.Settings != wantSettings {
-		t.Errorf("Common: IO %v, settings %+v; want the factory's streams and %+v", c.IO, c.Settings, wantSettings)
+	if c.IO == nil || c.Settings != wantSettings || c.Clock == nil {
+		t.Errorf("Common: IO %v, settings %+v, clock %v; want the factory's streams and clock and %+v", c.IO, c.Settings, c.Clock != nil, wantSettings)
 	}
 	*c = Common{}
 }
@@ -242,5 +242,22 @@ func TestNewCmdVersion(t *testing.T) {
 	got := parseInto(t, NewCmdVersion)
 	if got.IO == nil {
 		t.Error("version: no streams")
+	}
+}
+
+// The factory's clock reaches the options: a test can fix the quiz's "now"
+// without --now.
+func TestFactoryClockReachesOptions(t *testing.T) {
+	f, _, _ := testFactory()
+	fixed := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+	f.Clock = func() time.Time { return fixed }
+	var got *QuizStatsOptions
+	cmd := NewCmdQuizStats(f, &QuizScope{}, func(o *QuizStatsOptions) error { got = o; return nil })
+	cmd.SetArgs(nil)
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if now := got.Clock(); !now.Equal(fixed) {
+		t.Errorf("Clock() = %v, want the factory's %v", now, fixed)
 	}
 }

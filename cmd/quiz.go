@@ -189,7 +189,7 @@ func newQuizEnv(s *QuizScope, o *QuizOptions, withStore bool) (*quizEnv, error) 
 	if err != nil {
 		return nil, fmt.Errorf("question bank: %w", err)
 	}
-	e := &quizEnv{io: s.IO, g: g, bank: bank, now: time.Now}
+	e := &quizEnv{io: s.IO, g: g, bank: bank, now: s.Clock}
 	if s.Now != "" {
 		t, err := time.Parse(time.RFC3339, s.Now)
 		if err != nil {

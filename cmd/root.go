@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/clip"
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
@@ -29,6 +30,10 @@ type Factory struct {
 	// Config is the merged configuration: flags > K8SEXPLAIN_* env > config
 	// file > defaults. Commands may read their own keys (e.g. "quiz.state-dir").
 	Config *viper.Viper
+
+	// Clock is the wall clock (time.Now when nil): the quiz's "now" and the
+	// real time a run took. Virtual time never comes from it.
+	Clock func() time.Time
 
 	// configFile and configValues are the config file read, if any.
 	configFile   string

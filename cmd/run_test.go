@@ -23,7 +23,7 @@ import (
 // settings.
 func testCommon(g Globals) (Common, *bytes.Buffer, *bytes.Buffer) {
 	s, _, out, errOut := iostreams.Test()
-	return Common{IO: s, Settings: g}, out, errOut
+	return Common{IO: s, Settings: g, Clock: time.Now}, out, errOut
 }
 
 // assertGolden compares got with golden/<name> without rewriting it:

@@ -149,13 +149,13 @@ func traceApplyRun(o *TraceApplyOptions) error {
 	if builtin {
 		command = "k8sexplain trace apply"
 	}
-	start := time.Now()
+	start := o.Clock()
 	tr := cl.Run(command)
 	done()
 	opts := trace.Options{Format: g.Format, Lang: g.Lang, Verbose: g.Verbose, Color: g.Color, Builtin: builtin, Width: o.IO.TerminalWidth()}
 	if o.Summary {
 		tr.Steps = nil
-		wallClock(o.IO, tr, time.Since(start))
+		wallClock(o.IO, tr, o.Clock().Sub(start))
 	} else if pods := cl.Pods(); len(pods) > 0 {
 		tr.Tables = append(tr.Tables, sim.DescribeEvents(tr, pods[0].Namespace+"/"+pods[0].Name))
 	}
