@@ -39,7 +39,7 @@ func parseInto[O any](t *testing.T, newCmd func(*Factory, func(*O) error) *cobra
 	f, _, _ := testFactory()
 	var got *O
 	cmd := newCmd(f, func(o *O) error { got = o; return nil })
-	cmd.SetArgs(args)
+	cmd.SetArgs(append([]string{}, args...)) // nil would make cobra read os.Args
 	cmd.SetOut(io.Discard)
 	cmd.SetErr(io.Discard)
 	if err := cmd.Execute(); err != nil {
@@ -253,7 +253,7 @@ func TestFactoryClockReachesOptions(t *testing.T) {
 	f.Clock = func() time.Time { return fixed }
 	var got *QuizStatsOptions
 	cmd := NewCmdQuizStats(f, &QuizScope{}, func(o *QuizStatsOptions) error { got = o; return nil })
-	cmd.SetArgs(nil)
+	cmd.SetArgs([]string{})
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)
 	}
