@@ -1,6 +1,11 @@
 // Package cmd holds the cobra commands. A command parses flags, loads its
 // input, calls one entry point of an internal package and renders the
 // report it gets back; no simulation or formatting happens here.
+//
+// Every command has one shape (options.go): XOptions (Common, then its
+// flags), NewCmdX(f, runF) that wires flags into the options, and xRun(opts)
+// that does the work. NewRoot and NewCmdTrace add the commands explicitly, so
+// a new command is its file plus one line there.
 package cmd
 
 import (
