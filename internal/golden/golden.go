@@ -9,6 +9,7 @@ package golden
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -71,7 +72,19 @@ func Assert(t testing.TB, name string, got []byte) {
 // unchanged lines around each change and the rest elided. go-cmp aligns the
 // two line lists (a minimal edit script), so a change early in a file does
 // not make every later line look different.
+//
+// The diff opens with the line number of the first difference, since the
+// elisions ("... // 8 identical elements") leave it to be counted.
 func Diff(want, got string) string {
 	want, got = ansi.ReplaceAllString(want, ""), ansi.ReplaceAllString(got, "")
-	return cmp.Diff(strings.Split(want, "\n"), strings.Split(got, "\n"))
+	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
+	d := cmp.Diff(wl, gl)
+	if d == "" {
+		return ""
+	}
+	first := 0
+	for first < len(wl) && first < len(gl) && wl[first] == gl[first] {
+		first++
+	}
+	return fmt.Sprintf("first difference at line %d\n%s", first+1, d)
 }

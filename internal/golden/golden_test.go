@@ -37,6 +37,9 @@ func TestDiffInsertedLineIsOneChange(t *testing.T) {
 	if len(plus) != 1 || !strings.Contains(plus[0], `"an inserted line"`) || len(minus) != 0 {
 		t.Fatalf("an inserted line: want one + line and no - line, got +%q -%q in\n%s", plus, minus, d)
 	}
+	if !strings.HasPrefix(d, "first difference at line 11\n") {
+		t.Errorf("want the diff to open with the line of the insertion, 11:\n%s", d)
+	}
 	// A few lines of context, not the 190 unchanged lines after it.
 	if !strings.Contains(d, `"line 10"`) || !strings.Contains(d, `"line 11"`) || strings.Contains(d, `"line 150"`) {
 		t.Errorf("want the neighbours of the change as context and the rest elided:\n%s", d)
