@@ -26,6 +26,7 @@ type DNATOptions struct {
 	Changed map[string]bool
 }
 
+// NewCmdDNAT is `dnat`; runF, when not nil, gets the options instead of dnatRun.
 func NewCmdDNAT(f *Factory, runF func(*DNATOptions) error) *cobra.Command {
 	o := &DNATOptions{}
 	cmd := &cobra.Command{

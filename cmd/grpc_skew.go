@@ -45,6 +45,7 @@ const (
 	maxSkewReconnects                        = 250_000
 )
 
+// NewCmdGRPCSkew is `grpc-skew`; runF, when not nil, gets the options instead of grpcSkewRun.
 func NewCmdGRPCSkew(f *Factory, runF func(*GRPCSkewOptions) error) *cobra.Command {
 	o := &GRPCSkewOptions{}
 	cmd := &cobra.Command{

@@ -26,6 +26,7 @@ type QuorumOptions struct {
 	FailSet bool
 }
 
+// NewCmdQuorum is `quorum`; runF, when not nil, gets the options instead of quorumRun.
 func NewCmdQuorum(f *Factory, runF func(*QuorumOptions) error) *cobra.Command {
 	o := &QuorumOptions{}
 	cmd := &cobra.Command{

@@ -188,6 +188,7 @@ type VersionOptions struct {
 	Common
 }
 
+// NewCmdVersion is `version`; runF, when not nil, gets the options instead of versionRun.
 func NewCmdVersion(f *Factory, runF func(*VersionOptions) error) *cobra.Command {
 	opts := &VersionOptions{}
 	return &cobra.Command{

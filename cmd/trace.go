@@ -56,6 +56,7 @@ type TraceApplyOptions struct {
 	NodeCIDRMaskSize int
 }
 
+// NewCmdTraceApply is `trace apply`; runF, when not nil, gets the options instead of traceApplyRun.
 func NewCmdTraceApply(f *Factory, runF func(*TraceApplyOptions) error) *cobra.Command {
 	o := &TraceApplyOptions{}
 	c := &cobra.Command{

@@ -16,6 +16,7 @@ type TraceCrashOptions struct {
 	Times       int
 }
 
+// NewCmdTraceCrash is `trace crash`; runF, when not nil, gets the options instead of traceCrashRun.
 func NewCmdTraceCrash(f *Factory, runF func(*TraceCrashOptions) error) *cobra.Command {
 	o := &TraceCrashOptions{}
 	c := &cobra.Command{

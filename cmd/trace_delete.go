@@ -20,6 +20,7 @@ type TraceDeleteOptions struct {
 	PreStop time.Duration
 }
 
+// NewCmdTraceDelete is `trace delete pod`; runF, when not nil, gets the options instead of traceDeleteRun.
 func NewCmdTraceDelete(f *Factory, runF func(*TraceDeleteOptions) error) *cobra.Command {
 	o := &TraceDeleteOptions{}
 	c := &cobra.Command{

@@ -34,6 +34,7 @@ type TraceNodeFailureOptions struct {
 	BarePod bool
 }
 
+// NewCmdTraceNodeFailure is `trace node-failure`; runF, when not nil, gets the options instead of traceNodeFailureRun.
 func NewCmdTraceNodeFailure(f *Factory, runF func(*TraceNodeFailureOptions) error) *cobra.Command {
 	o := &TraceNodeFailureOptions{}
 	c := &cobra.Command{

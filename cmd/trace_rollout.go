@@ -20,6 +20,7 @@ type TraceRolloutOptions struct {
 	Broken bool
 }
 
+// NewCmdTraceRollout is `trace rollout`; runF, when not nil, gets the options instead of traceRolloutRun.
 func NewCmdTraceRollout(f *Factory, runF func(*TraceRolloutOptions) error) *cobra.Command {
 	o := &TraceRolloutOptions{StoryOptions: StoryOptions{rollout: true}}
 	c := &cobra.Command{

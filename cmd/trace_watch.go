@@ -19,6 +19,7 @@ type TraceWatchOptions struct {
 	Duration     time.Duration
 }
 
+// NewCmdTraceWatch is `trace watch`; runF, when not nil, gets the options instead of traceWatchRun.
 func NewCmdTraceWatch(f *Factory, runF func(*TraceWatchOptions) error) *cobra.Command {
 	o := &TraceWatchOptions{}
 	c := &cobra.Command{
