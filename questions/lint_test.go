@@ -1,8 +1,6 @@
 package questions_test
 
 import (
-	"strconv"
-	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -55,7 +53,7 @@ func TestBankModelAnswers(t *testing.T) {
 	for _, q := range load(t).Questions {
 		for _, lang := range []string{"en", "ru"} {
 			p := quiz.Present(q, 1, 1, lang, 1)
-			r := quiz.Grade(q, p.Shown, modelAnswer(q, p, lang), lang)
+			r := quiz.Grade(q, p.Shown, quiz.ModelAnswer(p), lang)
 			if r.Score < 1 {
 				t.Errorf("%s (%s, %s): the model answer scores %.2f (missed %q)", q.File, q.ID, lang, r.Score, r.Missed)
 			}
@@ -69,32 +67,6 @@ func TestBankModelAnswers(t *testing.T) {
 			}
 		}
 	}
-}
-
-func modelAnswer(q *quiz.Question, p *quiz.Presentation, lang string) string {
-	var parts []string
-	switch q.Type {
-	case quiz.Single, quiz.Multi, quiz.Order:
-		want := q.Answer // choices: the right ones; order: every step, in order
-		if q.Type == quiz.Order {
-			want = make([]int, len(q.Choices))
-			for i := range want {
-				want[i] = i
-			}
-		}
-		for _, orig := range want {
-			for shown, o := range p.Shown {
-				if o == orig {
-					parts = append(parts, strconv.Itoa(shown+1))
-				}
-			}
-		}
-	case quiz.NumType:
-		return strconv.FormatFloat(q.Numeric.Value, 'g', -1, 64) + " " + q.Numeric.Unit.In(lang)
-	case quiz.TextAns:
-		return q.Explanation.In(lang)
-	}
-	return strings.Join(parts, " ")
 }
 
 // TestBankRubricsSpecific grades the model answer of every other question
