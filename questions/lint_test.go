@@ -1,6 +1,7 @@
 package questions_test
 
 import (
+	"slices"
 	"testing"
 	"unicode/utf8"
 
@@ -41,6 +42,25 @@ func TestBankLint(t *testing.T) {
 	for _, topic := range quiz.Topics {
 		if topics[topic] == 0 {
 			t.Errorf("no question on topic %s", topic)
+		}
+	}
+}
+
+// TestBankTypesRegistered: every type the bank uses is in the registry of
+// question types (an unknown one is also a file:line error from Validate),
+// and every registered type has questions, so the model-answer check below
+// exercises each type's presentation, model answer and grader.
+func TestBankTypesRegistered(t *testing.T) {
+	count := map[string]int{}
+	for _, q := range load(t).Questions {
+		count[q.Type]++
+		if !slices.Contains(quiz.Types, q.Type) {
+			t.Errorf("%s (%s): type %q is not registered (kinds in internal/quiz/kind.go)", q.File, q.ID, q.Type)
+		}
+	}
+	for _, typ := range quiz.Types {
+		if count[typ] == 0 {
+			t.Errorf("no question of type %s in the bank", typ)
 		}
 	}
 }

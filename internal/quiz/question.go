@@ -147,14 +147,16 @@ type Question struct {
 // answerFields are the fields of Question that carry one type's answer
 // data. A Kind names those it uses (Kind.Fields); Validate rejects the
 // others with only, %s being the types that use the field.
-var answerFields = []struct {
-	name, only string
-	set        func(q *Question) bool
-}{
+var answerFields = []answerField{
 	{"answer", "answer is only for %s", func(q *Question) bool { return len(q.Answer) > 0 }},
 	{"choices", "choices are only for %s", func(q *Question) bool { return len(q.Choices) > 0 }},
 	{"numeric", "numeric is only for %s questions", func(q *Question) bool { return q.Numeric != nil }},
 	{"rubric", "rubric and pass are only for %s questions", func(q *Question) bool { return len(q.Rubric) > 0 || q.Pass != 0 }},
+}
+
+type answerField struct {
+	name, only string
+	set        func(q *Question) bool
 }
 
 // Bank is the loaded question bank, in file order (files sorted by name).
