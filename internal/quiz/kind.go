@@ -1,6 +1,7 @@
 package quiz
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/AlecAivazis/survey/v2"
@@ -21,13 +22,8 @@ import (
 // answer data of its own also adds the field to Question and a row to
 // answerFields (question.go).
 type Kind interface {
-	// Name is the value of the question's `type:` field.
-	Name() string
-	// Usage is the line of `quiz --help` that says how to answer.
-	Usage() Usage
-	// Fields names the answer-data fields of Question the type uses (rows
-	// of answerFields); Validate rejects the others.
-	Fields() []string
+	// About names the type and says what help and validation list of it.
+	About() About
 	// Validate checks the type's answer data; bad reports one problem.
 	Validate(q *Question, bad func(format string, args ...any))
 	// Present sets the hint (and unit) of p. p.Shown already holds the
@@ -56,6 +52,18 @@ type Rater interface {
 	Rate(q *Question, r Result) fsrs.Rating
 }
 
+// About is what the registry, `quiz --help` and validation know of a
+// type.
+type About struct {
+	// Name is the value of the question's `type:` field.
+	Name string
+	// Usage is the line of `quiz --help` that says how to answer.
+	Usage Usage
+	// Fields names the answer-data fields of Question the type uses (rows
+	// of answerFields); Validate rejects the others.
+	Fields []string
+}
+
 // Usage is one row of the answer formats `quiz --help` lists.
 type Usage struct {
 	Label   string // "single choice"
@@ -73,7 +81,7 @@ var Types = typeNames()
 func typeNames() []string {
 	out := make([]string, len(kinds))
 	for i, k := range kinds {
-		out[i] = k.Name()
+		out[i] = k.About().Name
 	}
 	return out
 }
@@ -82,7 +90,7 @@ func typeNames() []string {
 // fails validation and grading.
 func KindOf(q *Question) Kind {
 	for _, k := range kinds {
-		if k.Name() == q.Type {
+		if k.About().Name == q.Type {
 			return k
 		}
 	}
@@ -93,7 +101,7 @@ func KindOf(q *Question) Kind {
 func Usages() []Usage {
 	out := make([]Usage, len(kinds))
 	for i, k := range kinds {
-		out[i] = k.Usage()
+		out[i] = k.About().Usage
 	}
 	return out
 }
@@ -111,10 +119,8 @@ func selfRated(q *Question) bool {
 func usedBy(field string) string {
 	var names []string
 	for _, k := range kinds {
-		for _, f := range k.Fields() {
-			if f == field {
-				names = append(names, k.Name())
-			}
+		if a := k.About(); slices.Contains(a.Fields, field) {
+			names = append(names, a.Name)
 		}
 	}
 	if len(names) < 2 {
@@ -127,9 +133,7 @@ func usedBy(field string) string {
 // it fails validation, is asked as free text and cannot be graded.
 type unknownKind struct{}
 
-func (unknownKind) Name() string     { return "" }
-func (unknownKind) Usage() Usage     { return Usage{} }
-func (unknownKind) Fields() []string { return nil }
+func (unknownKind) About() About { return About{} }
 
 func (unknownKind) Validate(q *Question, bad func(string, ...any)) {
 	bad("type %q is not one of %s", q.Type, strings.Join(Types, ", "))

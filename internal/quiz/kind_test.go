@@ -41,19 +41,20 @@ func TestKindRegistry(t *testing.T) {
 	seen := map[string]bool{}
 	used := map[string]bool{}
 	for _, k := range kinds {
-		if k.Name() == "" || seen[k.Name()] {
-			t.Errorf("kind %T: name %q empty or registered twice", k, k.Name())
+		a := k.About()
+		if a.Name == "" || seen[a.Name] {
+			t.Errorf("kind %T: name %q empty or registered twice", k, a.Name)
 		}
-		seen[k.Name()] = true
-		if u := k.Usage(); u.Label == "" || u.Form == "" {
-			t.Errorf("kind %s: no usage line for quiz --help: %+v", k.Name(), u)
+		seen[a.Name] = true
+		if a.Usage.Label == "" || a.Usage.Form == "" {
+			t.Errorf("kind %s: no usage line for quiz --help: %+v", a.Name, a.Usage)
 		}
-		if got := KindOf(&Question{Type: k.Name()}); got != k {
-			t.Errorf("KindOf(%s) = %T", k.Name(), got)
+		if got := KindOf(&Question{Type: a.Name}); got != k {
+			t.Errorf("KindOf(%s) = %T", a.Name, got)
 		}
-		for _, f := range k.Fields() {
+		for _, f := range a.Fields {
 			if !slices.ContainsFunc(answerFields, func(r answerField) bool { return r.name == f }) {
-				t.Errorf("kind %s uses field %q, which answerFields does not list", k.Name(), f)
+				t.Errorf("kind %s uses field %q, which answerFields does not list", a.Name, f)
 			}
 			used[f] = true
 		}
@@ -161,9 +162,10 @@ func TestValidateAnswerFieldsFromRegistry(t *testing.T) {
 // type left elsewhere in the package.
 type probeKind struct{ graded, reviewed *int }
 
-func (probeKind) Name() string     { return "probe" }
-func (probeKind) Usage() Usage     { return Usage{"probe", "the word yes:", "yes"} }
-func (probeKind) Fields() []string { return []string{"numeric"} }
+func (probeKind) About() About {
+	return About{Name: "probe", Fields: []string{"numeric"},
+		Usage: Usage{"probe", "the word yes:", "yes"}}
+}
 func (probeKind) Validate(q *Question, bad func(string, ...any)) {
 	if q.Numeric == nil {
 		bad("probe needs numeric")

@@ -145,7 +145,7 @@ type Question struct {
 }
 
 // answerFields are the fields of Question that carry one type's answer
-// data. A Kind names those it uses (Kind.Fields); Validate rejects the
+// data. A Kind names those it uses (About.Fields); Validate rejects the
 // others with only, %s being the types that use the field.
 var answerFields = []answerField{
 	{"answer", "answer is only for %s", func(q *Question) bool { return len(q.Answer) > 0 }},

@@ -13,13 +13,10 @@ const Multi = "multi"
 // learner picks all that apply.
 type multiKind struct{}
 
-func (multiKind) Name() string { return Multi }
-
-func (multiKind) Usage() Usage {
-	return Usage{"multiple choice", "numbers, commas or spaces:", "1, 3"}
+func (multiKind) About() About {
+	return About{Name: Multi, Fields: []string{"answer", "choices"},
+		Usage: Usage{"multiple choice", "numbers, commas or spaces:", "1, 3"}}
 }
-
-func (multiKind) Fields() []string { return []string{"answer", "choices"} }
 
 func (multiKind) Validate(q *Question, bad func(string, ...any)) {
 	if len(q.Choices) < 2 {

@@ -21,13 +21,10 @@ const NumType = "numeric"
 // is converted to the question's unit where the family is known.
 type numericKind struct{}
 
-func (numericKind) Name() string { return NumType }
-
-func (numericKind) Usage() Usage {
-	return Usage{"numeric", "a number, optionally with a unit:", "3 nodes / 30s / 3 узла"}
+func (numericKind) About() About {
+	return About{Name: NumType, Fields: []string{"numeric"},
+		Usage: Usage{"numeric", "a number, optionally with a unit:", "3 nodes / 30s / 3 узла"}}
 }
-
-func (numericKind) Fields() []string { return []string{"numeric"} }
 
 func (numericKind) Validate(q *Question, bad func(string, ...any)) {
 	if q.Numeric == nil {

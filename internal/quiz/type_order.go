@@ -17,13 +17,10 @@ const Order = "order"
 // the learner gives the step numbers in order.
 type orderKind struct{}
 
-func (orderKind) Name() string { return Order }
-
-func (orderKind) Usage() Usage {
-	return Usage{"order the steps", "step numbers in the right order:", "3 1 4 2"}
+func (orderKind) About() About {
+	return About{Name: Order, Fields: []string{"choices"},
+		Usage: Usage{"order the steps", "step numbers in the right order:", "3 1 4 2"}}
 }
-
-func (orderKind) Fields() []string { return []string{"choices"} }
 
 func (orderKind) Validate(q *Question, bad func(string, ...any)) {
 	for i, c := range q.Choices {

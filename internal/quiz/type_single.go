@@ -16,11 +16,10 @@ const Single = "single"
 // option, which scores 1 or 0.
 type singleKind struct{}
 
-func (singleKind) Name() string { return Single }
-
-func (singleKind) Usage() Usage { return Usage{"single choice", "the choice number:", "2"} }
-
-func (singleKind) Fields() []string { return []string{"answer", "choices"} }
+func (singleKind) About() About {
+	return About{Name: Single, Fields: []string{"answer", "choices"},
+		Usage: Usage{"single choice", "the choice number:", "2"}}
+}
 
 func (singleKind) Validate(q *Question, bad func(string, ...any)) {
 	if len(q.Choices) < 2 {

@@ -17,11 +17,10 @@ const TextAns = "text"
 // (rubric.go, text.go; the pattern language is in doc.go).
 type textKind struct{}
 
-func (textKind) Name() string { return TextAns }
-
-func (textKind) Usage() Usage { return Usage{"free text", "the answer on one line", ""} }
-
-func (textKind) Fields() []string { return []string{"rubric"} }
+func (textKind) About() About {
+	return About{Name: TextAns, Fields: []string{"rubric"},
+		Usage: Usage{"free text", "the answer on one line", ""}}
+}
 
 func (textKind) Validate(q *Question, bad func(string, ...any)) {
 	if len(q.Rubric) == 0 {

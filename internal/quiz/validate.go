@@ -51,7 +51,7 @@ func Validate(q *Question) []error {
 	k := KindOf(q)
 	k.Validate(q, bad)
 	for _, f := range answerFields {
-		if f.set(q) && !slices.Contains(k.Fields(), f.name) {
+		if f.set(q) && !slices.Contains(k.About().Fields, f.name) {
 			bad(f.only, usedBy(f.name))
 		}
 	}
