@@ -7,7 +7,69 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/AlecAivazis/survey/v2"
+
+	"github.com/k8sexplain/k8sexplain/internal/report"
 )
+
+// NumType is the type of a question answered by a number.
+const NumType = "numeric"
+
+// numericKind: `numeric: {value, tolerance, unit}`; the learner writes a
+// number, optionally with a unit ("3 nodes", "30s", "2 min", "33%"), which
+// is converted to the question's unit where the family is known.
+type numericKind struct{}
+
+func (numericKind) About() About {
+	return About{Name: NumType, Fields: []string{"numeric"},
+		Usage: Usage{"numeric", "a number, optionally with a unit:", "3 nodes / 30s / 3 узла"}}
+}
+
+func (numericKind) Validate(q *Question, bad func(string, ...any)) {
+	if q.Numeric == nil {
+		bad("numeric needs numeric: {value, tolerance, unit}")
+	} else if q.Numeric.Tolerance < 0 {
+		bad("numeric tolerance must not be negative")
+	}
+}
+
+func (numericKind) Present(p *Presentation) {
+	p.Hint = msg(p.Lang, "a number, optionally with its unit")
+	p.Unit = p.Q.Numeric.Unit.In(p.Lang)
+}
+
+func (numericKind) Ask(p *Presentation, head string, opts []survey.AskOpt) (string, error) {
+	return askLine(p, head, opts)
+}
+
+func (numericKind) Grade(q *Question, shown []int, answer, lang string) Result {
+	return gradeNumeric(q, answer, lang)
+}
+
+// Review gives, after a wrong value, the value read and the one expected
+// with its tolerance and unit.
+func (numericKind) Review(d *report.Doc, a *Answered, lang string) {
+	r := a.Result
+	if r.Verdict == Correct || r.Unreadable != "" {
+		return
+	}
+	got := "-"
+	if r.Value != nil {
+		got = trimFloat(*r.Value)
+	}
+	want := a.Q.Numeric
+	exp := trimFloat(want.Value)
+	if want.Tolerance > 0 {
+		exp += " ± " + trimFloat(want.Tolerance)
+	}
+	d.P(fmt.Sprintf("%s: %s; %s: %s %s", msg(lang, "Your value"), got, msg(lang, "Expected"), exp, want.Unit.In(lang)))
+}
+
+// Model is the value with the unit in the session's language.
+func (numericKind) Model(p *Presentation) string {
+	return strconv.FormatFloat(p.Q.Numeric.Value, 'g', -1, 64) + " " + p.Q.Numeric.Unit.In(p.Lang)
+}
 
 var numberRE = regexp.MustCompile(`[-+]?\d+(?:[.,]\d+)?`)
 
