@@ -140,8 +140,10 @@ func TestInformerHandlers(t *testing.T) {
 	})
 	var funcs []string
 	inf.AddEventHandler(HandlerFuncs[*corev1.Pod]{
-		AddFunc:    func(p *corev1.Pod, _ int64) { funcs = append(funcs, "add "+p.Name) },
-		UpdateFunc: func(old, p *corev1.Pod, _ int64) { funcs = append(funcs, "update "+p.Name+" "+old.Labels["v"]+"→"+p.Labels["v"]) },
+		AddFunc: func(p *corev1.Pod, _ int64) { funcs = append(funcs, "add "+p.Name) },
+		UpdateFunc: func(old, p *corev1.Pod, _ int64) {
+			funcs = append(funcs, "update "+p.Name+" "+old.Labels["v"]+"→"+p.Labels["v"])
+		},
 		DeleteFunc: func(p *corev1.Pod, _ int64) { funcs = append(funcs, "delete "+p.Name) },
 	}.Handle)
 	inf.Run(e.api.NewClient("watcher", apiserver.Identity{User: "kubernetes-admin", Groups: []string{"kubeadm:cluster-admins"}}, trace.PhaseController))
