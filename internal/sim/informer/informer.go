@@ -19,6 +19,7 @@ package informer
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -50,43 +51,55 @@ type IndexFunc[T runtime.Object] func(obj T) []string
 // Informer mirrors one resource of the API server through a client's watch.
 type Informer[T runtime.Object] struct {
 	plural   string
-	items    map[string]T
+	items    map[string]*entry[T]
 	sorted   []string // the keys in order; nil when a key came or went since
-	indexers map[string]IndexFunc[T]
-	indices  map[string]map[string]map[string]struct{} // index → value → keys
-	values   map[string]map[string][]string            // index → key → values it is filed under
+	indexers []*index[T]
 	handlers []func(Event[T])
 	running  bool
 }
 
-// NamespaceIndex is the index every informer keeps: objects by namespace
-// (client-go cache.NamespaceIndex).
-const NamespaceIndex = "namespace"
+// entry is one stored object and the values each index filed it under
+// (one map lookup per event finds both).
+type entry[T runtime.Object] struct {
+	obj  T
+	vals [][]string // by indexer, in the order they were added
+}
+
+type index[T runtime.Object] struct {
+	name string
+	f    IndexFunc[T]
+	keys map[string]map[string]struct{} // value → keys
+}
 
 // New returns an informer for plural (e.g. "pods"); Run opens its watch.
 // T is the resource's object type (*corev1.Pod for "pods").
 func New[T runtime.Object](plural string) *Informer[T] {
-	inf := &Informer[T]{plural: plural, items: map[string]T{}, indexers: map[string]IndexFunc[T]{},
-		indices: map[string]map[string]map[string]struct{}{}, values: map[string]map[string][]string{}}
-	inf.AddIndexer(NamespaceIndex, func(obj T) []string {
-		if ns := meta(obj).GetNamespace(); ns != "" {
-			return []string{ns}
-		}
-		return nil
-	})
-	return inf
+	return &Informer[T]{plural: plural, items: map[string]*entry[T]{}}
 }
 
 // AddIndexer adds an index (client-go Indexer.AddIndexers); the objects
 // already stored are filed at once.
 func (inf *Informer[T]) AddIndexer(name string, f IndexFunc[T]) *Informer[T] {
-	inf.indexers[name] = f
-	inf.indices[name] = map[string]map[string]struct{}{}
-	inf.values[name] = map[string][]string{}
-	for k, obj := range inf.items {
-		inf.file(name, k, obj)
+	if name == NamespaceIndex || inf.index(name) != nil {
+		panic("informer: index " + name + " added twice on " + inf.plural)
+	}
+	ix := &index[T]{name: name, f: f, keys: map[string]map[string]struct{}{}}
+	inf.indexers = append(inf.indexers, ix)
+	for k, e := range inf.items {
+		vals := f(e.obj)
+		e.vals = append(e.vals, vals)
+		ix.file(k, vals)
 	}
 	return inf
+}
+
+func (inf *Informer[T]) index(name string) *index[T] {
+	for _, ix := range inf.indexers {
+		if ix.name == name {
+			return ix
+		}
+	}
+	return nil
 }
 
 // AddEventHandler adds a handler; handlers run in the order they were
@@ -120,13 +133,15 @@ func (inf *Informer[T]) start() {
 func (inf *Informer[T]) handle(ev apiserver.Event) {
 	obj := ev.Obj.(T)
 	k := Key(obj)
-	old, had := inf.items[k]
+	e := Event[T]{Type: ev.Type, Obj: obj, Rev: ev.Rev}
+	if cur := inf.items[k]; cur != nil {
+		e.Old, e.had = cur.obj, true
+	}
 	if ev.Type == apiserver.Deleted {
 		inf.remove(k)
 	} else {
 		inf.put(k, obj)
 	}
-	e := Event[T]{Type: ev.Type, Obj: obj, Old: old, Rev: ev.Rev, had: had}
 	for _, h := range inf.handlers {
 		h(e)
 	}
@@ -139,62 +154,54 @@ func (inf *Informer[T]) handle(ev apiserver.Event) {
 func (inf *Informer[T]) Write(obj T) { inf.put(Key(obj), obj) }
 
 func (inf *Informer[T]) put(k string, obj T) {
-	if _, ok := inf.items[k]; !ok {
+	e := inf.items[k]
+	if e == nil {
+		e = &entry[T]{vals: make([][]string, len(inf.indexers))}
+		inf.items[k] = e
 		inf.sorted = nil
 	}
-	inf.items[k] = obj
-	for name, f := range inf.indexers {
-		vals := f(obj)
-		if old, ok := inf.values[name][k]; ok && slices.Equal(old, vals) {
+	e.obj = obj
+	for i, ix := range inf.indexers {
+		vals := ix.f(obj)
+		if slices.Equal(e.vals[i], vals) {
 			continue // filed where it was: most updates change no indexed field
 		}
-		inf.unfile(name, k)
-		inf.fileAs(name, k, vals)
+		ix.unfile(k, e.vals[i])
+		ix.file(k, vals)
+		e.vals[i] = vals
 	}
 }
 
 func (inf *Informer[T]) remove(k string) {
-	if _, ok := inf.items[k]; !ok {
+	e := inf.items[k]
+	if e == nil {
 		return
 	}
 	delete(inf.items, k)
 	inf.sorted = nil
-	for name := range inf.indexers {
-		inf.unfile(name, k)
+	for i, ix := range inf.indexers {
+		ix.unfile(k, e.vals[i])
 	}
 }
 
-func (inf *Informer[T]) file(name, k string, obj T) { inf.fileAs(name, k, inf.indexers[name](obj)) }
-
-func (inf *Informer[T]) fileAs(name, k string, vals []string) {
-	if len(vals) == 0 {
-		return
-	}
-	idx := inf.indices[name]
+func (ix *index[T]) file(k string, vals []string) {
 	for _, v := range vals {
-		set := idx[v]
+		set := ix.keys[v]
 		if set == nil {
 			set = map[string]struct{}{}
-			idx[v] = set
+			ix.keys[v] = set
 		}
 		set[k] = struct{}{}
 	}
-	inf.values[name][k] = vals
 }
 
-func (inf *Informer[T]) unfile(name, k string) {
-	vals, ok := inf.values[name][k]
-	if !ok {
-		return
-	}
-	idx := inf.indices[name]
+func (ix *index[T]) unfile(k string, vals []string) {
 	for _, v := range vals {
-		delete(idx[v], k)
-		if len(idx[v]) == 0 {
-			delete(idx, v)
+		delete(ix.keys[v], k)
+		if len(ix.keys[v]) == 0 {
+			delete(ix.keys, v)
 		}
 	}
-	delete(inf.values[name], k)
 }
 
 // Get returns the stored object namespace/name (name alone for a
@@ -208,15 +215,16 @@ func (inf *Informer[T]) Get(namespace, name string) (obj T, ok bool) {
 
 // GetByKey returns the object stored under key ("namespace/name" or "name").
 func (inf *Informer[T]) GetByKey(key string) (obj T, ok bool) {
-	obj, ok = inf.items[key]
-	return obj, ok
+	if e := inf.items[key]; e != nil {
+		return e.obj, true
+	}
+	return obj, false
 }
 
 // Len is how many objects the store holds.
 func (inf *Informer[T]) Len() int { return len(inf.items) }
 
-// List returns every stored object in key order.
-func (inf *Informer[T]) List() []T {
+func (inf *Informer[T]) keys() []string {
 	if inf.sorted == nil {
 		inf.sorted = make([]string, 0, len(inf.items))
 		for k := range inf.items {
@@ -224,27 +232,49 @@ func (inf *Informer[T]) List() []T {
 		}
 		slices.Sort(inf.sorted)
 	}
-	out := make([]T, len(inf.sorted))
-	for i, k := range inf.sorted {
-		out[i] = inf.items[k]
+	return inf.sorted
+}
+
+func (inf *Informer[T]) objects(keys []string) []T {
+	out := make([]T, len(keys))
+	for i, k := range keys {
+		out[i] = inf.items[k].obj
 	}
 	return out
 }
 
+// List returns every stored object in key order.
+func (inf *Informer[T]) List() []T { return inf.objects(inf.keys()) }
+
+// NamespaceIndex names the objects of one namespace (client-go
+// cache.NamespaceIndex). It needs no index of its own here: the sorted
+// keys of a namespace ("namespace/name") lie together.
+const NamespaceIndex = "namespace"
+
 // ByNamespace returns the objects of one namespace in name order.
 func (inf *Informer[T]) ByNamespace(namespace string) []T {
-	return inf.ByIndex(NamespaceIndex, namespace)
+	keys := inf.keys()
+	prefix := namespace + "/"
+	from, _ := slices.BinarySearch(keys, prefix)
+	to := from
+	for to < len(keys) && strings.HasPrefix(keys[to], prefix) {
+		to++
+	}
+	return inf.objects(keys[from:to])
 }
 
 // ByIndex returns the objects filed under value in index, in key order
 // (client-go Indexer.ByIndex, sorted here so that a caller's loop is
 // deterministic).
 func (inf *Informer[T]) ByIndex(index, value string) []T {
-	idx, ok := inf.indices[index]
-	if !ok {
+	if index == NamespaceIndex {
+		return inf.ByNamespace(value)
+	}
+	ix := inf.index(index)
+	if ix == nil {
 		panic("informer: no index " + index + " on " + inf.plural)
 	}
-	set := idx[value]
+	set := ix.keys[value]
 	if len(set) == 0 {
 		return nil
 	}
@@ -253,11 +283,7 @@ func (inf *Informer[T]) ByIndex(index, value string) []T {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	out := make([]T, len(keys))
-	for i, k := range keys {
-		out[i] = inf.items[k]
-	}
-	return out
+	return inf.objects(keys)
 }
 
 // Key is the store key of obj: "namespace/name", or "name" for a
