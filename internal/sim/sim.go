@@ -99,6 +99,7 @@ type Cluster struct {
 	nodeLife     *controller.NodeLifecycle
 	downAt       time.Duration
 	race         race
+	comps        []Component // in start order
 }
 
 // NewCluster builds the nodes and starts every component.
@@ -127,11 +128,10 @@ func NewCluster(cfg Config) (*Cluster, error) {
 	for _, n := range c.nodes {
 		api.Seed(n)
 	}
-	comps, err := c.components()
-	if err != nil {
+	if c.comps, err = c.components(); err != nil {
 		return nil, err
 	}
-	for _, comp := range comps {
+	for _, comp := range c.comps {
 		comp.Start()
 	}
 	// Past proxySample nodes the other kube-proxies are counted, not
