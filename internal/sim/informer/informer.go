@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
+	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 )
@@ -62,8 +63,17 @@ type Informer[T runtime.Object] struct {
 // (one map lookup per event finds both).
 type entry[T runtime.Object] struct {
 	obj  T
-	vals [][]string // by indexer, in the order they were added
+	vals [][]string     // by indexer, in the order they were added
+	snap runtime.Object // a copy taken on receipt, with DetectMutations
 }
+
+// DetectMutations makes every informer keep a deep copy of each object it
+// stores and check, when the object is replaced or removed, that nobody
+// changed it in the meantime; a change panics, naming the object. It is
+// for tests (client-go's cache mutation detector,
+// KUBE_CACHE_MUTATION_DETECTOR, tools/cache/mutation_detector.go): the
+// stored objects are shared with the API server and every other watcher.
+var DetectMutations bool
 
 type index[T runtime.Object] struct {
 	name string
@@ -136,6 +146,7 @@ func (inf *Informer[T]) handle(ev apiserver.Event) {
 	e := Event[T]{Type: ev.Type, Obj: obj, Rev: ev.Rev}
 	if cur := inf.items[k]; cur != nil {
 		e.Old, e.had = cur.obj, true
+		inf.check(k, cur)
 	}
 	if ev.Type == apiserver.Deleted {
 		inf.remove(k)
@@ -151,7 +162,19 @@ func (inf *Informer[T]) handle(ev apiserver.Event) {
 // its watch event arrives, so the next sync reads the new resourceVersion
 // (client-go's MutationCache serves the same purpose). No handler runs;
 // the watch event that follows replaces it.
-func (inf *Informer[T]) Write(obj T) { inf.put(Key(obj), obj) }
+func (inf *Informer[T]) Write(obj T) {
+	k := Key(obj)
+	if cur := inf.items[k]; cur != nil {
+		inf.check(k, cur)
+	}
+	inf.put(k, obj)
+}
+
+func (inf *Informer[T]) check(k string, e *entry[T]) {
+	if e.snap != nil && !equality.Semantic.DeepEqual(e.snap, runtime.Object(e.obj)) {
+		panic("informer: " + inf.plural + " " + k + " was changed in the informer's store; shared objects are read-only (copy before changing)")
+	}
+}
 
 func (inf *Informer[T]) put(k string, obj T) {
 	e := inf.items[k]
@@ -161,6 +184,10 @@ func (inf *Informer[T]) put(k string, obj T) {
 		inf.sorted = nil
 	}
 	e.obj = obj
+	e.snap = nil
+	if DetectMutations {
+		e.snap = obj.DeepCopyObject()
+	}
 	for i, ix := range inf.indexers {
 		vals := ix.f(obj)
 		if slices.Equal(e.vals[i], vals) {

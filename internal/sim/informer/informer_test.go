@@ -2,6 +2,7 @@ package informer
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -203,4 +204,26 @@ func TestInformerRunsOnce(t *testing.T) {
 		}
 	}()
 	inf.Run(c)
+}
+
+// With DetectMutations, a caller that changes a stored object in place is
+// caught when the next event for it arrives.
+func TestInformerDetectsMutation(t *testing.T) {
+	DetectMutations = true
+	defer func() { DetectMutations = false }()
+	inf := New[*corev1.Pod]("pods")
+	p := pod("default", "a", "", "")
+	inf.handle(apiserver.Event{Type: apiserver.Added, Obj: p, Rev: 1})
+	q := pod("default", "a", "", "")
+	q.Labels = map[string]string{"v": "2"}
+	inf.handle(apiserver.Event{Type: apiserver.Modified, Obj: q, Rev: 2}) // untouched: no panic
+	stored, _ := inf.Get("default", "a")
+	stored.Labels["v"] = "changed in place"
+	defer func() {
+		msg, _ := recover().(string)
+		if msg == "" || !strings.Contains(msg, "pods default/a was changed") {
+			t.Fatalf("panic %q, want the mutation named", msg)
+		}
+	}()
+	inf.handle(apiserver.Event{Type: apiserver.Deleted, Obj: q, Rev: 3})
 }
