@@ -136,3 +136,34 @@ func TestEndpointSliceSplitsAt100(t *testing.T) {
 		t.Fatalf("last update step: %+v", st[len(st)-1])
 	}
 }
+
+// Two Services selecting the same pods are synced in the same order on
+// every run (the controller used to walk a Go map of Services for each
+// pod event, in an order that changed from run to run).
+func TestEndpointSliceServicesInOrder(t *testing.T) {
+	var first []string
+	for run := 0; run < 8; run++ {
+		h := newHarness(t)
+		for i := 0; i < 3; i++ {
+			h.seedPod(i, false)
+		}
+		for _, name := range []string{"b", "a", "c"} {
+			h.api.Seed(service(name, set("app", "web")))
+		}
+		startEndpointSlice(h)
+		h.settle()
+		h.readyAll("default")
+		var order []string
+		for _, s := range h.steps("endpointslice.update") {
+			order = append(order, s.Get("service")+" "+s.Get("ready"))
+		}
+		if len(order) == 0 {
+			t.Fatal("no slice updates")
+		}
+		if run == 0 {
+			first = order
+		} else if !slices.Equal(order, first) {
+			t.Fatalf("run %d wrote slices in another order:\n%q\nthe first run:\n%q", run, order, first)
+		}
+	}
+}
