@@ -14,7 +14,12 @@
 // Delivery adds no engine event: each watch event reaches the store and the
 // handlers in the callback the API server schedules for it, so a component
 // that reads through an informer sees changes at the same virtual time, in
-// the same order, as one that kept its own map.
+// the same order, as one that kept its own map. Components do not share
+// informers (kube-controller-manager shares one factory): each watch is a
+// request of its component, and the summary counts them.
+//
+// Reads are sorted by key, so a loop over a lister is the same on every
+// run (a Go map's order is not).
 package informer
 
 import (
