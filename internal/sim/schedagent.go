@@ -9,6 +9,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/report"
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
+	"github.com/k8sexplain/k8sexplain/internal/sim/informer"
 	"github.com/k8sexplain/k8sexplain/internal/sim/scheduler"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	appsv1 "k8s.io/api/apps/v1"
@@ -35,8 +36,10 @@ type schedAgent struct {
 	queued   map[types.UID]bool
 	busy     bool
 	bound    map[types.UID]string // pods assumed or bound, by UID → node
-	services map[string]*corev1.Service
-	rsets    map[types.UID]*appsv1.ReplicaSet
+	nodes    *informer.Informer[*corev1.Node]
+	services *informer.Informer[*corev1.Service]
+	rsets    *informer.Informer[*appsv1.ReplicaSet]
+	pods     *informer.Informer[*corev1.Pod]
 	failed   map[types.UID]*corev1.Pod // unschedulable, waiting for a cluster change
 	Pending  map[types.UID]string      // unschedulable pods' messages, for the summary
 	// Scheduled counts binds that succeeded, between FirstBind and
@@ -47,44 +50,40 @@ type schedAgent struct {
 
 func newSchedAgent(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *schedAgent {
 	s := &schedAgent{c: c, eng: eng, rec: rec, fw: scheduler.New(), cache: scheduler.NewCluster(),
-		queued: map[types.UID]bool{}, bound: map[types.UID]string{}, services: map[string]*corev1.Service{},
-		rsets: map[types.UID]*appsv1.ReplicaSet{}, failed: map[types.UID]*corev1.Pod{}, Pending: map[types.UID]string{}}
-	c.Watch("nodes", func(ev apiserver.Event) {
-		n := ev.Obj.(*corev1.Node)
-		switch ev.Type {
-		case apiserver.Added:
+		queued: map[types.UID]bool{}, bound: map[types.UID]string{},
+		nodes: informer.New[*corev1.Node]("nodes"), services: informer.New[*corev1.Service]("services"),
+		rsets: informer.New[*appsv1.ReplicaSet]("replicasets"), pods: informer.New[*corev1.Pod]("pods"),
+		failed: map[types.UID]*corev1.Pod{}, Pending: map[types.UID]string{}}
+	// The scheduler's own cache (scheduler.Cluster) follows the node
+	// informer, as upstream's eventhandlers.go addNodeToCache does.
+	s.nodes.AddEventHandler(informer.HandlerFuncs[*corev1.Node]{
+		AddFunc: func(n *corev1.Node, _ int64) {
 			s.cache.AddNode(n)
 			s.retryFailed()
-		case apiserver.Modified:
+		},
+		UpdateFunc: func(_, n *corev1.Node, _ int64) {
 			s.cache.UpdateNode(n)
 			s.retryFailed()
-		case apiserver.Deleted:
-			s.cache.RemoveNode(n.Name)
-		}
-	})
-	c.Watch("services", func(ev apiserver.Event) {
-		svc := ev.Obj.(*corev1.Service)
-		if ev.Type == apiserver.Deleted {
-			delete(s.services, svc.Namespace+"/"+svc.Name)
-		} else {
-			s.services[svc.Namespace+"/"+svc.Name] = svc
-		}
-	})
-	c.Watch("replicasets", func(ev apiserver.Event) {
-		rs := ev.Obj.(*appsv1.ReplicaSet)
-		if ev.Type == apiserver.Deleted {
-			delete(s.rsets, rs.UID)
-		} else {
-			s.rsets[rs.UID] = rs
-		}
-	})
-	c.Watch("pods", func(ev apiserver.Event) { s.onPod(ev) })
+		},
+		DeleteFunc: func(n *corev1.Node, _ int64) { s.cache.RemoveNode(n.Name) },
+	}.Handle)
+	s.pods.AddEventHandler(s.onPod)
 	return s
 }
 
-func (s *schedAgent) onPod(ev apiserver.Event) {
-	pod := ev.Obj.(*corev1.Pod)
-	if ev.Type == apiserver.Deleted {
+func (s *schedAgent) Name() string { return s.c.Actor }
+
+// Start opens the scheduler's watches: nodes, Services, ReplicaSets, pods.
+func (s *schedAgent) Start() {
+	s.nodes.Run(s.c)
+	s.services.Run(s.c)
+	s.rsets.Run(s.c)
+	s.pods.Run(s.c)
+}
+
+func (s *schedAgent) onPod(ev informer.Event[*corev1.Pod]) {
+	pod := ev.Obj
+	if ev.Deleted() {
 		if _, ok := s.bound[pod.UID]; ok {
 			s.cache.RemovePod(pod)
 			delete(s.bound, pod.UID)
@@ -156,17 +155,13 @@ func (s *schedAgent) retryFailed() {
 // spreadSelector gathers what the scheduler's DefaultSpreadSelector needs
 // from the agent's informers: the Services and the owning ReplicaSet.
 func (s *schedAgent) spreadSelector(pod *corev1.Pod) labels.Selector {
-	svcs := make([]*corev1.Service, 0, len(s.services))
-	for _, svc := range s.services {
-		svcs = append(svcs, svc)
-	}
 	var owner *metav1.LabelSelector
 	if ref := metav1.GetControllerOf(pod); ref != nil {
-		if rs := s.rsets[ref.UID]; rs != nil {
+		if rs, _ := s.rsets.Get(pod.Namespace, ref.Name); rs != nil && rs.UID == ref.UID {
 			owner = rs.Spec.Selector
 		}
 	}
-	return scheduler.DefaultSpreadSelector(pod, svcs, owner)
+	return scheduler.DefaultSpreadSelector(pod, s.services.ByNamespace(pod.Namespace), owner)
 }
 
 func (s *schedAgent) cycle(pod *corev1.Pod) {

@@ -23,13 +23,13 @@ import (
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
+	"github.com/k8sexplain/k8sexplain/internal/sim/informer"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
@@ -38,88 +38,81 @@ type Deployment struct {
 	c       *apiserver.Client
 	eng     *engine.Engine
 	rec     *trace.Recorder
-	deploys map[string]*appsv1.Deployment
-	rsets   map[string]*appsv1.ReplicaSet // by namespace/name
-	queue   *workQueue                    // syncs queued
-	avail   map[string]int32              // last reported available replicas
+	deploys *informer.Informer[*appsv1.Deployment]
+	rsets   *informer.Informer[*appsv1.ReplicaSet] // indexed by controller UID
+	queue   *workQueue                             // syncs queued
+	avail   map[string]int32                       // last reported available replicas
 	// History is each Deployment's rollout table: sizes after every scaling.
 	History       map[string][]RolloutRow
 	progress      map[string]time.Duration // last progress (scaling, more available)
 	deadlineArmed map[string]time.Duration
 	complete      map[string]bool
 	exceeded      map[string]bool
-	rolledOut     map[string]bool                      // the last rollout completed
-	pods          map[types.UID]map[string]*corev1.Pod // by owning ReplicaSet's UID
-	waiting       map[string]bool                      // Recreate: waiting for old pods to go
-	shown         map[string][3]int32                  // last status line shown: ready, available, minAvailable
+	rolledOut     map[string]bool                 // the last rollout completed
+	pods          *informer.Informer[*corev1.Pod] // indexed by controller UID
+	waiting       map[string]bool                 // Recreate: waiting for old pods to go
+	shown         map[string][3]int32             // last status line shown: ready, available, minAvailable
 }
 
-// NewDeployment starts the controller's watches.
+// NewDeployment builds the controller on its client; Start opens its
+// watches.
 func NewDeployment(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *Deployment {
-	d := &Deployment{c: c, eng: eng, rec: rec, deploys: map[string]*appsv1.Deployment{},
-		rsets: map[string]*appsv1.ReplicaSet{}, avail: map[string]int32{},
-		History: map[string][]RolloutRow{}, progress: map[string]time.Duration{}, deadlineArmed: map[string]time.Duration{},
+	d := &Deployment{c: c, eng: eng, rec: rec, deploys: informer.New[*appsv1.Deployment]("deployments"),
+		rsets: informer.New[*appsv1.ReplicaSet]("replicasets").AddIndexer(informer.ControllerIndex, informer.ByController[*appsv1.ReplicaSet]),
+		avail: map[string]int32{}, History: map[string][]RolloutRow{}, progress: map[string]time.Duration{}, deadlineArmed: map[string]time.Duration{},
 		complete: map[string]bool{}, exceeded: map[string]bool{}, rolledOut: map[string]bool{},
-		pods: map[types.UID]map[string]*corev1.Pod{}, waiting: map[string]bool{}, shown: map[string][3]int32{}}
+		pods:    informer.New[*corev1.Pod]("pods").AddIndexer(informer.ControllerIndex, informer.ByController[*corev1.Pod]),
+		waiting: map[string]bool{}, shown: map[string][3]int32{}}
 	d.queue = newWorkQueue(eng, d.sync)
 	d.queue.onRetry = retryStep(rec, c.Actor, "deployments")
-	c.Watch("deployments", func(ev apiserver.Event) {
-		dep := ev.Obj.(*appsv1.Deployment)
-		k := dep.Namespace + "/" + dep.Name
-		if ev.Type == apiserver.Deleted {
-			delete(d.deploys, k)
+	d.deploys.AddEventHandler(func(ev informer.Event[*appsv1.Deployment]) {
+		if ev.Deleted() {
 			return
 		}
-		first := d.deploys[k] == nil
-		d.deploys[k] = dep
-		if first {
+		dep := ev.Obj
+		if ev.Old == nil {
 			rec.Add(trace.Step{Phase: trace.PhaseController, Actor: c.Actor, Kind: "controller.observe",
 				Object: apiserver.ObjectRef(dep), Fields: trace.F("kind", "Deployment", "rev", ev.Rev)})
 		}
-		d.queue.add(k)
+		d.queue.add(dep.Namespace + "/" + dep.Name)
 	})
-	c.Watch("replicasets", func(ev apiserver.Event) {
-		rs := ev.Obj.(*appsv1.ReplicaSet)
-		k := rs.Namespace + "/" + rs.Name
-		if ev.Type == apiserver.Deleted {
-			delete(d.rsets, k)
-		} else {
-			d.rsets[k] = rs
-		}
-		if ref := metav1.GetControllerOf(rs); ref != nil && ref.Kind == "Deployment" {
-			d.queue.add(rs.Namespace + "/" + ref.Name)
+	d.rsets.AddEventHandler(func(ev informer.Event[*appsv1.ReplicaSet]) {
+		if ref := metav1.GetControllerOf(ev.Obj); ref != nil && ref.Kind == "Deployment" {
+			d.queue.add(ev.Obj.Namespace + "/" + ref.Name)
 		}
 	})
 	// Pods, for Recreate: the new ReplicaSet waits until no old pod exists
 	// (deployment_controller.go deletePod enqueues the Deployment).
-	c.Watch("pods", func(ev apiserver.Event) {
-		pod := ev.Obj.(*corev1.Pod)
+	d.pods.AddEventHandler(func(ev informer.Event[*corev1.Pod]) {
+		if !ev.Deleted() {
+			return
+		}
+		pod := ev.Obj
 		ref := metav1.GetControllerOf(pod)
 		if ref == nil || ref.Kind != "ReplicaSet" {
 			return
 		}
-		if ev.Type == apiserver.Deleted {
-			delete(d.pods[ref.UID], pod.Name)
-		} else {
-			if d.pods[ref.UID] == nil {
-				d.pods[ref.UID] = map[string]*corev1.Pod{}
-			}
-			d.pods[ref.UID][pod.Name] = pod
-		}
-		if ev.Type != apiserver.Deleted {
-			return
-		}
-		rs := d.rsets[pod.Namespace+"/"+ref.Name]
+		rs, _ := d.rsets.Get(pod.Namespace, ref.Name)
 		if rs == nil {
 			return
 		}
 		if dref := metav1.GetControllerOf(rs); dref != nil && dref.Kind == "Deployment" {
-			if dep := d.deploys[rs.Namespace+"/"+dref.Name]; dep != nil && dep.Spec.Strategy.Type == appsv1.RecreateDeploymentStrategyType {
+			if dep, _ := d.deploys.Get(rs.Namespace, dref.Name); dep != nil && dep.Spec.Strategy.Type == appsv1.RecreateDeploymentStrategyType {
 				d.queue.add(rs.Namespace + "/" + dref.Name)
 			}
 		}
 	})
 	return d
+}
+
+// Name is the controller's client name.
+func (d *Deployment) Name() string { return d.c.Actor }
+
+// Start opens the controller's watches: Deployments, ReplicaSets, pods.
+func (d *Deployment) Start() {
+	d.deploys.Run(d.c)
+	d.rsets.Run(d.c)
+	d.pods.Run(d.c)
 }
 
 // retryStep records a failed sync and its back-off.
@@ -162,7 +155,7 @@ func ResolveFenceposts(surge, unavail *intstr.IntOrString, replicas int32) (int3
 // ends the sync with an error, and the queue retries the key with back-off
 // after the informers have caught up.
 func (d *Deployment) sync(k string, done func(error)) {
-	dep := d.deploys[k]
+	dep, _ := d.deploys.GetByKey(k)
 	if dep == nil {
 		done(nil)
 		return
@@ -297,7 +290,7 @@ func (d *Deployment) oldPods(newRS *appsv1.ReplicaSet, olds []*appsv1.ReplicaSet
 		if newRS != nil && rs.UID == newRS.UID {
 			continue
 		}
-		for _, p := range d.pods[rs.UID] {
+		for _, p := range d.pods.ByIndex(informer.ControllerIndex, string(rs.UID)) {
 			if p.Status.Phase != corev1.PodFailed && p.Status.Phase != corev1.PodSucceeded {
 				n++
 			}
@@ -339,10 +332,7 @@ func nextRevision(olds []*appsv1.ReplicaSet) int {
 func (d *Deployment) owned(dep *appsv1.Deployment, name string) (*appsv1.ReplicaSet, []*appsv1.ReplicaSet) {
 	var newRS *appsv1.ReplicaSet
 	var olds []*appsv1.ReplicaSet
-	for _, rs := range d.rsets {
-		if ref := metav1.GetControllerOf(rs); ref == nil || ref.UID != dep.UID {
-			continue
-		}
+	for _, rs := range d.rsets.ByIndex(informer.ControllerIndex, string(dep.UID)) {
 		if rs.Name == name {
 			newRS = rs
 		} else {
@@ -594,7 +584,7 @@ func (d *Deployment) watchDeadline(k string, dep *appsv1.Deployment, newRS *apps
 // conflict is retried with back-off from the newer copy, as the requeued
 // sync would.
 func (d *Deployment) writeCondition(k string, cond appsv1.DeploymentCondition, attempt int) {
-	dep := d.deploys[k]
+	dep, _ := d.deploys.GetByKey(k)
 	if dep == nil || attempt >= maxRetries {
 		return
 	}

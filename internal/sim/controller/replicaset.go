@@ -6,6 +6,7 @@ import (
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
+	"github.com/k8sexplain/k8sexplain/internal/sim/informer"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -27,62 +28,52 @@ type ReplicaSet struct {
 	c          *apiserver.Client
 	eng        *engine.Engine
 	rec        *trace.Recorder
-	rsets      map[string]*appsv1.ReplicaSet
-	pods       map[types.UID]map[string]*corev1.Pod // by owner UID, then pod name
-	inFlight   map[types.UID]int                    // creations not yet observed (expectations)
-	counts     map[types.UID]*podCounts             // kept up to date on every pod event
-	deleting   map[types.UID]map[string]bool        // deletions sent, not yet seen
-	queue      *workQueue                           // syncs queued
+	rsets      *informer.Informer[*appsv1.ReplicaSet]
+	pods       *informer.Informer[*corev1.Pod] // indexed by controller UID
+	inFlight   map[types.UID]int               // creations not yet observed (expectations)
+	counts     map[types.UID]*podCounts        // kept up to date on every pod event
+	deleting   map[types.UID]map[string]bool   // deletions sent, not yet seen
+	queue      *workQueue                      // syncs queued
 	lastStatus map[string][4]int64
 	retry      itemBackoff // failed creations requeue with back-off
 }
 
-// NewReplicaSet starts the controller's watches.
+// NewReplicaSet builds the controller on its client; Start opens its watches.
 func NewReplicaSet(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *ReplicaSet {
-	r := &ReplicaSet{c: c, eng: eng, rec: rec, rsets: map[string]*appsv1.ReplicaSet{},
-		pods: map[types.UID]map[string]*corev1.Pod{}, inFlight: map[types.UID]int{}, counts: map[types.UID]*podCounts{}, deleting: map[types.UID]map[string]bool{}}
+	r := &ReplicaSet{c: c, eng: eng, rec: rec, rsets: informer.New[*appsv1.ReplicaSet]("replicasets"),
+		pods:     informer.New[*corev1.Pod]("pods").AddIndexer(informer.ControllerIndex, informer.ByController[*corev1.Pod]),
+		inFlight: map[types.UID]int{}, counts: map[types.UID]*podCounts{}, deleting: map[types.UID]map[string]bool{}}
 	r.queue = newWorkQueue(eng, r.sync)
 	r.queue.onRetry = retryStep(rec, c.Actor, "replicasets")
-	c.Watch("replicasets", func(ev apiserver.Event) {
-		rs := ev.Obj.(*appsv1.ReplicaSet)
-		k := rs.Namespace + "/" + rs.Name
-		if ev.Type == apiserver.Deleted {
-			delete(r.rsets, k)
+	r.rsets.AddEventHandler(func(ev informer.Event[*appsv1.ReplicaSet]) {
+		if ev.Deleted() {
 			return
 		}
-		if r.rsets[k] == nil {
+		rs := ev.Obj
+		if ev.Old == nil {
 			rec.Add(trace.Step{Phase: trace.PhaseController, Actor: c.Actor, Kind: "controller.observe",
 				Object: apiserver.ObjectRef(rs), Fields: trace.F("kind", "ReplicaSet", "rev", ev.Rev)})
 		}
-		r.rsets[k] = rs
-		r.queue.add(k)
+		r.queue.add(rs.Namespace + "/" + rs.Name)
 	})
-	c.Watch("pods", func(ev apiserver.Event) {
-		pod := ev.Obj.(*corev1.Pod)
+	r.pods.AddEventHandler(func(ev informer.Event[*corev1.Pod]) {
+		pod := ev.Obj
 		ref := metav1.GetControllerOf(pod)
 		if ref == nil || ref.Kind != "ReplicaSet" {
 			return
-		}
-		byName := r.pods[ref.UID]
-		if byName == nil {
-			byName = map[string]*corev1.Pod{}
-			r.pods[ref.UID] = byName
 		}
 		cnt := r.counts[ref.UID]
 		if cnt == nil {
 			cnt = &podCounts{}
 			r.counts[ref.UID] = cnt
 		}
-		if old := byName[pod.Name]; old != nil {
-			cnt.add(old, -1)
+		if ev.Old != nil {
+			cnt.add(ev.Old, -1)
 		}
-		if ev.Type == apiserver.Deleted {
-			delete(byName, pod.Name)
-		} else {
-			byName[pod.Name] = pod
+		if !ev.Deleted() {
 			cnt.add(pod, 1)
 		}
-		if ev.Type == apiserver.Deleted || pod.DeletionTimestamp != nil {
+		if ev.Deleted() || pod.DeletionTimestamp != nil {
 			delete(r.deleting[ref.UID], pod.Name)
 		}
 		r.queue.add(pod.Namespace + "/" + ref.Name)
@@ -90,8 +81,17 @@ func NewReplicaSet(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder)
 	return r
 }
 
+// Name is the controller's client name.
+func (r *ReplicaSet) Name() string { return r.c.Actor }
+
+// Start opens the controller's watches: ReplicaSets, then pods.
+func (r *ReplicaSet) Start() {
+	r.rsets.Run(r.c)
+	r.pods.Run(r.c)
+}
+
 func (r *ReplicaSet) sync(k string, done func(error)) {
-	rs := r.rsets[k]
+	rs, _ := r.rsets.GetByKey(k)
 	if rs == nil {
 		done(nil)
 		return
@@ -261,7 +261,7 @@ func (c *podCounts) add(p *corev1.Pod, d int) {
 func (r *ReplicaSet) remove(rs *appsv1.ReplicaSet, n int) {
 	var pods []*corev1.Pod
 	perNode := map[string]int{}
-	for _, p := range r.pods[rs.UID] {
+	for _, p := range r.pods.ByIndex(informer.ControllerIndex, string(rs.UID)) {
 		if p.DeletionTimestamp == nil && !r.deleting[rs.UID][p.Name] {
 			pods = append(pods, p)
 			perNode[p.Spec.NodeName]++
