@@ -82,6 +82,23 @@ func newSchedAgent(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder)
 	return s
 }
 
+// useProfile replaces the default profile with one from a
+// KubeSchedulerConfiguration and says so in the trace.
+func (s *schedAgent) useProfile(p scheduler.Profile, source, summary string) {
+	s.fw = scheduler.NewWithProfile(p)
+	s.rec.Add(trace.Step{Phase: trace.PhaseScheduler, Actor: s.c.Actor, Kind: "scheduler.profile",
+		Fields: trace.F("profile", p.Name, "file", source, "summary", summary)})
+}
+
+// profileName is the schedulerName of the agent's profile: pods naming
+// another scheduler are left alone.
+func (s *schedAgent) profileName() string {
+	if name := s.fw.Profile().Name; name != "" {
+		return name
+	}
+	return corev1.DefaultSchedulerName
+}
+
 func (s *schedAgent) onPod(ev apiserver.Event) {
 	pod := ev.Obj.(*corev1.Pod)
 	if ev.Type == apiserver.Deleted {
@@ -101,8 +118,8 @@ func (s *schedAgent) onPod(ev apiserver.Event) {
 		}
 		return
 	}
-	if pod.Spec.SchedulerName != "" && pod.Spec.SchedulerName != corev1.DefaultSchedulerName {
-		return
+	if name := pod.Spec.SchedulerName; name != s.profileName() && (name != "" || s.profileName() != corev1.DefaultSchedulerName) {
+		return // another scheduler's pod
 	}
 	if s.queued[pod.UID] || s.failed[pod.UID] != nil {
 		return

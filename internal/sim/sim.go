@@ -16,6 +16,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/sim/controller"
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
 	"github.com/k8sexplain/k8sexplain/internal/sim/kubelet"
+	"github.com/k8sexplain/k8sexplain/internal/sim/scheduler"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
@@ -63,6 +64,12 @@ type Config struct {
 	// time, pods Running and pods in all. It only reports; the run is the
 	// same with or without it.
 	Progress func(now time.Duration, running, pods int)
+	// Scheduler, when set, is the kube-scheduler profile (from
+	// --scheduler-config); nil runs the default profile. SchedulerSource
+	// names the file it came from and SchedulerSummary describes it, for
+	// the trace.
+	Scheduler                         *scheduler.Profile
+	SchedulerSource, SchedulerSummary string
 	// LogWrites keeps the API server's log of write requests (Writes), for
 	// the comparison with a real control plane's audit log.
 	LogWrites bool
@@ -170,6 +177,9 @@ func NewCluster(cfg Config) (*Cluster, error) {
 	c.slices.BatchPeriod = cfg.EndpointUpdatesBatchPeriod
 	controller.NewResourceQuota(api.NewClient("resourcequota-controller", sa("resourcequota-controller"), trace.PhaseController), eng, c.rec)
 	c.sched = newSchedAgent(api.NewClient("default-scheduler", cert("system:kube-scheduler"), trace.PhaseScheduler), eng, c.rec)
+	if cfg.Scheduler != nil {
+		c.sched.useProfile(*cfg.Scheduler, cfg.SchedulerSource, cfg.SchedulerSummary)
+	}
 	for i, n := range nodes {
 		kc := api.NewClient("kubelet/"+n.Name, cert("system:node:"+n.Name, "system:nodes"), trace.PhaseKubelet)
 		k, err := kubelet.New(kc, eng, c.rec, n)

@@ -66,6 +66,9 @@ func New() *Scheduler { return NewWithProfile(DefaultProfile()) }
 // NewWithProfile returns a scheduler with the given profile.
 func NewWithProfile(p Profile) *Scheduler { return &Scheduler{profile: p} }
 
+// Profile returns the scheduler's profile.
+func (s *Scheduler) Profile() *Profile { return &s.profile }
+
 // numFeasibleNodesToFind is how many feasible nodes Filter looks for before
 // it stops: all below 100 nodes, else pct% (adaptive 50 − n/125, at least 5)
 // but never fewer than 100 (schedule_one.go).
