@@ -298,7 +298,7 @@ func loadSchedulerConfig(path string, cfg *sim.Config) error {
 	if err != nil {
 		return exitcode.AsInput(err)
 	}
-	cfg.Scheduler, cfg.SchedulerSource, cfg.SchedulerSummary = &sc.Profile, path, sc.Summary
+	cfg.Scheduler, cfg.SchedulerSource = &sc.Profile, path
 	return nil
 }
 

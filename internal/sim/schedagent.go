@@ -84,10 +84,11 @@ func newSchedAgent(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder)
 
 // useProfile replaces the default profile with one from a
 // KubeSchedulerConfiguration and says so in the trace.
-func (s *schedAgent) useProfile(p scheduler.Profile, source, summary string) {
+func (s *schedAgent) useProfile(p scheduler.Profile, source string) {
 	s.fw = scheduler.NewWithProfile(p)
+	strategy, weights := p.Describe()
 	s.rec.Add(trace.Step{Phase: trace.PhaseScheduler, Actor: s.c.Actor, Kind: "scheduler.profile",
-		Fields: trace.F("profile", p.Name, "file", source, "summary", summary)})
+		Fields: trace.F("profile", p.Name, "file", source, "strategy", strategy, "weights", weights)})
 }
 
 // profileName is the schedulerName of the agent's profile: pods naming

@@ -66,10 +66,9 @@ type Config struct {
 	Progress func(now time.Duration, running, pods int)
 	// Scheduler, when set, is the kube-scheduler profile (from
 	// --scheduler-config); nil runs the default profile. SchedulerSource
-	// names the file it came from and SchedulerSummary describes it, for
-	// the trace.
-	Scheduler                         *scheduler.Profile
-	SchedulerSource, SchedulerSummary string
+	// names the file it came from, for the trace.
+	Scheduler       *scheduler.Profile
+	SchedulerSource string
 	// LogWrites keeps the API server's log of write requests (Writes), for
 	// the comparison with a real control plane's audit log.
 	LogWrites bool
@@ -178,7 +177,7 @@ func NewCluster(cfg Config) (*Cluster, error) {
 	controller.NewResourceQuota(api.NewClient("resourcequota-controller", sa("resourcequota-controller"), trace.PhaseController), eng, c.rec)
 	c.sched = newSchedAgent(api.NewClient("default-scheduler", cert("system:kube-scheduler"), trace.PhaseScheduler), eng, c.rec)
 	if cfg.Scheduler != nil {
-		c.sched.useProfile(*cfg.Scheduler, cfg.SchedulerSource, cfg.SchedulerSummary)
+		c.sched.useProfile(*cfg.Scheduler, cfg.SchedulerSource)
 	}
 	for i, n := range nodes {
 		kc := api.NewClient("kubelet/"+n.Name, cert("system:node:"+n.Name, "system:nodes"), trace.PhaseKubelet)

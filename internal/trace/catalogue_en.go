@@ -167,7 +167,7 @@ var catalogueEN = map[string]Entry{
 	"unmodeled": {"{kind} {object} is stored; in a real cluster the {controller} acts on it — this simulator does not run it",
 		"Storing an object and acting on it are separate: the API server accepts any valid object; a controller must watch it for anything to happen."},
 	"stored.data": {"{kind} {object} is stored; no controller reconciles it (pods and other components read it)", ""},
-	"scheduler.profile": {"kube-scheduler runs profile {profile} from {file}: {summary}",
+	"scheduler.profile": {"kube-scheduler runs profile {profile} from {file}: NodeResourcesFit {strategy}; Score {weights}",
 		"A KubeSchedulerConfiguration (kube-scheduler --config) changes the plugins and their weights: the default profile spreads pods (NodeResourcesFit LeastAllocated prefers the emptiest node), MostAllocated packs them onto the fullest nodes that fit, RequestedToCapacityRatio scores utilization through a shape you choose. Pods pick a profile by spec.schedulerName."},
 	"scheduler.queue": {"pod {pod} has no spec.nodeName: added to the scheduling queue",
 		"The scheduler watches pods whose spec.nodeName is empty. It does not start containers; it only decides where a pod should run."},

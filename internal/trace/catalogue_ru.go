@@ -167,7 +167,7 @@ var catalogueRU = map[string]Entry{
 	"unmodeled": {"{kind} {object} сохранён; в реальном кластере на него реагирует {controller} — этот симулятор его не запускает",
 		"Сохранить объект и действовать по нему — разные вещи: API-сервер примет любой валидный объект, но чтобы что-то произошло, его должен отслеживать через watch какой-нибудь контроллер."},
 	"stored.data": {"{kind} {object} сохранён; ни один контроллер его не согласует (его читают поды и другие компоненты)", ""},
-	"scheduler.profile": {"kube-scheduler работает с профилем {profile} из {file}: {summary}",
+	"scheduler.profile": {"kube-scheduler работает с профилем {profile} из {file}: NodeResourcesFit {strategy}; Score {weights}",
 		"KubeSchedulerConfiguration (kube-scheduler --config) меняет плагины и их веса: профиль по умолчанию распределяет поды (NodeResourcesFit LeastAllocated предпочитает самую свободную ноду), MostAllocated уплотняет их на самых загруженных нодах, где они помещаются, RequestedToCapacityRatio оценивает загрузку по заданной кривой. Под выбирает профиль через spec.schedulerName."},
 	"scheduler.queue": {"у пода {pod} нет spec.nodeName: он добавлен в очередь планирования",
 		"Планировщик следит за подами с пустым spec.nodeName. Контейнеры он не запускает — он только решает, где под должен работать."},

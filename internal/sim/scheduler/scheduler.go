@@ -1,8 +1,11 @@
 package scheduler
 
 import (
+	"cmp"
 	"math/rand/v2"
 	"slices"
+	"strconv"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -44,6 +47,29 @@ func DefaultProfile() Profile {
 		panic(err) // the defaults are valid
 	}
 	return p
+}
+
+// Describe returns NodeResourcesFit's scoring strategy with its resources
+// ("MostAllocated (cpu 1, memory 1)") and the score plugins with their
+// weights ("TaintToleration ×3, NodeAffinity ×2, …"), "—" for either when
+// there is none, for the trace.
+func (p *Profile) Describe() (strategy, weights string) {
+	strategy, weights = "—", "—"
+	var w []string
+	for _, ws := range p.Score {
+		w = append(w, ws.Plugin.Name()+" ×"+strconv.FormatInt(ws.Weight, 10))
+		if fit, ok := ws.Plugin.(*NodeResourcesFit); ok {
+			var res []string
+			for _, r := range fit.Resources {
+				res = append(res, string(r.Name)+" "+strconv.FormatInt(r.Weight, 10))
+			}
+			strategy = cmp.Or(fit.Strategy, LeastAllocated) + " (" + strings.Join(res, ", ") + ")"
+		}
+	}
+	if len(w) > 0 {
+		weights = strings.Join(w, ", ")
+	}
+	return strategy, weights
 }
 
 // Scheduler runs scheduling cycles with one profile. It is not safe for

@@ -103,9 +103,6 @@ type pluginConfig struct {
 type Config struct {
 	File    string
 	Profile scheduler.Profile
-	// Summary describes the profile in one line for the trace: the scoring
-	// strategy and the score plugins' weights.
-	Summary string
 }
 
 // Load reads and decodes the file at path.
@@ -154,6 +151,9 @@ func parse(data []byte) (*Config, error) {
 		}
 		return nil, syntaxError(err)
 	}
+	if err := checkKind(&doc); err != nil {
+		return nil, err
+	}
 	var more yaml.Node
 	if err := dec.Decode(&more); err != io.EOF {
 		if err != nil {
@@ -176,16 +176,6 @@ func parse(data []byte) (*Config, error) {
 	}
 	fail := func(path, format string, args ...any) error {
 		return &posError{line: at(path), msg: fmt.Sprintf(format, args...)}
-	}
-	// The serializer checks kind, then the version (apimachinery runtime).
-	if cfg.Kind == "" {
-		return nil, fail("", "Object 'Kind' is missing: want kind: %s", Kind)
-	}
-	if cfg.APIVersion == "" {
-		return nil, fail("", "Object 'apiVersion' is missing: want apiVersion: %s", APIVersion)
-	}
-	if cfg.Kind != Kind || cfg.APIVersion != APIVersion {
-		return nil, fail("kind", "no kind %q is registered for version %q: want apiVersion: %s, kind: %s", cfg.Kind, cfg.APIVersion, APIVersion, Kind)
 	}
 	if len(cfg.Extenders) > 0 {
 		return nil, fail("extenders", "extenders: not supported by the simulator (it has no HTTP extenders)")
@@ -271,7 +261,41 @@ func parse(data []byte) (*Config, error) {
 		}
 		return nil, err
 	}
-	return &Config{Profile: prof, Summary: summary(prof)}, nil
+	return &Config{Profile: prof}, nil
+}
+
+// checkKind reads apiVersion and kind before the strict decoding, so that
+// a manifest of another kind is named as such rather than for its first
+// unknown field. The serializer checks kind, then the version
+// (apimachinery runtime).
+func checkKind(doc *yaml.Node) error {
+	n := doc
+	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = n.Content[0]
+	}
+	if n.Kind != yaml.MappingNode {
+		return &posError{line: n.Line, msg: fmt.Sprintf("want a KubeSchedulerConfiguration object (apiVersion: %s, kind: %s)", APIVersion, Kind)}
+	}
+	var kind, version string
+	line := n.Line
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		switch k.Value {
+		case "kind":
+			kind, line = v.Value, k.Line
+		case "apiVersion":
+			version = v.Value
+		}
+	}
+	switch {
+	case kind == "":
+		return &posError{line: n.Line, msg: "Object 'Kind' is missing: want kind: " + Kind}
+	case version == "":
+		return &posError{line: n.Line, msg: "Object 'apiVersion' is missing: want apiVersion: " + APIVersion}
+	case kind != Kind || version != APIVersion:
+		return &posError{line: line, msg: fmt.Sprintf("no kind %s is registered for version %s: want apiVersion: %s, kind: %s", quoteShort(kind), quoteShort(version), APIVersion, Kind)}
+	}
+	return nil
 }
 
 // decodeArgs decodes a plugin's args, which may carry apiVersion and kind
@@ -384,34 +408,4 @@ func syntaxError(err error) error {
 		return &posError{line: line, msg: "YAML: " + strings.TrimSpace(rest)}
 	}
 	return fmt.Errorf("YAML: %s", msg)
-}
-
-// summary is the one-line account of a profile for the trace.
-func summary(p scheduler.Profile) string {
-	var b strings.Builder
-	for _, ws := range p.Score {
-		if fit, ok := ws.Plugin.(*scheduler.NodeResourcesFit); ok {
-			b.WriteString(fit.Strategy)
-			b.WriteString(" (")
-			for i, r := range fit.Resources {
-				if i > 0 {
-					b.WriteString(", ")
-				}
-				fmt.Fprintf(&b, "%s %d", r.Name, r.Weight)
-			}
-			b.WriteString("); ")
-		}
-	}
-	b.WriteString("score weights")
-	for i, ws := range p.Score {
-		sep := ", "
-		if i == 0 {
-			sep = " "
-		}
-		fmt.Fprintf(&b, "%s%s %d", sep, ws.Plugin.Name(), ws.Weight)
-	}
-	if len(p.Score) == 0 {
-		b.WriteString(" none")
-	}
-	return b.String()
 }
