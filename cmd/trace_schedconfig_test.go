@@ -81,3 +81,17 @@ func TestSchedulerConfigCompletesYAML(t *testing.T) {
 		}
 	}
 }
+
+// A profile named other than default-scheduler leaves the pods that name
+// default-scheduler Pending, and the trace says why.
+func TestSchedulerConfigOtherSchedulerName(t *testing.T) {
+	inRoot(t)
+	out, errOut, code := run(t, "", "trace", "apply", "--scheduler-config", "internal/sim/scheduler/schedconfig/testdata/rtcr.yaml", "examples/app.yaml")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if strings.Count(out, "names scheduler default-scheduler (spec.schedulerName), not this profile's bin-packer: it stays Pending") != 3 ||
+		!strings.Contains(out, "0 of 3 pods Ready") || strings.Contains(out, "bind web-") {
+		t.Errorf("pods for default-scheduler under profile bin-packer:\n%s", out)
+	}
+}

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
 	"sort"
 	"strconv"
@@ -38,6 +39,7 @@ type schedAgent struct {
 	services map[string]*corev1.Service
 	rsets    map[types.UID]*appsv1.ReplicaSet
 	failed   map[types.UID]*corev1.Pod // unschedulable, waiting for a cluster change
+	others   map[types.UID]bool        // pods for another scheduler, already reported
 	Pending  map[types.UID]string      // unschedulable pods' messages, for the summary
 	// Scheduled counts binds that succeeded, between FirstBind and
 	// LastBind (virtual time), for the summary's scale section.
@@ -103,6 +105,7 @@ func (s *schedAgent) profileName() string {
 func (s *schedAgent) onPod(ev apiserver.Event) {
 	pod := ev.Obj.(*corev1.Pod)
 	if ev.Type == apiserver.Deleted {
+		delete(s.others, pod.UID)
 		if _, ok := s.bound[pod.UID]; ok {
 			s.cache.RemovePod(pod)
 			delete(s.bound, pod.UID)
@@ -120,7 +123,17 @@ func (s *schedAgent) onPod(ev apiserver.Event) {
 		return
 	}
 	if name := pod.Spec.SchedulerName; name != s.profileName() && (name != "" || s.profileName() != corev1.DefaultSchedulerName) {
-		return // another scheduler's pod
+		// Another scheduler's pod: it stays Pending unless that scheduler
+		// runs. Said once per pod.
+		if !s.others[pod.UID] {
+			if s.others == nil {
+				s.others = map[types.UID]bool{}
+			}
+			s.others[pod.UID] = true
+			s.rec.Add(trace.Step{Phase: trace.PhaseScheduler, Actor: s.c.Actor, Kind: "scheduler.other", Object: apiserver.ObjectRef(pod),
+				Fields: trace.F("pod", pod.Name, "scheduler", cmp.Or(name, corev1.DefaultSchedulerName), "profile", s.profileName())})
+		}
+		return
 	}
 	if s.queued[pod.UID] || s.failed[pod.UID] != nil {
 		return

@@ -169,6 +169,8 @@ var catalogueEN = map[string]Entry{
 	"stored.data": {"{kind} {object} is stored; no controller reconciles it (pods and other components read it)", ""},
 	"scheduler.profile": {"kube-scheduler runs profile {profile} from {file}: NodeResourcesFit {strategy}; Score {weights}",
 		"A KubeSchedulerConfiguration (kube-scheduler --config) changes the plugins and their weights: the default profile spreads pods (NodeResourcesFit LeastAllocated prefers the emptiest node), MostAllocated packs them onto the fullest nodes that fit, RequestedToCapacityRatio scores utilization through a shape you choose. Pods pick a profile by spec.schedulerName."},
+	"scheduler.other": {"pod {pod} names scheduler {scheduler} (spec.schedulerName), not this profile's {profile}: it stays Pending",
+		"kube-scheduler schedules only the pods whose spec.schedulerName is one of its profiles' schedulerName (default-scheduler when unset); a pod for a scheduler that does not run stays Pending with no event."},
 	"scheduler.queue": {"pod {pod} has no spec.nodeName: added to the scheduling queue",
 		"The scheduler watches pods whose spec.nodeName is empty. It does not start containers; it only decides where a pod should run."},
 	"scheduler.filter": {"Filter for {pod}: {feasible} of {evaluated:evaluated node|evaluated nodes} fit",

@@ -169,6 +169,8 @@ var catalogueRU = map[string]Entry{
 	"stored.data": {"{kind} {object} сохранён; ни один контроллер его не согласует (его читают поды и другие компоненты)", ""},
 	"scheduler.profile": {"kube-scheduler работает с профилем {profile} из {file}: NodeResourcesFit {strategy}; Score {weights}",
 		"KubeSchedulerConfiguration (kube-scheduler --config) меняет плагины и их веса: профиль по умолчанию распределяет поды (NodeResourcesFit LeastAllocated предпочитает самую свободную ноду), MostAllocated уплотняет их на самых загруженных нодах, где они помещаются, RequestedToCapacityRatio оценивает загрузку по заданной кривой. Под выбирает профиль через spec.schedulerName."},
+	"scheduler.other": {"под {pod} указывает планировщик {scheduler} (spec.schedulerName), а не профиль {profile}: он остаётся в Pending",
+		"kube-scheduler планирует только поды, у которых spec.schedulerName совпадает с schedulerName одного из его профилей (по умолчанию default-scheduler); под для незапущенного планировщика остаётся в Pending без событий."},
 	"scheduler.queue": {"у пода {pod} нет spec.nodeName: он добавлен в очередь планирования",
 		"Планировщик следит за подами с пустым spec.nodeName. Контейнеры он не запускает — он только решает, где под должен работать."},
 	"scheduler.filter": {"Filter для {pod}: подходят {feasible} из {evaluated:проверенной ноды|проверенных нод|проверенных нод}",

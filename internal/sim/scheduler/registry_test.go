@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	corev1 "k8s.io/api/core/v1"
 )
 
 // pointNames lists a profile's plugins per extension point, score plugins
@@ -152,5 +154,53 @@ func TestCycleStateKeys(t *testing.T) {
 	}
 	if a.String() != "test-a" {
 		t.Errorf("key name %q", a.String())
+	}
+}
+
+// fewerPods is a plugin written the way a new one is: its own type, state
+// key and extension points in one file, plus one registry entry. It scores
+// nodes by how few pods they run.
+type fewerPods struct{}
+
+var fewerPodsKey = NewStateKey("PreScoreFewerPods")
+
+type fewerPodsState struct{ most int }
+
+func (fewerPods) Name() string { return "FewerPods" }
+
+func (fewerPods) PreScore(st *CycleState, _ *corev1.Pod, feasible []*NodeInfo) *Status {
+	s := stateOf[fewerPodsState](st, fewerPodsKey)
+	s.most = 0
+	for _, n := range feasible {
+		s.most = max(s.most, len(n.Pods))
+	}
+	return nil
+}
+
+func (fewerPods) Score(st *CycleState, _ *corev1.Pod, n *NodeInfo) int64 {
+	v, _ := st.Read(fewerPodsKey)
+	return int64(v.(*fewerPodsState).most - len(n.Pods))
+}
+
+// A plugin added to a registry is enabled by a profile like an in-tree one,
+// with its weight, and runs in the cycle.
+func TestAddedPlugin(t *testing.T) {
+	r := InTree()
+	r["FewerPods"] = Registration{New: func(any) (Plugin, error) { return fewerPods{}, nil }}
+	p, err := r.NewProfile(ProfileSpec{MultiPoint: PluginSet{Enabled: []PluginRef{{"FewerPods", 4}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, score := pointNames(p); !strings.HasSuffix(score, "ImageLocality×1 FewerPods×4") {
+		t.Fatalf("score plugins %s", score)
+	}
+	c := cluster(t, []*corev1.Node{node("a", "4", "8Gi"), node("b", "4", "8Gi")},
+		bound(pod("x", "", ""), "a"), bound(pod("y", "", ""), "a"))
+	got := scoresOf(NewWithProfile(p).Schedule(pod("p", "100m", "100Mi"), c, rng(1), nil))
+	if got["a"]["FewerPods"].Weighted != 0 || got["b"]["FewerPods"].Weighted != 8 {
+		t.Errorf("FewerPods: a %+v, b %+v", got["a"]["FewerPods"], got["b"]["FewerPods"])
+	}
+	if _, err := InTree().NewProfile(ProfileSpec{MultiPoint: PluginSet{Enabled: []PluginRef{{"FewerPods", 4}}}}); err == nil {
+		t.Error("the plugin is known without its registry entry")
 	}
 }
