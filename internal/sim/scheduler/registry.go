@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -159,7 +160,7 @@ func (r Registry) NewProfile(spec ProfileSpec) (Profile, error) {
 			return Profile{}, err
 		}
 	}
-	for name := range spec.Args {
+	for _, name := range slices.Sorted(maps.Keys(spec.Args)) {
 		if _, used := plugins[name]; !used && !slices.Contains(NotModelled, name) {
 			if _, ok := r[name]; !ok {
 				return Profile{}, &ConfigError{"pluginConfig", fmt.Sprintf("plugin %q does not exist (known: %s)", name, strings.Join(r.Names(), ", "))}

@@ -107,18 +107,21 @@ type Config struct {
 
 // Load reads and decodes the file at path.
 func Load(path string) (*Config, error) {
-	f, err := os.Open(path)
-	if err != nil {
+	openErr := func(err error) error {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return nil, fmt.Errorf("--scheduler-config %s: %v", path, err)
+		return fmt.Errorf("--scheduler-config %s: %v", path, err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, openErr(err)
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
 	if err != nil {
-		return nil, fmt.Errorf("--scheduler-config %s: %v", path, err)
+		return nil, openErr(err)
 	}
 	if len(data) > MaxSize {
 		return nil, fmt.Errorf("--scheduler-config %s: larger than %d bytes", path, MaxSize)

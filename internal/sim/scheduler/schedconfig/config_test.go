@@ -108,6 +108,18 @@ func TestMissingFile(t *testing.T) {
 	if err == nil || err.Error() != "--scheduler-config testdata/nope.yaml: no such file or directory" {
 		t.Errorf("got %v", err)
 	}
+	_, err = Load("testdata")
+	if err == nil || err.Error() != "--scheduler-config testdata: is a directory" {
+		t.Errorf("got %v", err)
+	}
+	big := make([]byte, MaxSize+1)
+	p := t.TempDir() + "/big.yaml"
+	if err := os.WriteFile(p, big, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err = Load(p); err == nil || !strings.HasSuffix(err.Error(), "larger than 1048576 bytes") {
+		t.Errorf("got %v", err)
+	}
 }
 
 // FuzzParse: whatever the input, Parse returns a profile or a one-line
