@@ -18,6 +18,8 @@ type storyOptions struct {
 	nodes int
 	cidr  string
 	mask  int
+	// sched is --scheduler-config.
+	sched string
 	// rollout counts each Deployment's maxSurge in the scale check.
 	rollout bool
 }
@@ -26,6 +28,7 @@ func (o *storyOptions) bind(c *cobra.Command) {
 	c.Flags().StringArrayVarP(&o.files, "filename", "f", nil, "manifest that sets the scene (repeatable; default: the built-in example, examples/app.yaml)")
 	c.Flags().IntVar(&o.nodes, "nodes", 3, "number of identical worker nodes (1 to 10000)")
 	bindIPAM(c, &o.cidr, &o.mask)
+	bindSchedulerConfig(c, &o.sched)
 }
 
 // scene applies the manifests to a fresh cluster and waits until it
@@ -48,6 +51,9 @@ func (o *storyOptions) scene(f *Factory, cfg sim.Config) (*sim.Cluster, string, 
 	}
 	cfg.Seed, cfg.Workers, cfg.StepLimit = g.Seed, o.nodes, 50000
 	cfg.ClusterCIDR, cfg.NodeCIDRMaskSize = o.cidr, o.mask
+	if err := loadSchedulerConfig(o.sched, &cfg); err != nil {
+		return nil, "", err
+	}
 	var done func()
 	cfg.Progress, done = progress(f, g.Lang)
 	defer done()

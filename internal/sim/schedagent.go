@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
 	"sort"
 	"strconv"
@@ -41,6 +42,7 @@ type schedAgent struct {
 	rsets    *informer.Informer[*appsv1.ReplicaSet]
 	pods     *informer.Informer[*corev1.Pod]
 	failed   map[types.UID]*corev1.Pod // unschedulable, waiting for a cluster change
+	others   map[types.UID]bool        // pods for another scheduler, already reported
 	Pending  map[types.UID]string      // unschedulable pods' messages, for the summary
 	// Scheduled counts binds that succeeded, between FirstBind and
 	// LastBind (virtual time), for the summary's scale section.
@@ -81,9 +83,28 @@ func (s *schedAgent) Start() {
 	s.pods.Run(s.c)
 }
 
+// useProfile replaces the default profile with one from a
+// KubeSchedulerConfiguration and says so in the trace.
+func (s *schedAgent) useProfile(p scheduler.Profile, source string) {
+	s.fw = scheduler.NewWithProfile(p)
+	strategy, weights := p.Describe()
+	s.rec.Add(trace.Step{Phase: trace.PhaseScheduler, Actor: s.c.Actor, Kind: "scheduler.profile",
+		Fields: trace.F("profile", p.Name, "file", source, "strategy", strategy, "weights", weights)})
+}
+
+// profileName is the schedulerName of the agent's profile: pods naming
+// another scheduler are left alone.
+func (s *schedAgent) profileName() string {
+	if name := s.fw.Profile().Name; name != "" {
+		return name
+	}
+	return corev1.DefaultSchedulerName
+}
+
 func (s *schedAgent) onPod(ev informer.Event[*corev1.Pod]) {
 	pod := ev.Obj
 	if ev.Deleted() {
+		delete(s.others, pod.UID)
 		if _, ok := s.bound[pod.UID]; ok {
 			s.cache.RemovePod(pod)
 			delete(s.bound, pod.UID)
@@ -100,7 +121,17 @@ func (s *schedAgent) onPod(ev informer.Event[*corev1.Pod]) {
 		}
 		return
 	}
-	if pod.Spec.SchedulerName != "" && pod.Spec.SchedulerName != corev1.DefaultSchedulerName {
+	if name := pod.Spec.SchedulerName; name != s.profileName() && (name != "" || s.profileName() != corev1.DefaultSchedulerName) {
+		// Another scheduler's pod: it stays Pending unless that scheduler
+		// runs. Said once per pod.
+		if !s.others[pod.UID] {
+			if s.others == nil {
+				s.others = map[types.UID]bool{}
+			}
+			s.others[pod.UID] = true
+			s.rec.Add(trace.Step{Phase: trace.PhaseScheduler, Actor: s.c.Actor, Kind: "scheduler.other", Object: apiserver.ObjectRef(pod),
+				Fields: trace.F("pod", pod.Name, "scheduler", cmp.Or(name, corev1.DefaultSchedulerName), "profile", s.profileName())})
+		}
 		return
 	}
 	if s.queued[pod.UID] || s.failed[pod.UID] != nil {

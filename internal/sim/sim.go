@@ -16,6 +16,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/sim/controller"
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
 	"github.com/k8sexplain/k8sexplain/internal/sim/kubelet"
+	"github.com/k8sexplain/k8sexplain/internal/sim/scheduler"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
@@ -63,6 +64,11 @@ type Config struct {
 	// time, pods Running and pods in all. It only reports; the run is the
 	// same with or without it.
 	Progress func(now time.Duration, running, pods int)
+	// Scheduler, when set, is the kube-scheduler profile (from
+	// --scheduler-config); nil runs the default profile. SchedulerSource
+	// names the file it came from, for the trace.
+	Scheduler       *scheduler.Profile
+	SchedulerSource string
 	// LogWrites keeps the API server's log of write requests (Writes), for
 	// the comparison with a real control plane's audit log.
 	LogWrites bool
@@ -158,6 +164,9 @@ func (c *Cluster) components() ([]Component, error) {
 	c.slices = controller.NewEndpointSlice(saClient("endpointslice-controller", "endpointslice-controller", trace.PhaseReady), eng, rec)
 	c.slices.BatchPeriod = c.cfg.EndpointUpdatesBatchPeriod
 	c.sched = newSchedAgent(api.NewClient("default-scheduler", cert("system:kube-scheduler"), trace.PhaseScheduler), eng, rec)
+	if c.cfg.Scheduler != nil {
+		c.sched.useProfile(*c.cfg.Scheduler, c.cfg.SchedulerSource)
+	}
 	comps := []Component{
 		c.deploy,
 		controller.NewReplicaSet(saClient("replicaset-controller", "replicaset-controller", trace.PhaseController), eng, rec),
