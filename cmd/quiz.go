@@ -14,6 +14,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/quiz"
 	"github.com/k8sexplain/k8sexplain/internal/readcap"
+	"github.com/k8sexplain/k8sexplain/internal/render"
 	"github.com/k8sexplain/k8sexplain/internal/report"
 	"github.com/k8sexplain/k8sexplain/questions"
 	"github.com/spf13/cobra"
@@ -250,7 +251,7 @@ func runQuiz(f *Factory, o *quizOptions, dueOnly bool) error {
 			return 0
 		},
 		Feedback: func(a *quiz.Answered) error {
-			err := report.Render(talk, quiz.FeedbackDoc(a, e.g.Lang), report.Options{Format: report.Text, Color: e.g.Color})
+			err := render.Render(talk, quiz.FeedbackDoc(a, e.g.Lang), render.Options{Format: report.Text, Color: e.g.Color})
 			if err == nil {
 				_, err = fmt.Fprintln(talk)
 			}

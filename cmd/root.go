@@ -13,6 +13,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/iostreams"
 	"github.com/k8sexplain/k8sexplain/internal/readcap"
+	"github.com/k8sexplain/k8sexplain/internal/render"
 	"github.com/k8sexplain/k8sexplain/internal/report"
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
@@ -51,7 +52,7 @@ func (f *Factory) Globals() (Globals, error) {
 	if g.Lang != "en" && g.Lang != "ru" {
 		return g, exitcode.Inputf("invalid --lang %q: want en or ru", g.Lang)
 	}
-	fm, err := report.ParseFormat(v.GetString("format"))
+	fm, err := render.ParseFormat(v.GetString("format"))
 	if err != nil {
 		return g, err
 	}
@@ -70,7 +71,7 @@ func (f *Factory) Render(d *report.Doc) error {
 	if err != nil {
 		return err
 	}
-	return report.Render(f.IO.Out, d, report.Options{Format: g.Format, Color: g.Color, Lang: g.Lang, Width: f.IO.TerminalWidth()})
+	return render.Render(f.IO.Out, d, render.Options{Format: g.Format, Color: g.Color, Lang: g.Lang, Width: f.IO.TerminalWidth()})
 }
 
 // commands are the constructors of the top-level subcommands; each command

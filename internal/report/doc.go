@@ -1,6 +1,7 @@
 // Package report is the document model every command prints through: a Doc
 // is a list of blocks (headings, paragraphs, tables, bars, code, lists and an
-// optional sequence diagram) that renders as text, Markdown, Mermaid or JSON.
+// optional sequence diagram); package render writes it as text, Markdown,
+// Mermaid, JSON or HTML.
 //
 // Commands build a Doc from what their model computed; they never format
 // output themselves. The same Doc gives the same bytes in every format, so

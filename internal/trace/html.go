@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/k8sexplain/k8sexplain/internal/render"
 	"github.com/k8sexplain/k8sexplain/internal/report"
 )
 
@@ -21,7 +22,7 @@ func renderHTML(w io.Writer, tr *Trace, o Options) error {
 	u := uiFor(o.Lang)
 	d := doc(tr, Options{Lang: o.Lang, Format: report.Text, Builtin: o.Builtin})
 	var b strings.Builder
-	report.HTMLStart(&b, o.Lang, d.Title)
+	render.HTMLStart(&b, o.Lang, d.Title)
 	groups, titles := sections(tr, o.Verbose, u)
 	shown := 0
 	for _, g := range groups {
@@ -29,7 +30,7 @@ func renderHTML(w io.Writer, tr *Trace, o Options) error {
 	}
 	if shown > 0 {
 		b.WriteString("<div class=\"layout\">\n<div class=\"diagram\">\n")
-		report.SequenceSVG(&b, sequence(tr, o))
+		render.SequenceSVG(&b, sequence(tr, o))
 		b.WriteString("</div>\n<div class=\"steplist\">\n")
 		n := 0
 		for gi, steps := range groups {
@@ -37,7 +38,7 @@ func renderHTML(w io.Writer, tr *Trace, o Options) error {
 				continue
 			}
 			fmt.Fprintf(&b, "<details class=\"sec phase\" open><summary><h2>%s</h2> <span class=\"fields\">(%d)</span></summary>\n<ol class=\"steps\">\n",
-				report.Esc(titles[gi]), len(steps))
+				render.Esc(titles[gi]), len(steps))
 			for i := range steps {
 				n++
 				stepHTML(&b, tr, &steps[i], stepID(n), o.Lang)
@@ -59,8 +60,8 @@ func renderHTML(w io.Writer, tr *Trace, o Options) error {
 	}
 	sum := &report.Doc{}
 	summary(sum, tr, u, o.Lang)
-	report.HTMLBlocks(&b, append(blocks, sum.Blocks...))
-	report.HTMLEnd(&b)
+	render.HTMLBlocks(&b, append(blocks, sum.Blocks...))
+	render.HTMLEnd(&b)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -69,10 +70,10 @@ func renderHTML(w io.Writer, tr *Trace, o Options) error {
 // for a kind without one, its fields) opens on a click.
 func stepHTML(b *strings.Builder, tr *Trace, s *Step, id, lang string) {
 	fmt.Fprintf(b, "<li class=\"step\" id=\"%s\" data-ref=\"%s\" tabindex=\"0\"><span class=\"t\">%s</span><span class=\"who\">%s</span><span class=\"msg\">%s</span>",
-		id, id, Clock(s.At-tr.Start), report.Esc(s.Actor), report.Esc(Text(lang, s)))
+		id, id, Clock(s.At-tr.Start), render.Esc(s.Actor), render.Esc(Text(lang, s)))
 	b.WriteString("<div class=\"ex\">")
 	if ex := Lookup(lang, s.Kind).Explain; ex != "" {
-		b.WriteString(report.Esc(ex))
+		b.WriteString(render.Esc(ex))
 	}
 	var fs []string
 	if s.Object != "" {
@@ -82,11 +83,11 @@ func stepHTML(b *strings.Builder, tr *Trace, s *Step, id, lang string) {
 		fs = append(fs, f.Key+"="+f.Value)
 	}
 	if len(fs) > 0 {
-		b.WriteString("<div class=\"fields\">" + report.Esc(s.Kind+": "+strings.Join(fs, ", ")) + "</div>")
+		b.WriteString("<div class=\"fields\">" + render.Esc(s.Kind+": "+strings.Join(fs, ", ")) + "</div>")
 	}
 	b.WriteString("</div>")
 	if s.Table != nil {
-		report.HTMLTable(b, s.Table)
+		render.HTMLTable(b, s.Table)
 	}
 	b.WriteString("</li>\n")
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/k8sexplain/k8sexplain/internal/l10n"
+	"github.com/k8sexplain/k8sexplain/internal/render"
 	"github.com/k8sexplain/k8sexplain/internal/report"
 )
 
@@ -39,7 +40,7 @@ func mermaidSequence(tr *Trace, o Options) *report.Sequence {
 	// Keep the messages that fit, leaving room for the closing note: the
 	// diagram is one line per participant and per message.
 	var b strings.Builder
-	_ = report.RenderSequence(&b, "", s)
+	_ = render.RenderSequence(&b, "", s)
 	lines := strings.SplitAfter(b.String(), "\n")
 	size, keep := 0, 0
 	for i, l := range lines {
@@ -60,7 +61,7 @@ func mermaidSequence(tr *Trace, o Options) *report.Sequence {
 
 func mermaidLen(s *report.Sequence) int {
 	var b strings.Builder
-	_ = report.RenderSequence(&b, "", s)
+	_ = render.RenderSequence(&b, "", s)
 	return b.Len()
 }
 

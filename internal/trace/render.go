@@ -10,6 +10,7 @@ import (
 
 	"github.com/k8sexplain/k8sexplain/internal/k8sversion"
 	"github.com/k8sexplain/k8sexplain/internal/l10n"
+	"github.com/k8sexplain/k8sexplain/internal/render"
 	"github.com/k8sexplain/k8sexplain/internal/report"
 )
 
@@ -29,7 +30,7 @@ type Options struct {
 func Render(w io.Writer, tr *Trace, o Options) error {
 	switch o.Format {
 	case report.Mermaid:
-		return report.RenderSequence(w, "", mermaidSequence(tr, o))
+		return render.RenderSequence(w, "", mermaidSequence(tr, o))
 	case report.JSON:
 		return renderJSON(w, tr, o)
 	case report.HTML:
@@ -39,7 +40,7 @@ func Render(w io.Writer, tr *Trace, o Options) error {
 	if o.Format == report.Markdown && len(tr.Steps) > 0 {
 		d.Sequence = mermaidSequence(tr, o) // embedded as a fenced mermaid block
 	}
-	return report.Render(w, d, report.Options{Format: o.Format, Color: o.Color, Lang: o.Lang, Width: o.Width})
+	return render.Render(w, d, render.Options{Format: o.Format, Color: o.Color, Lang: o.Lang, Width: o.Width})
 }
 
 func subst(s string, kv ...string) string {
@@ -88,15 +89,15 @@ func doc(tr *Trace, o Options) *report.Doc {
 			s := &steps[i]
 			msg := Text(o.Lang, s)
 			if md {
-				lines = append(lines, fmt.Sprintf("`%s` **%s** — %s", Clock(s.At-tr.Start), report.MDText(s.Actor), report.MDText(msg)))
+				lines = append(lines, fmt.Sprintf("`%s` **%s** — %s", Clock(s.At-tr.Start), render.MDText(s.Actor), render.MDText(msg)))
 			} else {
 				line := fmt.Sprintf("%s  %-24s %s", Clock(s.At-tr.Start), s.Actor, msg)
-				if o.Width > 0 && report.Width(line) > o.Width {
+				if o.Width > 0 && render.Width(line) > o.Width {
 					// On a terminal a long step wraps under its message.
 					head := line[:len(line)-len(msg)]
-					if rest := o.Width - report.Width(head); rest >= 20 {
-						body := report.Wrap(msg, rest, "")
-						line = head + strings.ReplaceAll(body, "\n", "\n"+strings.Repeat(" ", report.Width(head)))
+					if rest := o.Width - render.Width(head); rest >= 20 {
+						body := render.Wrap(msg, rest, "")
+						line = head + strings.ReplaceAll(body, "\n", "\n"+strings.Repeat(" ", render.Width(head)))
 					}
 				}
 				lines = append(lines, line)
@@ -105,13 +106,13 @@ func doc(tr *Trace, o Options) *report.Doc {
 			if ex != "" && !explained[s.Kind] {
 				explained[s.Kind] = true
 				if md {
-					lines[len(lines)-1] += "<br>\n  *" + report.MDText(ex) + "*"
+					lines[len(lines)-1] += "<br>\n  *" + render.MDText(ex) + "*"
 				} else {
 					width := 100
 					if o.Width > 0 {
 						width = o.Width
 					}
-					lines = append(lines, report.Wrap(ex, width, strings.Repeat(" ", 11)+"│ "))
+					lines = append(lines, render.Wrap(ex, width, strings.Repeat(" ", 11)+"│ "))
 				}
 			}
 			if s.Table != nil {

@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"math"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/k8sexplain/k8sexplain/internal/report"
 )
 
 // The HTML page is one self-contained file: inline CSS and script, SVG drawn
@@ -66,7 +68,7 @@ func HTMLEnd(b *strings.Builder) {
 	b.WriteString("</main>\n<script>\n" + pageJS + "</script>\n</body>\n</html>\n")
 }
 
-func renderHTML(w io.Writer, d *Doc, o Options) error {
+func renderHTML(w io.Writer, d *report.Doc, o Options) error {
 	var b strings.Builder
 	HTMLStart(&b, o.Lang, d.Title)
 	HTMLBlocks(&b, d.Blocks)
@@ -82,7 +84,7 @@ func renderHTML(w io.Writer, d *Doc, o Options) error {
 
 // HTMLBlocks writes blocks as HTML; a level-1 heading opens a foldable
 // section that runs to the next one.
-func HTMLBlocks(b *strings.Builder, blocks []Block) {
+func HTMLBlocks(b *strings.Builder, blocks []report.Block) {
 	open := false
 	for _, bl := range blocks {
 		switch {
@@ -129,7 +131,7 @@ func HTMLBlocks(b *strings.Builder, blocks []Block) {
 
 // HTMLTable writes a table; right-aligned columns and highlighted rows
 // keep their meaning.
-func HTMLTable(b *strings.Builder, t *Table) {
+func HTMLTable(b *strings.Builder, t *report.Table) {
 	cls := func(i int) string {
 		if i < len(t.Right) && t.Right[i] {
 			return " class=\"num\""
@@ -159,7 +161,7 @@ func HTMLTable(b *strings.Builder, t *Table) {
 	b.WriteString("</tbody></table></div>\n")
 }
 
-func codeHTML(b *strings.Builder, c *Code) {
+func codeHTML(b *strings.Builder, c *report.Code) {
 	marked := map[int]bool{}
 	for _, m := range c.Mark {
 		marked[m] = true
@@ -196,8 +198,8 @@ func px(v float64) string {
 // Fold merges runs of alike neighbouring messages (same ends, arrow style
 // and a non-empty Kind) into one message whose Count says how many it
 // stands for; sections and notes without a Kind are never merged.
-func Fold(msgs []Message) []Message {
-	var out []Message
+func Fold(msgs []report.Message) []report.Message {
+	var out []report.Message
 	for _, m := range msgs {
 		if m.Count == 0 {
 			m.Count = 1
@@ -230,8 +232,8 @@ const (
 // left axis. Alike neighbours are folded into one arrow labelled ×N.
 // Elements that stand for a step carry data-ref, which the page script
 // ties to the step's explanation.
-func SequenceSVG(b *strings.Builder, s *Sequence) {
-	parts := append([]Participant{}, s.Participants...)
+func SequenceSVG(b *strings.Builder, s *report.Sequence) {
+	parts := append([]report.Participant{}, s.Participants...)
 	idx := map[string]int{}
 	for i, p := range parts {
 		idx[p.ID] = i
@@ -241,7 +243,7 @@ func SequenceSVG(b *strings.Builder, s *Sequence) {
 		for _, id := range []string{m.From, m.To} {
 			if _, ok := idx[id]; !ok && id != "" && !m.Section {
 				idx[id] = len(parts)
-				parts = append(parts, Participant{ID: id, Label: id})
+				parts = append(parts, report.Participant{ID: id, Label: id})
 			}
 		}
 	}
@@ -281,13 +283,13 @@ func SequenceSVG(b *strings.Builder, s *Sequence) {
 			px(x), seqHead, px(x), px(height-4), px(x-seqLane/2+6), seqLane-12, seqHead-8, px(x), seqHead/2+4, Esc(clip(p.Label, chars(seqLane-16))))
 	}
 	y := float64(seqHead + 10)
-	label := func(m Message) string {
+	label := func(m report.Message) string {
 		if m.Count > 1 {
 			return m.Text + " ×" + fmt.Sprint(m.Count)
 		}
 		return m.Text
 	}
-	ref := func(m Message) string {
+	ref := func(m report.Message) string {
 		if m.Ref == "" {
 			return ""
 		}
@@ -326,7 +328,7 @@ func SequenceSVG(b *strings.Builder, s *Sequence) {
 }
 
 // BarsSVG draws a horizontal bar chart with the values and notes beside.
-func BarsSVG(b *strings.Builder, bs *Bars) {
+func BarsSVG(b *strings.Builder, bs *report.Bars) {
 	const labelW, barW, rowH = 210.0, 320.0, 24.0
 	max := 0.0
 	for _, r := range bs.Rows {
@@ -360,7 +362,7 @@ func BarsSVG(b *strings.Builder, bs *Bars) {
 }
 
 // FigureHTML draws a figure.
-func FigureHTML(b *strings.Builder, f *Figure) {
+func FigureHTML(b *strings.Builder, f *report.Figure) {
 	b.WriteString("<figure>")
 	switch {
 	case f.Graph != nil:
@@ -376,7 +378,7 @@ func FigureHTML(b *strings.Builder, f *Figure) {
 	b.WriteString("</figure>\n")
 }
 
-func graphSVG(b *strings.Builder, g *Graph) {
+func graphSVG(b *strings.Builder, g *report.Graph) {
 	const colW, boxW, boxH, gapY = 320.0, 210.0, 30.0, 16.0
 	layers := 0
 	count := map[int]int{}
@@ -434,7 +436,7 @@ func graphSVG(b *strings.Builder, g *Graph) {
 	b.WriteString("</svg>\n")
 }
 
-func chartSVG(b *strings.Builder, c *Chart) {
+func chartSVG(b *strings.Builder, c *report.Chart) {
 	const w, h, left, bottom, top, right = 640.0, 240.0, 40.0, 34.0, 12.0, 150.0
 	max := 1.0
 	for _, s := range c.Series {
@@ -482,9 +484,9 @@ func chartSVG(b *strings.Builder, c *Chart) {
 	b.WriteString("</svg>\n")
 }
 
-func sidesHTML(b *strings.Builder, s *Sides) {
+func sidesHTML(b *strings.Builder, s *report.Sides) {
 	b.WriteString("<div class=\"sides\">\n")
-	chip := func(m Member) {
+	chip := func(m report.Member) {
 		b.WriteString("<span class=\"member " + Esc(m.Role) + "\">" + Esc(m.Name) + "</span>")
 	}
 	for _, r := range s.Rows {

@@ -1,13 +1,15 @@
-package report
+package render
 
 import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/k8sexplain/k8sexplain/internal/report"
 )
 
 func TestFoldMergesAlikeNeighboursOnly(t *testing.T) {
-	in := []Message{
+	in := []report.Message{
 		{Section: true, Text: "phase"},
 		{From: "api", To: "cm", Reply: true, Kind: "watch", Text: "a"},
 		{From: "api", To: "cm", Reply: true, Kind: "watch", Text: "b"},
@@ -23,8 +25,8 @@ func TestFoldMergesAlikeNeighboursOnly(t *testing.T) {
 }
 
 func TestSequenceSVGCountsLanesArrowsAndEscapes(t *testing.T) {
-	s := &Sequence{Participants: []Participant{{ID: "a", Label: "kubectl"}, {ID: "b", Label: "kube-apiserver"}},
-		Messages: []Message{
+	s := &report.Sequence{Participants: []report.Participant{{ID: "a", Label: "kubectl"}, {ID: "b", Label: "kube-apiserver"}},
+		Messages: []report.Message{
 			{Section: true, Text: "1. <start>"},
 			{From: "a", To: "b", Text: "POST <deployment>-<hash> & more", Time: "00:00.002", Ref: "s1", Kind: "post"},
 			{From: "b", To: "a", Reply: true, Text: "201", Ref: "s2", Kind: "resp"},
@@ -49,21 +51,21 @@ func TestSequenceSVGCountsLanesArrowsAndEscapes(t *testing.T) {
 }
 
 func TestHTMLPageIsSelfContainedAndDeterministic(t *testing.T) {
-	d := &Doc{Title: "T <1>"}
+	d := &report.Doc{Title: "T <1>"}
 	d.H(1, "Section")
 	d.P("para")
-	d.T(&Table{Header: []string{"n", "v"}, Rows: [][]string{{"a", "1"}}, Right: []bool{false, true}, Highlight: []bool{true}})
-	d.B(&Bars{Rows: []Bar{{Label: "pod-1", Value: 3}, {Label: "pod-2", Value: 0}}})
+	d.T(&report.Table{Header: []string{"n", "v"}, Rows: [][]string{{"a", "1"}}, Right: []bool{false, true}, Highlight: []bool{true}})
+	d.B(&report.Bars{Rows: []report.Bar{{Label: "pod-1", Value: 3}, {Label: "pod-2", Value: 0}}})
 	d.C("", "line0\nline1\n")
 	d.Blocks[len(d.Blocks)-1].Code.Mark = []int{1}
-	d.Fig(&Figure{Graph: &Graph{Nodes: []GraphNode{{ID: "x", Label: "X"}, {ID: "y", Label: "Y", Layer: 1, Hot: true}}, Edges: []GraphEdge{{From: "x", To: "y", Label: "0.5", Hot: true}}}})
-	d.Fig(&Figure{Chart: &Chart{X: []string{"1", "2"}, Series: []Series{{Name: "old", Values: []float64{3, 2}}}}})
-	d.Fig(&Figure{Sides: &Sides{Rows: []SidesRow{{Label: "after", Groups: [][]Member{{{Name: "etcd-1", Role: "leader"}}}, Down: []Member{{Name: "etcd-2", Role: "down"}}}}}})
+	d.Fig(&report.Figure{Graph: &report.Graph{Nodes: []report.GraphNode{{ID: "x", Label: "X"}, {ID: "y", Label: "Y", Layer: 1, Hot: true}}, Edges: []report.GraphEdge{{From: "x", To: "y", Label: "0.5", Hot: true}}}})
+	d.Fig(&report.Figure{Chart: &report.Chart{X: []string{"1", "2"}, Series: []report.Series{{Name: "old", Values: []float64{3, 2}}}}})
+	d.Fig(&report.Figure{Sides: &report.Sides{Rows: []report.SidesRow{{Label: "after", Groups: [][]report.Member{{{Name: "etcd-1", Role: "leader"}}}, Down: []report.Member{{Name: "etcd-2", Role: "down"}}}}}})
 	var a, b bytes.Buffer
-	if err := Render(&a, d, Options{Format: HTML, Lang: "ru"}); err != nil {
+	if err := Render(&a, d, Options{Format: report.HTML, Lang: "ru"}); err != nil {
 		t.Fatal(err)
 	}
-	_ = Render(&b, d, Options{Format: HTML, Lang: "ru"})
+	_ = Render(&b, d, Options{Format: report.HTML, Lang: "ru"})
 	if a.String() != b.String() {
 		t.Error("two renders differ")
 	}
@@ -81,7 +83,7 @@ func TestHTMLPageIsSelfContainedAndDeterministic(t *testing.T) {
 	}
 	// The other formats skip figures and keep their bytes.
 	var txt bytes.Buffer
-	_ = Render(&txt, d, Options{Format: Text})
+	_ = Render(&txt, d, Options{Format: report.Text})
 	if strings.Count(txt.String(), "\n\n") != 5 {
 		t.Errorf("text output has a gap where a figure was skipped:\n%s", txt.String())
 	}
