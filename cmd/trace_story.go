@@ -6,6 +6,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/sim"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
+	"github.com/k8sexplain/k8sexplain/internal/trace/explain"
 	"github.com/spf13/cobra"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -74,7 +75,7 @@ func renderStory(f *Factory, tr *trace.Trace) error {
 	if err != nil {
 		return err
 	}
-	return trace.Render(f.IO.Out, tr, trace.Options{Format: g.Format, Lang: g.Lang, Verbose: g.Verbose, Color: g.Color, Width: f.IO.TerminalWidth()})
+	return f.Render(explain.Doc(tr, explain.Options{Format: g.Format, Lang: g.Lang, Verbose: g.Verbose, Width: f.IO.TerminalWidth()}))
 }
 
 // pickDeployment finds the Deployment a story is about.

@@ -71,8 +71,11 @@ func HTMLEnd(b *strings.Builder) {
 func renderHTML(w io.Writer, d *report.Doc, o Options) error {
 	var b strings.Builder
 	HTMLStart(&b, o.Lang, d.Title)
+	if d.Timeline != nil {
+		timelineHTML(&b, d)
+	}
 	HTMLBlocks(&b, d.Blocks)
-	if d.Sequence != nil {
+	if d.Sequence != nil && d.Timeline == nil {
 		b.WriteString("<details class=\"sec\" open><summary><h2>" + Esc(HTMLWord(o.Lang, "sequence")) + "</h2></summary>\n")
 		SequenceSVG(&b, d.Sequence)
 		b.WriteString("</details>\n")
@@ -80,6 +83,45 @@ func renderHTML(w io.Writer, d *report.Doc, o Options) error {
 	HTMLEnd(&b)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// timelineHTML writes the document's sequence diagram beside its timeline:
+// one foldable section per group of steps, each step's explanation and
+// fields shown on a click, its arrow and its line selected together.
+func timelineHTML(b *strings.Builder, d *report.Doc) {
+	b.WriteString("<div class=\"layout\">\n<div class=\"diagram\">\n")
+	if d.Sequence != nil {
+		SequenceSVG(b, d.Sequence)
+	}
+	b.WriteString("</div>\n<div class=\"steplist\">\n")
+	for _, sec := range d.Timeline.Sections {
+		fmt.Fprintf(b, "<details class=\"sec phase\" open><summary><h2>%s</h2> <span class=\"fields\">(%d)</span></summary>\n<ol class=\"steps\">\n",
+			Esc(sec.Title), len(sec.Steps))
+		for i := range sec.Steps {
+			stepHTML(b, &sec.Steps[i])
+		}
+		b.WriteString("</ol>\n</details>\n")
+	}
+	b.WriteString("</div>\n</div>\n")
+}
+
+// stepHTML writes one step of a timeline: time, actor, message; its
+// explanation and fields open on a click.
+func stepHTML(b *strings.Builder, s *report.TimelineStep) {
+	fmt.Fprintf(b, "<li class=\"step\" id=\"%s\" data-ref=\"%s\" tabindex=\"0\"><span class=\"t\">%s</span><span class=\"who\">%s</span><span class=\"msg\">%s</span>",
+		s.ID, s.ID, s.Time, Esc(s.Actor), Esc(s.Text))
+	b.WriteString("<div class=\"ex\">")
+	if s.Explain != "" {
+		b.WriteString(Esc(s.Explain))
+	}
+	if s.Detail != "" {
+		b.WriteString("<div class=\"fields\">" + Esc(s.Detail) + "</div>")
+	}
+	b.WriteString("</div>")
+	if s.Table != nil {
+		HTMLTable(b, s.Table)
+	}
+	b.WriteString("</li>\n")
 }
 
 // HTMLBlocks writes blocks as HTML; a level-1 heading opens a foldable

@@ -33,6 +33,9 @@ type Doc struct {
 	Blocks []Block `json:"blocks"`
 	// Sequence, when set, is what --format mermaid draws.
 	Sequence *Sequence `json:"sequence,omitempty"`
+	// Timeline, when set, is what --format html draws beside the
+	// sequence diagram, before the blocks.
+	Timeline *Timeline `json:"timeline,omitempty"`
 	// Data, when set, replaces the block dump in --format json with a
 	// command-specific, documented structure.
 	Data any `json:"-"`
