@@ -18,7 +18,6 @@ import (
 
 	"github.com/k8sexplain/k8sexplain/internal/clip"
 	"github.com/k8sexplain/k8sexplain/internal/l10n"
-	"github.com/k8sexplain/k8sexplain/internal/report"
 )
 
 // Phase is one of the eight chapters of the "what happens after kubectl
@@ -56,7 +55,9 @@ type Step struct {
 	Object  string        `json:"object,omitempty"` // resource/namespace/name
 	Verbose bool          `json:"verbose,omitempty"`
 	Fields  []Field       `json:"fields,omitempty"`
-	Table   *report.Table `json:"table,omitempty"`
+	// Placement is the scheduler's filter or score result (scheduler
+	// steps only).
+	Placement *Placement `json:"placement,omitempty"`
 }
 
 // Get returns the value of field k, or "".

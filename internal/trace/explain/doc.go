@@ -112,9 +112,9 @@ func doc(tr *trace.Trace, o Options) *report.Doc {
 					lines = append(lines, render.Wrap(ex, width, strings.Repeat(" ", 11)+"│ "))
 				}
 			}
-			if s.Table != nil {
+			if t := stepTable(s); t != nil {
 				flush()
-				d.T(s.Table)
+				d.T(t)
 			}
 		}
 		flush()
@@ -463,8 +463,8 @@ func jsonOf(tr *trace.Trace, o Options) jsonTrace {
 					js.Fields[f.Key] = f.Value
 				}
 			}
-			if s.Table != nil {
-				js.Table = &jsonTable{Header: s.Table.Header, Rows: s.Table.Rows}
+			if t := stepTable(&s); t != nil {
+				js.Table = &jsonTable{Header: t.Header, Rows: t.Rows}
 			}
 			out.Steps = append(out.Steps, js)
 		}
