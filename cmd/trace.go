@@ -13,6 +13,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/manifest"
 	"github.com/k8sexplain/k8sexplain/internal/sim"
+	"github.com/k8sexplain/k8sexplain/internal/sim/story"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	"github.com/k8sexplain/k8sexplain/internal/trace/explain"
 	"github.com/spf13/cobra"
@@ -164,7 +165,7 @@ func runTraceApply(f *Factory, o *ApplyOptions) error {
 		tr.Steps = nil
 		wallClock(f, tr, time.Since(start))
 	} else if pods := cl.Pods(); len(pods) > 0 {
-		tr.Tables = append(tr.Tables, sim.DescribeEvents(tr, pods[0].Namespace+"/"+pods[0].Name))
+		tr.Tables = append(tr.Tables, story.DescribeEvents(tr, pods[0].Namespace+"/"+pods[0].Name))
 	}
 	if err := f.Render(explain.Doc(tr, opts)); err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/sim"
+	"github.com/k8sexplain/k8sexplain/internal/sim/story"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	"github.com/k8sexplain/k8sexplain/internal/trace/explain"
 	"github.com/spf13/cobra"
@@ -31,7 +32,7 @@ func (o *storyOptions) bind(c *cobra.Command) {
 
 // scene applies the manifests to a fresh cluster and waits until it
 // settles; the story starts from there.
-func (o *storyOptions) scene(f *Factory, cfg sim.Config) (*sim.Cluster, string, error) {
+func (o *storyOptions) scene(f *Factory, cfg sim.Config) (*story.Scene, string, error) {
 	g, err := f.Globals()
 	if err != nil {
 		return nil, "", err
@@ -66,7 +67,7 @@ func (o *storyOptions) scene(f *Factory, cfg sim.Config) (*sim.Cluster, string, 
 		}
 		return nil, "", exitcode.Inputf("%s: the cluster did not settle with every pod Ready (see `k8sexplain trace apply %s`)", source, source)
 	}
-	return cl, source, nil
+	return story.New(cl), source, nil
 }
 
 // render prints a story's trace.

@@ -93,12 +93,9 @@ type Cluster struct {
 	deploy       *controller.Deployment
 	slices       *controller.EndpointSlice
 	kubelets     map[string]*kubelet.Kubelet
-	historyFrom  int
 	eventsBefore int
 	proxy        *proxyAgent // the first worker's kube-proxy (the clients' node)
 	nodeLife     *controller.NodeLifecycle
-	downAt       time.Duration
-	race         race
 }
 
 // NewCluster builds the nodes and starts every component.

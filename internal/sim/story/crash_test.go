@@ -1,4 +1,4 @@
-package sim
+package story
 
 import (
 	"os"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/golden"
+	"github.com/k8sexplain/k8sexplain/internal/sim"
 	"github.com/k8sexplain/k8sexplain/internal/sim/kubelet"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 )
@@ -18,7 +19,7 @@ func crashStory(t *testing.T, reason string, times int) *trace.Trace {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := NewCluster(Config{Seed: 1, Workers: 3})
+	c, err := sim.NewCluster(sim.Config{Seed: 1, Workers: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +27,8 @@ func crashStory(t *testing.T, reason string, times int) *trace.Trace {
 	if !c.Settle() {
 		t.Fatal("app.yaml did not settle")
 	}
-	if err := c.Crash(c.Pods()[0], reason, times); err != nil {
+	sc := New(c)
+	if err := sc.Crash(c.Pods()[0], reason, times); err != nil {
 		t.Fatal(err)
 	}
 	c.RunFor(5 * time.Minute)
@@ -109,7 +111,7 @@ func TestDescribeEvents(t *testing.T) {
 	}
 
 	src, _ := os.ReadFile(golden.Root() + "/examples/app.yaml")
-	c, err := NewCluster(Config{Seed: 1, Workers: 3})
+	c, err := sim.NewCluster(sim.Config{Seed: 1, Workers: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
