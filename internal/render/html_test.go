@@ -18,7 +18,7 @@ func TestFoldMergesAlikeNeighboursOnly(t *testing.T) {
 		{From: "kubelet", Note: true, Text: "n"},
 		{From: "kubelet", Note: true, Text: "n"}, // no Kind: never merged
 	}
-	out := Fold(in)
+	out := fold(in)
 	if len(out) != 5 || out[1].Count != 2 || out[1].Text != "a" || out[2].Count != 4 || out[4].Count != 1 {
 		t.Fatalf("fold: %+v", out)
 	}
@@ -34,7 +34,7 @@ func TestSequenceSVGCountsLanesArrowsAndEscapes(t *testing.T) {
 			{From: "c", To: "a", Text: "from a lane nobody declared"},
 		}}
 	var b strings.Builder
-	SequenceSVG(&b, s)
+	sequenceSVG(&b, s)
 	out := b.String()
 	if !strings.Contains(out, `data-lanes="3" data-arrows="3" data-notes="1"`) {
 		t.Errorf("counts: %s", out[:300])

@@ -156,7 +156,7 @@ func renderMarkdown(w io.Writer, d *report.Doc, o Options) error {
 	}
 	if d.Sequence != nil {
 		// GitHub, GitLab, VS Code and Obsidian draw a fenced mermaid block.
-		b.WriteString("\n## " + MDText(HTMLWord(o.Lang, "sequence")) + "\n\n```mermaid\n")
+		b.WriteString("\n## " + MDText(htmlWord(o.Lang, "sequence")) + "\n\n```mermaid\n")
 		_ = RenderSequence(&b, "", d.Sequence)
 		b.WriteString("```\n")
 	}
