@@ -39,7 +39,7 @@ type Factory struct {
 // Globals are the settings every command honours.
 type Globals struct {
 	Lang    string
-	Format  report.Format
+	Format  render.Format
 	Color   bool
 	Seed    int64
 	Verbose bool
@@ -61,7 +61,7 @@ func (f *Factory) Globals() (Globals, error) {
 	if mode != "auto" && mode != "always" && mode != "never" {
 		return g, exitcode.Inputf("invalid --color %q: want auto, always or never", mode)
 	}
-	g.Color = fm == report.Text && f.IO.ColorEnabled(mode)
+	g.Color = fm == render.Text && f.IO.ColorEnabled(mode)
 	return g, nil
 }
 
@@ -130,7 +130,7 @@ read-only state directory, unwritable stdout, closed stdin), 130 interrupted.`,
 	pf.String("config", "", "config file (default $XDG_CONFIG_HOME/k8sexplain/config.yaml)")
 	addConventionFlags(root)
 	_ = root.RegisterFlagCompletionFunc("lang", fixedCompletion("en", "ru"))
-	_ = root.RegisterFlagCompletionFunc("format", fixedCompletion(report.Formats...))
+	_ = root.RegisterFlagCompletionFunc("format", fixedCompletion(render.Formats...))
 	_ = root.RegisterFlagCompletionFunc("color", fixedCompletion("auto", "always", "never"))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return exitcode.Usagef("%v (see %s --help)", err, c.CommandPath())

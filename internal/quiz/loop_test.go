@@ -16,7 +16,7 @@ import (
 func render(t *testing.T, d *report.Doc) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := renderer.Render(&b, d, renderer.Options{Format: report.Text}); err != nil {
+	if err := renderer.Render(&b, d, renderer.Options{Format: renderer.Text}); err != nil {
 		t.Fatal(err)
 	}
 	// join wrapped lines so that checks need not know where text wraps

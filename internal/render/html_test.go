@@ -62,10 +62,10 @@ func TestHTMLPageIsSelfContainedAndDeterministic(t *testing.T) {
 	d.Fig(&report.Figure{Chart: &report.Chart{X: []string{"1", "2"}, Series: []report.Series{{Name: "old", Values: []float64{3, 2}}}}})
 	d.Fig(&report.Figure{Sides: &report.Sides{Rows: []report.SidesRow{{Label: "after", Groups: [][]report.Member{{{Name: "etcd-1", Role: "leader"}}}, Down: []report.Member{{Name: "etcd-2", Role: "down"}}}}}})
 	var a, b bytes.Buffer
-	if err := Render(&a, d, Options{Format: report.HTML, Lang: "ru"}); err != nil {
+	if err := Render(&a, d, Options{Format: HTML, Lang: "ru"}); err != nil {
 		t.Fatal(err)
 	}
-	_ = Render(&b, d, Options{Format: report.HTML, Lang: "ru"})
+	_ = Render(&b, d, Options{Format: HTML, Lang: "ru"})
 	if a.String() != b.String() {
 		t.Error("two renders differ")
 	}
@@ -83,7 +83,7 @@ func TestHTMLPageIsSelfContainedAndDeterministic(t *testing.T) {
 	}
 	// The other formats skip figures and keep their bytes.
 	var txt bytes.Buffer
-	_ = Render(&txt, d, Options{Format: report.Text})
+	_ = Render(&txt, d, Options{Format: Text})
 	if strings.Count(txt.String(), "\n\n") != 5 {
 		t.Errorf("text output has a gap where a figure was skipped:\n%s", txt.String())
 	}

@@ -10,7 +10,7 @@ import (
 // renderJSON writes the document's Data (a command's documented structure)
 // when it has one, else the document itself: indented, with <, > and &
 // left as they are.
-func renderJSON(w io.Writer, d *report.Doc) error {
+func renderJSON(w io.Writer, d *report.Doc, _ Options) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)

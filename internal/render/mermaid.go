@@ -46,7 +46,7 @@ func safeID(id string) string {
 }
 
 // renderMermaid writes the document's sequence diagram, titled.
-func renderMermaid(w io.Writer, d *report.Doc) error {
+func renderMermaid(w io.Writer, d *report.Doc, _ Options) error {
 	if d.Sequence == nil {
 		return exitcode.Inputf("--format mermaid: this output has no sequence diagram; use text, markdown or json")
 	}

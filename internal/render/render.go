@@ -15,7 +15,7 @@ import (
 
 // Options control rendering.
 type Options struct {
-	Format report.Format
+	Format Format
 	Color  bool   // ANSI colour in text output (never in the other formats)
 	Width  int    // wrap width for text paragraphs; 0 means 100
 	Lang   string // the page language of --format html ("en" when empty)
@@ -40,31 +40,68 @@ func withoutFigures(d *report.Doc) *report.Doc {
 	return &c
 }
 
-// Render writes d to w in the requested format.
+// Format names an output format.
+type Format string
+
+// The formats every command accepts with --format.
+const (
+	Text     Format = "text"
+	Markdown Format = "markdown"
+	Mermaid  Format = "mermaid"
+	JSON     Format = "json"
+	// HTML is one self-contained page (no network): SVG drawn here, a
+	// little inline CSS and script, light and dark themes, print CSS.
+	HTML Format = "html"
+)
+
+// renderers are the formats in help order, each with the function of its
+// file that writes a document: a new format is a file and a line here.
+var renderers = []struct {
+	format Format
+	write  func(io.Writer, *report.Doc, Options) error
+}{
+	{Text, renderText},
+	{Markdown, renderMarkdown},
+	{Mermaid, renderMermaid},
+	{JSON, renderJSON},
+	{HTML, renderHTML},
+}
+
+// Formats lists the valid --format values in help order.
+var Formats = func() []string {
+	var fs []string
+	for _, r := range renderers {
+		fs = append(fs, string(r.format))
+	}
+	return fs
+}()
+
+// Render writes d to w in the requested format (text when none is set).
+// Figures are drawn in HTML only; the other formats carry the same facts
+// in the blocks around them.
 func Render(w io.Writer, d *report.Doc, o Options) error {
-	if o.Format == report.HTML {
-		return renderHTML(w, d, o)
+	f := o.Format
+	if f == "" {
+		f = Text
 	}
-	d = withoutFigures(d)
-	switch o.Format {
-	case report.Text, "":
-		return renderText(w, d, o)
-	case report.Markdown:
-		return renderMarkdown(w, d, o)
-	case report.Mermaid:
-		return renderMermaid(w, d)
-	case report.JSON:
-		return renderJSON(w, d)
+	if f != HTML {
+		d = withoutFigures(d)
 	}
-	return exitcode.Inputf("unknown format %q (want text, markdown, mermaid, json or html)", o.Format)
+	for _, r := range renderers {
+		if r.format == f {
+			return r.write(w, d, o)
+		}
+	}
+	last := len(Formats) - 1
+	return exitcode.Inputf("unknown format %q (want %s or %s)", o.Format, strings.Join(Formats[:last], ", "), Formats[last])
 }
 
 // ParseFormat checks a --format value.
-func ParseFormat(s string) (report.Format, error) {
-	for _, f := range report.Formats {
+func ParseFormat(s string) (Format, error) {
+	for _, f := range Formats {
 		if s == f {
-			return report.Format(s), nil
+			return Format(s), nil
 		}
 	}
-	return "", exitcode.Inputf("invalid --format %q: want one of %s", s, strings.Join(report.Formats, ", "))
+	return "", exitcode.Inputf("invalid --format %q: want one of %s", s, strings.Join(Formats, ", "))
 }

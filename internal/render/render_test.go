@@ -28,7 +28,7 @@ func TestTextTableAndWrap(t *testing.T) {
 	d := &report.Doc{Title: "T"}
 	d.T(&report.Table{Header: []string{"node", "score"}, Rows: [][]string{{"node-a", "7"}, {"узел-б", "100"}}, Right: []bool{false, true}, Highlight: []bool{false, true}})
 	var b bytes.Buffer
-	if err := Render(&b, d, Options{Format: report.Text}); err != nil {
+	if err := Render(&b, d, Options{Format: Text}); err != nil {
 		t.Fatal(err)
 	}
 	want := "T\n=\n\nnode    score\n------  -----\nnode-a      7\nузел-б    100  ◀\n"
@@ -47,8 +47,27 @@ func TestMarkdownEscapesCells(t *testing.T) {
 	d := &report.Doc{}
 	d.T(&report.Table{Header: []string{"a|b"}, Rows: [][]string{{"x|y"}}})
 	var b bytes.Buffer
-	_ = Render(&b, d, Options{Format: report.Markdown})
+	_ = Render(&b, d, Options{Format: Markdown})
 	if !strings.Contains(b.String(), `| x\|y |`) {
 		t.Errorf("pipe not escaped: %q", b.String())
+	}
+}
+
+// Every format has a renderer, and an unknown one is refused in the words
+// --format's check uses.
+func TestRenderersCoverFormats(t *testing.T) {
+	if strings.Join(Formats, " ") != "text markdown mermaid json html" {
+		t.Fatalf("formats: %v", Formats)
+	}
+	d := &report.Doc{Title: "t", Sequence: &report.Sequence{}}
+	for _, f := range Formats {
+		var b bytes.Buffer
+		if err := Render(&b, d, Options{Format: Format(f)}); err != nil || b.Len() == 0 {
+			t.Errorf("%s: %v, %d bytes", f, err, b.Len())
+		}
+	}
+	err := Render(&bytes.Buffer{}, d, Options{Format: "pdf"})
+	if err == nil || err.Error() != `unknown format "pdf" (want text, markdown, mermaid, json or html)` {
+		t.Errorf("unknown format: %v", err)
 	}
 }

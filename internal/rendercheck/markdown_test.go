@@ -139,7 +139,7 @@ func TestMDTextKeepsEveryCharacter(t *testing.T) {
 	}
 	d.T(tb)
 	var b bytes.Buffer
-	if err := render.Render(&b, d, render.Options{Format: report.Markdown}); err != nil {
+	if err := render.Render(&b, d, render.Options{Format: render.Markdown}); err != nil {
 		t.Fatal(err)
 	}
 	text := renderedText(t, b.String())

@@ -10,23 +10,6 @@ package report
 
 import "fmt"
 
-// Format names an output format.
-type Format string
-
-// The formats every command accepts with --format.
-const (
-	Text     Format = "text"
-	Markdown Format = "markdown"
-	Mermaid  Format = "mermaid"
-	JSON     Format = "json"
-	// HTML is one self-contained page (no network): SVG drawn here, a
-	// little inline CSS and script, light and dark themes, print CSS.
-	HTML Format = "html"
-)
-
-// Formats lists the valid --format values in help order.
-var Formats = []string{string(Text), string(Markdown), string(Mermaid), string(JSON), string(HTML)}
-
 // Doc is one command's output.
 type Doc struct {
 	Title  string  `json:"title"`

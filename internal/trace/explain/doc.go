@@ -17,7 +17,7 @@ import (
 type Options struct {
 	// Format is the format the document is for: each shows the trace its
 	// own way (see Doc).
-	Format  report.Format
+	Format  render.Format
 	Lang    string
 	Verbose bool
 	Builtin bool // the input was the built-in example
@@ -34,15 +34,15 @@ type Options struct {
 // also as a chart) and the summary.
 func Doc(tr *trace.Trace, o Options) *report.Doc {
 	switch o.Format {
-	case report.Mermaid:
+	case render.Mermaid:
 		return &report.Doc{Sequence: mermaidSequence(tr, o)}
-	case report.JSON:
+	case render.JSON:
 		return &report.Doc{Data: jsonOf(tr, o)}
-	case report.HTML:
+	case render.HTML:
 		return htmlDoc(tr, o)
 	}
 	d := doc(tr, o)
-	if o.Format == report.Markdown && len(tr.Steps) > 0 {
+	if o.Format == render.Markdown && len(tr.Steps) > 0 {
 		d.Sequence = mermaidSequence(tr, o) // embedded as a fenced mermaid block
 	}
 	return d
@@ -64,7 +64,7 @@ func doc(tr *trace.Trace, o Options) *report.Doc {
 	d.P(header(tr, o.Lang))
 	groups, titles := sections(tr, o.Verbose, u)
 	explained := map[string]bool{}
-	md := o.Format == report.Markdown
+	md := o.Format == render.Markdown
 	for i, steps := range groups {
 		if len(steps) == 0 {
 			continue
@@ -339,7 +339,7 @@ func sequence(tr *trace.Trace, o Options) *report.Sequence {
 	u := trace.UIFor(o.Lang)
 	seq := &report.Sequence{Participants: participants}
 	groups, titles := sections(tr, o.Verbose, u)
-	html := o.Format == report.HTML
+	html := o.Format == render.HTML
 	n := 0 // the step's number, as stepID names it in the HTML page
 	var cur *trace.Step
 	add := func(m report.Message) {
