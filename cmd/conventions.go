@@ -12,7 +12,7 @@ import (
 // --no-color for --color never.
 func addConventionFlags(root *cobra.Command) {
 	pf := root.PersistentFlags()
-	pf.StringP("output", "o", "", "the same as --format (kubectl's -o): text, markdown, mermaid, json or html")
+	pf.StringP("output", "o", "", "the same as --format (kubectl's -o): "+render.Choices())
 	pf.Bool("no-color", false, "the same as --color never")
 	_ = root.RegisterFlagCompletionFunc("output", fixedCompletion(render.Formats...))
 }

@@ -123,7 +123,7 @@ read-only state directory, unwritable stdout, closed stdin), 130 interrupted.`,
 	root.SetVersionTemplate("k8sexplain {{.Version}}\n")
 	pf := root.PersistentFlags()
 	pf.String("lang", "en", "language of explanations: en or ru")
-	pf.String("format", "text", "output format: text, markdown, mermaid, json or html")
+	pf.String("format", "text", "output format: "+render.Choices())
 	pf.String("color", "auto", "colour: auto (only on a terminal), always or never; NO_COLOR disables auto, an explicit --color always wins")
 	pf.Int64("seed", 1, "seed of the simulation's random choices (same seed, same output)")
 	pf.BoolP("verbose", "v", false, "show every step (API requests, watch deliveries, Raft messages)")

@@ -76,6 +76,13 @@ var Formats = func() []string {
 	return fs
 }()
 
+// Choices names the formats for help and errors: "text, markdown, mermaid,
+// json or html".
+func Choices() string {
+	last := len(Formats) - 1
+	return strings.Join(Formats[:last], ", ") + " or " + Formats[last]
+}
+
 // Render writes d to w in the requested format (text when none is set).
 // Figures are drawn in HTML only; the other formats carry the same facts
 // in the blocks around them.
@@ -92,8 +99,7 @@ func Render(w io.Writer, d *report.Doc, o Options) error {
 			return r.write(w, d, o)
 		}
 	}
-	last := len(Formats) - 1
-	return exitcode.Inputf("unknown format %q (want %s or %s)", o.Format, strings.Join(Formats[:last], ", "), Formats[last])
+	return exitcode.Inputf("unknown format %q (want %s)", o.Format, Choices())
 }
 
 // ParseFormat checks a --format value.
