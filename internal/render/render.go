@@ -13,6 +13,20 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/report"
 )
 
+// Format names an output format.
+type Format string
+
+// The formats every command accepts with --format.
+const (
+	Text     Format = "text"
+	Markdown Format = "markdown"
+	Mermaid  Format = "mermaid"
+	JSON     Format = "json"
+	// HTML is one self-contained page (no network): SVG drawn here, a
+	// little inline CSS and script, light and dark themes, print CSS.
+	HTML Format = "html"
+)
+
 // Options control rendering.
 type Options struct {
 	Format Format
@@ -39,20 +53,6 @@ func withoutFigures(d *report.Doc) *report.Doc {
 	}
 	return &c
 }
-
-// Format names an output format.
-type Format string
-
-// The formats every command accepts with --format.
-const (
-	Text     Format = "text"
-	Markdown Format = "markdown"
-	Mermaid  Format = "mermaid"
-	JSON     Format = "json"
-	// HTML is one self-contained page (no network): SVG drawn here, a
-	// little inline CSS and script, light and dark themes, print CSS.
-	HTML Format = "html"
-)
 
 // renderers are the formats in help order, each with the function of its
 // file that writes a document: a new format is a file and a line here.
