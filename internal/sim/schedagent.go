@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -225,12 +226,13 @@ func (s *schedAgent) cycle(pod *corev1.Pod) {
 	})
 }
 
-// filterPlacement and scorePlacement copy a cycle's result into its step:
+// filterPlacement and scorePlacement copy a cycle's result into its step
+// (nothing in it aliases the scheduler's buffers or its plugins' statuses):
 // the trace keeps data, and trace/explain draws the tables.
 func filterPlacement(res scheduler.Result) *trace.Placement {
 	p := &trace.Placement{Node: res.Node, Filtered: make([]trace.NodeVerdict, len(res.Filtered))}
 	for i, v := range res.Filtered {
-		p.Filtered[i] = trace.NodeVerdict{Node: v.Node, Plugin: v.Plugin, Reasons: v.Reasons}
+		p.Filtered[i] = trace.NodeVerdict{Node: v.Node, Plugin: v.Plugin, Reasons: slices.Clone(v.Reasons)}
 	}
 	return p
 }
