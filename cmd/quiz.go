@@ -15,7 +15,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/quiz"
 	"github.com/k8sexplain/k8sexplain/internal/readcap"
-	"github.com/k8sexplain/k8sexplain/internal/report"
+	"github.com/k8sexplain/k8sexplain/internal/render"
 	"github.com/k8sexplain/k8sexplain/questions"
 	"github.com/spf13/cobra"
 )
@@ -153,7 +153,7 @@ func newQuizEnv(f *Factory, o *quizOptions, withStore bool) (*quizEnv, error) {
 	if err != nil {
 		return nil, err
 	}
-	if g.Format == report.Mermaid {
+	if g.Format == render.Mermaid {
 		return nil, exitcode.Inputf("--format mermaid: the quiz draws no diagram; use text, markdown or json")
 	}
 	for _, t := range o.topics {
@@ -240,7 +240,7 @@ func runQuiz(f *Factory, o *quizOptions, dueOnly bool) error {
 		DueOnly: dueOnly, Seed: pick, Now: e.now(), IDs: o.ids, Types: o.types, Weakest: o.weakest,
 		Mistakes: o.mistakes, NewOnly: o.news})
 	if len(qs) == 0 {
-		if e.g.Format != report.Text {
+		if e.g.Format != render.Text {
 			return f.Render(quiz.ReportDoc(&quiz.Outcome{}, e.g.Lang, o.exam, false))
 		}
 		fmt.Fprintln(f.IO.Out, quiz.Msg(e.g.Lang, "Nothing to ask: no question is due and none matches."))
@@ -252,7 +252,7 @@ func runQuiz(f *Factory, o *quizOptions, dueOnly bool) error {
 	// Prompts and feedback go to stdout in text mode; with --format markdown
 	// or json they go to stderr so that stdout holds only the report.
 	talk := f.IO.Out
-	if e.g.Format != report.Text {
+	if e.g.Format != render.Text {
 		talk = f.IO.ErrOut
 	}
 	s := &quiz.Session{Questions: qs, Prompter: newPrompter(f, talk, e.g.Color), Store: e.store, Lang: e.g.Lang,
@@ -264,7 +264,7 @@ func runQuiz(f *Factory, o *quizOptions, dueOnly bool) error {
 			return 0
 		},
 		Feedback: func(a *quiz.Answered) error {
-			err := report.Render(talk, quiz.FeedbackDoc(a, e.g.Lang), report.Options{Format: report.Text, Color: e.g.Color})
+			err := render.Render(talk, quiz.FeedbackDoc(a, e.g.Lang), render.Options{Format: render.Text, Color: e.g.Color})
 			if err == nil {
 				_, err = fmt.Fprintln(talk)
 			}

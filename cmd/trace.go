@@ -14,7 +14,9 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/manifest"
 	"github.com/k8sexplain/k8sexplain/internal/sim"
 	"github.com/k8sexplain/k8sexplain/internal/sim/scheduler/schedconfig"
+	"github.com/k8sexplain/k8sexplain/internal/sim/story"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
+	"github.com/k8sexplain/k8sexplain/internal/trace/explain"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 	corev1 "k8s.io/api/core/v1"
@@ -166,14 +168,14 @@ func runTraceApply(f *Factory, o *ApplyOptions) error {
 	start := time.Now()
 	tr := cl.Run(command)
 	done()
-	opts := trace.Options{Format: g.Format, Lang: g.Lang, Verbose: g.Verbose, Color: g.Color, Builtin: builtin, Width: f.IO.TerminalWidth()}
+	opts := explain.Options{Format: g.Format, Lang: g.Lang, Verbose: g.Verbose, Builtin: builtin, Width: f.IO.TerminalWidth()}
 	if o.Summary {
 		tr.Steps = nil
 		wallClock(f, tr, time.Since(start))
 	} else if pods := cl.Pods(); len(pods) > 0 {
-		tr.Tables = append(tr.Tables, sim.DescribeEvents(tr, pods[0].Namespace+"/"+pods[0].Name))
+		tr.Tables = append(tr.Tables, story.DescribeEvents(tr, pods[0].Namespace+"/"+pods[0].Name))
 	}
-	if err := trace.Render(f.IO.Out, tr, opts); err != nil {
+	if err := f.Render(explain.Doc(tr, opts)); err != nil {
 		return err
 	}
 	if tr.Failed != "" {

@@ -5,7 +5,9 @@ import (
 
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/sim"
+	"github.com/k8sexplain/k8sexplain/internal/sim/story"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
+	"github.com/k8sexplain/k8sexplain/internal/trace/explain"
 	"github.com/spf13/cobra"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -33,7 +35,7 @@ func (o *storyOptions) bind(c *cobra.Command) {
 
 // scene applies the manifests to a fresh cluster and waits until it
 // settles; the story starts from there.
-func (o *storyOptions) scene(f *Factory, cfg sim.Config) (*sim.Cluster, string, error) {
+func (o *storyOptions) scene(f *Factory, cfg sim.Config) (*story.Scene, string, error) {
 	g, err := f.Globals()
 	if err != nil {
 		return nil, "", err
@@ -71,7 +73,7 @@ func (o *storyOptions) scene(f *Factory, cfg sim.Config) (*sim.Cluster, string, 
 		}
 		return nil, "", exitcode.Inputf("%s: the cluster did not settle with every pod Ready (see `k8sexplain trace apply %s`)", source, source)
 	}
-	return cl, source, nil
+	return story.New(cl), source, nil
 }
 
 // render prints a story's trace.
@@ -80,7 +82,7 @@ func renderStory(f *Factory, tr *trace.Trace) error {
 	if err != nil {
 		return err
 	}
-	return trace.Render(f.IO.Out, tr, trace.Options{Format: g.Format, Lang: g.Lang, Verbose: g.Verbose, Color: g.Color, Width: f.IO.TerminalWidth()})
+	return f.Render(explain.Doc(tr, explain.Options{Format: g.Format, Lang: g.Lang, Verbose: g.Verbose, Width: f.IO.TerminalWidth()}))
 }
 
 // pickDeployment finds the Deployment a story is about.

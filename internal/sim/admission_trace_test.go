@@ -8,6 +8,7 @@ import (
 
 	"github.com/k8sexplain/k8sexplain/internal/golden"
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
+	"github.com/k8sexplain/k8sexplain/internal/sim/simtest"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -24,12 +25,12 @@ func TestQuotaAndLimitRange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Apply(parse(t, string(src)), []string{"quota.yaml"})
+	c.Apply(simtest.Parse(t, string(src)), []string{"quota.yaml"})
 	tr := c.Run("t")
 	if tr.Summary.Pods != 2 || !tr.Summary.AllReady {
 		t.Fatalf("want 2 pods admitted and Ready, got %d (%d ready)", tr.Summary.Pods, tr.Summary.ReadyPods)
 	}
-	for _, s := range stepsOf(tr, "kubelet.admit") {
+	for _, s := range simtest.StepsOf(tr, "kubelet.admit") {
 		if s.Get("qos") != "Burstable" {
 			t.Fatalf("QoS %s: LimitRanger defaults should make the pod Burstable", s.Get("qos"))
 		}
@@ -45,7 +46,7 @@ func TestQuotaAndLimitRange(t *testing.T) {
 	msg := regexp.MustCompile(`^Error creating: pods "web-[a-z0-9]+-[a-z0-9]{5}" is forbidden: exceeded quota: compute, requested: requests.cpu=200m, used: requests.cpu=400m, limited: requests.cpu=500m$`)
 	var failed []string
 	var at []float64
-	for _, s := range stepsOf(tr, "event") {
+	for _, s := range simtest.StepsOf(tr, "event") {
 		if s.Get("reason") == "FailedCreate" {
 			failed = append(failed, s.Get("message"))
 			at = append(at, s.At.Seconds())
@@ -76,7 +77,7 @@ func TestQuotaAndLimitRange(t *testing.T) {
 	if used.String() != "400m" || pods.String() != "2" || rq.Status.Hard.Cpu() == nil {
 		t.Fatalf("status.used %v, hard %v", rq.Status.Used, rq.Status.Hard)
 	}
-	mut, ok := firstAt(tr, "apiserver.mutating", "", "")
+	mut, ok := simtest.FirstAt(tr, "apiserver.mutating", "", "")
 	if !ok {
 		t.Fatal("no mutating admission step")
 	}
@@ -118,7 +119,7 @@ func TestPriorityAdmission(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Apply(parse(t, priorityPods), []string{"p.yaml"})
+	c.Apply(simtest.Parse(t, priorityPods), []string{"p.yaml"})
 	tr := c.Run("t")
 	pods := c.Pods()
 	if len(pods) != 1 || *pods[0].Spec.Priority != 1000 || *pods[0].Spec.PreemptionPolicy != corev1.PreemptNever {
@@ -135,7 +136,7 @@ func TestQuotaReplenished(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Apply(parse(t, `apiVersion: v1
+	c.Apply(simtest.Parse(t, `apiVersion: v1
 kind: ResourceQuota
 metadata: {name: q}
 spec: {hard: {pods: "1"}}
@@ -155,7 +156,7 @@ spec:
 	if got := used(); got != "1" {
 		t.Fatalf("after the pod: used pods=%s, want 1", got)
 	}
-	c.Apply(parse(t, "apiVersion: v1\nkind: Pod\nmetadata: {name: b}\nspec:\n  containers: [{name: app, image: nginx:1.27}]\n"), []string{"b.yaml"})
+	c.Apply(simtest.Parse(t, "apiVersion: v1\nkind: Pod\nmetadata: {name: b}\nspec:\n  containers: [{name: app, image: nginx:1.27}]\n"), []string{"b.yaml"})
 	if tr, want := c.Run("t"), `pods "b" is forbidden: exceeded quota: q, requested: pods=1, used: pods=1, limited: pods=1`; !strings.Contains(tr.Failed, want) {
 		t.Fatalf("second pod: %q, want %q", tr.Failed, want)
 	}
@@ -172,7 +173,7 @@ func TestLimitRangeMax(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Apply(parse(t, `apiVersion: v1
+	c.Apply(simtest.Parse(t, `apiVersion: v1
 kind: LimitRange
 metadata: {name: lr}
 spec:
@@ -193,12 +194,12 @@ spec:
 
 // A quota limit the simulator does not count is named, not silently ignored.
 func TestQuotaUnmodeledKeys(t *testing.T) {
-	tr := applyTrace(t, 1, parse(t, `apiVersion: v1
+	tr := applyTrace(t, 1, simtest.Parse(t, `apiVersion: v1
 kind: ResourceQuota
 metadata: {name: q}
 spec: {hard: {pods: "5", services: "1", count/deployments.apps: "2"}}
 `))
-	s, ok := firstAt(tr, "resourcequota.unmodeled", "", "")
+	s, ok := simtest.FirstAt(tr, "resourcequota.unmodeled", "", "")
 	if !ok || s.Get("keys") != "count/deployments.apps, services" {
 		t.Fatalf("unmodeled keys: %v", s.Fields)
 	}

@@ -3,11 +3,10 @@ package sim
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"sort"
-	"strconv"
 	"time"
 
-	"github.com/k8sexplain/k8sexplain/internal/report"
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
 	"github.com/k8sexplain/k8sexplain/internal/sim/informer"
@@ -200,8 +199,8 @@ func (s *schedAgent) cycle(pod *corev1.Pod) {
 	ref := apiserver.ObjectRef(pod)
 	if !s.rec.Full() {
 		s.rec.Add(trace.Step{Phase: trace.PhaseScheduler, Actor: s.c.Actor, Kind: "scheduler.filter", Object: ref,
-			Fields: trace.F("pod", pod.Name, "feasible", res.Feasible, "evaluated", res.Evaluated, "nodes", res.NumAllNodes),
-			Table:  filterTable(res)})
+			Fields:    trace.F("pod", pod.Name, "feasible", res.Feasible, "evaluated", res.Evaluated, "nodes", res.NumAllNodes),
+			Placement: filterPlacement(res)})
 	}
 	if res.Node == "" {
 		s.failed[pod.UID] = pod
@@ -222,7 +221,7 @@ func (s *schedAgent) cycle(pod *corev1.Pod) {
 		// past the recording limit: no tables to build
 	} else if len(res.Scores) > 0 {
 		s.rec.Add(trace.Step{Phase: trace.PhaseScheduler, Actor: s.c.Actor, Kind: "scheduler.score", Object: ref,
-			Fields: trace.F("pod", pod.Name, "node", res.Node, "ties", len(res.Ties)), Table: scoreTable(res)})
+			Fields: trace.F("pod", pod.Name, "node", res.Node, "ties", len(res.Ties)), Placement: scorePlacement(res)})
 	} else {
 		s.rec.Add(trace.Step{Phase: trace.PhaseScheduler, Actor: s.c.Actor, Kind: "scheduler.single", Object: ref,
 			Fields: trace.F("pod", pod.Name, "node", res.Node)})
@@ -253,46 +252,25 @@ func (s *schedAgent) cycle(pod *corev1.Pod) {
 	})
 }
 
-func filterTable(res scheduler.Result) *report.Table {
-	t := &report.Table{Header: []string{"node", "filter", "verdict"}}
-	for _, v := range res.Filtered {
-		if v.Plugin == "" {
-			t.Rows = append(t.Rows, []string{v.Node, "all passed", "fits"})
-			continue
-		}
-		reason := ""
-		for i, r := range v.Reasons {
-			if i > 0 {
-				reason += "; "
-			}
-			reason += r
-		}
-		t.Rows = append(t.Rows, []string{v.Node, v.Plugin, reason})
+// filterPlacement and scorePlacement copy a cycle's result into its step
+// (nothing in it aliases the scheduler's buffers or its plugins' statuses):
+// the trace keeps data, and trace/explain draws the tables.
+func filterPlacement(res scheduler.Result) *trace.Placement {
+	p := &trace.Placement{Node: res.Node, Filtered: make([]trace.NodeVerdict, len(res.Filtered))}
+	for i, v := range res.Filtered {
+		p.Filtered[i] = trace.NodeVerdict{Node: v.Node, Plugin: v.Plugin, Reasons: slices.Clone(v.Reasons)}
 	}
-	return t
+	return p
 }
 
-func scoreTable(res scheduler.Result) *report.Table {
-	t := &report.Table{Header: []string{"node"}}
-	if len(res.Scores) == 0 {
-		return t
-	}
-	for _, p := range res.Scores[0].Plugins {
-		t.Header = append(t.Header, fmt.Sprintf("%s ×%d", p.Plugin, p.Weight))
-	}
-	t.Header = append(t.Header, "total")
-	t.Right = make([]bool, len(t.Header))
-	for i := 1; i < len(t.Right); i++ {
-		t.Right[i] = true
-	}
-	for _, ns := range res.Scores {
-		row := []string{ns.Node}
-		for _, p := range ns.Plugins {
-			row = append(row, strconv.FormatInt(p.Normalized, 10))
+func scorePlacement(res scheduler.Result) *trace.Placement {
+	p := &trace.Placement{Node: res.Node, Scores: make([]trace.NodeScore, len(res.Scores))}
+	for i, ns := range res.Scores {
+		ps := make([]trace.PluginScore, len(ns.Plugins))
+		for j, sc := range ns.Plugins {
+			ps[j] = trace.PluginScore{Plugin: sc.Plugin, Normalized: sc.Normalized, Weight: sc.Weight}
 		}
-		row = append(row, strconv.FormatInt(ns.Total, 10))
-		t.Rows = append(t.Rows, row)
-		t.Highlight = append(t.Highlight, ns.Node == res.Node)
+		p.Scores[i] = trace.NodeScore{Node: ns.Node, Plugins: ps, Total: ns.Total}
 	}
-	return t
+	return p
 }

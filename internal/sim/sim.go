@@ -99,12 +99,9 @@ type Cluster struct {
 	deploy       *controller.Deployment
 	slices       *controller.EndpointSlice
 	kubelets     map[string]*kubelet.Kubelet
-	historyFrom  int
 	eventsBefore int
 	proxy        *proxyAgent // the first worker's kube-proxy (the clients' node)
 	nodeLife     *controller.NodeLifecycle
-	downAt       time.Duration
-	race         race
 	comps        []Component // in start order
 }
 

@@ -1,45 +1,51 @@
-package trace
+package explain
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/k8sversion"
 	"github.com/k8sexplain/k8sexplain/internal/l10n"
+	"github.com/k8sexplain/k8sexplain/internal/render"
 	"github.com/k8sexplain/k8sexplain/internal/report"
+	"github.com/k8sexplain/k8sexplain/internal/trace"
 )
 
-// Options select how a trace is rendered.
+// Options select what the document of a trace holds.
 type Options struct {
-	Format  report.Format
+	// Format is the format the document is for: each shows the trace its
+	// own way (see Doc).
+	Format  render.Format
 	Lang    string
 	Verbose bool
-	Color   bool
 	Builtin bool // the input was the built-in example
 	// Width is the terminal's width on a TTY (lines wrap to it), else 0:
 	// pipes and golden files keep the fixed width.
 	Width int
 }
 
-// Render writes tr in the chosen format.
-func Render(w io.Writer, tr *Trace, o Options) error {
+// Doc turns tr into the document its format prints: text and Markdown read
+// one section per phase (Markdown with the sequence diagram below); Mermaid
+// is the diagram alone, untitled and kept under Mermaid's size limit; JSON
+// is the k8sexplain.trace/v1 structure (docs/trace-schema.md); HTML is the
+// steps as a timeline beside the diagram, then the story's tables (numbers
+// also as a chart) and the summary.
+func Doc(tr *trace.Trace, o Options) *report.Doc {
 	switch o.Format {
-	case report.Mermaid:
-		return report.RenderSequence(w, "", mermaidSequence(tr, o))
-	case report.JSON:
-		return renderJSON(w, tr, o)
-	case report.HTML:
-		return renderHTML(w, tr, o)
+	case render.Mermaid:
+		return &report.Doc{Sequence: mermaidSequence(tr, o)}
+	case render.JSON:
+		return &report.Doc{Data: jsonOf(tr, o)}
+	case render.HTML:
+		return htmlDoc(tr, o)
 	}
 	d := doc(tr, o)
-	if o.Format == report.Markdown && len(tr.Steps) > 0 {
+	if o.Format == render.Markdown && len(tr.Steps) > 0 {
 		d.Sequence = mermaidSequence(tr, o) // embedded as a fenced mermaid block
 	}
-	return report.Render(w, d, report.Options{Format: o.Format, Color: o.Color, Lang: o.Lang, Width: o.Width})
+	return d
 }
 
 func subst(s string, kv ...string) string {
@@ -52,21 +58,13 @@ func subst(s string, kv ...string) string {
 // doc turns the trace into a report document: one section per phase, each
 // step a line "time  actor  message" with its explanation the first time
 // its kind appears.
-func doc(tr *Trace, o Options) *report.Doc {
-	u := uiFor(o.Lang)
-	title := u.title
-	if t, ok := u.stories[tr.Story]; ok {
-		title = t
-	}
-	d := &report.Doc{Title: title + " — " + tr.Command}
-	if o.Builtin {
-		// The first line says that no file was given.
-		d.Title = u.title + " — " + strings.TrimSuffix(u.builtin, ".")
-	}
+func doc(tr *trace.Trace, o Options) *report.Doc {
+	u := trace.UIFor(o.Lang)
+	d := &report.Doc{Title: title(tr, o.Builtin, u)}
 	d.P(header(tr, o.Lang))
 	groups, titles := sections(tr, o.Verbose, u)
 	explained := map[string]bool{}
-	md := o.Format == report.Markdown
+	md := o.Format == render.Markdown
 	for i, steps := range groups {
 		if len(steps) == 0 {
 			continue
@@ -86,37 +84,37 @@ func doc(tr *Trace, o Options) *report.Doc {
 		}
 		for i := range steps {
 			s := &steps[i]
-			msg := Text(o.Lang, s)
+			msg := trace.Text(o.Lang, s)
 			if md {
-				lines = append(lines, fmt.Sprintf("`%s` **%s** — %s", Clock(s.At-tr.Start), report.MDText(s.Actor), report.MDText(msg)))
+				lines = append(lines, fmt.Sprintf("`%s` **%s** — %s", trace.Clock(s.At-tr.Start), render.MDText(s.Actor), render.MDText(msg)))
 			} else {
-				line := fmt.Sprintf("%s  %-24s %s", Clock(s.At-tr.Start), s.Actor, msg)
-				if o.Width > 0 && report.Width(line) > o.Width {
+				line := fmt.Sprintf("%s  %-24s %s", trace.Clock(s.At-tr.Start), s.Actor, msg)
+				if o.Width > 0 && render.Width(line) > o.Width {
 					// On a terminal a long step wraps under its message.
 					head := line[:len(line)-len(msg)]
-					if rest := o.Width - report.Width(head); rest >= 20 {
-						body := report.Wrap(msg, rest, "")
-						line = head + strings.ReplaceAll(body, "\n", "\n"+strings.Repeat(" ", report.Width(head)))
+					if rest := o.Width - render.Width(head); rest >= 20 {
+						body := render.Wrap(msg, rest, "")
+						line = head + strings.ReplaceAll(body, "\n", "\n"+strings.Repeat(" ", render.Width(head)))
 					}
 				}
 				lines = append(lines, line)
 			}
-			ex := Lookup(o.Lang, s.Kind).Explain
+			ex := trace.Lookup(o.Lang, s.Kind).Explain
 			if ex != "" && !explained[s.Kind] {
 				explained[s.Kind] = true
 				if md {
-					lines[len(lines)-1] += "<br>\n  *" + report.MDText(ex) + "*"
+					lines[len(lines)-1] += "<br>\n  *" + render.MDText(ex) + "*"
 				} else {
 					width := 100
 					if o.Width > 0 {
 						width = o.Width
 					}
-					lines = append(lines, report.Wrap(ex, width, strings.Repeat(" ", 11)+"│ "))
+					lines = append(lines, render.Wrap(ex, width, strings.Repeat(" ", 11)+"│ "))
 				}
 			}
-			if s.Table != nil {
+			if t := stepTable(s); t != nil {
 				flush()
-				d.T(s.Table)
+				d.T(t)
 			}
 		}
 		flush()
@@ -126,19 +124,32 @@ func doc(tr *Trace, o Options) *report.Doc {
 	return d
 }
 
+// title is the document's title: the story's and the command line.
+func title(tr *trace.Trace, builtin bool, u trace.UI) string {
+	if builtin {
+		// The first line says that no file was given.
+		return u.Title + " — " + strings.TrimSuffix(u.Builtin, ".")
+	}
+	title := u.Title
+	if t, ok := u.Stories[tr.Story]; ok {
+		title = t
+	}
+	return title + " — " + tr.Command
+}
+
 // resultTables adds the story's result tables, translated.
-func resultTables(d *report.Doc, tr *Trace, lang string) {
+func resultTables(d *report.Doc, tr *trace.Trace, lang string) {
 	for _, t := range tr.Tables {
-		d.H(1, strings.ReplaceAll(word(lang, t.Title), "{subject}", t.Subject))
+		d.H(1, strings.ReplaceAll(trace.Word(lang, t.Title), "{subject}", t.Subject))
 		rt := &report.Table{Right: make([]bool, len(t.Header))}
 		for i, h := range t.Header {
-			rt.Header = append(rt.Header, word(lang, h))
+			rt.Header = append(rt.Header, trace.Word(lang, h))
 			rt.Right[i] = i > 0 && !t.Left
 		}
 		for _, r := range t.Rows {
 			row := append([]string{}, r...)
 			for i := range row {
-				row[i] = word(lang, row[i]) // labels and notes may be catalogue keys too
+				row[i] = trace.Word(lang, row[i]) // labels and notes may be catalogue keys too
 			}
 			for i, cell := range row {
 				if i > 0 && (cell == "" || cell[0] < '0' || cell[0] > '9') {
@@ -154,59 +165,59 @@ func resultTables(d *report.Doc, tr *Trace, lang string) {
 // header is the line under the title: the Kubernetes version the
 // simulator models (one, internal/k8sversion), and the fixed latencies the
 // run used.
-func header(tr *Trace, lang string) string {
-	u := uiFor(lang)
-	line := subst(u.modelled, "version", k8sversion.MinorString)
+func header(tr *trace.Trace, lang string) string {
+	u := trace.UIFor(lang)
+	line := subst(u.Modelled, "version", k8sversion.MinorString)
 	if l := tr.Latencies; l != nil {
 		ms := func(d time.Duration) string { return l10n.Duration(lang, d) }
-		line += " " + subst(u.latencies, "request", ms(l.Request), "commit", ms(l.Commit), "watch", ms(l.Watch))
+		line += " " + subst(u.Latencies, "request", ms(l.Request), "commit", ms(l.Commit), "watch", ms(l.Watch))
 	}
 	return line
 }
 
 // sections splits the steps into titled groups: the eight phases for the
 // apply story, one timeline for every other story.
-func sections(tr *Trace, verbose bool, u ui) ([][]Step, []string) {
+func sections(tr *trace.Trace, verbose bool, u trace.UI) ([][]trace.Step, []string) {
 	if tr.Story != "" && tr.Story != "apply" {
-		var all []Step
+		var all []trace.Step
 		for _, s := range tr.Steps {
 			if !s.Verbose || verbose {
 				all = append(all, s)
 			}
 		}
 		sort.SliceStable(all, func(i, j int) bool { return all[i].At < all[j].At })
-		return [][]Step{all}, []string{u.timeline}
+		return [][]trace.Step{all}, []string{u.Timeline}
 	}
-	g := ByPhase(tr.Steps, verbose)
-	var groups [][]Step
+	g := trace.ByPhase(tr.Steps, verbose)
+	var groups [][]trace.Step
 	var titles []string
-	for _, ph := range Phases {
+	for _, ph := range trace.Phases {
 		groups = append(groups, g[ph])
-		titles = append(titles, u.phases[ph])
+		titles = append(titles, u.Phases[ph])
 	}
 	return groups, titles
 }
 
-func summary(d *report.Doc, tr *Trace, u ui, lang string) {
+func summary(d *report.Doc, tr *trace.Trace, u trace.UI, lang string) {
 	s := tr.Summary
-	d.H(1, u.summary)
+	d.H(1, u.Summary)
 	if tr.Failed != "" {
-		d.Styled("bad", u.failed+": "+tr.Failed)
+		d.Styled("bad", u.Failed+": "+tr.Failed)
 	}
 	if s.AllReady {
-		d.Styled("ok", subst(u.allReady, "pods", fmt.Sprint(s.Pods), "at", Clock(s.ReadyAt)))
+		d.Styled("ok", subst(u.AllReady, "pods", fmt.Sprint(s.Pods), "at", trace.Clock(s.ReadyAt)))
 	} else if s.Pods > 0 {
-		d.Styled("warn", subst(u.notReady, "ready", fmt.Sprint(s.ReadyPods), "pods", fmt.Sprint(s.Pods), "at", Clock(s.End)))
+		d.Styled("warn", subst(u.NotReady, "ready", fmt.Sprint(s.ReadyPods), "pods", fmt.Sprint(s.Pods), "at", trace.Clock(s.End)))
 	}
 	if len(s.PendingPods) > 0 {
 		items := make([]string, len(s.PendingPods))
 		for i, p := range s.PendingPods {
 			items[i] = p.Name + ": " + p.Message
 		}
-		d.P(u.pending + ":")
+		d.P(u.Pending + ":")
 		d.L(items...)
 	}
-	t := &report.Table{Header: []string{u.component, u.count}, Right: []bool{false, true}}
+	t := &report.Table{Header: []string{u.Component, u.Count}, Right: []bool{false, true}}
 	keys := make([]string, 0, len(s.Requests))
 	for k := range s.Requests {
 		keys = append(keys, k)
@@ -216,21 +227,21 @@ func summary(d *report.Doc, tr *Trace, u ui, lang string) {
 	for _, k := range keys {
 		total += s.Requests[k]
 	}
-	t.Rows = append(t.Rows, requestRows(s.Requests, keys, u.lang)...)
+	t.Rows = append(t.Rows, requestRows(s.Requests, keys, u.Lang)...)
 	t.Rows = append(t.Rows, []string{"Σ", fmt.Sprint(total)})
-	d.P(u.requests + ":")
+	d.P(u.Requests + ":")
 	d.T(t)
 	lines := []string{
-		fmt.Sprintf("%s: %d", u.watchEvents, s.WatchEvents),
-		fmt.Sprintf("%s: %d–%d", u.revisions, s.FirstRevision, s.LastRevision),
-		fmt.Sprintf("%s: %d", u.events, s.Events),
+		fmt.Sprintf("%s: %d", u.WatchEvents, s.WatchEvents),
+		fmt.Sprintf("%s: %d–%d", u.Revisions, s.FirstRevision, s.LastRevision),
+		fmt.Sprintf("%s: %d", u.Events, s.Events),
 	}
 	if s.StepsDropped > 0 && (s.Scale == nil || s.Scale.StepLimit >= 0) { // a --summary run says it in the scale section
-		lines = append(lines, fmt.Sprintf("%d %s", s.StepsDropped, u.dropped))
+		lines = append(lines, fmt.Sprintf("%d %s", s.StepsDropped, u.Dropped))
 	}
 	d.L(lines...)
 	if len(s.Unmodeled) > 0 {
-		d.P(u.unmodeled + ":")
+		d.P(u.Unmodeled + ":")
 		d.L(s.Unmodeled...)
 	}
 	if s.Scale != nil {
@@ -324,20 +335,20 @@ func participantOf(actor string) string {
 // sequence draws the trace as the course's sequence diagram: requests to
 // the API server as arrows, watch deliveries as dashed arrows back,
 // in-process work as notes.
-func sequence(tr *Trace, o Options) *report.Sequence {
-	u := uiFor(o.Lang)
+func sequence(tr *trace.Trace, o Options) *report.Sequence {
+	u := trace.UIFor(o.Lang)
 	seq := &report.Sequence{Participants: participants}
 	groups, titles := sections(tr, o.Verbose, u)
-	html := o.Format == report.HTML
+	html := o.Format == render.HTML
 	n := 0 // the step's number, as stepID names it in the HTML page
-	var cur *Step
+	var cur *trace.Step
 	add := func(m report.Message) {
 		if cur != nil {
-			m.Time, m.Kind, m.Ref, m.Minor = Clock(cur.At-tr.Start), cur.Kind, stepID(n), cur.Verbose
+			m.Time, m.Kind, m.Ref, m.Minor = trace.Clock(cur.At-tr.Start), cur.Kind, stepID(n), cur.Verbose
 			if html {
 				// The HTML diagram puts the time on its axis and ties
 				// the arrow to the step's explanation.
-				m.Text = Text(o.Lang, cur)
+				m.Text = trace.Text(o.Lang, cur)
 			}
 		}
 		seq.Messages = append(seq.Messages, m)
@@ -353,7 +364,7 @@ func sequence(tr *Trace, o Options) *report.Sequence {
 			n++
 			cur = s
 			who := participantOf(s.Actor)
-			text := Clock(s.At-tr.Start) + " " + Text(o.Lang, s)
+			text := trace.Clock(s.At-tr.Start) + " " + trace.Text(o.Lang, s)
 			switch {
 			case s.Kind == "etcd.put" && who == "apiserver":
 				add(report.Message{From: "apiserver", To: "etcd", Text: text})
@@ -429,7 +440,8 @@ type jsonSummary struct {
 
 func ms(d time.Duration) int64 { return d.Milliseconds() }
 
-func renderJSON(w io.Writer, tr *Trace, o Options) error {
+// jsonOf is the trace as --format json prints it.
+func jsonOf(tr *trace.Trace, o Options) jsonTrace {
 	story := tr.Story
 	if story == "" {
 		story = "apply"
@@ -440,19 +452,19 @@ func renderJSON(w io.Writer, tr *Trace, o Options) error {
 		jt.Header = append(jt.Header, t.Header...)
 		out.Tables = append(out.Tables, jt)
 	}
-	groups, _ := sections(tr, o.Verbose, uiFor(o.Lang))
+	groups, _ := sections(tr, o.Verbose, trace.UIFor(o.Lang))
 	for _, steps := range groups {
 		for _, s := range steps {
 			js := jsonStep{AtMS: ms(s.At - tr.Start), Phase: int(s.Phase), Actor: s.Actor, To: s.To, Kind: s.Kind, Object: s.Object,
-				Verbose: s.Verbose, Message: Text(o.Lang, &s)}
+				Verbose: s.Verbose, Message: trace.Text(o.Lang, &s)}
 			if len(s.Fields) > 0 {
 				js.Fields = map[string]string{}
 				for _, f := range s.Fields {
 					js.Fields[f.Key] = f.Value
 				}
 			}
-			if s.Table != nil {
-				js.Table = &jsonTable{Header: s.Table.Header, Rows: s.Table.Rows}
+			if t := stepTable(&s); t != nil {
+				js.Table = &jsonTable{Header: t.Header, Rows: t.Rows}
 			}
 			out.Steps = append(out.Steps, js)
 		}
@@ -470,8 +482,5 @@ func renderJSON(w io.Writer, tr *Trace, o Options) error {
 	if out.Summary.Requests == nil {
 		out.Summary.Requests = map[string]int{}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	return out
 }

@@ -1,13 +1,15 @@
-package report
+package render
 
 import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/k8sexplain/k8sexplain/internal/report"
 )
 
 func TestFoldMergesAlikeNeighboursOnly(t *testing.T) {
-	in := []Message{
+	in := []report.Message{
 		{Section: true, Text: "phase"},
 		{From: "api", To: "cm", Reply: true, Kind: "watch", Text: "a"},
 		{From: "api", To: "cm", Reply: true, Kind: "watch", Text: "b"},
@@ -16,15 +18,15 @@ func TestFoldMergesAlikeNeighboursOnly(t *testing.T) {
 		{From: "kubelet", Note: true, Text: "n"},
 		{From: "kubelet", Note: true, Text: "n"}, // no Kind: never merged
 	}
-	out := Fold(in)
+	out := fold(in)
 	if len(out) != 5 || out[1].Count != 2 || out[1].Text != "a" || out[2].Count != 4 || out[4].Count != 1 {
 		t.Fatalf("fold: %+v", out)
 	}
 }
 
 func TestSequenceSVGCountsLanesArrowsAndEscapes(t *testing.T) {
-	s := &Sequence{Participants: []Participant{{ID: "a", Label: "kubectl"}, {ID: "b", Label: "kube-apiserver"}},
-		Messages: []Message{
+	s := &report.Sequence{Participants: []report.Participant{{ID: "a", Label: "kubectl"}, {ID: "b", Label: "kube-apiserver"}},
+		Messages: []report.Message{
 			{Section: true, Text: "1. <start>"},
 			{From: "a", To: "b", Text: "POST <deployment>-<hash> & more", Time: "00:00.002", Ref: "s1", Kind: "post"},
 			{From: "b", To: "a", Reply: true, Text: "201", Ref: "s2", Kind: "resp"},
@@ -32,7 +34,7 @@ func TestSequenceSVGCountsLanesArrowsAndEscapes(t *testing.T) {
 			{From: "c", To: "a", Text: "from a lane nobody declared"},
 		}}
 	var b strings.Builder
-	SequenceSVG(&b, s)
+	sequenceSVG(&b, s)
 	out := b.String()
 	if !strings.Contains(out, `data-lanes="3" data-arrows="3" data-notes="1"`) {
 		t.Errorf("counts: %s", out[:300])
@@ -49,16 +51,16 @@ func TestSequenceSVGCountsLanesArrowsAndEscapes(t *testing.T) {
 }
 
 func TestHTMLPageIsSelfContainedAndDeterministic(t *testing.T) {
-	d := &Doc{Title: "T <1>"}
+	d := &report.Doc{Title: "T <1>"}
 	d.H(1, "Section")
 	d.P("para")
-	d.T(&Table{Header: []string{"n", "v"}, Rows: [][]string{{"a", "1"}}, Right: []bool{false, true}, Highlight: []bool{true}})
-	d.B(&Bars{Rows: []Bar{{Label: "pod-1", Value: 3}, {Label: "pod-2", Value: 0}}})
+	d.T(&report.Table{Header: []string{"n", "v"}, Rows: [][]string{{"a", "1"}}, Right: []bool{false, true}, Highlight: []bool{true}})
+	d.B(&report.Bars{Rows: []report.Bar{{Label: "pod-1", Value: 3}, {Label: "pod-2", Value: 0}}})
 	d.C("", "line0\nline1\n")
 	d.Blocks[len(d.Blocks)-1].Code.Mark = []int{1}
-	d.Fig(&Figure{Graph: &Graph{Nodes: []GraphNode{{ID: "x", Label: "X"}, {ID: "y", Label: "Y", Layer: 1, Hot: true}}, Edges: []GraphEdge{{From: "x", To: "y", Label: "0.5", Hot: true}}}})
-	d.Fig(&Figure{Chart: &Chart{X: []string{"1", "2"}, Series: []Series{{Name: "old", Values: []float64{3, 2}}}}})
-	d.Fig(&Figure{Sides: &Sides{Rows: []SidesRow{{Label: "after", Groups: [][]Member{{{Name: "etcd-1", Role: "leader"}}}, Down: []Member{{Name: "etcd-2", Role: "down"}}}}}})
+	d.Fig(&report.Figure{Graph: &report.Graph{Nodes: []report.GraphNode{{ID: "x", Label: "X"}, {ID: "y", Label: "Y", Layer: 1, Hot: true}}, Edges: []report.GraphEdge{{From: "x", To: "y", Label: "0.5", Hot: true}}}})
+	d.Fig(&report.Figure{Chart: &report.Chart{X: []string{"1", "2"}, Series: []report.Series{{Name: "old", Values: []float64{3, 2}}}}})
+	d.Fig(&report.Figure{Sides: &report.Sides{Rows: []report.SidesRow{{Label: "after", Groups: [][]report.Member{{{Name: "etcd-1", Role: "leader"}}}, Down: []report.Member{{Name: "etcd-2", Role: "down"}}}}}})
 	var a, b bytes.Buffer
 	if err := Render(&a, d, Options{Format: HTML, Lang: "ru"}); err != nil {
 		t.Fatal(err)

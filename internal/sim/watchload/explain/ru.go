@@ -1,4 +1,4 @@
-package text
+package explain
 
 // ru is the Russian catalogue.
 var ru = map[string]string{

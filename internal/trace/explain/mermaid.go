@@ -1,11 +1,13 @@
-package trace
+package explain
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/k8sexplain/k8sexplain/internal/l10n"
+	"github.com/k8sexplain/k8sexplain/internal/render"
 	"github.com/k8sexplain/k8sexplain/internal/report"
+	"github.com/k8sexplain/k8sexplain/internal/trace"
 )
 
 // plural gives the word forms l10n.Count takes.
@@ -27,7 +29,7 @@ const MermaidMaxText = 50000
 // message with the count in its label; if that is still too long, every
 // message with a kind folds so; if even that is too long, the diagram stops
 // with a note that says how much was left out.
-func mermaidSequence(tr *Trace, o Options) *report.Sequence {
+func mermaidSequence(tr *trace.Trace, o Options) *report.Sequence {
 	full := sequence(tr, o)
 	var s *report.Sequence
 	for _, all := range []bool{false, true} {
@@ -39,7 +41,7 @@ func mermaidSequence(tr *Trace, o Options) *report.Sequence {
 	// Keep the messages that fit, leaving room for the closing note: the
 	// diagram is one line per participant and per message.
 	var b strings.Builder
-	_ = report.RenderSequence(&b, "", s)
+	_ = render.RenderSequence(&b, "", s)
 	lines := strings.SplitAfter(b.String(), "\n")
 	size, keep := 0, 0
 	for i, l := range lines {
@@ -53,14 +55,14 @@ func mermaidSequence(tr *Trace, o Options) *report.Sequence {
 	}
 	msgs := s.Messages[:keep]
 	left := len(s.Messages) - keep
-	u := uiFor(o.Lang)
-	msgs = append(msgs, report.Message{Section: true, Text: subst(u.mermaidCut, "n", l10n.Count(o.Lang, int64(left), plural(o.Lang, "arrow")...))})
+	u := trace.UIFor(o.Lang)
+	msgs = append(msgs, report.Message{Section: true, Text: subst(u.MermaidCut, "n", l10n.Count(o.Lang, int64(left), plural(o.Lang, "arrow")...))})
 	return &report.Sequence{Participants: s.Participants, Messages: msgs}
 }
 
 func mermaidLen(s *report.Sequence) int {
 	var b strings.Builder
-	_ = report.RenderSequence(&b, "", s)
+	_ = render.RenderSequence(&b, "", s)
 	return b.Len()
 }
 

@@ -1,9 +1,11 @@
-package report
+package render
 
 import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/k8sexplain/k8sexplain/internal/report"
 )
 
 // MDText makes plain text safe as Markdown (CommonMark and GitHub's GFM):
@@ -105,7 +107,7 @@ func mdCell(s string) string {
 	return strings.ReplaceAll(MDText(s), "\n", "<br>")
 }
 
-func renderMarkdown(w io.Writer, d *Doc, o Options) error {
+func renderMarkdown(w io.Writer, d *report.Doc, o Options) error {
 	var b strings.Builder
 	if d.Title != "" {
 		b.WriteString("# " + MDText(d.Title) + "\n")
@@ -139,7 +141,7 @@ func renderMarkdown(w io.Writer, d *Doc, o Options) error {
 		case bl.Table != nil:
 			mdTable(&b, bl.Table)
 		case bl.Bars != nil:
-			t := &Table{Header: []string{"", "", ""}, Right: []bool{false, true, false}} // no words: the same in every language
+			t := &report.Table{Header: []string{"", "", ""}, Right: []bool{false, true, false}} // no words: the same in every language
 			for _, r := range bl.Bars.Rows {
 				v := formatValue(r.Value)
 				if bl.Bars.Unit != "" {
@@ -154,7 +156,7 @@ func renderMarkdown(w io.Writer, d *Doc, o Options) error {
 	}
 	if d.Sequence != nil {
 		// GitHub, GitLab, VS Code and Obsidian draw a fenced mermaid block.
-		b.WriteString("\n## " + MDText(HTMLWord(o.Lang, "sequence")) + "\n\n```mermaid\n")
+		b.WriteString("\n## " + MDText(htmlWord(o.Lang, "sequence")) + "\n\n```mermaid\n")
 		_ = RenderSequence(&b, "", d.Sequence)
 		b.WriteString("```\n")
 	}
@@ -162,7 +164,7 @@ func renderMarkdown(w io.Writer, d *Doc, o Options) error {
 	return err
 }
 
-func mdTable(b *strings.Builder, t *Table) {
+func mdTable(b *strings.Builder, t *report.Table) {
 	row := func(cells []string, hl bool) {
 		b.WriteString("|")
 		for i := range t.Header {

@@ -1,4 +1,4 @@
-package text
+package explain
 
 import (
 	"sort"

@@ -1,4 +1,4 @@
-package sim
+package story
 
 import (
 	"os"
@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/golden"
+	"github.com/k8sexplain/k8sexplain/internal/sim"
 	"github.com/k8sexplain/k8sexplain/internal/sim/kubelet"
+	"github.com/k8sexplain/k8sexplain/internal/sim/simtest"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 )
 
@@ -18,15 +20,16 @@ func crashStory(t *testing.T, reason string, times int) *trace.Trace {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := NewCluster(Config{Seed: 1, Workers: 3})
+	c, err := sim.NewCluster(sim.Config{Seed: 1, Workers: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Apply(parse(t, string(src)), []string{"app.yaml"})
+	c.Apply(simtest.Parse(t, string(src)), []string{"app.yaml"})
 	if !c.Settle() {
 		t.Fatal("app.yaml did not settle")
 	}
-	if err := c.Crash(c.Pods()[0], reason, times); err != nil {
+	sc := New(c)
+	if err := sc.Crash(c.Pods()[0], reason, times); err != nil {
 		t.Fatal(err)
 	}
 	c.RunFor(5 * time.Minute)
@@ -35,7 +38,7 @@ func crashStory(t *testing.T, reason string, times int) *trace.Trace {
 
 func unhealthy(tr *trace.Trace, prefix string) []trace.Step {
 	var out []trace.Step
-	for _, s := range stepsOf(tr, "event") {
+	for _, s := range simtest.StepsOf(tr, "event") {
 		if s.Get("reason") == "Unhealthy" && strings.HasPrefix(s.Get("message"), prefix) {
 			out = append(out, s)
 		}
@@ -55,8 +58,8 @@ func TestLivenessAndReadinessAreSeparate(t *testing.T) {
 	if !strings.Contains(live[0].Get("message"), `Get "http://`) || !strings.Contains(live[0].Get("message"), ":8080/healthz\": context deadline exceeded") {
 		t.Fatalf("a hung HTTP server times the probe out: %s", live[0].Get("message"))
 	}
-	notReady, ok1 := firstAt(tr, "kubelet.readiness", "", "")
-	killed, ok2 := firstAt(tr, "kubelet.liveness", "", "")
+	notReady, ok1 := simtest.FirstAt(tr, "kubelet.readiness", "", "")
+	killed, ok2 := simtest.FirstAt(tr, "kubelet.liveness", "", "")
 	if !ok1 || !ok2 {
 		t.Fatal("want both a readiness failure and a liveness kill")
 	}
@@ -75,12 +78,12 @@ func TestReadinessNeverRestarts(t *testing.T) {
 		t.Fatal("want 3 readiness failures with the HTTP status")
 	}
 	for _, k := range []string{"kubelet.exited", "kubelet.exitednow", "runtime.restart", "kubelet.liveness"} {
-		if len(stepsOf(tr, k)) > 0 {
+		if len(simtest.StepsOf(tr, k)) > 0 {
 			t.Fatalf("readiness failure caused %s", k)
 		}
 	}
 	gone := false
-	for _, s := range stepsOf(tr, "endpointslice.update") {
+	for _, s := range simtest.StepsOf(tr, "endpointslice.update") {
 		if strings.Contains(s.Get("endpoints"), "not ready") {
 			gone = true
 		}
@@ -95,7 +98,7 @@ func TestReadinessNeverRestarts(t *testing.T) {
 func TestDescribeEvents(t *testing.T) {
 	tr := crashStory(t, kubelet.CrashPanic, 3)
 	var pod string
-	if s, ok := firstAt(tr, "story.crash", "", ""); ok {
+	if s, ok := simtest.FirstAt(tr, "story.crash", "", ""); ok {
 		pod = strings.TrimPrefix(s.Object, "pods/")
 	}
 	tab := DescribeEvents(tr, pod)
@@ -109,11 +112,11 @@ func TestDescribeEvents(t *testing.T) {
 	}
 
 	src, _ := os.ReadFile(golden.Root() + "/examples/app.yaml")
-	c, err := NewCluster(Config{Seed: 1, Workers: 3})
+	c, err := sim.NewCluster(sim.Config{Seed: 1, Workers: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Apply(parse(t, string(src)), []string{"app.yaml"})
+	c.Apply(simtest.Parse(t, string(src)), []string{"app.yaml"})
 	tr = c.Run("t")
 	p := c.Pods()[0]
 	var reasons []string

@@ -1,9 +1,9 @@
-// Package text holds the words of `k8sexplain trace watch` in English and
+// Package explain holds the words of `k8sexplain trace watch` in English and
 // Russian, and turns a watchload.Result into a report.Doc. The model
 // (package watchload) computes numbers only; every sentence, unit and
 // number format lives here, picked by key, so the two languages say the
 // same things with the same figures.
-package text
+package explain
 
 import (
 	"math"

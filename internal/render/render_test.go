@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"bytes"
@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	_ "github.com/k8sexplain/k8sexplain/internal/golden"
+	"github.com/k8sexplain/k8sexplain/internal/report"
 )
 
 func TestSequenceEscapes(t *testing.T) {
 	var b bytes.Buffer
-	seq := &Sequence{Participants: []Participant{{ID: "loop", Label: "LIST in a loop"}, {ID: "api", Label: "kube-apiserver"}},
-		Messages: []Message{{From: "loop", To: "api", Text: "GET /pods; again #2"}, {From: "api", Note: true, Text: "a\nb"}}}
+	seq := &report.Sequence{Participants: []report.Participant{{ID: "loop", Label: "LIST in a loop"}, {ID: "api", Label: "kube-apiserver"}},
+		Messages: []report.Message{{From: "loop", To: "api", Text: "GET /pods; again #2"}, {From: "api", Note: true, Text: "a\nb"}}}
 	if err := RenderSequence(&b, "", seq); err != nil {
 		t.Fatal(err)
 	}
@@ -24,8 +25,8 @@ func TestSequenceEscapes(t *testing.T) {
 }
 
 func TestTextTableAndWrap(t *testing.T) {
-	d := &Doc{Title: "T"}
-	d.T(&Table{Header: []string{"node", "score"}, Rows: [][]string{{"node-a", "7"}, {"узел-б", "100"}}, Right: []bool{false, true}, Highlight: []bool{false, true}})
+	d := &report.Doc{Title: "T"}
+	d.T(&report.Table{Header: []string{"node", "score"}, Rows: [][]string{{"node-a", "7"}, {"узел-б", "100"}}, Right: []bool{false, true}, Highlight: []bool{false, true}})
 	var b bytes.Buffer
 	if err := Render(&b, d, Options{Format: Text}); err != nil {
 		t.Fatal(err)
@@ -43,8 +44,8 @@ func TestTextTableAndWrap(t *testing.T) {
 }
 
 func TestMarkdownEscapesCells(t *testing.T) {
-	d := &Doc{}
-	d.T(&Table{Header: []string{"a|b"}, Rows: [][]string{{"x|y"}}})
+	d := &report.Doc{}
+	d.T(&report.Table{Header: []string{"a|b"}, Rows: [][]string{{"x|y"}}})
 	var b bytes.Buffer
 	_ = Render(&b, d, Options{Format: Markdown})
 	if !strings.Contains(b.String(), `| x\|y |`) {

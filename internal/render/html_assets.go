@@ -1,4 +1,4 @@
-package report
+package render
 
 // pageCSS themes the page: light by default, dark when the system asks for
 // it (prefers-color-scheme), and a print style that opens every section and

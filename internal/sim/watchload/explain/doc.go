@@ -1,4 +1,4 @@
-package text
+package explain
 
 import (
 	"github.com/k8sexplain/k8sexplain/internal/k8sversion"

@@ -1,10 +1,10 @@
-package sim
+package story
 
 import (
 	"math"
 	"time"
 
-	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
+	"github.com/k8sexplain/k8sexplain/internal/sim"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
 )
@@ -30,13 +30,13 @@ const ClientRate = 100
 
 // DeletePod is `kubectl delete pod NAME`, with the race between endpoint
 // removal and SIGTERM observed on the clients' node.
-func (c *Cluster) DeletePod(pod *corev1.Pod) {
-	c.race = race{pod: pod.Namespace + "/" + pod.Name, ip: pod.Status.PodIP, deleteAt: c.eng.Now()}
-	for _, k := range c.kubelets {
+func (c *Scene) DeletePod(pod *corev1.Pod) {
+	c.race = race{pod: pod.Namespace + "/" + pod.Name, ip: pod.Status.PodIP, deleteAt: c.Now()}
+	for _, k := range c.Kubelets() {
 		k.Hooks.ListenerClosed = func(name, ip string, at time.Duration) {
 			if name == c.race.pod && !c.race.closed {
 				c.race.closed, c.race.closedAt = true, at
-				c.race.endpointsAtClose = c.proxy.routed
+				c.race.endpointsAtClose = c.RoutedIPs()
 			}
 		}
 		k.Hooks.Exited = func(name string, code int, at time.Duration) {
@@ -45,24 +45,22 @@ func (c *Cluster) DeletePod(pod *corev1.Pod) {
 			}
 		}
 	}
-	if c.proxy != nil {
-		c.proxy.onRemoved = func(ip string) {
+	if node, actor, ok := c.ClientProxy(); ok {
+		c.OnRouteRemoved(func(ip string) {
 			if ip == c.race.ip && !c.race.removed {
-				c.race.removed, c.race.removedAt = true, c.eng.Now()
-				c.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: c.proxy.c.Actor, Kind: "race.removed",
-					Object: "pods/" + c.race.pod, Fields: trace.F("ip", ip, "node", c.proxy.node, "after", (c.eng.Now() - c.race.deleteAt).String())})
+				c.race.removed, c.race.removedAt = true, c.Now()
+				c.Recorder().Add(trace.Step{Phase: trace.PhaseReady, Actor: actor, Kind: "race.removed",
+					Object: "pods/" + c.race.pod, Fields: trace.F("ip", ip, "node", node, "after", (c.Now() - c.race.deleteAt).String())})
 			}
-		}
+		})
 	}
-	c.rec.Add(trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", To: "kube-apiserver", Kind: "kubectl.delete", Object: apiserver.ObjectRef(pod),
-		Fields: trace.F("pod", pod.Name, "ip", pod.Status.PodIP, "node", pod.Spec.NodeName)})
-	c.kubectl.Delete(apiserver.ResourceOf(pod), pod.Namespace, pod.Name, nil)
+	c.Cluster.DeletePod(pod)
 }
 
 // ReportRace adds the verdict of the delete story: how long new
 // connections still reached a pod that no longer accepted them, and what
 // SIGKILL cut off.
-func (c *Cluster) ReportRace() {
+func (c *Scene) ReportRace() {
 	r := c.race
 	if !r.closed {
 		return
@@ -79,23 +77,14 @@ func (c *Cluster) ReportRace() {
 	// busy cluster it has just synced something else, and the removal waits
 	// up to that second more.
 	busy := time.Duration(0)
-	if r.removed && r.removedAt+minSyncPeriod > r.closedAt {
-		busy = r.removedAt + minSyncPeriod - r.closedAt
+	if r.removed && r.removedAt+sim.MinSyncPeriod > r.closedAt {
+		busy = r.removedAt + sim.MinSyncPeriod - r.closedAt
 	}
-	c.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: "clients", Kind: "race.result", Object: "pods/" + r.pod,
+	c.Recorder().Add(trace.Step{Phase: trace.PhaseReady, Actor: "clients", Kind: "race.result", Object: "pods/" + r.pod,
 		Fields: trace.F("closed", (r.closedAt - r.deleteAt).String(), "removed", (r.removedAt - r.deleteAt).String(),
 			"window", window.Round(time.Millisecond).String(), "rate", ClientRate, "endpoints", n, "failed", refused(window),
-			"busyWindow", busy.Round(time.Millisecond).String(), "busyFailed", refused(busy), "minSync", minSyncPeriod.String(),
+			"busyWindow", busy.Round(time.Millisecond).String(), "busyFailed", refused(busy), "minSync", sim.MinSyncPeriod.String(),
 			"code", r.exitCode, "exited", (r.exitedAt - r.deleteAt).String())})
-}
-
-// Idle lets the settled cluster run quietly for d and starts the story
-// afresh: a delete then meets kube-proxy's sync runner idle, as in a
-// cluster that has been up for a while, not just after the last pod of the
-// scene became Ready.
-func (c *Cluster) Idle(d time.Duration) bool {
-	c.eng.RunUntil(c.eng.Now() + d)
-	return c.Settle()
 }
 
 // InjectPreStopSleep gives every container a `preStop: sleep` of d (the

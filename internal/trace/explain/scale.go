@@ -1,4 +1,4 @@
-package trace
+package explain
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/report"
+	"github.com/k8sexplain/k8sexplain/internal/trace"
 )
 
 // countRows turns counts by component into table rows in name order, with
@@ -56,7 +57,7 @@ var scaleRU = scaleUI{
 }
 
 // scaleSection renders the Scale section of the summary.
-func scaleSection(d *report.Doc, sc *Scale, lang string) {
+func scaleSection(d *report.Doc, sc *trace.Scale, lang string) {
 	u := scaleEN
 	if lang == "ru" {
 		u = scaleRU
@@ -65,7 +66,7 @@ func scaleSection(d *report.Doc, sc *Scale, lang string) {
 	rows, total := countRows(sc.WatchEvents, lang)
 	rows = append(rows, []string{"Σ", fmt.Sprint(total)})
 	d.P(u.watch)
-	d.T(&report.Table{Header: []string{uiFor(lang).component, u.count}, Right: []bool{false, true}, Rows: rows})
+	d.T(&report.Table{Header: []string{trace.UIFor(lang).Component, u.count}, Right: []bool{false, true}, Rows: rows})
 	var lines []string
 	lines = append(lines, subst(u.bytes, "enc", bytesText(sc.BytesEncoded), "sent", bytesText(sc.BytesSent)))
 	if sc.Scheduled > 0 {

@@ -1,4 +1,4 @@
-package text
+package explain
 
 // en is the English catalogue.
 var en = map[string]string{

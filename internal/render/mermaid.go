@@ -1,8 +1,11 @@
-package report
+package render
 
 import (
 	"io"
 	"strings"
+
+	"github.com/k8sexplain/k8sexplain/internal/exitcode"
+	"github.com/k8sexplain/k8sexplain/internal/report"
 )
 
 // mermaidText makes s safe inside a sequenceDiagram message: ';' and '#'
@@ -42,8 +45,16 @@ func safeID(id string) string {
 	return id
 }
 
+// renderMermaid writes the document's sequence diagram, titled.
+func renderMermaid(w io.Writer, d *report.Doc, _ Options) error {
+	if d.Sequence == nil {
+		return exitcode.Inputf("--format mermaid: this output has no sequence diagram; use text, markdown or json")
+	}
+	return RenderSequence(w, d.Title, d.Sequence)
+}
+
 // RenderSequence writes a Mermaid sequenceDiagram.
-func RenderSequence(w io.Writer, title string, s *Sequence) error {
+func RenderSequence(w io.Writer, title string, s *report.Sequence) error {
 	var b strings.Builder
 	b.WriteString("sequenceDiagram\n")
 	if title != "" {

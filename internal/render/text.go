@@ -1,7 +1,6 @@
-package report
+package render
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -9,73 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/fatih/color"
-	"github.com/k8sexplain/k8sexplain/internal/exitcode"
+	"github.com/k8sexplain/k8sexplain/internal/report"
 )
-
-// Options control rendering.
-type Options struct {
-	Format Format
-	Color  bool   // ANSI colour in text output (never in the other formats)
-	Width  int    // wrap width for text paragraphs; 0 means 100
-	Lang   string // the page language of --format html ("en" when empty)
-}
-
-// withoutFigures returns d without its figure blocks, which only HTML draws.
-func withoutFigures(d *Doc) *Doc {
-	keep := false
-	for _, bl := range d.Blocks {
-		keep = keep || bl.Figure != nil
-	}
-	if !keep {
-		return d
-	}
-	c := *d
-	c.Blocks = nil
-	for _, bl := range d.Blocks {
-		if bl.Figure == nil {
-			c.Blocks = append(c.Blocks, bl)
-		}
-	}
-	return &c
-}
-
-// Render writes d to w in the requested format.
-func Render(w io.Writer, d *Doc, o Options) error {
-	if o.Format == HTML {
-		return renderHTML(w, d, o)
-	}
-	d = withoutFigures(d)
-	switch o.Format {
-	case Text, "":
-		return renderText(w, d, o)
-	case Markdown:
-		return renderMarkdown(w, d, o)
-	case Mermaid:
-		if d.Sequence == nil {
-			return exitcode.Inputf("--format mermaid: this output has no sequence diagram; use text, markdown or json")
-		}
-		return RenderSequence(w, d.Title, d.Sequence)
-	case JSON:
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if d.Data != nil {
-			return enc.Encode(d.Data)
-		}
-		return enc.Encode(d)
-	}
-	return exitcode.Inputf("unknown format %q (want text, markdown, mermaid, json or html)", o.Format)
-}
-
-// ParseFormat checks a --format value.
-func ParseFormat(s string) (Format, error) {
-	for _, f := range Formats {
-		if s == f {
-			return Format(s), nil
-		}
-	}
-	return "", exitcode.Inputf("invalid --format %q: want one of %s", s, strings.Join(Formats, ", "))
-}
 
 type palette struct{ title, head, note, warn, ok, bad, dim *color.Color }
 
@@ -135,7 +69,7 @@ func Wrap(text string, width int, indent string) string {
 	return strings.Join(out, "\n")
 }
 
-func renderText(w io.Writer, d *Doc, o Options) error {
+func renderText(w io.Writer, d *report.Doc, o Options) error {
 	p := newPalette(o.Color)
 	width := o.Width
 	if width == 0 {
@@ -192,7 +126,7 @@ func renderText(w io.Writer, d *Doc, o Options) error {
 	return err
 }
 
-func colWidths(t *Table) []int {
+func colWidths(t *report.Table) []int {
 	ws := make([]int, len(t.Header))
 	for i, h := range t.Header {
 		ws[i] = Width(h)
@@ -207,7 +141,7 @@ func colWidths(t *Table) []int {
 	return ws
 }
 
-func textTable(b *strings.Builder, t *Table, p palette) {
+func textTable(b *strings.Builder, t *report.Table, p palette) {
 	ws := colWidths(t)
 	line := func(cells []string, hl bool) {
 		parts := make([]string, len(ws))
@@ -238,7 +172,7 @@ func textTable(b *strings.Builder, t *Table, p palette) {
 
 const barWidth = 40
 
-func textBars(b *strings.Builder, bs *Bars) {
+func textBars(b *strings.Builder, bs *report.Bars) {
 	max, lw := 0.0, 0
 	for _, r := range bs.Rows {
 		max = math.Max(max, r.Value)
