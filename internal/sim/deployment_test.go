@@ -1,10 +1,12 @@
 package sim
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/k8sexplain/k8sexplain/internal/golden"
 	"github.com/k8sexplain/k8sexplain/internal/manifest"
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
@@ -273,5 +275,36 @@ func TestDeploymentRevisionAndConditions(t *testing.T) {
 	cl.Settle()
 	if got := cl.Deployment("default", "api").Annotations["deployment.kubernetes.io/revision"]; got != "2" {
 		t.Errorf("after a new template: revision annotation %q, want 2", got)
+	}
+}
+
+// calculateStatus counts unavailable replicas against the ReplicaSets'
+// desired replicas, surge included (deployment/sync.go): while the rolling
+// update of examples/app.yaml (maxSurge 1, maxUnavailable 0) runs four
+// pods, three available, the Deployment reports one unavailable.
+func TestDeploymentUnavailableCountsTheSurge(t *testing.T) {
+	src, err := os.ReadFile(golden.Root() + "/examples/app.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := NewCluster(Config{Seed: 1, Workers: 3, LogWrites: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl.Apply(parse(t, string(src)), []string{"app.yaml"})
+	cl.Settle()
+	from := len(cl.Writes())
+	if err := cl.SetImage(cl.Deployment("default", "web"), "web", "nginx:1.28"); err != nil {
+		t.Fatal(err)
+	}
+	cl.Settle()
+	seen := map[int32]bool{}
+	for _, w := range cl.Writes()[from:] {
+		if d, ok := w.Object.(*appsv1.Deployment); ok && w.Subresource == "status" && w.Code == 200 {
+			seen[d.Status.UnavailableReplicas] = true
+		}
+	}
+	if !seen[1] {
+		t.Errorf("unavailableReplicas during the rollout: %v, want 1 while the surge pod is not available", seen)
 	}
 }

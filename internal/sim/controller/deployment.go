@@ -532,11 +532,14 @@ func (d *Deployment) record(k string, dep *appsv1.Deployment, olds []*appsv1.Rep
 // (with that resourceVersion: a stale copy conflicts and the sync is
 // retried).
 func (d *Deployment) status(k string, dep *appsv1.Deployment, replicas, maxUnavail int32, newRS *appsv1.ReplicaSet, olds []*appsv1.ReplicaSet, done func(error)) {
-	var ready, available, total int32
+	var ready, available, total, desired int32
 	for _, rs := range append([]*appsv1.ReplicaSet{newRS}, olds...) {
 		ready += rs.Status.ReadyReplicas
 		available += rs.Status.AvailableReplicas
 		total += rs.Status.Replicas
+		if rs.Spec.Replicas != nil { // Recreate's placeholder for a new ReplicaSet not created yet has none
+			desired += *rs.Spec.Replicas
+		}
 	}
 	complete := spec(newRS) == replicas && newRS.Status.AvailableReplicas >= replicas && total == replicas
 	for _, rs := range olds {
@@ -557,7 +560,9 @@ func (d *Deployment) status(k string, dep *appsv1.Deployment, replicas, maxUnava
 	next.ObservedGeneration = dep.Generation
 	next.Replicas, next.ReadyReplicas, next.AvailableReplicas = total, ready, available
 	next.UpdatedReplicas = newRS.Status.Replicas
-	next.UnavailableReplicas = max(replicas-available, 0)
+	// calculateStatus (deployment/sync.go): the ReplicaSets' desired
+	// replicas (surge included) minus the available ones, not below 0.
+	next.UnavailableReplicas = max(desired-available, 0)
 	setDeploymentCondition(next, d.condition(appsv1.DeploymentAvailable, cond, reason, msg))
 	d.rolloutConditions(dep, replicas, newRS, olds, next)
 	if equality.Semantic.DeepEqual(&dep.Status, next) {
