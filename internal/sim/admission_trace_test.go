@@ -9,6 +9,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/golden"
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/simtest"
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -202,5 +203,47 @@ spec: {hard: {pods: "5", services: "1", count/deployments.apps: "2"}}
 	s, ok := simtest.FirstAt(tr, "resourcequota.unmodeled", "", "")
 	if !ok || s.Get("keys") != "count/deployments.apps, services" {
 		t.Fatalf("unmodeled keys: %v", s.Fields)
+	}
+}
+
+// syncReplicaSet writes the status after manageReplicas even when a pod
+// creation failed (pkg/controller/replicaset/replica_set.go, calculateStatus
+// in replica_set_utils.go): under the quota the ReplicaSet reports its two
+// Ready pods and a ReplicaFailure condition (reason FailedCreate, the
+// create error as message), and the Deployment counts one unavailable pod,
+// not three.
+func TestQuotaReplicaSetStatusAfterFailedCreate(t *testing.T) {
+	src, err := os.ReadFile(golden.Root() + "/examples/quota.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewCluster(Config{Seed: 1, Workers: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Apply(simtest.Parse(t, string(src)), []string{"quota.yaml"})
+	c.Settle()
+	var rs *appsv1.ReplicaSet
+	for _, o := range c.Objects("replicasets") {
+		rs = o.(*appsv1.ReplicaSet)
+	}
+	if rs == nil {
+		t.Fatal("no ReplicaSet")
+	}
+	if st := rs.Status; st.Replicas != 2 || st.ReadyReplicas != 2 || st.AvailableReplicas != 2 || st.ObservedGeneration != rs.Generation {
+		t.Errorf("ReplicaSet status %+v: want 2 replicas, 2 ready, 2 available", st)
+	}
+	var cond *appsv1.ReplicaSetCondition
+	for i := range rs.Status.Conditions {
+		if rs.Status.Conditions[i].Type == appsv1.ReplicaSetReplicaFailure {
+			cond = &rs.Status.Conditions[i]
+		}
+	}
+	if cond == nil || cond.Status != corev1.ConditionTrue || cond.Reason != "FailedCreate" ||
+		!regexp.MustCompile(`^pods "web-[a-z0-9]+-[a-z0-9]{5}" is forbidden: exceeded quota: compute, `).MatchString(cond.Message) || cond.LastTransitionTime.IsZero() {
+		t.Errorf("ReplicaFailure condition %+v", cond)
+	}
+	if d := c.Deployment("team-a", "web"); d == nil || d.Status.AvailableReplicas != 2 || d.Status.UnavailableReplicas != 1 {
+		t.Errorf("Deployment status %+v: want 2 available, 1 unavailable", d.Status)
 	}
 }

@@ -117,3 +117,63 @@ func TestInitFailure(t *testing.T) {
 	}
 }
 func sprintf(f string, a ...any) string { return fmt.Sprintf(f, a...) }
+
+// examples/init.yaml at the end: the completed init container and the
+// running sidecar are both ready (kubelet prober_manager.go UpdatePodStatus:
+// an init container that exited 0 is ready; a started sidecar without a
+// readiness probe is), and the ServiceAccount admission plugin mounted the
+// token into the init containers as into the others (mountServiceAccountToken).
+func TestInitContainerStatusesAndTokenMounts(t *testing.T) {
+	src, err := os.ReadFile(golden.Root() + "/examples/init.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := NewCluster(Config{Seed: 1, Workers: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl.Apply(simtest.Parse(t, string(src)), []string{"init.yaml"})
+	cl.Settle()
+	pods := cl.Pods()
+	if len(pods) != 2 {
+		t.Fatalf("%d pods", len(pods))
+	}
+	for _, p := range pods {
+		if len(p.Status.InitContainerStatuses) != 2 {
+			t.Fatalf("%s: init statuses %+v", p.Name, p.Status.InitContainerStatuses)
+		}
+		for _, st := range p.Status.InitContainerStatuses {
+			if !st.Ready {
+				t.Errorf("%s: init container %s not ready: %+v", p.Name, st.Name, st.State)
+			}
+		}
+		for _, c := range append(append([]corev1.Container{}, p.Spec.InitContainers...), p.Spec.Containers...) {
+			if n := len(c.VolumeMounts); n == 0 || c.VolumeMounts[n-1].MountPath != "/var/run/secrets/kubernetes.io/serviceaccount" {
+				t.Errorf("%s: container %s has no token mount: %+v", p.Name, c.Name, c.VolumeMounts)
+			}
+		}
+	}
+}
+
+// A running container without a readiness probe is ready at once (kubelet
+// prober_manager.go UpdatePodStatus: no readinessProbe → always ready), so
+// a Ready pod never lists a container with ready false.
+func TestContainerWithoutProbeIsReady(t *testing.T) {
+	src, err := os.ReadFile(golden.Root() + "/examples/init.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := NewCluster(Config{Seed: 1, Workers: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl.Apply(simtest.Parse(t, string(src)), []string{"init.yaml"})
+	cl.Settle()
+	for _, p := range cl.Pods() {
+		for _, st := range p.Status.ContainerStatuses {
+			if !st.Ready {
+				t.Errorf("%s: container %s not ready, though the pod is Ready and it has no probe", p.Name, st.Name)
+			}
+		}
+	}
+}

@@ -261,6 +261,11 @@ func (k *Kubelet) running(ps *podState, ip string, containers []string) {
 	setCond(upd, corev1.ContainersReady, ready)
 	setCond(upd, corev1.PodReady, ready)
 	upd.Status.ContainerStatuses = runningStatuses(pod, ps)
+	for i, c := range pod.Spec.Containers {
+		// prober_manager.go UpdatePodStatus: a started container without
+		// a readiness probe is ready; one with a probe waits for it.
+		upd.Status.ContainerStatuses[i].Ready = ready || c.ReadinessProbe == nil
+	}
 	if n := len(pod.Spec.InitContainers); n > 0 {
 		upd.Status.InitContainerStatuses = k.initStatuses(ps, n, nil, "")
 		containers = append(append([]string{}, ps.sidecars...), containers...)
