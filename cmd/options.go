@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/iostreams"
+	"github.com/k8sexplain/k8sexplain/internal/render"
 	"github.com/k8sexplain/k8sexplain/internal/report"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -38,7 +39,7 @@ func (f *Factory) common() (Common, error) {
 // render prints a report in the global format on the command's stdout.
 func (c *Common) render(d *report.Doc) error {
 	g := c.Settings
-	return report.Render(c.IO.Out, d, report.Options{Format: g.Format, Color: g.Color, Lang: g.Lang, Width: c.IO.TerminalWidth()})
+	return render.Render(c.IO.Out, d, render.Options{Format: g.Format, Color: g.Color, Lang: g.Lang, Width: c.IO.TerminalWidth()})
 }
 
 // shared gives runE the Common of any options that embed it.

@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/k8sexplain/k8sexplain/internal/iostreams"
-	"github.com/k8sexplain/k8sexplain/internal/report"
+	"github.com/k8sexplain/k8sexplain/internal/render"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -52,7 +52,7 @@ func parseInto[O any](t *testing.T, newCmd func(*Factory, func(*O) error) *cobra
 }
 
 // wantSettings are the settings testFactory gives.
-var wantSettings = Globals{Lang: "en", Format: report.Text, Seed: 1}
+var wantSettings = Globals{Lang: "en", Format: render.Text, Seed: 1}
 
 // flagCase is a command line and the options it gives, as changes to the
 // options of no flags.
@@ -116,6 +116,7 @@ func TestNewCmdTraceApply(t *testing.T) {
 			{"summary and limits", []string{"--summary", "--max-steps", "10", "--endpoint-updates-batch-period", "1s"}, func(o *TraceApplyOptions) {
 				o.Summary, o.Limit, o.BatchPeriod = true, 10, time.Second
 			}},
+			{"scheduler config", []string{"--scheduler-config", "sched.yaml"}, func(o *TraceApplyOptions) { o.SchedulerConfig = "sched.yaml" }},
 		})
 }
 
@@ -128,28 +129,30 @@ func TestNewCmdTraceStories(t *testing.T) {
 	testFlags(t, NewCmdTraceRollout, TraceRolloutOptions{StoryOptions: StoryOptions{Nodes: 3, NodeCIDRMaskSize: 24, rollout: true}},
 		func(t *testing.T, o *TraceRolloutOptions) { checkCommon(t, &o.Common) },
 		[]flagCase[TraceRolloutOptions]{
-			{"rollout", []string{"--set-image", "web=nginx:1.28", "--broken-image", "--deployment", "web", "-f", "app.yaml", "--nodes", "4"}, func(o *TraceRolloutOptions) {
-				o.Image, o.Deployment, o.Broken, o.Files, o.Nodes = "web=nginx:1.28", "web", true, []string{"app.yaml"}, 4
+			{"rollout", []string{"--set-image", "web=nginx:1.28", "--broken-image", "--deployment", "web", "-f", "app.yaml", "--nodes", "4", "--scheduler-config", "sched.yaml"}, func(o *TraceRolloutOptions) {
+				o.Image, o.Deployment, o.Broken, o.Files, o.Nodes, o.SchedulerConfig = "web=nginx:1.28", "web", true, []string{"app.yaml"}, 4, "sched.yaml"
 			}},
 		}, allowStory)
 	testFlags(t, NewCmdTraceDelete, TraceDeleteOptions{StoryOptions: storyDefault, App: "handles-sigterm"},
 		func(t *testing.T, o *TraceDeleteOptions) { checkCommon(t, &o.Common) },
 		[]flagCase[TraceDeleteOptions]{
 			{"delete the first pod", []string{"pod"}, func(o *TraceDeleteOptions) {}},
-			{"delete names the pod", []string{"pod", "web-1", "--app", "slow-drain", "--prestop-sleep", "5s"}, func(o *TraceDeleteOptions) {
-				o.Pod, o.App, o.PreStop = "web-1", "slow-drain", 5*time.Second
+			{"delete names the pod", []string{"pod", "web-1", "--app", "slow-drain", "--prestop-sleep", "5s", "--scheduler-config", "sched.yaml"}, func(o *TraceDeleteOptions) {
+				o.Pod, o.App, o.PreStop, o.SchedulerConfig = "web-1", "slow-drain", 5*time.Second, "sched.yaml"
 			}},
 		}, allowStory)
 	testFlags(t, NewCmdTraceNodeFailure, TraceNodeFailureOptions{StoryOptions: storyDefault, Node: "node-b", BarePod: true},
 		func(t *testing.T, o *TraceNodeFailureOptions) { checkCommon(t, &o.Common) },
 		[]flagCase[TraceNodeFailureOptions]{
-			{"node-failure", []string{"--node", "node-c", "--bare-pod=false"}, func(o *TraceNodeFailureOptions) { o.Node, o.BarePod = "node-c", false }},
+			{"node-failure", []string{"--node", "node-c", "--bare-pod=false", "--scheduler-config", "sched.yaml"}, func(o *TraceNodeFailureOptions) {
+				o.Node, o.BarePod, o.SchedulerConfig = "node-c", false, "sched.yaml"
+			}},
 		}, allowStory)
 	testFlags(t, NewCmdTraceCrash, TraceCrashOptions{StoryOptions: storyDefault, Reason: "panic", Times: 4},
 		func(t *testing.T, o *TraceCrashOptions) { checkCommon(t, &o.Common) },
 		[]flagCase[TraceCrashOptions]{
-			{"crash", []string{"--reason", "oom", "--times", "6", "--pod", "web-1", "--cluster-cidr", "10.1.0.0/16"}, func(o *TraceCrashOptions) {
-				o.Reason, o.Times, o.Pod, o.ClusterCIDR = "oom", 6, "web-1", "10.1.0.0/16"
+			{"crash", []string{"--reason", "oom", "--times", "6", "--pod", "web-1", "--cluster-cidr", "10.1.0.0/16", "--scheduler-config", "sched.yaml"}, func(o *TraceCrashOptions) {
+				o.Reason, o.Times, o.Pod, o.ClusterCIDR, o.SchedulerConfig = "oom", 6, "web-1", "10.1.0.0/16", "sched.yaml"
 			}},
 		}, allowStory)
 	testFlags(t, NewCmdTraceWatch, TraceWatchOptions{Controllers: 50, Pods: 10000, Nodes: 500, PollInterval: time.Second, Duration: time.Minute},

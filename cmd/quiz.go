@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/AlecAivazis/survey/v2/terminal"
@@ -16,7 +17,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/iostreams"
 	"github.com/k8sexplain/k8sexplain/internal/quiz"
 	"github.com/k8sexplain/k8sexplain/internal/readcap"
-	"github.com/k8sexplain/k8sexplain/internal/report"
+	"github.com/k8sexplain/k8sexplain/internal/render"
 	"github.com/k8sexplain/k8sexplain/questions"
 	"github.com/spf13/cobra"
 )
@@ -72,11 +73,7 @@ review next with FSRS spaced repetition.
 
 On a terminal the questions are interactive menus. Otherwise answers are read from stdin, one line
 per question; the end of input ends the session:
-  single choice    the choice number:                 2
-  multiple choice  numbers, commas or spaces:         1, 3
-  order the steps  step numbers in the right order:   3 1 4 2
-  numeric          a number, optionally with a unit:  3 nodes / 30s / 3 узла
-  free text        the answer on one line
+{answer formats}
 Numbers may be written 1/3, 33%, 50,000, 50k or 1200m (millicores) where the unit allows. An
 answer that cannot be read is asked again with the expected form; an empty line means "I don't
 know". On a terminal, after a free-text answer you see the model answer and the checklist of key
@@ -108,7 +105,7 @@ func NewCmdQuiz(f *Factory, runF func(*QuizOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "quiz",
 		Short: "Practise Kubernetes interview questions with grading and spaced repetition",
-		Long:  quizLong,
+		Long:  strings.Replace(quizLong, "{answer formats}", answerFormats(), 1),
 		Example: `  k8sexplain quiz
   k8sexplain quiz --topic etcd,services --count 5
   k8sexplain quiz --exam --count 15 --time-limit 30m
@@ -143,12 +140,29 @@ func NewCmdQuiz(f *Factory, runF func(*QuizOptions) error) *cobra.Command {
 	return cmd
 }
 
+// answerFormats lists how each question type is answered in line mode,
+// from the registry of types.
+func answerFormats() string {
+	var b strings.Builder
+	for i, u := range quiz.Usages() {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		if u.Example == "" {
+			fmt.Fprintf(&b, "  %-17s%s", u.Label, u.Form)
+		} else {
+			fmt.Fprintf(&b, "  %-17s%-35s%s", u.Label, u.Form, u.Example)
+		}
+	}
+	return b.String()
+}
+
 func sessionFlags(cmd *cobra.Command, o *QuizOptions) {
 	cmd.Flags().IntVar(&o.Count, "count", 10, "number of questions (0 for all)")
 	cmd.Flags().BoolVar(&o.Exam, "exam", false, "mock interview: no feedback until the end, then a verdict per topic against the senior bar and the model answers")
 	cmd.Flags().DurationVar(&o.TimeLimit, "time-limit", 0, "end the session after this long, with a live countdown (e.g. 30m); an answer in progress when time runs out is dropped")
 	cmd.Flags().StringSliceVar(&o.IDs, "id", nil, "ask exactly these questions (comma-separated ids, see quiz list)")
-	cmd.Flags().StringSliceVar(&o.Types, "type", nil, "only these question types: single, multi, order, numeric, text")
+	cmd.Flags().StringSliceVar(&o.Types, "type", nil, "only these question types: "+strings.Join(quiz.Types, ", "))
 	cmd.Flags().BoolVar(&o.Weakest, "weakest", false, "weakest topics first (last scores weighted by FSRS retrievability; unanswered count 0)")
 	cmd.Flags().BoolVar(&o.Mistakes, "mistakes", false, "only questions whose last answer scored below 80%")
 	cmd.Flags().BoolVar(&o.New, "new", false, "only questions never answered")
@@ -169,7 +183,7 @@ type quizEnv struct {
 // list` needs none).
 func newQuizEnv(s *QuizScope, o *QuizOptions, withStore bool) (*quizEnv, error) {
 	g := s.Settings
-	if g.Format == report.Mermaid {
+	if g.Format == render.Mermaid {
 		return nil, exitcode.Inputf("--format mermaid: the quiz draws no diagram; use text, markdown or json")
 	}
 	for _, t := range s.Topics {
@@ -257,7 +271,7 @@ func quizRun(o *QuizOptions) error {
 		DueOnly: o.DueOnly, Seed: pick, Now: e.now(), IDs: o.IDs, Types: o.Types, Weakest: o.Weakest,
 		Mistakes: o.Mistakes, NewOnly: o.New})
 	if len(qs) == 0 {
-		if e.g.Format != report.Text {
+		if e.g.Format != render.Text {
 			return o.render(quiz.ReportDoc(&quiz.Outcome{}, e.g.Lang, o.Exam, false))
 		}
 		fmt.Fprintln(o.IO.Out, quiz.Msg(e.g.Lang, "Nothing to ask: no question is due and none matches."))
@@ -269,7 +283,7 @@ func quizRun(o *QuizOptions) error {
 	// Prompts and feedback go to stdout in text mode; with --format markdown
 	// or json they go to stderr so that stdout holds only the report.
 	talk := o.IO.Out
-	if e.g.Format != report.Text {
+	if e.g.Format != render.Text {
 		talk = o.IO.ErrOut
 	}
 	s := &quiz.Session{Questions: qs, Prompter: newPrompter(o.IO, talk, e.g.Color), Store: e.store, Lang: e.g.Lang,
@@ -281,7 +295,7 @@ func quizRun(o *QuizOptions) error {
 			return 0
 		},
 		Feedback: func(a *quiz.Answered) error {
-			err := report.Render(talk, quiz.FeedbackDoc(a, e.g.Lang), report.Options{Format: report.Text, Color: e.g.Color})
+			err := render.Render(talk, quiz.FeedbackDoc(a, e.g.Lang), render.Options{Format: render.Text, Color: e.g.Color})
 			if err == nil {
 				_, err = fmt.Fprintln(talk)
 			}

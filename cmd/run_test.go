@@ -11,7 +11,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/golden"
 	"github.com/k8sexplain/k8sexplain/internal/iostreams"
-	"github.com/k8sexplain/k8sexplain/internal/report"
+	"github.com/k8sexplain/k8sexplain/internal/render"
 	"github.com/k8sexplain/k8sexplain/questions"
 )
 
@@ -40,7 +40,7 @@ func assertGolden(t *testing.T, name, got string) {
 }
 
 func TestQuorumRun(t *testing.T) {
-	c, out, errOut := testCommon(Globals{Lang: "ru", Format: report.Text, Seed: 1})
+	c, out, errOut := testCommon(Globals{Lang: "ru", Format: render.Text, Seed: 1})
 	o := &QuorumOptions{Common: c, Nodes: 3, Isolate: "leader", CheckQuorum: true, PreVote: true}
 	if err := quorumRun(o); err != nil {
 		t.Fatal(err)
@@ -64,7 +64,7 @@ func TestQuorumRunRejects(t *testing.T) {
 		{"partition sum", QuorumOptions{Nodes: 3, Partition: "2,2"}, "groups add up to 4, but --nodes is 3"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			c, out, _ := testCommon(Globals{Lang: "en", Format: report.Text})
+			c, out, _ := testCommon(Globals{Lang: "en", Format: render.Text})
 			o := tt.o
 			o.Common = c
 			err := quorumRun(&o)
@@ -79,7 +79,7 @@ func TestQuorumRunRejects(t *testing.T) {
 }
 
 func TestDNATRun(t *testing.T) {
-	c, out, _ := testCommon(Globals{Lang: "en", Format: report.Text, Seed: 1})
+	c, out, _ := testCommon(Globals{Lang: "en", Format: render.Text, Seed: 1})
 	o := &DNATOptions{Common: c, Service: "default/web", Port: "http:80/TCP", ClusterIP: "10.96.47.112", ClusterCIDR: "10.244.0.0/16",
 		SessionAffinity: "None", Form: "save", Mode: "iptables", Type: "ClusterIP", ExternalTrafficPolicy: "Cluster",
 		InternalTrafficPolicy: "Cluster", NFAcct: true, Changed: map[string]bool{"form": true}}
@@ -89,7 +89,7 @@ func TestDNATRun(t *testing.T) {
 	assertGolden(t, "dnat/save.txt", out.String())
 
 	// Which flags were given is part of the input: --form with another mode.
-	c, out, _ = testCommon(Globals{Lang: "en", Format: report.Text, Seed: 1})
+	c, out, _ = testCommon(Globals{Lang: "en", Format: render.Text, Seed: 1})
 	o.Common, o.Mode = c, "nftables"
 	if err := dnatRun(o); err == nil || !strings.Contains(err.Error(), "--form applies to --mode iptables only") || out.Len() > 0 {
 		t.Errorf("--form with --mode nftables: err %v, stdout %d bytes; want the input error and no output", err, out.Len())
@@ -97,7 +97,7 @@ func TestDNATRun(t *testing.T) {
 }
 
 func TestTraceWatchRun(t *testing.T) {
-	c, out, _ := testCommon(Globals{Lang: "en", Format: report.Mermaid, Seed: 1})
+	c, out, _ := testCommon(Globals{Lang: "en", Format: render.Mermaid, Seed: 1})
 	o := &TraceWatchOptions{Common: c, Controllers: 50, Pods: 10000, Nodes: 500, PollInterval: time.Second, Duration: time.Minute}
 	if err := traceWatchRun(o); err != nil {
 		t.Fatal(err)
@@ -108,7 +108,7 @@ func TestTraceWatchRun(t *testing.T) {
 func TestQuizListRun(t *testing.T) {
 	quizBank = os.DirFS(filepath.Join("..", "internal", "quiz", "testdata"))
 	t.Cleanup(func() { quizBank = questions.FS })
-	c, out, _ := testCommon(Globals{Lang: "ru", Format: report.Markdown, Seed: 1})
+	c, out, _ := testCommon(Globals{Lang: "ru", Format: render.Markdown, Seed: 1})
 	o := &QuizListOptions{QuizScope: QuizScope{Common: c, Topics: []string{"etcd", "shutdown"}, Now: "2026-03-02T09:00:00Z"}, Choices: true}
 	if err := quizListRun(o); err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/sim"
 	"github.com/k8sexplain/k8sexplain/internal/sim/kubelet"
+	"github.com/k8sexplain/k8sexplain/internal/sim/story"
 	"github.com/spf13/cobra"
 )
 
@@ -59,7 +60,7 @@ func traceCrashRun(o *TraceCrashOptions) error {
 	if o.Pod != "" {
 		names = []string{o.Pod}
 	}
-	p, err := pickPod(cl, names)
+	p, err := pickPod(cl.Cluster, names)
 	if err != nil {
 		return err
 	}
@@ -68,9 +69,9 @@ func traceCrashRun(o *TraceCrashOptions) error {
 	}
 	cl.RunFor(20 * time.Minute)
 	tr := cl.Story("k8sexplain trace crash -f "+source+" --pod "+p.Name+" --reason "+o.Reason, "crash")
-	tr.Tables = append(tr.Tables, sim.DescribeEvents(tr, p.Namespace+"/"+p.Name))
+	tr.Tables = append(tr.Tables, story.DescribeEvents(tr, p.Namespace+"/"+p.Name))
 	if o.Reason != kubelet.CrashReadiness {
-		tr.Tables = append(tr.Tables, sim.BackOffTable(8))
+		tr.Tables = append(tr.Tables, story.BackOffTable(8))
 	}
 	return o.renderTrace(tr)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/sim"
 	"github.com/k8sexplain/k8sexplain/internal/sim/kubelet"
+	"github.com/k8sexplain/k8sexplain/internal/sim/story"
 	"github.com/spf13/cobra"
 	corev1 "k8s.io/api/core/v1"
 )
@@ -85,13 +86,13 @@ func traceDeleteRun(o *TraceDeleteOptions) error {
 	}
 	cfg := sim.Config{App: a}
 	if o.PreStop > 0 {
-		cfg.Mutate = func(spec *corev1.PodSpec) { sim.InjectPreStopSleep(spec, o.PreStop) }
+		cfg.Mutate = func(spec *corev1.PodSpec) { story.InjectPreStopSleep(spec, o.PreStop) }
 	}
 	cl, source, err := o.scene(cfg)
 	if err != nil {
 		return err
 	}
-	pod, err := pickPod(cl, []string{o.Pod})
+	pod, err := pickPod(cl.Cluster, []string{o.Pod})
 	if err != nil {
 		return err
 	}

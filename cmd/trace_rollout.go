@@ -64,7 +64,7 @@ func traceRolloutRun(o *TraceRolloutOptions) error {
 	if err != nil {
 		return err
 	}
-	dep, err := pickDeployment(cl, o.Deployment)
+	dep, err := pickDeployment(cl.Cluster, o.Deployment)
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,9 @@ import (
 
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/sim"
+	"github.com/k8sexplain/k8sexplain/internal/sim/story"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
+	"github.com/k8sexplain/k8sexplain/internal/trace/explain"
 	"github.com/spf13/cobra"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -20,6 +22,8 @@ type StoryOptions struct {
 	// ClusterCIDR and NodeCIDRMaskSize shape node podCIDRs (node-ipam).
 	ClusterCIDR      string
 	NodeCIDRMaskSize int
+	// SchedulerConfig is a KubeSchedulerConfiguration file (--scheduler-config).
+	SchedulerConfig string
 	// rollout counts each Deployment's maxSurge in the scale check.
 	rollout bool
 }
@@ -28,11 +32,12 @@ func (o *StoryOptions) bind(c *cobra.Command) {
 	c.Flags().StringArrayVarP(&o.Files, "filename", "f", nil, "manifest that sets the scene (repeatable; default: the built-in example, examples/app.yaml)")
 	c.Flags().IntVar(&o.Nodes, "nodes", 3, "number of identical worker nodes (1 to 10000)")
 	bindIPAM(c, &o.ClusterCIDR, &o.NodeCIDRMaskSize)
+	bindSchedulerConfig(c, &o.SchedulerConfig)
 }
 
 // scene applies the manifests to a fresh cluster and waits until it
 // settles; the story starts from there.
-func (o *StoryOptions) scene(cfg sim.Config) (*sim.Cluster, string, error) {
+func (o *StoryOptions) scene(cfg sim.Config) (*story.Scene, string, error) {
 	g := o.Settings
 	if err := checkNodes(o.Nodes); err != nil {
 		return nil, "", err
@@ -47,6 +52,9 @@ func (o *StoryOptions) scene(cfg sim.Config) (*sim.Cluster, string, error) {
 	}
 	cfg.Seed, cfg.Workers, cfg.StepLimit = g.Seed, o.Nodes, 50000
 	cfg.ClusterCIDR, cfg.NodeCIDRMaskSize = o.ClusterCIDR, o.NodeCIDRMaskSize
+	if err := loadSchedulerConfig(o.SchedulerConfig, &cfg); err != nil {
+		return nil, "", err
+	}
 	var done func()
 	cfg.Progress, done = progress(o.IO, g.Lang)
 	defer done()
@@ -64,13 +72,13 @@ func (o *StoryOptions) scene(cfg sim.Config) (*sim.Cluster, string, error) {
 		}
 		return nil, "", exitcode.Inputf("%s: the cluster did not settle with every pod Ready (see `k8sexplain trace apply %s`)", source, source)
 	}
-	return cl, source, nil
+	return story.New(cl), source, nil
 }
 
 // renderTrace prints a story's trace.
 func (c *Common) renderTrace(tr *trace.Trace) error {
 	g := c.Settings
-	return trace.Render(c.IO.Out, tr, trace.Options{Format: g.Format, Lang: g.Lang, Verbose: g.Verbose, Color: g.Color, Width: c.IO.TerminalWidth()})
+	return c.render(explain.Doc(tr, explain.Options{Format: g.Format, Lang: g.Lang, Verbose: g.Verbose, Width: c.IO.TerminalWidth()}))
 }
 
 // pickDeployment finds the Deployment a story is about.

@@ -5,7 +5,7 @@ import (
 
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/sim/watchload"
-	"github.com/k8sexplain/k8sexplain/internal/sim/watchload/text"
+	"github.com/k8sexplain/k8sexplain/internal/sim/watchload/explain"
 	"github.com/spf13/cobra"
 )
 
@@ -58,7 +58,7 @@ func traceWatchRun(o *TraceWatchOptions) error {
 	if err != nil {
 		return exitcode.AsInput(err)
 	}
-	return o.render(text.Doc(r, o.Settings.Lang))
+	return o.render(explain.Doc(r, o.Settings.Lang))
 }
 
 // validate rejects values that parse but make no sense, in one line.
