@@ -96,7 +96,7 @@ func podNames(cmd *cobra.Command, f *Factory) []string {
 	if checkNodes(n) != nil {
 		return nil
 	}
-	objs, err := loadManifests(f, files)
+	objs, err := loadManifests(f.IO, files)
 	if err != nil {
 		return nil
 	}

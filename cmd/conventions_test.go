@@ -171,7 +171,7 @@ func TestProgressLine(t *testing.T) {
 	}
 	// Not a terminal: no progress at all.
 	io, _, _, _ := iostreams.Test()
-	if p, _ := progress(&Factory{IO: io}, "en"); p != nil {
+	if p, _ := progress(io, "en"); p != nil {
 		t.Error("progress on a non-terminal stderr")
 	}
 }

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"hash/fnv"
 	"net/netip"
 	"strings"
 
@@ -10,29 +9,25 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/sim"
 	"github.com/k8sexplain/k8sexplain/internal/sim/kubeproxy"
 	"github.com/k8sexplain/k8sexplain/internal/sim/kubeproxy/explain"
-	"github.com/spf13/cobra"
 )
 
 // fromManifest fills in.Port from a simulated apply of the user's
 // manifests: the Service (--service picks one when there are several) and
 // the EndpointSlices the simulated controller wrote for its pods, so
 // unready pods are not endpoints — exactly what kube-proxy would see.
-func fromManifest(f *Factory, cmd *cobra.Command, o *dnatOptions, files []string, in *explain.Input) error {
+func fromManifest(o *DNATOptions, in *explain.Input) error {
+	files := o.Files
 	for _, fl := range []string{"cluster-ip", "endpoints", "target-port", "external-name", "session-affinity", "session-affinity-timeout",
 		"type", "node-port", "external-traffic-policy", "internal-traffic-policy", "health-check-node-port", "load-balancer-ip", "load-balancer-source-ranges"} {
-		if cmd.Flags().Changed(fl) {
+		if o.Changed[fl] {
 			return exitcode.Inputf("--%s cannot be combined with -f: the Service comes from the manifest", fl)
 		}
 	}
-	g, err := f.Globals()
-	if err != nil {
-		return err
-	}
-	objs, err := manifest.Load(files, f.IO.In)
+	objs, err := manifest.Load(files, o.IO.In)
 	if err != nil {
 		return exitcode.AsInput(err)
 	}
-	cl, err := sim.NewCluster(sim.Config{Seed: g.Seed, Workers: 3, StepLimit: 1})
+	cl, err := sim.NewCluster(sim.Config{Seed: o.Settings.Seed, Workers: 3, StepLimit: 1})
 	if err != nil {
 		return exitcode.AsInput(err)
 	}
@@ -53,8 +48,8 @@ func fromManifest(f *Factory, cmd *cobra.Command, o *dnatOptions, files []string
 	}
 	pick := -1
 	switch {
-	case cmd.Flags().Changed("service"):
-		want := o.service
+	case o.Changed["service"]:
+		want := o.Service
 		if !strings.Contains(want, "/") {
 			want = "default/" + want
 		}
@@ -64,7 +59,7 @@ func fromManifest(f *Factory, cmd *cobra.Command, o *dnatOptions, files []string
 			}
 		}
 		if pick < 0 {
-			return exitcode.Inputf("--service %s is not in the manifest (it has %s)", o.service, strings.Join(names, ", "))
+			return exitcode.Inputf("--service %s is not in the manifest (it has %s)", o.Service, strings.Join(names, ", "))
 		}
 	case len(svcs) == 1:
 		pick = 0
@@ -85,9 +80,9 @@ func fromManifest(f *Factory, cmd *cobra.Command, o *dnatOptions, files []string
 		return exitcode.Inputf("Service %s has no ports", names[pick])
 	}
 	in.Port = ports[0]
-	if cmd.Flags().Changed("port") {
+	if o.Changed["port"] {
 		var want kubeproxy.ServicePort
-		if err := parsePort(o.port, &want); err != nil {
+		if err := parsePort(o.Port, &want); err != nil {
 			return err
 		}
 		found := false
@@ -97,12 +92,12 @@ func fromManifest(f *Factory, cmd *cobra.Command, o *dnatOptions, files []string
 			}
 		}
 		if !found {
-			return exitcode.Inputf("--port %s: Service %s has no such port", o.port, names[pick])
+			return exitcode.Inputf("--port %s: Service %s has no such port", o.Port, names[pick])
 		}
 	}
 	// --cluster-cidr is honoured (input validated it); by default the
 	// simulated cluster's pod network.
-	if !cmd.Flags().Changed("cluster-cidr") {
+	if !o.Changed["cluster-cidr"] {
 		in.Config.ClusterCIDR = "10.244.0.0/16"
 	}
 	if p := in.Port; p.ClusterIP != "" && p.ClusterIP != "None" && in.Config.ClusterCIDR != "" &&
@@ -113,25 +108,25 @@ func fromManifest(f *Factory, cmd *cobra.Command, o *dnatOptions, files []string
 	// deterministically, from the default range 30000-32767, and say so.
 	if (in.Port.Type == "NodePort" || in.Port.Type == "LoadBalancer") && in.Port.NodePort == 0 &&
 		(svc.Spec.AllocateLoadBalancerNodePorts == nil || *svc.Spec.AllocateLoadBalancerNodePorts || in.Port.Type == "NodePort") {
-		in.Port.NodePort = allocatePort(names[pick]+":"+in.Port.PortName, 0)
+		in.Port.NodePort = kubeproxy.AllocateNodePort(names[pick]+":"+in.Port.PortName, 0)
 		in.AllocatedNodePort = true
 	}
 	if in.Port.Type == "LoadBalancer" && in.Port.ExternalPolicyLocal && in.Port.HealthCheckNodePort == 0 {
-		in.Port.HealthCheckNodePort = allocatePort(names[pick]+"/healthz", in.Port.NodePort)
+		in.Port.HealthCheckNodePort = kubeproxy.AllocateNodePort(names[pick]+"/healthz", in.Port.NodePort)
 		in.AllocatedNodePort = true
 	}
 	in.PendingLB = in.Port.Type == "LoadBalancer" && len(in.Port.LoadBalancerIPs) == 0
-	if !cmd.Flags().Changed("node") {
+	if !o.Changed["node"] {
 		in.Config.NodeName = "node-a"
 		if eps := in.Port.UsableEndpoints(); len(eps) > 0 && eps[0].NodeName != "" {
 			in.Config.NodeName = eps[0].NodeName
 		}
-		in.Config.NodeIP = nodeIPOf(in.Config.NodeName)
+		in.Config.NodeIP = kubeproxy.NodeIP(in.Config.NodeName)
 	}
 	if in.Client == "" {
 		// Only inside the pod network kube-proxy was told (--cluster-cidr);
 		// else the walk keeps its default client from that network.
-		client := clientOnNode(in.Port.Endpoints, in.Config.NodeName)
+		client := kubeproxy.ClientOnNode(in.Port.Endpoints, in.Config.NodeName)
 		if p, err := netip.ParsePrefix(in.Config.ClusterCIDR); client != "" && err == nil && p.Contains(netip.MustParseAddr(client)) {
 			in.Client = client
 		}
@@ -139,46 +134,4 @@ func fromManifest(f *Factory, cmd *cobra.Command, o *dnatOptions, files []string
 	in.Example = false
 	in.Source = strings.Join(files, ", ")
 	return nil
-}
-
-// allocatePort picks a port in 30000-32767 from a hash of key, skipping
-// avoid: stable for the same Service.
-func allocatePort(key string, avoid int32) int32 {
-	h := fnv.New32a()
-	h.Write([]byte(key))
-	p := int32(30000 + h.Sum32()%2768)
-	if p == avoid {
-		p = 30000 + (p-30000+1)%2768
-	}
-	return p
-}
-
-// clientOnNode is the walk's client pod on node: an address of the node's
-// pod network (the /24 its endpoints come from, as node-ipam cut it) that no
-// endpoint uses, so the walk starts where the rules are. "" when no endpoint
-// tells the node's pod network.
-func clientOnNode(eps []kubeproxy.Endpoint, node string) string {
-	used := map[netip.Addr]bool{}
-	var base netip.Prefix
-	for _, ep := range eps {
-		a, err := netip.ParseAddr(ep.IP)
-		if err != nil || !a.Is4() {
-			continue
-		}
-		used[a] = true
-		if ep.NodeName == node && !base.IsValid() {
-			base, _ = a.Prefix(24)
-		}
-	}
-	if !base.IsValid() {
-		return ""
-	}
-	b := base.Addr().As4()
-	for host := 5; host < 255; host++ {
-		b[3] = byte(host)
-		if a := netip.AddrFrom4(b); !used[a] {
-			return a.String()
-		}
-	}
-	return ""
 }

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -12,17 +13,20 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newCmdGRPCSkew) }
-
-// grpcSkewOptions are the grpc-skew flags as given.
-type grpcSkewOptions struct {
-	clients, pods, rpcs, scaleUp int
-	duration, maxAge             time.Duration
-	proxy                        string
-	killPod, live                bool
-	// liveDeadline overrides the deadline sized from the flags (hidden,
+// GRPCSkewOptions are the inputs of `grpc-skew`: the flags as given.
+type GRPCSkewOptions struct {
+	Common
+	Clients, Pods, RPCs, ScaleUp int
+	Duration, MaxConnectionAge   time.Duration
+	Proxy                        string
+	KillPod, Live                bool
+	// LiveDeadline overrides the deadline sized from the flags (hidden,
 	// for tests).
-	liveDeadline time.Duration
+	LiveDeadline time.Duration
+	// Changed names the flags given (--live refuses the simulated-only ones).
+	Changed map[string]bool
+	// Context ends a --live run early (Ctrl-C).
+	Context context.Context
 }
 
 func ageNote(age time.Duration) string {
@@ -41,8 +45,9 @@ const (
 	maxSkewReconnects                        = 250_000
 )
 
-func newCmdGRPCSkew(f *Factory) *cobra.Command {
-	o := &grpcSkewOptions{}
+// NewCmdGRPCSkew is `grpc-skew`; runF, when not nil, gets the options instead of grpcSkewRun.
+func NewCmdGRPCSkew(f *Factory, runF func(*GRPCSkewOptions) error) *cobra.Command {
+	o := &GRPCSkewOptions{}
 	cmd := &cobra.Command{
 		Use:   "grpc-skew",
 		Short: "Show why gRPC through a ClusterIP Service loads one pod, and what spreads the load",
@@ -68,55 +73,59 @@ google.golang.org/grpc servers, a DNAT-like proxy and clients on 127.0.0.1 (with
   k8sexplain grpc-skew --live --clients 3 --max-connection-age 200ms
   k8sexplain grpc-skew --lang ru --format markdown > grpc-skew.md`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			g, err := f.Globals()
-			if err != nil {
-				return err
-			}
-			if err := o.validate(cmd); err != nil {
-				return err
-			}
-			var r *grpclb.Result
-			if o.live {
-				cfg := grpclive.Config{Backends: o.pods, Clients: o.clients, RPCs: o.rpcs, Seed: g.Seed, MaxConnectionAge: o.maxAge}
-				cfg.Timeout = grpclive.Deadline(cfg)
-				if o.liveDeadline > 0 {
-					cfg.Timeout = o.liveDeadline
-				}
-				res, err := grpclive.Run(cmd.Context(), cfg)
-				switch {
-				case errors.Is(err, grpclive.ErrTimeout):
-					return exitcode.Timeoutf("grpc-skew --live: timed out after %v (the deadline for %d pods, %d clients, %d RPCs%s): the machine is too busy for this size; try fewer --rpcs or --clients", cfg.Timeout, o.pods, o.clients, o.rpcs, ageNote(o.maxAge))
-				case err != nil:
-					return fmt.Errorf("grpc-skew --live: %w", err)
-				}
-				r = grpclive.Report(cfg, res)
-			} else {
-				r = grpclb.Run(grpclb.Config{Clients: o.clients, Pods: o.pods, RPCs: o.rpcs, Duration: o.duration,
-					ScaleUp: o.scaleUp, MaxConnectionAge: o.maxAge, Envoy: o.proxy == "envoy", KillPod: o.killPod, Seed: g.Seed})
-			}
-			return f.Render(explain.Build(r, g.Lang))
-		},
+		RunE: runE(f, o, runF, grpcSkewRun, func(cmd *cobra.Command, _ []string) {
+			o.Changed, o.Context = changedFlags(cmd), cmd.Context()
+		}),
 	}
 	fl := cmd.Flags()
-	fl.IntVar(&o.clients, "clients", 1, "client pods, each with its own gRPC channel")
-	fl.IntVar(&o.pods, "pods", 3, "server pods behind the Service")
-	fl.IntVar(&o.rpcs, "rpcs", 3000, "unary RPCs in all, sent by the clients in turn")
-	fl.DurationVar(&o.duration, "duration", 5*time.Minute, "virtual length of the simulated run")
-	fl.IntVar(&o.scaleUp, "scale-up", 0, "add this many pods at half time")
-	fl.DurationVar(&o.maxAge, "max-connection-age", 0, "servers' keepalive MaxConnectionAge: GOAWAY after this long (0: never, grpc-go's default)")
-	fl.StringVar(&o.proxy, "proxy", "none", "also balance through a proxy: none or envoy (per request)")
-	fl.BoolVar(&o.killPod, "kill-pod", false, "stop the busiest pod (most ClusterIP connections) at half time")
-	fl.BoolVar(&o.live, "live", false, "run real grpc-go servers, a DNAT-like proxy and clients on 127.0.0.1 instead of simulating")
-	fl.DurationVar(&o.liveDeadline, "live-deadline", 0, "override the --live deadline sized from the flags (for tests)")
+	fl.IntVar(&o.Clients, "clients", 1, "client pods, each with its own gRPC channel")
+	fl.IntVar(&o.Pods, "pods", 3, "server pods behind the Service")
+	fl.IntVar(&o.RPCs, "rpcs", 3000, "unary RPCs in all, sent by the clients in turn")
+	fl.DurationVar(&o.Duration, "duration", 5*time.Minute, "virtual length of the simulated run")
+	fl.IntVar(&o.ScaleUp, "scale-up", 0, "add this many pods at half time")
+	fl.DurationVar(&o.MaxConnectionAge, "max-connection-age", 0, "servers' keepalive MaxConnectionAge: GOAWAY after this long (0: never, grpc-go's default)")
+	fl.StringVar(&o.Proxy, "proxy", "none", "also balance through a proxy: none or envoy (per request)")
+	fl.BoolVar(&o.KillPod, "kill-pod", false, "stop the busiest pod (most ClusterIP connections) at half time")
+	fl.BoolVar(&o.Live, "live", false, "run real grpc-go servers, a DNAT-like proxy and clients on 127.0.0.1 instead of simulating")
+	fl.DurationVar(&o.LiveDeadline, "live-deadline", 0, "override the --live deadline sized from the flags (for tests)")
 	_ = fl.MarkHidden("live-deadline")
 	_ = cmd.RegisterFlagCompletionFunc("proxy", fixedCompletion("none", "envoy"))
 	return cmd
 }
 
+func grpcSkewRun(o *GRPCSkewOptions) error {
+	g := o.Settings
+	if err := o.validate(); err != nil {
+		return err
+	}
+	var r *grpclb.Result
+	if o.Live {
+		cfg := grpclive.Config{Backends: o.Pods, Clients: o.Clients, RPCs: o.RPCs, Seed: g.Seed, MaxConnectionAge: o.MaxConnectionAge}
+		cfg.Timeout = grpclive.Deadline(cfg)
+		if o.LiveDeadline > 0 {
+			cfg.Timeout = o.LiveDeadline
+		}
+		ctx := o.Context
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		res, err := grpclive.Run(ctx, cfg)
+		switch {
+		case errors.Is(err, grpclive.ErrTimeout):
+			return exitcode.Timeoutf("grpc-skew --live: timed out after %v (the deadline for %d pods, %d clients, %d RPCs%s): the machine is too busy for this size; try fewer --rpcs or --clients", cfg.Timeout, o.Pods, o.Clients, o.RPCs, ageNote(o.MaxConnectionAge))
+		case err != nil:
+			return fmt.Errorf("grpc-skew --live: %w", err)
+		}
+		r = grpclive.Report(cfg, res)
+	} else {
+		r = grpclb.Run(grpclb.Config{Clients: o.Clients, Pods: o.Pods, RPCs: o.RPCs, Duration: o.Duration,
+			ScaleUp: o.ScaleUp, MaxConnectionAge: o.MaxConnectionAge, Envoy: o.Proxy == "envoy", KillPod: o.KillPod, Seed: g.Seed})
+	}
+	return o.render(explain.Build(r, g.Lang))
+}
+
 // validate checks the flags: one clear line per mistake.
-func (o *grpcSkewOptions) validate(cmd *cobra.Command) error {
-	changed := cmd.Flags().Changed
+func (o *GRPCSkewOptions) validate() error {
 	positive := func(name string, v, max int) error {
 		if v < 1 {
 			return exitcode.Inputf("invalid --%s %d: want at least 1", name, v)
@@ -126,60 +135,60 @@ func (o *grpcSkewOptions) validate(cmd *cobra.Command) error {
 		}
 		return nil
 	}
-	if err := positive("clients", o.clients, maxSkewClients); err != nil {
+	if err := positive("clients", o.Clients, maxSkewClients); err != nil {
 		return err
 	}
-	if err := positive("pods", o.pods, maxSkewPods); err != nil {
+	if err := positive("pods", o.Pods, maxSkewPods); err != nil {
 		return err
 	}
-	if err := positive("rpcs", o.rpcs, maxSkewRPCs); err != nil {
+	if err := positive("rpcs", o.RPCs, maxSkewRPCs); err != nil {
 		return err
 	}
-	if o.rpcs < o.clients {
-		return exitcode.Inputf("--rpcs %d is fewer than --clients %d: every client needs at least one RPC", o.rpcs, o.clients)
+	if o.RPCs < o.Clients {
+		return exitcode.Inputf("--rpcs %d is fewer than --clients %d: every client needs at least one RPC", o.RPCs, o.Clients)
 	}
-	if o.scaleUp < 0 {
-		return exitcode.Inputf("invalid --scale-up %d: want 0 or more pods to add", o.scaleUp)
+	if o.ScaleUp < 0 {
+		return exitcode.Inputf("invalid --scale-up %d: want 0 or more pods to add", o.ScaleUp)
 	}
-	if o.pods+o.scaleUp > maxSkewPods {
-		return exitcode.Inputf("--pods %d plus --scale-up %d is more than this command simulates sensibly: at most %d pods in all", o.pods, o.scaleUp, maxSkewPods)
+	if o.Pods+o.ScaleUp > maxSkewPods {
+		return exitcode.Inputf("--pods %d plus --scale-up %d is more than this command simulates sensibly: at most %d pods in all", o.Pods, o.ScaleUp, maxSkewPods)
 	}
-	if o.duration < time.Second || o.duration > 24*time.Hour {
-		return exitcode.Inputf("invalid --duration %v: want 1s to 24h", o.duration)
+	if o.Duration < time.Second || o.Duration > 24*time.Hour {
+		return exitcode.Inputf("invalid --duration %v: want 1s to 24h", o.Duration)
 	}
-	if o.live && o.maxAge != 0 && (o.maxAge < 50*time.Millisecond || o.maxAge > 2*time.Second) {
-		return exitcode.Inputf("invalid --max-connection-age %v with --live: want 50ms to 2s (the calls are paced over five ages)", o.maxAge)
+	if o.Live && o.MaxConnectionAge != 0 && (o.MaxConnectionAge < 50*time.Millisecond || o.MaxConnectionAge > 2*time.Second) {
+		return exitcode.Inputf("invalid --max-connection-age %v with --live: want 50ms to 2s (the calls are paced over five ages)", o.MaxConnectionAge)
 	}
-	if !o.live && (o.maxAge < 0 || (o.maxAge > 0 && o.maxAge < time.Second)) {
-		return exitcode.Inputf("invalid --max-connection-age %v: want 0 (never) or at least 1s", o.maxAge)
+	if !o.Live && (o.MaxConnectionAge < 0 || (o.MaxConnectionAge > 0 && o.MaxConnectionAge < time.Second)) {
+		return exitcode.Inputf("invalid --max-connection-age %v: want 0 (never) or at least 1s", o.MaxConnectionAge)
 	}
-	if o.maxAge > 0 && !o.live {
+	if o.MaxConnectionAge > 0 && !o.Live {
 		// Every GOAWAY is a reconnection to simulate, for every round_robin
 		// subchannel: keep a run to a couple of seconds.
-		work := int64(o.clients) * int64(o.pods+o.scaleUp+1) * int64(o.duration/o.maxAge)
+		work := int64(o.Clients) * int64(o.Pods+o.ScaleUp+1) * int64(o.Duration/o.MaxConnectionAge)
 		if work > maxSkewReconnects {
 			return exitcode.Inputf("--max-connection-age %v over --duration %v with %d clients and %d pods means about %d reconnections to simulate (at most %d): raise the age, shorten the duration or use fewer clients or pods",
-				o.maxAge, o.duration, o.clients, o.pods+o.scaleUp, work, maxSkewReconnects)
+				o.MaxConnectionAge, o.Duration, o.Clients, o.Pods+o.ScaleUp, work, maxSkewReconnects)
 		}
 	}
-	if o.proxy != "none" && o.proxy != "envoy" {
-		return exitcode.Inputf("invalid --proxy %q: want none or envoy", o.proxy)
+	if o.Proxy != "none" && o.Proxy != "envoy" {
+		return exitcode.Inputf("invalid --proxy %q: want none or envoy", o.Proxy)
 	}
-	if o.killPod && o.pods < 2 {
+	if o.KillPod && o.Pods < 2 {
 		return exitcode.Inputf("--kill-pod needs at least 2 --pods: someone has to take over")
 	}
-	if !o.live {
+	if !o.Live {
 		return nil
 	}
 	for _, name := range []string{"scale-up", "kill-pod", "duration"} {
-		if changed(name) {
+		if o.Changed[name] {
 			return exitcode.Inputf("--%s is simulated only: --live runs the basic experiment (pick_first through a proxy, round_robin over every backend)", name)
 		}
 	}
-	if o.proxy != "none" {
+	if o.Proxy != "none" {
 		return exitcode.Inputf("--proxy is simulated only: --live has no Envoy")
 	}
-	if o.pods > maxLiveBackends || o.clients > maxLiveClients || o.rpcs > maxLiveRPCs {
+	if o.Pods > maxLiveBackends || o.Clients > maxLiveClients || o.RPCs > maxLiveRPCs {
 		return exitcode.Inputf("--live starts real servers: at most %d --pods, %d --clients and %d --rpcs", maxLiveBackends, maxLiveClients, maxLiveRPCs)
 	}
 	return nil

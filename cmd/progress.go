@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/k8sexplain/k8sexplain/internal/iostreams"
 	"github.com/k8sexplain/k8sexplain/internal/l10n"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	"github.com/spf13/cobra"
@@ -18,8 +19,8 @@ const progressDelay = time.Second
 // stderr and only after progressDelay of wall time, so short runs, pipes,
 // CI logs and golden files never see it: one line, rewritten in place,
 // with the virtual time, pods Running and an estimate of the time left.
-func progress(f *Factory, lang string) (func(now time.Duration, running, pods int), func()) {
-	if f.IO == nil || !f.IO.ErrTTY {
+func progress(io *iostreams.Streams, lang string) (func(now time.Duration, running, pods int), func()) {
+	if io == nil || !io.ErrTTY {
 		return nil, func() {}
 	}
 	start := time.Now()
@@ -30,11 +31,11 @@ func progress(f *Factory, lang string) (func(now time.Duration, running, pods in
 			return
 		}
 		shown = true
-		fmt.Fprint(f.IO.ErrOut, "\r\x1b[K"+progressLine(lang, now, running, pods, el))
+		fmt.Fprint(io.ErrOut, "\r\x1b[K"+progressLine(lang, now, running, pods, el))
 	}
 	done := func() {
 		if shown {
-			fmt.Fprint(f.IO.ErrOut, "\r\x1b[K")
+			fmt.Fprint(io.ErrOut, "\r\x1b[K")
 			shown = false
 		}
 	}

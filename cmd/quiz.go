@@ -7,12 +7,14 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/AlecAivazis/survey/v2/terminal"
 	"github.com/k8sexplain/k8sexplain/internal/clip"
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
+	"github.com/k8sexplain/k8sexplain/internal/iostreams"
 	"github.com/k8sexplain/k8sexplain/internal/quiz"
 	"github.com/k8sexplain/k8sexplain/internal/readcap"
 	"github.com/k8sexplain/k8sexplain/internal/render"
@@ -20,25 +22,49 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newCmdQuiz) }
-
 // quizBank is the question bank the quiz reads; tests swap in a fixed bank
 // so their golden files do not change as the real bank grows.
 var quizBank fs.FS = questions.FS
 
-type quizOptions struct {
-	topics     []string
-	difficulty string
-	count      int
-	exam       bool
-	answers    string
-	record     bool
-	choices    bool
-	reset, yes bool
+// QuizScope is what every quiz command reads: the persistent flags of
+// quiz (--topic, --difficulty, the hidden --now) and the settings that are
+// no flag of their own.
+type QuizScope struct {
+	Common
+	Topics     []string
+	Difficulty string
+	// Now is --now (or K8SEXPLAIN_NOW), RFC3339; "" for the clock.
+	Now string
+	// SeedSet: --seed was given, so a session's new questions come in its
+	// order rather than one from the clock.
+	SeedSet bool
+	// StateDir is the quiz.state-dir setting ("" for the XDG default).
+	StateDir string
+}
+
+// from fills the scope of a quiz command (runE's before): quiz's persistent
+// flags, parsed into shared, and the settings that are no flag.
+func (s *QuizScope) from(f *Factory, shared *QuizScope) func(*cobra.Command, []string) {
+	return func(*cobra.Command, []string) {
+		s.Topics, s.Difficulty = shared.Topics, shared.Difficulty
+		s.Now, s.SeedSet, s.StateDir = f.Config.GetString("now"), f.Config.IsSet("seed"), f.Setting("quiz.state-dir")
+	}
+}
+
+// QuizOptions are the inputs of a session: `quiz` and `quiz review`.
+type QuizOptions struct {
+	QuizScope
+	Count int
+	Exam  bool
+	// Answers is an answers file to grade; Record saves its grades.
+	Answers string
+	Record  bool
+	// DueOnly asks only what spaced repetition says is due (quiz review).
+	DueOnly bool
 	// drills
-	ids, types              []string
-	weakest, mistakes, news bool
-	timeLimit               time.Duration
+	IDs, Types             []string
+	Weakest, Mistakes, New bool
+	TimeLimit              time.Duration
 }
 
 const quizLong = `An interview trainer for Kubernetes internals: it asks, grades (free text too, offline),
@@ -69,8 +95,13 @@ Progress (an append-only review log and the state derived from it) is kept in
 $XDG_STATE_HOME/k8sexplain, else ~/.local/state/k8sexplain; set quiz.state-dir in the config or
 K8SEXPLAIN_QUIZ_STATE_DIR to move it. Ctrl-C saves, prints a summary and exits with 130.`
 
-func newCmdQuiz(f *Factory) *cobra.Command {
-	o := &quizOptions{}
+// NewCmdQuiz is `quiz` with its subcommands review (the same session,
+// due questions only), stats and list.
+func NewCmdQuiz(f *Factory, runF func(*QuizOptions) error) *cobra.Command {
+	scope, o := &QuizScope{}, &QuizOptions{}
+	dueOnly := func(due bool) func(*cobra.Command, []string) {
+		return func(*cobra.Command, []string) { o.DueOnly = due }
+	}
 	cmd := &cobra.Command{
 		Use:   "quiz",
 		Short: "Practise Kubernetes interview questions with grading and spaced repetition",
@@ -85,27 +116,27 @@ func newCmdQuiz(f *Factory) *cobra.Command {
   k8sexplain quiz list --topic dns
   k8sexplain quiz --answers answers.yaml --format markdown`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return runQuiz(f, o, false) },
+		RunE: runE(f, o, runF, quizRun, o.from(f, scope), dueOnly(false)),
 	}
 	pf := cmd.PersistentFlags()
-	pf.StringSliceVar(&o.topics, "topic", nil, "only these topics (comma-separated)")
-	pf.StringVar(&o.difficulty, "difficulty", "", "only this difficulty: middle, senior or staff")
+	pf.StringSliceVar(&scope.Topics, "topic", nil, "only these topics (comma-separated)")
+	pf.StringVar(&scope.Difficulty, "difficulty", "", "only this difficulty: middle, senior or staff")
 	pf.String("now", "", "the current time in RFC3339 (for tests and reproducible stats)")
 	_ = pf.MarkHidden("now")
 	_ = cmd.RegisterFlagCompletionFunc("topic", fixedCompletion(quiz.Topics...))
 	_ = cmd.RegisterFlagCompletionFunc("difficulty", fixedCompletion(quiz.Difficulties...))
 	sessionFlags(cmd, o)
-	cmd.Flags().StringVar(&o.answers, "answers", "", "grade a prepared answers file (YAML list of {id, answer}) and print a report")
-	cmd.Flags().BoolVar(&o.record, "record", false, "with --answers: save the graded answers to your progress")
+	cmd.Flags().StringVar(&o.Answers, "answers", "", "grade a prepared answers file (YAML list of {id, answer}) and print a report")
+	cmd.Flags().BoolVar(&o.Record, "record", false, "with --answers: save the graded answers to your progress")
 	review := &cobra.Command{
 		Use:     "review",
 		Short:   "Ask only the questions spaced repetition says are due",
 		Example: "  k8sexplain quiz review --count 20",
 		Args:    noArgs,
-		RunE:    func(cmd *cobra.Command, args []string) error { return runQuiz(f, o, true) },
+		RunE:    runE(f, o, runF, quizRun, o.from(f, scope), dueOnly(true)),
 	}
 	sessionFlags(review, o)
-	cmd.AddCommand(review, newCmdQuizStats(f, o), newCmdQuizList(f, o))
+	cmd.AddCommand(review, NewCmdQuizStats(f, scope, nil), NewCmdQuizList(f, scope, nil))
 	return cmd
 }
 
@@ -126,64 +157,57 @@ func answerFormats() string {
 	return b.String()
 }
 
-func sessionFlags(cmd *cobra.Command, o *quizOptions) {
-	cmd.Flags().IntVar(&o.count, "count", 10, "number of questions (0 for all)")
-	cmd.Flags().BoolVar(&o.exam, "exam", false, "mock interview: no feedback until the end, then a verdict per topic against the senior bar and the model answers")
-	cmd.Flags().DurationVar(&o.timeLimit, "time-limit", 0, "end the session after this long, with a live countdown (e.g. 30m); an answer in progress when time runs out is dropped")
-	cmd.Flags().StringSliceVar(&o.ids, "id", nil, "ask exactly these questions (comma-separated ids, see quiz list)")
-	cmd.Flags().StringSliceVar(&o.types, "type", nil, "only these question types: "+strings.Join(quiz.Types, ", "))
-	cmd.Flags().BoolVar(&o.weakest, "weakest", false, "weakest topics first (last scores weighted by FSRS retrievability; unanswered count 0)")
-	cmd.Flags().BoolVar(&o.mistakes, "mistakes", false, "only questions whose last answer scored below 80%")
-	cmd.Flags().BoolVar(&o.news, "new", false, "only questions never answered")
+func sessionFlags(cmd *cobra.Command, o *QuizOptions) {
+	cmd.Flags().IntVar(&o.Count, "count", 10, "number of questions (0 for all)")
+	cmd.Flags().BoolVar(&o.Exam, "exam", false, "mock interview: no feedback until the end, then a verdict per topic against the senior bar and the model answers")
+	cmd.Flags().DurationVar(&o.TimeLimit, "time-limit", 0, "end the session after this long, with a live countdown (e.g. 30m); an answer in progress when time runs out is dropped")
+	cmd.Flags().StringSliceVar(&o.IDs, "id", nil, "ask exactly these questions (comma-separated ids, see quiz list)")
+	cmd.Flags().StringSliceVar(&o.Types, "type", nil, "only these question types: "+strings.Join(quiz.Types, ", "))
+	cmd.Flags().BoolVar(&o.Weakest, "weakest", false, "weakest topics first (last scores weighted by FSRS retrievability; unanswered count 0)")
+	cmd.Flags().BoolVar(&o.Mistakes, "mistakes", false, "only questions whose last answer scored below 80%")
+	cmd.Flags().BoolVar(&o.New, "new", false, "only questions never answered")
 	_ = cmd.RegisterFlagCompletionFunc("type", fixedCompletion(quiz.Types...))
 }
 
 // quizEnv is what every quiz subcommand needs.
 type quizEnv struct {
+	io    *iostreams.Streams
 	g     Globals
 	bank  *quiz.Bank
 	store *quiz.Store
 	now   func() time.Time
 }
 
-// newQuizEnv checks the shared flags and loads the bank; withStore also
-// resolves the progress directory (`quiz list` needs none).
-func newQuizEnv(f *Factory, o *quizOptions, withStore bool) (*quizEnv, error) {
-	g, err := f.Globals()
-	if err != nil {
-		return nil, err
-	}
+// newQuizEnv checks the shared flags (and a session's, when o is one) and
+// loads the bank; withStore also resolves the progress directory (`quiz
+// list` needs none).
+func newQuizEnv(s *QuizScope, o *QuizOptions, withStore bool) (*quizEnv, error) {
+	g := s.Settings
 	if g.Format == render.Mermaid {
 		return nil, exitcode.Inputf("--format mermaid: the quiz draws no diagram; use text, markdown or json")
 	}
-	for _, t := range o.topics {
-		if !contains(quiz.Topics, t) {
+	for _, t := range s.Topics {
+		if !slices.Contains(quiz.Topics, t) {
 			return nil, exitcode.Inputf("unknown --topic %q; topics: %v", t, quiz.Topics)
 		}
 	}
-	if o.difficulty != "" && !contains(quiz.Difficulties, o.difficulty) {
-		return nil, exitcode.Inputf("invalid --difficulty %q: want middle, senior or staff", o.difficulty)
+	if s.Difficulty != "" && !slices.Contains(quiz.Difficulties, s.Difficulty) {
+		return nil, exitcode.Inputf("invalid --difficulty %q: want middle, senior or staff", o.Difficulty)
 	}
-	if o.count < 0 {
-		return nil, exitcode.Inputf("invalid --count %d: want 0 (all) or more", o.count)
-	}
-	for _, t := range o.types {
-		if !contains(quiz.Types, t) {
-			return nil, exitcode.Inputf("unknown --type %q; types: %v", t, quiz.Types)
+	if o != nil {
+		if err := o.validate(); err != nil {
+			return nil, err
 		}
-	}
-	if o.timeLimit < 0 {
-		return nil, exitcode.Inputf("invalid --time-limit %s: want a positive duration such as 30m", o.timeLimit)
 	}
 	bank, err := quiz.Load(quizBank)
 	if err != nil {
 		return nil, fmt.Errorf("question bank: %w", err)
 	}
-	e := &quizEnv{g: g, bank: bank, now: time.Now}
-	if s := f.Config.GetString("now"); s != "" {
-		t, err := time.Parse(time.RFC3339, s)
+	e := &quizEnv{io: s.IO, g: g, bank: bank, now: s.Clock}
+	if s.Now != "" {
+		t, err := time.Parse(time.RFC3339, s.Now)
 		if err != nil {
-			return nil, exitcode.Inputf("invalid --now/K8SEXPLAIN_NOW %q: want RFC3339 (2026-03-01T09:00:00Z)", clip.Value(s))
+			return nil, exitcode.Inputf("invalid --now/K8SEXPLAIN_NOW %q: want RFC3339 (2026-03-01T09:00:00Z)", clip.Value(s.Now))
 		}
 		if err := quiz.CheckTime(t); err != nil {
 			return nil, exitcode.Inputf("invalid --now/K8SEXPLAIN_NOW: %v", err)
@@ -193,35 +217,42 @@ func newQuizEnv(f *Factory, o *quizOptions, withStore bool) (*quizEnv, error) {
 	if !withStore {
 		return e, nil
 	}
-	dir, err := quiz.StateDir(f.Setting("quiz.state-dir"), f.IO.Getenv)
+	dir, err := quiz.StateDir(s.StateDir, s.IO.Getenv)
 	if err != nil {
 		return nil, exitcode.AsInput(err)
 	}
-	e.store = &quiz.Store{Dir: dir, Warn: func(w string) { fmt.Fprintf(f.IO.ErrOut, "k8sexplain: warning: %s\n", w) }}
+	e.store = &quiz.Store{Dir: dir, Warn: func(w string) { fmt.Fprintf(s.IO.ErrOut, "k8sexplain: warning: %s\n", w) }}
 	return e, nil
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
+// validate checks a session's own flags.
+func (o *QuizOptions) validate() error {
+	if o.Count < 0 {
+		return exitcode.Inputf("invalid --count %d: want 0 (all) or more", o.Count)
+	}
+	for _, t := range o.Types {
+		if !slices.Contains(quiz.Types, t) {
+			return exitcode.Inputf("unknown --type %q; types: %v", t, quiz.Types)
 		}
 	}
-	return false
+	if o.TimeLimit < 0 {
+		return exitcode.Inputf("invalid --time-limit %s: want a positive duration such as 30m", o.TimeLimit)
+	}
+	return nil
 }
 
-func runQuiz(f *Factory, o *quizOptions, dueOnly bool) error {
-	e, err := newQuizEnv(f, o, true)
+func quizRun(o *QuizOptions) error {
+	e, err := newQuizEnv(&o.QuizScope, o, true)
 	if err != nil {
 		return err
 	}
-	if o.answers != "" {
-		return runAnswers(f, e, o)
+	if o.Answers != "" {
+		return answersRun(o, e)
 	}
-	if o.record {
+	if o.Record {
 		return exitcode.Inputf("--record only applies to --answers")
 	}
-	for _, id := range o.ids {
+	for _, id := range o.IDs {
 		if e.bank.Get(id) == nil {
 			return exitcode.Inputf("unknown --id %q (see k8sexplain quiz list)", id)
 		}
@@ -233,30 +264,30 @@ func runQuiz(f *Factory, o *quizOptions, dueOnly bool) error {
 	// The seed of the new questions' order: --seed if given, else one from
 	// the clock and the progress, so that sessions differ.
 	pick := e.g.Seed
-	if !f.Config.IsSet("seed") {
+	if !o.SeedSet {
 		pick = quiz.SessionSeed(e.now(), st)
 	}
-	qs := quiz.Select(e.bank, st, quiz.Selection{Topics: o.topics, Difficulty: o.difficulty, Count: o.count,
-		DueOnly: dueOnly, Seed: pick, Now: e.now(), IDs: o.ids, Types: o.types, Weakest: o.weakest,
-		Mistakes: o.mistakes, NewOnly: o.news})
+	qs := quiz.Select(e.bank, st, quiz.Selection{Topics: o.Topics, Difficulty: o.Difficulty, Count: o.Count,
+		DueOnly: o.DueOnly, Seed: pick, Now: e.now(), IDs: o.IDs, Types: o.Types, Weakest: o.Weakest,
+		Mistakes: o.Mistakes, NewOnly: o.New})
 	if len(qs) == 0 {
 		if e.g.Format != render.Text {
-			return f.Render(quiz.ReportDoc(&quiz.Outcome{}, e.g.Lang, o.exam, false))
+			return o.render(quiz.ReportDoc(&quiz.Outcome{}, e.g.Lang, o.Exam, false))
 		}
-		fmt.Fprintln(f.IO.Out, quiz.Msg(e.g.Lang, "Nothing to ask: no question is due and none matches."))
+		fmt.Fprintln(o.IO.Out, quiz.Msg(e.g.Lang, "Nothing to ask: no question is due and none matches."))
 		if next := quiz.ComputeStats(e.bank, st, e.now()).NextDue; next != nil {
-			fmt.Fprintf(f.IO.Out, "%s: %s\n", quiz.Msg(e.g.Lang, "Next review due"), next.In(e.now().Location()).Format("2006-01-02 15:04"))
+			fmt.Fprintf(o.IO.Out, "%s: %s\n", quiz.Msg(e.g.Lang, "Next review due"), next.In(e.now().Location()).Format("2006-01-02 15:04"))
 		}
 		return nil
 	}
 	// Prompts and feedback go to stdout in text mode; with --format markdown
 	// or json they go to stderr so that stdout holds only the report.
-	talk := f.IO.Out
+	talk := o.IO.Out
 	if e.g.Format != render.Text {
-		talk = f.IO.ErrOut
+		talk = o.IO.ErrOut
 	}
-	s := &quiz.Session{Questions: qs, Prompter: newPrompter(f, talk, e.g.Color), Store: e.store, Lang: e.g.Lang,
-		Seed: e.g.Seed, Exam: o.exam, Now: e.now, Reask: true,
+	s := &quiz.Session{Questions: qs, Prompter: newPrompter(o.IO, talk, e.g.Color), Store: e.store, Lang: e.g.Lang,
+		Seed: e.g.Seed, Exam: o.Exam, Now: e.now, Reask: true,
 		Salt: func(q *quiz.Question) int64 {
 			if p := st.Cards[q.ID]; p != nil {
 				return int64(p.Reviews)
@@ -270,8 +301,8 @@ func runQuiz(f *Factory, o *quizOptions, dueOnly bool) error {
 			}
 			return err
 		}}
-	if o.timeLimit > 0 {
-		s.Deadline = e.now().Add(o.timeLimit)
+	if o.TimeLimit > 0 {
+		s.Deadline = e.now().Add(o.TimeLimit)
 	}
 	// On a terminal the learner confirms or changes a free-text answer's
 	// rating; in line mode the automatic rating stands.
@@ -297,10 +328,10 @@ func runQuiz(f *Factory, o *quizOptions, dueOnly bool) error {
 	if err != nil {
 		return err
 	}
-	if !o.exam && len(out.Answers) > 0 && talk == f.IO.Out {
-		fmt.Fprintln(f.IO.Out)
+	if !o.Exam && len(out.Answers) > 0 && talk == o.IO.Out {
+		fmt.Fprintln(o.IO.Out)
 	}
-	if rerr := f.Render(quiz.ReportDoc(out, e.g.Lang, o.exam, o.exam)); rerr != nil {
+	if rerr := o.render(quiz.ReportDoc(out, e.g.Lang, o.Exam, o.Exam)); rerr != nil {
 		return rerr
 	}
 	if out.Interrupted {
@@ -311,11 +342,11 @@ func runQuiz(f *Factory, o *quizOptions, dueOnly bool) error {
 
 // newPrompter picks survey when stdin and stdout are both terminals (and
 // real files, as survey needs their descriptors), plain lines otherwise.
-func newPrompter(f *Factory, talk io.Writer, color bool) quiz.Prompter {
-	in, inOK := f.IO.In.(terminal.FileReader)
-	out, outOK := f.IO.Out.(terminal.FileWriter)
-	if f.IO.InTTY && f.IO.OutTTY && inOK && outOK {
-		return &quiz.SurveyPrompter{Stdio: terminal.Stdio{In: in, Out: out, Err: f.IO.ErrOut}, NoColor: !color}
+func newPrompter(s *iostreams.Streams, talk io.Writer, color bool) quiz.Prompter {
+	in, inOK := s.In.(terminal.FileReader)
+	out, outOK := s.Out.(terminal.FileWriter)
+	if s.InTTY && s.OutTTY && inOK && outOK {
+		return &quiz.SurveyPrompter{Stdio: terminal.Stdio{In: in, Out: out, Err: s.ErrOut}, NoColor: !color}
 	}
-	return quiz.NewLinePrompter(readcap.Lines(f.IO.In, "standard input", readcap.Line, "an answer line"), talk)
+	return quiz.NewLinePrompter(readcap.Lines(s.In, "standard input", readcap.Line, "an answer line"), talk)
 }

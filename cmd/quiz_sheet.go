@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/AlecAivazis/survey/v2"
 	"github.com/AlecAivazis/survey/v2/terminal"
@@ -13,7 +12,6 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/quiz"
 	"github.com/k8sexplain/k8sexplain/internal/readcap"
-	"github.com/k8sexplain/k8sexplain/internal/report"
 	"github.com/spf13/cobra"
 )
 
@@ -21,40 +19,49 @@ import (
 // report prints (what was wrong, the model answer, the command that shows
 // it). The answers go to the learner's progress only with --record: a
 // sheet is often someone else's, or a rehearsal.
-func runAnswers(f *Factory, e *quizEnv, o *quizOptions) error {
-	data, err := readcap.ReadFile(o.answers, readcap.Answers, "an --answers file")
+func answersRun(o *QuizOptions, e *quizEnv) error {
+	data, err := readcap.ReadFile(o.Answers, readcap.Answers, "an --answers file")
 	if err != nil {
 		return exitcode.Inputf("--answers: %v", clip.Message(err.Error()))
 	}
 	sheet, err := quiz.ParseAnswers(data)
 	if err != nil {
-		return exitcode.Inputf("%s: %v", o.answers, err)
+		return exitcode.Inputf("%s: %v", o.Answers, err)
 	}
 	if len(sheet) == 0 {
-		return exitcode.Inputf("%s: no answers", o.answers)
+		return exitcode.Inputf("%s: no answers", o.Answers)
 	}
 	p := &quiz.ScriptedPrompter{Answers: map[string]string{}}
 	var qs []*quiz.Question
 	for _, a := range sheet {
 		q := e.bank.Get(a.ID)
 		if q == nil {
-			return exitcode.Inputf("%s:%d: no question with id %q (see k8sexplain quiz list)", o.answers, a.Line, a.ID)
+			return exitcode.Inputf("%s:%d: no question with id %q (see k8sexplain quiz list)", o.Answers, a.Line, a.ID)
 		}
 		qs = append(qs, q)
 		p.Answers[a.ID] = a.Answer
 	}
-	s := &quiz.Session{Questions: qs, Prompter: p, Lang: e.g.Lang, Seed: e.g.Seed, Exam: o.exam, Now: e.now}
-	if o.record {
+	s := &quiz.Session{Questions: qs, Prompter: p, Lang: e.g.Lang, Seed: e.g.Seed, Exam: o.Exam, Now: e.now}
+	if o.Record {
 		s.Store = e.store
 	}
 	out, err := s.Run()
 	if err != nil {
 		return err
 	}
-	return f.Render(quiz.ReportDoc(out, e.g.Lang, o.exam, true))
+	return o.render(quiz.ReportDoc(out, e.g.Lang, o.Exam, true))
 }
 
-func newCmdQuizStats(f *Factory, o *quizOptions) *cobra.Command {
+// QuizStatsOptions are the inputs of `quiz stats`.
+type QuizStatsOptions struct {
+	QuizScope
+	// Reset deletes the progress; Yes without asking.
+	Reset, Yes bool
+}
+
+// NewCmdQuizStats is `quiz stats`; scope holds quiz's persistent flags.
+func NewCmdQuizStats(f *Factory, scope *QuizScope, runF func(*QuizStatsOptions) error) *cobra.Command {
+	o := &QuizStatsOptions{}
 	cmd := &cobra.Command{
 		Use:   "stats",
 		Short: "Show mastery per topic, the streak and what is due",
@@ -62,41 +69,43 @@ func newCmdQuizStats(f *Factory, o *quizOptions) *cobra.Command {
   k8sexplain quiz stats --format json
   k8sexplain quiz stats --reset --yes`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			e, err := newQuizEnv(f, o, true)
-			if err != nil {
-				return err
-			}
-			if o.reset {
-				return resetProgress(f, e, o.yes)
-			}
-			st, err := e.store.Load()
-			if err != nil {
-				return fmt.Errorf("load progress: %w", err)
-			}
-			return f.Render(quiz.StatsDoc(quiz.ComputeStats(e.bank, st, e.now()), e.g.Lang))
-		},
+		RunE: runE(f, o, runF, quizStatsRun, o.from(f, scope)),
 	}
-	cmd.Flags().BoolVar(&o.reset, "reset", false, "delete all quiz progress (asks first)")
-	cmd.Flags().BoolVar(&o.yes, "yes", false, "with --reset: do not ask")
+	cmd.Flags().BoolVar(&o.Reset, "reset", false, "delete all quiz progress (asks first)")
+	cmd.Flags().BoolVar(&o.Yes, "yes", false, "with --reset: do not ask")
 	return cmd
+}
+
+func quizStatsRun(o *QuizStatsOptions) error {
+	e, err := newQuizEnv(&o.QuizScope, nil, true)
+	if err != nil {
+		return err
+	}
+	if o.Reset {
+		return resetProgress(e, o.Yes)
+	}
+	st, err := e.store.Load()
+	if err != nil {
+		return fmt.Errorf("load progress: %w", err)
+	}
+	return o.render(quiz.StatsDoc(quiz.ComputeStats(e.bank, st, e.now()), e.g.Lang))
 }
 
 // resetProgress deletes the progress after a confirmation: --yes, a survey
 // prompt on a terminal, or a "y" line on stdin otherwise.
-func resetProgress(f *Factory, e *quizEnv, yes bool) error {
+func resetProgress(e *quizEnv, yes bool) error {
 	question := fmt.Sprintf(quiz.Msg(e.g.Lang, "Delete all quiz progress in %s?"), e.store.Dir)
 	if !yes {
-		in, inOK := f.IO.In.(terminal.FileReader)
-		out, outOK := f.IO.Out.(terminal.FileWriter)
-		if f.IO.InTTY && f.IO.OutTTY && inOK && outOK {
-			err := survey.AskOne(&survey.Confirm{Message: question}, &yes, survey.WithStdio(in, out, f.IO.ErrOut))
+		in, inOK := e.io.In.(terminal.FileReader)
+		out, outOK := e.io.Out.(terminal.FileWriter)
+		if e.io.InTTY && e.io.OutTTY && inOK && outOK {
+			err := survey.AskOne(&survey.Confirm{Message: question}, &yes, survey.WithStdio(in, out, e.io.ErrOut))
 			if err == terminal.InterruptErr {
 				return &exitcode.Error{Code: exitcode.Interrupted, Err: err}
 			}
 		} else {
-			fmt.Fprintf(f.IO.ErrOut, "%s [y/N] ", question)
-			line, err := bufio.NewReader(readcap.Lines(f.IO.In, "standard input", readcap.Line, "an answer line")).ReadString('\n')
+			fmt.Fprintf(e.io.ErrOut, "%s [y/N] ", question)
+			line, err := bufio.NewReader(readcap.Lines(e.io.In, "standard input", readcap.Line, "an answer line")).ReadString('\n')
 			if errors.Is(err, readcap.ErrTooLarge) {
 				return exitcode.Inputf("--reset confirmation: %v", err)
 			}
@@ -112,76 +121,36 @@ func resetProgress(f *Factory, e *quizEnv, yes bool) error {
 	if err := e.store.Reset(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintln(f.IO.Out, quiz.Msg(e.g.Lang, "Quiz progress deleted."))
+	_, err := fmt.Fprintln(e.io.Out, quiz.Msg(e.g.Lang, "Quiz progress deleted."))
 	return err
 }
 
-type listItem struct {
-	ID         string     `json:"id"`
-	Topic      string     `json:"topic"`
-	Difficulty string     `json:"difficulty"`
-	Type       string     `json:"type"`
-	Tags       []string   `json:"tags"`
-	Prompt     string     `json:"prompt"`
-	Choices    []string   `json:"choices,omitempty"`
-	See        quiz.SeeIn `json:"see"`
+// QuizListOptions are the inputs of `quiz list`.
+type QuizListOptions struct {
+	QuizScope
+	// Choices shows every question with its numbered choices.
+	Choices bool
 }
 
-func newCmdQuizList(f *Factory, o *quizOptions) *cobra.Command {
+// NewCmdQuizList is `quiz list`; scope holds quiz's persistent flags.
+func NewCmdQuizList(f *Factory, scope *QuizScope, runF func(*QuizListOptions) error) *cobra.Command {
+	o := &QuizListOptions{}
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "Browse the question bank",
 		Example: `  k8sexplain quiz list --topic etcd
   k8sexplain quiz list --choices --lang ru`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			e, err := newQuizEnv(f, o, false)
-			if err != nil {
-				return err
-			}
-			return f.Render(listDoc(e, o))
-		},
+		RunE: runE(f, o, runF, quizListRun, o.from(f, scope)),
 	}
-	cmd.Flags().BoolVar(&o.choices, "choices", false, "show each question with its choices, numbered as the quiz shows them (same --seed)")
+	cmd.Flags().BoolVar(&o.Choices, "choices", false, "show each question with its choices, numbered as the quiz shows them (same --seed)")
 	return cmd
 }
 
-func listDoc(e *quizEnv, o *quizOptions) *report.Doc {
-	lang := e.g.Lang
-	qs := e.bank.Filter(o.topics, o.difficulty)
-	items := []listItem{}
-	d := &report.Doc{Title: quiz.Msg(lang, "Question bank")}
-	d.P(quiz.CountQuestions(lang, len(qs)) + ".")
-	t := &report.Table{Header: []string{"ID", quiz.Msg(lang, "Topic"), quiz.Msg(lang, "Difficulty"), quiz.Msg(lang, "Type"), quiz.Msg(lang, "Question")}}
-	for _, q := range qs {
-		p := quiz.Present(q, 0, 0, lang, e.g.Seed)
-		it := listItem{ID: q.ID, Topic: q.Topic, Difficulty: q.Difficulty, Type: q.Type, Tags: q.Tags, Prompt: p.Prompt, See: q.See.In(lang)}
-		if it.Tags == nil {
-			it.Tags = []string{}
-		}
-		if o.choices {
-			it.Choices = p.Choices
-			d.H(2, q.ID)
-			d.P(p.Prompt)
-			if len(p.Choices) > 0 {
-				d.Blocks = append(d.Blocks, report.Block{List: &report.List{Items: p.Choices, Numbered: true}})
-			}
-			quiz.SeeBlocks(d, q.See, lang)
-		} else {
-			t.Rows = append(t.Rows, []string{q.ID, q.Topic, q.Difficulty, q.Type, shorten(p.Prompt, 60)})
-		}
-		items = append(items, it)
+func quizListRun(o *QuizListOptions) error {
+	e, err := newQuizEnv(&o.QuizScope, nil, false)
+	if err != nil {
+		return err
 	}
-	if !o.choices {
-		d.T(t)
-	}
-	d.Data = items
-	return d
-}
-
-func shorten(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n-1]) + "…"
+	return o.render(quiz.ListDoc(e.bank, o.Topics, o.Difficulty, o.Choices, e.g.Lang, e.g.Seed))
 }

@@ -6,27 +6,29 @@ import (
 
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/sim/etcd"
+	"github.com/k8sexplain/k8sexplain/internal/sim/etcd/explain"
 	"github.com/spf13/cobra"
 )
-
-func init() { register(newCmdQuorum) }
 
 // maxNodes bounds --nodes: etcd advises 7 at most; 9 shows why.
 const maxNodes = 9
 
-// quorumOptions are the command's flags, parsed.
-type quorumOptions struct {
+// QuorumOptions are the inputs of `quorum`.
+type QuorumOptions struct {
+	Common
 	Nodes       int
 	Fail        int
 	Partition   string
 	Isolate     string
 	CheckQuorum bool
 	PreVote     bool
-	failSet     bool
+	// FailSet: --fail was given (--fail 0 is a fault of its own).
+	FailSet bool
 }
 
-func newCmdQuorum(f *Factory) *cobra.Command {
-	o := &quorumOptions{}
+// NewCmdQuorum is `quorum`; runF, when not nil, gets the options instead of quorumRun.
+func NewCmdQuorum(f *Factory, runF func(*QuorumOptions) error) *cobra.Command {
+	o := &QuorumOptions{}
 	cmd := &cobra.Command{
 		Use:   "quorum",
 		Short: "Watch etcd quorum and split brain, decided by the real etcd Raft library",
@@ -47,22 +49,9 @@ Without a fault flag the network splits into two halves with the leader on the s
   k8sexplain quorum --nodes 3 --isolate follower --pre-vote=false -v
   k8sexplain quorum --nodes 3 --format mermaid     # sequenceDiagram of the election and the refused write`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			o.failSet = cmd.Flags().Changed("fail")
-			s, err := o.scenario()
-			if err != nil {
-				return err
-			}
-			g, err := f.Globals()
-			if err != nil {
-				return err
-			}
-			story, err := etcd.Run(s)
-			if err != nil {
-				return exitcode.Inputf("%v", err)
-			}
-			return f.Render(quorumDoc(story, g))
-		},
+		RunE: runE(f, o, runF, quorumRun, func(cmd *cobra.Command, _ []string) {
+			o.FailSet = cmd.Flags().Changed("fail")
+		}),
 	}
 	fl := cmd.Flags()
 	fl.IntVar(&o.Nodes, "nodes", 3, "number of etcd members (1 to 9)")
@@ -75,14 +64,26 @@ Without a fault flag the network splits into two halves with the leader on the s
 	return cmd
 }
 
+func quorumRun(o *QuorumOptions) error {
+	s, err := o.scenario()
+	if err != nil {
+		return err
+	}
+	story, err := etcd.Run(s)
+	if err != nil {
+		return exitcode.Inputf("%v", err)
+	}
+	return o.render(explain.Build(story, o.Settings.Lang, o.Settings.Verbose))
+}
+
 // scenario validates the flags and turns them into an etcd.Scenario.
-func (o *quorumOptions) scenario() (etcd.Scenario, error) {
+func (o *QuorumOptions) scenario() (etcd.Scenario, error) {
 	s := etcd.Scenario{Nodes: o.Nodes, CheckQuorum: o.CheckQuorum, PreVote: o.PreVote}
 	if o.Nodes < 1 || o.Nodes > maxNodes {
 		return s, exitcode.Inputf("invalid --nodes %d: want 1 to %d members", o.Nodes, maxNodes)
 	}
 	set := 0
-	for _, b := range []bool{o.failSet, o.Partition != "", o.Isolate != ""} {
+	for _, b := range []bool{o.FailSet, o.Partition != "", o.Isolate != ""} {
 		if b {
 			set++
 		}
@@ -91,7 +92,7 @@ func (o *quorumOptions) scenario() (etcd.Scenario, error) {
 		return s, exitcode.Inputf("use only one of --fail, --partition and --isolate")
 	}
 	switch {
-	case o.failSet:
+	case o.FailSet:
 		if o.Fail < 0 || o.Fail >= o.Nodes {
 			return s, exitcode.Inputf("invalid --fail %d: want 0 to %d for %d members (at least one must stay up)", o.Fail, o.Nodes-1, o.Nodes)
 		}

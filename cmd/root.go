@@ -1,6 +1,11 @@
 // Package cmd holds the cobra commands. A command parses flags, loads its
 // input, calls one entry point of an internal package and renders the
 // report it gets back; no simulation or formatting happens here.
+//
+// Every command has one shape (options.go): XOptions (Common, then its
+// flags), NewCmdX(f, runF) that wires flags into the options, and xRun(opts)
+// that does the work. NewRoot and NewCmdTrace add the commands explicitly, so
+// a new command is its file plus one line there.
 package cmd
 
 import (
@@ -8,13 +13,13 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/clip"
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/iostreams"
 	"github.com/k8sexplain/k8sexplain/internal/readcap"
 	"github.com/k8sexplain/k8sexplain/internal/render"
-	"github.com/k8sexplain/k8sexplain/internal/report"
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
 )
@@ -30,6 +35,10 @@ type Factory struct {
 	// Config is the merged configuration: flags > K8SEXPLAIN_* env > config
 	// file > defaults. Commands may read their own keys (e.g. "quiz.state-dir").
 	Config *viper.Viper
+
+	// Clock is the wall clock (time.Now when nil): the quiz's "now" and the
+	// real time a run took. Virtual time never comes from it.
+	Clock func() time.Time
 
 	// configFile and configValues are the config file read, if any.
 	configFile   string
@@ -64,21 +73,6 @@ func (f *Factory) Globals() (Globals, error) {
 	g.Color = fm == render.Text && f.IO.ColorEnabled(mode)
 	return g, nil
 }
-
-// Render prints a report in the global format.
-func (f *Factory) Render(d *report.Doc) error {
-	g, err := f.Globals()
-	if err != nil {
-		return err
-	}
-	return render.Render(f.IO.Out, d, render.Options{Format: g.Format, Color: g.Color, Lang: g.Lang, Width: f.IO.TerminalWidth()})
-}
-
-// commands are the constructors of the top-level subcommands; each command
-// file adds its own in an init function, so adding a command touches one file.
-var commands []func(*Factory) *cobra.Command
-
-func register(c func(*Factory) *cobra.Command) { commands = append(commands, c) }
 
 // NewRoot builds the command tree.
 func NewRoot(f *Factory) *cobra.Command {
@@ -135,10 +129,14 @@ read-only state directory, unwritable stdout, closed stdin), 130 interrupted.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return exitcode.Usagef("%v (see %s --help)", err, c.CommandPath())
 	})
-	root.AddCommand(newVersionCmd(f))
-	for _, c := range commands {
-		root.AddCommand(c(f))
-	}
+	root.AddCommand(
+		NewCmdVersion(f, nil),
+		NewCmdTrace(f),
+		NewCmdQuorum(f, nil),
+		NewCmdDNAT(f, nil),
+		NewCmdGRPCSkew(f, nil),
+		NewCmdQuiz(f, nil),
+	)
 	root.SetHelpCommand(newHelpCmd())
 	// The completion command captures its output stream when it is made.
 	if f.IO != nil {
@@ -185,21 +183,30 @@ func versionString() string {
 	return "dev"
 }
 
-func newVersionCmd(f *Factory) *cobra.Command {
+// VersionOptions are the inputs of `version`.
+type VersionOptions struct {
+	Common
+}
+
+// NewCmdVersion is `version`; runF, when not nil, gets the options instead of versionRun.
+func NewCmdVersion(f *Factory, runF func(*VersionOptions) error) *cobra.Command {
+	opts := &VersionOptions{}
 	return &cobra.Command{
 		Use:     "version",
 		Short:   "Print the version of k8sexplain",
 		Example: "  k8sexplain version",
 		Args:    noArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			goVersion := "unknown"
-			if bi, ok := debug.ReadBuildInfo(); ok {
-				goVersion = bi.GoVersion
-			}
-			_, err := fmt.Fprintf(f.IO.Out, "k8sexplain %s (%s)\n", versionString(), goVersion)
-			return err
-		},
+		RunE:    runE(f, opts, runF, versionRun),
 	}
+}
+
+func versionRun(opts *VersionOptions) error {
+	goVersion := "unknown"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		goVersion = bi.GoVersion
+	}
+	_, err := fmt.Fprintf(opts.IO.Out, "k8sexplain %s (%s)\n", versionString(), goVersion)
+	return err
 }
 
 // noArgs rejects positional arguments as a usage error.

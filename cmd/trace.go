@@ -11,6 +11,7 @@ import (
 
 	"github.com/k8sexplain/k8sexplain/examples"
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
+	"github.com/k8sexplain/k8sexplain/internal/iostreams"
 	"github.com/k8sexplain/k8sexplain/internal/manifest"
 	"github.com/k8sexplain/k8sexplain/internal/sim"
 	"github.com/k8sexplain/k8sexplain/internal/sim/scheduler/schedconfig"
@@ -22,9 +23,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 )
 
-func init() { register(newCmdTrace) }
-
-func newCmdTrace(f *Factory) *cobra.Command {
+// NewCmdTrace is the group of trace commands: apply, and the stories that
+// start from a settled cluster.
+func NewCmdTrace(f *Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "trace",
 		Short: "Trace what the cluster does, step by step, from a deterministic simulation",
@@ -32,21 +33,20 @@ func newCmdTrace(f *Factory) *cobra.Command {
   k8sexplain trace apply -v --format markdown -f examples/app.yaml -f examples/unschedulable.yaml`,
 		Args: noArgs,
 	}
-	c.AddCommand(newCmdTraceApply(f))
-	for _, sub := range traceCommands {
-		c.AddCommand(sub(f))
-	}
+	c.AddCommand(
+		NewCmdTraceApply(f, nil),
+		NewCmdTraceRollout(f, nil),
+		NewCmdTraceNodeFailure(f, nil),
+		NewCmdTraceDelete(f, nil),
+		NewCmdTraceCrash(f, nil),
+		NewCmdTraceWatch(f, nil),
+	)
 	return c
 }
 
-// traceCommands are the `trace` subcommands other files add in their init
-// functions (rollout, node-failure, delete, crash, watch).
-var traceCommands []func(*Factory) *cobra.Command
-
-func registerTrace(c func(*Factory) *cobra.Command) { traceCommands = append(traceCommands, c) }
-
-// ApplyOptions are the inputs of `trace apply`.
-type ApplyOptions struct {
+// TraceApplyOptions are the inputs of `trace apply`.
+type TraceApplyOptions struct {
+	Common
 	Files   []string
 	Nodes   int
 	Cluster string
@@ -61,8 +61,9 @@ type ApplyOptions struct {
 	SchedulerConfig string
 }
 
-func newCmdTraceApply(f *Factory) *cobra.Command {
-	o := &ApplyOptions{}
+// NewCmdTraceApply is `trace apply`; runF, when not nil, gets the options instead of traceApplyRun.
+func NewCmdTraceApply(f *Factory, runF func(*TraceApplyOptions) error) *cobra.Command {
+	o := &TraceApplyOptions{}
 	c := &cobra.Command{
 		Use:   "apply [FILE|DIR|-]...",
 		Short: "Every step after `kubectl apply`: API server, etcd, controllers, scheduler, kubelet, runtime, endpoints",
@@ -78,10 +79,7 @@ Files come as arguments or with -f (repeatable): a file, a directory (its *.yaml
   k8sexplain trace apply --cluster examples/tainted-nodes.yaml examples/app.yaml
   k8sexplain trace apply --scheduler-config examples/scheduler-mostallocated.yaml examples/app.yaml
   helm template ./chart | k8sexplain trace apply -`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Files = append(o.Files, args...)
-			return runTraceApply(f, o)
-		},
+		RunE: runE(f, o, runF, traceApplyRun, func(_ *cobra.Command, args []string) { o.Files = append(o.Files, args...) }),
 	}
 	c.Flags().StringArrayVarP(&o.Files, "filename", "f", nil, "manifest file, directory or - (repeatable)")
 	c.Flags().IntVar(&o.Nodes, "nodes", 3, "number of identical worker nodes (1 to 10000)")
@@ -94,16 +92,13 @@ Files come as arguments or with -f (repeatable): a file, a directory (its *.yaml
 	return c
 }
 
-func runTraceApply(f *Factory, o *ApplyOptions) error {
-	g, err := f.Globals()
-	if err != nil {
-		return err
-	}
+func traceApplyRun(o *TraceApplyOptions) error {
+	g := o.Settings
 	if err := checkNodes(o.Nodes); err != nil {
 		return err
 	}
 	builtin := len(o.Files) == 0
-	objs, err := loadManifests(f, o.Files)
+	objs, err := loadManifests(o.IO, o.Files)
 	if err != nil {
 		return err
 	}
@@ -124,9 +119,9 @@ func runTraceApply(f *Factory, o *ApplyOptions) error {
 		return err
 	}
 	var done func()
-	cfg.Progress, done = progress(f, g.Lang)
+	cfg.Progress, done = progress(o.IO, g.Lang)
 	if o.Cluster != "" {
-		nodes, err := loadNodes(o.Cluster, f)
+		nodes, err := loadNodes(o.Cluster, o.IO)
 		if err != nil {
 			return err
 		}
@@ -144,9 +139,9 @@ func runTraceApply(f *Factory, o *ApplyOptions) error {
 		apply = append(apply, obj)
 	}
 	if o.Cluster == "" && len(inlineNodes) > 0 {
-		nodes, err := prepareNodes(objs)
+		nodes, err := sim.WorkerNodes(objs)
 		if err != nil {
-			return err
+			return exitcode.AsInput(err)
 		}
 		cfg.Nodes = nodes
 	}
@@ -165,17 +160,17 @@ func runTraceApply(f *Factory, o *ApplyOptions) error {
 	if builtin {
 		command = "k8sexplain trace apply"
 	}
-	start := time.Now()
+	start := o.Clock()
 	tr := cl.Run(command)
 	done()
-	opts := explain.Options{Format: g.Format, Lang: g.Lang, Verbose: g.Verbose, Builtin: builtin, Width: f.IO.TerminalWidth()}
+	opts := explain.Options{Format: g.Format, Lang: g.Lang, Verbose: g.Verbose, Builtin: builtin, Width: o.IO.TerminalWidth()}
 	if o.Summary {
 		tr.Steps = nil
-		wallClock(f, tr, time.Since(start))
+		wallClock(o.IO, tr, o.Clock().Sub(start))
 	} else if pods := cl.Pods(); len(pods) > 0 {
 		tr.Tables = append(tr.Tables, story.DescribeEvents(tr, pods[0].Namespace+"/"+pods[0].Name))
 	}
-	if err := f.Render(explain.Doc(tr, opts)); err != nil {
+	if err := o.render(explain.Doc(tr, opts)); err != nil {
 		return err
 	}
 	if tr.Failed != "" {
@@ -184,41 +179,17 @@ func runTraceApply(f *Factory, o *ApplyOptions) error {
 	return nil
 }
 
-func loadNodes(path string, f *Factory) ([]*corev1.Node, error) {
-	objs, err := manifest.Load([]string{path}, f.IO.In)
+func loadNodes(path string, io *iostreams.Streams) ([]*corev1.Node, error) {
+	objs, err := manifest.Load([]string{path}, io.In)
 	if err != nil {
 		return nil, exitcode.AsInput(err)
 	}
-	nodes, err := prepareNodes(objs)
-	if err == nil && len(nodes) == 0 {
-		err = exitcode.Inputf("--cluster %s: no kind: Node objects in it", path)
+	nodes, err := sim.WorkerNodes(objs)
+	if err != nil {
+		return nil, exitcode.AsInput(err)
 	}
-	return nodes, err
-}
-
-// prepareNodes turns kind: Node manifests into ready worker nodes.
-func prepareNodes(objs []manifest.Object) ([]*corev1.Node, error) {
-	var nodes []*corev1.Node
-	for _, o := range objs {
-		n, ok := o.Obj.(*corev1.Node)
-		if !ok {
-			continue
-		}
-		n = n.DeepCopy()
-		if n.Labels == nil {
-			n.Labels = map[string]string{}
-		}
-		if n.Labels["kubernetes.io/hostname"] == "" {
-			n.Labels["kubernetes.io/hostname"] = n.Name
-		}
-		if len(n.Status.Allocatable) == 0 {
-			n.Status.Allocatable = n.Status.Capacity.DeepCopy()
-		}
-		if len(n.Status.Allocatable) == 0 {
-			return nil, exitcode.Inputf("%s:%d: node %q has no status.capacity or status.allocatable", o.Pos.File, o.Pos.Line, n.Name)
-		}
-		n.Status.Conditions = []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue}}
-		nodes = append(nodes, n)
+	if len(nodes) == 0 {
+		return nil, exitcode.Inputf("--cluster %s: no kind: Node objects in it", path)
 	}
 	return nodes, nil
 }
@@ -228,7 +199,7 @@ const builtinExample = "examples/app.yaml"
 
 // loadManifests reads the files (a file, a directory or - each), or the
 // built-in example when there are none.
-func loadManifests(f *Factory, files []string) ([]manifest.Object, error) {
+func loadManifests(io *iostreams.Streams, files []string) ([]manifest.Object, error) {
 	var objs []manifest.Object
 	var err error
 	if len(files) == 0 {
@@ -251,7 +222,7 @@ func loadManifests(f *Factory, files []string) ([]manifest.Object, error) {
 		rest = append(rest, name)
 	}
 	if len(rest) > 0 {
-		more, err := manifest.Load(rest, f.IO.In)
+		more, err := manifest.Load(rest, io.In)
 		if err != nil {
 			return nil, exitcode.AsInput(err)
 		}
@@ -315,12 +286,12 @@ func checkNodes(n int) error {
 // wallClock tells a person at a terminal what the run cost in real time
 // and the scheduler's wall-clock rate; stdout keeps only virtual time, so
 // the same seed gives the same bytes.
-func wallClock(f *Factory, tr *trace.Trace, wall time.Duration) {
-	file, ok := f.IO.ErrOut.(*os.File)
+func wallClock(io *iostreams.Streams, tr *trace.Trace, wall time.Duration) {
+	file, ok := io.ErrOut.(*os.File)
 	if !ok || !term.IsTerminal(int(file.Fd())) || tr.Summary.Scale == nil {
 		return
 	}
 	rate := float64(tr.Summary.Scale.Scheduled) / wall.Seconds()
-	fmt.Fprintf(f.IO.ErrOut, "wall clock %.2f s for %d simulation events; scheduler %.0f pods/s of wall time (upstream scheduler_perf: ≥ 790 pods/s at 5,000 nodes)\n",
+	fmt.Fprintf(io.ErrOut, "wall clock %.2f s for %d simulation events; scheduler %.0f pods/s of wall time (upstream scheduler_perf: ≥ 790 pods/s at 5,000 nodes)\n",
 		wall.Seconds(), tr.Summary.Events, rate)
 }

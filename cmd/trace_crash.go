@@ -10,12 +10,16 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { registerTrace(newCmdTraceCrash) }
+// TraceCrashOptions are the inputs of `trace crash`.
+type TraceCrashOptions struct {
+	StoryOptions
+	Pod, Reason string
+	Times       int
+}
 
-func newCmdTraceCrash(f *Factory) *cobra.Command {
-	o := &storyOptions{}
-	var pod, reason string
-	var times int
+// NewCmdTraceCrash is `trace crash`; runF, when not nil, gets the options instead of traceCrashRun.
+func NewCmdTraceCrash(f *Factory, runF func(*TraceCrashOptions) error) *cobra.Command {
+	o := &TraceCrashOptions{}
 	c := &cobra.Command{
 		Use:   "crash",
 		Short: "A container crashes: only it restarts, with CrashLoopBackOff delays, and the pod IP stays (pause)",
@@ -29,43 +33,45 @@ leading to the same restart; --reason readiness only takes the pod out of the en
   k8sexplain trace crash --pod web-6c64cbcbb9-rtqj5 --reason liveness
   k8sexplain trace crash --reason readiness --lang ru`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			switch reason {
-			case kubelet.CrashPanic, kubelet.CrashOOM, kubelet.CrashLiveness, kubelet.CrashReadiness:
-			default:
-				return exitcode.Inputf("invalid --reason %q: want panic, oom, liveness or readiness", reason)
-			}
-			if times < 1 || times > 10 {
-				return exitcode.Inputf("invalid --times %d: want 1 to 10 crashes", times)
-			}
-			cl, source, err := o.scene(f, sim.Config{})
-			if err != nil {
-				return err
-			}
-			var names []string
-			if pod != "" {
-				names = []string{pod}
-			}
-			p, err := pickPod(cl.Cluster, names)
-			if err != nil {
-				return err
-			}
-			if err := cl.Crash(p, reason, times); err != nil {
-				return exitcode.AsInput(err)
-			}
-			cl.RunFor(20 * time.Minute)
-			tr := cl.Story("k8sexplain trace crash -f "+source+" --pod "+p.Name+" --reason "+reason, "crash")
-			tr.Tables = append(tr.Tables, story.DescribeEvents(tr, p.Namespace+"/"+p.Name))
-			if reason != kubelet.CrashReadiness {
-				tr.Tables = append(tr.Tables, story.BackOffTable(8))
-			}
-			return renderStory(f, tr)
-		},
+		RunE: runE(f, o, runF, traceCrashRun),
 	}
 	o.bind(c)
-	c.Flags().StringVar(&pod, "pod", "", "the pod whose container fails (default: the first pod)")
-	c.Flags().StringVar(&reason, "reason", kubelet.CrashPanic, "how it fails: panic, oom, liveness or readiness")
-	c.Flags().IntVar(&times, "times", 4, "how many times it fails in a row (shows the back-off growing)")
+	c.Flags().StringVar(&o.Pod, "pod", "", "the pod whose container fails (default: the first pod)")
+	c.Flags().StringVar(&o.Reason, "reason", kubelet.CrashPanic, "how it fails: panic, oom, liveness or readiness")
+	c.Flags().IntVar(&o.Times, "times", 4, "how many times it fails in a row (shows the back-off growing)")
 	_ = c.RegisterFlagCompletionFunc("reason", fixedCompletion("panic", "oom", "liveness", "readiness"))
 	return c
+}
+
+func traceCrashRun(o *TraceCrashOptions) error {
+	switch o.Reason {
+	case kubelet.CrashPanic, kubelet.CrashOOM, kubelet.CrashLiveness, kubelet.CrashReadiness:
+	default:
+		return exitcode.Inputf("invalid --reason %q: want panic, oom, liveness or readiness", o.Reason)
+	}
+	if o.Times < 1 || o.Times > 10 {
+		return exitcode.Inputf("invalid --times %d: want 1 to 10 crashes", o.Times)
+	}
+	cl, source, err := o.scene(sim.Config{})
+	if err != nil {
+		return err
+	}
+	var names []string
+	if o.Pod != "" {
+		names = []string{o.Pod}
+	}
+	p, err := pickPod(cl.Cluster, names)
+	if err != nil {
+		return err
+	}
+	if err := cl.Crash(p, o.Reason, o.Times); err != nil {
+		return exitcode.AsInput(err)
+	}
+	cl.RunFor(20 * time.Minute)
+	tr := cl.Story("k8sexplain trace crash -f "+source+" --pod "+p.Name+" --reason "+o.Reason, "crash")
+	tr.Tables = append(tr.Tables, story.DescribeEvents(tr, p.Namespace+"/"+p.Name))
+	if o.Reason != kubelet.CrashReadiness {
+		tr.Tables = append(tr.Tables, story.BackOffTable(8))
+	}
+	return o.renderTrace(tr)
 }

@@ -12,12 +12,18 @@ import (
 	corev1 "k8s.io/api/core/v1"
 )
 
-func init() { registerTrace(newCmdTraceDelete) }
+// TraceDeleteOptions are the inputs of `trace delete pod [NAME]`.
+type TraceDeleteOptions struct {
+	StoryOptions
+	// Pod is NAME, "" for the first pod.
+	Pod     string
+	App     string
+	PreStop time.Duration
+}
 
-func newCmdTraceDelete(f *Factory) *cobra.Command {
-	o := &storyOptions{}
-	var app string
-	var preStop time.Duration
+// NewCmdTraceDelete is `trace delete pod`; runF, when not nil, gets the options instead of traceDeleteRun.
+func NewCmdTraceDelete(f *Factory, runF func(*TraceDeleteOptions) error) *cobra.Command {
+	o := &TraceDeleteOptions{}
 	c := &cobra.Command{
 		Use:   "delete pod [NAME]",
 		Short: "Graceful shutdown: deletionTimestamp, preStop, SIGTERM, SIGKILL, and the race with endpoint removal",
@@ -36,40 +42,15 @@ second through the Service; the trace counts those that reach a pod that no long
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			a := kubelet.App(app)
-			if a != kubelet.AppHandlesSigterm && a != kubelet.AppIgnoresSigterm && a != kubelet.AppSlowDrain {
-				return exitcode.Inputf("invalid --app %q: want handles-sigterm, ignores-sigterm or slow-drain", app)
+		RunE: runE(f, o, runF, traceDeleteRun, func(_ *cobra.Command, args []string) {
+			if len(args) > 1 {
+				o.Pod = args[1]
 			}
-			if preStop < 0 || preStop > time.Hour {
-				return exitcode.Inputf("invalid --prestop-sleep %s: want 0 to 1h", preStop)
-			}
-			cfg := sim.Config{App: a}
-			if preStop > 0 {
-				cfg.Mutate = func(spec *corev1.PodSpec) { story.InjectPreStopSleep(spec, preStop) }
-			}
-			cl, source, err := o.scene(f, cfg)
-			if err != nil {
-				return err
-			}
-			pod, err := pickPod(cl.Cluster, args[1:])
-			if err != nil {
-				return err
-			}
-			cl.Idle(10 * time.Second) // the service has been up a while: kube-proxy's sync runner is idle
-			cl.DeletePod(pod)
-			cl.RunFor(5 * time.Minute)
-			cl.ReportRace()
-			command := "k8sexplain trace delete pod " + pod.Name + " -f " + source + " --app " + app
-			if preStop > 0 {
-				command += " --prestop-sleep " + preStop.String()
-			}
-			return renderStory(f, cl.Story(command, "delete"))
-		},
+		}),
 	}
 	o.bind(c)
-	c.Flags().StringVar(&app, "app", string(kubelet.AppHandlesSigterm), "how the process reacts to SIGTERM: handles-sigterm, ignores-sigterm or slow-drain")
-	c.Flags().DurationVar(&preStop, "prestop-sleep", 0, "give every container a preStop sleep of this long (the fix for the race)")
+	c.Flags().StringVar(&o.App, "app", string(kubelet.AppHandlesSigterm), "how the process reacts to SIGTERM: handles-sigterm, ignores-sigterm or slow-drain")
+	c.Flags().DurationVar(&o.PreStop, "prestop-sleep", 0, "give every container a preStop sleep of this long (the fix for the race)")
 	_ = c.RegisterFlagCompletionFunc("app", fixedCompletion("handles-sigterm", "ignores-sigterm", "slow-drain"))
 	return c
 }
@@ -93,4 +74,35 @@ func pickPod(cl *sim.Cluster, args []string) (*corev1.Pod, error) {
 		names = append(names, p.Name)
 	}
 	return nil, exitcode.Inputf("pod %q is not in the cluster (pods: %s)", args[0], strings.Join(names, ", "))
+}
+
+func traceDeleteRun(o *TraceDeleteOptions) error {
+	a := kubelet.App(o.App)
+	if a != kubelet.AppHandlesSigterm && a != kubelet.AppIgnoresSigterm && a != kubelet.AppSlowDrain {
+		return exitcode.Inputf("invalid --app %q: want handles-sigterm, ignores-sigterm or slow-drain", o.App)
+	}
+	if o.PreStop < 0 || o.PreStop > time.Hour {
+		return exitcode.Inputf("invalid --prestop-sleep %s: want 0 to 1h", o.PreStop)
+	}
+	cfg := sim.Config{App: a}
+	if o.PreStop > 0 {
+		cfg.Mutate = func(spec *corev1.PodSpec) { story.InjectPreStopSleep(spec, o.PreStop) }
+	}
+	cl, source, err := o.scene(cfg)
+	if err != nil {
+		return err
+	}
+	pod, err := pickPod(cl.Cluster, []string{o.Pod})
+	if err != nil {
+		return err
+	}
+	cl.Idle(10 * time.Second) // the service has been up a while: kube-proxy's sync runner is idle
+	cl.DeletePod(pod)
+	cl.RunFor(5 * time.Minute)
+	cl.ReportRace()
+	command := "k8sexplain trace delete pod " + pod.Name + " -f " + source + " --app " + o.App
+	if o.PreStop > 0 {
+		command += " --prestop-sleep " + o.PreStop.String()
+	}
+	return o.renderTrace(cl.Story(command, "delete"))
 }

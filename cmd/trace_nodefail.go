@@ -11,8 +11,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { registerTrace(newCmdTraceNodeFailure) }
-
 // standalonePod is the bare Pod the node-failure story pins to the failing
 // node, to contrast with the Deployment's pods: nobody recreates it.
 const standalonePod = `apiVersion: v1
@@ -28,10 +26,17 @@ spec:
     command: ["sleep", "infinity"]
 `
 
-func newCmdTraceNodeFailure(f *Factory) *cobra.Command {
-	o := &storyOptions{}
-	var node string
-	var bare bool
+// TraceNodeFailureOptions are the inputs of `trace node-failure`.
+type TraceNodeFailureOptions struct {
+	StoryOptions
+	Node string
+	// BarePod adds a bare Pod on the node (--bare-pod).
+	BarePod bool
+}
+
+// NewCmdTraceNodeFailure is `trace node-failure`; runF, when not nil, gets the options instead of traceNodeFailureRun.
+func NewCmdTraceNodeFailure(f *Factory, runF func(*TraceNodeFailureOptions) error) *cobra.Command {
+	o := &TraceNodeFailureOptions{}
 	c := &cobra.Command{
 		Use:   "node-failure --node NAME",
 		Short: "A node dies: Lease expiry, NotReady/Unknown, the unreachable taint, eviction after 300 s, replacements",
@@ -44,40 +49,42 @@ Pod is evicted too, and nobody recreates it.`,
 		Example: `  k8sexplain trace node-failure -f examples/app.yaml --node node-b
   k8sexplain trace node-failure --node node-a --bare-pod=false --format markdown`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			known := false
-			var names []string
-			for _, n := range sim.DefaultNodes(o.nodes, true) {
-				known = known || n.Name == node
-				names = append(names, n.Name)
-			}
-			if !known {
-				return exitcode.Inputf("node %q is not in the cluster (nodes: %s)", node, strings.Join(names, ", "))
-			}
-			cfg := sim.Config{Heartbeats: true}
-			if bare {
-				// The bare pod joins the scene through the same loader.
-				extra, err := manifest.Parse("standalone-pod.yaml", []byte(fmt.Sprintf(standalonePod, node)))
-				if err != nil {
-					return err
-				}
-				cfg.Extra = extra
-			}
-			cl, source, err := o.scene(f, cfg)
-			if err != nil {
-				return err
-			}
-			if err := cl.FailNode(node); err != nil {
-				return exitcode.AsInput(err)
-			}
-			cl.RunThrough(6 * time.Minute)
-			tr := cl.Story("k8sexplain trace node-failure -f "+source+" --node "+node, "node-failure")
-			tr.Tables = append(tr.Tables, cl.NodeFailureTable(node))
-			return renderStory(f, tr)
-		},
+		RunE: runE(f, o, runF, traceNodeFailureRun),
 	}
 	o.bind(c)
-	c.Flags().StringVar(&node, "node", "node-b", "the node that fails")
-	c.Flags().BoolVar(&bare, "bare-pod", true, "also run a bare Pod on that node, to show that nobody recreates it")
+	c.Flags().StringVar(&o.Node, "node", "node-b", "the node that fails")
+	c.Flags().BoolVar(&o.BarePod, "bare-pod", true, "also run a bare Pod on that node, to show that nobody recreates it")
 	return c
+}
+
+func traceNodeFailureRun(o *TraceNodeFailureOptions) error {
+	known := false
+	var names []string
+	for _, n := range sim.DefaultNodes(o.Nodes, true) {
+		known = known || n.Name == o.Node
+		names = append(names, n.Name)
+	}
+	if !known {
+		return exitcode.Inputf("node %q is not in the cluster (nodes: %s)", o.Node, strings.Join(names, ", "))
+	}
+	cfg := sim.Config{Heartbeats: true}
+	if o.BarePod {
+		// The bare pod joins the scene through the same loader.
+		extra, err := manifest.Parse("standalone-pod.yaml", []byte(fmt.Sprintf(standalonePod, o.Node)))
+		if err != nil {
+			return err
+		}
+		cfg.Extra = extra
+	}
+	cl, source, err := o.scene(cfg)
+	if err != nil {
+		return err
+	}
+	if err := cl.FailNode(o.Node); err != nil {
+		return exitcode.AsInput(err)
+	}
+	cl.RunThrough(6 * time.Minute)
+	tr := cl.Story("k8sexplain trace node-failure -f "+source+" --node "+o.Node, "node-failure")
+	tr.Tables = append(tr.Tables, cl.NodeFailureTable(o.Node))
+	return o.renderTrace(tr)
 }

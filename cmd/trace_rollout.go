@@ -10,12 +10,19 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 )
 
-func init() { registerTrace(newCmdTraceRollout) }
+// TraceRolloutOptions are the inputs of `trace rollout`.
+type TraceRolloutOptions struct {
+	StoryOptions
+	// Image is CONTAINER=IMAGE.
+	Image      string
+	Deployment string
+	// Broken makes the new image impossible to pull (--broken-image).
+	Broken bool
+}
 
-func newCmdTraceRollout(f *Factory) *cobra.Command {
-	o := &storyOptions{rollout: true}
-	var image, deployment string
-	var broken bool
+// NewCmdTraceRollout is `trace rollout`; runF, when not nil, gets the options instead of traceRolloutRun.
+func NewCmdTraceRollout(f *Factory, runF func(*TraceRolloutOptions) error) *cobra.Command {
+	o := &TraceRolloutOptions{StoryOptions: StoryOptions{rollout: true}}
 	c := &cobra.Command{
 		Use:   "rollout --image CONTAINER=IMAGE",
 		Short: "A rolling update step by step: new ReplicaSet, scale up, scale down, endpoints switching",
@@ -30,53 +37,57 @@ brings the old template back.`,
   k8sexplain trace rollout -f examples/app.yaml --deployment web --image web=registry.example.com/web:v2 --format markdown`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if image == "" {
+			if o.Image == "" {
 				return exitcode.Usagef("required flag --image CONTAINER=IMAGE not set, e.g. --image web=nginx:1.28 (see %s --help)", cmd.CommandPath())
 			}
-			container, img, ok := strings.Cut(image, "=")
-			if !ok || container == "" || img == "" {
-				return exitcode.Inputf("invalid --image %q: want CONTAINER=IMAGE, e.g. web=nginx:1.28", image)
-			}
-			cfg := sim.Config{}
-			if broken {
-				cfg.MissingImages = map[string]bool{img: true}
-			}
-			cl, source, err := o.scene(f, cfg)
-			if err != nil {
-				return err
-			}
-			dep, err := pickDeployment(cl.Cluster, deployment)
-			if err != nil {
-				return err
-			}
-			cl.MarkHistory(dep.Namespace, dep.Name)
-			if err := cl.SetImage(dep, container, img); err != nil {
-				return exitcode.AsInput(err)
-			}
-			limit := 10 * time.Minute
-			if broken {
-				deadline := time.Duration(*dep.Spec.ProgressDeadlineSeconds) * time.Second
-				cl.RunFor(deadline + 30*time.Second)
-				cl.Undo(cl.Deployment(dep.Namespace, dep.Name))
-				limit = deadline + 10*time.Minute
-			}
-			cl.RunFor(limit)
-			command := "k8sexplain trace rollout -f " + source + " --image " + image
-			if broken {
-				command += " --broken-image"
-			}
-			tr := cl.Story(command, "rollout")
-			tr.Tables = append(tr.Tables, cl.RolloutTable(dep.Namespace, dep.Name))
-			if dep.Spec.Strategy.Type != appsv1.RecreateDeploymentStrategyType {
-				tr.Tables = append(tr.Tables, cl.RolloutPlan(dep)) // the textbook table is the rolling update's
-			}
-			return renderStory(f, tr)
+			return runE(f, o, runF, traceRolloutRun)(cmd, args)
 		},
 	}
 	o.bind(c)
-	c.Flags().StringVar(&image, "image", "", "new image as CONTAINER=IMAGE (required)")
-	c.Flags().StringVar(&image, "set-image", "", "alias of --image")
-	c.Flags().StringVar(&deployment, "deployment", "", "the Deployment to update when the manifest has several")
-	c.Flags().BoolVar(&broken, "broken-image", false, "the new image does not exist in the registry: the rollout stalls")
+	c.Flags().StringVar(&o.Image, "image", "", "new image as CONTAINER=IMAGE (required)")
+	c.Flags().StringVar(&o.Image, "set-image", "", "alias of --image")
+	c.Flags().StringVar(&o.Deployment, "deployment", "", "the Deployment to update when the manifest has several")
+	c.Flags().BoolVar(&o.Broken, "broken-image", false, "the new image does not exist in the registry: the rollout stalls")
 	return c
+}
+
+func traceRolloutRun(o *TraceRolloutOptions) error {
+	container, img, ok := strings.Cut(o.Image, "=")
+	if !ok || container == "" || img == "" {
+		return exitcode.Inputf("invalid --image %q: want CONTAINER=IMAGE, e.g. web=nginx:1.28", o.Image)
+	}
+	cfg := sim.Config{}
+	if o.Broken {
+		cfg.MissingImages = map[string]bool{img: true}
+	}
+	cl, source, err := o.scene(cfg)
+	if err != nil {
+		return err
+	}
+	dep, err := pickDeployment(cl.Cluster, o.Deployment)
+	if err != nil {
+		return err
+	}
+	cl.MarkHistory(dep.Namespace, dep.Name)
+	if err := cl.SetImage(dep, container, img); err != nil {
+		return exitcode.AsInput(err)
+	}
+	limit := 10 * time.Minute
+	if o.Broken {
+		deadline := time.Duration(*dep.Spec.ProgressDeadlineSeconds) * time.Second
+		cl.RunFor(deadline + 30*time.Second)
+		cl.Undo(cl.Deployment(dep.Namespace, dep.Name))
+		limit = deadline + 10*time.Minute
+	}
+	cl.RunFor(limit)
+	command := "k8sexplain trace rollout -f " + source + " --image " + o.Image
+	if o.Broken {
+		command += " --broken-image"
+	}
+	tr := cl.Story(command, "rollout")
+	tr.Tables = append(tr.Tables, cl.RolloutTable(dep.Namespace, dep.Name))
+	if dep.Spec.Strategy.Type != appsv1.RecreateDeploymentStrategyType {
+		tr.Tables = append(tr.Tables, cl.RolloutPlan(dep)) // the textbook table is the rolling update's
+	}
+	return o.renderTrace(tr)
 }

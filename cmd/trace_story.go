@@ -13,51 +13,50 @@ import (
 	corev1 "k8s.io/api/core/v1"
 )
 
-// storyOptions are the flags every "what happens when…" trace shares: the
+// StoryOptions are the inputs every "what happens when…" trace shares: the
 // manifests that set the scene and the cluster they run on.
-type storyOptions struct {
-	files []string
-	nodes int
-	cidr  string
-	mask  int
-	// sched is --scheduler-config.
-	sched string
+type StoryOptions struct {
+	Common
+	Files []string
+	Nodes int
+	// ClusterCIDR and NodeCIDRMaskSize shape node podCIDRs (node-ipam).
+	ClusterCIDR      string
+	NodeCIDRMaskSize int
+	// SchedulerConfig is a KubeSchedulerConfiguration file (--scheduler-config).
+	SchedulerConfig string
 	// rollout counts each Deployment's maxSurge in the scale check.
 	rollout bool
 }
 
-func (o *storyOptions) bind(c *cobra.Command) {
-	c.Flags().StringArrayVarP(&o.files, "filename", "f", nil, "manifest that sets the scene (repeatable; default: the built-in example, examples/app.yaml)")
-	c.Flags().IntVar(&o.nodes, "nodes", 3, "number of identical worker nodes (1 to 10000)")
-	bindIPAM(c, &o.cidr, &o.mask)
-	bindSchedulerConfig(c, &o.sched)
+func (o *StoryOptions) bind(c *cobra.Command) {
+	c.Flags().StringArrayVarP(&o.Files, "filename", "f", nil, "manifest that sets the scene (repeatable; default: the built-in example, examples/app.yaml)")
+	c.Flags().IntVar(&o.Nodes, "nodes", 3, "number of identical worker nodes (1 to 10000)")
+	bindIPAM(c, &o.ClusterCIDR, &o.NodeCIDRMaskSize)
+	bindSchedulerConfig(c, &o.SchedulerConfig)
 }
 
 // scene applies the manifests to a fresh cluster and waits until it
 // settles; the story starts from there.
-func (o *storyOptions) scene(f *Factory, cfg sim.Config) (*story.Scene, string, error) {
-	g, err := f.Globals()
+func (o *StoryOptions) scene(cfg sim.Config) (*story.Scene, string, error) {
+	g := o.Settings
+	if err := checkNodes(o.Nodes); err != nil {
+		return nil, "", err
+	}
+	objs, err := loadManifests(o.IO, o.Files)
 	if err != nil {
 		return nil, "", err
 	}
-	if err := checkNodes(o.nodes); err != nil {
-		return nil, "", err
-	}
-	objs, err := loadManifests(f, o.files)
-	if err != nil {
-		return nil, "", err
-	}
-	source := strings.Join(o.files, " ")
-	if len(o.files) == 0 {
+	source := strings.Join(o.Files, " ")
+	if len(o.Files) == 0 {
 		source = builtinExample
 	}
-	cfg.Seed, cfg.Workers, cfg.StepLimit = g.Seed, o.nodes, 50000
-	cfg.ClusterCIDR, cfg.NodeCIDRMaskSize = o.cidr, o.mask
-	if err := loadSchedulerConfig(o.sched, &cfg); err != nil {
+	cfg.Seed, cfg.Workers, cfg.StepLimit = g.Seed, o.Nodes, 50000
+	cfg.ClusterCIDR, cfg.NodeCIDRMaskSize = o.ClusterCIDR, o.NodeCIDRMaskSize
+	if err := loadSchedulerConfig(o.SchedulerConfig, &cfg); err != nil {
 		return nil, "", err
 	}
 	var done func()
-	cfg.Progress, done = progress(f, g.Lang)
+	cfg.Progress, done = progress(o.IO, g.Lang)
 	defer done()
 	cl, err := sim.NewCluster(cfg)
 	if err != nil {
@@ -76,13 +75,10 @@ func (o *storyOptions) scene(f *Factory, cfg sim.Config) (*story.Scene, string, 
 	return story.New(cl), source, nil
 }
 
-// render prints a story's trace.
-func renderStory(f *Factory, tr *trace.Trace) error {
-	g, err := f.Globals()
-	if err != nil {
-		return err
-	}
-	return f.Render(explain.Doc(tr, explain.Options{Format: g.Format, Lang: g.Lang, Verbose: g.Verbose, Width: f.IO.TerminalWidth()}))
+// renderTrace prints a story's trace.
+func (c *Common) renderTrace(tr *trace.Trace) error {
+	g := c.Settings
+	return c.render(explain.Doc(tr, explain.Options{Format: g.Format, Lang: g.Lang, Verbose: g.Verbose, Width: c.IO.TerminalWidth()}))
 }
 
 // pickDeployment finds the Deployment a story is about.

@@ -9,10 +9,9 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { registerTrace(newCmdTraceWatch) }
-
-// watchOptions are the flags of `trace watch`.
-type watchOptions struct {
+// TraceWatchOptions are the inputs of `trace watch`.
+type TraceWatchOptions struct {
+	Common
 	Controllers  int
 	Pods         int
 	Nodes        int
@@ -20,8 +19,9 @@ type watchOptions struct {
 	Duration     time.Duration
 }
 
-func newCmdTraceWatch(f *Factory) *cobra.Command {
-	o := &watchOptions{}
+// NewCmdTraceWatch is `trace watch`; runF, when not nil, gets the options instead of traceWatchRun.
+func NewCmdTraceWatch(f *Factory, runF func(*TraceWatchOptions) error) *cobra.Command {
+	o := &TraceWatchOptions{}
 	c := &cobra.Command{
 		Use:   "watch",
 		Short: "Controllers that LIST in a loop versus informers that LIST once and WATCH: the API server's load",
@@ -38,21 +38,7 @@ and how long after a pod changes each design notices it.`,
   k8sexplain trace watch --lang ru --format markdown > watch.md
   k8sexplain trace watch --format mermaid`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			g, err := f.Globals()
-			if err != nil {
-				return err
-			}
-			if err := o.validate(); err != nil {
-				return err
-			}
-			r, err := watchload.Run(watchload.Config{Controllers: o.Controllers, Pods: o.Pods, Nodes: o.Nodes,
-				PollInterval: o.PollInterval, Duration: o.Duration, Seed: g.Seed})
-			if err != nil {
-				return exitcode.AsInput(err)
-			}
-			return f.Render(explain.Doc(r, g.Lang))
-		},
+		RunE: runE(f, o, runF, traceWatchRun),
 	}
 	fl := c.Flags()
 	fl.IntVar(&o.Controllers, "controllers", 50, "number of controllers that need every pod and node")
@@ -63,8 +49,20 @@ and how long after a pod changes each design notices it.`,
 	return c
 }
 
+func traceWatchRun(o *TraceWatchOptions) error {
+	if err := o.validate(); err != nil {
+		return err
+	}
+	r, err := watchload.Run(watchload.Config{Controllers: o.Controllers, Pods: o.Pods, Nodes: o.Nodes,
+		PollInterval: o.PollInterval, Duration: o.Duration, Seed: o.Settings.Seed})
+	if err != nil {
+		return exitcode.AsInput(err)
+	}
+	return o.render(explain.Doc(r, o.Settings.Lang))
+}
+
 // validate rejects values that parse but make no sense, in one line.
-func (o *watchOptions) validate() error {
+func (o *TraceWatchOptions) validate() error {
 	switch {
 	case o.Controllers < 1 || o.Controllers > watchload.MaxControllers:
 		return exitcode.Inputf("invalid --controllers %d: want 1 to %d", o.Controllers, watchload.MaxControllers)

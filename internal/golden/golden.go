@@ -16,6 +16,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files with the current output")
@@ -34,7 +36,8 @@ func Root() string { return filepath.Join(Dir(), "..") }
 
 var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
 
-// Assert compares got with golden/<name>. With -update it writes the file
+// Assert compares got with golden/<name> and prints a line diff (- want, + got)
+// when they differ. With -update it writes the file
 // instead (refused under CI, where a golden file must be committed, not made).
 func Assert(t testing.TB, name string, got []byte) {
 	t.Helper()
@@ -56,37 +59,32 @@ func Assert(t testing.TB, name string, got []byte) {
 		t.Fatalf("golden file %s: %v (run go test ./... -update to create it, then read it)", name, err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from golden/%s (go test ./... -update rewrites it):\n%s", name, Diff(string(want), string(got)))
+		d := Diff(string(want), string(got))
+		if d == "" {
+			d = "the text is the same; only the colour (ANSI escapes) differs\n"
+		}
+		t.Errorf("output differs from golden/%s (go test ./... -update rewrites it; - golden, + got):\n%s", name, d)
 	}
 }
 
-// Diff returns a readable line diff of want and got (ANSI stripped), showing
-// the first differences with a little context.
+// Diff returns a line diff of want and got (ANSI stripped): an inserted
+// line shows as one "+" line, a removed one as one "-" line, with a few
+// unchanged lines around each change and the rest elided. go-cmp aligns the
+// two line lists (a minimal edit script), so a change early in a file does
+// not make every later line look different.
+//
+// The diff opens with the line number of the first difference, since the
+// elisions ("... // 8 identical elements") leave it to be counted.
 func Diff(want, got string) string {
 	want, got = ansi.ReplaceAllString(want, ""), ansi.ReplaceAllString(got, "")
 	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
-	var b strings.Builder
-	shown := 0
-	n := len(wl)
-	if len(gl) > n {
-		n = len(gl)
+	d := cmp.Diff(wl, gl)
+	if d == "" {
+		return ""
 	}
-	for i := 0; i < n && shown < 20; i++ {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if w == g {
-			continue
-		}
-		shown++
-		fmt.Fprintf(&b, "line %d:\n  - %q\n  + %q\n", i+1, w, g)
+	first := 0
+	for first < len(wl) && first < len(gl) && wl[first] == gl[first] {
+		first++
 	}
-	if len(wl) != len(gl) {
-		fmt.Fprintf(&b, "want %d lines, got %d\n", len(wl), len(gl))
-	}
-	return b.String()
+	return fmt.Sprintf("first difference at line %d\n%s", first+1, d)
 }

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -203,9 +204,15 @@ func kubectlSource(file string) string {
 	return file
 }
 
+// shorten keeps at most n bytes of s and marks the cut with "...". The cut
+// falls on a rune boundary: a Cyrillic value is shortened by whole letters,
+// never into half a UTF-8 sequence that would print as \xd0.
 func shorten(s string, n int) string {
 	if len(s) <= n {
 		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
 	}
 	return s[:n] + "..."
 }

@@ -11,8 +11,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/api/validate/content"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
-	"k8s.io/apimachinery/pkg/api/validation/path"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	metavalidation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
@@ -134,10 +134,22 @@ var nameRules = map[string]apivalidation.ValidateNameFunc{
 	"Deployment.apps":       apivalidation.NameIsDNSSubdomain, "ReplicaSet.apps": apivalidation.NameIsDNSSubdomain,
 	"DaemonSet.apps": apivalidation.NameIsDNSSubdomain, "StatefulSet.apps": apivalidation.NameIsDNSSubdomain,
 
-	"Role.rbac.authorization.k8s.io":               path.ValidatePathSegmentName,
-	"ClusterRole.rbac.authorization.k8s.io":        path.ValidatePathSegmentName,
-	"RoleBinding.rbac.authorization.k8s.io":        path.ValidatePathSegmentName,
-	"ClusterRoleBinding.rbac.authorization.k8s.io": path.ValidatePathSegmentName,
+	"Role.rbac.authorization.k8s.io":               pathSegmentName,
+	"ClusterRole.rbac.authorization.k8s.io":        pathSegmentName,
+	"RoleBinding.rbac.authorization.k8s.io":        pathSegmentName,
+	"ClusterRoleBinding.rbac.authorization.k8s.io": pathSegmentName,
+}
+
+// pathSegmentName is the name rule of RBAC objects and of any kind with no
+// stricter one: the name must be safe as one segment of a URL path (not "."
+// or "..", no "/" or "%"). apimachinery deprecated path.ValidatePathSegmentName
+// for "a locally defined function" over its content checks; this is that
+// function, with the same messages.
+func pathSegmentName(name string, prefix bool) []string {
+	if prefix {
+		return content.IsPathSegmentPrefix(name)
+	}
+	return content.IsPathSegmentName(name)
 }
 
 // objectMeta validates metadata with the name rule of the kind.
@@ -145,7 +157,7 @@ func objectMeta(obj runtime.Object, m *metav1.ObjectMeta) field.ErrorList {
 	gk := groupKindOf(obj)
 	nameFn, ok := nameRules[gk.String()]
 	if !ok {
-		nameFn = path.ValidatePathSegmentName
+		nameFn = pathSegmentName
 	}
 	if m.Name == "" && m.GenerateName != "" {
 		// The API server generates the name before it validates; any

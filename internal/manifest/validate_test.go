@@ -73,6 +73,10 @@ func TestValidate(t *testing.T) {
 		{"rbac name with colon, namespace dropped", "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: \"system:coredns\", namespace: kube-system}\n", ""},
 		{"rbac name with slash", "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: a/b}\n",
 			`Role.rbac.authorization.k8s.io "a/b" is invalid: metadata.name: Invalid value: "a/b": may not contain '/'`},
+		{"rbac name dot-dot", "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata: {name: \"..\"}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: view}\n",
+			`ClusterRoleBinding.rbac.authorization.k8s.io ".." is invalid: metadata.name: Invalid value: "..": may not be '..'`},
+		// generateName is checked as a prefix: ".." may yet become a valid name
+		{"rbac generateName dot-dot", "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {generateName: \"..\"}\n", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

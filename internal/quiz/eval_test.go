@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -82,7 +83,7 @@ func loadEval(t *testing.T, bank *Bank, split string) map[string][]evalAnswer {
 			continue
 		}
 		for i, a := range as {
-			if (a.Lang != "en" && a.Lang != "ru") || !contains(evalKinds, a.Kind) || !contains(evalExpects, a.Expect) {
+			if (a.Lang != "en" && a.Lang != "ru") || !slices.Contains(evalKinds, a.Kind) || !slices.Contains(evalExpects, a.Expect) {
 				t.Errorf("%s/%s: answer %d: lang %q kind %q expect %q not valid", dir, name, i+1, a.Lang, a.Kind, a.Expect)
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -237,7 +238,7 @@ func decodeStrict(n *yaml.Node, v any) error {
 func (b *Bank) Filter(topics []string, difficulty string) []*Question {
 	var out []*Question
 	for _, q := range b.Questions {
-		if len(topics) > 0 && !contains(topics, q.Topic) {
+		if len(topics) > 0 && !slices.Contains(topics, q.Topic) {
 			continue
 		}
 		if difficulty != "" && q.Difficulty != difficulty {
@@ -246,13 +247,4 @@ func (b *Bank) Filter(topics []string, difficulty string) []*Question {
 		out = append(out, q)
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

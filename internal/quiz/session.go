@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -101,7 +102,7 @@ func Select(b *Bank, st *State, sel Selection) []*Question {
 	for _, q := range b.Filter(sel.Topics, sel.Difficulty) {
 		p := st.Cards[q.ID]
 		switch {
-		case len(sel.Types) > 0 && !contains(sel.Types, q.Type):
+		case len(sel.Types) > 0 && !slices.Contains(sel.Types, q.Type):
 			continue
 		case sel.NewOnly && p != nil:
 			continue

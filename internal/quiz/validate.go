@@ -26,10 +26,10 @@ func Validate(q *Question) []error {
 	if !kebab.MatchString(q.ID) {
 		bad("id %q is not kebab-case", q.ID)
 	}
-	if !contains(Topics, q.Topic) {
+	if !slices.Contains(Topics, q.Topic) {
 		bad("topic %q is not one of %s", q.Topic, strings.Join(Topics, ", "))
 	}
-	if !contains(Difficulties, q.Difficulty) {
+	if !slices.Contains(Difficulties, q.Difficulty) {
 		bad("difficulty %q is not one of %s", q.Difficulty, strings.Join(Difficulties, ", "))
 	}
 	both := func(field string, t Text) { needBoth(bad, field, t) }
@@ -101,7 +101,7 @@ func SplitCommandLine(s string) ([]string, error) {
 	if len(args) < 2 || args[0] != "k8sexplain" {
 		return nil, fmt.Errorf("%q does not start with k8sexplain <command>", s)
 	}
-	if !contains(SeeCommands, args[1]) {
+	if !slices.Contains(SeeCommands, args[1]) {
 		return nil, fmt.Errorf("%q: command %q is not one of %s", s, args[1], strings.Join(SeeCommands, ", "))
 	}
 	return args, nil

@@ -173,15 +173,15 @@ func textTable(b *strings.Builder, t *report.Table, p palette) {
 const barWidth = 40
 
 func textBars(b *strings.Builder, bs *report.Bars) {
-	max, lw := 0.0, 0
+	top, lw := 0.0, 0
 	for _, r := range bs.Rows {
-		max = math.Max(max, r.Value)
-		lw = maxInt(lw, Width(r.Label))
+		top = max(top, r.Value)
+		lw = max(lw, Width(r.Label))
 	}
 	for _, r := range bs.Rows {
 		n := 0
-		if max > 0 {
-			n = int(math.Round(r.Value / max * barWidth))
+		if top > 0 {
+			n = int(math.Round(r.Value / top * barWidth))
 		}
 		bar := strings.Repeat("█", n)
 		if n == 0 && r.Value > 0 {
@@ -203,11 +203,4 @@ func formatValue(v float64) string {
 		return fmt.Sprintf("%d", int64(v))
 	}
 	return fmt.Sprintf("%.2f", v)
-}
-
-func maxInt(a, b int) int {
-	if a > b {
-		return a
-	}
-	return b
 }

@@ -1,6 +1,9 @@
 package apiserver
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // RBAC is the bootstrap authorization the simulated cluster starts with:
 // the Node authorizer for kubelets, then ClusterRoleBindings to the
@@ -99,14 +102,14 @@ func bootstrapRBAC() *RBAC {
 func (a *RBAC) authorize(id Identity, verb, group, resource string) (bool, string) {
 	// The Node authorizer (--authorization-mode=Node,RBAC) lets a kubelet
 	// read and update the pods bound to its node and their status.
-	if strings.HasPrefix(id.User, "system:node:") && contains(id.Groups, "system:nodes") {
+	if strings.HasPrefix(id.User, "system:node:") && slices.Contains(id.Groups, "system:nodes") {
 		switch resource {
 		case "pods", "pods/status", "nodes", "nodes/status", "events", "leases":
 			return true, "Node authorizer"
 		}
 	}
 	for _, b := range a.bindings {
-		if !contains(b.users, id.User) && !containsAny(b.groups, id.Groups) {
+		if !slices.Contains(b.users, id.User) && !containsAny(b.groups, id.Groups) {
 			continue
 		}
 		for _, ru := range a.roles[b.role] {
@@ -118,22 +121,10 @@ func (a *RBAC) authorize(id Identity, verb, group, resource string) (bool, strin
 	return false, ""
 }
 
-func matches(list []string, v string) bool { return contains(list, "*") || contains(list, v) }
-
-func contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
+func matches(list []string, v string) bool {
+	return slices.Contains(list, "*") || slices.Contains(list, v)
 }
 
 func containsAny(list, vs []string) bool {
-	for _, v := range vs {
-		if contains(list, v) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(vs, func(v string) bool { return slices.Contains(list, v) })
 }

@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"slices"
 	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
@@ -100,9 +101,9 @@ func termMatches(t *corev1.NodeSelectorTerm, node *corev1.Node) bool {
 func requirementMatches(op corev1.NodeSelectorOperator, values []string, v string, ok bool) bool {
 	switch op {
 	case corev1.NodeSelectorOpIn:
-		return ok && contains(values, v)
+		return ok && slices.Contains(values, v)
 	case corev1.NodeSelectorOpNotIn:
-		return !ok || !contains(values, v)
+		return !ok || !slices.Contains(values, v)
 	case corev1.NodeSelectorOpExists:
 		return ok
 	case corev1.NodeSelectorOpDoesNotExist:
@@ -120,15 +121,6 @@ func requirementMatches(op corev1.NodeSelectorOperator, values []string, v strin
 			return have > want
 		}
 		return have < want
-	}
-	return false
-}
-
-func contains(values []string, v string) bool {
-	for _, x := range values {
-		if x == v {
-			return true
-		}
 	}
 	return false
 }

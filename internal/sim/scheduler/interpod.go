@@ -1,6 +1,8 @@
 package scheduler
 
 import (
+	"slices"
+
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -82,7 +84,7 @@ type affinityTerm struct {
 // A namespaceSelector sees only the kubernetes.io/metadata.name label, which
 // the API server sets on every namespace.
 func (t *affinityTerm) matches(p *corev1.Pod) bool {
-	in := contains(t.namespaces, p.Namespace)
+	in := slices.Contains(t.namespaces, p.Namespace)
 	if !in && t.nsSelector != nil {
 		in = t.nsSelector.Matches(labels.Set{corev1.LabelMetadataName: p.Namespace})
 	}

@@ -1,4 +1,9 @@
-package cmd
+// Package explain turns an etcd quorum story (package etcd) into the report
+// the quorum command prints: the quorum table, the story phase by phase, what
+// the Kubernetes cluster can and cannot do, the lessons, a sequence diagram
+// and the --format json data. The etcd package computes; only this package
+// builds documents.
+package explain
 
 import (
 	"fmt"
@@ -11,10 +16,11 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/sim/etcd"
 )
 
-// quorumDoc turns a story into the report: quorum table, the story phase by
-// phase, what Kubernetes sees, and the lessons.
-func quorumDoc(s *etcd.Story, g Globals) *report.Doc {
-	c := quorumtext.For(g.Lang)
+// Build turns a story into the report: quorum table, the story phase by
+// phase, what Kubernetes sees, and the lessons. verbose (-v) adds every Raft
+// message.
+func Build(s *etcd.Story, lang string, verbose bool) *report.Doc {
+	c := quorumtext.For(lang)
 	d := &report.Doc{Title: c.F("title", s.Nodes, count(c, s.Nodes, "n.member.gen"))}
 	quorumTable(d, c, s.Nodes)
 
@@ -43,7 +49,7 @@ func quorumDoc(s *etcd.Story, g Globals) *report.Doc {
 			d.T(stateTable(c, e.States))
 			d.Fig(sidesFigure(c, e.States))
 		case etcd.KindMessage:
-			if g.Verbose {
+			if verbose {
 				lines = append(lines, c.F("at", l10n.Fixed(c.F("lang"), seconds(e.Tick), 1))+"  "+msgLine(c, e.Msg))
 			}
 		default:
@@ -54,7 +60,7 @@ func quorumDoc(s *etcd.Story, g Globals) *report.Doc {
 	kubernetesSection(d, c, s)
 	lessons(d, c, s)
 	d.Sequence = quorumSequence(c, s)
-	d.Data = quorumData(s, g.Verbose)
+	d.Data = quorumData(s, verbose)
 	return d
 }
 

@@ -1,0 +1,54 @@
+package explain
+
+import (
+	"strings"
+	"testing"
+
+	_ "github.com/k8sexplain/k8sexplain/internal/golden"
+	"github.com/k8sexplain/k8sexplain/internal/sim/etcd"
+)
+
+func story(t *testing.T, sc etcd.Scenario) *etcd.Story {
+	t.Helper()
+	s, err := etcd.Run(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestBuild(t *testing.T) {
+	s := story(t, etcd.Scenario{Nodes: 3, CheckQuorum: true, PreVote: true,
+		Fault: etcd.Fault{Kind: etcd.FaultPartition, Groups: []int{1, 2}, Isolate: "leader"}})
+	d := Build(s, "en", false)
+	if !strings.Contains(d.Title, "3") {
+		t.Errorf("title %q does not name the 3 members", d.Title)
+	}
+	// kube-apiserver and one participant per member.
+	if d.Sequence == nil || len(d.Sequence.Participants) != 4 {
+		t.Fatalf("sequence %+v: want kube-apiserver and etcd-1..3", d.Sequence)
+	}
+	data := d.Data.(quorumJSON)
+	if len(data.Sizes) != 7 || data.Sizes[2] != (quorumSize{3, 2, 1}) {
+		t.Errorf("sizes %v: want 1 to 7 members, 3 → majority 2, tolerance 1", data.Sizes)
+	}
+	for _, e := range data.Story.Events {
+		if e.Kind == etcd.KindMessage {
+			t.Fatal("Raft messages in the data without -v")
+		}
+	}
+	verbose := Build(s, "en", true).Data.(quorumJSON)
+	if len(verbose.Story.Events) <= len(data.Story.Events) {
+		t.Errorf("-v: %d events, want more than the %d without it (the Raft messages)", len(verbose.Story.Events), len(data.Story.Events))
+	}
+	if ru := Build(s, "ru", false); ru.Title == d.Title {
+		t.Errorf("--lang ru title %q is the English one", ru.Title)
+	}
+}
+
+func TestBuildNineMembersExtendTheTable(t *testing.T) {
+	s := story(t, etcd.Scenario{Nodes: 9, CheckQuorum: true, PreVote: true})
+	if n := len(Build(s, "en", false).Data.(quorumJSON).Sizes); n != 9 {
+		t.Errorf("%d sizes for 9 members, want 1 to 9", n)
+	}
+}
