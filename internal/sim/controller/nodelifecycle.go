@@ -196,15 +196,16 @@ func (n *NodeLifecycle) markNodeForTainting(name string) {
 	n.schedulePass(n.eng.Now())
 }
 
-// schedulePass schedules the first tick of the tainting pass at or after
-// from. wait.Until runs the pass every NodeEvictionPeriod from the
-// controller's start; the simulator runs only the ticks that have work.
+// schedulePass schedules the first tick of the tainting pass that is
+// later than now and not before from. wait.Until runs the pass every
+// NodeEvictionPeriod from the controller's start; the simulator runs only
+// the ticks that can have work.
 func (n *NodeLifecycle) schedulePass(from time.Duration) {
+	if now := n.eng.Now(); from <= now {
+		from = now + 1 // the tick at now has run (or is running)
+	}
 	since := from - n.started
 	at := n.started + (since+NodeEvictionPeriod-1)/NodeEvictionPeriod*NodeEvictionPeriod
-	if at == from {
-		at += NodeEvictionPeriod // this tick has run (or is running)
-	}
 	if n.passAt >= 0 && n.passAt <= at {
 		return
 	}
@@ -241,7 +242,7 @@ func (n *NodeLifecycle) noExecuteTaintingPass() {
 		n.swapTaint(node, add, remove)
 	}
 	if len(n.noExecute) > 0 {
-		n.schedulePass(n.eng.Now())
+		n.schedulePass(n.lastTaint + TaintInterval) // the limiter's next token
 	}
 }
 

@@ -174,3 +174,31 @@ func TestNodeLifecycleTaintRetriesOnConflict(t *testing.T) {
 		t.Fatalf("taint steps: %+v", st)
 	}
 }
+
+// Two nodes going silent together: both get NoSchedule at once from the
+// node update worker, but the NoExecute tainting pass lets one node
+// through per 10 s (--node-eviction-rate 0.1, burst 1), so the second
+// node's pods start their toleration 10 s later.
+func TestNodeLifecycleNoExecuteRateLimited(t *testing.T) {
+	h := newHarness(t)
+	h.seedNode("node-a", 30)
+	h.seedNode("node-b", 30)
+	NewNodeLifecycle(h.client("node-controller"), h.eng, h.rec).Start()
+	h.runUntil(NodeMonitorGracePeriod + NodeMonitorPeriod + 15*time.Second)
+	at := map[string]time.Duration{}
+	for _, s := range h.steps("node.taint") {
+		at[s.Get("node")+" "+s.Get("effect")] = s.At
+	}
+	if len(at) != 4 {
+		t.Fatalf("taint steps: %v", at)
+	}
+	if d := at["node-b NoSchedule"] - at["node-a NoSchedule"]; d < 0 || d > 10*time.Millisecond {
+		t.Errorf("NoSchedule %v apart, want together", d)
+	}
+	if d := at["node-b NoExecute"] - at["node-a NoExecute"]; d < TaintInterval || d > TaintInterval+NodeEvictionPeriod {
+		t.Errorf("NoExecute %v apart, want one per %v", d, TaintInterval)
+	}
+	if d := at["node-a NoExecute"] - at["node-a NoSchedule"]; d <= 0 || d > NodeEvictionPeriod {
+		t.Errorf("node-a NoExecute %v after NoSchedule, want within one pass period", d)
+	}
+}
