@@ -73,6 +73,9 @@ type request struct {
 	// stored object, applied when the write reaches etcd.
 	body  string
 	apply func(runtime.Object)
+	// patch: the resourceVersion the body names (metadata.resourceVersion),
+	// a precondition checked at commit; "" for none.
+	rv string
 	// patch: a pod status patch (kubelet, scheduler), merged at commit.
 	patch *podStatusPatch
 }
@@ -107,9 +110,20 @@ func (c *Client) UpdateStatus(obj runtime.Object, done Done) {
 
 // Patch sends a PATCH (strategic merge patch) of one object: body is the
 // patch as kubectl prints it, apply makes the same change to a copy of the
-// stored object. A patch carries no resourceVersion, so it never conflicts.
+// stored object. This patch carries no resourceVersion, so it never
+// conflicts (PatchRV's does).
 func (c *Client) Patch(res Resource, ns, name, body string, apply func(runtime.Object), done Done) {
 	c.send(request{verb: "patch", res: res, ns: ns, name: name, body: body, apply: apply}, done)
+}
+
+// PatchRV sends a PATCH whose body also sets metadata.resourceVersion to
+// rv, the version its writer read: the API server checks it like an
+// update's and answers 409 Conflict when the stored object has moved on.
+// controller.PatchNodeTaints does this for spec.taints, a list without a
+// merge key that a patch would otherwise replace blindly
+// (pkg/controller/controller_utils.go).
+func (c *Client) PatchRV(res Resource, ns, name, rv, body string, apply func(runtime.Object), done Done) {
+	c.send(request{verb: "patch", res: res, ns: ns, name: name, body: body, apply: apply, rv: rv}, done)
 }
 
 // PatchStatus sends a PATCH of the status subresource (see Patch).

@@ -273,8 +273,11 @@ func (s *Server) conflict(c *Client, r request, read, stored string) *Status {
 }
 
 // patch applies a PATCH to the stored object when the write reaches etcd.
-// A patch names only the fields it changes and carries no resourceVersion,
-// so it cannot conflict: it is applied to whatever is stored.
+// A patch names only the fields it changes; without a resourceVersion it
+// cannot conflict and is applied to whatever is stored. One that names a
+// resourceVersion (PatchRV) is refused with 409 Conflict when that is no
+// longer the stored one, as the patched object carries it into the same
+// GuaranteedUpdate precondition as an update's.
 func (s *Server) patch(c *Client, r request, done Done, step func(trace.Phase, string, ...any)) {
 	key := Key(r.res, r.ns, r.name)
 	if s.data[key] == nil {
@@ -288,6 +291,9 @@ func (s *Server) patch(c *Client, r request, done Done, step func(trace.Phase, s
 	s.commit(c, r, key, func(cur *stored) (runtime.Object, *Status) {
 		if cur == nil {
 			return nil, notFound(r)
+		}
+		if r.rv != "" && r.rv != Meta(cur.obj).GetResourceVersion() {
+			return nil, s.conflict(c, r, r.rv, Meta(cur.obj).GetResourceVersion())
 		}
 		next := cur.obj.DeepCopyObject()
 		r.apply(next)

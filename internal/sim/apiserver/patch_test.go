@@ -1,9 +1,14 @@
 package apiserver
 
 import (
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
+	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 )
 
 // Two writers patching different status fields from the same stale copy
@@ -29,5 +34,49 @@ func TestPodStatusPatchMerges(t *testing.T) {
 	}
 	if got := p1.describe(); got != "status.phase, status.conditions[Ready]" {
 		t.Fatalf("describe: %q", got)
+	}
+}
+
+// A PATCH that names the resourceVersion its writer read applies when that
+// is still the stored one and is refused with 409 Conflict once another
+// write has moved the object on; a plain PATCH of the same stale writer
+// still applies.
+func TestPatchRVConflicts(t *testing.T) {
+	eng := engine.New(1)
+	rec := trace.NewRecorder(eng.Now, 0)
+	s, err := New(eng, rec, "10.96.0.0/12")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := &corev1.Node{}
+	n.Name = "node-a"
+	s.Seed(n)
+	res := ResourceOf(n)
+	read := Meta(s.Get(res, "", "node-a")).GetResourceVersion()
+	c := s.NewClient("node-controller", Identity{User: "system:serviceaccount:kube-system:node-controller"}, trace.PhaseController)
+	taint := func(key string) func(runtime.Object) {
+		return func(o runtime.Object) {
+			o.(*corev1.Node).Spec.Taints = append(o.(*corev1.Node).Spec.Taints, corev1.Taint{Key: key, Effect: corev1.TaintEffectNoSchedule})
+		}
+	}
+	var first, second *Status
+	c.PatchRV(res, "", "node-a", read, `{"spec":{"taints":[…a]}}`, taint("a"), func(_ runtime.Object, err *Status) { first = err })
+	eng.Run(time.Minute)
+	// read is stale now: the first patch wrote a new version.
+	c.PatchRV(res, "", "node-a", read, `{"spec":{"taints":[…b]}}`, taint("b"), func(_ runtime.Object, err *Status) { second = err })
+	c.Patch(res, "", "node-a", `{"spec":{"taints":[…c]}}`, taint("c"), nil)
+	eng.Run(2 * time.Minute)
+	if first != nil {
+		t.Fatalf("fresh PatchRV refused: %v", first)
+	}
+	if second == nil || second.Code != 409 || s.Conflicts != 1 {
+		t.Fatalf("stale PatchRV: %+v, %d conflicts; want 409", second, s.Conflicts)
+	}
+	var keys []string
+	for _, tn := range s.Get(res, "", "node-a").(*corev1.Node).Spec.Taints {
+		keys = append(keys, tn.Key)
+	}
+	if strings.Join(keys, ",") != "a,c" {
+		t.Fatalf("stored taints %v, want a,c", keys)
 	}
 }

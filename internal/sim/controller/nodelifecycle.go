@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -28,10 +29,31 @@ const (
 // Taints the node lifecycle controller puts on an unreachable node.
 const TaintUnreachable = "node.kubernetes.io/unreachable"
 
+// TaintNotReady is the taint of a node whose Ready condition is False; it
+// and TaintUnreachable are mutually exclusive (nodelifecycle
+// NotReadyTaintTemplate, UnreachableTaintTemplate).
+const TaintNotReady = "node.kubernetes.io/not-ready"
+
+// The NoExecute tainting pass (doNoExecuteTaintingPass) runs every
+// NodeEvictionPeriod and takes nodes from a per-zone queue whose rate
+// limiter lets one node through every TaintInterval (--node-eviction-rate
+// 0.1/s, burst 1: pkg/controller/nodelifecycle/scheduler). A taint write
+// that meets 409 Conflict is retried after UpdateTaintBackoff, 100 ms
+// (5 steps, jitter 1.0, which the simulator leaves out).
+const (
+	NodeEvictionPeriod = 100 * time.Millisecond
+	TaintInterval      = 10 * time.Second
+	taintRetryDelay    = 100 * time.Millisecond
+	taintRetrySteps    = 5
+)
+
 // NodeLifecycle is the node lifecycle controller with its taint-based
-// eviction: it watches node Leases, marks silent nodes Unknown, taints them
-// unreachable (NoSchedule and NoExecute), marks their pods not ready, and
-// deletes each pod when its toleration of the NoExecute taint runs out.
+// eviction. Like upstream it runs separate loops: the node monitor marks
+// silent nodes Unknown and their pods not ready and queues the node for
+// the NoExecute tainting pass; the node update worker puts the NoSchedule
+// taint matching the Ready condition it sees in its informer; the
+// taint-eviction-controller sees the NoExecute taint in the same shared
+// node informer and deletes each pod when its toleration runs out.
 type NodeLifecycle struct {
 	c       *apiserver.Client
 	eng     *engine.Engine
@@ -46,6 +68,18 @@ type NodeLifecycle struct {
 	// Eviction is the taint-eviction-controller's client (its own service
 	// account since v1.29); nil: the node lifecycle controller's.
 	Eviction *apiserver.Client
+
+	started time.Duration // the tainting pass ticks from here
+	// noExecute is the tainting pass's queue (zoneNoExecuteTainter; the
+	// simulated nodes share one zone), passAt when its next tick is
+	// scheduled (-1: none).
+	noExecute  []string
+	passAt     time.Duration
+	lastTaint  time.Duration // when the rate limiter last let a node through
+	everTaints bool
+	// planned is the trigger time of each pod's scheduled eviction
+	// (taint-eviction's TimedWorkerQueue), by namespace/name.
+	planned map[string]time.Duration
 }
 
 // nodeIndex files pods under spec.nodeName.
@@ -62,12 +96,28 @@ func NewNodeLifecycle(c *apiserver.Client, eng *engine.Engine, rec *trace.Record
 			}
 			return []string{p.Spec.NodeName}
 		}),
-		unknown: map[string]bool{}, Marked: map[string]time.Duration{}}
+		unknown: map[string]bool{}, Marked: map[string]time.Duration{}, passAt: -1, planned: map[string]time.Duration{}}
 	// The monitor measures silence from when the controller saw a renewal
 	// (upstream's probeTimestamp is the observation time too).
 	n.leases.AddEventHandler(func(ev informer.Event[*coordinationv1.Lease]) {
 		if ev.Obj.Namespace == "kube-node-lease" {
 			n.renewed[ev.Obj.Name] = eng.Now()
+		}
+	})
+	// kube-controller-manager's controllers share one informer factory:
+	// the node update worker and the taint-eviction-controller both hear
+	// of every node change here.
+	n.nodes.AddEventHandler(func(ev informer.Event[*corev1.Node]) {
+		if ev.Deleted() {
+			return
+		}
+		n.noScheduleTaintingPass(ev.Obj.Name)
+		var old []corev1.Taint
+		if ev.Old != nil {
+			old = ev.Old.Spec.Taints
+		}
+		if !sameTaints(noExecuteTaints(old), noExecuteTaints(ev.Obj.Spec.Taints)) {
+			n.taintEvictionNodeUpdate(ev.Obj)
 		}
 	})
 	return n
@@ -82,6 +132,7 @@ func (n *NodeLifecycle) Start() {
 	n.leases.Run(n.c)
 	n.nodes.Run(n.c)
 	n.pods.Run(n.c)
+	n.started = n.eng.Now()
 	var monitor func()
 	monitor = func() {
 		n.monitor()
@@ -108,6 +159,11 @@ func (n *NodeLifecycle) monitor() {
 	}
 }
 
+// markUnknown is monitorNodeHealth for a silent node: tryUpdateNodeHealth
+// PUTs the status with Ready=Unknown; then processTaintBaseEviction queues
+// the node for the NoExecute tainting pass (markNodeForTainting) and
+// MarkPodsNotReady writes its pods' status. The monitor writes no taint
+// itself (pkg/controller/nodelifecycle/node_lifecycle_controller.go).
 func (n *NodeLifecycle) markUnknown(node *corev1.Node, silent time.Duration) {
 	n.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: n.c.Actor, Kind: "node.unknown", Object: "nodes/" + node.Name,
 		Fields: trace.F("node", node.Name, "silent", silent.Round(time.Second).String(), "grace", NodeMonitorGracePeriod.String())})
@@ -119,30 +175,252 @@ func (n *NodeLifecycle) markUnknown(node *corev1.Node, silent time.Duration) {
 			st.Status.Conditions[i].Message = "Kubelet stopped posting node status."
 		}
 	}
-	n.c.UpdateStatus(st, func(runtime.Object, *apiserver.Status) {
-		tainted := st.DeepCopy()
-		now := metav1.NewTime(apiserver.Epoch.Add(n.eng.Now()).Truncate(time.Second))
-		tainted.Spec.Taints = append(tainted.Spec.Taints,
-			corev1.Taint{Key: TaintUnreachable, Effect: corev1.TaintEffectNoSchedule, TimeAdded: &now},
-			corev1.Taint{Key: TaintUnreachable, Effect: corev1.TaintEffectNoExecute, TimeAdded: &now})
-		n.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: n.c.Actor, Kind: "node.taint", Object: "nodes/" + node.Name,
-			Fields: trace.F("node", node.Name, "taint", TaintUnreachable)})
-		n.c.Update(tainted, func(runtime.Object, *apiserver.Status) { n.podsOnDeadNode(node.Name) })
+	n.c.UpdateStatus(st, func(_ runtime.Object, err *apiserver.Status) {
+		if err != nil {
+			return
+		}
+		n.markNodeForTainting(node.Name)
+		n.podsNotReady(node.Name)
 	})
 }
 
-// podsOnDeadNode marks the node's pods not ready and schedules each one's
-// eviction when its NoExecute toleration expires.
-func (n *NodeLifecycle) podsOnDeadNode(node string) {
-	var pods []*corev1.Pod
-	for _, p := range n.pods.ByIndex(nodeIndex, node) {
-		if p.DeletionTimestamp == nil {
-			pods = append(pods, p)
+// markNodeForTainting adds the node to the NoExecute tainting queue and
+// makes sure a tick of the pass will look at it.
+func (n *NodeLifecycle) markNodeForTainting(name string) {
+	for _, q := range n.noExecute {
+		if q == name {
+			return
 		}
 	}
-	sort.SliceStable(pods, func(i, j int) bool { return pods[i].Name < pods[j].Name })
+	n.noExecute = append(n.noExecute, name)
+	n.schedulePass(n.eng.Now())
+}
+
+// schedulePass schedules the first tick of the tainting pass that is
+// later than now and not before from. wait.Until runs the pass every
+// NodeEvictionPeriod from the controller's start; the simulator runs only
+// the ticks that can have work.
+func (n *NodeLifecycle) schedulePass(from time.Duration) {
+	if now := n.eng.Now(); from <= now {
+		from = now + 1 // the tick at now has run (or is running)
+	}
+	since := from - n.started
+	at := n.started + (since+NodeEvictionPeriod-1)/NodeEvictionPeriod*NodeEvictionPeriod
+	if n.passAt >= 0 && n.passAt <= at {
+		return
+	}
+	n.passAt = at
+	n.eng.After(at-n.eng.Now(), func() {
+		if n.passAt != at {
+			return
+		}
+		n.passAt = -1
+		n.noExecuteTaintingPass()
+	})
+}
+
+// noExecuteTaintingPass is doNoExecuteTaintingPass: for each queued node the
+// rate limiter lets through, read it from the informer and put the NoExecute
+// taint matching its Ready condition (Unknown: unreachable, False:
+// not-ready), removing the opposite one.
+func (n *NodeLifecycle) noExecuteTaintingPass() {
+	for len(n.noExecute) > 0 {
+		if n.everTaints && n.eng.Now()-n.lastTaint < TaintInterval {
+			break // RateLimitedTimedQueue.Try stops when TryAccept refuses
+		}
+		n.everTaints, n.lastTaint = true, n.eng.Now()
+		name := n.noExecute[0]
+		n.noExecute = n.noExecute[1:]
+		node, _ := n.nodes.Get("", name)
+		if node == nil {
+			continue
+		}
+		add, remove, ok := readyTaints(node, corev1.TaintEffectNoExecute)
+		if !ok {
+			continue // Ready again (or no Ready condition): nothing to taint
+		}
+		n.swapTaint(node, add, remove)
+	}
+	if len(n.noExecute) > 0 {
+		n.schedulePass(n.lastTaint + TaintInterval) // the limiter's next token
+	}
+}
+
+// noScheduleTaintingPass is doNoScheduleTaintingPass, run by the node update
+// worker on every node event: from the node in the informer, the NoSchedule
+// taint its Ready condition calls for. (Upstream also maps the pressure
+// conditions and spec.unschedulable; the simulator's nodes never have
+// those.)
+func (n *NodeLifecycle) noScheduleTaintingPass(name string) {
+	node, _ := n.nodes.Get("", name)
+	if node == nil {
+		return
+	}
+	add, remove, ok := readyTaints(node, corev1.TaintEffectNoSchedule)
+	if !ok {
+		// Ready (or no condition): the Ready taints come off.
+		remove = []corev1.Taint{{Key: TaintUnreachable, Effect: corev1.TaintEffectNoSchedule}, {Key: TaintNotReady, Effect: corev1.TaintEffectNoSchedule}}
+		add = nil
+	}
+	if (len(add) == 0 || hasTaint(node.Spec.Taints, add[0])) && !hasTaint(node.Spec.Taints, remove...) {
+		return // TaintSetDiff is empty: no API call
+	}
+	n.swapTaint(node, add, remove)
+}
+
+// readyTaints is the taint the node's Ready condition calls for, with the
+// given effect, and its opposite; ok is false when Ready is True or absent.
+func readyTaints(node *corev1.Node, effect corev1.TaintEffect) (add, remove []corev1.Taint, ok bool) {
+	for _, c := range node.Status.Conditions {
+		if c.Type != corev1.NodeReady {
+			continue
+		}
+		switch c.Status {
+		case corev1.ConditionUnknown:
+			return []corev1.Taint{{Key: TaintUnreachable, Effect: effect}}, []corev1.Taint{{Key: TaintNotReady, Effect: effect}}, true
+		case corev1.ConditionFalse:
+			return []corev1.Taint{{Key: TaintNotReady, Effect: effect}}, []corev1.Taint{{Key: TaintUnreachable, Effect: effect}}, true
+		}
+	}
+	return nil, nil, false
+}
+
+// swapTaint is controller util SwapNodeControllerTaint: stamp timeAdded on
+// the taints to add, AddOrUpdateTaintOnNode them, then RemoveTaintOffNode
+// the others, which makes no request when the node (as read from the
+// informer) does not carry them.
+func (n *NodeLifecycle) swapTaint(node *corev1.Node, add, remove []corev1.Taint) {
+	now := metav1.NewTime(apiserver.Epoch.Add(n.eng.Now()).Truncate(time.Second))
+	for i := range add {
+		add[i].TimeAdded = &now
+	}
+	n.retryTaint(node.Name, 1, func(cur []corev1.Taint) ([]corev1.Taint, bool) { return addTaints(cur, add) }, func() {
+		if hasTaint(node.Spec.Taints, remove...) {
+			n.retryTaint(node.Name, 1, func(cur []corev1.Taint) ([]corev1.Taint, bool) { return removeTaints(cur, remove) }, nil)
+		}
+	})
+}
+
+// retryTaint is AddOrUpdateTaintOnNode / RemoveTaintOffNode
+// (pkg/controller/controller_utils.go) inside RetryOnConflict: GET the node
+// (the first attempt with resourceVersion=0, served from the API server's
+// watch cache; later ones from etcd: the simulator's GET reads the store
+// either way), compute its new taints, and PatchNodeTaints: a strategic-merge
+// PATCH of spec.taints — the whole list, as the field has no merge key —
+// that also names the resourceVersion just read, so a write that slipped in
+// between is answered 409 Conflict, and the loop reads again.
+func (n *NodeLifecycle) retryTaint(name string, attempt int, change func([]corev1.Taint) ([]corev1.Taint, bool), done func()) {
+	n.c.Get(apiserver.ResourceOf(&corev1.Node{}), "", name, func(obj runtime.Object, err *apiserver.Status) {
+		if err != nil {
+			return
+		}
+		cur := obj.(*corev1.Node)
+		taints, updated := change(cur.Spec.Taints)
+		if !updated {
+			if done != nil {
+				done()
+			}
+			return
+		}
+		body, _ := json.Marshal(map[string]any{"metadata": map[string]string{"resourceVersion": cur.ResourceVersion},
+			"spec": map[string]any{"taints": taints}})
+		// The step tells of the request: a refused one is followed by the
+		// 409 (with -v) and the next attempt's step.
+		for _, t := range taints {
+			if !hasTaint(cur.Spec.Taints, t) {
+				n.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: n.c.Actor, Kind: "node.taint", Object: "nodes/" + name,
+					Fields: trace.F("node", name, "taint", t.Key, "effect", string(t.Effect), "rv", cur.ResourceVersion, "attempt", attempt)})
+			}
+		}
+		n.c.PatchRV(apiserver.ResourceOf(cur), "", name, cur.ResourceVersion, string(body), func(o runtime.Object) {
+			o.(*corev1.Node).Spec.Taints = taints
+		}, func(_ runtime.Object, err *apiserver.Status) {
+			switch {
+			case err == nil:
+				if done != nil {
+					done()
+				}
+			case err.Reason == "Conflict" && attempt < taintRetrySteps:
+				n.eng.After(taintRetryDelay, func() { n.retryTaint(name, attempt+1, change, done) })
+			}
+		})
+	})
+}
+
+// addTaints is taints.AddOrUpdateTaint for each taint (pkg/util/taints):
+// one with the same key and effect is replaced unless it is equal,
+// timeAdded included; updated is false when nothing changed.
+func addTaints(taints, add []corev1.Taint) (out []corev1.Taint, updated bool) {
+	out = append([]corev1.Taint(nil), taints...)
+	for _, t := range add {
+		found := false
+		for i := range out {
+			if out[i].Key == t.Key && out[i].Effect == t.Effect {
+				found = true
+				if out[i].Value != t.Value || !out[i].TimeAdded.Equal(t.TimeAdded) {
+					out[i], updated = t, true
+				}
+			}
+		}
+		if !found {
+			out, updated = append(out, t), true
+		}
+	}
+	return out, updated
+}
+
+// removeTaints is taints.RemoveTaint for each taint (key and effect match).
+func removeTaints(taints, remove []corev1.Taint) (out []corev1.Taint, updated bool) {
+	for _, t := range taints {
+		if hasTaint(remove, t) {
+			updated = true
+			continue
+		}
+		out = append(out, t)
+	}
+	return out, updated
+}
+
+// hasTaint reports whether taints holds one of want (key and effect match,
+// as taint.MatchTaint).
+func hasTaint(taints []corev1.Taint, want ...corev1.Taint) bool {
+	for _, t := range taints {
+		for _, w := range want {
+			if t.Key == w.Key && t.Effect == w.Effect {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func sameTaints(a, b []corev1.Taint) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Key != b[i].Key || a[i].Value != b[i].Value || a[i].Effect != b[i].Effect {
+			return false
+		}
+	}
+	return true
+}
+
+func noExecuteTaints(taints []corev1.Taint) []corev1.Taint {
+	var out []corev1.Taint
+	for _, t := range taints {
+		if t.Effect == corev1.TaintEffectNoExecute {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// podsNotReady is MarkPodsNotReady: each pod on the node gets Ready=False
+// through a status update.
+func (n *NodeLifecycle) podsNotReady(node string) {
 	var names []string
-	for _, p := range pods {
+	for _, p := range n.podsOn(node) {
 		names = append(names, p.Name)
 		upd := p.DeepCopy()
 		for i := range upd.Status.Conditions {
@@ -152,21 +430,51 @@ func (n *NodeLifecycle) podsOnDeadNode(node string) {
 			}
 		}
 		n.c.UpdateStatus(upd, nil)
+	}
+	n.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: n.c.Actor, Kind: "node.podsnotready", Object: "nodes/" + node,
+		Fields: trace.F("node", node, "pods", strings.Join(names, ", "))})
+}
+
+// podsOn lists the node's pods not being deleted, by name.
+func (n *NodeLifecycle) podsOn(node string) []*corev1.Pod {
+	var pods []*corev1.Pod
+	for _, p := range n.pods.ByIndex(nodeIndex, node) {
+		if p.DeletionTimestamp == nil {
+			pods = append(pods, p)
+		}
+	}
+	sort.SliceStable(pods, func(i, j int) bool { return pods[i].Name < pods[j].Name })
+	return pods
+}
+
+// taintEvictionNodeUpdate is the taint-eviction-controller's handleNodeUpdate
+// for a node whose NoExecute taints changed (as its informer shows them):
+// processPodOnNode schedules each pod's deletion when its toleration of
+// the unreachable taint runs out, counted from now
+// (pkg/controller/tainteviction/taint_eviction.go).
+func (n *NodeLifecycle) taintEvictionNodeUpdate(node *corev1.Node) {
+	if !hasTaint(node.Spec.Taints, corev1.Taint{Key: TaintUnreachable, Effect: corev1.TaintEffectNoExecute}) {
+		return // the simulator evicts only for the unreachable taint
+	}
+	evictor := n.c.Actor
+	if n.Eviction != nil {
+		evictor = n.Eviction.Actor
+	}
+	for _, p := range n.podsOn(node.Name) {
 		wait, ok := tolerationFor(p)
-		evictor := "taint-eviction-controller"
-		if n.Eviction != nil {
-			evictor = n.Eviction.Actor
+		key := p.Namespace + "/" + p.Name
+		if at, planned := n.planned[key]; planned && ok && at <= n.eng.Now()+wait {
+			continue // an earlier eviction is already scheduled
 		}
 		n.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: evictor, Kind: "node.evictplan", Object: apiserver.ObjectRef(p),
 			Fields: trace.F("pod", p.Name, "seconds", int64(wait/time.Second), "forever", !ok)})
 		if !ok {
 			continue
 		}
+		n.planned[key] = n.eng.Now() + wait
 		p := p
 		n.eng.After(wait, func() { n.evict(p, wait) })
 	}
-	n.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: n.c.Actor, Kind: "node.podsnotready", Object: "nodes/" + node,
-		Fields: trace.F("node", node, "pods", strings.Join(names, ", "))})
 }
 
 // evict is the taint-eviction-controller's deletePodHandler: the

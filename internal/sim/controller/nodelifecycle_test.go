@@ -59,8 +59,17 @@ func TestNodeLifecycleTaintsSilentNode(t *testing.T) {
 	if node.Status.Conditions[0].Status != corev1.ConditionUnknown || node.Status.Conditions[0].Reason != "NodeStatusUnknown" {
 		t.Fatalf("node-a condition: %+v", node.Status.Conditions[0])
 	}
-	if st := h.steps("node.taint"); len(st) != 1 || st[0].Get("node") != "node-a" || st[0].Get("taint") != TaintUnreachable {
+	// Two writers, two PATCHes: the node update worker's NoSchedule as soon
+	// as the Unknown status reaches the informer, then the tainting pass's
+	// NoExecute.
+	st := h.steps("node.taint")
+	if len(st) != 2 || st[0].Get("effect") != "NoSchedule" || st[1].Get("effect") != "NoExecute" {
 		t.Fatalf("taint steps: %+v", st)
+	}
+	for _, s := range st {
+		if s.Get("node") != "node-a" || s.Get("taint") != TaintUnreachable {
+			t.Fatalf("taint step: %+v", s)
+		}
 	}
 	if _, ok := n.Marked["node-a"]; !ok {
 		t.Fatal("node-a not in Marked")
@@ -93,30 +102,103 @@ func TestNodeLifecycleTaintsSilentNode(t *testing.T) {
 	}
 }
 
-// The unreachable taints must reach the store, where the scheduler reads
-// them. Known bug, found by this test: markUnknown sends the taint Update
-// with the resourceVersion read before its own status write, and the API
-// server refuses it with 409 Conflict (the trace node-failure golden shows
-// that 409); upstream patches the taints (controller_utils
-// SwapNodeControllerTaint → PatchNodeTaints). Skipped until the node
-// lifecycle controller is fixed, which changes that golden.
+// The unreachable taints must reach the store, where the scheduler and the
+// taint-eviction-controller read them. (The bug this test found: the taint
+// Update carried the resourceVersion read before the controller's own
+// status write, and was refused with 409 Conflict.) Upstream PATCHes the
+// taints with the version it has just read (controller_utils
+// SwapNodeControllerTaint → AddOrUpdateTaintOnNode → PatchNodeTaints).
 func TestNodeLifecycleTaintStored(t *testing.T) {
 	h := newHarness(t)
 	h.seedNode("node-a", 30)
-	NewNodeLifecycle(h.client("node-controller"), h.eng, h.rec).Start()
+	n := NewNodeLifecycle(h.client("node-controller"), h.eng, h.rec)
+	n.Start()
 	h.runUntil(NodeMonitorGracePeriod + 2*NodeMonitorPeriod)
 	node := h.get(&corev1.Node{}, "", "node-a").(*corev1.Node)
 	var effects []corev1.TaintEffect
 	for _, tn := range node.Spec.Taints {
 		if tn.Key == TaintUnreachable {
 			effects = append(effects, tn.Effect)
+			if tn.TimeAdded == nil {
+				t.Errorf("taint %s:%s has no timeAdded", tn.Key, tn.Effect)
+			}
 		}
 	}
-	if len(effects) == 2 && effects[0] == corev1.TaintEffectNoSchedule && effects[1] == corev1.TaintEffectNoExecute {
-		return
+	if len(effects) != 2 || effects[0] != corev1.TaintEffectNoSchedule || effects[1] != corev1.TaintEffectNoExecute {
+		t.Fatalf("node-a taints: %+v (%d conflicts)", node.Spec.Taints, h.api.Conflicts)
 	}
-	if h.api.Conflicts > 0 {
-		t.Skipf("known bug: the taint Update was refused with 409 Conflict (%d conflicts); node-a taints %v", h.api.Conflicts, node.Spec.Taints)
+	if h.api.Conflicts != 0 {
+		t.Errorf("%d conflicts; the two taint writers should not meet here", h.api.Conflicts)
 	}
-	t.Fatalf("node-a taints: %+v", node.Spec.Taints)
+	// The eviction was planned from the stored NoExecute taint.
+	if len(h.steps("node.evictplan")) != 1 {
+		t.Errorf("evictplan steps: %+v", h.steps("node.evictplan"))
+	}
+}
+
+// A write to the node between the taint GET and its PATCH makes the PATCH
+// stale: the API server answers 409 Conflict, and the controller GETs the
+// node again and patches from the fresh copy, keeping the other writer's
+// change (RetryOnConflict with UpdateTaintBackoff).
+func TestNodeLifecycleTaintRetriesOnConflict(t *testing.T) {
+	h := newHarness(t)
+	h.seedNode("node-a", 30)
+	node := h.get(&corev1.Node{}, "", "node-a").(*corev1.Node).DeepCopy()
+	node.Status.Conditions[0].Status = corev1.ConditionUnknown
+	h.api.Seed(node)
+	n := NewNodeLifecycle(h.client("node-controller"), h.eng, h.rec)
+	n.Start()
+	h.runUntil(time.Second) // informers filled
+	n.swapTaint(node, []corev1.Taint{{Key: TaintUnreachable, Effect: corev1.TaintEffectNoExecute}}, nil)
+	// Sent with the GET: it is stored after the GET read, before the PATCH lands.
+	labelled := h.get(&corev1.Node{}, "", "node-a").(*corev1.Node).DeepCopy()
+	labelled.ResourceVersion = ""
+	labelled.Labels = map[string]string{"team": "blue"}
+	h.admin.Update(labelled, nil)
+	h.runUntil(2 * time.Second)
+
+	if h.api.Conflicts != 1 {
+		t.Fatalf("conflicts: %d, want the first PATCH refused", h.api.Conflicts)
+	}
+	got := h.get(&corev1.Node{}, "", "node-a").(*corev1.Node)
+	if !hasTaint(got.Spec.Taints, corev1.Taint{Key: TaintUnreachable, Effect: corev1.TaintEffectNoExecute}) {
+		t.Fatalf("taint lost after the retry: %+v", got.Spec.Taints)
+	}
+	if got.Labels["team"] != "blue" {
+		t.Fatalf("the other writer's label was overwritten: %v", got.Labels)
+	}
+	// (The node update worker put NoSchedule when the informer filled.)
+	// Each PATCH has its step: the refused one, then the retry.
+	st := h.steps("node.taint")
+	if len(st) != 3 || st[1].Get("effect") != "NoExecute" || st[1].Get("attempt") != "1" || st[2].Get("attempt") != "2" || st[1].Get("rv") == st[2].Get("rv") {
+		t.Fatalf("taint steps: %+v", st)
+	}
+}
+
+// Two nodes going silent together: both get NoSchedule at once from the
+// node update worker, but the NoExecute tainting pass lets one node
+// through per 10 s (--node-eviction-rate 0.1, burst 1), so the second
+// node's pods start their toleration 10 s later.
+func TestNodeLifecycleNoExecuteRateLimited(t *testing.T) {
+	h := newHarness(t)
+	h.seedNode("node-a", 30)
+	h.seedNode("node-b", 30)
+	NewNodeLifecycle(h.client("node-controller"), h.eng, h.rec).Start()
+	h.runUntil(NodeMonitorGracePeriod + NodeMonitorPeriod + 15*time.Second)
+	at := map[string]time.Duration{}
+	for _, s := range h.steps("node.taint") {
+		at[s.Get("node")+" "+s.Get("effect")] = s.At
+	}
+	if len(at) != 4 {
+		t.Fatalf("taint steps: %v", at)
+	}
+	if d := at["node-b NoSchedule"] - at["node-a NoSchedule"]; d < 0 || d > 10*time.Millisecond {
+		t.Errorf("NoSchedule %v apart, want together", d)
+	}
+	if d := at["node-b NoExecute"] - at["node-a NoExecute"]; d < TaintInterval || d > TaintInterval+NodeEvictionPeriod {
+		t.Errorf("NoExecute %v apart, want one per %v", d, TaintInterval)
+	}
+	if d := at["node-a NoExecute"] - at["node-a NoSchedule"]; d <= 0 || d > NodeEvictionPeriod {
+		t.Errorf("node-a NoExecute %v after NoSchedule, want within one pass period", d)
+	}
 }
