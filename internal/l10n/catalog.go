@@ -105,6 +105,9 @@ func (t Texts) Lang() string { return t.lang }
 // Vars names the arguments of a message: T(key, Vars{"pods": 3}).
 type Vars map[string]any
 
+// Lookup finds a named argument in v.
+func (v Vars) Lookup(name string) (any, bool) { a, ok := v[name]; return a, ok }
+
 // Num is an integer written with the language's digit grouping from five
 // digits on ("12,500", "12 500"); a plain int is written as it is.
 type Num int64
@@ -132,7 +135,7 @@ type Lookup func(name string) (any, bool)
 func argsOf(args []any) Lookup {
 	if len(args) == 1 {
 		if v, ok := args[0].(Vars); ok {
-			return func(name string) (any, bool) { a, ok := v[name]; return a, ok }
+			return v.Lookup
 		}
 	}
 	return func(name string) (any, bool) {

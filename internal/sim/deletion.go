@@ -50,7 +50,7 @@ func (c *Cluster) DeletePod(pod *corev1.Pod) {
 			if ip == c.race.ip && !c.race.removed {
 				c.race.removed, c.race.removedAt = true, c.eng.Now()
 				c.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: c.proxy.c.Actor, Kind: "race.removed",
-					Object: "pods/" + c.race.pod, Fields: trace.F("ip", ip, "node", c.proxy.node, "after", (c.eng.Now() - c.race.deleteAt).String())})
+					Object: "pods/" + c.race.pod, Fields: trace.F("ip", ip, "node", c.proxy.node, "after", c.eng.Now()-c.race.deleteAt)})
 			}
 		}
 	}
@@ -83,10 +83,10 @@ func (c *Cluster) ReportRace() {
 		busy = r.removedAt + minSyncPeriod - r.closedAt
 	}
 	c.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: "clients", Kind: "race.result", Object: "pods/" + r.pod,
-		Fields: trace.F("closed", (r.closedAt - r.deleteAt).String(), "removed", (r.removedAt - r.deleteAt).String(),
-			"window", window.Round(time.Millisecond).String(), "rate", ClientRate, "endpoints", n, "failed", refused(window),
-			"busyWindow", busy.Round(time.Millisecond).String(), "busyFailed", refused(busy), "minSync", minSyncPeriod.String(),
-			"code", r.exitCode, "exited", (r.exitedAt - r.deleteAt).String())})
+		Fields: trace.F("closed", r.closedAt-r.deleteAt, "removed", r.removedAt-r.deleteAt,
+			"window", window.Round(time.Millisecond), "rate", ClientRate, "endpoints", n, "failed", refused(window),
+			"busyWindow", busy.Round(time.Millisecond), "busyFailed", refused(busy), "minSync", minSyncPeriod,
+			"code", r.exitCode, "exited", r.exitedAt-r.deleteAt)})
 }
 
 // Idle lets the settled cluster run quietly for d and starts the story

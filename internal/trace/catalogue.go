@@ -1,26 +1,72 @@
 package trace
 
+import (
+	"fmt"
+
+	"github.com/k8sexplain/k8sexplain/internal/l10n"
+)
+
 // Entry is the text of one step kind in one language: Msg is the one-line
 // account with {field} placeholders; Explain is the explanation shown the
 // first time the kind appears, written for someone preparing for a senior
-// interview.
+// interview. The catalogue files write a kind's two texts side by side;
+// they are registered in the l10n.Catalog as kind and explain.kind.
 type Entry struct {
 	Msg     string
 	Explain string
 }
 
+// catalogue holds every text of the package: step kinds (kind,
+// explain.kind), the renderers' words (ui.*), table
+// titles and headers (word.*) and the scale section (scale.*).
+var catalogue = l10n.NewCatalog(
+	flatten(catalogueEN, uiEN, prefixed("word.", wordsEN), scaleEN),
+	flatten(catalogueRU, uiRU, prefixed("word.", wordsRU), scaleRU))
+
+func prefixed(p string, m map[string]string) map[string]string {
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[p+k] = v
+	}
+	return out
+}
+
+func flatten(steps map[string]Entry, more ...map[string]string) map[string]string {
+	out := map[string]string{}
+	put := func(k, v string) {
+		if _, dup := out[k]; dup {
+			panic(fmt.Sprintf("trace catalogue: key %s twice", k))
+		}
+		out[k] = v
+	}
+	for kind, e := range steps {
+		put(kind, e.Msg)
+		if e.Explain != "" {
+			put("explain."+kind, e.Explain)
+		}
+	}
+	for _, m := range more {
+		for k, v := range m {
+			put(k, v)
+		}
+	}
+	return out
+}
+
+// Has reports whether kind has a text (in English; the catalogue test
+// holds the languages to the same keys).
+func Has(kind string) bool { return catalogue.Has("en", kind) }
+
 // Lookup returns the catalogue entry of kind in lang (en when lang is
 // unknown; a placeholder naming the kind when the kind is unknown, which
 // the catalogue test forbids).
 func Lookup(lang, kind string) Entry {
-	cat := catalogueEN
-	if lang == "ru" {
-		cat = catalogueRU
+	msg, ok := catalogue.Msg(lang, kind)
+	if !ok {
+		return Entry{Msg: kind}
 	}
-	if e, ok := cat[kind]; ok {
-		return e
-	}
-	return Entry{Msg: kind}
+	ex, _ := catalogue.Msg(lang, "explain."+kind)
+	return Entry{Msg: msg, Explain: ex}
 }
 
 // Text returns the rendered one-line message of s in lang.
@@ -36,19 +82,38 @@ type ui struct {
 }
 
 func uiFor(lang string) ui {
-	if lang == "ru" {
-		return uiRU
+	m := func(key string) string { s, _ := catalogue.Msg(lang, key); return s }
+	u := ui{
+		title: m("ui.title"), builtin: m("ui.builtin"), summary: m("ui.summary"), allReady: m("ui.allReady"),
+		notReady: m("ui.notReady"), pending: m("ui.pending"), requests: m("ui.requests"), watchEvents: m("ui.watchEvents"),
+		revisions: m("ui.revisions"), events: m("ui.events"), dropped: m("ui.dropped"), unmodeled: m("ui.unmodeled"),
+		failed: m("ui.failed"), component: m("ui.component"), count: m("ui.count"), timeline: m("ui.timeline"),
+		modelled: m("ui.modelled"), latencies: m("ui.latencies"), mermaidCut: m("ui.mermaidCut"), lang: m("ui.lang"),
+		stories: map[string]string{},
 	}
-	return uiEN
+	for i := 1; i < len(u.phases); i++ {
+		u.phases[i] = m(fmt.Sprintf("ui.phase.%d", i))
+	}
+	for _, story := range []string{"rollout", "delete", "crash", "node-failure"} {
+		u.stories[story] = m("ui.story." + story)
+	}
+	return u
+}
+
+// scaleUI is the text of the scale section, with {placeholders}.
+type scaleUI struct {
+	title, watch, bytes, sched, slices, proxy, sampled, steps, stepsAll, count string
+}
+
+func scaleFor(lang string) scaleUI {
+	m := func(key string) string { s, _ := catalogue.Msg(lang, "scale."+key); return s }
+	return scaleUI{title: m("title"), watch: m("watch"), bytes: m("bytes"), sched: m("sched"), slices: m("slices"),
+		proxy: m("proxy"), sampled: m("sampled"), steps: m("steps"), stepsAll: m("stepsAll"), count: m("count")}
 }
 
 // word translates a table title or header key.
 func word(lang, key string) string {
-	w := wordsEN
-	if lang == "ru" {
-		w = wordsRU
-	}
-	if v, ok := w[key]; ok {
+	if v, ok := catalogue.Msg(lang, "word."+key); ok {
 		return v
 	}
 	return key

@@ -8,14 +8,6 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/report"
 )
 
-// plural gives the word forms l10n.Count takes.
-func plural(lang, word string) []string {
-	if lang == "ru" {
-		return map[string][]string{"arrow": {"стрелка", "стрелки", "стрелок"}}[word]
-	}
-	return map[string][]string{"arrow": {"arrow", "arrows"}}[word]
-}
-
 // MermaidMaxText is mermaid's default maxTextSize: a longer diagram is not
 // drawn at all, only "Maximum text size in diagram exceeded" (mermaid's
 // config schema, maxTextSize: 50000).
@@ -54,7 +46,7 @@ func mermaidSequence(tr *Trace, o Options) *report.Sequence {
 	msgs := s.Messages[:keep]
 	left := len(s.Messages) - keep
 	u := uiFor(o.Lang)
-	msgs = append(msgs, report.Message{Section: true, Text: subst(u.mermaidCut, "n", l10n.Count(o.Lang, int64(left), plural(o.Lang, "arrow")...))})
+	msgs = append(msgs, report.Message{Section: true, Text: l10n.Format(o.Lang, u.mermaidCut, l10n.Vars{"n": left}.Lookup)})
 	return &report.Sequence{Participants: s.Participants, Messages: msgs}
 }
 

@@ -42,11 +42,17 @@ func Render(w io.Writer, tr *Trace, o Options) error {
 	return report.Render(w, d, report.Options{Format: o.Format, Color: o.Color, Lang: o.Lang, Width: o.Width})
 }
 
+// subst fills a catalogue message's placeholders with already written
+// values (l10n.Format with string arguments).
 func subst(s string, kv ...string) string {
-	for i := 0; i+1 < len(kv); i += 2 {
-		s = strings.ReplaceAll(s, "{"+kv[i]+"}", kv[i+1])
-	}
-	return s
+	return l10n.Format("", s, func(name string) (any, bool) {
+		for i := 0; i+1 < len(kv); i += 2 {
+			if kv[i] == name {
+				return kv[i+1], true
+			}
+		}
+		return nil, false
+	})
 }
 
 // doc turns the trace into a report document: one section per phase, each

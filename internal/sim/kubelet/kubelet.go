@@ -148,7 +148,7 @@ func (k *Kubelet) syncPod(ps *podState) {
 		// PullImage from the kubelet, no Pulling event.
 		size := ImageSize(PauseImage)
 		d := pullTime(size, false)
-		k.runtimeStep("runtime.pullpause", pod, "image", PauseImage, "size", HumanBytes(size), "took", d.String())
+		k.runtimeStep("runtime.pullpause", pod, "image", PauseImage, "size", HumanBytes(size), "took", d)
 		k.images[PauseImage] = size
 		sandbox += d
 	}
@@ -267,7 +267,7 @@ func (k *Kubelet) running(ps *podState, ip string, containers []string) {
 			if ps.terminating || ps.generation != gen || ps.failReadiness {
 				return
 			}
-			k.step(trace.PhaseReady, "kubelet.probe", pod, "probe", probeDesc, "after", delay.String())
+			k.step(trace.PhaseReady, "kubelet.probe", pod, "probe", probeDesc, "after", delay)
 			r := ps.pod.DeepCopy()
 			setCond(r, corev1.ContainersReady, true)
 			setCond(r, corev1.PodReady, true)
@@ -416,7 +416,7 @@ func (k *Kubelet) pullFails(ps *podState, c *corev1.Container, attempt int) {
 			return
 		}
 		next := imagePullBackOff(attempt)
-		k.criStep("PullImageFailed", pod, "image", c.Image, "container", c.Name, "attempt", attempt+1, "next", next.String())
+		k.criStep("PullImageFailed", pod, "image", c.Image, "container", c.Name, "attempt", attempt+1, "next", next)
 		if attempt == 0 {
 			upd := ps.pod.DeepCopy()
 			upd.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: c.Name, Image: c.Image,
