@@ -227,6 +227,8 @@ func (s *schedAgent) cycle(pod *corev1.Pod) {
 	})
 }
 
+// filterTable and scoreTable write their headers and verdicts as words of
+// the trace catalogue ("node", "fits"), which trace.StepTable translates.
 func filterTable(res scheduler.Result) *report.Table {
 	t := &report.Table{Header: []string{"node", "filter", "verdict"}}
 	for _, v := range res.Filtered {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/k8sexplain/k8sexplain/internal/l10n"
+	"github.com/k8sexplain/k8sexplain/internal/report"
 )
 
 // Entry is the text of one step kind in one language: Msg is the one-line
@@ -117,4 +118,28 @@ func word(lang, key string) string {
 		return v
 	}
 	return key
+}
+
+// StepTable is a step's table in lang: the simulator writes its headers and
+// verdicts as English words of the catalogue (word.*: "node", "fits"),
+// which are translated here; names, plugin names, numbers and Kubernetes'
+// own messages are not words of it and stay as they are. JSON keeps the
+// table as recorded.
+func StepTable(lang string, t *report.Table) *report.Table {
+	if t == nil || lang == "en" {
+		return t
+	}
+	out := *t
+	out.Header = make([]string, len(t.Header))
+	for i, h := range t.Header {
+		out.Header[i] = word(lang, h)
+	}
+	out.Rows = make([][]string, len(t.Rows))
+	for i, row := range t.Rows {
+		out.Rows[i] = make([]string, len(row))
+		for j, c := range row {
+			out.Rows[i][j] = word(lang, c)
+		}
+	}
+	return &out
 }

@@ -236,6 +236,14 @@ var catalogueEN = map[string]Entry{
 }
 
 var wordsEN = map[string]string{
+	// The scheduler's filter and score tables (sim/schedagent.go writes
+	// these English words; StepTable translates them).
+	"node":                    "node",
+	"filter":                  "filter",
+	"verdict":                 "verdict",
+	"total":                   "total",
+	"all passed":              "all passed",
+	"fits":                    "fits",
 	"describe.title":          "Events of pod {subject}, as `kubectl describe pod` lists them at the end",
 	"describe.type":           "Type",
 	"describe.reason":         "Reason",

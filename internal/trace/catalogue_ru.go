@@ -236,6 +236,14 @@ var catalogueRU = map[string]Entry{
 }
 
 var wordsRU = map[string]string{
+	// The scheduler's filter and score tables (sim/schedagent.go writes
+	// these English words; StepTable translates them).
+	"node":                    "нода",
+	"filter":                  "фильтр",
+	"verdict":                 "вердикт",
+	"total":                   "итого",
+	"all passed":              "все пройдены",
+	"fits":                    "подходит",
 	"describe.title":          "События пода {subject} — так их покажет `kubectl describe pod` в конце",
 	"describe.type":           "Type",
 	"describe.reason":         "Reason",

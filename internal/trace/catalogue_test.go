@@ -11,6 +11,7 @@ import (
 
 	_ "github.com/k8sexplain/k8sexplain/internal/golden"
 	"github.com/k8sexplain/k8sexplain/internal/k8sversion"
+	"github.com/k8sexplain/k8sexplain/internal/report"
 )
 
 // Every key has an English and a Russian text with the same placeholders
@@ -106,5 +107,22 @@ func TestHeaderNamesVersion(t *testing.T) {
 		if n := strings.Count(out, k8sversion.MinorString); n != 1 || !strings.Contains(out, want) {
 			t.Errorf("%s: want %q once, got:\n%s", lang, want, b.String())
 		}
+	}
+}
+
+// The scheduler's tables are translated in Russian and left alone in
+// English; names and Kubernetes' messages are not words to translate.
+func TestStepTableTranslated(t *testing.T) {
+	tab := &report.Table{Header: []string{"node", "filter", "verdict"},
+		Rows: [][]string{{"node-a", "all passed", "fits"}, {"node-c", "NodeAffinity", "node(s) didn't match Pod's node affinity/selector"}}}
+	ru := StepTable("ru", tab)
+	if got := strings.Join(ru.Header, "|") + "|" + strings.Join(ru.Rows[0], "|"); got != "нода|фильтр|вердикт|node-a|все пройдены|подходит" {
+		t.Errorf("ru: %s", got)
+	}
+	if ru.Rows[1][2] != tab.Rows[1][2] || tab.Header[0] != "node" {
+		t.Errorf("translated a Kubernetes message or changed the recorded table: %v / %v", ru.Rows[1], tab.Header)
+	}
+	if StepTable("en", tab) != tab {
+		t.Error("English is the table as recorded")
 	}
 }

@@ -86,7 +86,7 @@ func stepHTML(b *strings.Builder, tr *Trace, s *Step, id, lang string) {
 	}
 	b.WriteString("</div>")
 	if s.Table != nil {
-		report.HTMLTable(b, s.Table)
+		report.HTMLTable(b, StepTable(lang, s.Table))
 	}
 	b.WriteString("</li>\n")
 }

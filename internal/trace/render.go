@@ -122,7 +122,7 @@ func doc(tr *Trace, o Options) *report.Doc {
 			}
 			if s.Table != nil {
 				flush()
-				d.T(s.Table)
+				d.T(StepTable(o.Lang, s.Table))
 			}
 		}
 		flush()
