@@ -226,11 +226,19 @@ func integer(v any) (int64, bool) {
 	return 0, false
 }
 
+// Localized is a value that writes itself in each language (a phrase of a
+// catalogue, a list of them); its String is the English text.
+type Localized interface {
+	Localize(lang string) string
+}
+
 // Value writes one argument the way lang writes its type.
 func Value(lang string, v any) string {
 	switch x := v.(type) {
 	case nil:
 		return ""
+	case Localized:
+		return x.Localize(lang)
 	case string:
 		return x
 	case Quoted:

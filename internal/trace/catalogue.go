@@ -2,6 +2,7 @@ package trace
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/k8sexplain/k8sexplain/internal/l10n"
 	"github.com/k8sexplain/k8sexplain/internal/report"
@@ -19,10 +20,11 @@ type Entry struct {
 
 // catalogue holds every text of the package: step kinds (kind,
 // explain.kind), the renderers' words (ui.*), table
-// titles and headers (word.*) and the scale section (scale.*).
+// titles and headers (word.*), the scale section (scale.*) and the
+// phrases field values are made of (phrase.*).
 var catalogue = l10n.NewCatalog(
-	flatten(catalogueEN, uiEN, prefixed("word.", wordsEN), scaleEN),
-	flatten(catalogueRU, uiRU, prefixed("word.", wordsRU), scaleRU))
+	flatten(catalogueEN, uiEN, prefixed("word.", wordsEN), scaleEN, prefixed("phrase.", phrasesEN)),
+	flatten(catalogueRU, uiRU, prefixed("word.", wordsRU), scaleRU, prefixed("phrase.", phrasesRU)))
 
 func prefixed(p string, m map[string]string) map[string]string {
 	out := make(map[string]string, len(m))
@@ -143,3 +145,40 @@ func StepTable(lang string, t *report.Table) *report.Table {
 	}
 	return &out
 }
+
+// Phrase is a field value that is words, not data: a key of the
+// catalogue's phrase.* messages with its arguments. English (JSON, the
+// field lists) shows the English text; each language its own.
+type Phrase struct {
+	Key  string
+	Args []any
+}
+
+// P makes a phrase of key (phrase.<key> in the catalogue).
+func P(key string, args ...any) Phrase { return Phrase{Key: key, Args: args} }
+
+// Localize writes the phrase in lang.
+func (p Phrase) Localize(lang string) string {
+	args := make([]any, len(p.Args))
+	copy(args, p.Args)
+	return catalogue.T(lang, "phrase."+p.Key, args...)
+}
+
+func (p Phrase) String() string { return p.Localize("en") }
+
+// Phrases are field values written one after another with a separator.
+type Phrases struct {
+	Sep   string
+	Items []any
+}
+
+// Localize writes every item in lang.
+func (ps Phrases) Localize(lang string) string {
+	out := make([]string, len(ps.Items))
+	for i, it := range ps.Items {
+		out[i] = l10n.Value(lang, it)
+	}
+	return strings.Join(out, ps.Sep)
+}
+
+func (ps Phrases) String() string { return ps.Localize("en") }

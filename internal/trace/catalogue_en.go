@@ -291,3 +291,16 @@ var scaleEN = map[string]string{
 	"scale.stepsAll": "Steps: none kept (--summary), {counted} counted.",
 	"scale.count":    "events",
 }
+
+// phrasesEN are field values that are words (trace.P; keys phrase.*).
+var phrasesEN = map[string]string{
+	"admission.limitranger":    "LimitRanger: set {1}",
+	"admission.serviceaccount": "ServiceAccount: serviceAccountName={1}, token volume {2}",
+	"admission.priority":       "Priority: priority={1}, preemptionPolicy={2} ({3})",
+	"admission.tolerations":    "DefaultTolerationSeconds: tolerate {1}:NoExecute for {2}s",
+	"imagecmd":                 "(the image's ENTRYPOINT/CMD)",
+	"endpoints.count":          "{1} endpoints in {2} slice(s)",
+	"endpoint.ready":           "{1} ({2}, ready)",
+	"endpoint.notready":        "{1} ({2}, not ready)",
+	"priority.none":            "no PriorityClass and no globalDefault class",
+}

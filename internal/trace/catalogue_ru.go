@@ -175,7 +175,7 @@ var catalogueRU = map[string]Entry{
 	"scheduler.bind": {"binding {pod} → {node}: POST {path}",
 		"Binding — это обычный запрос к API: планировщик записывает spec.nodeName через подресурс pods/binding. Перед этим он помещает под на эту ноду в своём кэше (assume), чтобы следующий под уже учитывал занятые ресурсы."},
 	"kubelet.admit": {"kubelet получил под {object} через watch (spec.nodeName={node}); класс QoS {qos}",
-		"Каждый kubelet следит только за подами, привязанными к его ноде (fieldSelector spec.nodeName). Он допускает под (admit) и запускает для него pod worker; класс QoS (Guaranteed, Burstable, BestEffort) определяет cgroup пода и его очередь при вытеснении."},
+		"Каждый kubelet следит только за подами, привязанными к его ноде (fieldSelector spec.nodeName). Он допускает под (admit) и запускает для него свой обработчик (podWorkers); класс QoS (Guaranteed, Burstable, BestEffort) определяет cgroup пода и его очередь при вытеснении."},
 	"cri.RunPodSandbox": {"CRI RunPodSandbox → containerd (образ песочницы {image})",
 		"Kubelet общается с container runtime по gRPC API CRI. Первой создаётся песочница (sandbox): pause-контейнер, единственная задача которого — удерживать сетевое, IPC- и UTS-пространства имён пода."},
 	"cri.PullImage": {"CRI PullImage {image} для {container}: {size} за {took} (ожидание последовательного пуллера {queued})",
@@ -250,11 +250,11 @@ var wordsRU = map[string]string{
 	"describe.age":            "Age",
 	"describe.from":           "From",
 	"describe.message":        "Message",
-	"node.renew.default":      "10s (¼ от nodeLeaseDurationSeconds 40)",
+	"node.renew.default":      "10 с (¼ от nodeLeaseDurationSeconds 40)",
 	"node.monitor.default":    "--node-monitor-period 5s",
-	"node.grace.default":      "--node-monitor-grace-period 50s (до v1.32 — 40s)",
+	"node.grace.default":      "--node-monitor-grace-period 50s (до v1.32 — 40 с)",
 	"node.toleration.default": "--default-unreachable-toleration-seconds 300",
-	"node.observed.default":   "≈ грейс-период минус время с последнего продления, проверка каждые 5s",
+	"node.observed.default":   "≈ грейс-период минус время с последнего продления, проверка каждые 5 с",
 	"node.title":              "Тайминги отказа ноды (в этом прогоне и по умолчанию в upstream)",
 	"node.setting":            "что",
 	"node.value":              "в этом прогоне",
@@ -290,4 +290,17 @@ var scaleRU = map[string]string{
 	"scale.steps":    "Шаги: сохранено {kept} (лимит {limit}), ещё {counted} посчитаны, но не построены.",
 	"scale.stepsAll": "Шаги: не сохраняются (--summary), посчитано {counted}.",
 	"scale.count":    "событий",
+}
+
+// phrasesRU are field values that are words (trace.P; keys phrase.*).
+var phrasesRU = map[string]string{
+	"admission.limitranger":    "LimitRanger: выставлены {1}",
+	"admission.serviceaccount": "ServiceAccount: serviceAccountName={1}, том с токеном {2}",
+	"admission.priority":       "Priority: priority={1}, preemptionPolicy={2} ({3})",
+	"admission.tolerations":    "DefaultTolerationSeconds: терпеть {1}:NoExecute {2} с",
+	"imagecmd":                 "(ENTRYPOINT/CMD образа)",
+	"endpoints.count":          "{1:эндпоинт|эндпоинта|эндпоинтов} в слайсах: {2}",
+	"endpoint.ready":           "{1} ({2}, готов)",
+	"endpoint.notready":        "{1} ({2}, не готов)",
+	"priority.none":            "нет ни PriorityClass, ни класса с globalDefault",
 }

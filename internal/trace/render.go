@@ -145,6 +145,11 @@ func resultTables(d *report.Doc, tr *Trace, lang string) {
 			row := append([]string{}, r...)
 			for i := range row {
 				row[i] = word(lang, row[i]) // labels and notes may be catalogue keys too
+				if i < len(t.Durations) && t.Durations[i] && lang != "en" { // English keeps the cell as written
+					if d, err := time.ParseDuration(row[i]); err == nil {
+						row[i] = l10n.Duration(lang, d)
+					}
+				}
 			}
 			for i, cell := range row {
 				if i > 0 && (cell == "" || cell[0] < '0' || cell[0] > '9') {

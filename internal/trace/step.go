@@ -41,9 +41,9 @@ var Phases = []Phase{PhaseKubectl, PhaseAPIServer, PhaseStore, PhaseController, 
 type Field struct {
 	Key   string `json:"key"`
 	Value string `json:"value"`
-	// arg is the typed value behind Value (a time.Duration), which the
-	// catalogue writes the way the output language does ("4 мс"); Value is
-	// Go's form, for JSON and the field lists.
+	// arg is the typed value behind Value (a time.Duration, a Phrase),
+	// which the catalogue writes the way the output language does ("4 мс");
+	// Value is the English form, for JSON and the field lists.
 	arg any
 }
 
@@ -75,8 +75,9 @@ func F(kv ...any) []Field {
 	fs := make([]Field, 0, len(kv)/2)
 	for i := 0; i+1 < len(kv); i += 2 {
 		f := Field{Key: fmt.Sprint(kv[i]), Value: fmt.Sprint(kv[i+1])}
-		if d, ok := kv[i+1].(time.Duration); ok {
-			f.arg = d
+		switch v := kv[i+1].(type) {
+		case time.Duration, l10n.Localized:
+			f.arg = v
 		}
 		fs = append(fs, f)
 	}
@@ -138,9 +139,12 @@ type KeyedTable struct {
 	// Subject replaces {subject} in the translated title (a pod's name).
 	Subject string
 	// Left keeps every column left-aligned (text columns, as kubectl prints).
-	Left   bool
-	Header []string
-	Rows   [][]string
+	Left bool
+	// Durations marks the columns whose cells are Go durations ("10s"),
+	// written the way the output language writes them.
+	Durations []bool
+	Header    []string
+	Rows      [][]string
 }
 
 // Recorder collects steps up to a limit; beyond it steps are only counted,

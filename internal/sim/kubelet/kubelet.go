@@ -218,9 +218,9 @@ func (k *Kubelet) startContainer(ps *podState, c *corev1.Container, then func())
 			// kuberuntime_container.go startContainer's event texts.
 			k.c.Event(trace.PhaseKubelet, pod, "Normal", "Created", "Created container: "+c.Name)
 			k.criStep("StartContainer", pod, "container", c.Name)
-			cmd := strings.Join(append(append([]string{}, c.Command...), c.Args...), " ")
+			var cmd any = strings.Join(append(append([]string{}, c.Command...), c.Args...), " ")
 			if cmd == "" {
-				cmd = "(the image's ENTRYPOINT/CMD)"
+				cmd = trace.P("imagecmd")
 			}
 			k.runtimeStep("runtime.start", pod, "container", c.Name, "cmd", cmd)
 			k.eng.After(startTime, func() {
