@@ -144,8 +144,9 @@ func resultTables(d *report.Doc, tr *Trace, lang string) {
 		for _, r := range t.Rows {
 			row := append([]string{}, r...)
 			for i := range row {
-				row[i] = word(lang, row[i])                                 // labels and notes may be catalogue keys too
-				if i < len(t.Durations) && t.Durations[i] && lang != "en" { // English keeps the cell as written
+				row[i] = word(lang, row[i]) // labels and notes may be catalogue keys too
+				// A duration column is written per language; English keeps the cell.
+				if i < len(t.Durations) && t.Durations[i] && lang != "en" {
 					if d, err := time.ParseDuration(row[i]); err == nil {
 						row[i] = l10n.Duration(lang, d)
 					}
