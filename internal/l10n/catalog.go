@@ -18,10 +18,11 @@ var Languages = []string{"en", "ru"}
 //   - {name} is the argument called name: an identifier for named arguments
 //     (Vars, or a lookup function), or 1, 2, … for the positional arguments
 //     of T.
-//   - {name:one|other} in English, {name:one|few|many} in Russian, writes the
-//     number and the word in the form CLDR's plural rule picks ("1 pod",
-//     "2 пода", "5 подов"); a form holding # writes the number there instead
-//     ("{n:# member crashes|# members crash}").
+//   - {name:one|other} in English, {name:one|few|many} in Russian, writes
+//     the form CLDR's plural rule picks for the number, with # standing for
+//     the number, as in ICU MessageFormat: "{n:# pod|# pods}" is "1 pod",
+//     "{n:# под|# пода|# подов}" is "2 пода"; "{n:crashes|crash}" is the
+//     word alone, for a verb that agrees with a count.
 //
 // Arguments are typed, and each type is written the way the language
 // writes it: time.Duration as "2m30s" / "2 мин 30 с", float64 as "1.5" /
@@ -196,11 +197,7 @@ func counted(lang string, v any, forms []string) string {
 	if !ok {
 		return Value(lang, v)
 	}
-	w := Plural(lang, n, forms...)
-	if strings.Contains(w, "#") {
-		return strings.ReplaceAll(w, "#", Int(lang, n))
-	}
-	return Int(lang, n) + " " + w
+	return strings.ReplaceAll(Plural(lang, n, forms...), "#", Int(lang, n))
 }
 
 func integer(v any) (int64, bool) {

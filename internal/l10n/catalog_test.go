@@ -8,12 +8,12 @@ import (
 
 func TestFormatTypedArguments(t *testing.T) {
 	c := NewCatalog(map[string]string{
-		"wait":   "waited {1} for {2:pod|pods}, {3} of them ready ({4}%)",
+		"wait":   "waited {1} for {2:# pod|# pods}, {3} of them ready ({4}%)",
 		"named":  "{who} kept {n:# member|# members}; {rate} req/s",
 		"json":   `body {"a": 1} and {not a placeholder} stay; {1}`,
 		"quoted": "answer {1}",
 	}, map[string]string{
-		"wait":   "ждали {1} {2:пода|подов|подов}, из них готовы {3} ({4} %)",
+		"wait":   "ждали {1} {2:# пода|# подов|# подов}, из них готовы {3} ({4} %)",
 		"named":  "{who} сохранил {n:# члена|# членов|# членов}; {rate} запр./с",
 		"json":   `тело {"a": 1} и {not a placeholder} остаются; {1}`,
 		"quoted": "ответ {1}",
@@ -46,7 +46,7 @@ func TestFormatTypedArguments(t *testing.T) {
 // Check finds a missing key, differing placeholders and a wrong number of
 // plural forms; a sound catalogue passes.
 func TestCheck(t *testing.T) {
-	good := NewCatalog(map[string]string{"a": "{1:pod|pods} on {node}"}, map[string]string{"a": "{node}: {1:под|пода|подов}"})
+	good := NewCatalog(map[string]string{"a": "{1:# pod|# pods} on {node} {1:is|are}"}, map[string]string{"a": "{node}: {1:# под|# пода|# подов}"})
 	if errs := good.Check(); len(errs) != 0 {
 		t.Fatalf("sound catalogue: %v", errs)
 	}
