@@ -265,11 +265,14 @@ func Value(lang string, v any) string {
 }
 
 // mark puts the language's decimal mark in a number Go wrote.
-func mark(lang, s string) string {
+func mark(lang, s string) string { return strings.Replace(s, ".", Mark(lang), 1) }
+
+// Mark is the language's decimal mark: "." in English, "," in Russian.
+func Mark(lang string) string {
 	if lang == "ru" {
-		return strings.Replace(s, ".", ",", 1)
+		return ","
 	}
-	return s
+	return "."
 }
 
 // Placeholders lists the names of tmpl's placeholders, sorted and without
