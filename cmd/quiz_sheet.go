@@ -85,7 +85,7 @@ func newCmdQuizStats(f *Factory, o *quizOptions) *cobra.Command {
 // resetProgress deletes the progress after a confirmation: --yes, a survey
 // prompt on a terminal, or a "y" line on stdin otherwise.
 func resetProgress(f *Factory, e *quizEnv, yes bool) error {
-	question := fmt.Sprintf(quiz.Msg(e.g.Lang, "Delete all quiz progress in %s?"), e.store.Dir)
+	question := quiz.Msgf(e.g.Lang, "Delete all quiz progress in {1}?", e.store.Dir)
 	if !yes {
 		in, inOK := f.IO.In.(terminal.FileReader)
 		out, outOK := f.IO.Out.(terminal.FileWriter)

@@ -2,12 +2,12 @@ package quiz
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/k8sexplain/k8sexplain/internal/l10n"
 	fsrs "github.com/open-spaced-repetition/go-fsrs/v3"
 )
 
@@ -124,10 +124,10 @@ func parseNumbers(s string, n int, lang string) ([]int, error) {
 	for _, f := range fields {
 		v, err := strconv.Atoi(strings.TrimSuffix(f, "."))
 		if err != nil {
-			return nil, fmt.Errorf(msg(lang, "%q is not a choice number"), f)
+			return nil, errors.New(msgf(lang, "{1} is not a choice number", l10n.Quoted(f)))
 		}
 		if v < 1 || v > n {
-			return nil, fmt.Errorf(msg(lang, "choice %d is not between 1 and %d"), v, n)
+			return nil, errors.New(msgf(lang, "choice {1} is not between 1 and {2}", v, n))
 		}
 		out = append(out, v-1)
 	}

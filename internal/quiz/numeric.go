@@ -1,12 +1,14 @@
 package quiz
 
 import (
-	"fmt"
+	"errors"
 	"math"
 	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/k8sexplain/k8sexplain/internal/l10n"
 )
 
 var numberRE = regexp.MustCompile(`[-+]?\d+(?:[.,]\d+)?`)
@@ -109,7 +111,7 @@ func parseNumeric(s, lang string) (float64, string, error) {
 				return v, strings.Join(ws[1:], " "), nil
 			}
 		}
-		return 0, "", fmt.Errorf(msg(lang, "no number in %q"), strings.TrimSpace(s))
+		return 0, "", errors.New(msgf(lang, "no number in {1}", l10n.Quoted(strings.TrimSpace(s))))
 	}
 	v, err := strconv.ParseFloat(strings.Replace(s[loc[0]:loc[1]], ",", ".", 1), 64)
 	if err != nil {
@@ -117,7 +119,7 @@ func parseNumeric(s, lang string) (float64, string, error) {
 	}
 	rest := strings.TrimSpace(s[loc[1]:])
 	if numberRE.MatchString(rest) && strings.IndexAny(rest, "0123456789") == 0 {
-		return 0, "", fmt.Errorf(msg(lang, "more than one number in %q"), strings.TrimSpace(s))
+		return 0, "", errors.New(msgf(lang, "more than one number in {1}", l10n.Quoted(strings.TrimSpace(s))))
 	}
 	return suffixK(v, rest)
 }
@@ -153,11 +155,11 @@ func gradeNumeric(q *Question, answer, lang string) Result {
 		case ok && fam == "percent" && want.Unit.En == "" && want.Unit.Ru == "":
 			v /= 100 // "33%" for a fraction
 		case ok && wok:
-			r.Note = fmt.Sprintf(msg(lang, "unit %q does not fit, expected %s"), unit, want.Unit.In(lang))
+			r.Note = msgf(lang, "unit {1} does not fit, expected {2}", l10n.Quoted(unit), want.Unit.In(lang))
 			r.Value = &v
 			return r
 		case !unitMatches(unit, want.Unit):
-			r.Note = fmt.Sprintf(msg(lang, "unit %q not understood, read as %s"), unit, want.Unit.In(lang))
+			r.Note = msgf(lang, "unit {1} not understood, read as {2}", l10n.Quoted(unit), want.Unit.In(lang))
 		}
 	}
 	r.Value = &v

@@ -91,7 +91,7 @@ func (s *SurveyPrompter) ask(stdio terminal.Stdio, p *Presentation, live bool) (
 	if live {
 		left = ""
 	}
-	head := fmt.Sprintf("%s · %s · %s%s\n  %s", fmt.Sprintf(msg(p.Lang, "Question %d of %d"), p.Number, p.Total),
+	head := fmt.Sprintf("%s · %s · %s%s\n  %s", msgf(p.Lang, "Question {1} of {2}", p.Number, p.Total),
 		p.Q.Topic, p.Q.Difficulty, left, p.Prompt)
 	if p.Retry != "" {
 		head = fmt.Sprintf("%s\n  %s", head, retryLine(p))
