@@ -207,3 +207,41 @@ func TestRussianScanFindsFaults(t *testing.T) {
 		}
 	}
 }
+
+// userAnswer is the user's own answer, echoed by the quiz as typed.
+var userAnswer = regexp.MustCompile(`(?m)^Ваш ответ: .*$`)
+
+// The Russian output follows docs/glossary.md: no word its "Not used" list
+// names appears in a Russian golden file.
+func TestRussianOutputFollowsGlossary(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(Root(), "docs", "glossary.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, list, ok := strings.Cut(string(b), "## Not used")
+	if !ok {
+		t.Fatal("docs/glossary.md has no \"## Not used\" section")
+	}
+	var banned []*regexp.Regexp
+	for _, line := range regexp.MustCompile(`(?m)^- .*$`).FindAllString(list, -1) {
+		for _, m := range regexp.MustCompile(`«([^»]+)»`).FindAllStringSubmatch(line, -1) {
+			banned = append(banned, regexp.MustCompile(`(?i)(?:^|[^\p{L}])`+regexp.QuoteMeta(m[1])+`(?:[^\p{L}]|$)`))
+		}
+	}
+	if len(banned) == 0 {
+		t.Fatal("the glossary's \"Not used\" list is empty")
+	}
+	for _, path := range russianFiles(t) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(Dir(), path)
+		text := userAnswer.ReplaceAllString(string(b), "")
+		for _, re := range banned {
+			if m := re.FindString(text); m != "" {
+				t.Errorf("%s: %q, which docs/glossary.md does not use", rel, strings.TrimSpace(m))
+			}
+		}
+	}
+}

@@ -170,9 +170,11 @@ func gradeNumeric(q *Question, answer, lang string) Result {
 }
 
 // machineWords name the members of a cluster interchangeably: "3 nodes"
-// answers "how many members", "3 узла" answers "сколько реплик".
+// answers "how many members", "3 узла" answers "сколько реплик". "узла"
+// is there beside "узел": the stem of its other forms (узлов, узлам) is
+// узл-, not узел-.
 var machineWords = []string{"member", "node", "replica", "instance", "server", "machine", "voter",
-	"член", "узел", "нода", "реплика", "сервер", "экземпляр", "машина"}
+	"член", "узел", "узла", "нода", "реплика", "сервер", "экземпляр", "машина"}
 
 func isMachineWord(t token) bool {
 	for _, w := range machineWords {
