@@ -56,6 +56,10 @@ func flatten(steps map[string]Entry, more ...map[string]string) map[string]strin
 	return out
 }
 
+// T fills the catalogue's message key in lang (the command layer's texts
+// about a trace, such as its progress line).
+func T(lang, key string, args ...any) string { return catalogue.T(lang, key, args...) }
+
 // Has reports whether kind has a text (in English; the catalogue test
 // holds the languages to the same keys).
 func Has(kind string) bool { return catalogue.Has("en", kind) }

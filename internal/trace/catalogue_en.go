@@ -2,6 +2,9 @@ package trace
 
 // uiEN are the renderers' words (keys ui.*).
 var uiEN = map[string]string{
+	"ui.progress":           "simulating: {1} virtual, {2} of {3:# pod|# pods} Running",
+	"ui.progressLeft":       ", about {1} left",
+	"ui.otherNodes":         "{1:# more node|# more nodes}",
 	"ui.title":              "What happens after kubectl apply",
 	"ui.builtin":            "no file given, tracing the built-in example (the same Deployment + Service as examples/app.yaml).",
 	"ui.summary":            "Summary",

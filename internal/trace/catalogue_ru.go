@@ -2,6 +2,9 @@ package trace
 
 // uiRU are the renderers' words (keys ui.*).
 var uiRU = map[string]string{
+	"ui.progress":           "симуляция: {1} виртуального времени, Running {2} из {3:# пода|# подов|# подов}",
+	"ui.progressLeft":       ", осталось около {1}",
+	"ui.otherNodes":         "ещё {1:# нода|# ноды|# нод}",
 	"ui.title":              "Что происходит после kubectl apply",
 	"ui.builtin":            "файл не указан, трассируем встроенный пример (тот же Deployment + Service, что в examples/app.yaml).",
 	"ui.summary":            "Итог",

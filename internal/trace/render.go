@@ -297,12 +297,7 @@ func requestRows(req map[string]int, keys []string, lang string) [][]string {
 }
 
 // otherNodes is "27 more nodes" / "ещё 27 нод".
-func otherNodes(lang string, n int) string {
-	if lang == "ru" {
-		return "ещё " + l10n.Count(lang, int64(n), "нода", "ноды", "нод")
-	}
-	return l10n.Count(lang, int64(n), "more node", "more nodes")
-}
+func otherNodes(lang string, n int) string { return catalogue.T(lang, "ui.otherNodes", n) }
 
 // participants of the Mermaid diagram, in the course diagrams' order.
 var participants = []report.Participant{

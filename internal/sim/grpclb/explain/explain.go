@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"github.com/k8sexplain/k8sexplain/internal/l10n"
 	"math"
-	"strconv"
 	"strings"
 	"time"
 
@@ -42,14 +41,8 @@ func (c cat) F(key string, args ...any) string {
 	return c.t.T(key, args...)
 }
 
-// num writes f with prec decimals and the language's decimal separator.
-func (c cat) num(f float64, prec int) string {
-	s := strconv.FormatFloat(f, 'f', prec, 64)
-	if c.lang == "ru" {
-		s = strings.Replace(s, ".", ",", 1)
-	}
-	return s
-}
+// num writes f with prec decimals and the language's decimal mark.
+func (c cat) num(f float64, prec int) string { return l10n.Fixed(c.lang, f, prec) }
 
 // maxConnRows is how many connections the connection table lists.
 const maxConnRows = 12
