@@ -9,7 +9,16 @@ import (
 // ru holds the Russian of the package's user-facing strings, keyed by the
 // English text (the English is the key itself).
 var ru = map[string]string{
-	"{1:# question|# questions}": "{1:# вопрос|# вопроса|# вопросов}",
+	// Fragments of the survey library's templates (survey.go).
+	"[Use arrows to move, space to select,":                   "[стрелки — перейти, пробел — отметить,",
+	"[Use arrows to move, enter to select, type to continue]": "[стрелки — перейти, Enter — выбрать, печатайте дальше]",
+	"[Use arrows to move, type to filter":                     "[стрелки — перейти, печатайте для фильтра",
+	" <right> to all,":                                        " → все,",
+	" <left> to none,":                                        " ← ни одного,",
+	" type to filter":                                         " печатайте для фильтра",
+	" for more help":                                          " — подсказка",
+	" for help":                                               " — подсказка",
+	"{1:# question|# questions}":                              "{1:# вопрос|# вопроса|# вопросов}",
 	"{1:# review|# reviews}; streak {2:# day|# days}; {3} due now, {4} new, {5} of {6} mastered.": "Ответов: {1}; серия: {2:# день|# дня|# дней}; к повторению: {3}, новых: {4}, освоено {5} из {6}.",
 	"no answer":                            "нет ответа",
 	"one number expected":                  "нужен один номер",
