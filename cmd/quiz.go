@@ -49,7 +49,7 @@ per question; the end of input ends the session:
   single choice    the choice number:                 2
   multiple choice  numbers, commas or spaces:         1, 3
   order the steps  step numbers in the right order:   3 1 4 2
-  numeric          a number, optionally with a unit:  3 nodes / 30s / 3 узла
+  numeric          a number, optionally with a unit:  3 nodes / 30s / 3 ноды
   free text        the answer on one line
 Numbers may be written 1/3, 33%, 50,000, 50k or 1200m (millicores) where the unit allows. An
 answer that cannot be read is asked again with the expected form; an empty line means "I don't
