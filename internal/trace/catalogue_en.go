@@ -239,6 +239,9 @@ var catalogueEN = map[string]Entry{
 }
 
 var wordsEN = map[string]string{
+	// The counted kube-proxies' row of the request and watch tables
+	// (sim/apiserver counts them under this name).
+	"kube-proxy (other nodes)": "kube-proxy (other nodes)",
 	// The scheduler's filter and score tables (sim/schedagent.go writes
 	// these English words; StepTable translates them).
 	"node":                    "node",
@@ -285,11 +288,11 @@ var scaleEN = map[string]string{
 	"scale.title": "Scale",
 	"scale.watch": "Watch events delivered, by watching component (every write reaches every matching watch: the fan-out is writes × watchers):",
 	"scale.bytes": "Bytes encoded: {enc} (each object written, protobuf, encoded once as the watch cache does); bytes sent to watchers: {sent}.",
-	"scale.sched": "Scheduler: {pods} pods bound in {span} of virtual time, {rate} pods/s (upstream scheduler_perf SchedulingBasic 5000Nodes_50000Pods requires ≥ 790 pods/s; this scheduler spends a fixed 1 ms per cycle). " +
+	"scale.sched": "Scheduler: {pods:# pod|# pods} bound in {span} of virtual time, {rate} pods/s (upstream scheduler_perf SchedulingBasic 5000Nodes_50000Pods requires ≥ 790 pods/s; this scheduler spends a fixed 1 ms per cycle). " +
 		"SLO to compare: pod startup p99 ≤ 5 s on a 5,000-node cluster (sig-scalability), API mutating calls p99 ≤ 1 s.",
-	"scale.slices":   "EndpointSlice controller: {writes} slice writes for {slices} slice(s) of at most {max} endpoints ({perpod} writes per pod, --endpoint-updates-batch-period {batch}); each write goes to every kube-proxy.",
-	"scale.proxy":    "kube-proxy on the first worker: {syncs} rule rewrites, {eps} endpoint rules written in all, the largest sync {largest} endpoints — each sync rewrites a changed Service's whole chain, so sync cost grows with the rule count (upstream: --iptables-min-sync-period batches changes; nftables mode syncs incrementally).",
-	"scale.sampled":  "Sampled: kube-proxy is simulated on {sim} node(s); the other {counted} nodes' kube-proxies are counted (their watch deliveries are in the counts above), not run — their work is identical.",
+	"scale.slices":   "EndpointSlice controller: {writes:# slice write|# slice writes} for {slices:# slice|# slices} of at most {max:# endpoint|# endpoints} ({perpod} writes per pod, --endpoint-updates-batch-period {batch}); each write goes to every kube-proxy.",
+	"scale.proxy":    "kube-proxy on the first worker: {syncs:# rule rewrite|# rule rewrites}, {eps:# endpoint rule|# endpoint rules} written in all, the largest sync {largest:# endpoint|# endpoints} — each sync rewrites a changed Service's whole chain, so sync cost grows with the rule count (upstream: --iptables-min-sync-period batches changes; nftables mode syncs incrementally).",
+	"scale.sampled":  "Sampled: kube-proxy is simulated on {sim:# node|# nodes}; the other {counted:# node's kube-proxy is|# nodes' kube-proxies are} counted (their watch deliveries are in the counts above), not run — their work is identical.",
 	"scale.steps":    "Steps: {kept} kept (limit {limit}), {counted} more counted but not built.",
 	"scale.stepsAll": "Steps: none kept (--summary), {counted} counted.",
 	"scale.count":    "events",

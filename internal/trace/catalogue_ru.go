@@ -239,6 +239,9 @@ var catalogueRU = map[string]Entry{
 }
 
 var wordsRU = map[string]string{
+	// The counted kube-proxies' row of the request and watch tables
+	// (sim/apiserver counts them under this name).
+	"kube-proxy (other nodes)": "kube-proxy (остальные ноды)",
 	// The scheduler's filter and score tables (sim/schedagent.go writes
 	// these English words; StepTable translates them).
 	"node":                    "нода",
@@ -285,11 +288,11 @@ var scaleRU = map[string]string{
 	"scale.title": "Масштаб",
 	"scale.watch": "Доставлено watch-событий по наблюдающим компонентам (каждая запись доходит до каждого подходящего watch: веер = записи × наблюдатели):",
 	"scale.bytes": "Закодировано байт: {enc} (каждый записанный объект, protobuf, кодируется один раз, как в watch cache); отправлено наблюдателям: {sent}.",
-	"scale.sched": "Планировщик: {pods} подов привязано за {span} виртуального времени, {rate} подов/с (в upstream scheduler_perf SchedulingBasic 5000Nodes_50000Pods требует ≥ 790 подов/с; здесь цикл занимает фиксированную 1 мс). " +
+	"scale.sched": "Планировщик: {pods:# под привязан|# пода привязано|# подов привязано} за {span} виртуального времени, {rate} подов/с (в upstream scheduler_perf SchedulingBasic 5000Nodes_50000Pods требует ≥ 790 подов/с; здесь цикл занимает фиксированную 1 мс). " +
 		"SLO для сравнения: запуск пода p99 ≤ 5 с в кластере на 5000 нод (sig-scalability), изменяющие вызовы API p99 ≤ 1 с.",
-	"scale.slices":   "Контроллер EndpointSlice: {writes} записей слайсов для {slices} слайс(ов) по не более чем {max} эндпоинтов ({perpod} записи на под, --endpoint-updates-batch-period {batch}); каждая запись уходит каждому kube-proxy.",
-	"scale.proxy":    "kube-proxy на первой рабочей ноде: {syncs} перезаписей правил, всего записано {eps} правил эндпоинтов, крупнейшая синхронизация — {largest} эндпоинтов: каждая синхронизация переписывает всю цепочку изменившегося Service, так что её цена растёт с числом правил (в upstream изменения копит --iptables-min-sync-period; режим nftables синхронизирует инкрементально).",
-	"scale.sampled":  "Выборка: kube-proxy моделируется на {sim} нод(ах); kube-proxy остальных {counted} нод посчитаны (их watch-доставки входят в счёт выше), но не исполняются — их работа одинакова.",
+	"scale.slices":   "Контроллер EndpointSlice: {writes:# запись|# записи|# записей} слайсов для {slices:# слайса|# слайсов|# слайсов} по не более чем {max:# эндпоинт|# эндпоинта|# эндпоинтов} ({perpod} записи на под, --endpoint-updates-batch-period {batch}); каждая запись уходит каждому kube-proxy.",
+	"scale.proxy":    "kube-proxy на первой рабочей ноде: {syncs:# перезапись|# перезаписи|# перезаписей} правил, всего записано {eps:# правило|# правила|# правил} эндпоинтов, крупнейшая синхронизация — {largest:# эндпоинт|# эндпоинта|# эндпоинтов}: каждая синхронизация переписывает всю цепочку изменившегося Service, так что её цена растёт с числом правил (в upstream изменения копит --iptables-min-sync-period; режим nftables синхронизирует инкрементально).",
+	"scale.sampled":  "Выборка: kube-proxy моделируется на {sim:# ноде|# нодах|# нодах}; kube-proxy остальных {counted:# ноды|# нод|# нод} посчитаны (их watch-доставки входят в счёт выше), но не исполняются — их работа одинакова.",
 	"scale.steps":    "Шаги: сохранено {kept} (лимит {limit}), ещё {counted} посчитаны, но не построены.",
 	"scale.stepsAll": "Шаги: не сохраняются (--summary), посчитано {counted}.",
 	"scale.count":    "событий",

@@ -126,3 +126,35 @@ func TestStepTableTranslated(t *testing.T) {
 		t.Error("English is the table as recorded")
 	}
 }
+
+// The scale section inflects its counts and groups their digits in both
+// languages (no "slice(s)", "нод(ах)"), writes durations per language and
+// names the counted kube-proxies in the output's language.
+func TestScaleSectionInflects(t *testing.T) {
+	sc := &Scale{Nodes: 30, Pods: 3, WatchEvents: map[string]int{"kube-proxy (other nodes)": 12500, "coredns": 2},
+		Scheduled: 3, FirstBind: time.Second, LastBind: time.Second + 5*time.Millisecond,
+		SliceWrites: 7, Slices: 1, MaxEndpointsPerSlice: 100, ProxiesSimulated: 10, ProxiesCounted: 21,
+		ProxySyncs: 3, ProxyEndpointsWritten: 4, ProxyLargestSync: 1, StepLimit: -1, StepsCounted: 12500}
+	for lang, want := range map[string][]string{
+		"en": {"3 pods bound in 5ms", "7 slice writes for 1 slice of at most 100 endpoints", "the largest sync 1 endpoint",
+			"simulated on 10 nodes; the other 21 nodes' kube-proxies are counted", "12,500 counted", "kube-proxy (other nodes)"},
+		"ru": {"3 пода привязано за 5 мс", "7 записей слайсов для 1 слайса", "крупнейшая синхронизация — 1 эндпоинт",
+			"моделируется на 10 нодах; kube-proxy остальных 21 ноды", "посчитано 12\u00a0500", "kube-proxy (остальные ноды)"},
+	} {
+		d := &report.Doc{}
+		scaleSection(d, sc, lang)
+		var b strings.Builder
+		if err := report.Render(&b, d, report.Options{Format: "text", Lang: lang, Width: 1000}); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: no %q in\n%s", lang, w, out)
+			}
+		}
+		if strings.Contains(out, "(s)") || strings.Contains(out, "(ов)") || strings.Contains(out, "(ах)") {
+			t.Errorf("%s: a plural written by hand:\n%s", lang, out)
+		}
+	}
+}

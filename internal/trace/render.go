@@ -284,7 +284,7 @@ func requestRows(req map[string]int, keys []string, lang string) [][]string {
 		j := strings.IndexByte(k, '/')
 		perNode := j > 0 && !strings.Contains(k, " ")
 		if !perNode || shown[k] {
-			rows = append(rows, []string{k, fmt.Sprint(req[k])})
+			rows = append(rows, []string{word(lang, k), fmt.Sprint(req[k])}) // "kube-proxy (other nodes)" is a word
 		}
 		// The rest goes after the component's last row.
 		if perNode && (i+1 == len(keys) || !strings.HasPrefix(keys[i+1], k[:j]+"/")) {

@@ -31,44 +31,47 @@ func scaleSection(d *report.Doc, sc *Scale, lang string) {
 	rows = append(rows, []string{"Σ", fmt.Sprint(total)})
 	d.P(u.watch)
 	d.T(&report.Table{Header: []string{uiFor(lang).component, u.count}, Right: []bool{false, true}, Rows: rows})
+	t := func(key string, v l10n.Vars) string { return catalogue.T(lang, "scale."+key, v) }
 	var lines []string
-	lines = append(lines, subst(u.bytes, "enc", bytesText(sc.BytesEncoded), "sent", bytesText(sc.BytesSent)))
+	lines = append(lines, t("bytes", l10n.Vars{"enc": bytesText(lang, sc.BytesEncoded), "sent": bytesText(lang, sc.BytesSent)}))
 	if sc.Scheduled > 0 {
 		span := sc.LastBind - sc.FirstBind
-		rate := "—"
+		var rate any = "—"
 		if span > 0 {
-			rate = l10n.Fixed(lang, float64(sc.Scheduled-1)/span.Seconds(), 0)
+			rate = l10n.Fix{V: float64(sc.Scheduled-1) / span.Seconds(), Prec: 0}
 		}
-		lines = append(lines, subst(u.sched, "pods", fmt.Sprint(sc.Scheduled), "span", l10n.Duration(lang, span.Round(time.Millisecond)), "rate", rate))
+		lines = append(lines, t("sched", l10n.Vars{"pods": l10n.Num(sc.Scheduled), "span": span.Round(time.Millisecond), "rate": rate}))
 	}
 	if sc.SliceWrites > 0 {
-		per := "—"
+		var per any = "—"
 		if sc.Pods > 0 {
-			per = l10n.Fixed(lang, float64(sc.SliceWrites)/float64(sc.Pods), 2)
+			per = l10n.Fix{V: float64(sc.SliceWrites) / float64(sc.Pods), Prec: 2}
 		}
-		lines = append(lines, subst(u.slices, "writes", fmt.Sprint(sc.SliceWrites), "slices", fmt.Sprint(sc.Slices),
-			"max", fmt.Sprint(sc.MaxEndpointsPerSlice), "perpod", per, "batch", l10n.Duration(lang, sc.BatchPeriod)))
+		lines = append(lines, t("slices", l10n.Vars{"writes": l10n.Num(sc.SliceWrites), "slices": l10n.Num(sc.Slices),
+			"max": l10n.Num(sc.MaxEndpointsPerSlice), "perpod": per, "batch": sc.BatchPeriod.String()})) // a flag keeps its value as typed
 	}
-	lines = append(lines, subst(u.proxy, "syncs", fmt.Sprint(sc.ProxySyncs), "eps", fmt.Sprint(sc.ProxyEndpointsWritten), "largest", fmt.Sprint(sc.ProxyLargestSync)))
+	lines = append(lines, t("proxy", l10n.Vars{"syncs": l10n.Num(sc.ProxySyncs), "eps": l10n.Num(sc.ProxyEndpointsWritten), "largest": l10n.Num(sc.ProxyLargestSync)}))
 	if sc.ProxiesCounted > 0 {
-		lines = append(lines, subst(u.sampled, "sim", fmt.Sprint(sc.ProxiesSimulated), "counted", fmt.Sprint(sc.ProxiesCounted)))
+		lines = append(lines, t("sampled", l10n.Vars{"sim": l10n.Num(sc.ProxiesSimulated), "counted": l10n.Num(sc.ProxiesCounted)}))
 	}
 	if sc.StepLimit < 0 {
-		lines = append(lines, subst(u.stepsAll, "counted", fmt.Sprint(sc.StepsCounted)))
+		lines = append(lines, t("stepsAll", l10n.Vars{"counted": l10n.Num(sc.StepsCounted)}))
 	} else if sc.StepsCounted > 0 {
-		lines = append(lines, subst(u.steps, "kept", fmt.Sprint(sc.StepsKept), "limit", fmt.Sprint(sc.StepLimit), "counted", fmt.Sprint(sc.StepsCounted)))
+		lines = append(lines, t("steps", l10n.Vars{"kept": l10n.Num(sc.StepsKept), "limit": l10n.Num(sc.StepLimit), "counted": l10n.Num(sc.StepsCounted)}))
 	}
 	d.L(lines...)
 }
 
-func bytesText(n int64) string {
+// bytesText writes a size in binary units with the language's decimal
+// mark ("1.5 MiB", "1,5 MiB").
+func bytesText(lang string, n int64) string {
 	switch {
 	case n >= 1<<30:
-		return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
+		return l10n.Fixed(lang, float64(n)/(1<<30), 2) + " GiB"
 	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+		return l10n.Fixed(lang, float64(n)/(1<<20), 1) + " MiB"
 	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+		return l10n.Fixed(lang, float64(n)/(1<<10), 1) + " KiB"
 	}
-	return fmt.Sprintf("%d B", n)
+	return l10n.Int(lang, n) + " B"
 }
