@@ -305,7 +305,7 @@ var phrasesEN = map[string]string{
 	"admission.priority":       "Priority: priority={1}, preemptionPolicy={2} ({3})",
 	"admission.tolerations":    "DefaultTolerationSeconds: tolerate {1}:NoExecute for {2}s",
 	"imagecmd":                 "(the image's ENTRYPOINT/CMD)",
-	"endpoints.count":          "{1} endpoints in {2} slice(s)",
+	"endpoints.count":          "{1:# endpoint|# endpoints} in {2:# slice|# slices}",
 	"endpoint.ready":           "{1} ({2}, ready)",
 	"endpoint.notready":        "{1} ({2}, not ready)",
 	"priority.none":            "no PriorityClass and no globalDefault class",
