@@ -16,7 +16,7 @@ func manifestFiles(*cobra.Command, []string, string) ([]string, cobra.ShellCompD
 }
 
 // addCompletions wires shell completion through the whole tree: manifest
-// flags and arguments offer *.yaml, *.yml and *.json files (and
+// flags and arguments (and --scheduler-config) offer *.yaml, *.yml and *.json files (and
 // directories), --node the nodes and --pod the pods of the cluster the
 // command would build, and `trace delete` its literal first word, pod.
 func addCompletions(root *cobra.Command, f *Factory) {
@@ -25,7 +25,7 @@ func addCompletions(root *cobra.Command, f *Factory) {
 	})
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
-		for _, name := range []string{"filename", "cluster"} {
+		for _, name := range []string{"filename", "cluster", "scheduler-config"} {
 			if c.LocalFlags().Lookup(name) != nil {
 				_ = c.RegisterFlagCompletionFunc(name, manifestFiles)
 			}

@@ -2,7 +2,7 @@ package cmd
 
 import (
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
-	"github.com/k8sexplain/k8sexplain/internal/report"
+	"github.com/k8sexplain/k8sexplain/internal/render"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -12,9 +12,9 @@ import (
 // --no-color for --color never.
 func addConventionFlags(root *cobra.Command) {
 	pf := root.PersistentFlags()
-	pf.StringP("output", "o", "", "the same as --format (kubectl's -o): text, markdown, mermaid, json or html")
+	pf.StringP("output", "o", "", "the same as --format (kubectl's -o): "+render.Choices())
 	pf.Bool("no-color", false, "the same as --color never")
-	_ = root.RegisterFlagCompletionFunc("output", fixedCompletion(report.Formats...))
+	_ = root.RegisterFlagCompletionFunc("output", fixedCompletion(render.Formats...))
 }
 
 // applyConventionFlags folds the aliases into the settings they stand for,

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/k8sexplain/k8sexplain/internal/golden"
-	"github.com/k8sexplain/k8sexplain/internal/trace"
+	"github.com/k8sexplain/k8sexplain/internal/trace/explain"
 )
 
 // With -v the diagram folds deliveries into counted arrows instead of
@@ -33,8 +33,8 @@ func TestVerboseMermaidStaysDrawable(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(golden.Dir(), "*", "*.mmd"))
 	for _, f := range files {
 		b, _ := os.ReadFile(f)
-		if len(b) > trace.MermaidMaxText {
-			t.Errorf("%s: %d characters, more than Mermaid's maxTextSize %d", f, len(b), trace.MermaidMaxText)
+		if len(b) > explain.MermaidMaxText {
+			t.Errorf("%s: %d characters, more than Mermaid's maxTextSize %d", f, len(b), explain.MermaidMaxText)
 		}
 	}
 }

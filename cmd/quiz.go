@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
+	"strings"
 	"time"
 
 	"github.com/AlecAivazis/survey/v2/terminal"
@@ -14,7 +15,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/quiz"
 	"github.com/k8sexplain/k8sexplain/internal/readcap"
-	"github.com/k8sexplain/k8sexplain/internal/report"
+	"github.com/k8sexplain/k8sexplain/internal/render"
 	"github.com/k8sexplain/k8sexplain/questions"
 	"github.com/spf13/cobra"
 )
@@ -46,11 +47,7 @@ review next with FSRS spaced repetition.
 
 On a terminal the questions are interactive menus. Otherwise answers are read from stdin, one line
 per question; the end of input ends the session:
-  single choice    the choice number:                 2
-  multiple choice  numbers, commas or spaces:         1, 3
-  order the steps  step numbers in the right order:   3 1 4 2
-  numeric          a number, optionally with a unit:  3 nodes / 30s / 3 ноды
-  free text        the answer on one line
+{answer formats}
 Numbers may be written 1/3, 33%, 50,000, 50k or 1200m (millicores) where the unit allows. An
 answer that cannot be read is asked again with the expected form; an empty line means "I don't
 know". On a terminal, after a free-text answer you see the model answer and the checklist of key
@@ -77,7 +74,7 @@ func newCmdQuiz(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "quiz",
 		Short: "Practise Kubernetes interview questions with grading and spaced repetition",
-		Long:  quizLong,
+		Long:  strings.Replace(quizLong, "{answer formats}", answerFormats(), 1),
 		Example: `  k8sexplain quiz
   k8sexplain quiz --topic etcd,services --count 5
   k8sexplain quiz --exam --count 15 --time-limit 30m
@@ -112,12 +109,29 @@ func newCmdQuiz(f *Factory) *cobra.Command {
 	return cmd
 }
 
+// answerFormats lists how each question type is answered in line mode,
+// from the registry of types.
+func answerFormats() string {
+	var b strings.Builder
+	for i, u := range quiz.Usages() {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		if u.Example == "" {
+			fmt.Fprintf(&b, "  %-17s%s", u.Label, u.Form)
+		} else {
+			fmt.Fprintf(&b, "  %-17s%-35s%s", u.Label, u.Form, u.Example)
+		}
+	}
+	return b.String()
+}
+
 func sessionFlags(cmd *cobra.Command, o *quizOptions) {
 	cmd.Flags().IntVar(&o.count, "count", 10, "number of questions (0 for all)")
 	cmd.Flags().BoolVar(&o.exam, "exam", false, "mock interview: no feedback until the end, then a verdict per topic against the senior bar and the model answers")
 	cmd.Flags().DurationVar(&o.timeLimit, "time-limit", 0, "end the session after this long, with a live countdown (e.g. 30m); an answer in progress when time runs out is dropped")
 	cmd.Flags().StringSliceVar(&o.ids, "id", nil, "ask exactly these questions (comma-separated ids, see quiz list)")
-	cmd.Flags().StringSliceVar(&o.types, "type", nil, "only these question types: single, multi, order, numeric, text")
+	cmd.Flags().StringSliceVar(&o.types, "type", nil, "only these question types: "+strings.Join(quiz.Types, ", "))
 	cmd.Flags().BoolVar(&o.weakest, "weakest", false, "weakest topics first (last scores weighted by FSRS retrievability; unanswered count 0)")
 	cmd.Flags().BoolVar(&o.mistakes, "mistakes", false, "only questions whose last answer scored below 80%")
 	cmd.Flags().BoolVar(&o.news, "new", false, "only questions never answered")
@@ -139,7 +153,7 @@ func newQuizEnv(f *Factory, o *quizOptions, withStore bool) (*quizEnv, error) {
 	if err != nil {
 		return nil, err
 	}
-	if g.Format == report.Mermaid {
+	if g.Format == render.Mermaid {
 		return nil, exitcode.Inputf("--format mermaid: the quiz draws no diagram; use text, markdown or json")
 	}
 	for _, t := range o.topics {
@@ -226,7 +240,7 @@ func runQuiz(f *Factory, o *quizOptions, dueOnly bool) error {
 		DueOnly: dueOnly, Seed: pick, Now: e.now(), IDs: o.ids, Types: o.types, Weakest: o.weakest,
 		Mistakes: o.mistakes, NewOnly: o.news})
 	if len(qs) == 0 {
-		if e.g.Format != report.Text {
+		if e.g.Format != render.Text {
 			return f.Render(quiz.ReportDoc(&quiz.Outcome{}, e.g.Lang, o.exam, false))
 		}
 		fmt.Fprintln(f.IO.Out, quiz.Msg(e.g.Lang, "Nothing to ask: no question is due and none matches."))
@@ -238,7 +252,7 @@ func runQuiz(f *Factory, o *quizOptions, dueOnly bool) error {
 	// Prompts and feedback go to stdout in text mode; with --format markdown
 	// or json they go to stderr so that stdout holds only the report.
 	talk := f.IO.Out
-	if e.g.Format != report.Text {
+	if e.g.Format != render.Text {
 		talk = f.IO.ErrOut
 	}
 	s := &quiz.Session{Questions: qs, Prompter: newPrompter(f, talk, e.g.Color), Store: e.store, Lang: e.g.Lang,
@@ -250,7 +264,7 @@ func runQuiz(f *Factory, o *quizOptions, dueOnly bool) error {
 			return 0
 		},
 		Feedback: func(a *quiz.Answered) error {
-			err := report.Render(talk, quiz.FeedbackDoc(a, e.g.Lang), report.Options{Format: report.Text, Color: e.g.Color})
+			err := render.Render(talk, quiz.FeedbackDoc(a, e.g.Lang), render.Options{Format: render.Text, Color: e.g.Color})
 			if err == nil {
 				_, err = fmt.Fprintln(talk)
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/iostreams"
 	"github.com/k8sexplain/k8sexplain/internal/readcap"
+	"github.com/k8sexplain/k8sexplain/internal/render"
 	"github.com/k8sexplain/k8sexplain/internal/report"
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
@@ -38,7 +39,7 @@ type Factory struct {
 // Globals are the settings every command honours.
 type Globals struct {
 	Lang    string
-	Format  report.Format
+	Format  render.Format
 	Color   bool
 	Seed    int64
 	Verbose bool
@@ -51,7 +52,7 @@ func (f *Factory) Globals() (Globals, error) {
 	if g.Lang != "en" && g.Lang != "ru" {
 		return g, exitcode.Inputf("invalid --lang %q: want en or ru", g.Lang)
 	}
-	fm, err := report.ParseFormat(v.GetString("format"))
+	fm, err := render.ParseFormat(v.GetString("format"))
 	if err != nil {
 		return g, err
 	}
@@ -60,7 +61,7 @@ func (f *Factory) Globals() (Globals, error) {
 	if mode != "auto" && mode != "always" && mode != "never" {
 		return g, exitcode.Inputf("invalid --color %q: want auto, always or never", mode)
 	}
-	g.Color = fm == report.Text && f.IO.ColorEnabled(mode)
+	g.Color = fm == render.Text && f.IO.ColorEnabled(mode)
 	return g, nil
 }
 
@@ -70,7 +71,7 @@ func (f *Factory) Render(d *report.Doc) error {
 	if err != nil {
 		return err
 	}
-	return report.Render(f.IO.Out, d, report.Options{Format: g.Format, Color: g.Color, Lang: g.Lang, Width: f.IO.TerminalWidth()})
+	return render.Render(f.IO.Out, d, render.Options{Format: g.Format, Color: g.Color, Lang: g.Lang, Width: f.IO.TerminalWidth()})
 }
 
 // commands are the constructors of the top-level subcommands; each command
@@ -122,14 +123,14 @@ read-only state directory, unwritable stdout, closed stdin), 130 interrupted.`,
 	root.SetVersionTemplate("k8sexplain {{.Version}}\n")
 	pf := root.PersistentFlags()
 	pf.String("lang", "en", "language of explanations: en or ru")
-	pf.String("format", "text", "output format: text, markdown, mermaid, json or html")
+	pf.String("format", "text", "output format: "+render.Choices())
 	pf.String("color", "auto", "colour: auto (only on a terminal), always or never; NO_COLOR disables auto, an explicit --color always wins")
 	pf.Int64("seed", 1, "seed of the simulation's random choices (same seed, same output)")
 	pf.BoolP("verbose", "v", false, "show every step (API requests, watch deliveries, Raft messages)")
 	pf.String("config", "", "config file (default $XDG_CONFIG_HOME/k8sexplain/config.yaml)")
 	addConventionFlags(root)
 	_ = root.RegisterFlagCompletionFunc("lang", fixedCompletion("en", "ru"))
-	_ = root.RegisterFlagCompletionFunc("format", fixedCompletion(report.Formats...))
+	_ = root.RegisterFlagCompletionFunc("format", fixedCompletion(render.Formats...))
 	_ = root.RegisterFlagCompletionFunc("color", fixedCompletion("auto", "always", "never"))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return exitcode.Usagef("%v (see %s --help)", err, c.CommandPath())

@@ -13,7 +13,10 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/manifest"
 	"github.com/k8sexplain/k8sexplain/internal/sim"
+	"github.com/k8sexplain/k8sexplain/internal/sim/scheduler/schedconfig"
+	"github.com/k8sexplain/k8sexplain/internal/sim/story"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
+	"github.com/k8sexplain/k8sexplain/internal/trace/explain"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 	corev1 "k8s.io/api/core/v1"
@@ -54,6 +57,8 @@ type ApplyOptions struct {
 	// ClusterCIDR and NodeCIDRMaskSize shape node podCIDRs (node-ipam).
 	ClusterCIDR      string
 	NodeCIDRMaskSize int
+	// SchedulerConfig is a KubeSchedulerConfiguration file (--scheduler-config).
+	SchedulerConfig string
 }
 
 func newCmdTraceApply(f *Factory) *cobra.Command {
@@ -71,6 +76,7 @@ Files come as arguments or with -f (repeatable): a file, a directory (its *.yaml
   k8sexplain trace apply --lang ru --format markdown examples/app.yaml > notes.md
   k8sexplain trace apply --nodes 5 -f examples/app.yaml
   k8sexplain trace apply --cluster examples/tainted-nodes.yaml examples/app.yaml
+  k8sexplain trace apply --scheduler-config examples/scheduler-mostallocated.yaml examples/app.yaml
   helm template ./chart | k8sexplain trace apply -`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Files = append(o.Files, args...)
@@ -83,6 +89,7 @@ Files come as arguments or with -f (repeatable): a file, a directory (its *.yaml
 	c.Flags().StringVar(&o.Cluster, "cluster", "", "file with kind: Node manifests to use as the worker nodes")
 	c.Flags().BoolVar(&o.Summary, "summary", false, "print only the summary (for large clusters)")
 	c.Flags().IntVar(&o.Limit, "max-steps", 50000, "record at most this many steps (more are counted)")
+	bindSchedulerConfig(c, &o.SchedulerConfig)
 	c.Flags().DurationVar(&o.BatchPeriod, "endpoint-updates-batch-period", 0, "the EndpointSlice controller's batch period: pod changes within it are written together (kube-controller-manager flag, default 0)")
 	return c
 }
@@ -112,6 +119,9 @@ func runTraceApply(f *Factory, o *ApplyOptions) error {
 		// Only the summary is printed: count the steps, build none, and
 		// report the scale section.
 		cfg.StepLimit, cfg.ScaleReport = -1, true
+	}
+	if err := loadSchedulerConfig(o.SchedulerConfig, &cfg); err != nil {
+		return err
 	}
 	var done func()
 	cfg.Progress, done = progress(f, g.Lang)
@@ -158,14 +168,14 @@ func runTraceApply(f *Factory, o *ApplyOptions) error {
 	start := time.Now()
 	tr := cl.Run(command)
 	done()
-	opts := trace.Options{Format: g.Format, Lang: g.Lang, Verbose: g.Verbose, Color: g.Color, Builtin: builtin, Width: f.IO.TerminalWidth()}
+	opts := explain.Options{Format: g.Format, Lang: g.Lang, Verbose: g.Verbose, Builtin: builtin, Width: f.IO.TerminalWidth()}
 	if o.Summary {
 		tr.Steps = nil
 		wallClock(f, tr, time.Since(start))
 	} else if pods := cl.Pods(); len(pods) > 0 {
-		tr.Tables = append(tr.Tables, sim.DescribeEvents(tr, pods[0].Namespace+"/"+pods[0].Name))
+		tr.Tables = append(tr.Tables, story.DescribeEvents(tr, pods[0].Namespace+"/"+pods[0].Name))
 	}
-	if err := trace.Render(f.IO.Out, tr, opts); err != nil {
+	if err := f.Render(explain.Doc(tr, opts)); err != nil {
 		return err
 	}
 	if tr.Failed != "" {
@@ -268,6 +278,30 @@ func bundledExample(path string) ([]byte, bool) {
 func bindIPAM(c *cobra.Command, cidr *string, mask *int) {
 	c.Flags().StringVar(cidr, "cluster-cidr", "", "pod network of the cluster, cut into node podCIDRs as node-ipam does (default 10.244.0.0/16, wider for more than 255 nodes)")
 	c.Flags().IntVar(mask, "node-cidr-mask-size", sim.DefaultNodeCIDRMaskSize, "prefix length of each node's podCIDR (kube-controller-manager --node-cidr-mask-size)")
+}
+
+// bindSchedulerConfig adds --scheduler-config.
+func bindSchedulerConfig(c *cobra.Command, path *string) {
+	c.Flags().StringVar(path, "scheduler-config", "", "KubeSchedulerConfiguration file (kube-scheduler --config): plugins, weights, NodeResourcesFit scoringStrategy (LeastAllocated, MostAllocated, RequestedToCapacityRatio)")
+}
+
+// loadSchedulerConfig reads --scheduler-config into cfg.
+func loadSchedulerConfig(path string, cfg *sim.Config) error {
+	if path == "" {
+		return nil
+	}
+	var sc *schedconfig.Config
+	var err error
+	if data, ok := bundledExample(path); ok {
+		sc, err = schedconfig.Parse(path, data)
+	} else {
+		sc, err = schedconfig.Load(path)
+	}
+	if err != nil {
+		return exitcode.AsInput(err)
+	}
+	cfg.Scheduler, cfg.SchedulerSource = &sc.Profile, path
+	return nil
 }
 
 // checkNodes bounds --nodes.

@@ -6,6 +6,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/sim"
 	"github.com/k8sexplain/k8sexplain/internal/sim/kubelet"
+	"github.com/k8sexplain/k8sexplain/internal/sim/story"
 	"github.com/spf13/cobra"
 )
 
@@ -45,7 +46,7 @@ leading to the same restart; --reason readiness only takes the pod out of the en
 			if pod != "" {
 				names = []string{pod}
 			}
-			p, err := pickPod(cl, names)
+			p, err := pickPod(cl.Cluster, names)
 			if err != nil {
 				return err
 			}
@@ -54,9 +55,9 @@ leading to the same restart; --reason readiness only takes the pod out of the en
 			}
 			cl.RunFor(20 * time.Minute)
 			tr := cl.Story("k8sexplain trace crash -f "+source+" --pod "+p.Name+" --reason "+reason, "crash")
-			tr.Tables = append(tr.Tables, sim.DescribeEvents(tr, p.Namespace+"/"+p.Name))
+			tr.Tables = append(tr.Tables, story.DescribeEvents(tr, p.Namespace+"/"+p.Name))
 			if reason != kubelet.CrashReadiness {
-				tr.Tables = append(tr.Tables, sim.BackOffTable(8))
+				tr.Tables = append(tr.Tables, story.BackOffTable(8))
 			}
 			return renderStory(f, tr)
 		},

@@ -7,6 +7,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/sim"
 	"github.com/k8sexplain/k8sexplain/internal/sim/kubelet"
+	"github.com/k8sexplain/k8sexplain/internal/sim/story"
 	"github.com/spf13/cobra"
 	corev1 "k8s.io/api/core/v1"
 )
@@ -45,13 +46,13 @@ second through the Service; the trace counts those that reach a pod that no long
 			}
 			cfg := sim.Config{App: a}
 			if preStop > 0 {
-				cfg.Mutate = func(spec *corev1.PodSpec) { sim.InjectPreStopSleep(spec, preStop) }
+				cfg.Mutate = func(spec *corev1.PodSpec) { story.InjectPreStopSleep(spec, preStop) }
 			}
 			cl, source, err := o.scene(f, cfg)
 			if err != nil {
 				return err
 			}
-			pod, err := pickPod(cl, args[1:])
+			pod, err := pickPod(cl.Cluster, args[1:])
 			if err != nil {
 				return err
 			}

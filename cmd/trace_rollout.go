@@ -45,7 +45,7 @@ brings the old template back.`,
 			if err != nil {
 				return err
 			}
-			dep, err := pickDeployment(cl, deployment)
+			dep, err := pickDeployment(cl.Cluster, deployment)
 			if err != nil {
 				return err
 			}

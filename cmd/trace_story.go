@@ -5,7 +5,9 @@ import (
 
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/sim"
+	"github.com/k8sexplain/k8sexplain/internal/sim/story"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
+	"github.com/k8sexplain/k8sexplain/internal/trace/explain"
 	"github.com/spf13/cobra"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -18,6 +20,8 @@ type storyOptions struct {
 	nodes int
 	cidr  string
 	mask  int
+	// sched is --scheduler-config.
+	sched string
 	// rollout counts each Deployment's maxSurge in the scale check.
 	rollout bool
 }
@@ -26,11 +30,12 @@ func (o *storyOptions) bind(c *cobra.Command) {
 	c.Flags().StringArrayVarP(&o.files, "filename", "f", nil, "manifest that sets the scene (repeatable; default: the built-in example, examples/app.yaml)")
 	c.Flags().IntVar(&o.nodes, "nodes", 3, "number of identical worker nodes (1 to 10000)")
 	bindIPAM(c, &o.cidr, &o.mask)
+	bindSchedulerConfig(c, &o.sched)
 }
 
 // scene applies the manifests to a fresh cluster and waits until it
 // settles; the story starts from there.
-func (o *storyOptions) scene(f *Factory, cfg sim.Config) (*sim.Cluster, string, error) {
+func (o *storyOptions) scene(f *Factory, cfg sim.Config) (*story.Scene, string, error) {
 	g, err := f.Globals()
 	if err != nil {
 		return nil, "", err
@@ -48,6 +53,9 @@ func (o *storyOptions) scene(f *Factory, cfg sim.Config) (*sim.Cluster, string, 
 	}
 	cfg.Seed, cfg.Workers, cfg.StepLimit = g.Seed, o.nodes, 50000
 	cfg.ClusterCIDR, cfg.NodeCIDRMaskSize = o.cidr, o.mask
+	if err := loadSchedulerConfig(o.sched, &cfg); err != nil {
+		return nil, "", err
+	}
 	var done func()
 	cfg.Progress, done = progress(f, g.Lang)
 	defer done()
@@ -65,7 +73,7 @@ func (o *storyOptions) scene(f *Factory, cfg sim.Config) (*sim.Cluster, string, 
 		}
 		return nil, "", exitcode.Inputf("%s: the cluster did not settle with every pod Ready (see `k8sexplain trace apply %s`)", source, source)
 	}
-	return cl, source, nil
+	return story.New(cl), source, nil
 }
 
 // render prints a story's trace.
@@ -74,7 +82,7 @@ func renderStory(f *Factory, tr *trace.Trace) error {
 	if err != nil {
 		return err
 	}
-	return trace.Render(f.IO.Out, tr, trace.Options{Format: g.Format, Lang: g.Lang, Verbose: g.Verbose, Color: g.Color, Width: f.IO.TerminalWidth()})
+	return f.Render(explain.Doc(tr, explain.Options{Format: g.Format, Lang: g.Lang, Verbose: g.Verbose, Width: f.IO.TerminalWidth()}))
 }
 
 // pickDeployment finds the Deployment a story is about.

@@ -5,7 +5,7 @@ import (
 
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/sim/watchload"
-	"github.com/k8sexplain/k8sexplain/internal/sim/watchload/text"
+	"github.com/k8sexplain/k8sexplain/internal/sim/watchload/explain"
 	"github.com/spf13/cobra"
 )
 
@@ -51,7 +51,7 @@ and how long after a pod changes each design notices it.`,
 			if err != nil {
 				return exitcode.AsInput(err)
 			}
-			return f.Render(text.Doc(r, g.Lang))
+			return f.Render(explain.Doc(r, g.Lang))
 		},
 	}
 	fl := c.Flags()

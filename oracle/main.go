@@ -3,7 +3,7 @@
 // the real components. It is its own module: the main module never imports
 // it and never needs the long build.
 //
-//	cd oracle && go run . [-runs 3] [-only SCENARIO]
+//	cd oracle && go run . [-runs 3] [-only SCENARIO[,SCENARIO...]]
 //	cd oracle && go run . -hash-only   # only hash.json, from upstream's ComputeHash
 //	cd oracle && go run . -dry-run-only   # only the corpus dry run (etcd, kube-apiserver, kubectl)
 //
@@ -22,6 +22,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -48,7 +49,7 @@ func main() {
 
 func run() error {
 	runs := flag.Int("runs", 3, "record every scenario this many times and keep what held in all")
-	only := flag.String("only", "", "record only this scenario (no fixtures are written)")
+	only := flag.String("only", "", "record only these scenarios (comma-separated) and rewrite only their fixtures")
 	keep := flag.Bool("keep", false, "keep the temp dirs (logs, audit log) of every run")
 	skipBuild := flag.Bool("no-build", false, "do not run build.sh (the binaries must be in the cache)")
 	dryRunOnly := flag.Bool("dry-run-only", false, "record only the corpus dry run (etcd, kube-apiserver and kubectl; no scenarios)")
@@ -62,6 +63,11 @@ func run() error {
 	}
 	if *corpus == "" {
 		*corpus = filepath.Join(repoRoot, "..", "shared", "manifests", "real")
+	}
+	for _, name := range strings.Split(*only, ",") {
+		if name != "" && !slices.ContainsFunc(scenarios, func(sc scenario) bool { return sc.Name == name }) {
+			return fmt.Errorf("-only: no scenario %q", name)
+		}
 	}
 	ver, err := k8sVersion()
 	if err != nil {
@@ -125,11 +131,6 @@ func run() error {
 		all, dry = append(all, sr), append(dry, dr)
 	}
 	logv("recorded %d runs in %s", *runs, time.Since(t0).Round(time.Second))
-	if *only != "" {
-		b, _ := json.MarshalIndent(mergeScenario(scenarioByName(*only), all), "", "  ")
-		os.Stdout.Write(append(b, '\n'))
-		return nil
-	}
 	return writeFixtures(ver, *runs, all, dry, *dryRunOnly)
 }
 
@@ -201,7 +202,7 @@ func oneRun(ctx context.Context, cache, stages, corpus, only string, keep, dryRu
 	var off int64
 	res := map[string]*scenarioRun{}
 	for _, sc := range scenarios {
-		if only != "" && sc.Name != only {
+		if only != "" && !slices.Contains(strings.Split(only, ","), sc.Name) {
 			continue
 		}
 		t := time.Now()
@@ -222,15 +223,6 @@ func oneRun(ctx context.Context, cache, stages, corpus, only string, keep, dryRu
 		}
 	}
 	return res, dr, nil
-}
-
-func scenarioByName(name string) scenario {
-	for _, sc := range scenarios {
-		if sc.Name == name {
-			return sc
-		}
-	}
-	return scenario{Name: name}
 }
 
 // Fixture is one scenario as recorded: only what held in every run.
@@ -490,6 +482,9 @@ func writeFixtures(ver string, runs int, all []map[string]*scenarioRun, dry []ma
 	for _, sc := range scenarios {
 		if dryRunOnly {
 			break
+		}
+		if len(all) == 0 || all[0][sc.Name] == nil {
+			continue // not recorded this time (-only): its fixture stays
 		}
 		if err := write(filepath.Join(dir, "scenarios", sc.Name+".json"), mergeScenario(sc, all)); err != nil {
 			return err

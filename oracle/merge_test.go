@@ -51,3 +51,15 @@ func TestNormalizerReplacesRoles(t *testing.T) {
 		}
 	}
 }
+
+func TestIntoNamespaceDropsTheNamespaceAndMovesItsObjects(t *testing.T) {
+	in := "# c\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n---\napiVersion: v1\nkind: LimitRange\nmetadata:\n  name: defaults\n  namespace: team-a\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: s\n"
+	got := string(intoNamespace([]byte(in), "oracle-x"))
+	want := "\napiVersion: v1\nkind: LimitRange\nmetadata:\n  name: defaults\n  namespace: oracle-x\n\n---\n\napiVersion: v1\nkind: Service\nmetadata:\n  name: s\n"
+	if got != want {
+		t.Fatalf("got %q\nwant %q", got, want)
+	}
+	if plain := "kind: Service\nmetadata:\n  name: s\n"; string(intoNamespace([]byte(plain), "x")) != plain {
+		t.Fatalf("a manifest without a Namespace changed: %q", intoNamespace([]byte(plain), "x"))
+	}
+}

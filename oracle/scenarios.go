@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -25,9 +27,39 @@ type step struct {
 
 func applyStep(file string) step {
 	return step{Name: "apply", Command: "kubectl apply -f " + file, run: func(ctx context.Context, c *cluster, ns string) error {
-		_, err := c.kubectl(ctx, nil, "apply", "-n", ns, "-f", filepath.Join(repoRoot, file))
+		b, err := os.ReadFile(filepath.Join(repoRoot, file))
+		if err != nil {
+			return err
+		}
+		_, err = c.kubectl(ctx, intoNamespace(b, ns), "apply", "-n", ns, "-f", "-")
 		return err
 	}}
+}
+
+// namespaceDoc finds a kind: Namespace document's name.
+var namespaceDoc = regexp.MustCompile(`(?m)^kind: Namespace[ \t]*$[\s\S]*?^  name: (\S+)[ \t]*$`)
+
+// intoNamespace moves a manifest that brings its own Namespace (as
+// examples/quota.yaml does) into the scenario's fresh namespace: the
+// Namespace document is dropped and "namespace: NAME" becomes ns, so every
+// scenario runs in one namespace, which the fixture calls default. The
+// simulator's replay does the same (internal/oracle simrun.go).
+func intoNamespace(manifest []byte, ns string) []byte {
+	docs := regexp.MustCompile(`(?m)^---\s*$`).Split(string(manifest), -1)
+	var keep []string
+	var names []string
+	for _, d := range docs {
+		if m := namespaceDoc.FindStringSubmatch(d); m != nil {
+			names = append(names, m[1])
+			continue
+		}
+		keep = append(keep, d)
+	}
+	out := strings.Join(keep, "\n---\n")
+	for _, n := range names {
+		out = regexp.MustCompile(`(?m)^([ \t]*namespace: )`+regexp.QuoteMeta(n)+`[ \t]*$`).ReplaceAllString(out, "${1}"+ns)
+	}
+	return []byte(out)
 }
 
 func setImageStep(deploy, container, image string) step {
@@ -67,6 +99,8 @@ func controlPlaneOnly() []nodeSpec { return defaultNodes()[:1] }
 
 var scenarios = []scenario{
 	{Name: "apply-app", Steps: []step{applyStep("examples/app.yaml")}},
+	{Name: "apply-init", Steps: []step{applyStep("examples/init.yaml")}},
+	{Name: "apply-quota", Steps: []step{applyStep("examples/quota.yaml")}},
 	{Name: "apply-tainted-nodes", Nodes: controlPlaneOnly(), Steps: []step{applyStep("examples/tainted-nodes.yaml")}},
 	{Name: "apply-unschedulable", Steps: []step{applyStep("examples/unschedulable.yaml")}},
 	{Name: "rollout-default", Steps: []step{applyStep("examples/app.yaml"), setImageStep("web", "web", "nginx:1.28")}},

@@ -1,8 +1,7 @@
 package questions_test
 
 import (
-	"strconv"
-	"strings"
+	"slices"
 	"testing"
 	"unicode/utf8"
 
@@ -47,6 +46,25 @@ func TestBankLint(t *testing.T) {
 	}
 }
 
+// TestBankTypesRegistered: every type the bank uses is in the registry of
+// question types (an unknown one is also a file:line error from Validate),
+// and every registered type has questions, so the model-answer check below
+// exercises each type's presentation, model answer and grader.
+func TestBankTypesRegistered(t *testing.T) {
+	count := map[string]int{}
+	for _, q := range load(t).Questions {
+		count[q.Type]++
+		if !slices.Contains(quiz.Types, q.Type) {
+			t.Errorf("%s (%s): type %q is not registered (kinds in internal/quiz/kind.go)", q.File, q.ID, q.Type)
+		}
+	}
+	for _, typ := range quiz.Types {
+		if count[typ] == 0 {
+			t.Errorf("no question of type %s in the bank", typ)
+		}
+	}
+}
+
 // TestBankModelAnswers grades the model answer of every question in both
 // languages: the right choices, the steps in order, the value with its
 // unit, and for free text the explanation itself, which must earn full
@@ -55,7 +73,7 @@ func TestBankModelAnswers(t *testing.T) {
 	for _, q := range load(t).Questions {
 		for _, lang := range []string{"en", "ru"} {
 			p := quiz.Present(q, 1, 1, lang, 1)
-			r := quiz.Grade(q, p.Shown, modelAnswer(q, p, lang), lang)
+			r := quiz.Grade(q, p.Shown, quiz.ModelAnswer(p), lang)
 			if r.Score < 1 {
 				t.Errorf("%s (%s, %s): the model answer scores %.2f (missed %q)", q.File, q.ID, lang, r.Score, r.Missed)
 			}
@@ -69,32 +87,6 @@ func TestBankModelAnswers(t *testing.T) {
 			}
 		}
 	}
-}
-
-func modelAnswer(q *quiz.Question, p *quiz.Presentation, lang string) string {
-	var parts []string
-	switch q.Type {
-	case quiz.Single, quiz.Multi, quiz.Order:
-		want := q.Answer // choices: the right ones; order: every step, in order
-		if q.Type == quiz.Order {
-			want = make([]int, len(q.Choices))
-			for i := range want {
-				want[i] = i
-			}
-		}
-		for _, orig := range want {
-			for shown, o := range p.Shown {
-				if o == orig {
-					parts = append(parts, strconv.Itoa(shown+1))
-				}
-			}
-		}
-	case quiz.NumType:
-		return strconv.FormatFloat(q.Numeric.Value, 'g', -1, 64) + " " + q.Numeric.Unit.In(lang)
-	case quiz.TextAns:
-		return q.Explanation.In(lang)
-	}
-	return strings.Join(parts, " ")
 }
 
 // TestBankRubricsSpecific grades the model answer of every other question

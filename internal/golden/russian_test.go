@@ -258,8 +258,8 @@ var goString = regexp.MustCompile("\"(?:[^\"\\\\\n]|\\\\.)*\"|`[^`]*`")
 // graderSynonyms are files whose Russian literals are words a user may
 // answer with, not text the program writes.
 var graderSynonyms = map[string]string{
-	"internal/quiz/numeric.go": "the numeric grader accepts a user's synonyms for a unit (узел, узла)",
-	"internal/quiz/doc.go":     "documents a rubric pattern, whose alternatives are a user's synonyms",
+	"internal/quiz/type_numeric.go": "the numeric grader accepts a user's synonyms for a unit (узел, узла)",
+	"internal/quiz/doc.go":          "documents a rubric pattern, whose alternatives are a user's synonyms",
 }
 
 // Every Russian text in the code follows docs/glossary.md too, not only

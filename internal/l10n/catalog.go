@@ -97,6 +97,9 @@ type Texts struct {
 // T fills the message of key (see Catalog.T).
 func (t Texts) T(key string, args ...any) string { return t.c.T(t.lang, key, args...) }
 
+// Msg returns the unfilled message of key.
+func (t Texts) Msg(key string) (string, bool) { return t.c.Msg(t.lang, key) }
+
 // Has reports whether key has a message.
 func (t Texts) Has(key string) bool { return t.c.Has(t.lang, key) }
 

@@ -222,7 +222,7 @@ func diffValue(kind, path string, r, s any, add func(what, detail string)) {
 		for _, k := range slices.Sorted(maps.Keys(rv)) {
 			if sv2, ok := sv[k]; ok {
 				diffValue(kind, path+"."+k, rv[k], sv2, add)
-			} else if !empty(rv[k]) {
+			} else if !empty(rv[k]) && rv[k] != Varies { // absent in some runs: the simulator may leave it out
 				add(kind+" "+strings.TrimPrefix(path+"."+k, "."), fmt.Sprintf("real %s, simulated: absent", short(rv[k])))
 			}
 		}

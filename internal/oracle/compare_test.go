@@ -11,7 +11,8 @@ func rs(name string) any {
 }
 
 func pod(node string) any {
-	return map[string]any{"kind": "Pod", "metadata": map[string]any{"name": "web-1-xxxxx"}, "spec": map[string]any{"nodeName": node, "dnsPolicy": "ClusterFirst"}}
+	return map[string]any{"kind": "Pod", "metadata": map[string]any{"name": "web-1-xxxxx"}, "spec": map[string]any{"nodeName": node, "dnsPolicy": "ClusterFirst"},
+		"status": map[string]any{"qosClass": Varies}} // present in some runs only; the simulator has none
 }
 
 // Each kind of difference is found, and a value that varied between the
@@ -25,7 +26,7 @@ func TestCompareScenarioFindsEachKindOfDifference(t *testing.T) {
 	run := &SimRun{Steps: []SimStep{{
 		Writes: []string{"b create pods/binding 201", "a create pods 201", "system:node:node-a patch pods/status 200", "c delete pods 200"},
 		Events: []Event{{Type: "Normal", Reason: "Scheduled", Object: "Pod/p", Message: "assigned elsewhere"}},
-	}}, Objects: []any{rs("web-2"), map[string]any{"kind": "Pod", "metadata": map[string]any{"name": "web-1-xxxxx"}, "spec": map[string]any{"nodeName": "node-b"}}}}
+	}}, Objects: []any{rs("web-2"), map[string]any{"kind": "Pod", "metadata": map[string]any{"name": "web-1-xxxxx"}, "spec": map[string]any{"nodeName": "node-b"}, "status": map[string]any{}}}}
 	table := &Table{Users: []UserMap{{Real: "kwok-controller", Sim: "system:node:*", Reason: "r"}}}
 	got := map[string]bool{}
 	for _, d := range CompareScenario(fx, run, table) {

@@ -3,6 +3,7 @@ package oracle
 import (
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -81,5 +82,37 @@ func TestEveryRecordedCommandReplays(t *testing.T) {
 	}
 	if _, err := RunScenario(root, Fixture{Scenario: "x", Steps: []Step{{Command: "kubectl rollout undo deployment/web"}}}); err == nil {
 		t.Error("a command the simulator cannot replay must be an error, not a silent skip")
+	}
+}
+
+// examples/quota.yaml brings its own Namespace: the replay runs it in the
+// scenario's namespace, as the recorder does, and the name of each pod the
+// quota refused reads xxxxx, as in the recording.
+func TestQuotaExampleReplaysInTheScenarioNamespace(t *testing.T) {
+	run, err := RunScenario(root, Fixture{Scenario: "apply-quota", Steps: []Step{{Name: "apply", Command: "kubectl apply -f examples/quota.yaml"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]bool{}
+	for _, o := range run.Objects {
+		kinds[o.(map[string]any)["kind"].(string)] = true
+	}
+	for _, k := range []string{"LimitRange", "ResourceQuota", "Deployment", "ReplicaSet", "Pod"} {
+		if !kinds[k] {
+			t.Errorf("no %s in the scenario's namespace: %v", k, slices.Sorted(maps.Keys(kinds)))
+		}
+	}
+	failed := 0
+	for _, e := range run.Steps[0].Events {
+		if e.Reason != "FailedCreate" {
+			continue
+		}
+		failed++
+		if !strings.Contains(e.Message, `pods "web-`) || !strings.Contains(e.Message, `-xxxxx" is forbidden: exceeded quota: compute`) {
+			t.Errorf("FailedCreate message not normalized: %q", e.Message)
+		}
+	}
+	if failed == 0 {
+		t.Error("the quota refused no pod")
 	}
 }

@@ -50,11 +50,28 @@ func RunScenario(root string, fx Fixture) (*SimRun, error) {
 			if err != nil {
 				return nil, err
 			}
+			// A manifest that brings its own Namespace (examples/quota.yaml)
+			// runs in the scenario's namespace, as the recorder applies it
+			// (oracle/scenarios.go intoNamespace): the Namespace is
+			// dropped and its objects move to default.
+			own := map[string]bool{}
+			for _, o := range objs {
+				if n, ok := o.Obj.(*corev1.Namespace); ok {
+					own[n.Name] = true
+				}
+			}
 			var apply []manifest.Object
 			for _, o := range objs {
 				if n, ok := o.Obj.(*corev1.Node); ok {
 					cfg.Nodes = append(cfg.Nodes, readyNode(n, len(cfg.Nodes)+1))
 					continue
+				}
+				if _, ok := o.Obj.(*corev1.Namespace); ok {
+					continue
+				}
+				if own[o.Namespace] {
+					apiserver.Meta(o.Obj).SetNamespace("default")
+					o.Namespace = "default"
 				}
 				apply = append(apply, o)
 			}
@@ -225,6 +242,10 @@ type normalizer struct {
 var (
 	apiAccess = regexp.MustCompile(`kube-api-access-[a-z0-9]{5}`)
 	workerRE  = regexp.MustCompile(`\bnode-[a-z]\b`)
+	// rejectedPod is the generated name of a pod admission refused (never
+	// created, so not among the names above), replaced as the recorder
+	// does (oracle/record.go rejectedPod).
+	rejectedPod = regexp.MustCompile(`(pods "[a-z0-9.-]+-)[a-z0-9]{5}(" is forbidden)`)
 )
 
 func newNormalizer(ws []apiserver.Write) *normalizer {
@@ -257,6 +278,7 @@ func (n *normalizer) str(s string) string {
 			s = strings.ReplaceAll(s, k, n.names[k])
 		}
 	}
+	s = rejectedPod.ReplaceAllString(s, "${1}xxxxx${2}")
 	return apiAccess.ReplaceAllString(s, "kube-api-access-xxxxx")
 }
 

@@ -1,7 +1,14 @@
 // Package quiz is the interview trainer behind `k8sexplain quiz`: the
-// question bank model and its validation, graders for the five question
-// types, question selection and sessions, prompters (terminal, plain lines,
-// scripted), spaced repetition with FSRS and the progress store.
+// question bank model and its validation, the question types, question
+// selection and sessions, prompters (terminal, plain lines, scripted),
+// spaced repetition with FSRS and the progress store.
+//
+// Question types plug in: each is a Kind in its own file (type_single.go,
+// type_multi.go, type_order.go, type_numeric.go, type_text.go) holding
+// everything that differs per type — its schema check, presentation,
+// terminal prompt, grader, feedback lines and model answer — and the
+// registry (kinds in kind.go) lists them. The rest of the package never
+// switches on a question's type.
 //
 // The model: a Question (loaded from YAML, see Question for the schema) is
 // shown as a Presentation, the learner's answer comes back as one line of

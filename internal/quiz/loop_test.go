@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	renderer "github.com/k8sexplain/k8sexplain/internal/render"
 	"github.com/k8sexplain/k8sexplain/internal/report"
 	fsrs "github.com/open-spaced-repetition/go-fsrs/v3"
 )
@@ -15,7 +16,7 @@ import (
 func render(t *testing.T, d *report.Doc) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := report.Render(&b, d, report.Options{Format: report.Text}); err != nil {
+	if err := renderer.Render(&b, d, renderer.Options{Format: renderer.Text}); err != nil {
 		t.Fatal(err)
 	}
 	// join wrapped lines so that checks need not know where text wraps

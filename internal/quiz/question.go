@@ -89,18 +89,9 @@ type Choice struct {
 // In is Text.In for a choice.
 func (c Choice) In(lang string) string { return Text{En: c.En, Ru: c.Ru}.In(lang) }
 
-// The question types.
-const (
-	Single  = "single"
-	Multi   = "multi"
-	Order   = "order"
-	NumType = "numeric"
-	TextAns = "text"
-)
-
-// Types, Topics and Difficulties are the valid values of those fields.
+// Topics and Difficulties are the valid values of those fields (Types,
+// the question types, come from the registry in kind.go).
 var (
-	Types        = []string{Single, Multi, Order, NumType, TextAns}
 	Difficulties = []string{"middle", "senior", "staff"}
 	Topics       = []string{"control-plane", "reconcile", "watch", "apply", "security", "etcd", "scheduler",
 		"runtime", "pods", "probes", "deployments", "lifecycle", "shutdown", "services", "dns", "grpc",
@@ -113,7 +104,7 @@ var (
 //	topic       one of Topics
 //	tags        free words
 //	difficulty  middle | senior | staff
-//	type        single | multi | order | numeric | text
+//	type        one of Types: single | multi | order | numeric | text (kind.go, type_*.go)
 //	prompt      {en, ru}
 //	choices     single/multi: the options, each {en, ru, why: {en, ru}} (why optional: one
 //	            line on why the option is wrong, shown when it is picked);
@@ -151,6 +142,21 @@ type Question struct {
 
 	// File is where the question was loaded from (file:line), for messages.
 	File string `yaml:"-" json:"-"`
+}
+
+// answerFields are the fields of Question that carry one type's answer
+// data. A Kind names those it uses (About.Fields); Validate rejects the
+// others with only, %s being the types that use the field.
+var answerFields = []answerField{
+	{"answer", "answer is only for %s", func(q *Question) bool { return len(q.Answer) > 0 }},
+	{"choices", "choices are only for %s", func(q *Question) bool { return len(q.Choices) > 0 }},
+	{"numeric", "numeric is only for %s questions", func(q *Question) bool { return q.Numeric != nil }},
+	{"rubric", "rubric and pass are only for %s questions", func(q *Question) bool { return len(q.Rubric) > 0 || q.Pass != 0 }},
+}
+
+type answerField struct {
+	name, only string
+	set        func(q *Question) bool
 }
 
 // Bank is the loaded question bank, in file order (files sorted by name).

@@ -42,124 +42,17 @@ func SeeBlocks(d *report.Doc, s See, lang string) {
 	d.Styled("note", msg(lang, "Docs")+": "+s.Doc)
 }
 
-// Checklist renders the key points of a graded free-text answer, one line
-// each: stated (with the quoted clause), missing, contradicted (quoted) or
-// failed by a named misconception (quoted).
-func Checklist(r Result, lang string) []string {
-	var out []string
-	for _, c := range r.Checks {
-		switch c.State {
-		case Stated:
-			out = append(out, fmt.Sprintf("✓ %s — «%s»", c.Concept, c.Quote))
-		case Contradicted:
-			out = append(out, fmt.Sprintf("✗ %s — %s: «%s»", c.Concept, msg(lang, "your answer states the opposite"), c.Quote))
-		case Misconception:
-			out = append(out, fmt.Sprintf("✗ %s — %s: %s («%s»)", c.Concept, msg(lang, "misconception"), c.Misconception, c.Quote))
-		default:
-			out = append(out, fmt.Sprintf("✗ %s — %s", c.Concept, msg(lang, "missing")))
-		}
-	}
-	return out
-}
-
+// details adds why the answer could not be read, the type's review
+// (Kind.Review) and the grader's note.
 func details(d *report.Doc, a *Answered, lang string) {
 	r := a.Result
 	if r.Unreadable != "" {
 		d.P(msgf(lang, "Could not read the answer: {1}", r.Unreadable))
 	}
-	item := func(label string, xs []string) {
-		if len(xs) > 0 {
-			d.P(label + ": " + strings.Join(xs, "; "))
-		}
-	}
-	if a.Q.Type == TextAns && len(r.Checks) > 0 {
-		d.P(msgf(lang, "Key points ({1} of {2} stated, {3} needed for a pass):", len(r.Found), len(r.Checks), a.Q.needed()))
-		d.L(Checklist(r, lang)...)
-	}
-	if (a.Q.Type == Single || a.Q.Type == Multi) && r.Verdict != Correct {
-		var right []string
-		for _, i := range a.Q.Answer {
-			right = append(right, a.Q.Choices[i].In(lang))
-		}
-		label := msg(lang, "Right answer")
-		if len(right) > 1 {
-			label = msg(lang, "Right answers")
-		}
-		d.P(label + ": " + strings.Join(right, "; "))
-		var whys []string
-		for _, i := range wrongPicks(a) {
-			c := a.Q.Choices[i]
-			why := msg(lang, "not right here; see the model answer")
-			if c.Why != nil {
-				why = c.Why.In(lang)
-			}
-			whys = append(whys, fmt.Sprintf("%s — %s", c.In(lang), why))
-		}
-		if len(whys) > 0 {
-			d.P(msg(lang, "Why your pick is wrong") + ":")
-			d.L(whys...)
-		}
-		item(msg(lang, "Not picked"), r.MissedPicks)
-	}
-	item(msg(lang, "Out of place"), r.Misplaced)
-	if a.Q.Type == Order && r.Verdict != Correct {
-		// number the steps as they were shown, so "3) …" is what was typed
-		shownAs := make([]int, len(a.Q.Choices))
-		for i := range shownAs {
-			shownAs[i] = i
-		}
-		if a.P != nil {
-			for disp, orig := range a.P.Shown {
-				shownAs[orig] = disp
-			}
-		}
-		steps := make([]string, len(a.Q.Choices))
-		for i, c := range a.Q.Choices {
-			steps[i] = fmt.Sprintf("%d) %s", shownAs[i]+1, c.In(lang))
-		}
-		d.P(msg(lang, "Right order") + ": " + strings.Join(steps, " → "))
-	}
-	if a.Q.Type == NumType && r.Verdict != Correct && r.Unreadable == "" {
-		got := "-"
-		if r.Value != nil {
-			got = trimFloat(*r.Value)
-		}
-		want := a.Q.Numeric
-		exp := trimFloat(want.Value)
-		if want.Tolerance > 0 {
-			exp += " ± " + trimFloat(want.Tolerance)
-		}
-		d.P(fmt.Sprintf("%s: %s; %s: %s %s", msg(lang, "Your value"), got, msg(lang, "Expected"), exp, want.Unit.In(lang)))
-	}
+	KindOf(a.Q).Review(d, a, lang)
 	if r.Note != "" {
 		d.Styled("note", r.Note)
 	}
-}
-
-// wrongPicks returns the original indices of the wrong options the answer
-// picked (none when it could not be read).
-func wrongPicks(a *Answered) []int {
-	var shown []int
-	if a.P != nil {
-		shown = a.P.Shown
-	}
-	picks, err := parseNumbers(a.Answer, len(a.Q.Choices), "en")
-	if err != nil {
-		return nil
-	}
-	right := map[int]bool{}
-	for _, i := range a.Q.Answer {
-		right[i] = true
-	}
-	var out []int
-	seen := map[int]bool{}
-	for _, p := range original(shown, picks) {
-		if !right[p] && !seen[p] {
-			out = append(out, p)
-			seen[p] = true
-		}
-	}
-	return out
 }
 
 // Data is the documented JSON form of a session report (--format json).

@@ -45,7 +45,8 @@ type Presentation struct {
 // Present prepares q for display. Choices and steps are shuffled by seed
 // and the question id, so the same seed shows the same numbering everywhere
 // (`quiz list --choices` prints it for preparing an answers file), while
-// the answer's position in the file teaches nothing.
+// the answer's position in the file teaches nothing; the type then sets the
+// hint and may adjust the order (Kind.Present).
 func Present(q *Question, number, total int, lang string, seed int64) *Presentation {
 	p := &Presentation{Q: q, Number: number, Total: total, Lang: lang, Prompt: q.Prompt.In(lang)}
 	p.Shown = make([]int, len(q.Choices))
@@ -56,25 +57,9 @@ func Present(q *Question, number, total int, lang string, seed int64) *Presentat
 	h.Write([]byte(q.ID))
 	r := rand.New(rand.NewPCG(uint64(seed), h.Sum64()))
 	r.Shuffle(len(p.Shown), func(i, j int) { p.Shown[i], p.Shown[j] = p.Shown[j], p.Shown[i] })
-	if q.Type == Order && sort.IntsAreSorted(p.Shown) && len(p.Shown) > 1 {
-		// never show the answer itself: rotate by one
-		p.Shown = append(p.Shown[1:], p.Shown[0])
-	}
+	KindOf(q).Present(p)
 	for _, i := range p.Shown {
 		p.Choices = append(p.Choices, q.Choices[i].In(lang))
-	}
-	switch q.Type {
-	case Single:
-		p.Hint = msg(lang, "choice number")
-	case Multi:
-		p.Hint = msg(lang, "choice numbers separated by commas or spaces")
-	case Order:
-		p.Hint = msg(lang, "step numbers in the right order")
-	case NumType:
-		p.Hint = msg(lang, "a number, optionally with its unit")
-		p.Unit = q.Numeric.Unit.In(lang)
-	default:
-		p.Hint = msg(lang, "free text on one line")
 	}
 	return p
 }
@@ -223,8 +208,9 @@ type Session struct {
 	// Feedback is called after each answer, except in exam mode.
 	Feedback func(*Answered) error
 	// Rate, if set, lets the learner confirm or change the automatic
-	// rating of a free-text answer after the feedback, before it goes to
-	// FSRS (not in exam mode). Nil: the automatic rating stands.
+	// rating of an answer whose type rates it (Rater: free text) after the
+	// feedback, before it goes to FSRS (not in exam mode). Nil: the
+	// automatic rating stands.
 	Rate func(a *Answered, auto fsrs.Rating) (fsrs.Rating, error)
 	// Reask: an answer that cannot be read (not a choice number, no
 	// number) is asked again with the expected form instead of scoring 0.
@@ -296,7 +282,7 @@ func (s *Session) Run() (*Outcome, error) {
 		if !s.Exam && s.Feedback != nil {
 			ferr = s.Feedback(a)
 		}
-		if ferr == nil && !s.Exam && s.Rate != nil && q.Type == TextAns {
+		if ferr == nil && !s.Exam && s.Rate != nil && selfRated(q) {
 			r, err := s.Rate(a, a.Rating)
 			switch {
 			case errors.Is(err, ErrInterrupted):

@@ -13,9 +13,9 @@ import (
 	fsrs "github.com/open-spaced-repetition/go-fsrs/v3"
 )
 
-// SurveyPrompter asks with github.com/AlecAivazis/survey/v2 on a terminal:
-// arrow-key selection for choices, a step-by-step pick for order questions,
-// a text input otherwise. Use it only when stdin and stdout are both
+// SurveyPrompter asks with github.com/AlecAivazis/survey/v2 on a terminal,
+// each type its own way (Kind.Ask): arrow-key selection for choices, a
+// step-by-step pick for order questions, a text input otherwise. Use it only when stdin and stdout are both
 // terminals; survey needs the file descriptors (WithStdio).
 //
 // Survey puts the terminal in raw mode, which clears ISIG, so Ctrl-C arrives
@@ -106,55 +106,18 @@ func (s *SurveyPrompter) ask(stdio terminal.Stdio, p *Presentation, live bool) (
 	if p.Retry != "" {
 		head = fmt.Sprintf("%s\n  %s", head, retryLine(p))
 	}
-	switch p.Q.Type {
-	case Single:
-		var idx int
-		err := survey.AskOne(&survey.Select{Message: head, Options: p.Choices}, &idx, opts...)
-		return strconv.Itoa(idx + 1), err
-	case Multi:
-		var idx []int
-		ms := &survey.MultiSelect{Message: head + "\n  " + msg(p.Lang, "Pick all that apply"), Options: p.Choices}
-		err := survey.AskOne(ms, &idx, opts...)
-		return joinNumbers(idx), err
-	case Order:
-		return s.askOrder(p, head, opts)
-	default:
-		var text string
-		hint := p.Hint
-		if p.Unit != "" {
-			hint += " (" + p.Unit + ")"
-		}
-		err := survey.AskOne(&survey.Input{Message: head + "\n  " + hint + ":"}, &text, opts...)
-		return text, err
-	}
+	return KindOf(p.Q).Ask(p, head, opts)
 }
 
-// askOrder lets the learner pick the steps one at a time from those left;
-// the last one needs no pick.
-func (s *SurveyPrompter) askOrder(p *Presentation, head string, opts []survey.AskOpt) (string, error) {
-	left := make([]int, len(p.Choices))
-	for i := range left {
-		left[i] = i
+// askLine asks for one line of text with the answer's hint (and unit).
+func askLine(p *Presentation, head string, opts []survey.AskOpt) (string, error) {
+	var text string
+	hint := p.Hint
+	if p.Unit != "" {
+		hint += " (" + p.Unit + ")"
 	}
-	var picked []int
-	for len(left) > 1 {
-		texts := make([]string, len(left))
-		for i, c := range left {
-			texts[i] = p.Choices[c]
-		}
-		message := head
-		if len(picked) > 0 {
-			message = fmt.Sprintf("%s (%d/%d)", msg(p.Lang, "Pick the next step"), len(picked)+1, len(p.Choices))
-		}
-		var idx int
-		if err := survey.AskOne(&survey.Select{Message: message, Options: texts}, &idx, opts...); err != nil {
-			return "", err
-		}
-		picked = append(picked, left[idx])
-		left = append(left[:idx:idx], left[idx+1:]...)
-	}
-	picked = append(picked, left...)
-	return joinNumbers(picked), nil
+	err := survey.AskOne(&survey.Input{Message: head + "\n  " + hint + ":"}, &text, opts...)
+	return text, err
 }
 
 // Ratings are the FSRS ratings in the order the rating prompt lists them.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -14,8 +15,9 @@ var SeeCommands = []string{"trace", "quorum", "dnat", "grpc-skew", "quiz"}
 
 // Validate checks one question against the schema: both languages
 // everywhere, a valid type, topic and difficulty, answer data consistent
-// with the type, and a `see:` that starts like a real command line. It
-// returns every problem found, each prefixed with the question's place.
+// with the type (Kind.Validate, and only the answer fields the type uses),
+// and a `see:` that starts like a real command line. It returns every
+// problem found, each prefixed with the question's place.
 func Validate(q *Question) []error {
 	var errs []error
 	bad := func(format string, args ...any) {
@@ -30,20 +32,13 @@ func Validate(q *Question) []error {
 	if !contains(Difficulties, q.Difficulty) {
 		bad("difficulty %q is not one of %s", q.Difficulty, strings.Join(Difficulties, ", "))
 	}
-	both := func(field string, t Text) {
-		if strings.TrimSpace(t.En) == "" || strings.TrimSpace(t.Ru) == "" {
-			bad("%s needs both en and ru", field)
-		}
-	}
+	both := func(field string, t Text) { needBoth(bad, field, t) }
 	both("prompt", q.Prompt)
 	both("explanation", q.Explanation)
 	for i, c := range q.Choices {
 		both(fmt.Sprintf("choices[%d]", i), Text{En: c.En, Ru: c.Ru})
 		if c.Why != nil {
 			both(fmt.Sprintf("choices[%d].why", i), *c.Why)
-			if q.Type == Order {
-				bad("choices[%d].why: order steps have no why", i)
-			}
 		}
 	}
 	if _, err := SplitCommandLine(q.See.Run); err != nil {
@@ -53,78 +48,21 @@ func Validate(q *Question) []error {
 	if err := checkDocURL(q.See.Doc); err != nil {
 		bad("see.doc: %v", err)
 	}
-	switch q.Type {
-	case Single, Multi:
-		if len(q.Choices) < 2 {
-			bad("%s needs at least 2 choices", q.Type)
+	k := KindOf(q)
+	k.Validate(q, bad)
+	for _, f := range answerFields {
+		if f.set(q) && !slices.Contains(k.About().Fields, f.name) {
+			bad(f.only, usedBy(f.name))
 		}
-		if q.Type == Single && len(q.Answer) != 1 {
-			bad("single needs exactly one answer index, got %v", q.Answer)
-		}
-		if q.Type == Multi && len(q.Answer) < 1 {
-			bad("multi needs at least one answer index")
-		}
-		seen := map[int]bool{}
-		for _, a := range q.Answer {
-			if a < 0 || a >= len(q.Choices) {
-				bad("answer index %d out of range 0..%d", a, len(q.Choices)-1)
-			}
-			if seen[a] {
-				bad("answer index %d repeated", a)
-			}
-			seen[a] = true
-		}
-	case Order:
-		if len(q.Choices) < 3 {
-			bad("order needs at least 3 steps")
-		}
-	case NumType:
-		if q.Numeric == nil {
-			bad("numeric needs numeric: {value, tolerance, unit}")
-		} else if q.Numeric.Tolerance < 0 {
-			bad("numeric tolerance must not be negative")
-		}
-	case TextAns:
-		if len(q.Rubric) == 0 {
-			bad("text needs a rubric")
-		}
-		for i, c := range q.Rubric {
-			both(fmt.Sprintf("rubric[%d].name", i), c.Name)
-			patterns := func(field string, w Words) {
-				if len(w.En) == 0 || len(w.Ru) == 0 {
-					bad("%s needs patterns in both en and ru", field)
-				}
-				for _, s := range append(append([]string{}, w.En...), w.Ru...) {
-					if _, err := parsePattern(s); err != nil {
-						bad("%s: %v", field, err)
-					}
-				}
-			}
-			patterns(fmt.Sprintf("rubric[%d].says", i), c.Says)
-			for j, m := range c.Wrong {
-				both(fmt.Sprintf("rubric[%d].wrong[%d].name", i, j), m.Name)
-				patterns(fmt.Sprintf("rubric[%d].wrong[%d].says", i, j), m.Says)
-			}
-		}
-		if q.Pass < 0 || q.Pass > len(q.Rubric) {
-			bad("pass %d out of range 0..%d", q.Pass, len(q.Rubric))
-		}
-	default:
-		bad("type %q is not one of %s", q.Type, strings.Join(Types, ", "))
-	}
-	if q.Type != Single && q.Type != Multi && len(q.Answer) > 0 {
-		bad("answer is only for single and multi")
-	}
-	if q.Type != Single && q.Type != Multi && q.Type != Order && len(q.Choices) > 0 {
-		bad("choices are only for single, multi and order")
-	}
-	if q.Type != NumType && q.Numeric != nil {
-		bad("numeric is only for numeric questions")
-	}
-	if q.Type != TextAns && (len(q.Rubric) > 0 || q.Pass != 0) {
-		bad("rubric and pass are only for text questions")
 	}
 	return errs
+}
+
+// needBoth reports field unless t is written in both languages.
+func needBoth(bad func(string, ...any), field string, t Text) {
+	if strings.TrimSpace(t.En) == "" || strings.TrimSpace(t.Ru) == "" {
+		bad("%s needs both en and ru", field)
+	}
 }
 
 // SplitCommandLine splits a `see:` command line into words (single and

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/k8sexplain/k8sexplain/internal/golden"
+	"github.com/k8sexplain/k8sexplain/internal/render"
 	"github.com/k8sexplain/k8sexplain/internal/report"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
@@ -138,7 +139,7 @@ func TestMDTextKeepsEveryCharacter(t *testing.T) {
 	}
 	d.T(tb)
 	var b bytes.Buffer
-	if err := report.Render(&b, d, report.Options{Format: report.Markdown}); err != nil {
+	if err := render.Render(&b, d, render.Options{Format: render.Markdown}); err != nil {
 		t.Fatal(err)
 	}
 	text := renderedText(t, b.String())

@@ -1,28 +1,12 @@
 // Package report is the document model every command prints through: a Doc
 // is a list of blocks (headings, paragraphs, tables, bars, code, lists and an
-// optional sequence diagram) that renders as text, Markdown, Mermaid or JSON.
+// optional sequence diagram); package render writes it as text, Markdown,
+// Mermaid, JSON or HTML.
 //
 // Commands build a Doc from what their model computed; they never format
 // output themselves. The same Doc gives the same bytes in every format, so
 // golden files can pin each one.
 package report
-
-// Format names an output format.
-type Format string
-
-// The formats every command accepts with --format.
-const (
-	Text     Format = "text"
-	Markdown Format = "markdown"
-	Mermaid  Format = "mermaid"
-	JSON     Format = "json"
-	// HTML is one self-contained page (no network): SVG drawn here, a
-	// little inline CSS and script, light and dark themes, print CSS.
-	HTML Format = "html"
-)
-
-// Formats lists the valid --format values in help order.
-var Formats = []string{string(Text), string(Markdown), string(Mermaid), string(JSON), string(HTML)}
 
 // Doc is one command's output.
 type Doc struct {
@@ -30,6 +14,9 @@ type Doc struct {
 	Blocks []Block `json:"blocks"`
 	// Sequence, when set, is what --format mermaid draws.
 	Sequence *Sequence `json:"sequence,omitempty"`
+	// Timeline, when set, is what --format html draws beside the
+	// sequence diagram, before the blocks.
+	Timeline *Timeline `json:"timeline,omitempty"`
 	// Data, when set, replaces the block dump in --format json with a
 	// command-specific, documented structure.
 	Data any `json:"-"`

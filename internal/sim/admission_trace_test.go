@@ -8,6 +8,8 @@ import (
 
 	"github.com/k8sexplain/k8sexplain/internal/golden"
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
+	"github.com/k8sexplain/k8sexplain/internal/sim/simtest"
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -24,12 +26,12 @@ func TestQuotaAndLimitRange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Apply(parse(t, string(src)), []string{"quota.yaml"})
+	c.Apply(simtest.Parse(t, string(src)), []string{"quota.yaml"})
 	tr := c.Run("t")
 	if tr.Summary.Pods != 2 || !tr.Summary.AllReady {
 		t.Fatalf("want 2 pods admitted and Ready, got %d (%d ready)", tr.Summary.Pods, tr.Summary.ReadyPods)
 	}
-	for _, s := range stepsOf(tr, "kubelet.admit") {
+	for _, s := range simtest.StepsOf(tr, "kubelet.admit") {
 		if s.Get("qos") != "Burstable" {
 			t.Fatalf("QoS %s: LimitRanger defaults should make the pod Burstable", s.Get("qos"))
 		}
@@ -45,7 +47,7 @@ func TestQuotaAndLimitRange(t *testing.T) {
 	msg := regexp.MustCompile(`^Error creating: pods "web-[a-z0-9]+-[a-z0-9]{5}" is forbidden: exceeded quota: compute, requested: requests.cpu=200m, used: requests.cpu=400m, limited: requests.cpu=500m$`)
 	var failed []string
 	var at []float64
-	for _, s := range stepsOf(tr, "event") {
+	for _, s := range simtest.StepsOf(tr, "event") {
 		if s.Get("reason") == "FailedCreate" {
 			failed = append(failed, s.Get("message"))
 			at = append(at, s.At.Seconds())
@@ -76,7 +78,7 @@ func TestQuotaAndLimitRange(t *testing.T) {
 	if used.String() != "400m" || pods.String() != "2" || rq.Status.Hard.Cpu() == nil {
 		t.Fatalf("status.used %v, hard %v", rq.Status.Used, rq.Status.Hard)
 	}
-	mut, ok := firstAt(tr, "apiserver.mutating", "", "")
+	mut, ok := simtest.FirstAt(tr, "apiserver.mutating", "", "")
 	if !ok {
 		t.Fatal("no mutating admission step")
 	}
@@ -118,7 +120,7 @@ func TestPriorityAdmission(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Apply(parse(t, priorityPods), []string{"p.yaml"})
+	c.Apply(simtest.Parse(t, priorityPods), []string{"p.yaml"})
 	tr := c.Run("t")
 	pods := c.Pods()
 	if len(pods) != 1 || *pods[0].Spec.Priority != 1000 || *pods[0].Spec.PreemptionPolicy != corev1.PreemptNever {
@@ -135,7 +137,7 @@ func TestQuotaReplenished(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Apply(parse(t, `apiVersion: v1
+	c.Apply(simtest.Parse(t, `apiVersion: v1
 kind: ResourceQuota
 metadata: {name: q}
 spec: {hard: {pods: "1"}}
@@ -155,7 +157,7 @@ spec:
 	if got := used(); got != "1" {
 		t.Fatalf("after the pod: used pods=%s, want 1", got)
 	}
-	c.Apply(parse(t, "apiVersion: v1\nkind: Pod\nmetadata: {name: b}\nspec:\n  containers: [{name: app, image: nginx:1.27}]\n"), []string{"b.yaml"})
+	c.Apply(simtest.Parse(t, "apiVersion: v1\nkind: Pod\nmetadata: {name: b}\nspec:\n  containers: [{name: app, image: nginx:1.27}]\n"), []string{"b.yaml"})
 	if tr, want := c.Run("t"), `pods "b" is forbidden: exceeded quota: q, requested: pods=1, used: pods=1, limited: pods=1`; !strings.Contains(tr.Failed, want) {
 		t.Fatalf("second pod: %q, want %q", tr.Failed, want)
 	}
@@ -172,7 +174,7 @@ func TestLimitRangeMax(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Apply(parse(t, `apiVersion: v1
+	c.Apply(simtest.Parse(t, `apiVersion: v1
 kind: LimitRange
 metadata: {name: lr}
 spec:
@@ -193,13 +195,55 @@ spec:
 
 // A quota limit the simulator does not count is named, not silently ignored.
 func TestQuotaUnmodeledKeys(t *testing.T) {
-	tr := applyTrace(t, 1, parse(t, `apiVersion: v1
+	tr := applyTrace(t, 1, simtest.Parse(t, `apiVersion: v1
 kind: ResourceQuota
 metadata: {name: q}
 spec: {hard: {pods: "5", services: "1", count/deployments.apps: "2"}}
 `))
-	s, ok := firstAt(tr, "resourcequota.unmodeled", "", "")
+	s, ok := simtest.FirstAt(tr, "resourcequota.unmodeled", "", "")
 	if !ok || s.Get("keys") != "count/deployments.apps, services" {
 		t.Fatalf("unmodeled keys: %v", s.Fields)
+	}
+}
+
+// syncReplicaSet writes the status after manageReplicas even when a pod
+// creation failed (pkg/controller/replicaset/replica_set.go, calculateStatus
+// in replica_set_utils.go): under the quota the ReplicaSet reports its two
+// Ready pods and a ReplicaFailure condition (reason FailedCreate, the
+// create error as message), and the Deployment counts one unavailable pod,
+// not three.
+func TestQuotaReplicaSetStatusAfterFailedCreate(t *testing.T) {
+	src, err := os.ReadFile(golden.Root() + "/examples/quota.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewCluster(Config{Seed: 1, Workers: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Apply(simtest.Parse(t, string(src)), []string{"quota.yaml"})
+	c.Settle()
+	var rs *appsv1.ReplicaSet
+	for _, o := range c.Objects("replicasets") {
+		rs = o.(*appsv1.ReplicaSet)
+	}
+	if rs == nil {
+		t.Fatal("no ReplicaSet")
+	}
+	if st := rs.Status; st.Replicas != 2 || st.ReadyReplicas != 2 || st.AvailableReplicas != 2 || st.ObservedGeneration != rs.Generation {
+		t.Errorf("ReplicaSet status %+v: want 2 replicas, 2 ready, 2 available", st)
+	}
+	var cond *appsv1.ReplicaSetCondition
+	for i := range rs.Status.Conditions {
+		if rs.Status.Conditions[i].Type == appsv1.ReplicaSetReplicaFailure {
+			cond = &rs.Status.Conditions[i]
+		}
+	}
+	if cond == nil || cond.Status != corev1.ConditionTrue || cond.Reason != "FailedCreate" ||
+		!regexp.MustCompile(`^pods "web-[a-z0-9]+-[a-z0-9]{5}" is forbidden: exceeded quota: compute, `).MatchString(cond.Message) || cond.LastTransitionTime.IsZero() {
+		t.Errorf("ReplicaFailure condition %+v", cond)
+	}
+	if d := c.Deployment("team-a", "web"); d == nil || d.Status.AvailableReplicas != 2 || d.Status.UnavailableReplicas != 1 {
+		t.Errorf("Deployment status %+v: want 2 available, 1 unavailable", d.Status)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
+	"github.com/k8sexplain/k8sexplain/internal/sim/informer"
 	"github.com/k8sexplain/k8sexplain/internal/sim/kubeproxy"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
@@ -36,7 +37,9 @@ type proxyAgent struct {
 	c         *apiserver.Client
 	eng       *engine.Engine
 	rec       *trace.Recorder
-	svcs      map[string]*proxyService // service key → its state
+	services  *informer.Informer[*corev1.Service]
+	slices    *informer.Informer[*discoveryv1.EndpointSlice] // indexed by Service
+	svcs      map[string]*proxyService                       // service key → its state
 	scheduled bool
 	lastSync  time.Duration
 	synced    bool
@@ -56,44 +59,47 @@ type proxyAgent struct {
 	Syncs, SyncedEndpoints, LargestSync int
 }
 
-// proxyService is one Service as kube-proxy tracks it.
+// proxyService is one Service as kube-proxy tracks it (the Service and
+// its slices are read from the informers).
 type proxyService struct {
-	svc     *corev1.Service
-	slices  map[string]*discoveryv1.EndpointSlice // by slice name
-	n       int                                   // ready IPs over all slices
-	sum     uint64                                // Σ ipHash over them: the same set in any order gives the same sum
-	counted bool                                  // its IPs are in refs (the Service is programmed)
+	n       int    // ready IPs over all slices
+	sum     uint64 // Σ ipHash over them: the same set in any order gives the same sum
+	counted bool   // its IPs are in refs (the Service is programmed)
+}
+
+// serviceIndex files EndpointSlices under their Service's key.
+const serviceIndex = "service"
+
+func sliceService(sl *discoveryv1.EndpointSlice) []string {
+	return []string{sl.Namespace + "/" + sl.Labels[discoveryv1.LabelServiceName]}
 }
 
 func newProxyAgent(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder, node string, loud bool) *proxyAgent {
 	p := &proxyAgent{node: node, c: c, eng: eng, rec: rec, svcs: map[string]*proxyService{},
-		last: map[string]uint64{}, loud: loud, refs: map[string]int{},
+		services: informer.New[*corev1.Service]("services"),
+		slices:   informer.New[*discoveryv1.EndpointSlice]("endpointslices").AddIndexer(serviceIndex, sliceService),
+		last:     map[string]uint64{}, loud: loud, refs: map[string]int{},
 		touched: map[string]bool{}, dirty: map[string]bool{}}
-	c.Watch("services", func(ev apiserver.Event) {
-		svc := ev.Obj.(*corev1.Service)
-		k := svc.Namespace + "/" + svc.Name
+	p.services.AddEventHandler(func(ev informer.Event[*corev1.Service]) {
+		k := ev.Obj.Namespace + "/" + ev.Obj.Name
 		ps := p.service(k)
-		if ev.Type == apiserver.Deleted {
-			ps.svc = nil
-		} else {
-			ps.svc = svc
+		var svc *corev1.Service
+		if !ev.Deleted() {
+			svc = ev.Obj
 		}
-		p.count(ps, programmed(ps.svc))
+		p.count(k, ps, programmed(svc))
 		p.dirty[k] = true
 		p.schedule()
 	})
-	c.Watch("endpointslices", func(ev apiserver.Event) {
-		sl := ev.Obj.(*discoveryv1.EndpointSlice)
+	p.slices.AddEventHandler(func(ev informer.Event[*discoveryv1.EndpointSlice]) {
+		sl := ev.Obj
 		k := sl.Namespace + "/" + sl.Labels[discoveryv1.LabelServiceName]
 		ps := p.service(k)
 		var old, now []discoveryv1.Endpoint
-		if prev := ps.slices[sl.Name]; prev != nil {
-			old = prev.Endpoints
+		if ev.Old != nil {
+			old = ev.Old.Endpoints
 		}
-		if ev.Type == apiserver.Deleted {
-			delete(ps.slices, sl.Name)
-		} else {
-			ps.slices[sl.Name] = sl
+		if !ev.Deleted() {
 			now = sl.Endpoints
 		}
 		// Endpoints keep their order (by pod name) from write to write, so
@@ -115,10 +121,18 @@ func newProxyAgent(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder,
 	return p
 }
 
+func (p *proxyAgent) Name() string { return p.c.Actor }
+
+// Start opens kube-proxy's watches: Services, then EndpointSlices.
+func (p *proxyAgent) Start() {
+	p.services.Run(p.c)
+	p.slices.Run(p.c)
+}
+
 func (p *proxyAgent) service(k string) *proxyService {
 	ps := p.svcs[k]
 	if ps == nil {
-		ps = &proxyService{slices: map[string]*discoveryv1.EndpointSlice{}}
+		ps = &proxyService{}
 		p.svcs[k] = ps
 	}
 	return ps
@@ -170,7 +184,7 @@ func programmed(svc *corev1.Service) bool {
 }
 
 // count adds a Service's IPs to the routed references, or takes them out.
-func (p *proxyAgent) count(ps *proxyService, want bool) {
+func (p *proxyAgent) count(k string, ps *proxyService, want bool) {
 	if ps.counted == want {
 		return
 	}
@@ -178,7 +192,7 @@ func (p *proxyAgent) count(ps *proxyService, want bool) {
 	if want {
 		d = 1
 	}
-	for _, sl := range ps.slices {
+	for _, sl := range p.slices.ByIndex(serviceIndex, k) {
 		for _, ip := range readyIPs(sl.Endpoints) {
 			p.ref(ip, d)
 		}
@@ -252,7 +266,7 @@ func (p *proxyAgent) sync() {
 	clear(p.dirty)
 	for _, k := range keys {
 		ps := p.svcs[k]
-		svc := ps.svc
+		svc, _ := p.services.GetByKey(k)
 		if !programmed(svc) {
 			continue
 		}
@@ -287,11 +301,11 @@ func (p *proxyAgent) sync() {
 						"proto", string(sp.Protocol), "comment", ksp.NameString()+" has no endpoints", "chain", chain, "node", p.node)})
 				continue
 			}
-			names := slices.Sorted(maps.Keys(ps.slices))
+			sls := p.slices.ByIndex(serviceIndex, k) // in name order
 			tp := sp.TargetPort.String()
-			if len(names) > 0 {
+			if len(sls) > 0 {
 				// A named targetPort is resolved per pod by the EndpointSlice controller.
-				for _, ep := range ps.slices[names[0]].Ports {
+				for _, ep := range sls[0].Ports {
 					if ep.Name != nil && *ep.Name == sp.Name && ep.Port != nil {
 						tp = fmt.Sprint(*ep.Port)
 					}
@@ -299,8 +313,8 @@ func (p *proxyAgent) sync() {
 			}
 			var ready []string
 			if ps.n <= 10 { // listed by address; more are only counted
-				for _, n := range names {
-					ready = append(ready, readyIPs(ps.slices[n].Endpoints)...)
+				for _, sl := range sls {
+					ready = append(ready, readyIPs(sl.Endpoints)...)
 				}
 			}
 			p.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: p.c.Actor, Kind: "kubeproxy.sync", Verbose: !p.loud,
@@ -328,17 +342,18 @@ func joinTargets(ips []string, n int, port string) string {
 // dnsAgent is CoreDNS's kubernetes plugin: it watches Services (and
 // EndpointSlices for headless ones) and answers from memory.
 type dnsAgent struct {
-	c      *apiserver.Client
-	rec    *trace.Recorder
-	domain string
-	seen   map[string]string
+	c        *apiserver.Client
+	rec      *trace.Recorder
+	domain   string
+	services *informer.Informer[*corev1.Service]
+	seen     map[string]string // the record last shown per name
 }
 
 func newDNSAgent(c *apiserver.Client, rec *trace.Recorder, domain string) *dnsAgent {
-	d := &dnsAgent{c: c, rec: rec, domain: domain, seen: map[string]string{}}
-	c.Watch("services", func(ev apiserver.Event) {
-		svc := ev.Obj.(*corev1.Service)
-		if ev.Type == apiserver.Deleted || (svc.Namespace == "default" && svc.Name == "kubernetes") {
+	d := &dnsAgent{c: c, rec: rec, domain: domain, services: informer.New[*corev1.Service]("services"), seen: map[string]string{}}
+	d.services.AddEventHandler(func(ev informer.Event[*corev1.Service]) {
+		svc := ev.Obj
+		if ev.Deleted() || (svc.Namespace == "default" && svc.Name == "kubernetes") {
 			return
 		}
 		fqdn := fmt.Sprintf("%s.%s.svc.%s.", svc.Name, svc.Namespace, d.domain)
@@ -360,3 +375,8 @@ func newDNSAgent(c *apiserver.Client, rec *trace.Recorder, domain string) *dnsAg
 	})
 	return d
 }
+
+func (d *dnsAgent) Name() string { return d.c.Actor }
+
+// Start opens CoreDNS's watch of Services.
+func (d *dnsAgent) Start() { d.services.Run(d.c) }

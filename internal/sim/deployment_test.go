@@ -1,12 +1,15 @@
 package sim
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/k8sexplain/k8sexplain/internal/golden"
 	"github.com/k8sexplain/k8sexplain/internal/manifest"
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
+	"github.com/k8sexplain/k8sexplain/internal/sim/simtest"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -221,5 +224,88 @@ func TestEndpointSlicesConverge(t *testing.T) {
 		if ready != replicas {
 			t.Errorf("%d replicas: %d ready endpoints stored", replicas, ready)
 		}
+	}
+}
+
+// getNewReplicaSet writes the new ReplicaSet's revision into the
+// Deployment's deployment.kubernetes.io/revision annotation, with the
+// Progressing condition NewReplicaSetCreated, by UpdateStatus (the status
+// strategy keeps annotations); the sync's own status write then carries the
+// stale resourceVersion and meets 409 (deployment/sync.go, progress.go).
+// The rollout ends Available and Progressing NewReplicaSetAvailable, with
+// times, and a new template takes revision 2.
+func TestDeploymentRevisionAndConditions(t *testing.T) {
+	objs, err := manifest.Parse("test.yaml", []byte(recreate))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := NewCluster(Config{Seed: 1, Workers: 3, LogWrites: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl.Apply(objs, []string{"test.yaml"})
+	cl.Settle()
+	dep := cl.Deployment("default", "api")
+	if got := dep.Annotations["deployment.kubernetes.io/revision"]; got != "1" {
+		t.Fatalf("revision annotation %q, want 1", got)
+	}
+	var conflicts int
+	for _, w := range cl.Writes() {
+		if w.Resource == "deployments" && w.Subresource == "status" && w.Code == 409 {
+			conflicts++
+		}
+	}
+	if conflicts == 0 {
+		t.Error("the first sync's second status write should meet 409 Conflict, as upstream's does")
+	}
+	want := []string{"Available True MinimumReplicasAvailable", `Progressing True NewReplicaSetAvailable ReplicaSet "` + dep.Name + "-"}
+	if len(dep.Status.Conditions) != 2 {
+		t.Fatalf("conditions %+v", dep.Status.Conditions)
+	}
+	for i, c := range dep.Status.Conditions {
+		if got := strings.Join([]string{string(c.Type), string(c.Status), c.Reason, c.Message}, " "); !strings.HasPrefix(got, want[i]) {
+			t.Errorf("condition %d: %s, want %s…", i, got, want[i])
+		}
+		if c.LastTransitionTime.IsZero() || c.LastUpdateTime.IsZero() {
+			t.Errorf("condition %s has no times", c.Type)
+		}
+	}
+	if err := cl.SetImage(dep, "api", "example/api:2.0"); err != nil {
+		t.Fatal(err)
+	}
+	cl.Settle()
+	if got := cl.Deployment("default", "api").Annotations["deployment.kubernetes.io/revision"]; got != "2" {
+		t.Errorf("after a new template: revision annotation %q, want 2", got)
+	}
+}
+
+// calculateStatus counts unavailable replicas against the ReplicaSets'
+// desired replicas, surge included (deployment/sync.go): while the rolling
+// update of examples/app.yaml (maxSurge 1, maxUnavailable 0) runs four
+// pods, three available, the Deployment reports one unavailable.
+func TestDeploymentUnavailableCountsTheSurge(t *testing.T) {
+	src, err := os.ReadFile(golden.Root() + "/examples/app.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := NewCluster(Config{Seed: 1, Workers: 3, LogWrites: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl.Apply(simtest.Parse(t, string(src)), []string{"app.yaml"})
+	cl.Settle()
+	from := len(cl.Writes())
+	if err := cl.SetImage(cl.Deployment("default", "web"), "web", "nginx:1.28"); err != nil {
+		t.Fatal(err)
+	}
+	cl.Settle()
+	seen := map[int32]bool{}
+	for _, w := range cl.Writes()[from:] {
+		if d, ok := w.Object.(*appsv1.Deployment); ok && w.Subresource == "status" && w.Code == 200 {
+			seen[d.Status.UnavailableReplicas] = true
+		}
+	}
+	if !seen[1] {
+		t.Errorf("unavailableReplicas during the rollout: %v, want 1 while the surge pod is not available", seen)
 	}
 }

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/manifest"
-	"github.com/k8sexplain/k8sexplain/internal/report"
-	"github.com/k8sexplain/k8sexplain/internal/trace"
+	"github.com/k8sexplain/k8sexplain/internal/render"
+	"github.com/k8sexplain/k8sexplain/internal/trace/explain"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 )
@@ -90,13 +90,14 @@ func simulate(t testing.TB, s scene, seed int64) []byte {
 	c.Apply(objs, []string{"scene.json"})
 	var out bytes.Buffer
 	tr := c.Run("k8sexplain trace apply scene.json")
-	if err := trace.Render(&out, tr, trace.Options{Format: report.JSON, Lang: "en"}); err != nil {
+	if err := render.Render(&out, explain.Doc(tr, explain.Options{Format: render.JSON, Lang: "en"}), render.Options{Format: render.JSON, Lang: "en"}); err != nil {
 		t.Fatalf("render: %v", err)
 	}
 	if dep := c.Deployment("default", "web"); dep != nil && tr.Failed == "" && tr.Summary.AllReady {
 		if err := c.SetImage(dep, "app", s.image+"-v2"); err == nil {
 			c.RunFor(2 * time.Minute)
-			if err := trace.Render(&out, c.Story("rollout", "rollout"), trace.Options{Format: report.Text, Lang: "ru"}); err != nil {
+			d := explain.Doc(c.Story("rollout", "rollout"), explain.Options{Format: render.Text, Lang: "ru"})
+			if err := render.Render(&out, d, render.Options{Format: render.Text, Lang: "ru"}); err != nil {
 				t.Fatalf("render rollout: %v", err)
 			}
 		}

@@ -2,23 +2,14 @@ package sim
 
 import (
 	"fmt"
-	"github.com/k8sexplain/k8sexplain/internal/sim/kubelet"
-	corev1 "k8s.io/api/core/v1"
 	"os"
 	"testing"
 
 	"github.com/k8sexplain/k8sexplain/internal/golden"
-	"github.com/k8sexplain/k8sexplain/internal/trace"
+	"github.com/k8sexplain/k8sexplain/internal/sim/kubelet"
+	"github.com/k8sexplain/k8sexplain/internal/sim/simtest"
+	corev1 "k8s.io/api/core/v1"
 )
-
-func firstAt(tr *trace.Trace, kind, field, value string) (trace.Step, bool) {
-	for _, s := range tr.Steps {
-		if s.Kind == kind && (field == "" || s.Get(field) == value) {
-			return s, true
-		}
-	}
-	return trace.Step{}, false
-}
 
 // examples/init.yaml: migrate runs to completion, then the native sidecar
 // starts and keeps running, then the app container; the status goes
@@ -28,12 +19,12 @@ func TestInitContainersInOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := applyTrace(t, 3, parse(t, string(src)))
+	tr := applyTrace(t, 3, simtest.Parse(t, string(src)))
 	if !tr.Summary.AllReady {
 		t.Fatalf("%d of %d pods ready", tr.Summary.ReadyPods, tr.Summary.Pods)
 	}
 	pod := ""
-	for _, s := range stepsOf(tr, "cri.StartContainer") {
+	for _, s := range simtest.StepsOf(tr, "cri.StartContainer") {
 		pod = s.Object
 		break
 	}
@@ -66,7 +57,7 @@ func TestInitContainersInOrder(t *testing.T) {
 	if len(statuses) != 2 || statuses[0] != "Init:0/2" || statuses[1] != "Init:1/2" {
 		t.Fatalf("statuses %v, want [Init:0/2 Init:1/2]", statuses)
 	}
-	if s, ok := firstAt(tr, "kubelet.running", "", ""); !ok || s.Get("containers") != "log-shipper, api" {
+	if s, ok := simtest.FirstAt(tr, "kubelet.running", "", ""); !ok || s.Get("containers") != "log-shipper, api" {
 		t.Fatalf("running containers: %v", s.Fields)
 	}
 }
@@ -90,7 +81,7 @@ func TestInitFailure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Apply(parse(t, sprintf(failingInit, "Always")), []string{"t.yaml"})
+	c.Apply(simtest.Parse(t, sprintf(failingInit, "Always")), []string{"t.yaml"})
 	tr := c.Run("t")
 	p := c.Pods()[0]
 	var init *corev1.PodCondition
@@ -105,24 +96,84 @@ func TestInitFailure(t *testing.T) {
 	if got := kubelet.PodStatusColumn(p); got != "Init:CrashLoopBackOff" && got != "Init:Error" {
 		t.Fatalf("kubectl STATUS %q", got)
 	}
-	if _, ok := firstAt(tr, "cri.StartContainer", "container", "app"); ok {
+	if _, ok := simtest.FirstAt(tr, "cri.StartContainer", "container", "app"); ok {
 		t.Fatal("app container started although its init container failed")
 	}
-	retries := stepsOf(tr, "kubelet.initretry")
+	retries := simtest.StepsOf(tr, "kubelet.initretry")
 	if len(retries) < 3 || retries[0].Get("status") != "Init:Error" || retries[1].Get("status") != "Init:CrashLoopBackOff" ||
 		retries[1].Get("delay") != "10s" || retries[2].Get("delay") != "20s" {
 		t.Fatalf("retries: %v", retries)
 	}
-	if _, ok := firstAt(tr, "event", "reason", "BackOff"); !ok {
+	if _, ok := simtest.FirstAt(tr, "event", "reason", "BackOff"); !ok {
 		t.Fatal("no BackOff event")
 	}
 
-	tr = applyTrace(t, 1, parse(t, sprintf(failingInit, "Never")))
-	if len(stepsOf(tr, "kubelet.initretry")) != 0 || len(stepsOf(tr, "kubelet.initnever")) != 1 {
+	tr = applyTrace(t, 1, simtest.Parse(t, sprintf(failingInit, "Never")))
+	if len(simtest.StepsOf(tr, "kubelet.initretry")) != 0 || len(simtest.StepsOf(tr, "kubelet.initnever")) != 1 {
 		t.Fatal("restartPolicy Never: want one failure and no retry")
 	}
-	if _, ok := firstAt(tr, "cri.StartContainer", "container", "app"); ok {
+	if _, ok := simtest.FirstAt(tr, "cri.StartContainer", "container", "app"); ok {
 		t.Fatal("app container started")
 	}
 }
 func sprintf(f string, a ...any) string { return fmt.Sprintf(f, a...) }
+
+// examples/init.yaml at the end: the completed init container and the
+// running sidecar are both ready (kubelet prober_manager.go UpdatePodStatus:
+// an init container that exited 0 is ready; a started sidecar without a
+// readiness probe is), and the ServiceAccount admission plugin mounted the
+// token into the init containers as into the others (mountServiceAccountToken).
+func TestInitContainerStatusesAndTokenMounts(t *testing.T) {
+	src, err := os.ReadFile(golden.Root() + "/examples/init.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := NewCluster(Config{Seed: 1, Workers: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl.Apply(simtest.Parse(t, string(src)), []string{"init.yaml"})
+	cl.Settle()
+	pods := cl.Pods()
+	if len(pods) != 2 {
+		t.Fatalf("%d pods", len(pods))
+	}
+	for _, p := range pods {
+		if len(p.Status.InitContainerStatuses) != 2 {
+			t.Fatalf("%s: init statuses %+v", p.Name, p.Status.InitContainerStatuses)
+		}
+		for _, st := range p.Status.InitContainerStatuses {
+			if !st.Ready {
+				t.Errorf("%s: init container %s not ready: %+v", p.Name, st.Name, st.State)
+			}
+		}
+		for _, c := range append(append([]corev1.Container{}, p.Spec.InitContainers...), p.Spec.Containers...) {
+			if n := len(c.VolumeMounts); n == 0 || c.VolumeMounts[n-1].MountPath != "/var/run/secrets/kubernetes.io/serviceaccount" {
+				t.Errorf("%s: container %s has no token mount: %+v", p.Name, c.Name, c.VolumeMounts)
+			}
+		}
+	}
+}
+
+// A running container without a readiness probe is ready at once (kubelet
+// prober_manager.go UpdatePodStatus: no readinessProbe → always ready), so
+// a Ready pod never lists a container with ready false.
+func TestContainerWithoutProbeIsReady(t *testing.T) {
+	src, err := os.ReadFile(golden.Root() + "/examples/init.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := NewCluster(Config{Seed: 1, Workers: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl.Apply(simtest.Parse(t, string(src)), []string{"init.yaml"})
+	cl.Settle()
+	for _, p := range cl.Pods() {
+		for _, st := range p.Status.ContainerStatuses {
+			if !st.Ready {
+				t.Errorf("%s: container %s not ready, though the pod is Ready and it has no probe", p.Name, st.Name)
+			}
+		}
+	}
+}

@@ -3,6 +3,8 @@ package sim
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/k8sexplain/k8sexplain/internal/manifest"
@@ -153,4 +155,102 @@ func podSpecOf(obj runtime.Object) *corev1.PodSpec {
 		return &o.Spec.Template.Spec
 	}
 	return nil
+}
+
+// SetImage is `kubectl set image deployment/NAME CONTAINER=IMAGE`: kubectl
+// reads the Deployment, changes the image locally and sends the difference
+// as a strategic merge patch (kubectl set/set_image.go: PATCH with
+// application/strategic-merge-patch+json, RBAC verb patch). A new template,
+// so a new ReplicaSet and a rolling update.
+func (c *Cluster) SetImage(dep *appsv1.Deployment, container, image string) error {
+	found := false
+	for _, ct := range dep.Spec.Template.Spec.Containers {
+		found = found || ct.Name == container
+	}
+	if !found {
+		var names []string
+		for _, ct := range dep.Spec.Template.Spec.Containers {
+			names = append(names, ct.Name)
+		}
+		return fmt.Errorf("deployment %s has no container %q (it has %s)", dep.Name, container, strings.Join(names, ", "))
+	}
+	body, _ := json.Marshal(map[string]any{"spec": map[string]any{"template": map[string]any{"spec": map[string]any{
+		"containers": []map[string]string{{"image": image, "name": container}}}}}})
+	c.rec.Add(trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", To: "kube-apiserver", Kind: "kubectl.setimage", Object: apiserver.ObjectRef(dep),
+		Fields: trace.F("deployment", dep.Name, "container", container, "image", image)})
+	c.kubectl.Patch(apiserver.ResourceOf(dep), dep.Namespace, dep.Name, "strategic merge patch "+string(body), func(o runtime.Object) {
+		d := o.(*appsv1.Deployment)
+		for i := range d.Spec.Template.Spec.Containers {
+			if d.Spec.Template.Spec.Containers[i].Name == container {
+				d.Spec.Template.Spec.Containers[i].Image = image
+			}
+		}
+	}, func(_ runtime.Object, err *apiserver.Status) {
+		if err != nil {
+			c.failed = err.Message
+		}
+	})
+	return nil
+}
+
+// Undo is `kubectl rollout undo deployment/NAME`: kubectl finds the
+// ReplicaSet of the previous revision and sends a JSON patch that replaces
+// the Deployment's spec.template with that set's template (without its
+// pod-template-hash label) and its annotations (kubectl polymorphichelpers
+// rollback.go getDeploymentPatch). The Deployment controller then finds
+// that old ReplicaSet for the template and reuses it under a new revision.
+func (c *Cluster) Undo(dep *appsv1.Deployment) {
+	rs := c.previousRS(dep)
+	if rs == nil {
+		return
+	}
+	tmpl := rs.Spec.Template.DeepCopy()
+	delete(tmpl.Labels, "pod-template-hash")
+	c.rec.Add(trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", To: "kube-apiserver", Kind: "kubectl.undo", Object: apiserver.ObjectRef(dep),
+		Fields: trace.F("deployment", dep.Name, "rs", rs.Name, "revision", rs.Annotations["deployment.kubernetes.io/revision"])})
+	c.kubectl.Patch(apiserver.ResourceOf(dep), dep.Namespace, dep.Name,
+		`JSON patch [{"op":"replace","path":"/spec/template","value":{…}},{"op":"replace","path":"/metadata/annotations","value":{…}}]`,
+		func(o runtime.Object) { o.(*appsv1.Deployment).Spec.Template = *tmpl }, nil)
+}
+
+// previousRS is the ReplicaSet of the revision before the current one.
+func (c *Cluster) previousRS(dep *appsv1.Deployment) *appsv1.ReplicaSet {
+	var owned []*appsv1.ReplicaSet
+	for _, o := range c.api.List("replicasets") {
+		rs := o.(*appsv1.ReplicaSet)
+		for _, ref := range rs.OwnerReferences {
+			if ref.UID == dep.UID {
+				owned = append(owned, rs)
+			}
+		}
+	}
+	sort.Slice(owned, func(i, j int) bool {
+		ri, _ := strconv.Atoi(owned[i].Annotations["deployment.kubernetes.io/revision"])
+		rj, _ := strconv.Atoi(owned[j].Annotations["deployment.kubernetes.io/revision"])
+		return ri > rj
+	})
+	if len(owned) < 2 {
+		return nil
+	}
+	return owned[1]
+}
+
+// Scale is `kubectl scale deployment/NAME --replicas=N`. Real kubectl
+// patches the scale subresource; the simulator writes the Deployment.
+func (c *Cluster) Scale(dep *appsv1.Deployment, replicas int32) {
+	upd := dep.DeepCopy()
+	upd.Spec.Replicas = &replicas
+	c.kubectl.Update(upd, func(_ runtime.Object, err *apiserver.Status) {
+		if err != nil {
+			c.failed = err.Message
+		}
+	})
+}
+
+// DeletePod is `kubectl delete pod NAME`: a DELETE with the default grace
+// period.
+func (c *Cluster) DeletePod(pod *corev1.Pod) {
+	c.rec.Add(trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", To: "kube-apiserver", Kind: "kubectl.delete", Object: apiserver.ObjectRef(pod),
+		Fields: trace.F("pod", pod.Name, "ip", pod.Status.PodIP, "node", pod.Spec.NodeName)})
+	c.kubectl.Delete(apiserver.ResourceOf(pod), pod.Namespace, pod.Name, nil)
 }

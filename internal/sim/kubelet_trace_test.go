@@ -7,6 +7,7 @@ import (
 
 	"github.com/k8sexplain/k8sexplain/internal/manifest"
 	"github.com/k8sexplain/k8sexplain/internal/sim/kubelet"
+	"github.com/k8sexplain/k8sexplain/internal/sim/simtest"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 )
 
@@ -18,15 +19,6 @@ func applyTrace(t *testing.T, workers int, objs []manifest.Object) *trace.Trace 
 	}
 	c.Apply(objs, []string{"t.yaml"})
 	return c.Run("t")
-}
-
-func parse(t *testing.T, src string) []manifest.Object {
-	t.Helper()
-	objs, err := manifest.Parse("t.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return objs
 }
 
 // An image counts as present only once its pull finished: no container of
@@ -59,7 +51,7 @@ func TestImagePresentOnlyAfterPull(t *testing.T) {
 	// Pods that asked while the first pull ran queued behind it: their
 	// Pulled event says so ("including waiting" longer than the pull).
 	waited := 0
-	for _, s := range stepsOf(big, "event") {
+	for _, s := range simtest.StepsOf(big, "event") {
 		if s.Get("reason") == "Pulled" && strings.HasPrefix(s.Get("message"), "Successfully pulled") && !strings.Contains(s.Get("message"), "in 1.64s (1.64s") {
 			waited++
 		}
@@ -96,7 +88,7 @@ func TestPauseImagePulledByRuntime(t *testing.T) {
 			t.Fatalf("kubelet event for the pause image: %s", s.Get("message"))
 		}
 	}
-	if len(stepsOf(tr, "runtime.pullpause")) != 1 {
+	if len(simtest.StepsOf(tr, "runtime.pullpause")) != 1 {
 		t.Fatal("want one runtime pull of the pause image inside RunPodSandbox")
 	}
 	if !tr.Summary.AllReady {
@@ -118,7 +110,7 @@ func TestDockerReference(t *testing.T) {
 // Pod status writes of the kubelet and the scheduler are strategic-merge
 // PATCHes of pods/status; the scheduler's events go to events.k8s.io/v1.
 func TestStatusPatchesAndSchedulerEvents(t *testing.T) {
-	tr := applyTrace(t, 1, parse(t, `apiVersion: v1
+	tr := applyTrace(t, 1, simtest.Parse(t, `apiVersion: v1
 kind: Pod
 metadata: {name: big}
 spec:
@@ -133,7 +125,7 @@ spec:
   - {name: app, image: nginx:1.27}
 `))
 	seen := map[string]bool{}
-	for _, s := range stepsOf(tr, "apiserver.request") {
+	for _, s := range simtest.StepsOf(tr, "apiserver.request") {
 		user, verb, path := s.Get("user"), s.Get("verb"), s.Get("path")
 		if strings.HasSuffix(path, "/status") && strings.Contains(path, "/pods/") {
 			if verb != "PATCH" {
@@ -148,7 +140,7 @@ spec:
 	if !seen["system:node:node-a"] || !seen["system:kube-scheduler"] {
 		t.Fatalf("want status PATCHes from the kubelet and the scheduler, saw %v", seen)
 	}
-	if len(stepsOf(tr, "apiserver.statuspatch")) == 0 {
+	if len(simtest.StepsOf(tr, "apiserver.statuspatch")) == 0 {
 		t.Fatal("no apiserver.statuspatch step")
 	}
 }

@@ -1,14 +1,15 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
-	"strconv"
 	"time"
 
-	"github.com/k8sexplain/k8sexplain/internal/report"
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
+	"github.com/k8sexplain/k8sexplain/internal/sim/informer"
 	"github.com/k8sexplain/k8sexplain/internal/sim/scheduler"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	appsv1 "k8s.io/api/apps/v1"
@@ -35,9 +36,12 @@ type schedAgent struct {
 	queued   map[types.UID]bool
 	busy     bool
 	bound    map[types.UID]string // pods assumed or bound, by UID → node
-	services map[string]*corev1.Service
-	rsets    map[types.UID]*appsv1.ReplicaSet
+	nodes    *informer.Informer[*corev1.Node]
+	services *informer.Informer[*corev1.Service]
+	rsets    *informer.Informer[*appsv1.ReplicaSet]
+	pods     *informer.Informer[*corev1.Pod]
 	failed   map[types.UID]*corev1.Pod // unschedulable, waiting for a cluster change
+	others   map[types.UID]bool        // pods for another scheduler, already reported
 	Pending  map[types.UID]string      // unschedulable pods' messages, for the summary
 	// Scheduled counts binds that succeeded, between FirstBind and
 	// LastBind (virtual time), for the summary's scale section.
@@ -47,44 +51,59 @@ type schedAgent struct {
 
 func newSchedAgent(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *schedAgent {
 	s := &schedAgent{c: c, eng: eng, rec: rec, fw: scheduler.New(), cache: scheduler.NewCluster(),
-		queued: map[types.UID]bool{}, bound: map[types.UID]string{}, services: map[string]*corev1.Service{},
-		rsets: map[types.UID]*appsv1.ReplicaSet{}, failed: map[types.UID]*corev1.Pod{}, Pending: map[types.UID]string{}}
-	c.Watch("nodes", func(ev apiserver.Event) {
-		n := ev.Obj.(*corev1.Node)
-		switch ev.Type {
-		case apiserver.Added:
+		queued: map[types.UID]bool{}, bound: map[types.UID]string{},
+		nodes: informer.New[*corev1.Node]("nodes"), services: informer.New[*corev1.Service]("services"),
+		rsets: informer.New[*appsv1.ReplicaSet]("replicasets"), pods: informer.New[*corev1.Pod]("pods"),
+		failed: map[types.UID]*corev1.Pod{}, Pending: map[types.UID]string{}}
+	// The scheduler's own cache (scheduler.Cluster) follows the node
+	// informer, as upstream's eventhandlers.go addNodeToCache does.
+	s.nodes.AddEventHandler(informer.HandlerFuncs[*corev1.Node]{
+		AddFunc: func(n *corev1.Node, _ int64) {
 			s.cache.AddNode(n)
 			s.retryFailed()
-		case apiserver.Modified:
+		},
+		UpdateFunc: func(_, n *corev1.Node, _ int64) {
 			s.cache.UpdateNode(n)
 			s.retryFailed()
-		case apiserver.Deleted:
-			s.cache.RemoveNode(n.Name)
-		}
-	})
-	c.Watch("services", func(ev apiserver.Event) {
-		svc := ev.Obj.(*corev1.Service)
-		if ev.Type == apiserver.Deleted {
-			delete(s.services, svc.Namespace+"/"+svc.Name)
-		} else {
-			s.services[svc.Namespace+"/"+svc.Name] = svc
-		}
-	})
-	c.Watch("replicasets", func(ev apiserver.Event) {
-		rs := ev.Obj.(*appsv1.ReplicaSet)
-		if ev.Type == apiserver.Deleted {
-			delete(s.rsets, rs.UID)
-		} else {
-			s.rsets[rs.UID] = rs
-		}
-	})
-	c.Watch("pods", func(ev apiserver.Event) { s.onPod(ev) })
+		},
+		DeleteFunc: func(n *corev1.Node, _ int64) { s.cache.RemoveNode(n.Name) },
+	}.Handle)
+	s.pods.AddEventHandler(s.onPod)
 	return s
 }
 
-func (s *schedAgent) onPod(ev apiserver.Event) {
-	pod := ev.Obj.(*corev1.Pod)
-	if ev.Type == apiserver.Deleted {
+func (s *schedAgent) Name() string { return s.c.Actor }
+
+// Start opens the scheduler's watches: nodes, Services, ReplicaSets, pods.
+func (s *schedAgent) Start() {
+	s.nodes.Run(s.c)
+	s.services.Run(s.c)
+	s.rsets.Run(s.c)
+	s.pods.Run(s.c)
+}
+
+// useProfile replaces the default profile with one from a
+// KubeSchedulerConfiguration and says so in the trace.
+func (s *schedAgent) useProfile(p scheduler.Profile, source string) {
+	s.fw = scheduler.NewWithProfile(p)
+	strategy, weights := p.Describe()
+	s.rec.Add(trace.Step{Phase: trace.PhaseScheduler, Actor: s.c.Actor, Kind: "scheduler.profile",
+		Fields: trace.F("profile", p.Name, "file", source, "strategy", strategy, "weights", weights)})
+}
+
+// profileName is the schedulerName of the agent's profile: pods naming
+// another scheduler are left alone.
+func (s *schedAgent) profileName() string {
+	if name := s.fw.Profile().Name; name != "" {
+		return name
+	}
+	return corev1.DefaultSchedulerName
+}
+
+func (s *schedAgent) onPod(ev informer.Event[*corev1.Pod]) {
+	pod := ev.Obj
+	if ev.Deleted() {
+		delete(s.others, pod.UID)
 		if _, ok := s.bound[pod.UID]; ok {
 			s.cache.RemovePod(pod)
 			delete(s.bound, pod.UID)
@@ -101,7 +120,17 @@ func (s *schedAgent) onPod(ev apiserver.Event) {
 		}
 		return
 	}
-	if pod.Spec.SchedulerName != "" && pod.Spec.SchedulerName != corev1.DefaultSchedulerName {
+	if name := pod.Spec.SchedulerName; name != s.profileName() && (name != "" || s.profileName() != corev1.DefaultSchedulerName) {
+		// Another scheduler's pod: it stays Pending unless that scheduler
+		// runs. Said once per pod.
+		if !s.others[pod.UID] {
+			if s.others == nil {
+				s.others = map[types.UID]bool{}
+			}
+			s.others[pod.UID] = true
+			s.rec.Add(trace.Step{Phase: trace.PhaseScheduler, Actor: s.c.Actor, Kind: "scheduler.other", Object: apiserver.ObjectRef(pod),
+				Fields: trace.F("pod", pod.Name, "scheduler", cmp.Or(name, corev1.DefaultSchedulerName), "profile", s.profileName())})
+		}
 		return
 	}
 	if s.queued[pod.UID] || s.failed[pod.UID] != nil {
@@ -156,17 +185,13 @@ func (s *schedAgent) retryFailed() {
 // spreadSelector gathers what the scheduler's DefaultSpreadSelector needs
 // from the agent's informers: the Services and the owning ReplicaSet.
 func (s *schedAgent) spreadSelector(pod *corev1.Pod) labels.Selector {
-	svcs := make([]*corev1.Service, 0, len(s.services))
-	for _, svc := range s.services {
-		svcs = append(svcs, svc)
-	}
 	var owner *metav1.LabelSelector
 	if ref := metav1.GetControllerOf(pod); ref != nil {
-		if rs := s.rsets[ref.UID]; rs != nil {
+		if rs, _ := s.rsets.Get(pod.Namespace, ref.Name); rs != nil && rs.UID == ref.UID {
 			owner = rs.Spec.Selector
 		}
 	}
-	return scheduler.DefaultSpreadSelector(pod, svcs, owner)
+	return scheduler.DefaultSpreadSelector(pod, s.services.ByNamespace(pod.Namespace), owner)
 }
 
 func (s *schedAgent) cycle(pod *corev1.Pod) {
@@ -174,8 +199,8 @@ func (s *schedAgent) cycle(pod *corev1.Pod) {
 	ref := apiserver.ObjectRef(pod)
 	if !s.rec.Full() {
 		s.rec.Add(trace.Step{Phase: trace.PhaseScheduler, Actor: s.c.Actor, Kind: "scheduler.filter", Object: ref,
-			Fields: trace.F("pod", pod.Name, "feasible", res.Feasible, "evaluated", res.Evaluated, "nodes", res.NumAllNodes),
-			Table:  filterTable(res)})
+			Fields:    trace.F("pod", pod.Name, "feasible", res.Feasible, "evaluated", res.Evaluated, "nodes", res.NumAllNodes),
+			Placement: filterPlacement(res)})
 	}
 	if res.Node == "" {
 		s.failed[pod.UID] = pod
@@ -196,7 +221,7 @@ func (s *schedAgent) cycle(pod *corev1.Pod) {
 		// past the recording limit: no tables to build
 	} else if len(res.Scores) > 0 {
 		s.rec.Add(trace.Step{Phase: trace.PhaseScheduler, Actor: s.c.Actor, Kind: "scheduler.score", Object: ref,
-			Fields: trace.F("pod", pod.Name, "node", res.Node, "ties", len(res.Ties)), Table: scoreTable(res)})
+			Fields: trace.F("pod", pod.Name, "node", res.Node, "ties", len(res.Ties)), Placement: scorePlacement(res)})
 	} else {
 		s.rec.Add(trace.Step{Phase: trace.PhaseScheduler, Actor: s.c.Actor, Kind: "scheduler.single", Object: ref,
 			Fields: trace.F("pod", pod.Name, "node", res.Node)})
@@ -227,48 +252,25 @@ func (s *schedAgent) cycle(pod *corev1.Pod) {
 	})
 }
 
-// filterTable and scoreTable write their headers and verdicts as words of
-// the trace catalogue ("node", "fits"), which trace.StepTable translates.
-func filterTable(res scheduler.Result) *report.Table {
-	t := &report.Table{Header: []string{"node", "filter", "verdict"}}
-	for _, v := range res.Filtered {
-		if v.Plugin == "" {
-			t.Rows = append(t.Rows, []string{v.Node, "all passed", "fits"})
-			continue
-		}
-		reason := ""
-		for i, r := range v.Reasons {
-			if i > 0 {
-				reason += "; "
-			}
-			reason += r
-		}
-		t.Rows = append(t.Rows, []string{v.Node, v.Plugin, reason})
+// filterPlacement and scorePlacement copy a cycle's result into its step
+// (nothing in it aliases the scheduler's buffers or its plugins' statuses):
+// the trace keeps data, and trace/explain draws the tables.
+func filterPlacement(res scheduler.Result) *trace.Placement {
+	p := &trace.Placement{Node: res.Node, Filtered: make([]trace.NodeVerdict, len(res.Filtered))}
+	for i, v := range res.Filtered {
+		p.Filtered[i] = trace.NodeVerdict{Node: v.Node, Plugin: v.Plugin, Reasons: slices.Clone(v.Reasons)}
 	}
-	return t
+	return p
 }
 
-func scoreTable(res scheduler.Result) *report.Table {
-	t := &report.Table{Header: []string{"node"}}
-	if len(res.Scores) == 0 {
-		return t
-	}
-	for _, p := range res.Scores[0].Plugins {
-		t.Header = append(t.Header, fmt.Sprintf("%s ×%d", p.Plugin, p.Weight))
-	}
-	t.Header = append(t.Header, "total")
-	t.Right = make([]bool, len(t.Header))
-	for i := 1; i < len(t.Right); i++ {
-		t.Right[i] = true
-	}
-	for _, ns := range res.Scores {
-		row := []string{ns.Node}
-		for _, p := range ns.Plugins {
-			row = append(row, strconv.FormatInt(p.Normalized, 10))
+func scorePlacement(res scheduler.Result) *trace.Placement {
+	p := &trace.Placement{Node: res.Node, Scores: make([]trace.NodeScore, len(res.Scores))}
+	for i, ns := range res.Scores {
+		ps := make([]trace.PluginScore, len(ns.Plugins))
+		for j, sc := range ns.Plugins {
+			ps[j] = trace.PluginScore{Plugin: sc.Plugin, Normalized: sc.Normalized, Weight: sc.Weight}
 		}
-		row = append(row, strconv.FormatInt(ns.Total, 10))
-		t.Rows = append(t.Rows, row)
-		t.Highlight = append(t.Highlight, ns.Node == res.Node)
+		p.Scores[i] = trace.NodeScore{Node: ns.Node, Plugins: ps, Total: ns.Total}
 	}
-	return t
+	return p
 }

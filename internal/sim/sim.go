@@ -16,6 +16,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/sim/controller"
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
 	"github.com/k8sexplain/k8sexplain/internal/sim/kubelet"
+	"github.com/k8sexplain/k8sexplain/internal/sim/scheduler"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
@@ -63,6 +64,11 @@ type Config struct {
 	// time, pods Running and pods in all. It only reports; the run is the
 	// same with or without it.
 	Progress func(now time.Duration, running, pods int)
+	// Scheduler, when set, is the kube-scheduler profile (from
+	// --scheduler-config); nil runs the default profile. SchedulerSource
+	// names the file it came from, for the trace.
+	Scheduler       *scheduler.Profile
+	SchedulerSource string
 	// LogWrites keeps the API server's log of write requests (Writes), for
 	// the comparison with a real control plane's audit log.
 	LogWrites bool
@@ -93,12 +99,10 @@ type Cluster struct {
 	deploy       *controller.Deployment
 	slices       *controller.EndpointSlice
 	kubelets     map[string]*kubelet.Kubelet
-	historyFrom  int
 	eventsBefore int
 	proxy        *proxyAgent // the first worker's kube-proxy (the clients' node)
 	nodeLife     *controller.NodeLifecycle
-	downAt       time.Duration
-	race         race
+	comps        []Component // in start order
 }
 
 // NewCluster builds the nodes and starts every component.
@@ -120,6 +124,104 @@ func NewCluster(cfg Config) (*Cluster, error) {
 	api.Validate = manifest.Validate
 	api.LogWrites = cfg.LogWrites
 	c.api = api
+	seedBootstrap(api)
+	if c.nodes, err = clusterNodes(cfg); err != nil {
+		return nil, err
+	}
+	for _, n := range c.nodes {
+		api.Seed(n)
+	}
+	if c.comps, err = c.components(); err != nil {
+		return nil, err
+	}
+	for _, comp := range c.comps {
+		comp.Start()
+	}
+	// Past proxySample nodes the other kube-proxies are counted, not
+	// simulated (their work is identical).
+	if extra := len(c.nodes) - proxySample; extra > 0 {
+		api.CountWatchers("services", extra)
+		api.CountWatchers("endpointslices", extra)
+	}
+	c.kubectl = api.NewClient("kubectl", cert("kubernetes-admin", "kubeadm:cluster-admins"), trace.PhaseKubectl)
+	c.kubectl.Loud = true
+	return c, nil
+}
+
+// components lists the cluster's processes in the order they start, each
+// on its own client: the controllers, the scheduler, per node a kubelet
+// and (on the first proxySample nodes) a kube-proxy, the node lifecycle
+// controller and the kubelets' heartbeats when Config.Heartbeats, CoreDNS.
+func (c *Cluster) components() ([]Component, error) {
+	api, eng, rec := c.api, c.eng, c.rec
+	saClient := func(name, account string, phase trace.Phase) *apiserver.Client {
+		return api.NewClient(name, sa(account), phase)
+	}
+	c.deploy = controller.NewDeployment(saClient("deployment-controller", "deployment-controller", trace.PhaseController), eng, rec)
+	c.slices = controller.NewEndpointSlice(saClient("endpointslice-controller", "endpointslice-controller", trace.PhaseReady), eng, rec)
+	c.slices.BatchPeriod = c.cfg.EndpointUpdatesBatchPeriod
+	c.sched = newSchedAgent(api.NewClient("default-scheduler", cert("system:kube-scheduler"), trace.PhaseScheduler), eng, rec)
+	if c.cfg.Scheduler != nil {
+		c.sched.useProfile(*c.cfg.Scheduler, c.cfg.SchedulerSource)
+	}
+	comps := []Component{
+		c.deploy,
+		controller.NewReplicaSet(saClient("replicaset-controller", "replicaset-controller", trace.PhaseController), eng, rec),
+		c.slices,
+		controller.NewResourceQuota(saClient("resourcequota-controller", "resourcequota-controller", trace.PhaseController), eng, rec),
+		c.sched,
+	}
+	c.kubelets = map[string]*kubelet.Kubelet{}
+	first := firstWorker(c.nodes)
+	for i, n := range c.nodes {
+		k, err := kubelet.New(api.NewClient("kubelet/"+n.Name, cert("system:node:"+n.Name, "system:nodes"), trace.PhaseKubelet), eng, rec, n)
+		if err != nil {
+			return nil, err
+		}
+		k.OnReady = c.podReady
+		k.Missing = c.cfg.MissingImages
+		if c.cfg.App != "" {
+			k.App = c.cfg.App
+		}
+		c.kubelets[n.Name] = k
+		comps = append(comps, k)
+		// Every node's kube-proxy reprograms its rules; the first worker's
+		// syncs are shown, the others' with -v.
+		if i < proxySample {
+			pa := newProxyAgent(saClient("kube-proxy/"+n.Name, "kube-proxy", trace.PhaseReady), eng, rec, n.Name, i == first)
+			if i == first {
+				c.proxy = pa
+			}
+			comps = append(comps, pa)
+		}
+	}
+	if c.cfg.Heartbeats {
+		c.nodeLife = controller.NewNodeLifecycle(saClient("node-lifecycle-controller", "node-controller", trace.PhaseController), eng, rec)
+		c.nodeLife.Eviction = saClient("taint-eviction-controller", "taint-eviction-controller", trace.PhaseController)
+		comps = append(comps, c.nodeLife)
+		for _, n := range c.nodes {
+			comps = append(comps, heartbeat{c.kubelets[n.Name]})
+		}
+	}
+	return append(comps, newDNSAgent(saClient("coredns", "coredns", trace.PhaseReady), rec, ClusterDomain)), nil
+}
+
+// sa is a service account's identity in kube-system (a controller of
+// kube-controller-manager with --use-service-account-credentials, or an
+// add-on).
+func sa(name string) apiserver.Identity {
+	return apiserver.Identity{User: "system:serviceaccount:kube-system:" + name,
+		Groups: []string{"system:serviceaccounts", "system:serviceaccounts:kube-system", "system:authenticated"}, Method: "service account token (JWT)"}
+}
+
+// cert is an identity from an x509 client certificate.
+func cert(user string, groups ...string) apiserver.Identity {
+	return apiserver.Identity{User: user, Groups: append(groups, "system:authenticated"), Method: "x509 client certificate"}
+}
+
+// seedBootstrap stores what kubeadm creates before any component runs: the
+// namespaces and the kubernetes Service.
+func seedBootstrap(api *apiserver.Server) {
 	for _, ns := range []string{"default", "kube-system", "kube-public", "kube-node-lease"} {
 		n := &corev1.Namespace{}
 		n.Name = ns
@@ -131,7 +233,11 @@ func NewCluster(cfg Config) (*Cluster, error) {
 	kube.Spec.ClusterIP = "10.96.0.1"
 	kube.Spec.Ports = []corev1.ServicePort{{Name: "https", Port: 443, Protocol: corev1.ProtocolTCP}}
 	api.Seed(kube)
+}
 
+// clusterNodes are Config.Nodes, or the default nodes, checked and with
+// their podCIDRs allocated.
+func clusterNodes(cfg Config) ([]*corev1.Node, error) {
 	nodes := cfg.Nodes
 	if len(nodes) == 0 {
 		if cfg.Workers > MaxNodes {
@@ -152,64 +258,7 @@ func NewCluster(cfg Config) (*Cluster, error) {
 	if err := AllocateNodeCIDRs(nodes, cidr, mask); err != nil {
 		return nil, err
 	}
-	for _, n := range nodes {
-		api.Seed(n)
-	}
-	c.nodes = nodes
-
-	sa := func(name string) apiserver.Identity {
-		return apiserver.Identity{User: "system:serviceaccount:kube-system:" + name,
-			Groups: []string{"system:serviceaccounts", "system:serviceaccounts:kube-system", "system:authenticated"}, Method: "service account token (JWT)"}
-	}
-	cert := func(user string, groups ...string) apiserver.Identity {
-		return apiserver.Identity{User: user, Groups: append(groups, "system:authenticated"), Method: "x509 client certificate"}
-	}
-	c.deploy = controller.NewDeployment(api.NewClient("deployment-controller", sa("deployment-controller"), trace.PhaseController), eng, c.rec)
-	controller.NewReplicaSet(api.NewClient("replicaset-controller", sa("replicaset-controller"), trace.PhaseController), eng, c.rec)
-	c.slices = controller.NewEndpointSlice(api.NewClient("endpointslice-controller", sa("endpointslice-controller"), trace.PhaseReady), eng, c.rec)
-	c.slices.BatchPeriod = cfg.EndpointUpdatesBatchPeriod
-	controller.NewResourceQuota(api.NewClient("resourcequota-controller", sa("resourcequota-controller"), trace.PhaseController), eng, c.rec)
-	c.sched = newSchedAgent(api.NewClient("default-scheduler", cert("system:kube-scheduler"), trace.PhaseScheduler), eng, c.rec)
-	for i, n := range nodes {
-		kc := api.NewClient("kubelet/"+n.Name, cert("system:node:"+n.Name, "system:nodes"), trace.PhaseKubelet)
-		k, err := kubelet.New(kc, eng, c.rec, n)
-		if err != nil {
-			return nil, err
-		}
-		k.OnReady = c.podReady
-		k.Missing = cfg.MissingImages
-		if cfg.App != "" {
-			k.App = cfg.App
-		}
-		if c.kubelets == nil {
-			c.kubelets = map[string]*kubelet.Kubelet{}
-		}
-		c.kubelets[n.Name] = k
-		// Every node's kube-proxy reprograms its rules; the first worker's
-		// syncs are shown, the others' with -v. Past proxySample nodes the
-		// rest are counted, not simulated (their work is identical).
-		if i < proxySample {
-			pa := newProxyAgent(api.NewClient("kube-proxy/"+n.Name, sa("kube-proxy"), trace.PhaseReady), eng, c.rec, n.Name, i == firstWorker(nodes))
-			if i == firstWorker(nodes) {
-				c.proxy = pa
-			}
-		}
-	}
-	if extra := len(nodes) - proxySample; extra > 0 {
-		api.CountWatchers("services", extra)
-		api.CountWatchers("endpointslices", extra)
-	}
-	if cfg.Heartbeats {
-		c.nodeLife = controller.NewNodeLifecycle(api.NewClient("node-lifecycle-controller", sa("node-controller"), trace.PhaseController), eng, c.rec)
-		c.nodeLife.Eviction = api.NewClient("taint-eviction-controller", sa("taint-eviction-controller"), trace.PhaseController)
-		for _, n := range nodes {
-			c.kubelets[n.Name].StartHeartbeat()
-		}
-	}
-	newDNSAgent(api.NewClient("coredns", sa("coredns"), trace.PhaseReady), c.rec, ClusterDomain)
-	c.kubectl = api.NewClient("kubectl", cert("kubernetes-admin", "kubeadm:cluster-admins"), trace.PhaseKubectl)
-	c.kubectl.Loud = true
-	return c, nil
+	return nodes, nil
 }
 
 func firstWorker(nodes []*corev1.Node) int {

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/k8sexplain/k8sexplain/internal/l10n"
-	"github.com/k8sexplain/k8sexplain/internal/report"
 )
 
 // Entry is the text of one step kind in one language: Msg is the one-line
@@ -79,76 +78,10 @@ func Lookup(lang, kind string) Entry {
 // Text returns the rendered one-line message of s in lang.
 func Text(lang string, s *Step) string { return fill(lang, Lookup(lang, s.Kind).Msg, s) }
 
-// UI strings of the renderers.
-type ui struct {
-	title, builtin, summary, allReady, notReady, pending, requests, watchEvents, revisions,
-	events, dropped, unmodeled, failed, component, count, timeline, modelled, latencies, mermaidCut, lang string
-	phases [9]string
-	// stories are the titles of the other traces, by story name.
-	stories map[string]string
-}
-
-func uiFor(lang string) ui {
-	m := func(key string) string { s, _ := catalogue.Msg(lang, key); return s }
-	u := ui{
-		title: m("ui.title"), builtin: m("ui.builtin"), summary: m("ui.summary"), allReady: m("ui.allReady"),
-		notReady: m("ui.notReady"), pending: m("ui.pending"), requests: m("ui.requests"), watchEvents: m("ui.watchEvents"),
-		revisions: m("ui.revisions"), events: m("ui.events"), dropped: m("ui.dropped"), unmodeled: m("ui.unmodeled"),
-		failed: m("ui.failed"), component: m("ui.component"), count: m("ui.count"), timeline: m("ui.timeline"),
-		modelled: m("ui.modelled"), latencies: m("ui.latencies"), mermaidCut: m("ui.mermaidCut"), lang: m("ui.lang"),
-		stories: map[string]string{},
-	}
-	for i := 1; i < len(u.phases); i++ {
-		u.phases[i] = m(fmt.Sprintf("ui.phase.%d", i))
-	}
-	for _, story := range []string{"rollout", "delete", "crash", "node-failure"} {
-		u.stories[story] = m("ui.story." + story)
-	}
-	return u
-}
-
-// scaleUI is the text of the scale section, with {placeholders}.
-type scaleUI struct {
-	title, watch, bytes, sched, slices, proxy, sampled, steps, stepsAll, count string
-}
-
-func scaleFor(lang string) scaleUI {
-	m := func(key string) string { s, _ := catalogue.Msg(lang, "scale."+key); return s }
-	return scaleUI{title: m("title"), watch: m("watch"), bytes: m("bytes"), sched: m("sched"), slices: m("slices"),
-		proxy: m("proxy"), sampled: m("sampled"), steps: m("steps"), stepsAll: m("stepsAll"), count: m("count")}
-}
-
-// word translates a table title or header key.
-func word(lang, key string) string {
-	if v, ok := catalogue.Msg(lang, "word."+key); ok {
-		return v
-	}
-	return key
-}
-
-// StepTable is a step's table in lang: the simulator writes its headers and
-// verdicts as English words of the catalogue (word.*: "node", "fits"),
-// which are translated here; names, plugin names, numbers and Kubernetes'
-// own messages are not words of it and stay as they are. JSON keeps the
-// table as recorded.
-func StepTable(lang string, t *report.Table) *report.Table {
-	if t == nil || lang == "en" {
-		return t
-	}
-	out := *t
-	out.Header = make([]string, len(t.Header))
-	for i, h := range t.Header {
-		out.Header[i] = word(lang, h)
-	}
-	out.Rows = make([][]string, len(t.Rows))
-	for i, row := range t.Rows {
-		out.Rows[i] = make([]string, len(row))
-		for j, c := range row {
-			out.Rows[i][j] = word(lang, c)
-		}
-	}
-	return &out
-}
+// Texts is the catalogue bound to lang: package trace/explain reads the
+// document's words from it (ui.*, table words word.*, the scale section
+// scale.*).
+func Texts(lang string) l10n.Texts { return catalogue.In(lang) }
 
 // Phrase is a field value that is words, not data: a key of the
 // catalogue's phrase.* messages with its arguments. English (JSON, the

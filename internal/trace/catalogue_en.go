@@ -51,7 +51,7 @@ var catalogueEN = map[string]Entry{
 	"apiserver.conflict": {"409 Conflict for {user}: {verb} {resource} {name} read at resourceVersion {read}, stored is {stored}",
 		"Optimistic concurrency: every update carries the resourceVersion its writer read, and etcd's compare-and-swap on the key's revision refuses it if someone wrote in between (`Operation cannot be fulfilled on …: the object has been modified; please apply your changes to the latest version and try again`). There are no locks: the loser reads again (from its informer) and retries. A status write keeps the stored spec and a spec write the stored status, so the two owners never overwrite each other's half."},
 	"controller.conflict": {"{message}: requeued, retry {attempt} in {after}",
-		"The write lost the race: the controller read the object from its informer before another writer's change arrived. It does nothing half-way — no event, no assumption — and puts the key back on its work queue with exponential back-off (5 ms × 2ⁿ, client-go's default rate limiter); the next sync reads the newer object from the informer and decides again."},
+		"The write lost the race: the object changed after the controller read it from its informer — another writer's change, or the controller's own earlier write in the same sync (the Deployment controller writes the new revision with one status update and then the rollout status with a second one from the same copy, as upstream does). It does nothing half-way — no event, no assumption — and puts the key back on its work queue with exponential back-off (5 ms × 2ⁿ, client-go's default rate limiter); the next sync reads the newer object from the informer and decides again."},
 	"controller.retry": {"sync of {key} failed: {message}; retry {attempt} in {after}", ""},
 	"deployment.recreatewait": {"Recreate: old ReplicaSets are at 0, but {pods:# old pod still exists|# old pods still exist} — the new ReplicaSet waits",
 		"The Recreate strategy never runs old and new pods together: the new ReplicaSet is created only when no pod of an old one exists any more, terminating ones included (recreate.go oldPodsRunning). The gap between the two is downtime by design."},
@@ -167,6 +167,10 @@ var catalogueEN = map[string]Entry{
 	"unmodeled": {"{kind} {object} is stored; in a real cluster the {controller} acts on it — this simulator does not run it",
 		"Storing an object and acting on it are separate: the API server accepts any valid object; a controller must watch it for anything to happen."},
 	"stored.data": {"{kind} {object} is stored; no controller reconciles it (pods and other components read it)", ""},
+	"scheduler.profile": {"kube-scheduler runs profile {profile} from {file}: NodeResourcesFit {strategy}; Score {weights}",
+		"A KubeSchedulerConfiguration (kube-scheduler --config) changes the plugins and their weights: the default profile spreads pods (NodeResourcesFit LeastAllocated prefers the emptiest node), MostAllocated packs them onto the fullest nodes that fit, RequestedToCapacityRatio scores utilization through a shape you choose. Pods pick a profile by spec.schedulerName."},
+	"scheduler.other": {"pod {pod} names scheduler {scheduler} (spec.schedulerName), not this profile's {profile}: it stays Pending",
+		"kube-scheduler schedules only the pods whose spec.schedulerName is one of its profiles' schedulerName (default-scheduler when unset); a pod for a scheduler that does not run stays Pending with no event."},
 	"scheduler.queue": {"pod {pod} has no spec.nodeName: added to the scheduling queue",
 		"The scheduler watches pods whose spec.nodeName is empty. It does not start containers; it only decides where a pod should run."},
 	"scheduler.filter": {"Filter for {pod}: {feasible} of {evaluated:# evaluated node|# evaluated nodes} fit",
@@ -242,8 +246,8 @@ var wordsEN = map[string]string{
 	// The counted kube-proxies' row of the request and watch tables
 	// (sim/apiserver counts them under this name).
 	"kube-proxy (other nodes)": "kube-proxy (other nodes)",
-	// The scheduler's filter and score tables (sim/schedagent.go writes
-	// these English words; StepTable translates them).
+	// The scheduler's filter and score tables (trace/explain/sched.go writes
+	// these English words; package trace/explain translates them).
 	"node":                    "node",
 	"filter":                  "filter",
 	"verdict":                 "verdict",

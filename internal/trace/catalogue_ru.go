@@ -51,7 +51,7 @@ var catalogueRU = map[string]Entry{
 	"apiserver.conflict": {"409 Conflict для {user}: {verb} {resource} {name} прочитан с resourceVersion {read}, а хранится {stored}",
 		"Оптимистичная блокировка: каждое обновление несёт resourceVersion, который писатель прочитал, и compare-and-swap etcd по ревизии ключа отвергает запись, если кто-то успел записать раньше (`Operation cannot be fulfilled on …: the object has been modified; please apply your changes to the latest version and try again`). Блокировок нет: проигравший перечитывает объект (из своего информера) и повторяет попытку. Запись в status сохраняет хранимый spec, запись в spec — хранимый status, так что два владельца не затирают половины друг друга."},
 	"controller.conflict": {"{message}: ключ снова в очереди, повтор {attempt} через {after}",
-		"Запись проиграла гонку: контроллер прочитал объект из информера раньше, чем туда дошло чужое изменение. Ничего не делается наполовину — ни события, ни допущений: ключ возвращается в рабочую очередь с экспоненциальной задержкой (5 мс × 2ⁿ, ограничитель client-go по умолчанию), и следующая синхронизация читает из информера уже новый объект и решает заново."},
+		"Запись проиграла гонку: объект изменился после того, как контроллер прочитал его из информера, — чужой записью или собственной более ранней записью того же цикла синхронизации (контроллер Deployment записывает новую ревизию одним обновлением статуса, а затем статус выкатки вторым, из той же копии, как и в upstream). Ничего не делается наполовину — ни события, ни допущений: ключ возвращается в рабочую очередь с экспоненциальной задержкой (5 мс × 2ⁿ, ограничитель client-go по умолчанию), и следующая синхронизация читает из информера уже новый объект и решает заново."},
 	"controller.retry": {"синхронизация {key} не удалась: {message}; повтор {attempt} через {after}", ""},
 	"deployment.recreatewait": {"Recreate: старые ReplicaSet на нуле, но {pods:# старый под ещё существует|# старых пода ещё существуют|# старых подов ещё существуют} — новый ReplicaSet ждёт",
 		"Стратегия Recreate никогда не держит старые и новые поды одновременно: новый ReplicaSet создаётся, только когда не осталось ни одного пода старых, включая завершающиеся (recreate.go, oldPodsRunning). Промежуток между ними — простой, и это задумано."},
@@ -167,6 +167,10 @@ var catalogueRU = map[string]Entry{
 	"unmodeled": {"{kind} {object} сохранён; в реальном кластере на него реагирует {controller} — этот симулятор его не запускает",
 		"Сохранить объект и действовать по нему — разные вещи: API-сервер примет любой валидный объект, но чтобы что-то произошло, его должен отслеживать через watch какой-нибудь контроллер."},
 	"stored.data": {"{kind} {object} сохранён; ни один контроллер его не согласует (его читают поды и другие компоненты)", ""},
+	"scheduler.profile": {"kube-scheduler работает с профилем {profile} из {file}: NodeResourcesFit {strategy}; Score {weights}",
+		"KubeSchedulerConfiguration (kube-scheduler --config) меняет плагины и их веса: профиль по умолчанию распределяет поды (NodeResourcesFit LeastAllocated предпочитает самую свободную ноду), MostAllocated уплотняет их на самых загруженных нодах, где они помещаются, RequestedToCapacityRatio оценивает загрузку по заданной кривой. Под выбирает профиль через spec.schedulerName."},
+	"scheduler.other": {"под {pod} указывает планировщик {scheduler} (spec.schedulerName), а не профиль {profile}: он остаётся в Pending",
+		"kube-scheduler планирует только поды, у которых spec.schedulerName совпадает с schedulerName одного из его профилей (по умолчанию default-scheduler); под для незапущенного планировщика остаётся в Pending без событий."},
 	"scheduler.queue": {"у пода {pod} нет spec.nodeName: он добавлен в очередь планирования",
 		"Планировщик следит за подами с пустым spec.nodeName. Контейнеры он не запускает — он только решает, где под должен работать."},
 	"scheduler.filter": {"Filter для {pod}: подходят {feasible} из {evaluated:# проверенной ноды|# проверенных нод|# проверенных нод}",
@@ -242,8 +246,8 @@ var wordsRU = map[string]string{
 	// The counted kube-proxies' row of the request and watch tables
 	// (sim/apiserver counts them under this name).
 	"kube-proxy (other nodes)": "kube-proxy (остальные ноды)",
-	// The scheduler's filter and score tables (sim/schedagent.go writes
-	// these English words; StepTable translates them).
+	// The scheduler's filter and score tables (trace/explain/sched.go writes
+	// these English words; package trace/explain translates them).
 	"node":                    "нода",
 	"filter":                  "фильтр",
 	"verdict":                 "вердикт",

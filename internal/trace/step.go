@@ -1,11 +1,12 @@
 // Package trace is the model of what the simulator did and how it reads:
 // a Step is one thing one component did at one virtual instant (structured
 // fields, no prose); the catalogue turns a step kind into an English or a
-// Russian sentence and explanation; renderers print a Trace as text,
-// Markdown, a Mermaid sequenceDiagram or JSON (schema in docs/trace-schema.md).
+// Russian sentence and explanation. Package trace/explain turns a Trace into
+// a report.Doc, and package render prints that as text, Markdown, a Mermaid
+// sequenceDiagram, JSON (schema in docs/trace-schema.md) or HTML.
 //
-// The package imports no simulator code: the simulator records steps, and
-// only this package formats them.
+// The package imports no simulator code: the simulator records steps and
+// never formats them.
 package trace
 
 import (
@@ -15,7 +16,6 @@ import (
 
 	"github.com/k8sexplain/k8sexplain/internal/clip"
 	"github.com/k8sexplain/k8sexplain/internal/l10n"
-	"github.com/k8sexplain/k8sexplain/internal/report"
 )
 
 // Phase is one of the eight chapters of the "what happens after kubectl
@@ -57,7 +57,9 @@ type Step struct {
 	Object  string        `json:"object,omitempty"` // resource/namespace/name
 	Verbose bool          `json:"verbose,omitempty"`
 	Fields  []Field       `json:"fields,omitempty"`
-	Table   *report.Table `json:"table,omitempty"`
+	// Placement is the scheduler's filter or score result (scheduler
+	// steps only).
+	Placement *Placement `json:"placement,omitempty"`
 }
 
 // Get returns the value of field k, or "".

@@ -41,9 +41,12 @@ func (s *Server) mutate(obj runtime.Object) ([]any, *Status) {
 				ServiceAccountToken: &corev1.ServiceAccountTokenProjection{Path: "token", ExpirationSeconds: ptr(int64(3607))},
 			}}},
 		}})
-		for i := range pod.Spec.Containers {
-			pod.Spec.Containers[i].VolumeMounts = append(pod.Spec.Containers[i].VolumeMounts, corev1.VolumeMount{
-				Name: vol, ReadOnly: true, MountPath: "/var/run/secrets/kubernetes.io/serviceaccount"})
+		// init containers first, then the others (mountServiceAccountToken)
+		for _, cs := range [][]corev1.Container{pod.Spec.InitContainers, pod.Spec.Containers} {
+			for i := range cs {
+				cs[i].VolumeMounts = append(cs[i].VolumeMounts, corev1.VolumeMount{
+					Name: vol, ReadOnly: true, MountPath: "/var/run/secrets/kubernetes.io/serviceaccount"})
+			}
 		}
 		did = append(did, trace.P("admission.serviceaccount", pod.Spec.ServiceAccountName, vol))
 	} else {

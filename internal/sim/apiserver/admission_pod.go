@@ -346,7 +346,16 @@ func (s *Server) admitQuota(c *Client, r request, obj runtime.Object, step func(
 		// The quota evaluator serialises a namespace's checks and keeps the
 		// charged usage: the next pod is checked against it at once.
 		s.put(key, &stored{obj: rq, res: prev.res})
-		s.commit(c, request{verb: "update", subresource: "status", res: ResourceOf(rq), ns: rq.Namespace, name: rq.Name}, key, func(*stored) (runtime.Object, *Status) { return rq, nil }, nil, step)
+		charge := request{verb: "update", subresource: "status", res: ResourceOf(rq), ns: rq.Namespace, name: rq.Name, obj: rq}
+		var logged Done
+		if s.LogWrites {
+			// The plugin writes through the API server's loopback client,
+			// as user system:apiserver (staging/src/k8s.io/apiserver/pkg/
+			// admission/plugin/resourcequota/controller.go checkQuotas,
+			// quotaAccessor.UpdateQuotaStatus).
+			logged = s.logWrite(&Client{s: s, Actor: "kube-apiserver", ID: Identity{User: "system:apiserver"}}, charge, nil)
+		}
+		s.commit(c, charge, key, func(*stored) (runtime.Object, *Status) { return rq, nil }, logged, step)
 	}
 	return true
 }

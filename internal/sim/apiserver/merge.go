@@ -31,6 +31,13 @@ func mergeUpdate(prev, next runtime.Object, status bool) runtime.Object {
 		p := prev.(*appsv1.Deployment)
 		out := split(p, n, status, func(x *appsv1.Deployment) *appsv1.DeploymentStatus { return &x.Status })
 		bumpGeneration(&out.ObjectMeta, p.Spec, out.Spec, status)
+		if status {
+			// deploymentStatusStrategy.PrepareForUpdate resets only spec
+			// and labels (pkg/registry/apps/deployment/strategy.go): the
+			// deployment controller writes the revision annotation with
+			// UpdateStatus (deployment/sync.go getNewReplicaSet).
+			out.Annotations = n.Annotations
+		}
 		return out
 	case *appsv1.ReplicaSet:
 		p := prev.(*appsv1.ReplicaSet)

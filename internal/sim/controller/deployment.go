@@ -23,13 +23,13 @@ import (
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
+	"github.com/k8sexplain/k8sexplain/internal/sim/informer"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
@@ -38,88 +38,81 @@ type Deployment struct {
 	c       *apiserver.Client
 	eng     *engine.Engine
 	rec     *trace.Recorder
-	deploys map[string]*appsv1.Deployment
-	rsets   map[string]*appsv1.ReplicaSet // by namespace/name
-	queue   *workQueue                    // syncs queued
-	avail   map[string]int32              // last reported available replicas
+	deploys *informer.Informer[*appsv1.Deployment]
+	rsets   *informer.Informer[*appsv1.ReplicaSet] // indexed by controller UID
+	queue   *workQueue                             // syncs queued
+	avail   map[string]int32                       // last reported available replicas
 	// History is each Deployment's rollout table: sizes after every scaling.
 	History       map[string][]RolloutRow
 	progress      map[string]time.Duration // last progress (scaling, more available)
 	deadlineArmed map[string]time.Duration
 	complete      map[string]bool
 	exceeded      map[string]bool
-	rolledOut     map[string]bool                      // the last rollout completed
-	pods          map[types.UID]map[string]*corev1.Pod // by owning ReplicaSet's UID
-	waiting       map[string]bool                      // Recreate: waiting for old pods to go
-	shown         map[string][3]int32                  // last status line shown: ready, available, minAvailable
+	rolledOut     map[string]bool                 // the last rollout completed
+	pods          *informer.Informer[*corev1.Pod] // indexed by controller UID
+	waiting       map[string]bool                 // Recreate: waiting for old pods to go
+	shown         map[string][3]int32             // last status line shown: ready, available, minAvailable
 }
 
-// NewDeployment starts the controller's watches.
+// NewDeployment builds the controller on its client; Start opens its
+// watches.
 func NewDeployment(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *Deployment {
-	d := &Deployment{c: c, eng: eng, rec: rec, deploys: map[string]*appsv1.Deployment{},
-		rsets: map[string]*appsv1.ReplicaSet{}, avail: map[string]int32{},
-		History: map[string][]RolloutRow{}, progress: map[string]time.Duration{}, deadlineArmed: map[string]time.Duration{},
+	d := &Deployment{c: c, eng: eng, rec: rec, deploys: informer.New[*appsv1.Deployment]("deployments"),
+		rsets: informer.New[*appsv1.ReplicaSet]("replicasets").AddIndexer(informer.ControllerIndex, informer.ByController[*appsv1.ReplicaSet]),
+		avail: map[string]int32{}, History: map[string][]RolloutRow{}, progress: map[string]time.Duration{}, deadlineArmed: map[string]time.Duration{},
 		complete: map[string]bool{}, exceeded: map[string]bool{}, rolledOut: map[string]bool{},
-		pods: map[types.UID]map[string]*corev1.Pod{}, waiting: map[string]bool{}, shown: map[string][3]int32{}}
+		pods:    informer.New[*corev1.Pod]("pods").AddIndexer(informer.ControllerIndex, informer.ByController[*corev1.Pod]),
+		waiting: map[string]bool{}, shown: map[string][3]int32{}}
 	d.queue = newWorkQueue(eng, d.sync)
 	d.queue.onRetry = retryStep(rec, c.Actor, "deployments")
-	c.Watch("deployments", func(ev apiserver.Event) {
-		dep := ev.Obj.(*appsv1.Deployment)
-		k := dep.Namespace + "/" + dep.Name
-		if ev.Type == apiserver.Deleted {
-			delete(d.deploys, k)
+	d.deploys.AddEventHandler(func(ev informer.Event[*appsv1.Deployment]) {
+		if ev.Deleted() {
 			return
 		}
-		first := d.deploys[k] == nil
-		d.deploys[k] = dep
-		if first {
+		dep := ev.Obj
+		if ev.Old == nil {
 			rec.Add(trace.Step{Phase: trace.PhaseController, Actor: c.Actor, Kind: "controller.observe",
 				Object: apiserver.ObjectRef(dep), Fields: trace.F("kind", "Deployment", "rev", ev.Rev)})
 		}
-		d.queue.add(k)
+		d.queue.add(dep.Namespace + "/" + dep.Name)
 	})
-	c.Watch("replicasets", func(ev apiserver.Event) {
-		rs := ev.Obj.(*appsv1.ReplicaSet)
-		k := rs.Namespace + "/" + rs.Name
-		if ev.Type == apiserver.Deleted {
-			delete(d.rsets, k)
-		} else {
-			d.rsets[k] = rs
-		}
-		if ref := metav1.GetControllerOf(rs); ref != nil && ref.Kind == "Deployment" {
-			d.queue.add(rs.Namespace + "/" + ref.Name)
+	d.rsets.AddEventHandler(func(ev informer.Event[*appsv1.ReplicaSet]) {
+		if ref := metav1.GetControllerOf(ev.Obj); ref != nil && ref.Kind == "Deployment" {
+			d.queue.add(ev.Obj.Namespace + "/" + ref.Name)
 		}
 	})
 	// Pods, for Recreate: the new ReplicaSet waits until no old pod exists
 	// (deployment_controller.go deletePod enqueues the Deployment).
-	c.Watch("pods", func(ev apiserver.Event) {
-		pod := ev.Obj.(*corev1.Pod)
+	d.pods.AddEventHandler(func(ev informer.Event[*corev1.Pod]) {
+		if !ev.Deleted() {
+			return
+		}
+		pod := ev.Obj
 		ref := metav1.GetControllerOf(pod)
 		if ref == nil || ref.Kind != "ReplicaSet" {
 			return
 		}
-		if ev.Type == apiserver.Deleted {
-			delete(d.pods[ref.UID], pod.Name)
-		} else {
-			if d.pods[ref.UID] == nil {
-				d.pods[ref.UID] = map[string]*corev1.Pod{}
-			}
-			d.pods[ref.UID][pod.Name] = pod
-		}
-		if ev.Type != apiserver.Deleted {
-			return
-		}
-		rs := d.rsets[pod.Namespace+"/"+ref.Name]
+		rs, _ := d.rsets.Get(pod.Namespace, ref.Name)
 		if rs == nil {
 			return
 		}
 		if dref := metav1.GetControllerOf(rs); dref != nil && dref.Kind == "Deployment" {
-			if dep := d.deploys[rs.Namespace+"/"+dref.Name]; dep != nil && dep.Spec.Strategy.Type == appsv1.RecreateDeploymentStrategyType {
+			if dep, _ := d.deploys.Get(rs.Namespace, dref.Name); dep != nil && dep.Spec.Strategy.Type == appsv1.RecreateDeploymentStrategyType {
 				d.queue.add(rs.Namespace + "/" + dref.Name)
 			}
 		}
 	})
 	return d
+}
+
+// Name is the controller's client name.
+func (d *Deployment) Name() string { return d.c.Actor }
+
+// Start opens the controller's watches: Deployments, ReplicaSets, pods.
+func (d *Deployment) Start() {
+	d.deploys.Run(d.c)
+	d.rsets.Run(d.c)
+	d.pods.Run(d.c)
 }
 
 // retryStep records a failed sync and its back-off.
@@ -162,7 +155,7 @@ func ResolveFenceposts(surge, unavail *intstr.IntOrString, replicas int32) (int3
 // ends the sync with an error, and the queue retries the key with back-off
 // after the informers have caught up.
 func (d *Deployment) sync(k string, done func(error)) {
-	dep := d.deploys[k]
+	dep, _ := d.deploys.GetByKey(k)
 	if dep == nil {
 		done(nil)
 		return
@@ -191,28 +184,74 @@ func (d *Deployment) sync(k string, done func(error)) {
 			done(err)
 			return
 		}
-		if t := NewRSTarget(replicas, surge, total(olds)+spec(newRS), spec(newRS)); t >= 0 && t != spec(newRS) {
-			d.scale(dep, newRS, t, func(rs *appsv1.ReplicaSet, err error) {
-				if err != nil {
-					done(err)
-					return
-				}
-				d.record(k, dep, olds, rs)
-				d.status(k, dep, replicas, unavail, rs, olds, done)
-			})
-			return
-		}
-		d.scaleDownOld(dep, replicas, unavail, newRS, olds, func(olds []*appsv1.ReplicaSet, scaled bool, err error) {
+		d.syncRevision(dep, newRS, created, func(dep *appsv1.Deployment, err error) {
 			if err != nil {
 				done(err)
 				return
 			}
-			if scaled || (created && len(olds) > 0) {
-				d.record(k, dep, olds, newRS) // created and old scaled in the same sync: one row
+			if t := NewRSTarget(replicas, surge, total(olds)+spec(newRS), spec(newRS)); t >= 0 && t != spec(newRS) {
+				d.scale(dep, newRS, t, func(rs *appsv1.ReplicaSet, err error) {
+					if err != nil {
+						done(err)
+						return
+					}
+					d.record(k, dep, olds, rs)
+					d.status(k, dep, replicas, unavail, rs, olds, done)
+				})
+				return
 			}
-			d.status(k, dep, replicas, unavail, newRS, olds, done)
+			d.scaleDownOld(dep, replicas, unavail, newRS, olds, func(olds []*appsv1.ReplicaSet, scaled bool, err error) {
+				if err != nil {
+					done(err)
+					return
+				}
+				if scaled || (created && len(olds) > 0) {
+					d.record(k, dep, olds, newRS) // created and old scaled in the same sync: one row
+				}
+				d.status(k, dep, replicas, unavail, newRS, olds, done)
+			})
 		})
 	})
+}
+
+// syncRevision is the end of getNewReplicaSet (deployment/sync.go): the
+// Deployment takes its new ReplicaSet's revision in the
+// deployment.kubernetes.io/revision annotation and, when the ReplicaSet was
+// just created, the Progressing condition NewReplicaSetCreated; both go in
+// one status write (the Deployment status strategy keeps annotation
+// changes). Like upstream, the sync goes on with its own copy, which still
+// has the resourceVersion it read: the status write at the end of the same
+// sync then meets 409 Conflict and the key is retried.
+func (d *Deployment) syncRevision(dep *appsv1.Deployment, newRS *appsv1.ReplicaSet, created bool, then func(*appsv1.Deployment, error)) {
+	rev := newRS.Annotations["deployment.kubernetes.io/revision"]
+	needsUpdate := dep.Annotations["deployment.kubernetes.io/revision"] != rev
+	progress := dep.Spec.ProgressDeadlineSeconds != nil
+	if !needsUpdate && !(created && progress) {
+		then(dep, nil)
+		return
+	}
+	upd := dep.DeepCopy()
+	if upd.Annotations == nil {
+		upd.Annotations = map[string]string{}
+	}
+	upd.Annotations["deployment.kubernetes.io/revision"] = rev
+	if created && progress {
+		setDeploymentCondition(&upd.Status, d.condition(appsv1.DeploymentProgressing, corev1.ConditionTrue, "NewReplicaSetCreated",
+			fmt.Sprintf("Created new replica set %q", newRS.Name)))
+	}
+	d.c.UpdateStatus(upd, func(_ runtime.Object, err *apiserver.Status) {
+		if err != nil {
+			then(nil, err)
+			return
+		}
+		then(upd, nil)
+	})
+}
+
+// condition is NewDeploymentCondition: both times now.
+func (d *Deployment) condition(t appsv1.DeploymentConditionType, status corev1.ConditionStatus, reason, msg string) appsv1.DeploymentCondition {
+	now := metav1.NewTime(apiserver.Epoch.Add(d.eng.Now()).Truncate(time.Second))
+	return appsv1.DeploymentCondition{Type: t, Status: status, Reason: reason, Message: msg, LastUpdateTime: now, LastTransitionTime: now}
 }
 
 // recreate is rolloutRecreate (deployment/recreate.go): every old
@@ -262,20 +301,27 @@ func (d *Deployment) recreate(k string, dep *appsv1.Deployment, replicas int32, 
 			done(err)
 			return
 		}
-		if created || spec(rs) == replicas {
-			if created {
-				d.record(k, dep, olds, rs)
-			}
-			finish(rs, olds)
-			return
-		}
-		d.scale(dep, rs, replicas, func(rs *appsv1.ReplicaSet, err error) {
+		d.syncRevision(dep, rs, created, func(dep2 *appsv1.Deployment, err error) {
 			if err != nil {
 				done(err)
 				return
 			}
-			d.record(k, dep, olds, rs)
-			finish(rs, olds)
+			dep = dep2 // finish writes the status from this copy
+			if created || spec(rs) == replicas {
+				if created {
+					d.record(k, dep, olds, rs)
+				}
+				finish(rs, olds)
+				return
+			}
+			d.scale(dep, rs, replicas, func(rs *appsv1.ReplicaSet, err error) {
+				if err != nil {
+					done(err)
+					return
+				}
+				d.record(k, dep, olds, rs)
+				finish(rs, olds)
+			})
 		})
 	})
 }
@@ -297,7 +343,7 @@ func (d *Deployment) oldPods(newRS *appsv1.ReplicaSet, olds []*appsv1.ReplicaSet
 		if newRS != nil && rs.UID == newRS.UID {
 			continue
 		}
-		for _, p := range d.pods[rs.UID] {
+		for _, p := range d.pods.ByIndex(informer.ControllerIndex, string(rs.UID)) {
 			if p.Status.Phase != corev1.PodFailed && p.Status.Phase != corev1.PodSucceeded {
 				n++
 			}
@@ -339,10 +385,7 @@ func nextRevision(olds []*appsv1.ReplicaSet) int {
 func (d *Deployment) owned(dep *appsv1.Deployment, name string) (*appsv1.ReplicaSet, []*appsv1.ReplicaSet) {
 	var newRS *appsv1.ReplicaSet
 	var olds []*appsv1.ReplicaSet
-	for _, rs := range d.rsets {
-		if ref := metav1.GetControllerOf(rs); ref == nil || ref.UID != dep.UID {
-			continue
-		}
+	for _, rs := range d.rsets.ByIndex(informer.ControllerIndex, string(dep.UID)) {
 		if rs.Name == name {
 			newRS = rs
 		} else {
@@ -479,11 +522,14 @@ func (d *Deployment) record(k string, dep *appsv1.Deployment, olds []*appsv1.Rep
 // (with that resourceVersion: a stale copy conflicts and the sync is
 // retried).
 func (d *Deployment) status(k string, dep *appsv1.Deployment, replicas, maxUnavail int32, newRS *appsv1.ReplicaSet, olds []*appsv1.ReplicaSet, done func(error)) {
-	var ready, available, total int32
+	var ready, available, total, desired int32
 	for _, rs := range append([]*appsv1.ReplicaSet{newRS}, olds...) {
 		ready += rs.Status.ReadyReplicas
 		available += rs.Status.AvailableReplicas
 		total += rs.Status.Replicas
+		if rs.Spec.Replicas != nil { // Recreate's placeholder for a new ReplicaSet not created yet has none
+			desired += *rs.Spec.Replicas
+		}
 	}
 	complete := spec(newRS) == replicas && newRS.Status.AvailableReplicas >= replicas && total == replicas
 	for _, rs := range olds {
@@ -504,8 +550,11 @@ func (d *Deployment) status(k string, dep *appsv1.Deployment, replicas, maxUnava
 	next.ObservedGeneration = dep.Generation
 	next.Replicas, next.ReadyReplicas, next.AvailableReplicas = total, ready, available
 	next.UpdatedReplicas = newRS.Status.Replicas
-	next.UnavailableReplicas = max(replicas-available, 0)
-	setDeploymentCondition(next, appsv1.DeploymentCondition{Type: appsv1.DeploymentAvailable, Status: cond, Reason: reason, Message: msg})
+	// calculateStatus (deployment/sync.go): the ReplicaSets' desired
+	// replicas (surge included) minus the available ones, not below 0.
+	next.UnavailableReplicas = max(desired-available, 0)
+	setDeploymentCondition(next, d.condition(appsv1.DeploymentAvailable, cond, reason, msg))
+	d.rolloutConditions(dep, replicas, newRS, olds, next)
 	if equality.Semantic.DeepEqual(&dep.Status, next) {
 		d.finishRollout(k, dep, replicas, newRS, olds, complete)
 		done(nil)
@@ -546,15 +595,84 @@ func (d *Deployment) finishRollout(k string, dep *appsv1.Deployment, replicas in
 	d.watchDeadline(k, dep, newRS, complete)
 }
 
-// setDeploymentCondition replaces the condition of the same type, or adds it.
-func setDeploymentCondition(st *appsv1.DeploymentStatus, c appsv1.DeploymentCondition) {
-	for i := range st.Conditions {
-		if st.Conditions[i].Type == c.Type {
-			st.Conditions[i] = c
-			return
+// rolloutConditions is the conditions half of syncRolloutStatus
+// (deployment/progress.go): Progressing NewReplicaSetAvailable once the
+// rollout is complete, ReplicaSetUpdated whenever it made progress (the
+// transition time kept while it stays True), not measured again once
+// complete; the timeout is watchDeadline's. Then the ReplicaFailure
+// condition of the new ReplicaSet, else of an old one, is copied, or
+// removed when none has one (getReplicaFailures).
+func (d *Deployment) rolloutConditions(dep *appsv1.Deployment, replicas int32, newRS *appsv1.ReplicaSet, olds []*appsv1.ReplicaSet, next *appsv1.DeploymentStatus) {
+	if dep.Spec.ProgressDeadlineSeconds != nil {
+		cur := deploymentCondition(dep.Status, appsv1.DeploymentProgressing)
+		name := fmt.Sprintf("Deployment %q", dep.Name)
+		if newRS.Name != "" {
+			name = fmt.Sprintf("ReplicaSet %q", newRS.Name)
+		}
+		completed := next.Replicas == next.UpdatedReplicas && cur != nil && cur.Reason == "NewReplicaSetAvailable"
+		switch {
+		case completed:
+		case next.UpdatedReplicas == replicas && next.Replicas == replicas && next.AvailableReplicas == replicas && next.ObservedGeneration >= dep.Generation:
+			setDeploymentCondition(next, d.condition(appsv1.DeploymentProgressing, corev1.ConditionTrue, "NewReplicaSetAvailable", name+" has successfully progressed."))
+		case next.UpdatedReplicas > dep.Status.UpdatedReplicas || next.Replicas-next.UpdatedReplicas < dep.Status.Replicas-dep.Status.UpdatedReplicas ||
+			next.ReadyReplicas > dep.Status.ReadyReplicas || next.AvailableReplicas > dep.Status.AvailableReplicas:
+			c := d.condition(appsv1.DeploymentProgressing, corev1.ConditionTrue, "ReplicaSetUpdated", name+" is progressing.")
+			if cur != nil {
+				if cur.Status == corev1.ConditionTrue {
+					c.LastTransitionTime = cur.LastTransitionTime
+				}
+				removeDeploymentCondition(next, appsv1.DeploymentProgressing)
+			}
+			setDeploymentCondition(next, c)
 		}
 	}
+	var failure *appsv1.ReplicaSetCondition
+	for _, rs := range append([]*appsv1.ReplicaSet{newRS}, olds...) {
+		if failure = replicaFailure(rs.Status); failure != nil {
+			break
+		}
+	}
+	if failure == nil {
+		removeDeploymentCondition(next, appsv1.DeploymentReplicaFailure)
+		return
+	}
+	setDeploymentCondition(next, appsv1.DeploymentCondition{Type: appsv1.DeploymentReplicaFailure, Status: failure.Status,
+		Reason: failure.Reason, Message: failure.Message, LastTransitionTime: failure.LastTransitionTime, LastUpdateTime: failure.LastTransitionTime})
+}
+
+// setDeploymentCondition is SetDeploymentCondition (deployment/util): a
+// condition of the same status and reason is left as it is; one of the
+// same status keeps its transition time; the new one goes last.
+func setDeploymentCondition(st *appsv1.DeploymentStatus, c appsv1.DeploymentCondition) {
+	if cur := deploymentCondition(*st, c.Type); cur != nil {
+		if cur.Status == c.Status && cur.Reason == c.Reason {
+			return
+		}
+		if cur.Status == c.Status {
+			c.LastTransitionTime = cur.LastTransitionTime
+		}
+	}
+	removeDeploymentCondition(st, c.Type)
 	st.Conditions = append(st.Conditions, c)
+}
+
+func deploymentCondition(st appsv1.DeploymentStatus, t appsv1.DeploymentConditionType) *appsv1.DeploymentCondition {
+	for i := range st.Conditions {
+		if st.Conditions[i].Type == t {
+			return &st.Conditions[i]
+		}
+	}
+	return nil
+}
+
+func removeDeploymentCondition(st *appsv1.DeploymentStatus, t appsv1.DeploymentConditionType) {
+	var keep []appsv1.DeploymentCondition
+	for _, c := range st.Conditions {
+		if c.Type != t {
+			keep = append(keep, c)
+		}
+	}
+	st.Conditions = keep
 }
 
 // watchDeadline arms the progressDeadlineSeconds check of an unfinished
@@ -584,8 +702,7 @@ func (d *Deployment) watchDeadline(k string, dep *appsv1.Deployment, newRS *apps
 		d.exceeded[k] = true
 		d.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: d.c.Actor, Kind: "deployment.deadline", Object: ref,
 			Fields: trace.F("rs", rsName, "seconds", secs)})
-		cond := appsv1.DeploymentCondition{Type: appsv1.DeploymentProgressing,
-			Status: "False", Reason: "ProgressDeadlineExceeded", Message: fmt.Sprintf("ReplicaSet %q has timed out progressing.", rsName)}
+		cond := d.condition(appsv1.DeploymentProgressing, corev1.ConditionFalse, "ProgressDeadlineExceeded", fmt.Sprintf("ReplicaSet %q has timed out progressing.", rsName))
 		d.writeCondition(k, cond, 0)
 	})
 }
@@ -594,7 +711,7 @@ func (d *Deployment) watchDeadline(k string, dep *appsv1.Deployment, newRS *apps
 // conflict is retried with back-off from the newer copy, as the requeued
 // sync would.
 func (d *Deployment) writeCondition(k string, cond appsv1.DeploymentCondition, attempt int) {
-	dep := d.deploys[k]
+	dep, _ := d.deploys.GetByKey(k)
 	if dep == nil || attempt >= maxRetries {
 		return
 	}

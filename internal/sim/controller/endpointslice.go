@@ -9,6 +9,7 @@ import (
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
+	"github.com/k8sexplain/k8sexplain/internal/sim/informer"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
@@ -32,9 +33,9 @@ type EndpointSlice struct {
 	c        *apiserver.Client
 	eng      *engine.Engine
 	rec      *trace.Recorder
-	services map[string]*corev1.Service
-	sels     map[string]labels.Selector        // each Service's selector, parsed once
-	pods     map[string]map[string]*corev1.Pod // namespace → name → pod
+	services *informer.Informer[*corev1.Service]
+	sels     map[string]labels.Selector // each Service's selector, parsed once
+	pods     *informer.Informer[*corev1.Pod]
 	state    map[string]*svcSlices
 	queue    *workQueue // syncs queued
 	// Writes counts the slices written (created or updated), for the
@@ -79,20 +80,19 @@ type sliceState struct {
 	sig      uint64 // hash of what the last write contained, to skip no-op updates
 }
 
-// NewEndpointSlice starts the controller's watches.
+// NewEndpointSlice builds the controller on its client; Start opens its
+// watches.
 func NewEndpointSlice(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *EndpointSlice {
-	e := &EndpointSlice{c: c, eng: eng, rec: rec, services: map[string]*corev1.Service{}, sels: map[string]labels.Selector{},
-		pods: map[string]map[string]*corev1.Pod{}, state: map[string]*svcSlices{}}
+	e := &EndpointSlice{c: c, eng: eng, rec: rec, services: informer.New[*corev1.Service]("services"), sels: map[string]labels.Selector{},
+		pods: informer.New[*corev1.Pod]("pods"), state: map[string]*svcSlices{}}
 	e.queue = newWorkQueue(eng, syncNow(e.sync))
-	c.Watch("services", func(ev apiserver.Event) {
-		svc := ev.Obj.(*corev1.Service)
+	e.services.AddEventHandler(func(ev informer.Event[*corev1.Service]) {
+		svc := ev.Obj
 		k := svc.Namespace + "/" + svc.Name
-		if ev.Type == apiserver.Deleted {
-			delete(e.services, k)
+		if ev.Deleted() {
 			delete(e.sels, k)
 			return
 		}
-		e.services[k] = svc
 		if len(svc.Spec.Selector) > 0 {
 			e.sels[k] = labels.SelectorFromSet(svc.Spec.Selector)
 		} else {
@@ -101,26 +101,26 @@ func NewEndpointSlice(c *apiserver.Client, eng *engine.Engine, rec *trace.Record
 		e.reindex(k, svc)
 		e.queue.add(k)
 	})
-	c.Watch("pods", func(ev apiserver.Event) {
-		pod := ev.Obj.(*corev1.Pod)
-		ns := e.pods[pod.Namespace]
-		if ns == nil {
-			ns = map[string]*corev1.Pod{}
-			e.pods[pod.Namespace] = ns
-		}
-		if ev.Type == apiserver.Deleted {
-			delete(ns, pod.Name)
-		} else {
-			ns[pod.Name] = pod
-		}
-		for k, svc := range e.services {
-			if svc.Namespace == pod.Namespace && e.sels[k] != nil && e.sels[k].Matches(labels.Set(pod.Labels)) {
-				e.touch(k, pod, ev.Type == apiserver.Deleted)
+	e.pods.AddEventHandler(func(ev informer.Event[*corev1.Pod]) {
+		pod := ev.Obj
+		for _, svc := range e.services.ByNamespace(pod.Namespace) {
+			k := svc.Namespace + "/" + svc.Name
+			if e.sels[k] != nil && e.sels[k].Matches(labels.Set(pod.Labels)) {
+				e.touch(k, pod, ev.Deleted())
 				e.queue.addAfter(k, e.BatchPeriod)
 			}
 		}
 	})
 	return e
+}
+
+// Name is the controller's client name.
+func (e *EndpointSlice) Name() string { return e.c.Actor }
+
+// Start opens the controller's watches: Services, then pods.
+func (e *EndpointSlice) Start() {
+	e.services.Run(e.c)
+	e.pods.Run(e.c)
 }
 
 // touch records a pod change and marks the slice that holds it dirty.
@@ -169,7 +169,7 @@ func (st *svcSlices) dirty(i int) {
 }
 
 func (e *EndpointSlice) sync(k string) {
-	svc := e.services[k]
+	svc, _ := e.services.GetByKey(k)
 	st := e.state[k]
 	if svc == nil || st == nil || len(svc.Spec.Selector) == 0 {
 		return // no selector: the user manages endpoints
@@ -332,15 +332,10 @@ func (e *EndpointSlice) reindex(k string, svc *corev1.Service) {
 		return
 	}
 	sel := labels.SelectorFromSet(svc.Spec.Selector)
-	names := make([]string, 0)
-	for n, p := range e.pods[svc.Namespace] {
+	for _, p := range e.pods.ByNamespace(svc.Namespace) { // in name order
 		if sel.Matches(labels.Set(p.Labels)) {
-			names = append(names, n)
+			e.touch(k, p, false)
 		}
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		e.touch(k, e.pods[svc.Namespace][n], false)
 	}
 }
 

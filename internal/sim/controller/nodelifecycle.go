@@ -8,6 +8,7 @@ import (
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
+	"github.com/k8sexplain/k8sexplain/internal/sim/informer"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -35,9 +36,10 @@ type NodeLifecycle struct {
 	c       *apiserver.Client
 	eng     *engine.Engine
 	rec     *trace.Recorder
-	renewed map[string]time.Duration
-	nodes   map[string]*corev1.Node
-	pods    map[string]*corev1.Pod
+	renewed map[string]time.Duration // when each node's Lease was last seen renewed
+	leases  *informer.Informer[*coordinationv1.Lease]
+	nodes   *informer.Informer[*corev1.Node]
+	pods    *informer.Informer[*corev1.Pod] // indexed by node
 	unknown map[string]bool
 	// Marked is when each node was marked Unknown, for the story's table.
 	Marked map[string]time.Duration
@@ -46,34 +48,46 @@ type NodeLifecycle struct {
 	Eviction *apiserver.Client
 }
 
-// NewNodeLifecycle starts the controller and its monitor loop.
+// nodeIndex files pods under spec.nodeName.
+const nodeIndex = "node"
+
+// NewNodeLifecycle builds the controller on its client; Start opens its
+// watches and its monitor loop.
 func NewNodeLifecycle(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *NodeLifecycle {
-	n := &NodeLifecycle{c: c, eng: eng, rec: rec, renewed: map[string]time.Duration{}, nodes: map[string]*corev1.Node{},
-		pods: map[string]*corev1.Pod{}, unknown: map[string]bool{}, Marked: map[string]time.Duration{}}
-	c.Watch("leases", func(ev apiserver.Event) {
-		if l, ok := ev.Obj.(*coordinationv1.Lease); ok && l.Namespace == "kube-node-lease" {
-			n.renewed[l.Name] = eng.Now()
+	n := &NodeLifecycle{c: c, eng: eng, rec: rec, renewed: map[string]time.Duration{},
+		leases: informer.New[*coordinationv1.Lease]("leases"), nodes: informer.New[*corev1.Node]("nodes"),
+		pods: informer.New[*corev1.Pod]("pods").AddIndexer(nodeIndex, func(p *corev1.Pod) []string {
+			if p.Spec.NodeName == "" {
+				return nil
+			}
+			return []string{p.Spec.NodeName}
+		}),
+		unknown: map[string]bool{}, Marked: map[string]time.Duration{}}
+	// The monitor measures silence from when the controller saw a renewal
+	// (upstream's probeTimestamp is the observation time too).
+	n.leases.AddEventHandler(func(ev informer.Event[*coordinationv1.Lease]) {
+		if ev.Obj.Namespace == "kube-node-lease" {
+			n.renewed[ev.Obj.Name] = eng.Now()
 		}
 	})
-	c.Watch("nodes", func(ev apiserver.Event) {
-		node := ev.Obj.(*corev1.Node)
-		n.nodes[node.Name] = node
-	})
-	c.Watch("pods", func(ev apiserver.Event) {
-		p := ev.Obj.(*corev1.Pod)
-		if ev.Type == apiserver.Deleted {
-			delete(n.pods, p.Namespace+"/"+p.Name)
-		} else {
-			n.pods[p.Namespace+"/"+p.Name] = p
-		}
-	})
+	return n
+}
+
+// Name is the controller's client name.
+func (n *NodeLifecycle) Name() string { return n.c.Actor }
+
+// Start opens the controller's watches (Leases, nodes, pods) and starts
+// the node monitor.
+func (n *NodeLifecycle) Start() {
+	n.leases.Run(n.c)
+	n.nodes.Run(n.c)
+	n.pods.Run(n.c)
 	var monitor func()
 	monitor = func() {
 		n.monitor()
-		eng.Background(NodeMonitorPeriod, monitor)
+		n.eng.Background(NodeMonitorPeriod, monitor)
 	}
-	eng.Background(NodeMonitorPeriod, monitor)
-	return n
+	n.eng.Background(NodeMonitorPeriod, monitor)
 }
 
 func (n *NodeLifecycle) monitor() {
@@ -84,12 +98,13 @@ func (n *NodeLifecycle) monitor() {
 	sort.Strings(names)
 	for _, name := range names {
 		silent := n.eng.Now() - n.renewed[name]
-		if silent <= NodeMonitorGracePeriod || n.unknown[name] || n.nodes[name] == nil {
+		node, _ := n.nodes.Get("", name)
+		if silent <= NodeMonitorGracePeriod || n.unknown[name] || node == nil {
 			continue
 		}
 		n.unknown[name] = true
 		n.Marked[name] = n.eng.Now()
-		n.markUnknown(n.nodes[name], silent)
+		n.markUnknown(node, silent)
 	}
 }
 
@@ -120,12 +135,12 @@ func (n *NodeLifecycle) markUnknown(node *corev1.Node, silent time.Duration) {
 // eviction when its NoExecute toleration expires.
 func (n *NodeLifecycle) podsOnDeadNode(node string) {
 	var pods []*corev1.Pod
-	for _, p := range n.pods {
-		if p.Spec.NodeName == node && p.DeletionTimestamp == nil {
+	for _, p := range n.pods.ByIndex(nodeIndex, node) {
+		if p.DeletionTimestamp == nil {
 			pods = append(pods, p)
 		}
 	}
-	sort.Slice(pods, func(i, j int) bool { return pods[i].Name < pods[j].Name })
+	sort.SliceStable(pods, func(i, j int) bool { return pods[i].Name < pods[j].Name })
 	var names []string
 	for _, p := range pods {
 		names = append(names, p.Name)
@@ -159,7 +174,7 @@ func (n *NodeLifecycle) podsOnDeadNode(node string) {
 // PATCH its status with the DisruptionTarget condition, DELETE it
 // (pkg/controller/tainteviction/taint_eviction.go).
 func (n *NodeLifecycle) evict(p *corev1.Pod, wait time.Duration) {
-	cur := n.pods[p.Namespace+"/"+p.Name]
+	cur, _ := n.pods.Get(p.Namespace, p.Name)
 	if cur == nil || cur.DeletionTimestamp != nil {
 		return
 	}

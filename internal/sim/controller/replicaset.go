@@ -2,10 +2,14 @@ package controller
 
 import (
 	"fmt"
+	"reflect"
+	"slices"
 	"sort"
+	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
+	"github.com/k8sexplain/k8sexplain/internal/sim/informer"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -27,62 +31,52 @@ type ReplicaSet struct {
 	c          *apiserver.Client
 	eng        *engine.Engine
 	rec        *trace.Recorder
-	rsets      map[string]*appsv1.ReplicaSet
-	pods       map[types.UID]map[string]*corev1.Pod // by owner UID, then pod name
-	inFlight   map[types.UID]int                    // creations not yet observed (expectations)
-	counts     map[types.UID]*podCounts             // kept up to date on every pod event
-	deleting   map[types.UID]map[string]bool        // deletions sent, not yet seen
-	queue      *workQueue                           // syncs queued
+	rsets      *informer.Informer[*appsv1.ReplicaSet]
+	pods       *informer.Informer[*corev1.Pod] // indexed by controller UID
+	inFlight   map[types.UID]int               // creations not yet observed (expectations)
+	counts     map[types.UID]*podCounts        // kept up to date on every pod event
+	deleting   map[types.UID]map[string]bool   // deletions sent, not yet seen
+	queue      *workQueue                      // syncs queued
 	lastStatus map[string][4]int64
 	retry      itemBackoff // failed creations requeue with back-off
 }
 
-// NewReplicaSet starts the controller's watches.
+// NewReplicaSet builds the controller on its client; Start opens its watches.
 func NewReplicaSet(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *ReplicaSet {
-	r := &ReplicaSet{c: c, eng: eng, rec: rec, rsets: map[string]*appsv1.ReplicaSet{},
-		pods: map[types.UID]map[string]*corev1.Pod{}, inFlight: map[types.UID]int{}, counts: map[types.UID]*podCounts{}, deleting: map[types.UID]map[string]bool{}}
+	r := &ReplicaSet{c: c, eng: eng, rec: rec, rsets: informer.New[*appsv1.ReplicaSet]("replicasets"),
+		pods:     informer.New[*corev1.Pod]("pods").AddIndexer(informer.ControllerIndex, informer.ByController[*corev1.Pod]),
+		inFlight: map[types.UID]int{}, counts: map[types.UID]*podCounts{}, deleting: map[types.UID]map[string]bool{}}
 	r.queue = newWorkQueue(eng, r.sync)
 	r.queue.onRetry = retryStep(rec, c.Actor, "replicasets")
-	c.Watch("replicasets", func(ev apiserver.Event) {
-		rs := ev.Obj.(*appsv1.ReplicaSet)
-		k := rs.Namespace + "/" + rs.Name
-		if ev.Type == apiserver.Deleted {
-			delete(r.rsets, k)
+	r.rsets.AddEventHandler(func(ev informer.Event[*appsv1.ReplicaSet]) {
+		if ev.Deleted() {
 			return
 		}
-		if r.rsets[k] == nil {
+		rs := ev.Obj
+		if ev.Old == nil {
 			rec.Add(trace.Step{Phase: trace.PhaseController, Actor: c.Actor, Kind: "controller.observe",
 				Object: apiserver.ObjectRef(rs), Fields: trace.F("kind", "ReplicaSet", "rev", ev.Rev)})
 		}
-		r.rsets[k] = rs
-		r.queue.add(k)
+		r.queue.add(rs.Namespace + "/" + rs.Name)
 	})
-	c.Watch("pods", func(ev apiserver.Event) {
-		pod := ev.Obj.(*corev1.Pod)
+	r.pods.AddEventHandler(func(ev informer.Event[*corev1.Pod]) {
+		pod := ev.Obj
 		ref := metav1.GetControllerOf(pod)
 		if ref == nil || ref.Kind != "ReplicaSet" {
 			return
-		}
-		byName := r.pods[ref.UID]
-		if byName == nil {
-			byName = map[string]*corev1.Pod{}
-			r.pods[ref.UID] = byName
 		}
 		cnt := r.counts[ref.UID]
 		if cnt == nil {
 			cnt = &podCounts{}
 			r.counts[ref.UID] = cnt
 		}
-		if old := byName[pod.Name]; old != nil {
-			cnt.add(old, -1)
+		if ev.Old != nil {
+			cnt.add(ev.Old, -1)
 		}
-		if ev.Type == apiserver.Deleted {
-			delete(byName, pod.Name)
-		} else {
-			byName[pod.Name] = pod
+		if !ev.Deleted() {
 			cnt.add(pod, 1)
 		}
-		if ev.Type == apiserver.Deleted || pod.DeletionTimestamp != nil {
+		if ev.Deleted() || pod.DeletionTimestamp != nil {
 			delete(r.deleting[ref.UID], pod.Name)
 		}
 		r.queue.add(pod.Namespace + "/" + ref.Name)
@@ -90,8 +84,23 @@ func NewReplicaSet(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder)
 	return r
 }
 
+// Name is the controller's client name.
+func (r *ReplicaSet) Name() string { return r.c.Actor }
+
+// Start opens the controller's watches: ReplicaSets, then pods.
+func (r *ReplicaSet) Start() {
+	r.rsets.Run(r.c)
+	r.pods.Run(r.c)
+}
+
+// sync is syncReplicaSet (pkg/controller/replicaset/replica_set.go): when
+// the expectations are met, manageReplicas creates or deletes pods; then,
+// whether that worked or not, the status computed from the pods seen when
+// the sync began is written (calculateStatus with manageReplicas' error:
+// the ReplicaFailure condition), and only then is the sync done. A failed
+// creation requeues the key rate-limited after the status write.
 func (r *ReplicaSet) sync(k string, done func(error)) {
-	rs := r.rsets[k]
+	rs, _ := r.rsets.GetByKey(k)
 	if rs == nil {
 		done(nil)
 		return
@@ -100,63 +109,76 @@ func (r *ReplicaSet) sync(k string, done func(error)) {
 	if rs.Spec.Replicas != nil {
 		want = *rs.Spec.Replicas
 	}
-	active := 0
+	// activePods as the informer showed them when the sync began
+	var seen podCounts
 	if cnt := r.counts[rs.UID]; cnt != nil {
-		active = cnt.active
+		seen = *cnt
 	}
-	active -= len(r.deleting[rs.UID])
+	active := seen.active - len(r.deleting[rs.UID])
+	finish := func(manageErr *apiserver.Status) {
+		r.updateStatus(rs, seen, manageErr, func(err error) {
+			if err != nil {
+				done(err)
+				return
+			}
+			if manageErr != nil {
+				// syncReplicaSet returned manageReplicas' error: the key
+				// is requeued rate-limited, 5 ms doubling.
+				key := rs.Namespace + "/" + rs.Name
+				r.eng.After(r.retry.next(key), func() { r.queue.add(key) })
+			}
+			done(nil)
+		})
+	}
 	if r.inFlight[rs.UID] == 0 {
 		if diff := int(want) - active; diff > 0 {
-			r.create(rs, min(diff, burstReplicas))
-			done(nil)
+			r.create(rs, min(diff, burstReplicas), finish)
 			return
 		}
 		if diff := active - int(want); diff > 0 {
 			r.remove(rs, min(diff, burstReplicas))
 		}
 	}
-	r.updateStatus(rs, done)
+	finish(nil)
 }
 
-// create makes n pods in slow-start batches.
-func (r *ReplicaSet) create(rs *appsv1.ReplicaSet, n int) {
+// create makes n pods in slow-start batches, then calls finish with the
+// first creation error (slowStartBatch stops after a failed batch).
+func (r *ReplicaSet) create(rs *appsv1.ReplicaSet, n int, finish func(*apiserver.Status)) {
 	r.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: r.c.Actor, Kind: "replicaset.diff", Object: apiserver.ObjectRef(rs),
 		Fields: trace.F("want", *rs.Spec.Replicas, "have", int(*rs.Spec.Replicas)-n, "create", n)})
 	r.inFlight[rs.UID] = n
-	r.batch(rs, n, slowStartInitialBatchSize)
+	r.batch(rs, n, slowStartInitialBatchSize, finish)
 }
 
-func (r *ReplicaSet) batch(rs *appsv1.ReplicaSet, remaining, size int) {
+func (r *ReplicaSet) batch(rs *appsv1.ReplicaSet, remaining, size int, finish func(*apiserver.Status)) {
 	size = min(size, remaining)
 	done := 0
-	failed := false
+	var failed *apiserver.Status
 	for i := 0; i < size; i++ {
 		pod := podFromTemplate(rs)
 		r.c.Create(pod, func(obj runtime.Object, err *apiserver.Status) {
 			done++
 			r.inFlight[rs.UID]--
 			if err != nil {
-				failed = true
+				if failed == nil {
+					failed = err
+				}
 				r.c.Event(trace.PhaseController, rs, "Warning", "FailedCreate", fmt.Sprintf("Error creating: %s", err.Message))
 			} else {
 				r.c.Event(trace.PhaseController, rs, "Normal", "SuccessfulCreate", "Created pod: "+apiserver.Meta(obj).GetName())
 			}
 			if done == size {
 				left := remaining - size
-				if left > 0 && !failed {
-					r.batch(rs, left, size*2)
-				} else {
-					r.inFlight[rs.UID] = 0
-					key := rs.Namespace + "/" + rs.Name
-					if failed {
-						// syncReplicaSet returned the error: the key is
-						// requeued rate-limited, 5 ms doubling.
-						r.eng.After(r.retry.next(key), func() { r.queue.add(key) })
-					} else {
-						r.retry.forget(key)
-						r.queue.add(key)
-					}
+				if left > 0 && failed == nil {
+					r.batch(rs, left, size*2, finish)
+					return
 				}
+				r.inFlight[rs.UID] = 0
+				if failed == nil {
+					r.retry.forget(rs.Namespace + "/" + rs.Name)
+				}
+				finish(failed)
 			}
 		})
 	}
@@ -187,21 +209,41 @@ func PodReady(p *corev1.Pod) bool {
 // and the key is requeued (replica_set_utils.go).
 const statusUpdateRetries = 1
 
-// updateStatus is updateReplicaSetStatus: the status computed from the
-// pods is written when it differs from what the informer shows, with that
-// copy's resourceVersion; after a failure the controller GETs the latest
+// updateStatus is calculateStatus and updateReplicaSetStatus
+// (replica_set_utils.go): the status computed from the pods seen is
+// written when it differs from what the informer shows, with that copy's
+// resourceVersion; after a failure the controller GETs the latest
 // ReplicaSet and tries once more, then gives up until the requeue.
-func (r *ReplicaSet) updateStatus(rs *appsv1.ReplicaSet, done func(error)) {
-	var st appsv1.ReplicaSetStatus
-	if cnt := r.counts[rs.UID]; cnt != nil {
-		st.Replicas = int32(cnt.all)
-		st.ReadyReplicas = int32(cnt.ready)
-		st.AvailableReplicas = int32(cnt.ready) // minReadySeconds 0: available as soon as Ready
-	}
+func (r *ReplicaSet) updateStatus(rs *appsv1.ReplicaSet, seen podCounts, manageErr *apiserver.Status, done func(error)) {
+	st := appsv1.ReplicaSetStatus{Conditions: rs.Status.Conditions}
+	st.Replicas = int32(seen.all)
+	st.ReadyReplicas = int32(seen.ready)
+	st.AvailableReplicas = int32(seen.ready) // minReadySeconds 0: available as soon as Ready
 	st.FullyLabeledReplicas = st.Replicas
+	// calculateStatus: a failed manageReplicas sets ReplicaFailure (once: an
+	// existing one is kept as it is); a successful one removes it.
+	failure := replicaFailure(rs.Status)
+	switch {
+	case manageErr != nil && failure == nil:
+		reason := "FailedCreate"
+		if seen.active > int(*rs.Spec.Replicas) {
+			reason = "FailedDelete"
+		}
+		st.Conditions = append(slices.Clone(st.Conditions), appsv1.ReplicaSetCondition{Type: appsv1.ReplicaSetReplicaFailure,
+			Status: corev1.ConditionTrue, Reason: reason, Message: manageErr.Message,
+			LastTransitionTime: metav1.NewTime(apiserver.Epoch.Add(r.eng.Now()).Truncate(time.Second))})
+	case manageErr == nil && failure != nil:
+		st.Conditions = slices.DeleteFunc(slices.Clone(st.Conditions), func(c appsv1.ReplicaSetCondition) bool {
+			return c.Type == appsv1.ReplicaSetReplicaFailure
+		})
+		if len(st.Conditions) == 0 {
+			st.Conditions = nil
+		}
+	}
 	cur := rs.Status
 	if cur.Replicas == st.Replicas && cur.ReadyReplicas == st.ReadyReplicas && cur.AvailableReplicas == st.AvailableReplicas &&
-		cur.FullyLabeledReplicas == st.FullyLabeledReplicas && cur.ObservedGeneration == rs.Generation {
+		cur.FullyLabeledReplicas == st.FullyLabeledReplicas && cur.ObservedGeneration == rs.Generation &&
+		reflect.DeepEqual(cur.Conditions, st.Conditions) {
 		done(nil)
 		return
 	}
@@ -240,6 +282,15 @@ func (r *ReplicaSet) updateStatus(rs *appsv1.ReplicaSet, done func(error)) {
 	try(rs, 0)
 }
 
+func replicaFailure(st appsv1.ReplicaSetStatus) *appsv1.ReplicaSetCondition {
+	for i := range st.Conditions {
+		if st.Conditions[i].Type == appsv1.ReplicaSetReplicaFailure {
+			return &st.Conditions[i]
+		}
+	}
+	return nil
+}
+
 // podCounts are a ReplicaSet's pods counted incrementally, so a status
 // sync costs O(1) however many pods it owns.
 type podCounts struct{ all, active, ready int }
@@ -261,7 +312,7 @@ func (c *podCounts) add(p *corev1.Pod, d int) {
 func (r *ReplicaSet) remove(rs *appsv1.ReplicaSet, n int) {
 	var pods []*corev1.Pod
 	perNode := map[string]int{}
-	for _, p := range r.pods[rs.UID] {
+	for _, p := range r.pods.ByIndex(informer.ControllerIndex, string(rs.UID)) {
 		if p.DeletionTimestamp == nil && !r.deleting[rs.UID][p.Name] {
 			pods = append(pods, p)
 			perNode[p.Spec.NodeName]++

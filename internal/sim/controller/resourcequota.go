@@ -8,6 +8,7 @@ import (
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
+	"github.com/k8sexplain/k8sexplain/internal/sim/informer"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -24,50 +25,39 @@ import (
 type ResourceQuota struct {
 	c      *apiserver.Client
 	rec    *trace.Recorder
-	quotas map[string]*corev1.ResourceQuota
-	pods   map[string]map[string]*corev1.Pod // namespace → name → pod
+	quotas *informer.Informer[*corev1.ResourceQuota]
+	pods   *informer.Informer[*corev1.Pod]
 	queue  *workQueue
 }
 
-// NewResourceQuota starts the controller's watches.
+// NewResourceQuota builds the controller on its client; Start opens its
+// watches.
 func NewResourceQuota(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *ResourceQuota {
-	q := &ResourceQuota{c: c, rec: rec, quotas: map[string]*corev1.ResourceQuota{}, pods: map[string]map[string]*corev1.Pod{}}
+	q := &ResourceQuota{c: c, rec: rec, quotas: informer.New[*corev1.ResourceQuota]("resourcequotas"), pods: informer.New[*corev1.Pod]("pods")}
 	q.queue = newWorkQueue(eng, q.sync)
-	c.Watch("resourcequotas", func(ev apiserver.Event) {
-		rq := ev.Obj.(*corev1.ResourceQuota)
-		k := rq.Namespace + "/" + rq.Name
-		if ev.Type == apiserver.Deleted {
-			delete(q.quotas, k)
-			return
-		}
-		q.quotas[k] = rq
-		if !sameList(rq.Spec.Hard, rq.Status.Hard) {
-			q.queue.add(k)
+	q.quotas.AddEventHandler(func(ev informer.Event[*corev1.ResourceQuota]) {
+		if rq := ev.Obj; !ev.Deleted() && !sameList(rq.Spec.Hard, rq.Status.Hard) {
+			q.queue.add(rq.Namespace + "/" + rq.Name)
 		}
 	})
-	c.Watch("pods", func(ev apiserver.Event) {
-		pod := ev.Obj.(*corev1.Pod)
-		ns := q.pods[pod.Namespace]
-		if ns == nil {
-			ns = map[string]*corev1.Pod{}
-			q.pods[pod.Namespace] = ns
-		}
-		old := ns[pod.Name]
-		if ev.Type == apiserver.Deleted {
-			delete(ns, pod.Name)
-		} else {
-			ns[pod.Name] = pod
-		}
+	q.pods.AddEventHandler(func(ev informer.Event[*corev1.Pod]) {
 		// Replenish when a pod stops counting: deleted, or finished.
-		if ev.Type == apiserver.Deleted || (old != nil && counts(old) && !counts(pod)) {
-			for k, rq := range q.quotas {
-				if rq.Namespace == pod.Namespace {
-					q.queue.add(k)
-				}
+		if pod, old := ev.Obj, ev.Old; ev.Deleted() || (old != nil && counts(old) && !counts(pod)) {
+			for _, rq := range q.quotas.ByNamespace(pod.Namespace) {
+				q.queue.add(rq.Namespace + "/" + rq.Name)
 			}
 		}
 	})
 	return q
+}
+
+// Name is the controller's client name.
+func (q *ResourceQuota) Name() string { return q.c.Actor }
+
+// Start opens the controller's watches: ResourceQuotas, then pods.
+func (q *ResourceQuota) Start() {
+	q.quotas.Run(q.c)
+	q.pods.Run(q.c)
 }
 
 // counts: a pod charges its quota until it is Succeeded or Failed.
@@ -88,19 +78,13 @@ func sameList(a, b corev1.ResourceList) bool {
 }
 
 func (q *ResourceQuota) sync(k string, done func(error)) {
-	rq := q.quotas[k]
+	rq, _ := q.quotas.GetByKey(k)
 	if rq == nil {
 		done(nil)
 		return
 	}
 	used := corev1.ResourceList{}
-	names := make([]string, 0, len(q.pods[rq.Namespace]))
-	for n := range q.pods[rq.Namespace] {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		p := q.pods[rq.Namespace][n]
+	for _, p := range q.pods.ByNamespace(rq.Namespace) { // in name order
 		if !counts(p) {
 			continue
 		}
@@ -141,7 +125,7 @@ func (q *ResourceQuota) sync(k string, done func(error)) {
 			done(err) // a 409 from a stale copy: requeued with back-off
 			return
 		}
-		q.quotas[k] = obj.(*corev1.ResourceQuota)
+		q.quotas.Write(obj.(*corev1.ResourceQuota)) // read by the next sync before the watch event comes
 		done(nil)
 	})
 }

@@ -175,8 +175,10 @@ func (k *Kubelet) initStatuses(ps *podState, done int, term *corev1.ContainerSta
 			st.Ready = c.ReadinessProbe == nil
 		case j < done:
 			st.State.Terminated = &corev1.ContainerStateTerminated{ExitCode: 0, Reason: "Completed"}
+			st.Ready = true // prober_manager.go UpdatePodStatus: an init container that exited 0 is ready
 		case j == done && term != nil:
 			st.State.Terminated = term
+			st.Ready = term.ExitCode == 0
 		case j == done && waiting != "":
 			st.State.Waiting = &corev1.ContainerStateWaiting{Reason: waiting}
 		case j == done:

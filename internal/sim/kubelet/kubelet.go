@@ -28,6 +28,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/k8sversion"
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
+	"github.com/k8sexplain/k8sexplain/internal/sim/informer"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -55,8 +56,9 @@ type Kubelet struct {
 	images map[string]int64 // present on the node: name → size
 	cidr   *net.IPNet
 	nextIP int
-	pods   map[types.UID]*podState
-	puller puller // the node's image puller (serial by default)
+	pods   map[types.UID]*podState         // the pod workers' state
+	podInf *informer.Informer[*corev1.Pod] // the node's pods as the API server has them
+	puller puller                          // the node's image puller (serial by default)
 	cid    int
 	// OnReady is called when a pod of this node turns Ready.
 	OnReady func()
@@ -70,7 +72,8 @@ type Kubelet struct {
 	Missing map[string]bool
 }
 
-// New starts the kubelet of node: it watches pods with spec.nodeName=node.
+// New builds the kubelet of node; Start opens its watch of the pods with
+// spec.nodeName=node.
 func New(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder, node *corev1.Node) (*Kubelet, error) {
 	k := &Kubelet{Node: node.Name, c: c, eng: eng, rec: rec, images: map[string]int64{}, pods: map[types.UID]*podState{}, nextIP: 2, App: AppHandlesSigterm}
 	for _, im := range node.Status.Images {
@@ -85,14 +88,15 @@ func New(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder, node *cor
 		}
 		k.cidr = cidr
 	}
-	c.WatchNode("pods", node.Name, func(ev apiserver.Event) {
+	k.podInf = informer.New[*corev1.Pod]("pods")
+	k.podInf.AddEventHandler(func(ev informer.Event[*corev1.Pod]) {
 		if k.Dead {
 			return // a node that lost power sees nothing
 		}
-		pod := ev.Obj.(*corev1.Pod)
+		pod := ev.Obj
 		ps := k.pods[pod.UID]
 		switch {
-		case ev.Type == apiserver.Deleted:
+		case ev.Deleted():
 			delete(k.pods, pod.UID)
 		case ps == nil && ev.Type == apiserver.Added:
 			ps = &podState{pod: pod.DeepCopy(), restartCount: map[string]int32{}}
@@ -107,6 +111,12 @@ func New(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder, node *cor
 	})
 	return k, nil
 }
+
+// Name is the kubelet's client name.
+func (k *Kubelet) Name() string { return k.c.Actor }
+
+// Start opens the kubelet's watch of the pods bound to its node.
+func (k *Kubelet) Start() { k.podInf.RunOnNode(k.c, k.Node) }
 
 func (k *Kubelet) step(phase trace.Phase, kind string, pod *corev1.Pod, fields ...any) {
 	k.rec.Add(trace.Step{Phase: phase, Actor: k.c.Actor, Kind: kind, Object: "pods/" + pod.Namespace + "/" + pod.Name, Fields: trace.F(fields...)})
@@ -251,6 +261,11 @@ func (k *Kubelet) running(ps *podState, ip string, containers []string) {
 	setCond(upd, corev1.ContainersReady, ready)
 	setCond(upd, corev1.PodReady, ready)
 	upd.Status.ContainerStatuses = runningStatuses(pod, ps)
+	for i, c := range pod.Spec.Containers {
+		// prober_manager.go UpdatePodStatus: a started container without
+		// a readiness probe is ready; one with a probe waits for it.
+		upd.Status.ContainerStatuses[i].Ready = ready || c.ReadinessProbe == nil
+	}
 	if n := len(pod.Spec.InitContainers); n > 0 {
 		upd.Status.InitContainerStatuses = k.initStatuses(ps, n, nil, "")
 		containers = append(append([]string{}, ps.sidecars...), containers...)

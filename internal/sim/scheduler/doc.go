@@ -8,15 +8,26 @@
 //   - The framework's shape: every plugin is a type with Name() and the
 //     extension points it implements (PreFilter, Filter, PreScore, Score,
 //     NormalizeScore); a *Status (nil means success) carries the code and the
-//     reason a node was rejected, in upstream's words.
-//   - Filter plugins, in the default profile's order: NodeUnschedulable,
-//     NodeName, TaintToleration, NodeAffinity (nodeSelector + required terms),
-//     NodePorts, NodeResourcesFit, PodTopologySpread (the pod's DoNotSchedule
-//     constraints), InterPodAffinity (required affinity and anti-affinity,
-//     the pod's and the existing pods'). A node's evaluation stops at the
-//     first plugin that rejects it, as upstream's RunFilterPlugins does.
+//     reason a node was rejected, in upstream's words. Each plugin keeps its
+//     per-cycle state in the CycleState under its own StateKey (Write/Read),
+//     as upstream's framework.CycleState.
+//   - A registry (InTree: plugin name → factory taking the plugin's args)
+//     and profiles built from it (Registry.NewProfile) the way kube-scheduler
+//     merges a KubeSchedulerProfile with the defaults and expands multiPoint
+//     into the extension points; DefaultProfile is v1.37's default profile.
+//     Package schedconfig reads a KubeSchedulerConfiguration file into a
+//     profile. Adding a plugin: one file (its type, extension points and
+//     newX factory) and one line in InTree.
+//   - Filter plugins, in the default profile's order: NodeName,
+//     NodeUnschedulable, TaintToleration, NodeAffinity (nodeSelector +
+//     required terms), NodePorts, NodeResourcesFit, PodTopologySpread (the
+//     pod's DoNotSchedule constraints), InterPodAffinity (required affinity
+//     and anti-affinity, the pod's and the existing pods'). A node's
+//     evaluation stops at the first plugin that rejects it, as upstream's
+//     RunFilterPlugins does.
 //   - Score plugins with the default weights (default_plugins.go):
-//     TaintToleration 3, NodeAffinity 2, NodeResourcesFit (LeastAllocated) 1,
+//     TaintToleration 3, NodeAffinity 2, NodeResourcesFit 1 (LeastAllocated
+//     by default; MostAllocated and RequestedToCapacityRatio by args),
 //     PodTopologySpread 2 (system default constraints, or the pod's own
 //     ScheduleAnyway constraints), InterPodAffinity 2 (preferred terms both
 //     ways, hardPodAffinityWeight 1), NodeResourcesBalancedAllocation 1,

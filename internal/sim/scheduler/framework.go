@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/labels"
 )
 
 // MaxNodeScore is the top of every plugin's normalised score range
@@ -128,4 +129,70 @@ func defaultNormalizeScore(maxPriority int64, reverse bool, scores []int64) {
 		}
 		scores[i] = s
 	}
+}
+
+// StateKey names one entry of the CycleState (framework.StateKey). Keys are
+// small integers handed out by NewStateKey, so a plugin reading its state on
+// every node costs an index, not a map lookup.
+type StateKey int
+
+var stateKeyNames []string
+
+// NewStateKey registers a key; call it once per key, from a package-level
+// var next to the plugin that owns the state.
+func NewStateKey(name string) StateKey {
+	stateKeyNames = append(stateKeyNames, name)
+	return StateKey(len(stateKeyNames) - 1)
+}
+
+// String returns the name the key was registered with.
+func (k StateKey) String() string { return stateKeyNames[k] }
+
+// CycleState is what one scheduling cycle shares: the inputs every plugin
+// may read (the scheduler's cache, the default spreading selector, the
+// pod's requests) and a keyed store where each plugin keeps its own
+// PreFilter/PreScore state (upstream framework.CycleState: Write and Read by
+// StateKey). Unlike upstream's, one CycleState lives across cycles so that
+// plugins can reuse their buffers; every plugin resets its entry in the
+// PreFilter or PreScore that writes it.
+type CycleState struct {
+	cluster        *Cluster
+	spreadSelector labels.Selector
+	request        Resource // the pod's actual requests (Fit's Filter, BalancedAllocation)
+
+	data []any // by StateKey
+}
+
+// Write stores v under k.
+func (c *CycleState) Write(k StateKey, v any) {
+	if int(k) >= len(c.data) {
+		c.data = append(c.data, make([]any, int(k)+1-len(c.data))...)
+	}
+	c.data[k] = v
+}
+
+// Read returns what was stored under k, and whether anything was.
+func (c *CycleState) Read(k StateKey) (any, bool) {
+	if int(k) >= len(c.data) || c.data[k] == nil {
+		return nil, false
+	}
+	return c.data[k], true
+}
+
+// Cluster returns the scheduler's cache the cycle runs over.
+func (c *CycleState) Cluster() *Cluster { return c.cluster }
+
+// PodRequest returns the pod's actual requests (no non-zero defaults).
+func (c *CycleState) PodRequest() *Resource { return &c.request }
+
+// stateOf returns the *T stored under k, storing a new zero T first when
+// there is none: a plugin's PreFilter or PreScore resets and fills it, its
+// Filter or Score reads it.
+func stateOf[T any](c *CycleState, k StateKey) *T {
+	if v, ok := c.Read(k); ok {
+		return v.(*T)
+	}
+	t := new(T)
+	c.Write(k, t)
+	return t
 }

@@ -14,6 +14,9 @@ type InterPodAffinity struct {
 	// HardPodAffinityWeight scores existing pods' required affinity terms
 	// that match the incoming pod (upstream default 1).
 	HardPodAffinityWeight int64
+	// IgnorePreferredTermsOfExistingPods skips scoring when the incoming
+	// pod has no preferred terms of its own (scoring.go PreScore).
+	IgnorePreferredTermsOfExistingPods bool
 }
 
 // InterPodAffinityName is the plugin's upstream name.
@@ -27,6 +30,44 @@ const (
 )
 
 func (InterPodAffinity) Name() string { return InterPodAffinityName }
+
+// InterPodAffinityArgs are the plugin's pluginConfig args (kube-scheduler
+// config/v1 InterPodAffinityArgs).
+type InterPodAffinityArgs struct {
+	HardPodAffinityWeight              *int32 `json:"hardPodAffinityWeight,omitempty"`
+	IgnorePreferredTermsOfExistingPods bool   `json:"ignorePreferredTermsOfExistingPods"`
+}
+
+// newInterPodAffinity defaults hardPodAffinityWeight to 1 and checks it is
+// in [0, 100] (validation validateHardPodAffinityWeight).
+func newInterPodAffinity(args any) (Plugin, error) {
+	ip := InterPodAffinity{HardPodAffinityWeight: 1}
+	a, _ := args.(*InterPodAffinityArgs)
+	if a == nil {
+		return ip, nil
+	}
+	var errs FieldErrors
+	if w := a.HardPodAffinityWeight; w != nil {
+		if *w < 0 || *w > 100 {
+			errs = append(errs, Invalid("hardPodAffinityWeight", *w, "not in valid range [0, 100]"))
+		}
+		ip.HardPodAffinityWeight = int64(*w)
+	}
+	ip.IgnorePreferredTermsOfExistingPods = a.IgnorePreferredTermsOfExistingPods
+	return ip, errs.OrNil()
+}
+
+var (
+	preFilterInterPodKey = NewStateKey("PreFilter" + InterPodAffinityName)
+	preScoreInterPodKey  = NewStateKey("PreScore" + InterPodAffinityName)
+)
+
+// interPodScoreState is PreScore's: the pod's preferred terms and the score
+// per topology domain.
+type interPodScoreState struct {
+	prefAff, prefAnti []affinityTerm
+	topologyScore     map[string]map[string]int64 // key → value → score
+}
 
 // affinityTerm is a parsed PodAffinityTerm.
 type affinityTerm struct {
@@ -113,20 +154,19 @@ type affinityEntry struct {
 }
 
 type interPodState struct {
-	reqAff, reqAnti, prefAff, prefAnti []affinityTerm
-	affinityCounts                     map[topologyPair]int64      // pods matching all required affinity terms
-	antiCounts                         map[topologyPair]int64      // pods matching a required anti-affinity term
-	existingAnti                       map[topologyPair]int64      // existing pods whose anti-affinity matches the pod
-	topologyScore                      map[string]map[string]int64 // key → value → score
+	reqAff, reqAnti []affinityTerm
+	affinityCounts  map[topologyPair]int64 // pods matching all required affinity terms
+	antiCounts      map[topologyPair]int64 // pods matching a required anti-affinity term
+	existingAnti    map[topologyPair]int64 // existing pods whose anti-affinity matches the pod
 }
 
 // PreFilter counts, per topology pair, the pods that the incoming pod's
 // required terms match and the existing pods whose required anti-affinity
 // matches it. Skip when neither exists.
 func (InterPodAffinity) PreFilter(st *CycleState, pod *corev1.Pod) *Status {
-	s := &st.interPod
+	s := stateOf[interPodState](st, preFilterInterPodKey)
 	*s = interPodState{}
-	s.reqAff, s.reqAnti, s.prefAff, s.prefAnti = podTerms(pod)
+	s.reqAff, s.reqAnti, _, _ = podTerms(pod)
 	for _, e := range st.cluster.affinityPods {
 		for i := range e.reqAnti {
 			t := &e.reqAnti[i]
@@ -182,7 +222,8 @@ func matchesAll(terms []affinityTerm, p *corev1.Pod) bool {
 // the pod matches its own terms: the first of a group), its required
 // anti-affinity, then the existing pods' anti-affinity.
 func (InterPodAffinity) Filter(st *CycleState, pod *corev1.Pod, n *NodeInfo) *Status {
-	s := &st.interPod
+	v, _ := st.Read(preFilterInterPodKey)
+	s := v.(*interPodState)
 	if len(s.reqAff) > 0 {
 		exist := true
 		for i := range s.reqAff {
@@ -216,10 +257,11 @@ func (InterPodAffinity) Filter(st *CycleState, pod *corev1.Pod, n *NodeInfo) *St
 // HardPodAffinityWeight for existing pods' required affinity to it. Skip
 // when nothing contributes.
 func (ip InterPodAffinity) PreScore(st *CycleState, pod *corev1.Pod, _ []*NodeInfo) *Status {
-	s := &st.interPod
+	s := stateOf[interPodScoreState](st, preScoreInterPodKey)
 	s.topologyScore = nil
+	_, _, s.prefAff, s.prefAnti = podTerms(pod)
 	hasConstraints := len(s.prefAff) > 0 || len(s.prefAnti) > 0
-	if !hasConstraints && len(st.cluster.affinityPods) == 0 {
+	if !hasConstraints && (len(st.cluster.affinityPods) == 0 || ip.IgnorePreferredTermsOfExistingPods) {
 		return newStatus(Skip)
 	}
 	add := func(n *NodeInfo, t *affinityTerm, w int64) {
@@ -287,7 +329,8 @@ func (ip InterPodAffinity) PreScore(st *CycleState, pod *corev1.Pod, _ []*NodeIn
 // Score adds up the domain scores of the node's topology values.
 func (InterPodAffinity) Score(st *CycleState, _ *corev1.Pod, n *NodeInfo) int64 {
 	var score int64
-	for key, values := range st.interPod.topologyScore {
+	v, _ := st.Read(preScoreInterPodKey)
+	for key, values := range v.(*interPodScoreState).topologyScore {
 		if v, ok := n.label(key); ok {
 			score += values[v]
 		}

@@ -1,9 +1,11 @@
 package scheduler
 
 import (
-	"github.com/k8sexplain/k8sexplain/internal/k8sversion"
+	"cmp"
 	"math/rand/v2"
 	"slices"
+	"strconv"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -18,6 +20,8 @@ type WeightedScore struct {
 // Profile is a scheduler profile: the plugins at each extension point, in
 // order, and percentageOfNodesToScore (0 = adaptive).
 type Profile struct {
+	// Name is the profile's schedulerName.
+	Name                     string
 	PreFilter                []PreFilterPlugin
 	Filter                   []FilterPlugin
 	Score                    []WeightedScore
@@ -38,26 +42,34 @@ type Profile struct {
 // pkg/scheduler/apis/config/v1/default_plugins.go, reduced to the plugins
 // this package models, in upstream order.
 func DefaultProfile() Profile {
-	fit := &NodeResourcesFit{Resources: []ResourceWeight{{corev1.ResourceCPU, 1}, {corev1.ResourceMemory, 1}}}
-	spread := PodTopologySpread{DefaultConstraints: SystemDefaultConstraints}
-	ipa := InterPodAffinity{HardPodAffinityWeight: 1}
-	return Profile{
-		PreFilter: []PreFilterPlugin{NodeAffinity{}, NodePorts{}, fit, spread, ipa},
-		Filter: []FilterPlugin{
-			NodeUnschedulable{}, NodeName{}, TaintToleration{}, NodeAffinity{}, NodePorts{}, fit, spread, ipa,
-		},
-		Score: []WeightedScore{
-			{TaintToleration{}, 3},
-			{NodeAffinity{}, 2},
-			{fit, 1},
-			{spread, 2},
-			{ipa, 2},
-			// The score of the change the pod makes from v1.36 (PR #135573).
-			{&BalancedAllocation{Resources: []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory}, Legacy: !k8sversion.AtLeast(36)}, 1},
-			{ImageLocality{}, 1},
-		},
-		DRAPostFilter: !k8sversion.AtLeast(37),
+	p, err := InTree().NewProfile(ProfileSpec{SchedulerName: corev1.DefaultSchedulerName})
+	if err != nil {
+		panic(err) // the defaults are valid
 	}
+	return p
+}
+
+// Describe returns NodeResourcesFit's scoring strategy with its resources
+// ("MostAllocated (cpu 1, memory 1)") and the score plugins with their
+// weights ("TaintToleration ×3, NodeAffinity ×2, …"), "—" for either when
+// there is none, for the trace.
+func (p *Profile) Describe() (strategy, weights string) {
+	strategy, weights = "—", "—"
+	var w []string
+	for _, ws := range p.Score {
+		w = append(w, ws.Plugin.Name()+" ×"+strconv.FormatInt(ws.Weight, 10))
+		if fit, ok := ws.Plugin.(*NodeResourcesFit); ok {
+			var res []string
+			for _, r := range fit.Resources {
+				res = append(res, string(r.Name)+" "+strconv.FormatInt(r.Weight, 10))
+			}
+			strategy = cmp.Or(fit.Strategy, LeastAllocated) + " (" + strings.Join(res, ", ") + ")"
+		}
+	}
+	if len(w) > 0 {
+		weights = strings.Join(w, ", ")
+	}
+	return strategy, weights
 }
 
 // Scheduler runs scheduling cycles with one profile. It is not safe for
@@ -80,26 +92,8 @@ func New() *Scheduler { return NewWithProfile(DefaultProfile()) }
 // NewWithProfile returns a scheduler with the given profile.
 func NewWithProfile(p Profile) *Scheduler { return &Scheduler{profile: p} }
 
-// CycleState is the per-cycle state plugins share, computed at PreFilter
-// and PreScore (upstream's CycleState, typed instead of keyed).
-type CycleState struct {
-	cluster        *Cluster
-	spreadSelector labels.Selector
-
-	affinity     nodeMatcher
-	hostPorts    []hostPort
-	request      Resource // actual requests (Fit filter, BalancedAllocation)
-	scalarNames  []corev1.ResourceName
-	nonZero      Resource // with non-zero defaults (LeastAllocated)
-	preferTols   []corev1.Toleration
-	preferred    []corev1.PreferredSchedulingTerm
-	images       [][]int64 // per pod image some node holds: size by node slot
-	imageSpread  []float64 // nodesWithImage / allNodes, per entry of images
-	imageCount   int       // init + regular containers
-	spread       spreadState
-	spreadFilter spreadFilterState
-	interPod     interPodState
-}
+// Profile returns the scheduler's profile.
+func (s *Scheduler) Profile() *Profile { return &s.profile }
 
 // numFeasibleNodesToFind is how many feasible nodes Filter looks for before
 // it stops: all below 100 nodes, else pct% (adaptive 50 − n/125, at least 5)

@@ -30,6 +30,18 @@ type PodTopologySpread struct {
 
 func (PodTopologySpread) Name() string { return PodTopologySpreadName }
 
+// PodTopologySpreadName is the plugin's upstream name.
+const PodTopologySpreadName = "PodTopologySpread"
+
+func newPodTopologySpread(any) (Plugin, error) {
+	return PodTopologySpread{DefaultConstraints: SystemDefaultConstraints}, nil
+}
+
+var (
+	preFilterSpreadKey = NewStateKey("PreFilter" + PodTopologySpreadName)
+	preScoreSpreadKey  = NewStateKey("PreScore" + PodTopologySpreadName)
+)
+
 // SystemDefaultConstraints are upstream's (podtopologyspread/plugin.go).
 var SystemDefaultConstraints = []corev1.TopologySpreadConstraint{
 	{TopologyKey: corev1.LabelHostname, WhenUnsatisfiable: corev1.ScheduleAnyway, MaxSkew: 3},
@@ -58,14 +70,15 @@ type spreadState struct {
 	scattered   []int32   // the slots set in perSlot, to clear next cycle
 	requireAll  bool
 	ignored     map[*NodeInfo]bool
+	affinity    nodeMatcher // the pod's required node affinity (nodeAffinityPolicy Honor)
 }
 
 func (p PodTopologySpread) PreScore(st *CycleState, pod *corev1.Pod, feasible []*NodeInfo) *Status {
-	s := &st.spread
+	s := stateOf[spreadState](st, preScoreSpreadKey)
 	for _, slot := range s.scattered { // clear last cycle's scatter
 		s.perSlot[slot] = 0
 	}
-	*s = spreadState{constraints: s.constraints[:0], perSlot: s.perSlot, scattered: s.scattered[:0]}
+	*s = spreadState{constraints: s.constraints[:0], perSlot: s.perSlot, scattered: s.scattered[:0], affinity: requiredNodeAffinity(pod)}
 	if len(pod.Spec.TopologySpreadConstraints) > 0 {
 		s.requireAll = true
 		for _, c := range pod.Spec.TopologySpreadConstraints {
@@ -161,17 +174,16 @@ func (p PodTopologySpread) PreScore(st *CycleState, pod *corev1.Pod, feasible []
 		}
 		c.weight = math.Log(float64(size + 2))
 	}
-	p.countDomains(st, pod)
+	p.countDomains(st, s, pod)
 	return nil
 }
 
 // countDomains fills the per-domain counts over all nodes that honour the
 // pod's required node affinity (nodeAffinityPolicy Honor, the default).
-func (PodTopologySpread) countDomains(st *CycleState, pod *corev1.Pod) {
-	s := &st.spread
+func (PodTopologySpread) countDomains(st *CycleState, s *spreadState, pod *corev1.Pod) {
 	// Fast path: the Cluster keeps per-zone counts per controller, valid
 	// when every node counts (no required node affinity).
-	fast := s.byOwner != "" && st.affinity.empty() && !s.requireAll
+	fast := s.byOwner != "" && s.affinity.empty() && !s.requireAll
 	scan := false
 	for i := range s.constraints {
 		c := &s.constraints[i]
@@ -193,7 +205,7 @@ func (PodTopologySpread) countDomains(st *CycleState, pod *corev1.Pod) {
 		return
 	}
 	for _, n := range st.cluster.order {
-		if !st.affinity.empty() && !st.affinity.match(n.Node) {
+		if !s.affinity.empty() && !s.affinity.match(n.Node) {
 			continue
 		}
 		if s.requireAll && !hasAllKeys(n, s.constraints) {
@@ -234,7 +246,8 @@ func (s *spreadState) countOn(n *NodeInfo, c *spreadConstraint, ns string) int {
 }
 
 func (PodTopologySpread) Score(st *CycleState, pod *corev1.Pod, n *NodeInfo) int64 {
-	s := &st.spread
+	v, _ := st.Read(preScoreSpreadKey)
+	s := v.(*spreadState)
 	if s.ignored != nil && s.ignored[n] {
 		return 0
 	}
@@ -262,7 +275,8 @@ func (PodTopologySpread) Score(st *CycleState, pod *corev1.Pod, n *NodeInfo) int
 // NormalizeScore maps s to 100*(max+min−s)/max over the scored nodes
 // (100 for all when max is 0); ignored nodes get 0.
 func (PodTopologySpread) NormalizeScore(st *CycleState, _ *corev1.Pod, feasible []*NodeInfo, scores []int64) {
-	s := &st.spread
+	v, _ := st.Read(preScoreSpreadKey)
+	s := v.(*spreadState)
 	minScore, maxScore := int64(math.MaxInt64), int64(0)
 	ignored := func(n *NodeInfo) bool { return s.ignored != nil && s.ignored[n] }
 	for i, n := range feasible {

@@ -27,7 +27,7 @@ type spreadFilterState struct {
 // matching pods in each domain. Pods without such constraints Skip. This
 // walks every pod of every eligible node, as upstream does.
 func (PodTopologySpread) PreFilter(st *CycleState, pod *corev1.Pod) *Status {
-	f := &st.spreadFilter
+	f := stateOf[spreadFilterState](st, preFilterSpreadKey)
 	*f = spreadFilterState{constraints: f.constraints[:0], minDomains: f.minDomains[:0], selfMatch: f.selfMatch[:0], minMatch: f.minMatch[:0]}
 	for _, c := range pod.Spec.TopologySpreadConstraints {
 		if c.WhenUnsatisfiable != corev1.DoNotSchedule {
@@ -86,7 +86,8 @@ func (PodTopologySpread) PreFilter(st *CycleState, pod *corev1.Pod) *Status {
 // populated domain: count + self − min > maxSkew. With fewer domains than
 // minDomains the minimum counts as 0. A node missing a key cannot fit.
 func (PodTopologySpread) Filter(st *CycleState, _ *corev1.Pod, n *NodeInfo) *Status {
-	f := &st.spreadFilter
+	v, _ := st.Read(preFilterSpreadKey)
+	f := v.(*spreadFilterState)
 	for i := range f.constraints {
 		c := &f.constraints[i]
 		v, ok := n.label(c.key)

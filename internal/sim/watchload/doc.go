@@ -29,5 +29,5 @@
 // pagination, the WatchList streaming of the initial state, shared informer
 // factories, 410 Gone relists (the watch never falls behind in this run),
 // and the requests kubelets and other clients make (the same in both designs).
-// The package returns structured results; the words are in package text.
+// The package returns structured results; the words are in package explain.
 package watchload

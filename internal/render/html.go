@@ -1,0 +1,556 @@
+package render
+
+import (
+	"fmt"
+	"html"
+	"io"
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/k8sexplain/k8sexplain/internal/report"
+)
+
+// The HTML page is one self-contained file: inline CSS and script, SVG drawn
+// here, no fonts, images or anything else fetched, so it opens from file://
+// offline. The same input gives the same bytes (no timestamps, no random ids).
+
+// htmlWords are the page's own few words, in both output languages.
+var htmlWords = map[string]map[string]string{
+	"en": {
+		"hint":     "Click an arrow or a step to read its explanation; click a section title to fold it.",
+		"sequence": "Sequence diagram",
+		"steps":    "Steps",
+		"expand":   "Expand all",
+		"collapse": "Collapse all",
+		"down":     "down",
+		"side":     "side",
+	},
+	"ru": {
+		"hint":     "Нажмите на стрелку или шаг, чтобы прочитать пояснение; нажмите на заголовок раздела, чтобы свернуть его.",
+		"sequence": "Диаграмма последовательности",
+		"steps":    "Шаги",
+		"expand":   "Развернуть всё",
+		"collapse": "Свернуть всё",
+		"down":     "недоступен",
+		"side":     "сторона",
+	},
+}
+
+// htmlWord returns one of the page's words in lang.
+func htmlWord(lang, key string) string {
+	if m, ok := htmlWords[lang]; ok {
+		return m[key]
+	}
+	return htmlWords["en"][key]
+}
+
+// esc escapes text for HTML element content and attribute values.
+func esc(s string) string { return html.EscapeString(s) }
+
+// htmlStart writes the page head and opens the body: title, theme CSS and
+// the hint line.
+func htmlStart(b *strings.Builder, lang, title string) {
+	if lang == "" {
+		lang = "en"
+	}
+	b.WriteString("<!DOCTYPE html>\n<html lang=\"" + esc(lang) + "\">\n<head>\n<meta charset=\"utf-8\">\n")
+	b.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+	b.WriteString("<meta name=\"generator\" content=\"k8sexplain\">\n")
+	b.WriteString("<title>" + esc(title) + "</title>\n<style>\n" + pageCSS + "</style>\n</head>\n<body>\n")
+	b.WriteString("<header><h1>" + esc(title) + "</h1>\n<p class=\"hint\">" + esc(htmlWord(lang, "hint")) +
+		" <button type=\"button\" data-fold=\"open\">" + esc(htmlWord(lang, "expand")) + "</button> <button type=\"button\" data-fold=\"close\">" +
+		esc(htmlWord(lang, "collapse")) + "</button></p></header>\n<main>\n")
+}
+
+// htmlEnd closes the page and adds its script.
+func htmlEnd(b *strings.Builder) {
+	b.WriteString("</main>\n<script>\n" + pageJS + "</script>\n</body>\n</html>\n")
+}
+
+func renderHTML(w io.Writer, d *report.Doc, o Options) error {
+	var b strings.Builder
+	htmlStart(&b, o.Lang, d.Title)
+	if d.Timeline != nil {
+		timelineHTML(&b, d)
+	}
+	htmlBlocks(&b, d.Blocks)
+	if d.Sequence != nil && d.Timeline == nil {
+		b.WriteString("<details class=\"sec\" open><summary><h2>" + esc(htmlWord(o.Lang, "sequence")) + "</h2></summary>\n")
+		sequenceSVG(&b, d.Sequence)
+		b.WriteString("</details>\n")
+	}
+	htmlEnd(&b)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// timelineHTML writes the document's sequence diagram beside its timeline:
+// one foldable section per group of steps, each step's explanation and
+// fields shown on a click, its arrow and its line selected together.
+func timelineHTML(b *strings.Builder, d *report.Doc) {
+	b.WriteString("<div class=\"layout\">\n<div class=\"diagram\">\n")
+	if d.Sequence != nil {
+		sequenceSVG(b, d.Sequence)
+	}
+	b.WriteString("</div>\n<div class=\"steplist\">\n")
+	for _, sec := range d.Timeline.Sections {
+		fmt.Fprintf(b, "<details class=\"sec phase\" open><summary><h2>%s</h2> <span class=\"fields\">(%d)</span></summary>\n<ol class=\"steps\">\n",
+			esc(sec.Title), len(sec.Steps))
+		for i := range sec.Steps {
+			stepHTML(b, &sec.Steps[i])
+		}
+		b.WriteString("</ol>\n</details>\n")
+	}
+	b.WriteString("</div>\n</div>\n")
+}
+
+// stepHTML writes one step of a timeline: time, actor, message; its
+// explanation and fields open on a click.
+func stepHTML(b *strings.Builder, s *report.TimelineStep) {
+	fmt.Fprintf(b, "<li class=\"step\" id=\"%s\" data-ref=\"%s\" tabindex=\"0\"><span class=\"t\">%s</span><span class=\"who\">%s</span><span class=\"msg\">%s</span>",
+		s.ID, s.ID, s.Time, esc(s.Actor), esc(s.Text))
+	b.WriteString("<div class=\"ex\">")
+	if s.Explain != "" {
+		b.WriteString(esc(s.Explain))
+	}
+	if s.Detail != "" {
+		b.WriteString("<div class=\"fields\">" + esc(s.Detail) + "</div>")
+	}
+	b.WriteString("</div>")
+	if s.Table != nil {
+		htmlTable(b, s.Table)
+	}
+	b.WriteString("</li>\n")
+}
+
+// htmlBlocks writes blocks as HTML; a level-1 heading opens a foldable
+// section that runs to the next one.
+func htmlBlocks(b *strings.Builder, blocks []report.Block) {
+	open := false
+	for _, bl := range blocks {
+		switch {
+		case bl.Heading != nil:
+			if bl.Heading.Level <= 1 {
+				if open {
+					b.WriteString("</details>\n")
+				}
+				b.WriteString("<details class=\"sec\" open><summary><h2>" + esc(bl.Heading.Text) + "</h2></summary>\n")
+				open = true
+			} else {
+				b.WriteString("<h3>" + esc(bl.Heading.Text) + "</h3>\n")
+			}
+		case bl.Para != nil:
+			cls := ""
+			if bl.Para.Style != "" {
+				cls = " class=\"" + esc(bl.Para.Style) + "\""
+			}
+			b.WriteString("<p" + cls + ">" + strings.ReplaceAll(esc(bl.Para.Text), "\n", "<br>") + "</p>\n")
+		case bl.List != nil:
+			tag := "ul"
+			if bl.List.Numbered {
+				tag = "ol"
+			}
+			b.WriteString("<" + tag + ">\n")
+			for _, it := range bl.List.Items {
+				b.WriteString("<li>" + strings.ReplaceAll(esc(it), "\n", "<br>") + "</li>\n")
+			}
+			b.WriteString("</" + tag + ">\n")
+		case bl.Table != nil:
+			htmlTable(b, bl.Table)
+		case bl.Bars != nil:
+			barsSVG(b, bl.Bars)
+		case bl.Code != nil:
+			codeHTML(b, bl.Code)
+		case bl.Figure != nil:
+			figureHTML(b, bl.Figure)
+		}
+	}
+	if open {
+		b.WriteString("</details>\n")
+	}
+}
+
+// htmlTable writes a table; right-aligned columns and highlighted rows
+// keep their meaning.
+func htmlTable(b *strings.Builder, t *report.Table) {
+	cls := func(i int) string {
+		if i < len(t.Right) && t.Right[i] {
+			return " class=\"num\""
+		}
+		return ""
+	}
+	b.WriteString("<div class=\"tw\"><table>\n<thead><tr>")
+	for i, h := range t.Header {
+		b.WriteString("<th" + cls(i) + ">" + esc(h) + "</th>")
+	}
+	b.WriteString("</tr></thead>\n<tbody>\n")
+	for r, row := range t.Rows {
+		if r < len(t.Highlight) && t.Highlight[r] {
+			b.WriteString("<tr class=\"hl\">")
+		} else {
+			b.WriteString("<tr>")
+		}
+		for i := range t.Header {
+			c := ""
+			if i < len(row) {
+				c = row[i]
+			}
+			b.WriteString("<td" + cls(i) + ">" + strings.ReplaceAll(esc(c), "\n", "<br>") + "</td>")
+		}
+		b.WriteString("</tr>\n")
+	}
+	b.WriteString("</tbody></table></div>\n")
+}
+
+func codeHTML(b *strings.Builder, c *report.Code) {
+	marked := map[int]bool{}
+	for _, m := range c.Mark {
+		marked[m] = true
+	}
+	b.WriteString("<pre><code>")
+	for i, l := range strings.Split(strings.TrimRight(c.Text, "\n"), "\n") {
+		if marked[i] {
+			b.WriteString("<span class=\"hot\">" + esc(l) + "</span>\n")
+		} else {
+			b.WriteString(esc(l) + "\n")
+		}
+	}
+	b.WriteString("</code></pre>\n")
+}
+
+// clip shortens s to at most n runes, ending in "…".
+func clip(s string, n int) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	if n < 2 || utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+// px formats a coordinate without a trailing ".0".
+func px(v float64) string {
+	if v == math.Trunc(v) {
+		return fmt.Sprintf("%d", int64(v))
+	}
+	return fmt.Sprintf("%.1f", v)
+}
+
+// fold merges runs of alike neighbouring messages (same ends, arrow style
+// and a non-empty Kind) into one message whose Count says how many it
+// stands for; sections and notes without a Kind are never merged.
+func fold(msgs []report.Message) []report.Message {
+	var out []report.Message
+	for _, m := range msgs {
+		if m.Count == 0 {
+			m.Count = 1
+		}
+		if n := len(out); n > 0 && !m.Section && m.Kind != "" {
+			p := &out[n-1]
+			if !p.Section && p.Kind == m.Kind && p.From == m.From && p.To == m.To && p.Reply == m.Reply && p.Note == m.Note {
+				p.Count += m.Count
+				continue
+			}
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// Sequence diagram geometry, in CSS pixels.
+const (
+	seqAxis  = 78  // the time axis on the left
+	seqLane  = 124 // distance between lifelines
+	seqHead  = 34  // participant boxes
+	seqRow   = 26  // one message
+	seqBand  = 28  // a section title
+	seqCharW = 6.4 // average width of one character at 11px
+)
+
+// sequenceSVG draws a sequence diagram: one lifeline per participant,
+// requests as solid arrows, replies and watch deliveries as dashed ones,
+// notes as boxes on a lifeline, sections as bands across, times on the
+// left axis. Alike neighbours are folded into one arrow labelled ×N.
+// Elements that stand for a step carry data-ref, which the page script
+// ties to the step's explanation.
+func sequenceSVG(b *strings.Builder, s *report.Sequence) {
+	parts := append([]report.Participant{}, s.Participants...)
+	idx := map[string]int{}
+	for i, p := range parts {
+		idx[p.ID] = i
+	}
+	msgs := fold(s.Messages)
+	for _, m := range msgs {
+		for _, id := range []string{m.From, m.To} {
+			if _, ok := idx[id]; !ok && id != "" && !m.Section {
+				idx[id] = len(parts)
+				parts = append(parts, report.Participant{ID: id, Label: id})
+			}
+		}
+	}
+	lx := func(id string) float64 { return seqAxis + seqLane/2 + float64(idx[id])*seqLane }
+	width := float64(seqAxis + len(parts)*seqLane)
+	height := float64(seqHead + 10)
+	arrows, notes := 0, 0
+	for _, m := range msgs {
+		switch {
+		case m.Section:
+			height += seqBand
+		default:
+			height += seqRow
+			if m.Note || m.To == "" || m.To == m.From {
+				notes++
+			} else {
+				arrows++
+			}
+		}
+	}
+	height += 10
+	// The lane titles again, in a strip that stays on top while the
+	// diagram scrolls under it.
+	fmt.Fprintf(b, "<div class=\"seqwrap\"><svg class=\"seqhead\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%s\" height=\"%d\" viewBox=\"0 0 %s %d\" aria-hidden=\"true\">", px(width), seqHead, px(width), seqHead)
+	for i, p := range parts {
+		x := seqAxis + seqLane/2 + float64(i)*seqLane
+		fmt.Fprintf(b, "<rect x=\"%s\" y=\"4\" width=\"%d\" height=\"%d\" rx=\"4\"/><text x=\"%s\" y=\"%d\">%s</text>",
+			px(x-seqLane/2+6), seqLane-12, seqHead-8, px(x), seqHead/2+4, esc(clip(p.Label, chars(seqLane-16))))
+	}
+	b.WriteString("</svg>\n")
+	fmt.Fprintf(b, "<svg class=\"seq\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%s\" height=\"%s\" viewBox=\"0 0 %s %s\" role=\"img\" data-lanes=\"%d\" data-arrows=\"%d\" data-notes=\"%d\">\n",
+		px(width), px(height), px(width), px(height), len(parts), arrows, notes)
+	b.WriteString("<defs><marker id=\"k8x-arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerUnits=\"userSpaceOnUse\" markerWidth=\"9\" markerHeight=\"9\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\" class=\"head\"/></marker></defs>\n")
+	for i, p := range parts {
+		x := seqAxis + seqLane/2 + float64(i)*seqLane
+		fmt.Fprintf(b, "<g class=\"lane\"><line x1=\"%s\" y1=\"%d\" x2=\"%s\" y2=\"%s\"/><rect x=\"%s\" y=\"4\" width=\"%d\" height=\"%d\" rx=\"4\"/><text x=\"%s\" y=\"%d\">%s</text></g>\n",
+			px(x), seqHead, px(x), px(height-4), px(x-seqLane/2+6), seqLane-12, seqHead-8, px(x), seqHead/2+4, esc(clip(p.Label, chars(seqLane-16))))
+	}
+	y := float64(seqHead + 10)
+	label := func(m report.Message) string {
+		if m.Count > 1 {
+			return m.Text + " ×" + fmt.Sprint(m.Count)
+		}
+		return m.Text
+	}
+	ref := func(m report.Message) string {
+		if m.Ref == "" {
+			return ""
+		}
+		return " data-ref=\"" + esc(m.Ref) + "\" tabindex=\"0\""
+	}
+	for _, m := range msgs {
+		if m.Section {
+			fmt.Fprintf(b, "<g class=\"band\"><rect x=\"0\" y=\"%s\" width=\"%s\" height=\"%d\"/><text x=\"8\" y=\"%s\">%s</text></g>\n",
+				px(y+2), px(width), seqBand-4, px(y+seqBand/2+4), esc(m.Text))
+			y += seqBand
+			continue
+		}
+		mid := y + seqRow/2
+		if m.Time != "" {
+			fmt.Fprintf(b, "<text class=\"t\" x=\"4\" y=\"%s\">%s</text>\n", px(mid+4), esc(m.Time))
+		}
+		text := label(m)
+		if m.Note || m.To == "" || m.To == m.From {
+			x := lx(m.From)
+			w := float64(seqLane - 8)
+			fmt.Fprintf(b, "<g class=\"note\"%s><title>%s</title><rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%d\" rx=\"3\"/><text x=\"%s\" y=\"%s\">%s</text></g>\n",
+				ref(m), esc(text), px(x-w/2), px(y+3), px(w), seqRow-6, px(x), px(mid+4), esc(clip(text, chars(w-8))))
+		} else {
+			x1, x2 := lx(m.From), lx(m.To)
+			cls := "arrow"
+			if m.Reply {
+				cls += " reply"
+			}
+			span := math.Abs(x2 - x1)
+			fmt.Fprintf(b, "<g class=\"%s\"%s><title>%s</title><line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" marker-end=\"url(#k8x-arrow)\"/><text x=\"%s\" y=\"%s\">%s</text></g>\n",
+				cls, ref(m), esc(text), px(x1), px(mid+6), px(x2), px(mid+6), px((x1+x2)/2), px(mid), esc(clip(text, chars(span-8))))
+		}
+		y += seqRow
+	}
+	b.WriteString("</svg></div>\n")
+}
+
+// barsSVG draws a horizontal bar chart with the values and notes beside.
+func barsSVG(b *strings.Builder, bs *report.Bars) {
+	const labelW, barW, rowH = 210.0, 320.0, 24.0
+	max := 0.0
+	for _, r := range bs.Rows {
+		max = math.Max(max, r.Value)
+	}
+	width := labelW + barW + 300
+	height := rowH*float64(len(bs.Rows)) + 8
+	fmt.Fprintf(b, "<svg class=\"bars\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%s\" height=\"%s\" viewBox=\"0 0 %s %s\" role=\"img\" data-bars=\"%d\">\n",
+		px(width), px(height), px(width), px(height), len(bs.Rows))
+	for i, r := range bs.Rows {
+		y := 4 + float64(i)*rowH
+		w := 0.0
+		if max > 0 {
+			w = math.Round(r.Value / max * barW)
+		}
+		if w == 0 && r.Value > 0 {
+			w = 1
+		}
+		v := formatValue(r.Value)
+		if bs.Unit != "" {
+			v += " " + bs.Unit
+		}
+		if r.Note != "" {
+			v += "  " + r.Note
+		}
+		fmt.Fprintf(b, "<g class=\"bar\"><title>%s: %s</title><text class=\"lbl\" x=\"%s\" y=\"%s\">%s</text><rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" rx=\"2\"/><text x=\"%s\" y=\"%s\">%s</text></g>\n",
+			esc(r.Label), esc(v), px(labelW-8), px(y+rowH/2+4), esc(clip(r.Label, chars(labelW-12))),
+			px(labelW), px(y+3), px(w), px(rowH-6), px(labelW+w+6), px(y+rowH/2+4), esc(v))
+	}
+	b.WriteString("</svg>\n")
+}
+
+// figureHTML draws a figure.
+func figureHTML(b *strings.Builder, f *report.Figure) {
+	b.WriteString("<figure>")
+	switch {
+	case f.Graph != nil:
+		graphSVG(b, f.Graph)
+	case f.Chart != nil:
+		chartSVG(b, f.Chart)
+	case f.Sides != nil:
+		sidesHTML(b, f.Sides)
+	}
+	if f.Title != "" {
+		b.WriteString("<figcaption>" + esc(f.Title) + "</figcaption>")
+	}
+	b.WriteString("</figure>\n")
+}
+
+func graphSVG(b *strings.Builder, g *report.Graph) {
+	const colW, boxW, boxH, gapY = 320.0, 210.0, 30.0, 16.0
+	layers := 0
+	count := map[int]int{}
+	pos := map[string][2]float64{}
+	for _, n := range g.Nodes {
+		if n.Layer+1 > layers {
+			layers = n.Layer + 1
+		}
+		count[n.Layer]++
+	}
+	most := 0
+	for _, c := range count {
+		if c > most {
+			most = c
+		}
+	}
+	height := float64(most)*(boxH+gapY) + gapY
+	width := float64(layers)*colW + 10
+	seen := map[int]int{}
+	for _, n := range g.Nodes {
+		// Each layer is centred vertically.
+		off := (height - float64(count[n.Layer])*(boxH+gapY) + gapY) / 2
+		y := off + float64(seen[n.Layer])*(boxH+gapY)
+		seen[n.Layer]++
+		pos[n.ID] = [2]float64{10 + float64(n.Layer)*colW, y}
+	}
+	fmt.Fprintf(b, "<svg class=\"graph\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%s\" height=\"%s\" viewBox=\"0 0 %s %s\" role=\"img\" data-nodes=\"%d\" data-edges=\"%d\">\n",
+		px(width), px(height), px(width), px(height), len(g.Nodes), len(g.Edges))
+	for _, e := range g.Edges {
+		a, ok1 := pos[e.From]
+		z, ok2 := pos[e.To]
+		if !ok1 || !ok2 {
+			continue
+		}
+		x1, y1, x2, y2 := a[0]+boxW, a[1]+boxH/2, z[0], z[1]+boxH/2
+		cls := "edge"
+		if e.Hot {
+			cls += " hot"
+		}
+		fmt.Fprintf(b, "<g class=\"%s\"><path d=\"M%s,%sC%s,%s %s,%s %s,%s\"/>", cls, px(x1), px(y1), px((x1+x2)/2), px(y1), px((x1+x2)/2), px(y2), px(x2), px(y2))
+		if e.Label != "" {
+			fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\">%s</text>", px((x1+x2)/2), px((y1+y2)/2-4), esc(e.Label))
+		}
+		b.WriteString("</g>\n")
+	}
+	for _, n := range g.Nodes {
+		p := pos[n.ID]
+		cls := "node"
+		if n.Hot {
+			cls += " hot"
+		}
+		fmt.Fprintf(b, "<g class=\"%s\"><title>%s</title><rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" rx=\"4\"/><text x=\"%s\" y=\"%s\">%s</text></g>\n",
+			cls, esc(n.Label), px(p[0]), px(p[1]), px(boxW), px(boxH), px(p[0]+boxW/2), px(p[1]+boxH/2+4), esc(clip(n.Label, chars(boxW-10))))
+	}
+	b.WriteString("</svg>\n")
+}
+
+func chartSVG(b *strings.Builder, c *report.Chart) {
+	const w, h, left, bottom, top, right = 640.0, 240.0, 40.0, 34.0, 12.0, 150.0
+	max := 1.0
+	for _, s := range c.Series {
+		for _, v := range s.Values {
+			max = math.Max(max, v)
+		}
+	}
+	n := len(c.X)
+	plotW, plotH := w-left-right, h-top-bottom
+	x := func(i int) float64 {
+		if n <= 1 {
+			return left
+		}
+		return left + float64(i)*plotW/float64(n-1)
+	}
+	y := func(v float64) float64 { return top + plotH - v/max*plotH }
+	fmt.Fprintf(b, "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%s\" height=\"%s\" viewBox=\"0 0 %s %s\" role=\"img\" data-series=\"%d\">\n",
+		px(w), px(h), px(w), px(h), len(c.Series))
+	step := math.Max(1, math.Ceil(max/8))
+	for v := 0.0; v <= max; v += step {
+		fmt.Fprintf(b, "<g class=\"grid\"><line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\"/><text x=\"%s\" y=\"%s\">%s</text></g>\n",
+			px(left), px(y(v)), px(left+plotW), px(y(v)), px(left-6), px(y(v)+4), formatValue(v))
+	}
+	for i, l := range c.X {
+		fmt.Fprintf(b, "<text class=\"xt\" x=\"%s\" y=\"%s\">%s</text>\n", px(x(i)), px(top+plotH+16), esc(l))
+	}
+	if c.XLabel != "" {
+		fmt.Fprintf(b, "<text class=\"xl\" x=\"%s\" y=\"%s\">%s</text>\n", px(left+plotW/2), px(h-2), esc(c.XLabel))
+	}
+	for si, s := range c.Series {
+		var pts []string
+		for i, v := range s.Values {
+			if i > 0 {
+				pts = append(pts, px(x(i))+","+px(y(s.Values[i-1])))
+			}
+			pts = append(pts, px(x(i))+","+px(y(v)))
+		}
+		fmt.Fprintf(b, "<g class=\"series s%d\"><title>%s</title><polyline points=\"%s\"/>", si%6, esc(s.Name), strings.Join(pts, " "))
+		for i, v := range s.Values {
+			fmt.Fprintf(b, "<circle cx=\"%s\" cy=\"%s\" r=\"3\"><title>%s %s: %s</title></circle>", px(x(i)), px(y(v)), esc(s.Name), esc(c.X[min(i, n-1)]), formatValue(v))
+		}
+		fmt.Fprintf(b, "<line class=\"key\" x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\"/><text class=\"key\" x=\"%s\" y=\"%s\">%s</text></g>\n",
+			px(w-right+14), px(top+8+float64(si)*20), px(w-right+34), px(top+8+float64(si)*20), px(w-right+40), px(top+12+float64(si)*20), esc(s.Name))
+	}
+	b.WriteString("</svg>\n")
+}
+
+func sidesHTML(b *strings.Builder, s *report.Sides) {
+	b.WriteString("<div class=\"sides\">\n")
+	chip := func(m report.Member) {
+		b.WriteString("<span class=\"member " + esc(m.Role) + "\">" + esc(m.Name) + "</span>")
+	}
+	for _, r := range s.Rows {
+		b.WriteString("<div class=\"srow\"><div class=\"slabel\">" + esc(r.Label) + "</div>")
+		for _, g := range r.Groups {
+			b.WriteString("<div class=\"side\">")
+			for _, m := range g {
+				chip(m)
+			}
+			b.WriteString("</div>")
+		}
+		if len(r.Down) > 0 {
+			b.WriteString("<div class=\"side down\">")
+			for _, m := range r.Down {
+				chip(m)
+			}
+			b.WriteString("</div>")
+		}
+		b.WriteString("</div>\n")
+	}
+	b.WriteString("</div>\n")
+}
+
+// chars is how many characters of 11px text fit in w pixels.
+func chars(w float64) int { return int(w / seqCharW) }

@@ -1,0 +1,93 @@
+package render
+
+// pageCSS themes the page: light by default, dark when the system asks for
+// it (prefers-color-scheme), and a print style that opens every section and
+// drops the controls.
+const pageCSS = `:root{--bg:#fff;--fg:#1b1f24;--muted:#59636e;--line:#d1d9e0;--panel:#f6f8fa;--accent:#0969da;--hot:#bf3989;--note:#fff8c5;--ok:#1a7f37;--warn:#9a6700;--bad:#cf222e;--band:#ddf4ff;--sel:#fff1b3}
+@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--line:#3d444d;--panel:#151b23;--accent:#4493f8;--hot:#db61a2;--note:#3b2f00;--ok:#3fb950;--warn:#d29922;--bad:#f85149;--band:#0c2d6b;--sel:#4b3b00}}
+*{box-sizing:border-box}
+body{margin:0;padding:0 1.2rem 2rem;background:var(--bg);color:var(--fg);font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+h1{font-size:1.35rem;margin:1rem 0 .3rem}h2{display:inline;font-size:1.1rem;margin:0}h3{font-size:1rem;margin:1rem 0 .3rem}
+.hint{color:var(--muted);margin:.2rem 0 1rem}
+button{font:inherit;font-size:.85rem;color:var(--fg);background:var(--panel);border:1px solid var(--line);border-radius:4px;padding:.1rem .5rem;cursor:pointer}
+details.sec{border-top:1px solid var(--line);padding:.4rem 0}
+details.sec>summary{cursor:pointer;padding:.2rem 0}
+p.note{color:var(--muted);border-left:3px solid var(--line);padding-left:.6rem}
+p.warn{color:var(--warn)}p.ok{color:var(--ok)}p.bad{color:var(--bad);font-weight:600}
+.tw{overflow-x:auto}
+table{border-collapse:collapse;margin:.5rem 0}th,td{border:1px solid var(--line);padding:.2rem .5rem;text-align:left;vertical-align:top}
+th{background:var(--panel)}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}tr.hl td{font-weight:600;background:var(--sel)}
+pre{background:var(--panel);border:1px solid var(--line);border-radius:4px;padding:.6rem;overflow-x:auto;font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+pre .hot{background:var(--sel);color:var(--hot);font-weight:600;display:inline-block;min-width:100%}
+svg text{fill:var(--fg);font:11px system-ui,sans-serif}
+.layout{display:grid;grid-template-columns:minmax(0,auto) minmax(22rem,1fr);gap:1rem;align-items:start}
+.seqwrap{overflow:auto;max-height:90vh;border:1px solid var(--line);border-radius:4px;background:var(--bg)}
+.layout .seqwrap{position:sticky;top:.5rem}
+.seqhead{position:sticky;top:0;z-index:1;display:block;background:var(--bg);margin-bottom:-34px}.seqhead rect{fill:var(--panel);stroke:var(--muted)}.seqhead text{text-anchor:middle;font-weight:600}
+.seq{display:block}
+.seq .lane line{stroke:var(--line);stroke-dasharray:4 3}.seq .lane rect{fill:var(--panel);stroke:var(--muted)}.seq .lane text{text-anchor:middle;font-weight:600}
+.seq .band rect{fill:var(--band)}.seq .band text{font-weight:600}
+.seq .t{fill:var(--muted);font-family:ui-monospace,monospace;font-size:10px}
+.seq .arrow line{stroke:var(--fg);stroke-width:1.3}.seq .arrow.reply line{stroke-dasharray:5 3}.seq .arrow text{text-anchor:middle}
+.seq .head{fill:var(--fg)}
+.seq .note rect{fill:var(--note);stroke:var(--warn);stroke-width:.6}.seq .note text{text-anchor:middle}
+.seq [data-ref]{cursor:pointer}.seq [data-ref]:hover text{fill:var(--accent)}
+.seq .sel line{stroke:var(--hot);stroke-width:2.5}.seq .sel rect{stroke:var(--hot);stroke-width:2}.seq .sel text{fill:var(--hot);font-weight:600}
+ol.steps{list-style:none;padding:0;margin:.3rem 0}
+li.step{padding:.15rem .3rem;border-radius:4px;cursor:pointer;overflow-wrap:anywhere}li.step:hover{background:var(--panel)}
+li.step .t{color:var(--muted);font:12px ui-monospace,monospace;margin-right:.5rem}li.step .who{font-weight:600;margin-right:.4rem}
+li.step .ex{display:none;margin:.3rem 0 .3rem 1.2rem;padding:.3rem .6rem;border-left:3px solid var(--accent);background:var(--panel)}
+li.step.open .ex{display:block}li.step.sel{background:var(--sel)}
+.fields{color:var(--muted);font-size:.9em;overflow-wrap:anywhere}
+.bars rect{fill:var(--accent)}.bars .lbl{text-anchor:end}
+.graph .node rect{fill:var(--panel);stroke:var(--muted)}.graph .node text{text-anchor:middle;font-family:ui-monospace,monospace}
+.graph .node.hot rect{stroke:var(--hot);stroke-width:2.5}.graph .edge path{fill:none;stroke:var(--muted);stroke-width:1.3}
+.graph .edge.hot path{stroke:var(--hot);stroke-width:3}.graph .edge text{text-anchor:middle;fill:var(--muted);paint-order:stroke;stroke:var(--bg);stroke-width:4px}.graph .edge.hot text{fill:var(--hot);font-weight:600}
+.chart .grid line{stroke:var(--line)}.chart .grid text{text-anchor:end;fill:var(--muted)}.chart .xt,.chart .xl{text-anchor:middle;fill:var(--muted)}
+.chart polyline{fill:none;stroke-width:2.2}.chart .key{stroke-width:3}
+.chart .s0 polyline,.chart .s0 .key{stroke:#8c959f}.chart .s0 circle{fill:#8c959f}.chart .s1 polyline,.chart .s1 line.key{stroke:var(--accent)}.chart .s1 circle{fill:var(--accent)}
+.chart .s2 polyline,.chart .s2 line.key{stroke:var(--ok)}.chart .s2 circle{fill:var(--ok)}.chart .s3 polyline,.chart .s3 line.key{stroke:var(--warn)}.chart .s3 circle{fill:var(--warn)}
+.chart .s4 polyline,.chart .s4 line.key{stroke:var(--hot)}.chart .s4 circle{fill:var(--hot)}.chart .s5 polyline,.chart .s5 line.key{stroke:var(--bad)}.chart .s5 circle{fill:var(--bad)}
+.chart text.key{stroke:none}
+figure{margin:.6rem 0}figcaption{color:var(--muted);font-size:.9em}
+.sides{display:flex;flex-direction:column;gap:.4rem}.srow{display:flex;gap:.6rem;align-items:center;flex-wrap:wrap}
+.slabel{min-width:14rem;color:var(--muted)}.side{display:flex;gap:.3rem;border:1px dashed var(--muted);border-radius:6px;padding:.25rem}
+.side.down{border-color:var(--bad)}
+.member{padding:.1rem .45rem;border-radius:10px;border:1px solid var(--muted);font:12px ui-monospace,monospace}
+.member.leader{background:var(--accent);color:var(--bg);border-color:var(--accent);font-weight:700}
+.member.candidate,.member.pre-candidate{border-color:var(--warn);color:var(--warn)}.member.down{text-decoration:line-through;color:var(--bad);border-color:var(--bad)}
+@media (max-width:900px){.layout{grid-template-columns:1fr}.layout .seqwrap{position:static}}
+@media print{:root{--bg:#fff;--fg:#000;--muted:#444;--line:#999;--panel:#f3f3f3;--band:#eee;--note:#fff;--sel:#fff}
+body{font-size:10pt;padding:0}.hint,button{display:none}.layout{display:block}.seqwrap{max-height:none;overflow:visible;border:0;position:static}
+li.step .ex{display:block}details.sec{break-inside:auto}h2,h3{break-after:avoid}svg{max-width:100%;height:auto}}
+`
+
+// pageJS ties arrows and steps together: a click (or Enter) on either
+// selects the step, highlights its arrow and shows its explanation. Before
+// printing every section opens. No network, no storage, no timers.
+const pageJS = `(function(){
+function select(ref,toggle,still){
+  var li=document.getElementById(ref);
+  document.querySelectorAll('.sel').forEach(function(e){e.classList.remove('sel')});
+  document.querySelectorAll('[data-ref="'+ref+'"]').forEach(function(e){e.classList.add('sel')});
+  if(!li)return;
+  var d=li.closest('details');if(d)d.open=true;
+  if(toggle)li.classList.toggle('open');else li.classList.add('open');
+  if(!toggle&&!still&&li.scrollIntoView)li.scrollIntoView({block:'nearest'});
+}
+document.addEventListener('click',function(ev){
+  var f=ev.target.closest('[data-fold]');
+  if(f){var o=f.getAttribute('data-fold')==='open';document.querySelectorAll('details.sec').forEach(function(d){d.open=o});return}
+  var el=ev.target.closest('[data-ref]');
+  if(el)select(el.getAttribute('data-ref'),el.tagName==='LI');
+});
+document.addEventListener('keydown',function(ev){
+  if(ev.key!=='Enter'&&ev.key!==' ')return;
+  var el=ev.target.closest&&ev.target.closest('[data-ref]');
+  if(el){ev.preventDefault();select(el.getAttribute('data-ref'),el.tagName==='LI')}
+});
+// A link to page.html#step=s12 opens with step 12 selected and explained.
+var m=/^#step=(s\d+)$/.exec(location.hash);if(m&&document.getElementById(m[1]))select(m[1],false,true);
+window.addEventListener('beforeprint',function(){document.querySelectorAll('details').forEach(function(d){d.open=true})});
+})();
+`

@@ -1,0 +1,40 @@
+package sim
+
+import (
+	"slices"
+	"testing"
+)
+
+// NewCluster starts its components in the order the trace depends on:
+// controllers, scheduler, per node a kubelet and a kube-proxy, then the
+// node lifecycle controller and the heartbeats, CoreDNS last.
+func TestComponentStartOrder(t *testing.T) {
+	c, err := NewCluster(Config{Workers: 2, Heartbeats: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, comp := range c.comps {
+		got = append(got, comp.Name())
+	}
+	want := []string{"deployment-controller", "replicaset-controller", "endpointslice-controller", "resourcequota-controller", "default-scheduler",
+		"kubelet/control-plane", "kube-proxy/control-plane", "kubelet/node-a", "kube-proxy/node-a", "kubelet/node-b", "kube-proxy/node-b",
+		"node-lifecycle-controller", "kubelet/control-plane (node lease)", "kubelet/node-a (node lease)", "kubelet/node-b (node lease)", "coredns"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("start order:\n got %q\nwant %q", got, want)
+	}
+	// Past proxySample nodes the kube-proxies are counted, not started.
+	c, err = NewCluster(Config{Workers: proxySample + 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxies := 0
+	for _, comp := range c.comps {
+		if _, ok := comp.(*proxyAgent); ok {
+			proxies++
+		}
+	}
+	if proxies != proxySample {
+		t.Fatalf("%d kube-proxies started, want %d", proxies, proxySample)
+	}
+}

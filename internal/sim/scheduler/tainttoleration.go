@@ -1,0 +1,72 @@
+package scheduler
+
+import corev1 "k8s.io/api/core/v1"
+
+// TaintTolerationName is the plugin's upstream name.
+const TaintTolerationName = "TaintToleration"
+
+// ReasonUntoleratedTaint is the plugin's reason text.
+const ReasonUntoleratedTaint = "node(s) had untolerated taint(s)"
+
+// TaintToleration filters on NoSchedule/NoExecute taints and scores the
+// untolerated PreferNoSchedule ones (plugins/tainttoleration). In
+// recent releases the event no longer names the taint ("untolerated
+// taint(s)"); Detail keeps it for the trace.
+type TaintToleration struct{}
+
+func newTaintToleration(any) (Plugin, error) { return TaintToleration{}, nil }
+
+func (TaintToleration) Name() string { return TaintTolerationName }
+
+// preScoreTaintKey holds the tolerations that can tolerate a
+// PreferNoSchedule taint.
+var preScoreTaintKey = NewStateKey("PreScore" + TaintTolerationName)
+
+type taintState struct{ preferTols []corev1.Toleration }
+
+func (TaintToleration) Filter(_ *CycleState, pod *corev1.Pod, n *NodeInfo) *Status {
+	for i := range n.taints {
+		t := &n.taints[i]
+		if t.Effect != corev1.TaintEffectNoSchedule && t.Effect != corev1.TaintEffectNoExecute {
+			continue
+		}
+		if !toleratedBy(pod.Spec.Tolerations, t) {
+			s := newStatus(UnschedulableAndUnresolvable, ReasonUntoleratedTaint)
+			s.Detail = "{" + t.Key + ": " + t.Value + "}"
+			return s
+		}
+	}
+	return nil
+}
+
+// PreScore keeps the tolerations that can tolerate a PreferNoSchedule taint
+// (empty effect or PreferNoSchedule).
+func (TaintToleration) PreScore(st *CycleState, pod *corev1.Pod, _ []*NodeInfo) *Status {
+	s := stateOf[taintState](st, preScoreTaintKey)
+	s.preferTols = s.preferTols[:0]
+	for _, t := range pod.Spec.Tolerations {
+		if t.Effect == "" || t.Effect == corev1.TaintEffectPreferNoSchedule {
+			s.preferTols = append(s.preferTols, t)
+		}
+	}
+	return nil
+}
+
+// Score counts the PreferNoSchedule taints the pod does not tolerate.
+func (TaintToleration) Score(st *CycleState, _ *corev1.Pod, n *NodeInfo) int64 {
+	v, _ := st.Read(preScoreTaintKey)
+	s := v.(*taintState)
+	var cnt int64
+	for i := range n.taints {
+		t := &n.taints[i]
+		if t.Effect == corev1.TaintEffectPreferNoSchedule && !toleratedBy(s.preferTols, t) {
+			cnt++
+		}
+	}
+	return cnt
+}
+
+// NormalizeScore: fewer untolerated taints is better.
+func (TaintToleration) NormalizeScore(_ *CycleState, _ *corev1.Pod, _ []*NodeInfo, scores []int64) {
+	defaultNormalizeScore(MaxNodeScore, true, scores)
+}

@@ -1,0 +1,83 @@
+package sim
+
+import (
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/k8sexplain/k8sexplain/internal/sim/controller"
+	"github.com/k8sexplain/k8sexplain/internal/sim/kubelet"
+	"github.com/k8sexplain/k8sexplain/internal/trace"
+)
+
+// What the stories (package sim/story) drive a settled cluster with and
+// read from it: the recorder for their own steps, the kubelets they make
+// fail, the clock, the Deployment controller's rollout history, the node
+// controller's verdicts and the clients' kube-proxy.
+
+// MinSyncPeriod is kube-proxy's --iptables-min-sync-period here.
+const MinSyncPeriod = minSyncPeriod
+
+// Recorder is where the cluster's steps go; a story adds its own.
+func (c *Cluster) Recorder() *trace.Recorder { return c.rec }
+
+// Now is the virtual time.
+func (c *Cluster) Now() time.Duration { return c.eng.Now() }
+
+// Kubelet is the kubelet of node, or nil.
+func (c *Cluster) Kubelet(node string) *kubelet.Kubelet { return c.kubelets[node] }
+
+// Kubelets are every node's kubelet, by node name.
+func (c *Cluster) Kubelets() []*kubelet.Kubelet {
+	var ks []*kubelet.Kubelet
+	for _, name := range slices.Sorted(maps.Keys(c.kubelets)) {
+		ks = append(ks, c.kubelets[name])
+	}
+	return ks
+}
+
+// NodeNames are the nodes' names, in the order they were built.
+func (c *Cluster) NodeNames() []string {
+	names := make([]string, 0, len(c.nodes))
+	for _, n := range c.nodes {
+		names = append(names, n.Name)
+	}
+	return names
+}
+
+// RolloutHistory is the Deployment's ReplicaSet sizes after every scaling.
+func (c *Cluster) RolloutHistory(ns, name string) []controller.RolloutRow {
+	return c.deploy.History[ns+"/"+name]
+}
+
+// MarkedUnknown is when the node controller marked node Unknown, if it did.
+func (c *Cluster) MarkedUnknown(node string) (time.Duration, bool) {
+	at, ok := c.nodeLife.Marked[node]
+	return at, ok
+}
+
+// ClientProxy names the clients' kube-proxy (the first worker's, the one
+// the simulator runs in full): its node and actor; ok is false when none runs.
+func (c *Cluster) ClientProxy() (node, actor string, ok bool) {
+	if c.proxy == nil {
+		return "", "", false
+	}
+	return c.proxy.node, c.proxy.c.Actor, true
+}
+
+// RoutedIPs is how many endpoint IPs the clients' kube-proxy routed at its
+// last sync.
+func (c *Cluster) RoutedIPs() int {
+	if c.proxy == nil {
+		return 0
+	}
+	return c.proxy.routed
+}
+
+// OnRouteRemoved has f called when an IP leaves the clients' kube-proxy's
+// rules.
+func (c *Cluster) OnRouteRemoved(f func(ip string)) {
+	if c.proxy != nil {
+		c.proxy.onRemoved = f
+	}
+}

@@ -1,0 +1,52 @@
+package story
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/k8sexplain/k8sexplain/internal/trace"
+	"k8s.io/apimachinery/pkg/util/duration"
+)
+
+// DescribeEvents is the Events section `kubectl describe pod` would print
+// for pod ("namespace/name") at the end of the trace: one row per distinct
+// event — the recorder's correlator folds repeats into one Event with a
+// count, shown as "AGE (xN over FIRST)" — oldest first, with Age as
+// kubectl prints it (duration.HumanDuration) and From the component
+// (source.component, or reportingController for events.k8s.io/v1).
+func DescribeEvents(tr *trace.Trace, pod string) trace.KeyedTable {
+	t := trace.KeyedTable{Title: "describe.title", Subject: pod, Left: true,
+		Header: []string{"describe.type", "describe.reason", "describe.age", "describe.from", "describe.message"}}
+	type row struct {
+		typ, reason, from, msg string
+		first, last            time.Duration
+		count                  int
+	}
+	var rows []*row
+	index := map[string]*row{}
+	for _, s := range tr.Steps {
+		if s.Kind != "event" || s.Object != "pods/"+pod {
+			continue
+		}
+		from, _, _ := strings.Cut(s.Actor, "/")
+		key := strings.Join([]string{s.Get("type"), s.Get("reason"), from, s.Get("message")}, "\x00")
+		if r := index[key]; r != nil {
+			r.count++
+			r.last = s.At
+			continue
+		}
+		r := &row{typ: s.Get("type"), reason: s.Get("reason"), from: from, msg: s.Get("message"), first: s.At, last: s.At, count: 1}
+		index[key] = r
+		rows = append(rows, r)
+	}
+	now := tr.Start + tr.Summary.End
+	for _, r := range rows {
+		age := duration.HumanDuration(now - r.first)
+		if r.count > 1 {
+			age = fmt.Sprintf("%s (x%d over %s)", duration.HumanDuration(now-r.last), r.count, duration.HumanDuration(now-r.first))
+		}
+		t.Rows = append(t.Rows, []string{r.typ, r.reason, age, r.from, r.msg})
+	}
+	return t
+}

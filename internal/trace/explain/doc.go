@@ -1,0 +1,493 @@
+package explain
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/k8sexplain/k8sexplain/internal/k8sversion"
+	"github.com/k8sexplain/k8sexplain/internal/l10n"
+	"github.com/k8sexplain/k8sexplain/internal/render"
+	"github.com/k8sexplain/k8sexplain/internal/report"
+	"github.com/k8sexplain/k8sexplain/internal/trace"
+)
+
+// Options select what the document of a trace holds.
+type Options struct {
+	// Format is the format the document is for: each shows the trace its
+	// own way (see Doc).
+	Format  render.Format
+	Lang    string
+	Verbose bool
+	Builtin bool // the input was the built-in example
+	// Width is the terminal's width on a TTY (lines wrap to it), else 0:
+	// pipes and golden files keep the fixed width.
+	Width int
+}
+
+// Doc turns tr into the document its format prints: text and Markdown read
+// one section per phase (Markdown with the sequence diagram below); Mermaid
+// is the diagram alone, untitled and kept under Mermaid's size limit; JSON
+// is the k8sexplain.trace/v1 structure (docs/trace-schema.md); HTML is the
+// steps as a timeline beside the diagram, then the story's tables (numbers
+// also as a chart) and the summary.
+func Doc(tr *trace.Trace, o Options) *report.Doc {
+	switch o.Format {
+	case render.Mermaid:
+		return &report.Doc{Sequence: mermaidSequence(tr, o)}
+	case render.JSON:
+		return &report.Doc{Data: jsonOf(tr, o)}
+	case render.HTML:
+		return htmlDoc(tr, o)
+	}
+	d := doc(tr, o)
+	if o.Format == render.Markdown && len(tr.Steps) > 0 {
+		d.Sequence = mermaidSequence(tr, o) // embedded as a fenced mermaid block
+	}
+	return d
+}
+
+// subst fills a catalogue message's placeholders with already written
+// values (l10n.Format with string arguments).
+func subst(s string, kv ...string) string {
+	return l10n.Format("", s, func(name string) (any, bool) {
+		for i := 0; i+1 < len(kv); i += 2 {
+			if kv[i] == name {
+				return kv[i+1], true
+			}
+		}
+		return nil, false
+	})
+}
+
+// doc turns the trace into a report document: one section per phase, each
+// step a line "time  actor  message" with its explanation the first time
+// its kind appears.
+func doc(tr *trace.Trace, o Options) *report.Doc {
+	u := uiFor(o.Lang)
+	d := &report.Doc{Title: title(tr, o.Builtin, u)}
+	d.P(header(tr, o.Lang))
+	groups, titles := sections(tr, o.Verbose, u)
+	explained := map[string]bool{}
+	md := o.Format == render.Markdown
+	for i, steps := range groups {
+		if len(steps) == 0 {
+			continue
+		}
+		d.H(1, titles[i])
+		var lines []string
+		flush := func() {
+			if len(lines) == 0 {
+				return
+			}
+			if md {
+				d.Blocks = append(d.Blocks, report.Block{List: &report.List{Items: lines, Markdown: true}})
+			} else {
+				d.C("", strings.Join(lines, "\n"))
+			}
+			lines = nil
+		}
+		for i := range steps {
+			s := &steps[i]
+			msg := trace.Text(o.Lang, s)
+			if md {
+				lines = append(lines, fmt.Sprintf("`%s` **%s** — %s", trace.Clock(s.At-tr.Start), render.MDText(s.Actor), render.MDText(msg)))
+			} else {
+				line := fmt.Sprintf("%s  %-24s %s", trace.Clock(s.At-tr.Start), s.Actor, msg)
+				if o.Width > 0 && render.Width(line) > o.Width {
+					// On a terminal a long step wraps under its message.
+					head := line[:len(line)-len(msg)]
+					if rest := o.Width - render.Width(head); rest >= 20 {
+						body := render.Wrap(msg, rest, "")
+						line = head + strings.ReplaceAll(body, "\n", "\n"+strings.Repeat(" ", render.Width(head)))
+					}
+				}
+				lines = append(lines, line)
+			}
+			ex := trace.Lookup(o.Lang, s.Kind).Explain
+			if ex != "" && !explained[s.Kind] {
+				explained[s.Kind] = true
+				if md {
+					lines[len(lines)-1] += "<br>\n  *" + render.MDText(ex) + "*"
+				} else {
+					width := 100
+					if o.Width > 0 {
+						width = o.Width
+					}
+					lines = append(lines, render.Wrap(ex, width, strings.Repeat(" ", 11)+"│ "))
+				}
+			}
+			if t := stepTable(o.Lang, s); t != nil {
+				flush()
+				d.T(t)
+			}
+		}
+		flush()
+	}
+	resultTables(d, tr, o.Lang)
+	summary(d, tr, u, o.Lang)
+	return d
+}
+
+// title is the document's title: the story's and the command line.
+func title(tr *trace.Trace, builtin bool, u ui) string {
+	if builtin {
+		// The first line says that no file was given.
+		return u.Title + " — " + strings.TrimSuffix(u.Builtin, ".")
+	}
+	title := u.Title
+	if t, ok := u.Stories[tr.Story]; ok {
+		title = t
+	}
+	return title + " — " + tr.Command
+}
+
+// resultTables adds the story's result tables, translated.
+func resultTables(d *report.Doc, tr *trace.Trace, lang string) {
+	for _, t := range tr.Tables {
+		d.H(1, strings.ReplaceAll(word(lang, t.Title), "{subject}", t.Subject))
+		rt := &report.Table{Right: make([]bool, len(t.Header))}
+		for i, h := range t.Header {
+			rt.Header = append(rt.Header, word(lang, h))
+			rt.Right[i] = i > 0 && !t.Left
+		}
+		for _, r := range t.Rows {
+			row := append([]string{}, r...)
+			for i := range row {
+				row[i] = word(lang, row[i]) // labels and notes may be catalogue keys too
+				// A duration column is written per language; English keeps the cell.
+				if i < len(t.Durations) && t.Durations[i] && lang != "en" {
+					if d, err := time.ParseDuration(row[i]); err == nil {
+						row[i] = l10n.Duration(lang, d)
+					}
+				}
+			}
+			for i, cell := range row {
+				if i > 0 && (cell == "" || cell[0] < '0' || cell[0] > '9') {
+					rt.Right[i] = false // a text column reads better left-aligned
+				}
+			}
+			rt.Rows = append(rt.Rows, row)
+		}
+		d.T(rt)
+	}
+}
+
+// header is the line under the title: the Kubernetes version the
+// simulator models (one, internal/k8sversion), and the fixed latencies the
+// run used.
+func header(tr *trace.Trace, lang string) string {
+	u := uiFor(lang)
+	line := subst(u.Modelled, "version", k8sversion.MinorString)
+	if l := tr.Latencies; l != nil {
+		ms := func(d time.Duration) string { return l10n.Duration(lang, d) }
+		line += " " + subst(u.Latencies, "request", ms(l.Request), "commit", ms(l.Commit), "watch", ms(l.Watch))
+	}
+	return line
+}
+
+// sections splits the steps into titled groups: the eight phases for the
+// apply story, one timeline for every other story.
+func sections(tr *trace.Trace, verbose bool, u ui) ([][]trace.Step, []string) {
+	if tr.Story != "" && tr.Story != "apply" {
+		var all []trace.Step
+		for _, s := range tr.Steps {
+			if !s.Verbose || verbose {
+				all = append(all, s)
+			}
+		}
+		sort.SliceStable(all, func(i, j int) bool { return all[i].At < all[j].At })
+		return [][]trace.Step{all}, []string{u.Timeline}
+	}
+	g := trace.ByPhase(tr.Steps, verbose)
+	var groups [][]trace.Step
+	var titles []string
+	for _, ph := range trace.Phases {
+		groups = append(groups, g[ph])
+		titles = append(titles, u.Phases[ph])
+	}
+	return groups, titles
+}
+
+func summary(d *report.Doc, tr *trace.Trace, u ui, lang string) {
+	s := tr.Summary
+	d.H(1, u.Summary)
+	if tr.Failed != "" {
+		d.Styled("bad", u.Failed+": "+tr.Failed)
+	}
+	if s.AllReady {
+		d.Styled("ok", subst(u.AllReady, "pods", fmt.Sprint(s.Pods), "at", trace.Clock(s.ReadyAt)))
+	} else if s.Pods > 0 {
+		d.Styled("warn", subst(u.NotReady, "ready", fmt.Sprint(s.ReadyPods), "pods", fmt.Sprint(s.Pods), "at", trace.Clock(s.End)))
+	}
+	if len(s.PendingPods) > 0 {
+		items := make([]string, len(s.PendingPods))
+		for i, p := range s.PendingPods {
+			items[i] = p.Name + ": " + p.Message
+		}
+		d.P(u.Pending + ":")
+		d.L(items...)
+	}
+	t := &report.Table{Header: []string{u.Component, u.Count}, Right: []bool{false, true}}
+	keys := make([]string, 0, len(s.Requests))
+	for k := range s.Requests {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	total := 0
+	for _, k := range keys {
+		total += s.Requests[k]
+	}
+	t.Rows = append(t.Rows, requestRows(s.Requests, keys, u.Lang)...)
+	t.Rows = append(t.Rows, []string{"Σ", fmt.Sprint(total)})
+	d.P(u.Requests + ":")
+	d.T(t)
+	lines := []string{
+		fmt.Sprintf("%s: %d", u.WatchEvents, s.WatchEvents),
+		fmt.Sprintf("%s: %d–%d", u.Revisions, s.FirstRevision, s.LastRevision),
+		fmt.Sprintf("%s: %d", u.Events, s.Events),
+	}
+	if s.StepsDropped > 0 && (s.Scale == nil || s.Scale.StepLimit >= 0) { // a --summary run says it in the scale section
+		lines = append(lines, fmt.Sprintf("%d %s", s.StepsDropped, u.Dropped))
+	}
+	d.L(lines...)
+	if len(s.Unmodeled) > 0 {
+		d.P(u.Unmodeled + ":")
+		d.L(s.Unmodeled...)
+	}
+	if s.Scale != nil {
+		scaleSection(d, s.Scale, lang)
+	}
+}
+
+// perNodeRows is how many rows of one per-node component (kubelet/node-a,
+// kubelet/node-b…) the summary lists before it adds up the rest, so a
+// 1,000-node summary stays a summary.
+const perNodeRows = 5
+
+// requestRows are the rows of the requests table: keys in order, except
+// that a per-node component with more than perNodeRows nodes keeps its
+// perNodeRows busiest nodes (ties by name) and one row for the rest.
+func requestRows(req map[string]int, keys []string, lang string) [][]string {
+	byComp := map[string][]string{}
+	for _, k := range keys {
+		if i := strings.IndexByte(k, '/'); i > 0 && !strings.Contains(k, " ") {
+			byComp[k[:i]] = append(byComp[k[:i]], k)
+		}
+	}
+	shown := map[string]bool{}
+	rest := map[string][2]int{} // component → nodes, requests beyond the shown
+	for comp, ks := range byComp {
+		sorted := append([]string(nil), ks...)
+		sort.SliceStable(sorted, func(i, j int) bool { return req[sorted[i]] > req[sorted[j]] })
+		for i, k := range sorted {
+			if i < perNodeRows || len(sorted) <= perNodeRows+1 {
+				shown[k] = true
+				continue
+			}
+			r := rest[comp]
+			rest[comp] = [2]int{r[0] + 1, r[1] + req[k]}
+		}
+	}
+	var rows [][]string
+	for i, k := range keys {
+		j := strings.IndexByte(k, '/')
+		perNode := j > 0 && !strings.Contains(k, " ")
+		if !perNode || shown[k] {
+			rows = append(rows, []string{word(lang, k), fmt.Sprint(req[k])}) // "kube-proxy (other nodes)" is a word
+		}
+		// The rest goes after the component's last row.
+		if perNode && (i+1 == len(keys) || !strings.HasPrefix(keys[i+1], k[:j]+"/")) {
+			if r, ok := rest[k[:j]]; ok {
+				rows = append(rows, []string{k[:j] + "/* (" + otherNodes(lang, r[0]) + ")", fmt.Sprint(r[1])})
+			}
+		}
+	}
+	return rows
+}
+
+// otherNodes is "27 more nodes" / "ещё 27 нод".
+func otherNodes(lang string, n int) string { return trace.T(lang, "ui.otherNodes", n) }
+
+// participants of the Mermaid diagram, in the course diagrams' order.
+var participants = []report.Participant{
+	{ID: "kubectl", Label: "kubectl"}, {ID: "apiserver", Label: "kube-apiserver"}, {ID: "etcd", Label: "etcd"},
+	{ID: "cm", Label: "controller-manager"}, {ID: "sched", Label: "scheduler"}, {ID: "kubelet", Label: "kubelet"},
+	{ID: "containerd", Label: "containerd"}, {ID: "proxy", Label: "kube-proxy"}, {ID: "dns", Label: "CoreDNS"},
+}
+
+func participantOf(actor string) string {
+	switch {
+	case actor == "kubectl":
+		return "kubectl"
+	case actor == "kube-apiserver":
+		return "apiserver"
+	case strings.HasSuffix(actor, "-controller"):
+		return "cm"
+	case actor == "default-scheduler":
+		return "sched"
+	case strings.HasPrefix(actor, "kubelet/"):
+		return "kubelet"
+	case strings.HasPrefix(actor, "containerd/"):
+		return "containerd"
+	case strings.HasPrefix(actor, "kube-proxy/"):
+		return "proxy"
+	case actor == "coredns":
+		return "dns"
+	}
+	return "apiserver"
+}
+
+// sequence draws the trace as the course's sequence diagram: requests to
+// the API server as arrows, watch deliveries as dashed arrows back,
+// in-process work as notes.
+func sequence(tr *trace.Trace, o Options) *report.Sequence {
+	u := uiFor(o.Lang)
+	seq := &report.Sequence{Participants: participants}
+	groups, titles := sections(tr, o.Verbose, u)
+	html := o.Format == render.HTML
+	n := 0 // the step's number, as stepID names it in the HTML page
+	var cur *trace.Step
+	add := func(m report.Message) {
+		if cur != nil {
+			m.Time, m.Kind, m.Ref, m.Minor = trace.Clock(cur.At-tr.Start), cur.Kind, stepID(n), cur.Verbose
+			if html {
+				// The HTML diagram puts the time on its axis and ties
+				// the arrow to the step's explanation.
+				m.Text = trace.Text(o.Lang, cur)
+			}
+		}
+		seq.Messages = append(seq.Messages, m)
+	}
+	for g, steps := range groups {
+		if len(steps) == 0 {
+			continue
+		}
+		cur = nil
+		add(report.Message{Section: true, Text: titles[g]})
+		for i := range steps {
+			s := &steps[i]
+			n++
+			cur = s
+			who := participantOf(s.Actor)
+			text := trace.Clock(s.At-tr.Start) + " " + trace.Text(o.Lang, s)
+			switch {
+			case s.Kind == "etcd.put" && who == "apiserver":
+				add(report.Message{From: "apiserver", To: "etcd", Text: text})
+			case s.Kind == "apiserver.response" || s.Kind == "apiserver.updated":
+				add(report.Message{From: "apiserver", To: "kubectl", Text: text, Reply: true})
+			case s.Kind == "watch.event" || s.Kind == "controller.observe" || s.Kind == "scheduler.queue" || s.Kind == "kubelet.admit" || s.Kind == "dns.record" || strings.HasPrefix(s.Kind, "kubeproxy."):
+				add(report.Message{From: "apiserver", To: who, Text: text, Reply: true})
+			case s.To != "" || s.Kind == "deployment.newrs" || s.Kind == "replicaset.diff" || strings.HasPrefix(s.Kind, "endpointslice.") ||
+				s.Kind == "kubelet.running" || s.Kind == "event" || s.Kind == "deployment.status":
+				to := "apiserver"
+				if s.To != "" {
+					to = participantOf(s.To)
+				}
+				add(report.Message{From: who, To: to, Text: text})
+			default:
+				add(report.Message{From: who, Note: true, Text: text})
+			}
+		}
+	}
+	return seq
+}
+
+// JSON schema k8sexplain.trace/v1 (docs/trace-schema.md).
+type jsonTrace struct {
+	Schema  string `json:"schema"`
+	Command string `json:"command"`
+	// Kubernetes is the release the simulator models ("v1.37").
+	Kubernetes string      `json:"kubernetes"`
+	Story      string      `json:"story"`
+	Tables     []jsonTable `json:"tables,omitempty"`
+	Lang       string      `json:"lang"`
+	Builtin    bool        `json:"builtin"`
+	Failed     string      `json:"failed,omitempty"`
+	Steps      []jsonStep  `json:"steps"`
+	Summary    jsonSummary `json:"summary"`
+}
+
+type jsonStep struct {
+	AtMS    int64             `json:"at_ms"`
+	Phase   int               `json:"phase"`
+	Actor   string            `json:"actor"`
+	To      string            `json:"to,omitempty"`
+	Kind    string            `json:"kind"`
+	Object  string            `json:"object,omitempty"`
+	Verbose bool              `json:"verbose,omitempty"`
+	Fields  map[string]string `json:"fields,omitempty"`
+	Message string            `json:"message"`
+	Table   *jsonTable        `json:"table,omitempty"`
+}
+
+type jsonTable struct {
+	Title   string     `json:"title,omitempty"`
+	Subject string     `json:"subject,omitempty"`
+	Header  []string   `json:"header"`
+	Rows    [][]string `json:"rows"`
+}
+
+type jsonSummary struct {
+	AllReady      bool              `json:"all_ready"`
+	ReadyAtMS     int64             `json:"ready_at_ms"`
+	EndMS         int64             `json:"end_ms"`
+	Pods          int               `json:"pods"`
+	ReadyPods     int               `json:"ready_pods"`
+	Pending       map[string]string `json:"pending,omitempty"`
+	Requests      map[string]int    `json:"requests"`
+	WatchEvents   int               `json:"watch_events"`
+	FirstRevision int64             `json:"first_revision"`
+	LastRevision  int64             `json:"last_revision"`
+	Events        int               `json:"events"`
+	StepsDropped  int               `json:"steps_dropped"`
+	Unmodeled     []string          `json:"unmodeled,omitempty"`
+}
+
+func ms(d time.Duration) int64 { return d.Milliseconds() }
+
+// jsonOf is the trace as --format json prints it.
+func jsonOf(tr *trace.Trace, o Options) jsonTrace {
+	story := tr.Story
+	if story == "" {
+		story = "apply"
+	}
+	out := jsonTrace{Schema: "k8sexplain.trace/v1", Command: tr.Command, Kubernetes: k8sversion.MinorString, Story: story, Lang: o.Lang, Builtin: o.Builtin, Failed: tr.Failed, Steps: []jsonStep{}}
+	for _, t := range tr.Tables {
+		jt := jsonTable{Title: t.Title, Subject: t.Subject, Rows: t.Rows}
+		jt.Header = append(jt.Header, t.Header...)
+		out.Tables = append(out.Tables, jt)
+	}
+	groups, _ := sections(tr, o.Verbose, uiFor(o.Lang))
+	for _, steps := range groups {
+		for _, s := range steps {
+			js := jsonStep{AtMS: ms(s.At - tr.Start), Phase: int(s.Phase), Actor: s.Actor, To: s.To, Kind: s.Kind, Object: s.Object,
+				Verbose: s.Verbose, Message: trace.Text(o.Lang, &s)}
+			if len(s.Fields) > 0 {
+				js.Fields = map[string]string{}
+				for _, f := range s.Fields {
+					js.Fields[f.Key] = f.Value
+				}
+			}
+			if t := stepTable("en", &s); t != nil { // JSON keeps the recorded English words
+				js.Table = &jsonTable{Header: t.Header, Rows: t.Rows}
+			}
+			out.Steps = append(out.Steps, js)
+		}
+	}
+	s := tr.Summary
+	out.Summary = jsonSummary{AllReady: s.AllReady, ReadyAtMS: ms(s.ReadyAt), EndMS: ms(s.End), Pods: s.Pods, ReadyPods: s.ReadyPods,
+		Requests: s.Requests, WatchEvents: s.WatchEvents, FirstRevision: s.FirstRevision, LastRevision: s.LastRevision,
+		Events: s.Events, StepsDropped: s.StepsDropped, Unmodeled: s.Unmodeled}
+	if len(s.PendingPods) > 0 {
+		out.Summary.Pending = map[string]string{}
+		for _, p := range s.PendingPods {
+			out.Summary.Pending[p.Name] = p.Message
+		}
+	}
+	if out.Summary.Requests == nil {
+		out.Summary.Requests = map[string]int{}
+	}
+	return out
+}
