@@ -163,7 +163,7 @@ func TestPagerChoice(t *testing.T) {
 func TestProgressLine(t *testing.T) {
 	en := progressLine("en", 12345*time.Millisecond, 812, 3000, 2*time.Second)
 	ru := progressLine("ru", 12345*time.Millisecond, 1, 21, 2*time.Second)
-	if en != "simulating: 00:12.345 virtual, 812 of 3000 pods Running, about 5s left" {
+	if en != "simulating: 00:12.345 virtual, 812 of 3,000 pods Running, about 5s left" {
 		t.Errorf("en: %q", en)
 	}
 	if !strings.HasPrefix(ru, "симуляция: 00:12.345 виртуального времени, Running 1 из 21 пода, осталось около 40 с") {

@@ -47,20 +47,10 @@ func progress(io *iostreams.Streams, lang string) (func(now time.Duration, runni
 // rate so far).
 func progressLine(lang string, now time.Duration, running, pods int, elapsed time.Duration) string {
 	var b strings.Builder
-	if lang == "ru" {
-		fmt.Fprintf(&b, "симуляция: %s виртуального времени, Running %s из %s", trace.Clock(now), l10n.Int(lang, int64(running)),
-			l10n.Count(lang, int64(pods), "пода", "подов", "подов"))
-	} else {
-		fmt.Fprintf(&b, "simulating: %s virtual, %s of %s Running", trace.Clock(now), l10n.Int(lang, int64(running)),
-			l10n.Count(lang, int64(pods), "pod", "pods"))
-	}
+	b.WriteString(trace.T(lang, "ui.progress", trace.Clock(now), l10n.Num(running), l10n.Num(pods)))
 	if running > 0 && running < pods {
 		eta := (elapsed * time.Duration(pods-running) / time.Duration(running)).Round(time.Second)
-		if lang == "ru" {
-			fmt.Fprintf(&b, ", осталось около %s", l10n.Duration(lang, eta))
-		} else {
-			fmt.Fprintf(&b, ", about %s left", l10n.Duration(lang, eta))
-		}
+		b.WriteString(trace.T(lang, "ui.progressLeft", eta))
 	}
 	return b.String()
 }

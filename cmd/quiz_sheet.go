@@ -94,7 +94,7 @@ func quizStatsRun(o *QuizStatsOptions) error {
 // resetProgress deletes the progress after a confirmation: --yes, a survey
 // prompt on a terminal, or a "y" line on stdin otherwise.
 func resetProgress(e *quizEnv, yes bool) error {
-	question := fmt.Sprintf(quiz.Msg(e.g.Lang, "Delete all quiz progress in %s?"), e.store.Dir)
+	question := quiz.Msgf(e.g.Lang, "Delete all quiz progress in {1}?", e.store.Dir)
 	if !yes {
 		in, inOK := e.io.In.(terminal.FileReader)
 		out, outOK := e.io.Out.(terminal.FileWriter)

@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/text/feature/plural"
 	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 )
 
 // Lang returns the CLDR tag of an output language ("en", "ru"); anything
@@ -66,30 +67,20 @@ func Count(lang string, n int64, forms ...string) string {
 	return Int(lang, n) + " " + Plural(lang, n, forms...)
 }
 
-// Int writes an integer with the language's digit grouping from 10,000 up:
-// "12,500" in English, "12 500" (no-break space) in Russian.
+// Int writes an integer with the language's digit grouping, as CLDR
+// (golang.org/x/text) has it: "4,687" and "12,500" in English, "4 687" and
+// "12 500" (no-break space) in Russian.
 func Int(lang string, n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	if len(s) > 4 {
-		sep := ","
-		if lang == "ru" {
-			sep = "\u00a0"
-		}
-		var b strings.Builder
-		for i, r := range s {
-			if i > 0 && (len(s)-i)%3 == 0 {
-				b.WriteString(sep)
-			}
-			b.WriteRune(r)
-		}
-		s = b.String()
+	if n > -1000 && n < 1000 {
+		return strconv.FormatInt(n, 10)
 	}
-	if neg {
-		s = "-" + s
-	}
-	return s
+	return printers[lang == "ru"].Sprintf("%d", n)
+}
+
+// printers format numbers in English (false) and Russian (true).
+var printers = map[bool]*message.Printer{
+	false: message.NewPrinter(language.English),
+	true:  message.NewPrinter(language.Russian),
 }
 
 // Decimal writes f with at most prec digits after the point, trailing zeros

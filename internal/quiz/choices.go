@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/k8sexplain/k8sexplain/internal/l10n"
 	"github.com/k8sexplain/k8sexplain/internal/report"
 )
 
@@ -23,10 +24,10 @@ func parseNumbers(s string, n int, lang string) ([]int, error) {
 	for _, f := range fields {
 		v, err := strconv.Atoi(strings.TrimSuffix(f, "."))
 		if err != nil {
-			return nil, fmt.Errorf(msg(lang, "%q is not a choice number"), f)
+			return nil, errors.New(msgf(lang, "{1} is not a choice number", l10n.Quoted(f)))
 		}
 		if v < 1 || v > n {
-			return nil, fmt.Errorf(msg(lang, "choice %d is not between 1 and %d"), v, n)
+			return nil, errors.New(msgf(lang, "choice {1} is not between 1 and {2}", v, n))
 		}
 		out = append(out, v-1)
 	}

@@ -123,7 +123,7 @@ func mmss(d time.Duration) string {
 
 // CountdownLine is the text of the live countdown.
 func CountdownLine(lang string, left time.Duration) string {
-	return "⏱ " + fmt.Sprintf(msg(lang, "%s left"), mmss(left)) + " · " + msg(lang, "the answer in progress is dropped when time runs out")
+	return "⏱ " + msgf(lang, "{1} left", mmss(left)) + " · " + msg(lang, "the answer in progress is dropped when time runs out")
 }
 
 // withCountdown runs ask with the deadline now+left: a live countdown on

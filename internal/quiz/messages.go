@@ -1,25 +1,42 @@
 package quiz
 
+import (
+	"strconv"
+
+	"github.com/k8sexplain/k8sexplain/internal/l10n"
+)
+
 // ru holds the Russian of the package's user-facing strings, keyed by the
 // English text (the English is the key itself).
 var ru = map[string]string{
-	"no answer":                          "нет ответа",
-	"one number expected":                "нужен один номер",
-	"a step is repeated":                 "шаг повторяется",
-	"unit %q does not fit, expected %s":  "единица %q не подходит, ожидалось: %s",
-	"unit %q not understood, read as %s": "единица %q не распознана, считаю как: %s",
-	"Correct.":                           "Верно.",
-	"Partly correct":                     "Частично верно",
-	"Wrong.":                             "Неверно.",
-	"Could not read the answer: %s":      "Не удалось прочитать ответ: %s",
-	"Model answer":                       "Образцовый ответ",
-	"See it":                             "Посмотреть вживую",
+	// Fragments of the survey library's templates (survey.go).
+	"[Use arrows to move, space to select,":                   "[стрелки — перейти, пробел — отметить,",
+	"[Use arrows to move, enter to select, type to continue]": "[стрелки — перейти, Enter — выбрать, печатайте дальше]",
+	"[Use arrows to move, type to filter":                     "[стрелки — перейти, печатайте для фильтра",
+	" <right> to all,":                                        " → все,",
+	" <left> to none,":                                        " ← ни одного,",
+	" type to filter":                                         " печатайте для фильтра",
+	" for more help":                                          " — подсказка",
+	" for help":                                               " — подсказка",
+	"{1:# question|# questions}":                              "{1:# вопрос|# вопроса|# вопросов}",
+	"{1:# review|# reviews}; streak {2:# day|# days}; {3} due now, {4} new, {5} of {6} mastered.": "Ответов: {1}; серия: {2:# день|# дня|# дней}; к повторению: {3}, новых: {4}, освоено {5} из {6}.",
+	"no answer":                            "нет ответа",
+	"one number expected":                  "нужен один номер",
+	"a step is repeated":                   "шаг повторяется",
+	"unit {1} does not fit, expected {2}":  "единица {1} не подходит, ожидалось: {2}",
+	"unit {1} not understood, read as {2}": "единица {1} не распознана, считаю как: {2}",
+	"Correct.":                             "Верно.",
+	"Partly correct":                       "Частично верно",
+	"Wrong.":                               "Неверно.",
+	"Could not read the answer: {1}":       "Не удалось прочитать ответ: {1}",
+	"Model answer":                         "Образцовый ответ",
+	"See it":                               "Посмотреть вживую",
 	"the answer in progress is dropped when time runs out": "недописанный ответ не засчитается, когда время выйдет",
-	"Look for":                    "Что искать",
-	"Docs":                        "Документация",
-	"Found":                       "Найдено",
-	"Time is up: %s not reached.": "Время вышло: %s без ответа.",
-	"Verdict against the senior bar (80%%; unanswered questions count 0): %s.": "Итог относительно планки senior (80%%; вопросы без ответа считаются за 0): %s.",
+	"Look for": "Что искать",
+	"Docs":     "Документация",
+	"Found":    "Найдено",
+	"Time is up: {1:# question|# questions} not reached.":                      "Время вышло: {1:# вопрос|# вопроса|# вопросов} без ответа.",
+	"Verdict against the senior bar (80%; unanswered questions count 0): {1}.": "Итог относительно планки senior (80%; вопросы без ответа считаются за 0): {1}.",
 	"verdict senior":             "на уровне senior",
 	"verdict borderline":         "на грани",
 	"verdict below":              "ниже планки senior",
@@ -30,13 +47,13 @@ var ru = map[string]string{
 	"Good — knew the key points": "Хорошо — знал ключевое",
 	"Easy — knew it all":         "Легко — знал всё",
 	"How well did you know it? (the automatic rating is preselected)": "Насколько хорошо вы это знали? (выбрана автоматическая оценка)",
-	"Could not read the answer: %s. Please answer with: %s.":          "Не удалось прочитать ответ: %s. Ответьте так: %s.",
-	"%s left":                         "осталось %s",
+	"Could not read the answer: {1}. Please answer with: {2}.":        "Не удалось прочитать ответ: {1}. Ответьте так: {2}.",
+	"{1} left":                        "осталось {1}",
 	"A pass, not full marks":          "Зачёт, но не полный балл",
 	"your answer states the opposite": "в ответе сказано обратное",
 	"misconception":                   "заблуждение",
 	"missing":                         "не сказано",
-	"Key points (%d of %d stated, %d needed for a pass):": "Ключевые пункты (сказано %d из %d, для зачёта нужно %d):",
+	"Key points ({1} of {2} stated, {3} needed for a pass):": "Ключевые пункты (сказано {1} из {2}, для зачёта нужно {3}):",
 	"Right answer":                         "Правильный ответ",
 	"Right answers":                        "Правильные ответы",
 	"not right here; see the model answer": "здесь неверно; см. образцовый ответ",
@@ -47,63 +64,88 @@ var ru = map[string]string{
 	"Wrong picks":                          "Лишние",
 	"Your value":                           "Ваше значение",
 	"Expected":                             "Ожидалось",
-	"Question %d of %d":                    "Вопрос %d из %d",
+	"Question {1} of {2}":                  "Вопрос {1} из {2}",
 	"Answer":                               "Ответ",
 	"choice number":                        "номер варианта",
-	"choice numbers separated by commas or spaces": "номера вариантов через запятую или пробел",
-	"step numbers in the right order":              "номера шагов в правильном порядке",
-	"a number, optionally with its unit":           "число, можно с единицей",
-	"free text on one line":                        "свободный текст в одну строку",
-	"Pick the next step":                           "Выберите следующий шаг",
-	"Pick all that apply":                          "Выберите все подходящие",
-	"Right order":                                  "Правильный порядок",
-	"Quiz report":                                  "Итоги квиза",
-	"Exam report":                                  "Итоги экзамена",
-	"Interrupted; the answers so far are saved.":   "Прервано; ответы сохранены.",
-	"Score %s over %d of %s.":                      "Результат %s по %d из %s.",
-	"Topic":                                        "Тема",
-	"Questions":                                    "Вопросы",
-	"Score":                                        "Балл",
-	"Time per question":                            "Время на вопрос",
-	"Question":                                     "Вопрос",
-	"Verdict":                                      "Итог",
-	"Time":                                         "Время",
-	"Your answer":                                  "Ваш ответ",
-	"To revisit":                                   "Повторить",
-	"correct":                                      "верно",
-	"partial":                                      "частично",
-	"wrong":                                        "неверно",
-	"Quiz progress":                                "Прогресс",
-	"Next review due":                              "Следующее повторение",
-	"Seen":                                         "Отвечено",
-	"Mastered":                                     "Освоено",
-	"Due":                                          "К повторению",
-	"Last score":                                   "Последний балл",
-	"Mastery by topic":                             "Освоение по темам",
+	"choice numbers separated by commas or spaces":      "номера вариантов через запятую или пробел",
+	"step numbers in the right order":                   "номера шагов в правильном порядке",
+	"a number, optionally with its unit":                "число, можно с единицей",
+	"free text on one line":                             "свободный текст в одну строку",
+	"Pick the next step":                                "Выберите следующий шаг",
+	"Pick all that apply":                               "Выберите все подходящие",
+	"Right order":                                       "Правильный порядок",
+	"Quiz report":                                       "Итоги квиза",
+	"Exam report":                                       "Итоги экзамена",
+	"Interrupted; the answers so far are saved.":        "Прервано; ответы сохранены.",
+	"Score {1} over {2} of {3:# question|# questions}.": "Результат {1} по {2} из {3:# вопроса|# вопросов|# вопросов}.",
+	"Topic":             "Тема",
+	"Questions":         "Вопросы",
+	"Score":             "Балл",
+	"Time per question": "Время на вопрос",
+	"Question":          "Вопрос",
+	"Verdict":           "Итог",
+	"Time":              "Время",
+	"Your answer":       "Ваш ответ",
+	"To revisit":        "Повторить",
+	"correct":           "верно",
+	"partial":           "частично",
+	"wrong":             "неверно",
+	"Quiz progress":     "Прогресс",
+	"Next review due":   "Следующее повторение",
+	"Seen":              "Отвечено",
+	"Mastered":          "Освоено",
+	"Due":               "К повторению",
+	"Last score":        "Последний балл",
+	"Mastery by topic":  "Освоение по темам",
 	"Nothing to ask: no question is due and none matches.": "Спрашивать нечего: нет вопросов к повторению или подходящих под фильтр.",
-	"Delete all quiz progress in %s?":                      "Удалить весь прогресс квиза в %s?",
+	"Delete all quiz progress in {1}?":                     "Удалить весь прогресс квиза в {1}?",
 	"Quiz progress deleted.":                               "Прогресс квиза удалён.",
 	"Question bank":                                        "Банк вопросов",
-	"%d questions.":                                        "Вопросов: %d.",
+	"{1} questions.":                                       "Вопросов: {1}.",
 	"Difficulty":                                           "Сложность",
 	"Type":                                                 "Тип",
-	"%q is not a choice number":                            "%q — не номер варианта",
-	"choice %d is not between 1 and %d":                    "варианта %d нет: допустимо от 1 до %d",
+	"{1} is not a choice number":                           "{1} — не номер варианта",
+	"choice {1} is not between 1 and {2}":                  "варианта {1} нет: допустимо от 1 до {2}",
 	"no choice numbers":                                    "нет номеров вариантов",
-	"no number in %q":                                      "в %q нет числа",
-	"more than one number in %q":                           "в %q больше одного числа",
+	"no number in {1}":                                     "в {1} нет числа",
+	"more than one number in {1}":                          "в {1} больше одного числа",
 	"score":                                                "балл",
+}
+
+// texts is the package's catalogue: the English text is the key itself
+// (the English catalogue is built from the keys of the Russian one), with
+// {1}, {2}, … for the arguments (l10n.Catalog).
+var texts = l10n.NewCatalog(identity(ru), ru)
+
+func identity(m map[string]string) map[string]string {
+	en := make(map[string]string, len(m))
+	for k := range m {
+		en[k] = k
+	}
+	return en
 }
 
 // msg returns the English key or its Russian translation.
 func msg(lang, key string) string {
-	if lang == "ru" {
-		if s, ok := ru[key]; ok {
-			return s
-		}
+	if s, ok := texts.Msg(lang, key); ok {
+		return s
 	}
 	return key
 }
 
+// msgf is msg with the key's placeholders filled from args.
+func msgf(lang, key string, args ...any) string {
+	return l10n.Format(lang, msg(lang, key), func(name string) (any, bool) {
+		i, err := strconv.Atoi(name)
+		if err != nil || i < 1 || i > len(args) {
+			return nil, false
+		}
+		return args[i-1], true
+	})
+}
+
 // Msg is msg for the command layer.
 func Msg(lang, key string) string { return msg(lang, key) }
+
+// Msgf is msgf for the command layer.
+func Msgf(lang, key string, args ...any) string { return msgf(lang, key, args...) }

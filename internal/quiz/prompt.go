@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/k8sexplain/k8sexplain/internal/l10n"
 	"gopkg.in/yaml.v3"
 )
 
@@ -92,7 +91,7 @@ func FormatQuestion(p *Presentation) string {
 	if p.Retry != "" {
 		fmt.Fprintf(&b, "%s\n", retryLine(p))
 	} else {
-		fmt.Fprintf(&b, "\n%s · %s · %s%s\n%s\n", fmt.Sprintf(msg(p.Lang, "Question %d of %d"), p.Number, p.Total), p.Q.Topic, p.Q.Difficulty, timeLeft(p), p.Prompt)
+		fmt.Fprintf(&b, "\n%s · %s · %s%s\n%s\n", msgf(p.Lang, "Question {1} of {2}", p.Number, p.Total), p.Q.Topic, p.Q.Difficulty, timeLeft(p), p.Prompt)
 	}
 	if p.Retry == "" {
 		for i, c := range p.Choices {
@@ -114,7 +113,7 @@ func retryLine(p *Presentation) string {
 	if p.Unit != "" {
 		hint += " (" + p.Unit + ")"
 	}
-	return fmt.Sprintf(msg(p.Lang, "Could not read the answer: %s. Please answer with: %s."), p.Retry, hint)
+	return msgf(p.Lang, "Could not read the answer: {1}. Please answer with: {2}.", p.Retry, hint)
 }
 
 // timeLeft is the countdown shown in a timed exam's question header.
@@ -122,7 +121,7 @@ func timeLeft(p *Presentation) string {
 	if p.Left <= 0 {
 		return ""
 	}
-	return " · ⏱ " + fmt.Sprintf(msg(p.Lang, "%s left"), l10n.Duration(p.Lang, p.Left.Round(time.Second)))
+	return " · ⏱ " + msgf(p.Lang, "{1} left", p.Left.Round(time.Second))
 }
 
 // ScriptedPrompter answers from a prepared sheet by question id: the

@@ -47,7 +47,7 @@ func SeeBlocks(d *report.Doc, s See, lang string) {
 func details(d *report.Doc, a *Answered, lang string) {
 	r := a.Result
 	if r.Unreadable != "" {
-		d.P(fmt.Sprintf(msg(lang, "Could not read the answer: %s"), r.Unreadable))
+		d.P(msgf(lang, "Could not read the answer: {1}", r.Unreadable))
 	}
 	KindOf(a.Q).Review(d, a, lang)
 	if r.Note != "" {
@@ -171,15 +171,14 @@ func ReportDoc(out *Outcome, lang string, exam, detailed bool) *report.Doc {
 		doc.Styled("warn", msg(lang, "Interrupted; the answers so far are saved."))
 	}
 	if out.TimeUp {
-		doc.Styled("warn", fmt.Sprintf(msg(lang, "Time is up: %s not reached."), countWord(lang, out.Total-len(out.Answers), "question", "questions", "вопрос", "вопроса", "вопросов")))
+		doc.Styled("warn", msgf(lang, "Time is up: {1:# question|# questions} not reached.", out.Total-len(out.Answers)))
 	}
-	doc.P(fmt.Sprintf(msg(lang, "Score %s over %d of %s."), percent(data.Score), data.Answered,
-		countWord(lang, data.Total, "question", "questions", "вопроса", "вопросов", "вопросов")))
+	doc.P(msgf(lang, "Score {1} over {2} of {3:# question|# questions}.", percent(data.Score), data.Answered, data.Total))
 	if data.Answered == 0 {
 		return doc
 	}
 	if exam {
-		doc.Styled(verdictStyle(data.Verdict), fmt.Sprintf(msg(lang, "Verdict against the senior bar (80%%; unanswered questions count 0): %s."), msg(lang, "verdict "+data.Verdict)))
+		doc.Styled(verdictStyle(data.Verdict), msgf(lang, "Verdict against the senior bar (80%; unanswered questions count 0): {1}.", msg(lang, "verdict "+data.Verdict)))
 	}
 	header := []string{msg(lang, "Topic"), msg(lang, "Questions"), msg(lang, "Score"), msg(lang, "Time per question")}
 	right := []bool{false, true, true, true}
@@ -222,16 +221,7 @@ func ReportDoc(out *Outcome, lang string, exam, detailed bool) *report.Doc {
 
 // CountQuestions writes "1 question", "5 вопросов".
 func CountQuestions(lang string, n int) string {
-	return countWord(lang, n, "question", "questions", "вопрос", "вопроса", "вопросов")
-}
-
-// countWord writes n with its noun in the right plural form (CLDR rules
-// via internal/l10n): "1 question", "2 вопроса", "5 вопросов".
-func countWord(lang string, n int, en1, enN, ru1, ru2, ru5 string) string {
-	if lang == "ru" {
-		return l10n.Count(lang, int64(n), ru1, ru2, ru5)
-	}
-	return l10n.Count(lang, int64(n), en1, enN)
+	return msgf(lang, "{1:# question|# questions}", n)
 }
 
 func verdictStyle(v string) string {

@@ -80,13 +80,8 @@ func ComputeStats(b *Bank, st *State, now time.Time) *Stats {
 // StatsDoc renders the stats.
 func StatsDoc(s *Stats, lang string) *report.Doc {
 	d := &report.Doc{Title: msg(lang, "Quiz progress"), Data: s}
-	if lang == "ru" {
-		d.P(fmt.Sprintf("Ответов: %d; серия: %s; к повторению: %d, новых: %d, освоено %d из %d.",
-			s.Reviews, countWord(lang, s.Streak, "", "", "день", "дня", "дней"), s.Due, s.New, s.Mastered, s.Total))
-	} else {
-		d.P(fmt.Sprintf("%s; streak %s; %d due now, %d new, %d of %d mastered.", countWord(lang, s.Reviews, "review", "reviews", "", "", ""),
-			countWord(lang, s.Streak, "day", "days", "", "", ""), s.Due, s.New, s.Mastered, s.Total))
-	}
+	d.P(msgf(lang, "{1:# review|# reviews}; streak {2:# day|# days}; {3} due now, {4} new, {5} of {6} mastered.",
+		s.Reviews, s.Streak, s.Due, s.New, s.Mastered, s.Total))
 	if s.NextDue != nil && s.Due == 0 {
 		d.P(msg(lang, "Next review due") + ": " + s.NextDue.In(s.Now.Location()).Format("2006-01-02 15:04"))
 	}

@@ -33,22 +33,32 @@ type SurveyPrompter struct {
 	now   func() time.Time
 }
 
-// survey's templates carry English key hints; these are their Russian
-// replacements (survey has no localisation of its own).
+// survey's templates carry English key hints; the catalogue has their
+// Russian (survey has no localisation of its own).
 var (
 	surveyTemplates = [...]*string{&survey.SelectQuestionTemplate, &survey.MultiSelectQuestionTemplate, &survey.InputQuestionTemplate}
 	surveyEnglish   = [...]string{survey.SelectQuestionTemplate, survey.MultiSelectQuestionTemplate, survey.InputQuestionTemplate}
-	surveyRussian   = strings.NewReplacer(
-		"[Use arrows to move, space to select,", "[стрелки — перейти, пробел — отметить,",
-		"[Use arrows to move, enter to select, type to continue]", "[стрелки — перейти, Enter — выбрать, печатайте дальше]",
-		"[Use arrows to move, type to filter", "[стрелки — перейти, печатайте для фильтра",
-		" <right> to all,", " → все,",
-		" <left> to none,", " ← ни одного,",
-		" type to filter", " печатайте для фильтра",
-		" for more help", " — подсказка",
-		" for help", " — подсказка",
+	surveyRussian   = surveyReplacer("ru",
+		"[Use arrows to move, space to select,",
+		"[Use arrows to move, enter to select, type to continue]",
+		"[Use arrows to move, type to filter",
+		" <right> to all,",
+		" <left> to none,",
+		" type to filter",
+		" for more help",
+		" for help",
 	)
 )
+
+// surveyReplacer replaces each English fragment of survey's templates with
+// its text in lang.
+func surveyReplacer(lang string, fragments ...string) *strings.Replacer {
+	var kv []string
+	for _, f := range fragments {
+		kv = append(kv, f, msg(lang, f))
+	}
+	return strings.NewReplacer(kv...)
+}
 
 // localise sets survey's package-level templates for lang; a session asks
 // one question at a time, so setting them per question is safe.
@@ -91,7 +101,7 @@ func (s *SurveyPrompter) ask(stdio terminal.Stdio, p *Presentation, live bool) (
 	if live {
 		left = ""
 	}
-	head := fmt.Sprintf("%s · %s · %s%s\n  %s", fmt.Sprintf(msg(p.Lang, "Question %d of %d"), p.Number, p.Total),
+	head := fmt.Sprintf("%s · %s · %s%s\n  %s", msgf(p.Lang, "Question {1} of {2}", p.Number, p.Total),
 		p.Q.Topic, p.Q.Difficulty, left, p.Prompt)
 	if p.Retry != "" {
 		head = fmt.Sprintf("%s\n  %s", head, retryLine(p))

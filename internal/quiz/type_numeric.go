@@ -1,6 +1,7 @@
 package quiz
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/AlecAivazis/survey/v2"
 
+	"github.com/k8sexplain/k8sexplain/internal/l10n"
 	"github.com/k8sexplain/k8sexplain/internal/report"
 )
 
@@ -23,7 +25,7 @@ type numericKind struct{}
 
 func (numericKind) About() About {
 	return About{Name: NumType, Fields: []string{"numeric"},
-		Usage: Usage{"numeric", "a number, optionally with a unit:", "3 nodes / 30s / 3 узла"}}
+		Usage: Usage{"numeric", "a number, optionally with a unit:", "3 nodes / 30s / 3 ноды"}}
 }
 
 func (numericKind) Validate(q *Question, bad func(string, ...any)) {
@@ -171,7 +173,7 @@ func parseNumeric(s, lang string) (float64, string, error) {
 				return v, strings.Join(ws[1:], " "), nil
 			}
 		}
-		return 0, "", fmt.Errorf(msg(lang, "no number in %q"), strings.TrimSpace(s))
+		return 0, "", errors.New(msgf(lang, "no number in {1}", l10n.Quoted(strings.TrimSpace(s))))
 	}
 	v, err := strconv.ParseFloat(strings.Replace(s[loc[0]:loc[1]], ",", ".", 1), 64)
 	if err != nil {
@@ -179,7 +181,7 @@ func parseNumeric(s, lang string) (float64, string, error) {
 	}
 	rest := strings.TrimSpace(s[loc[1]:])
 	if numberRE.MatchString(rest) && strings.IndexAny(rest, "0123456789") == 0 {
-		return 0, "", fmt.Errorf(msg(lang, "more than one number in %q"), strings.TrimSpace(s))
+		return 0, "", errors.New(msgf(lang, "more than one number in {1}", l10n.Quoted(strings.TrimSpace(s))))
 	}
 	return suffixK(v, rest)
 }
@@ -215,11 +217,11 @@ func gradeNumeric(q *Question, answer, lang string) Result {
 		case ok && fam == "percent" && want.Unit.En == "" && want.Unit.Ru == "":
 			v /= 100 // "33%" for a fraction
 		case ok && wok:
-			r.Note = fmt.Sprintf(msg(lang, "unit %q does not fit, expected %s"), unit, want.Unit.In(lang))
+			r.Note = msgf(lang, "unit {1} does not fit, expected {2}", l10n.Quoted(unit), want.Unit.In(lang))
 			r.Value = &v
 			return r
 		case !unitMatches(unit, want.Unit):
-			r.Note = fmt.Sprintf(msg(lang, "unit %q not understood, read as %s"), unit, want.Unit.In(lang))
+			r.Note = msgf(lang, "unit {1} not understood, read as {2}", l10n.Quoted(unit), want.Unit.In(lang))
 		}
 	}
 	r.Value = &v
@@ -230,9 +232,11 @@ func gradeNumeric(q *Question, answer, lang string) Result {
 }
 
 // machineWords name the members of a cluster interchangeably: "3 nodes"
-// answers "how many members", "3 узла" answers "сколько реплик".
+// answers "how many members", "3 узла" answers "сколько реплик". "узла"
+// is there beside "узел": the stem of its other forms (узлов, узлам) is
+// узл-, not узел-.
 var machineWords = []string{"member", "node", "replica", "instance", "server", "machine", "voter",
-	"член", "узел", "нода", "реплика", "сервер", "экземпляр", "машина"}
+	"член", "узел", "узла", "нода", "реплика", "сервер", "экземпляр", "машина"}
 
 func isMachineWord(t token) bool {
 	for _, w := range machineWords {

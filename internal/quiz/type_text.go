@@ -108,7 +108,7 @@ func (textKind) Review(d *report.Doc, a *Answered, lang string) {
 	if len(r.Checks) == 0 {
 		return
 	}
-	d.P(fmt.Sprintf(msg(lang, "Key points (%d of %d stated, %d needed for a pass):"), len(r.Found), len(r.Checks), a.Q.needed()))
+	d.P(msgf(lang, "Key points ({1} of {2} stated, {3} needed for a pass):", len(r.Found), len(r.Checks), a.Q.needed()))
 	d.L(Checklist(r, lang)...)
 }
 

@@ -1,29 +1,19 @@
 // Package quorumtext is the catalogue of texts `k8sexplain quorum` prints, in
 // English and Russian. The simulator (internal/sim/etcd) records structured
-// events only; the command picks a text here by key and fills in the
-// numbers with fmt verbs (indexed verbs where a language needs another order).
+// events only; the command picks a text here by key and fills in its
+// placeholders ({1}, {2}, … in the order of the arguments; l10n.Catalog).
 package quorumtext
 
-import "github.com/k8sexplain/k8sexplain/internal/report"
+import "github.com/k8sexplain/k8sexplain/internal/l10n"
 
-// Catalogue maps keys to format strings for one language.
-type Catalogue = report.Texts
+// Catalogue is the texts of one language.
+type Catalogue = l10n.Texts
 
-var langs = map[string]Catalogue{"en": en, "ru": ru}
+// Catalog holds both languages (for the completeness test).
+var Catalog = l10n.NewCatalog(en, ru)
 
 // For returns the catalogue of lang, English when lang is unknown.
-func For(lang string) Catalogue {
-	if c, ok := langs[lang]; ok {
-		return c
-	}
-	return en
-}
+func For(lang string) Catalogue { return Catalog.In(lang) }
 
 // Keys lists every key of lang (for the completeness test).
-func Keys(lang string) []string {
-	var ks []string
-	for k := range For(lang) {
-		ks = append(ks, k)
-	}
-	return ks
-}
+func Keys(lang string) []string { return Catalog.Keys(lang) }

@@ -52,3 +52,11 @@ func TestMarkdownEscapesCells(t *testing.T) {
 		t.Errorf("pipe not escaped: %q", b.String())
 	}
 }
+
+// A no-break space groups digits and never breaks a line.
+func TestWrapKeepsNoBreakSpace(t *testing.T) {
+	got := Wrap("событие размером 2\u00a0738 Б", 18, "")
+	if got != "событие размером\n2\u00a0738 Б" {
+		t.Errorf("%q", got)
+	}
+}

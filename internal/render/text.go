@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/fatih/color"
@@ -46,11 +47,12 @@ func pad(s string, n int, right bool) string {
 }
 
 // Wrap breaks text into lines of at most width runes at spaces, keeping
-// existing newlines and the indentation of continuation lines.
+// existing newlines and the indentation of continuation lines. A no-break
+// space (digit grouping: "2 738 Б") never breaks.
 func Wrap(text string, width int, indent string) string {
 	var out []string
 	for _, line := range strings.Split(text, "\n") {
-		words := strings.Fields(line)
+		words := strings.FieldsFunc(line, func(r rune) bool { return r != '\u00a0' && unicode.IsSpace(r) })
 		if len(words) == 0 {
 			out = append(out, "")
 			continue

@@ -8,8 +8,6 @@
 // golden files can pin each one.
 package report
 
-import "fmt"
-
 // Doc is one command's output.
 type Doc struct {
 	Title  string  `json:"title"`
@@ -156,20 +154,3 @@ func (d *Doc) Fig(f *Figure) { d.Blocks = append(d.Blocks, Block{Figure: f}) }
 
 // B appends a bar chart.
 func (d *Doc) B(b *Bars) { d.Blocks = append(d.Blocks, Block{Bars: b}) }
-
-// Texts is one language's catalogue of a command's sentences: key → a
-// fmt format. Every command keeps its prose in such maps, never in code.
-type Texts map[string]string
-
-// F formats the text of key. A missing key is a bug the catalogue tests
-// catch; should one slip through it shows as "!key" rather than a panic.
-func (t Texts) F(key string, args ...any) string {
-	s, ok := t[key]
-	if !ok {
-		return "!" + key
-	}
-	if len(args) == 0 {
-		return s
-	}
-	return fmt.Sprintf(s, args...)
-}

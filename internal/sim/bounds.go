@@ -3,9 +3,9 @@ package sim
 import (
 	"fmt"
 	"net/netip"
-	"strconv"
 
 	"github.com/k8sexplain/k8sexplain/internal/clip"
+	"github.com/k8sexplain/k8sexplain/internal/l10n"
 	"github.com/k8sexplain/k8sexplain/internal/manifest"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -103,12 +103,12 @@ func (c *Cluster) CheckScale(objs []manifest.Object, rollout bool) error {
 		}
 	}
 	asks := func(d podDemand) string {
-		s := fmt.Sprintf("%s: %s %q asks for %s pods", d.where, d.kind, clip.Value(d.name), thousands(d.pods+d.surge))
+		s := fmt.Sprintf("%s: %s %q asks for %s pods", d.where, d.kind, clip.Value(d.name), l10n.Int("en", d.pods+d.surge))
 		if d.kind != "Pod" {
 			s += " (spec.replicas)"
 			if d.surge > 0 {
 				s = fmt.Sprintf("%s: %s %q asks for %s pods (spec.replicas %s + maxSurge %s during the rollout)", d.where, d.kind, clip.Value(d.name),
-					thousands(d.pods+d.surge), thousands(d.pods), thousands(d.surge))
+					l10n.Int("en", d.pods+d.surge), l10n.Int("en", d.pods), l10n.Int("en", d.surge))
 			}
 		}
 		return s
@@ -116,19 +116,19 @@ func (c *Cluster) CheckScale(objs []manifest.Object, rollout bool) error {
 	switch {
 	case pods > MaxPods && biggest.pods+biggest.surge > MaxPods:
 		return fmt.Errorf("%s: more than the %s pods per cluster Kubernetes supports (kubernetes.io/docs/setup/best-practices/cluster-large), the most k8sexplain simulates",
-			asks(biggest), thousands(MaxPods))
+			asks(biggest), l10n.Int("en", MaxPods))
 	case pods > MaxPods:
 		return fmt.Errorf("the manifests ask for %s pods in all (the largest, %s): more than the %s pods per cluster Kubernetes supports (kubernetes.io/docs/setup/best-practices/cluster-large), the most k8sexplain simulates",
-			thousands(pods), asks(biggest), thousands(MaxPods))
+			l10n.Int("en", pods), asks(biggest), l10n.Int("en", MaxPods))
 	case containers > MaxContainers:
 		return fmt.Errorf("the manifests ask for %s containers in all: more than the %s containers per cluster Kubernetes supports (kubernetes.io/docs/setup/best-practices/cluster-large), the most k8sexplain simulates",
-			thousands(containers), thousands(MaxContainers))
+			l10n.Int("en", containers), l10n.Int("en", MaxContainers))
 	}
 	capacity, perNode := c.podCapacity()
 	if pods > capacity+MaxPending {
 		need := (pods + perNode - 1) / perNode
 		return fmt.Errorf("%s, but the %d nodes hold at most %s pods (their allocatable pods: %d per node by default, the kubelet's --max-pods), so %s would stay Pending (\"Too many pods\"); k8sexplain leaves at most %s pods Pending: run it on about %d nodes (--nodes), or with fewer replicas",
-			asks(biggest), len(c.nodes), thousands(capacity), DefaultMaxPods, thousands(pods-capacity), thousands(MaxPending), need)
+			asks(biggest), len(c.nodes), l10n.Int("en", capacity), DefaultMaxPods, l10n.Int("en", pods-capacity), l10n.Int("en", MaxPending), need)
 	}
 	return nil
 }
@@ -189,25 +189,5 @@ func checkNodes(nodes []*corev1.Node) error {
 
 // tooManyNodes refuses n nodes past MaxNodes.
 func tooManyNodes(n int) error {
-	return fmt.Errorf("%s nodes: k8sexplain simulates at most %s (Kubernetes supports 5,000 per cluster)", thousands(int64(n)), thousands(MaxNodes))
-}
-
-// thousands prints n with comma thousands separators: 150,000.
-func thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := n < 0
-	if neg {
-		s = s[1:]
-	}
-	var out []byte
-	for i := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	if neg {
-		return "-" + string(out)
-	}
-	return string(out)
+	return fmt.Errorf("%s nodes: k8sexplain simulates at most %s (Kubernetes supports 5,000 per cluster)", l10n.Int("en", int64(n)), l10n.Int("en", MaxNodes))
 }

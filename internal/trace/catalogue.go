@@ -1,55 +1,121 @@
 package trace
 
+import (
+	"fmt"
+	"strings"
+
+	"github.com/k8sexplain/k8sexplain/internal/l10n"
+)
+
 // Entry is the text of one step kind in one language: Msg is the one-line
 // account with {field} placeholders; Explain is the explanation shown the
 // first time the kind appears, written for someone preparing for a senior
-// interview.
+// interview. The catalogue files write a kind's two texts side by side;
+// they are registered in the l10n.Catalog as kind and explain.kind.
 type Entry struct {
 	Msg     string
 	Explain string
 }
 
+// catalogue holds every text of the package: step kinds (kind,
+// explain.kind), the renderers' words (ui.*), table
+// titles and headers (word.*), the scale section (scale.*) and the
+// phrases field values are made of (phrase.*).
+var catalogue = l10n.NewCatalog(
+	flatten(catalogueEN, uiEN, prefixed("word.", wordsEN), scaleEN, prefixed("phrase.", phrasesEN)),
+	flatten(catalogueRU, uiRU, prefixed("word.", wordsRU), scaleRU, prefixed("phrase.", phrasesRU)))
+
+func prefixed(p string, m map[string]string) map[string]string {
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[p+k] = v
+	}
+	return out
+}
+
+func flatten(steps map[string]Entry, more ...map[string]string) map[string]string {
+	out := map[string]string{}
+	put := func(k, v string) {
+		if _, dup := out[k]; dup {
+			panic(fmt.Sprintf("trace catalogue: key %s twice", k))
+		}
+		out[k] = v
+	}
+	for kind, e := range steps {
+		put(kind, e.Msg)
+		if e.Explain != "" {
+			put("explain."+kind, e.Explain)
+		}
+	}
+	for _, m := range more {
+		for k, v := range m {
+			put(k, v)
+		}
+	}
+	return out
+}
+
+// T fills the catalogue's message key in lang (the command layer's texts
+// about a trace, such as its progress line).
+func T(lang, key string, args ...any) string { return catalogue.T(lang, key, args...) }
+
+// Has reports whether kind has a text (in English; the catalogue test
+// holds the languages to the same keys).
+func Has(kind string) bool { return catalogue.Has("en", kind) }
+
 // Lookup returns the catalogue entry of kind in lang (en when lang is
 // unknown; a placeholder naming the kind when the kind is unknown, which
 // the catalogue test forbids).
 func Lookup(lang, kind string) Entry {
-	cat := catalogueEN
-	if lang == "ru" {
-		cat = catalogueRU
+	msg, ok := catalogue.Msg(lang, kind)
+	if !ok {
+		return Entry{Msg: kind}
 	}
-	if e, ok := cat[kind]; ok {
-		return e
-	}
-	return Entry{Msg: kind}
+	ex, _ := catalogue.Msg(lang, "explain."+kind)
+	return Entry{Msg: msg, Explain: ex}
 }
 
 // Text returns the rendered one-line message of s in lang.
 func Text(lang string, s *Step) string { return fill(lang, Lookup(lang, s.Kind).Msg, s) }
 
-// UI strings of the renderers.
-type ui struct {
-	title, builtin, summary, allReady, notReady, pending, requests, watchEvents, revisions,
-	events, dropped, unmodeled, failed, component, count, timeline, modelled, latencies, mermaidCut, lang string
-	phases [9]string
-	// stories are the titles of the other traces, by story name.
-	stories map[string]string
+// Texts is the catalogue bound to lang: package trace/explain reads the
+// document's words from it (ui.*, table words word.*, the scale section
+// scale.*).
+func Texts(lang string) l10n.Texts { return catalogue.In(lang) }
+
+// Phrase is a field value that is words, not data: a key of the
+// catalogue's phrase.* messages with its arguments. English (JSON, the
+// field lists) shows the English text; each language its own.
+type Phrase struct {
+	Key  string
+	Args []any
 }
 
-func uiFor(lang string) ui {
-	if lang == "ru" {
-		return uiRU
-	}
-	return uiEN
+// P makes a phrase of key (phrase.<key> in the catalogue).
+func P(key string, args ...any) Phrase { return Phrase{Key: key, Args: args} }
+
+// Localize writes the phrase in lang.
+func (p Phrase) Localize(lang string) string {
+	args := make([]any, len(p.Args))
+	copy(args, p.Args)
+	return catalogue.T(lang, "phrase."+p.Key, args...)
 }
 
-// word translates a table title or header key.
-func word(lang, key string) string {
-	w := wordsEN
-	if lang == "ru" {
-		w = wordsRU
-	}
-	if v, ok := w[key]; ok {
-		return v
-	}
-	return key
+func (p Phrase) String() string { return p.Localize("en") }
+
+// Phrases are field values written one after another with a separator.
+type Phrases struct {
+	Sep   string
+	Items []any
 }
+
+// Localize writes every item in lang.
+func (ps Phrases) Localize(lang string) string {
+	out := make([]string, len(ps.Items))
+	for i, it := range ps.Items {
+		out[i] = l10n.Value(lang, it)
+	}
+	return strings.Join(out, ps.Sep)
+}
+
+func (ps Phrases) String() string { return ps.Localize("en") }

@@ -12,8 +12,6 @@ package trace
 import (
 	"fmt"
 	"sort"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/clip"
@@ -43,6 +41,10 @@ var Phases = []Phase{PhaseKubectl, PhaseAPIServer, PhaseStore, PhaseController, 
 type Field struct {
 	Key   string `json:"key"`
 	Value string `json:"value"`
+	// arg is the typed value behind Value (a time.Duration, a Phrase),
+	// which the catalogue writes the way the output language does ("4 мс");
+	// Value is the English form, for JSON and the field lists.
+	arg any
 }
 
 // Step is one thing a component did.
@@ -74,7 +76,12 @@ func (s *Step) Get(k string) string {
 func F(kv ...any) []Field {
 	fs := make([]Field, 0, len(kv)/2)
 	for i := 0; i+1 < len(kv); i += 2 {
-		fs = append(fs, Field{Key: fmt.Sprint(kv[i]), Value: fmt.Sprint(kv[i+1])})
+		f := Field{Key: fmt.Sprint(kv[i]), Value: fmt.Sprint(kv[i+1])}
+		switch v := kv[i+1].(type) {
+		case time.Duration, l10n.Localized:
+			f.arg = v
+		}
+		fs = append(fs, f)
 	}
 	return fs
 }
@@ -134,9 +141,12 @@ type KeyedTable struct {
 	// Subject replaces {subject} in the translated title (a pod's name).
 	Subject string
 	// Left keeps every column left-aligned (text columns, as kubectl prints).
-	Left   bool
-	Header []string
-	Rows   [][]string
+	Left bool
+	// Durations marks the columns whose cells are Go durations ("10s"),
+	// written the way the output language writes them.
+	Durations []bool
+	Header    []string
+	Rows      [][]string
 }
 
 // Recorder collects steps up to a limit; beyond it steps are only counted,
@@ -233,49 +243,28 @@ func Clock(d time.Duration) string {
 	return fmt.Sprintf("%02d:%02d.%03d", ms/60000, (ms/1000)%60, ms%1000)
 }
 
-// fill replaces {key} placeholders in tmpl with the step's field values;
-// {key:one|other} (Russian {key:one|few|many}) writes the number and the
-// word in its CLDR plural form: "{replicas:replica|replicas}" is "1
-// replica" or "3 replicas" (l10n.Count).
+// fill writes tmpl, a catalogue message, with the step's fields for its
+// placeholders (l10n.Catalog's syntax): {object} and {actor} are the step's
+// own, a missing field is empty, a typed field (a duration) is written in
+// lang's style.
 func fill(lang, tmpl string, s *Step) string {
-	if !strings.Contains(tmpl, "{") {
-		return tmpl
-	}
-	var b strings.Builder
-	for {
-		i := strings.IndexByte(tmpl, '{')
-		if i < 0 {
-			b.WriteString(tmpl)
-			break
-		}
-		j := strings.IndexByte(tmpl[i:], '}')
-		if j < 0 {
-			b.WriteString(tmpl)
-			break
-		}
-		b.WriteString(tmpl[:i])
-		key := tmpl[i+1 : i+j]
-		if k, forms, ok := strings.Cut(key, ":"); ok && strings.Contains(forms, "|") {
-			v := s.Get(k)
-			if n, err := strconv.ParseInt(v, 10, 64); err == nil {
-				b.WriteString(l10n.Count(lang, n, strings.Split(forms, "|")...))
-			} else {
-				b.WriteString(v)
-			}
-			tmpl = tmpl[i+j+1:]
-			continue
-		}
-		switch key {
+	return l10n.Format(lang, tmpl, func(name string) (any, bool) {
+		switch name {
 		case "object":
-			b.WriteString(s.Object)
+			return s.Object, true
 		case "actor":
-			b.WriteString(s.Actor)
-		default:
-			b.WriteString(s.Get(key))
+			return s.Actor, true
 		}
-		tmpl = tmpl[i+j+1:]
-	}
-	return b.String()
+		for _, f := range s.Fields {
+			if f.Key == name {
+				if f.arg != nil && f.Value == fmt.Sprint(f.arg) {
+					return f.arg, true
+				}
+				return f.Value, true
+			}
+		}
+		return "", true
+	})
 }
 
 // Scale is what a large run teaches about scale: where the API traffic

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/k8sexplain/k8sexplain/internal/trace"
+
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -18,14 +20,14 @@ const defaultTolerationSeconds int64 = 300
 
 // mutate runs the mutating admission plugins that change what the
 // simulator models and returns what each did, in plugin order.
-func (s *Server) mutate(obj runtime.Object) ([]string, *Status) {
+func (s *Server) mutate(obj runtime.Object) ([]any, *Status) {
 	pod, ok := obj.(*corev1.Pod)
 	if !ok {
 		return nil, nil
 	}
-	var did []string
+	var did []any
 	if set := s.limitRanger(pod); set != "" {
-		did = append(did, "LimitRanger: set "+strings.ReplaceAll(strings.TrimPrefix(set, "LimitRanger plugin set: "), "; ", " and "))
+		did = append(did, trace.P("admission.limitranger", strings.ReplaceAll(strings.TrimPrefix(set, "LimitRanger plugin set: "), "; ", " and ")))
 	}
 	// ServiceAccount: default service account and its projected token
 	// volume (plugin/pkg/admission/serviceaccount).
@@ -46,7 +48,7 @@ func (s *Server) mutate(obj runtime.Object) ([]string, *Status) {
 					Name: vol, ReadOnly: true, MountPath: "/var/run/secrets/kubernetes.io/serviceaccount"})
 			}
 		}
-		did = append(did, fmt.Sprintf("ServiceAccount: serviceAccountName=%s, token volume %s", pod.Spec.ServiceAccountName, vol))
+		did = append(did, trace.P("admission.serviceaccount", pod.Spec.ServiceAccountName, vol))
 	} else {
 		did = append(did, "ServiceAccount: serviceAccountName="+pod.Spec.ServiceAccountName)
 	}
@@ -70,7 +72,7 @@ func (s *Server) mutate(obj runtime.Object) ([]string, *Status) {
 		added = append(added, key)
 	}
 	if len(added) > 0 {
-		did = append(did, fmt.Sprintf("DefaultTolerationSeconds: tolerate %s:NoExecute for %ds", strings.Join(added, ", "), defaultTolerationSeconds))
+		did = append(did, trace.P("admission.tolerations", strings.Join(added, ", "), defaultTolerationSeconds))
 	}
 	return did, nil
 }

@@ -131,10 +131,10 @@ func (s *Server) limitRanger(pod *corev1.Pod) string {
 // spec.priority from the pod's PriorityClass, else from the class marked
 // globalDefault, else 0; spec.preemptionPolicy from the class, else
 // PreemptLowerPriority. An unknown class name is refused.
-func (s *Server) priority(pod *corev1.Pod, name string) (string, *Status) {
+func (s *Server) priority(pod *corev1.Pod, name string) (any, *Status) {
 	var value int32
 	policy := corev1.PreemptLowerPriority
-	from := "no PriorityClass and no globalDefault class"
+	var from any = trace.P("priority.none")
 	if cn := pod.Spec.PriorityClassName; cn != "" {
 		if v, ok := systemPriorityClasses[cn]; ok {
 			value, from = v, "PriorityClass "+cn
@@ -167,7 +167,7 @@ func (s *Server) priority(pod *corev1.Pod, name string) (string, *Status) {
 	if pod.Spec.PreemptionPolicy == nil {
 		pod.Spec.PreemptionPolicy = &policy
 	}
-	return fmt.Sprintf("Priority: priority=%d, preemptionPolicy=%s (%s)", value, *pod.Spec.PreemptionPolicy, from), nil
+	return trace.P("admission.priority", value, string(*pod.Spec.PreemptionPolicy), from), nil
 }
 
 // PodUsage is what a pod charges to a ResourceQuota (pkg/quota/v1/evaluator/core/pods.go):

@@ -154,7 +154,7 @@ func (s *Server) handle(c *Client, r request, done Done) {
 			return
 		}
 		if len(plugins) > 0 {
-			step(apiPhase, "apiserver.mutating", "plugins", strings.Join(plugins, "; "))
+			step(apiPhase, "apiserver.mutating", "plugins", trace.Phrases{Sep: "; ", Items: plugins})
 			s.noteLimitRanger(c, r, obj)
 		}
 		m.SetGeneration(1)

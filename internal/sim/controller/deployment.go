@@ -124,7 +124,7 @@ func retryStep(rec *trace.Recorder, actor, plural string) func(string, error, ti
 			kind = "controller.conflict"
 		}
 		rec.Add(trace.Step{Phase: trace.PhaseController, Actor: actor, Kind: kind, Object: plural + "/" + ns + "/" + name,
-			Fields: trace.F("key", key, "message", err.Error(), "after", after.String(), "attempt", attempt)})
+			Fields: trace.F("key", key, "message", err.Error(), "after", after, "attempt", attempt)})
 	}
 }
 

@@ -1,12 +1,10 @@
 package controller
 
 import (
-	"fmt"
 	"hash/fnv"
 	"maps"
 	"slices"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
@@ -297,12 +295,12 @@ func (e *EndpointSlice) write(k string, svc *corev1.Service, st *svcSlices, i in
 
 // describe lists a Service's endpoints for the trace, or counts them when
 // there are too many to read.
-func (e *EndpointSlice) describe(st *svcSlices) string {
+func (e *EndpointSlice) describe(st *svcSlices) any {
 	if st.total == 0 {
 		return "-"
 	}
 	if st.total > listLimit {
-		return fmt.Sprintf("%d endpoints in %d slice(s)", st.total, len(st.slices))
+		return trace.P("endpoints.count", st.total, len(st.slices))
 	}
 	var names []string
 	for n, p := range st.members {
@@ -311,16 +309,16 @@ func (e *EndpointSlice) describe(st *svcSlices) string {
 		}
 	}
 	sort.Strings(names)
-	out := make([]string, len(names))
+	out := make([]any, len(names))
 	for i, n := range names {
 		p := st.members[n]
-		state := "ready"
+		state := "endpoint.ready"
 		if !PodReady(p) || p.DeletionTimestamp != nil {
-			state = "not ready"
+			state = "endpoint.notready"
 		}
-		out[i] = fmt.Sprintf("%s (%s, %s)", p.Status.PodIP, p.Name, state)
+		out[i] = trace.P(state, p.Status.PodIP, p.Name)
 	}
-	return strings.Join(out, ", ")
+	return trace.Phrases{Sep: ", ", Items: out}
 }
 
 // reindex recomputes which pods a Service selects (on Service add/update).

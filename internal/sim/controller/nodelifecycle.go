@@ -166,7 +166,7 @@ func (n *NodeLifecycle) monitor() {
 // itself (pkg/controller/nodelifecycle/node_lifecycle_controller.go).
 func (n *NodeLifecycle) markUnknown(node *corev1.Node, silent time.Duration) {
 	n.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: n.c.Actor, Kind: "node.unknown", Object: "nodes/" + node.Name,
-		Fields: trace.F("node", node.Name, "silent", silent.Round(time.Second).String(), "grace", NodeMonitorGracePeriod.String())})
+		Fields: trace.F("node", node.Name, "silent", silent.Round(time.Second), "grace", NodeMonitorGracePeriod)})
 	st := node.DeepCopy()
 	for i := range st.Status.Conditions {
 		if st.Status.Conditions[i].Type == corev1.NodeReady {
@@ -491,7 +491,7 @@ func (n *NodeLifecycle) evict(p *corev1.Pod, wait time.Duration) {
 		te = n.c
 	}
 	n.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: te.Actor, Kind: "node.evict", Object: apiserver.ObjectRef(p),
-		Fields: trace.F("pod", p.Name, "after", wait.String())})
+		Fields: trace.F("pod", p.Name, "after", wait)})
 	te.Event(trace.PhaseController, p, "Normal", "TaintManagerEviction", fmt.Sprintf("Marking for deletion Pod %s/%s", p.Namespace, p.Name))
 	res := apiserver.ResourceOf(p)
 	te.Get(res, p.Namespace, p.Name, func(_ runtime.Object, err *apiserver.Status) {

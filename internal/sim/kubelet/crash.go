@@ -116,7 +116,7 @@ func (k *Kubelet) containerDown(ps *podState, c *corev1.Container, code int, why
 	if delay == 0 {
 		kind = "kubelet.exitednow"
 	}
-	k.step(trace.PhaseKubelet, kind, pod, "container", c.Name, "code", code, "reason", why, "restart", ps.restartCount[c.Name]+1, "delay", delay.String(), "state", waiting)
+	k.step(trace.PhaseKubelet, kind, pod, "container", c.Name, "code", code, "reason", why, "restart", ps.restartCount[c.Name]+1, "delay", delay, "state", waiting)
 	k.patchStatus(ps, upd, nil)
 	k.restartAfter(ps, pod, c.Name, delay, func() {
 		// The restart is a new startContainer: the image check, Created, Started.
@@ -172,10 +172,10 @@ func (k *Kubelet) livenessFails(ps *podState, c *corev1.Container, times int) {
 	}
 	k.probeFailures(ps, c, "Liveness", p, probeFailure(ps, c, p, true), gen, func() {
 		k.step(trace.PhaseKubelet, "kubelet.liveness", ps.pod, "container", c.Name, "probe", describeProbe(p),
-			"failures", threshold, "period", period.String())
+			"failures", threshold, "period", period)
 		// kuberuntime: the kill reason's message, then Killing.
 		k.c.Event(trace.PhaseKubelet, ps.pod, "Normal", "Killing", fmt.Sprintf("Container %s failed liveness probe, will be restarted", c.Name))
-		k.runtimeStep("runtime.livekill", ps.pod, "container", c.Name, "grace", fmt.Sprintf("%ds", terminationGrace(ps.pod)))
+		k.runtimeStep("runtime.livekill", ps.pod, "container", c.Name, "grace", time.Duration(terminationGrace(ps.pod))*time.Second)
 		// A hung process runs no handler of its own: SIGTERM's default
 		// action ends it at once, exit code 143 = 128 + 15.
 		k.eng.After(100*time.Millisecond, func() {
@@ -285,7 +285,7 @@ func (k *Kubelet) readinessFails(ps *podState, c *corev1.Container) {
 	k.runtimeStep("runtime.unready", ps.pod, "container", c.Name)
 	k.probeFailures(ps, c, "Readiness", p, probeFailure(ps, c, p, false), ps.generation, func() {
 		k.step(trace.PhaseKubelet, "kubelet.readiness", ps.pod, "container", c.Name, "probe", describeProbe(p),
-			"failures", threshold, "period", period.String())
+			"failures", threshold, "period", period)
 		k.notReady(ps)
 	})
 }

@@ -81,8 +81,8 @@ func (k *Kubelet) nextPull() {
 		if present {
 			call = "PullImageResolved" // another pod's pull brought it while this one queued
 		}
-		k.criStep(call, pod, "image", r.c.Image, "container", r.c.Name, "size", HumanBytes(size), "took", d.String(),
-			"queued", (total - d).String())
+		k.criStep(call, pod, "image", r.c.Image, "container", r.c.Name, "size", HumanBytes(size), "took", d,
+			"queued", total-d)
 		k.c.Event(trace.PhaseKubelet, pod, "Normal", "Pulled", PulledMessage(r.c.Image, d, total, size))
 		if !r.ps.terminating && !k.Dead {
 			r.then()

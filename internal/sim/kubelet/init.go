@@ -77,7 +77,7 @@ func (k *Kubelet) runInit(ps *podState, i int, then func()) {
 				return
 			}
 			if code == 0 {
-				k.runtimeStep("runtime.initdone", pod, "container", c.Name, "after", run.String())
+				k.runtimeStep("runtime.initdone", pod, "container", c.Name, "after", run)
 				if i+1 < len(inits) {
 					k.initStatus(ps, i+1, "", nil)
 				}
@@ -96,7 +96,7 @@ func (k *Kubelet) initFailed(ps *podState, i, code int, run time.Duration, then 
 	pod := ps.pod
 	c := &pod.Spec.InitContainers[i]
 	term := &corev1.ContainerStateTerminated{ExitCode: int32(code), Reason: "Error"}
-	k.runtimeStep("runtime.initfailed", pod, "container", c.Name, "code", code, "after", run.String())
+	k.runtimeStep("runtime.initfailed", pod, "container", c.Name, "code", code, "after", run)
 	if pod.Spec.RestartPolicy == corev1.RestartPolicyNever {
 		k.step(trace.PhaseKubelet, "kubelet.initnever", pod, "container", c.Name, "code", code, "status", "Init:Error")
 		upd := ps.pod.DeepCopy()
@@ -117,7 +117,7 @@ func (k *Kubelet) initFailed(ps *podState, i, code int, run time.Duration, then 
 		ps.lastState = map[string]corev1.ContainerState{}
 	}
 	ps.lastState[c.Name] = corev1.ContainerState{Terminated: term}
-	k.step(trace.PhaseKubelet, "kubelet.initretry", pod, "container", c.Name, "code", code, "restart", n+1, "delay", delay.String(), "status", status)
+	k.step(trace.PhaseKubelet, "kubelet.initretry", pod, "container", c.Name, "code", code, "restart", n+1, "delay", delay, "status", status)
 	upd := ps.pod.DeepCopy()
 	if delay > 0 {
 		upd.Status.InitContainerStatuses = k.initStatuses(ps, i, nil, waiting)

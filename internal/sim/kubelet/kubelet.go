@@ -158,7 +158,7 @@ func (k *Kubelet) syncPod(ps *podState) {
 		// PullImage from the kubelet, no Pulling event.
 		size := ImageSize(PauseImage)
 		d := pullTime(size, false)
-		k.runtimeStep("runtime.pullpause", pod, "image", PauseImage, "size", HumanBytes(size), "took", d.String())
+		k.runtimeStep("runtime.pullpause", pod, "image", PauseImage, "size", HumanBytes(size), "took", d)
 		k.images[PauseImage] = size
 		sandbox += d
 	}
@@ -228,9 +228,9 @@ func (k *Kubelet) startContainer(ps *podState, c *corev1.Container, then func())
 			// kuberuntime_container.go startContainer's event texts.
 			k.c.Event(trace.PhaseKubelet, pod, "Normal", "Created", "Created container: "+c.Name)
 			k.criStep("StartContainer", pod, "container", c.Name)
-			cmd := strings.Join(append(append([]string{}, c.Command...), c.Args...), " ")
+			var cmd any = strings.Join(append(append([]string{}, c.Command...), c.Args...), " ")
 			if cmd == "" {
-				cmd = "(the image's ENTRYPOINT/CMD)"
+				cmd = trace.P("imagecmd")
 			}
 			k.runtimeStep("runtime.start", pod, "container", c.Name, "cmd", cmd)
 			k.eng.After(startTime, func() {
@@ -282,7 +282,7 @@ func (k *Kubelet) running(ps *podState, ip string, containers []string) {
 			if ps.terminating || ps.generation != gen || ps.failReadiness {
 				return
 			}
-			k.step(trace.PhaseReady, "kubelet.probe", pod, "probe", probeDesc, "after", delay.String())
+			k.step(trace.PhaseReady, "kubelet.probe", pod, "probe", probeDesc, "after", delay)
 			r := ps.pod.DeepCopy()
 			setCond(r, corev1.ContainersReady, true)
 			setCond(r, corev1.PodReady, true)
@@ -431,7 +431,7 @@ func (k *Kubelet) pullFails(ps *podState, c *corev1.Container, attempt int) {
 			return
 		}
 		next := imagePullBackOff(attempt)
-		k.criStep("PullImageFailed", pod, "image", c.Image, "container", c.Name, "attempt", attempt+1, "next", next.String())
+		k.criStep("PullImageFailed", pod, "image", c.Image, "container", c.Name, "attempt", attempt+1, "next", next)
 		if attempt == 0 {
 			upd := ps.pod.DeepCopy()
 			upd.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: c.Name, Image: c.Image,

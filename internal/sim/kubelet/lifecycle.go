@@ -104,7 +104,7 @@ func (k *Kubelet) terminate(ps *podState) {
 	if pod.DeletionGracePeriodSeconds != nil {
 		grace = time.Duration(*pod.DeletionGracePeriodSeconds) * time.Second
 	}
-	k.step(trace.PhaseKubelet, "kubelet.kill", pod, "grace", grace.String(), "app", string(k.App))
+	k.step(trace.PhaseKubelet, "kubelet.kill", pod, "grace", grace, "app", string(k.App))
 	if !ps.running {
 		k.stopSandbox(ps, 0, -1)
 		return
@@ -122,7 +122,7 @@ func (k *Kubelet) terminate(ps *podState) {
 	}
 	deadline := grace
 	if hook != "" {
-		k.step(trace.PhaseKubelet, "kubelet.prestop", pod, "hook", hook, "took", pre.String())
+		k.step(trace.PhaseKubelet, "kubelet.prestop", pod, "hook", hook, "took", pre)
 		if pre >= grace {
 			deadline = grace + minimumGracePeriod
 		}
@@ -130,7 +130,7 @@ func (k *Kubelet) terminate(ps *podState) {
 	term := min(pre, grace)
 	name := pod.Namespace + "/" + pod.Name
 	k.eng.After(term, func() {
-		k.runtimeStep("runtime.sigterm", pod, "container", containerNames(pod), "after", term.String(), "deadline", deadline.String())
+		k.runtimeStep("runtime.sigterm", pod, "container", containerNames(pod), "after", term, "deadline", deadline)
 		if d := k.App.drain(); d >= 0 && k.Hooks.ListenerClosed != nil {
 			k.Hooks.ListenerClosed(name, ps.ip, k.eng.Now())
 		}
@@ -138,7 +138,7 @@ func (k *Kubelet) terminate(ps *podState) {
 	drain := k.App.drain()
 	if drain >= 0 && term+drain < deadline {
 		k.eng.After(term+drain, func() {
-			k.runtimeStep("runtime.exited", pod, "code", 0, "after", (term + drain).String(), "drain", drain.String())
+			k.runtimeStep("runtime.exited", pod, "code", 0, "after", term+drain, "drain", drain)
 			k.stopSandbox(ps, 0, term+drain)
 		})
 		return
@@ -147,7 +147,7 @@ func (k *Kubelet) terminate(ps *podState) {
 		if drain < 0 && k.Hooks.ListenerClosed != nil {
 			k.Hooks.ListenerClosed(name, ps.ip, k.eng.Now())
 		}
-		k.runtimeStep("runtime.sigkill", pod, "container", containerNames(pod), "after", deadline.String())
+		k.runtimeStep("runtime.sigkill", pod, "container", containerNames(pod), "after", deadline)
 		k.stopSandbox(ps, 137, deadline)
 	})
 }

@@ -50,7 +50,7 @@ func (c *Scene) DeletePod(pod *corev1.Pod) {
 			if ip == c.race.ip && !c.race.removed {
 				c.race.removed, c.race.removedAt = true, c.Now()
 				c.Recorder().Add(trace.Step{Phase: trace.PhaseReady, Actor: actor, Kind: "race.removed",
-					Object: "pods/" + c.race.pod, Fields: trace.F("ip", ip, "node", node, "after", (c.Now() - c.race.deleteAt).String())})
+					Object: "pods/" + c.race.pod, Fields: trace.F("ip", ip, "node", node, "after", c.Now()-c.race.deleteAt)})
 			}
 		})
 	}
@@ -81,10 +81,10 @@ func (c *Scene) ReportRace() {
 		busy = r.removedAt + sim.MinSyncPeriod - r.closedAt
 	}
 	c.Recorder().Add(trace.Step{Phase: trace.PhaseReady, Actor: "clients", Kind: "race.result", Object: "pods/" + r.pod,
-		Fields: trace.F("closed", (r.closedAt - r.deleteAt).String(), "removed", (r.removedAt - r.deleteAt).String(),
-			"window", window.Round(time.Millisecond).String(), "rate", ClientRate, "endpoints", n, "failed", refused(window),
-			"busyWindow", busy.Round(time.Millisecond).String(), "busyFailed", refused(busy), "minSync", sim.MinSyncPeriod.String(),
-			"code", r.exitCode, "exited", (r.exitedAt - r.deleteAt).String())})
+		Fields: trace.F("closed", r.closedAt-r.deleteAt, "removed", r.removedAt-r.deleteAt,
+			"window", window.Round(time.Millisecond), "rate", ClientRate, "endpoints", n, "failed", refused(window),
+			"busyWindow", busy.Round(time.Millisecond), "busyFailed", refused(busy), "minSync", sim.MinSyncPeriod,
+			"code", r.exitCode, "exited", r.exitedAt-r.deleteAt)})
 }
 
 // InjectPreStopSleep gives every container a `preStop: sleep` of d (the

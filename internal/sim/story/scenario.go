@@ -83,7 +83,8 @@ func (c *Scene) Crash(pod *corev1.Pod, reason string, times int) error {
 
 // BackOffTable is the kubelet's restart back-off sequence.
 func BackOffTable(n int) trace.KeyedTable {
-	t := trace.KeyedTable{Title: "crash.title", Header: []string{"crash.restart", "crash.delay", "crash.since"}}
+	t := trace.KeyedTable{Title: "crash.title", Header: []string{"crash.restart", "crash.delay", "crash.since"},
+		Durations: []bool{false, true, true}}
 	var total time.Duration
 	for i := 0; i < n; i++ {
 		d := kubelet.CrashBackOff(i)
@@ -116,7 +117,8 @@ func (c *Scene) FailNode(name string) error {
 // NodeFailureTable states the timings the story used and their upstream
 // defaults, with what the run observed.
 func (c *Scene) NodeFailureTable(node string) trace.KeyedTable {
-	t := trace.KeyedTable{Title: "node.title", Header: []string{"node.setting", "node.value", "node.default"}}
+	t := trace.KeyedTable{Title: "node.title", Header: []string{"node.setting", "node.value", "node.default"},
+		Durations: []bool{false, true, false}}
 	t.Rows = [][]string{
 		{"node.renew", kubelet.RenewInterval.String(), "node.renew.default"},
 		{"node.monitor", controller.NodeMonitorPeriod.String(), "node.monitor.default"},

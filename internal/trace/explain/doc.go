@@ -48,18 +48,24 @@ func Doc(tr *trace.Trace, o Options) *report.Doc {
 	return d
 }
 
+// subst fills a catalogue message's placeholders with already written
+// values (l10n.Format with string arguments).
 func subst(s string, kv ...string) string {
-	for i := 0; i+1 < len(kv); i += 2 {
-		s = strings.ReplaceAll(s, "{"+kv[i]+"}", kv[i+1])
-	}
-	return s
+	return l10n.Format("", s, func(name string) (any, bool) {
+		for i := 0; i+1 < len(kv); i += 2 {
+			if kv[i] == name {
+				return kv[i+1], true
+			}
+		}
+		return nil, false
+	})
 }
 
 // doc turns the trace into a report document: one section per phase, each
 // step a line "time  actor  message" with its explanation the first time
 // its kind appears.
 func doc(tr *trace.Trace, o Options) *report.Doc {
-	u := trace.UIFor(o.Lang)
+	u := uiFor(o.Lang)
 	d := &report.Doc{Title: title(tr, o.Builtin, u)}
 	d.P(header(tr, o.Lang))
 	groups, titles := sections(tr, o.Verbose, u)
@@ -112,7 +118,7 @@ func doc(tr *trace.Trace, o Options) *report.Doc {
 					lines = append(lines, render.Wrap(ex, width, strings.Repeat(" ", 11)+"│ "))
 				}
 			}
-			if t := stepTable(s); t != nil {
+			if t := stepTable(o.Lang, s); t != nil {
 				flush()
 				d.T(t)
 			}
@@ -125,7 +131,7 @@ func doc(tr *trace.Trace, o Options) *report.Doc {
 }
 
 // title is the document's title: the story's and the command line.
-func title(tr *trace.Trace, builtin bool, u trace.UI) string {
+func title(tr *trace.Trace, builtin bool, u ui) string {
 	if builtin {
 		// The first line says that no file was given.
 		return u.Title + " — " + strings.TrimSuffix(u.Builtin, ".")
@@ -140,16 +146,22 @@ func title(tr *trace.Trace, builtin bool, u trace.UI) string {
 // resultTables adds the story's result tables, translated.
 func resultTables(d *report.Doc, tr *trace.Trace, lang string) {
 	for _, t := range tr.Tables {
-		d.H(1, strings.ReplaceAll(trace.Word(lang, t.Title), "{subject}", t.Subject))
+		d.H(1, strings.ReplaceAll(word(lang, t.Title), "{subject}", t.Subject))
 		rt := &report.Table{Right: make([]bool, len(t.Header))}
 		for i, h := range t.Header {
-			rt.Header = append(rt.Header, trace.Word(lang, h))
+			rt.Header = append(rt.Header, word(lang, h))
 			rt.Right[i] = i > 0 && !t.Left
 		}
 		for _, r := range t.Rows {
 			row := append([]string{}, r...)
 			for i := range row {
-				row[i] = trace.Word(lang, row[i]) // labels and notes may be catalogue keys too
+				row[i] = word(lang, row[i]) // labels and notes may be catalogue keys too
+				// A duration column is written per language; English keeps the cell.
+				if i < len(t.Durations) && t.Durations[i] && lang != "en" {
+					if d, err := time.ParseDuration(row[i]); err == nil {
+						row[i] = l10n.Duration(lang, d)
+					}
+				}
 			}
 			for i, cell := range row {
 				if i > 0 && (cell == "" || cell[0] < '0' || cell[0] > '9') {
@@ -166,7 +178,7 @@ func resultTables(d *report.Doc, tr *trace.Trace, lang string) {
 // simulator models (one, internal/k8sversion), and the fixed latencies the
 // run used.
 func header(tr *trace.Trace, lang string) string {
-	u := trace.UIFor(lang)
+	u := uiFor(lang)
 	line := subst(u.Modelled, "version", k8sversion.MinorString)
 	if l := tr.Latencies; l != nil {
 		ms := func(d time.Duration) string { return l10n.Duration(lang, d) }
@@ -177,7 +189,7 @@ func header(tr *trace.Trace, lang string) string {
 
 // sections splits the steps into titled groups: the eight phases for the
 // apply story, one timeline for every other story.
-func sections(tr *trace.Trace, verbose bool, u trace.UI) ([][]trace.Step, []string) {
+func sections(tr *trace.Trace, verbose bool, u ui) ([][]trace.Step, []string) {
 	if tr.Story != "" && tr.Story != "apply" {
 		var all []trace.Step
 		for _, s := range tr.Steps {
@@ -198,7 +210,7 @@ func sections(tr *trace.Trace, verbose bool, u trace.UI) ([][]trace.Step, []stri
 	return groups, titles
 }
 
-func summary(d *report.Doc, tr *trace.Trace, u trace.UI, lang string) {
+func summary(d *report.Doc, tr *trace.Trace, u ui, lang string) {
 	s := tr.Summary
 	d.H(1, u.Summary)
 	if tr.Failed != "" {
@@ -283,7 +295,7 @@ func requestRows(req map[string]int, keys []string, lang string) [][]string {
 		j := strings.IndexByte(k, '/')
 		perNode := j > 0 && !strings.Contains(k, " ")
 		if !perNode || shown[k] {
-			rows = append(rows, []string{k, fmt.Sprint(req[k])})
+			rows = append(rows, []string{word(lang, k), fmt.Sprint(req[k])}) // "kube-proxy (other nodes)" is a word
 		}
 		// The rest goes after the component's last row.
 		if perNode && (i+1 == len(keys) || !strings.HasPrefix(keys[i+1], k[:j]+"/")) {
@@ -296,12 +308,7 @@ func requestRows(req map[string]int, keys []string, lang string) [][]string {
 }
 
 // otherNodes is "27 more nodes" / "ещё 27 нод".
-func otherNodes(lang string, n int) string {
-	if lang == "ru" {
-		return "ещё " + l10n.Count(lang, int64(n), "нода", "ноды", "нод")
-	}
-	return l10n.Count(lang, int64(n), "more node", "more nodes")
-}
+func otherNodes(lang string, n int) string { return trace.T(lang, "ui.otherNodes", n) }
 
 // participants of the Mermaid diagram, in the course diagrams' order.
 var participants = []report.Participant{
@@ -336,7 +343,7 @@ func participantOf(actor string) string {
 // the API server as arrows, watch deliveries as dashed arrows back,
 // in-process work as notes.
 func sequence(tr *trace.Trace, o Options) *report.Sequence {
-	u := trace.UIFor(o.Lang)
+	u := uiFor(o.Lang)
 	seq := &report.Sequence{Participants: participants}
 	groups, titles := sections(tr, o.Verbose, u)
 	html := o.Format == render.HTML
@@ -452,7 +459,7 @@ func jsonOf(tr *trace.Trace, o Options) jsonTrace {
 		jt.Header = append(jt.Header, t.Header...)
 		out.Tables = append(out.Tables, jt)
 	}
-	groups, _ := sections(tr, o.Verbose, trace.UIFor(o.Lang))
+	groups, _ := sections(tr, o.Verbose, uiFor(o.Lang))
 	for _, steps := range groups {
 		for _, s := range steps {
 			js := jsonStep{AtMS: ms(s.At - tr.Start), Phase: int(s.Phase), Actor: s.Actor, To: s.To, Kind: s.Kind, Object: s.Object,
@@ -463,7 +470,7 @@ func jsonOf(tr *trace.Trace, o Options) jsonTrace {
 					js.Fields[f.Key] = f.Value
 				}
 			}
-			if t := stepTable(&s); t != nil {
+			if t := stepTable("en", &s); t != nil { // JSON keeps the recorded English words
 				js.Table = &jsonTable{Header: t.Header, Rows: t.Rows}
 			}
 			out.Steps = append(out.Steps, js)

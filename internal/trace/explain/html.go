@@ -17,7 +17,7 @@ func stepID(n int) string { return "s" + strconv.Itoa(n) }
 // foldable section per phase, then the story's tables (numbers also as a
 // chart) and the summary.
 func htmlDoc(tr *trace.Trace, o Options) *report.Doc {
-	u := trace.UIFor(o.Lang)
+	u := uiFor(o.Lang)
 	d := &report.Doc{Title: title(tr, o.Builtin, u)}
 	groups, titles := sections(tr, o.Verbose, u)
 	tl := &report.Timeline{}
@@ -54,7 +54,7 @@ func htmlDoc(tr *trace.Trace, o Options) *report.Doc {
 // (for every kind) its fields open on a click.
 func timelineStep(tr *trace.Trace, s *trace.Step, id, lang string) report.TimelineStep {
 	ts := report.TimelineStep{ID: id, Time: trace.Clock(s.At - tr.Start), Actor: s.Actor, Text: trace.Text(lang, s),
-		Explain: trace.Lookup(lang, s.Kind).Explain, Table: stepTable(s)}
+		Explain: trace.Lookup(lang, s.Kind).Explain, Table: stepTable(lang, s)}
 	var fs []string
 	if s.Object != "" {
 		fs = append(fs, s.Object)

@@ -10,14 +10,6 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 )
 
-// plural gives the word forms l10n.Count takes.
-func plural(lang, word string) []string {
-	if lang == "ru" {
-		return map[string][]string{"arrow": {"стрелка", "стрелки", "стрелок"}}[word]
-	}
-	return map[string][]string{"arrow": {"arrow", "arrows"}}[word]
-}
-
 // MermaidMaxText is mermaid's default maxTextSize: a longer diagram is not
 // drawn at all, only "Maximum text size in diagram exceeded" (mermaid's
 // config schema, maxTextSize: 50000).
@@ -55,8 +47,8 @@ func mermaidSequence(tr *trace.Trace, o Options) *report.Sequence {
 	}
 	msgs := s.Messages[:keep]
 	left := len(s.Messages) - keep
-	u := trace.UIFor(o.Lang)
-	msgs = append(msgs, report.Message{Section: true, Text: subst(u.MermaidCut, "n", l10n.Count(o.Lang, int64(left), plural(o.Lang, "arrow")...))})
+	u := uiFor(o.Lang)
+	msgs = append(msgs, report.Message{Section: true, Text: l10n.Format(o.Lang, u.MermaidCut, l10n.Vars{"n": left}.Lookup)})
 	return &report.Sequence{Participants: s.Participants, Messages: msgs}
 }
 

@@ -8,16 +8,43 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 )
 
-// stepTable is the table a step carries: a scheduler cycle's scores when
-// it has them, else its filter verdicts; nil for every other step.
-func stepTable(s *trace.Step) *report.Table {
+// stepTable is the table a step carries, in lang: a scheduler cycle's
+// scores when it has them, else its filter verdicts; nil for every other
+// step.
+func stepTable(lang string, s *trace.Step) *report.Table {
 	switch {
 	case s.Placement == nil:
 		return nil
 	case len(s.Placement.Scores) > 0:
-		return scoreTable(*s.Placement)
+		return translated(lang, scoreTable(*s.Placement))
 	}
-	return filterTable(*s.Placement)
+	return translated(lang, filterTable(*s.Placement))
+}
+
+// filterTable and scoreTable write their headers and verdicts as words of
+// the trace catalogue ("node", "fits"), which translated writes in lang.
+
+// translated is t in lang: the headers and verdicts that are English words
+// of the catalogue (word.*: "node", "fits") are translated; names, plugin
+// names, numbers and Kubernetes' own messages are not words of it and stay
+// as they are.
+func translated(lang string, t *report.Table) *report.Table {
+	if t == nil || lang == "en" {
+		return t
+	}
+	out := *t
+	out.Header = make([]string, len(t.Header))
+	for i, h := range t.Header {
+		out.Header[i] = word(lang, h)
+	}
+	out.Rows = make([][]string, len(t.Rows))
+	for i, row := range t.Rows {
+		out.Rows[i] = make([]string, len(row))
+		for j, c := range row {
+			out.Rows[i][j] = word(lang, c)
+		}
+	}
+	return &out
 }
 
 func filterTable(res trace.Placement) *report.Table {

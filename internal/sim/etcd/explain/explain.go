@@ -21,16 +21,16 @@ import (
 // message.
 func Build(s *etcd.Story, lang string, verbose bool) *report.Doc {
 	c := quorumtext.For(lang)
-	d := &report.Doc{Title: c.F("title", s.Nodes, count(c, s.Nodes, "n.member.gen"))}
+	d := &report.Doc{Title: c.T("title", s.Nodes)}
 	quorumTable(d, c, s.Nodes)
 
-	d.H(1, c.F("story.title"))
-	d.P(c.F("settings", onOff(c, s.CheckQuorum), onOff(c, s.PreVote)))
+	d.H(1, c.T("story.title"))
+	d.P(c.T("settings", onOff(c, s.CheckQuorum), onOff(c, s.PreVote)))
 	if !s.CheckQuorum {
-		d.Styled("warn", c.F("settings.nocq"))
+		d.Styled("warn", c.T("settings.nocq"))
 	}
 	if !s.PreVote {
-		d.Styled("warn", c.F("settings.nopv"))
+		d.Styled("warn", c.T("settings.nopv"))
 	}
 	var lines []string
 	flush := func() {
@@ -50,10 +50,10 @@ func Build(s *etcd.Story, lang string, verbose bool) *report.Doc {
 			d.Fig(sidesFigure(c, e.States))
 		case etcd.KindMessage:
 			if verbose {
-				lines = append(lines, c.F("at", l10n.Fixed(c.F("lang"), seconds(e.Tick), 1))+"  "+msgLine(c, e.Msg))
+				lines = append(lines, c.T("at", fmt.Sprintf("%4s", l10n.Fixed(c.Lang(), seconds(e.Tick), 1)))+"  "+msgLine(c, e.Msg))
 			}
 		default:
-			lines = append(lines, c.F("at", l10n.Fixed(c.F("lang"), seconds(e.Tick), 1))+"  "+eventLine(c, e, s))
+			lines = append(lines, c.T("at", fmt.Sprintf("%4s", l10n.Fixed(c.Lang(), seconds(e.Tick), 1)))+"  "+eventLine(c, e, s))
 		}
 	}
 	flush()
@@ -72,7 +72,7 @@ func sidesFigure(c quorumtext.Catalogue, states []etcd.MemberState) *report.Figu
 	groups := map[int][]report.Member{}
 	var order []int
 	for _, m := range states {
-		mm := report.Member{Name: member(m.ID) + " · " + c.F("role."+m.Role), Role: m.Role}
+		mm := report.Member{Name: member(m.ID) + " · " + c.T("role."+m.Role), Role: m.Role}
 		if m.Group == 0 {
 			mm.Role = "down"
 			row.Down = append(row.Down, mm)
@@ -92,32 +92,27 @@ func sidesFigure(c quorumtext.Catalogue, states []etcd.MemberState) *report.Figu
 
 func phaseTitle(c quorumtext.Catalogue, p etcd.Phase, s *etcd.Story) string {
 	if p == etcd.PhaseFault {
-		return c.F("phase.fault", faultText(c, s))
+		return c.T("phase.fault", faultText(c, s))
 	}
-	return c.F("phase." + string(p))
+	return c.T("phase." + string(p))
 }
 
 func seconds(tick int) float64 { return float64(tick*etcd.TickMillis) / 1000 }
 
 func onOff(c quorumtext.Catalogue, b bool) string {
 	if b {
-		return c.F("on")
+		return c.T("on")
 	}
-	return c.F("off")
+	return c.T("off")
 }
 
-// count writes n and the noun of key in the form n takes (l10n.Count, CLDR
-// rules); the catalogue separates the forms with "|" (English one|other,
-// Russian one|few|many).
-func count(c quorumtext.Catalogue, n int, key string) string {
-	return l10n.Count(c.F("lang"), int64(n), strings.Split(c.F(key), "|")...)
-}
+// count writes n and the noun of key in the form n takes (the catalogue's
+// plural placeholder, CLDR rules).
+func count(c quorumtext.Catalogue, n int, key string) string { return c.T(key, n) }
 
 // plural is the word of key alone in the form n takes, for a verb that
 // agrees with a count.
-func plural(c quorumtext.Catalogue, n int, key string) string {
-	return l10n.Plural(c.F("lang"), int64(n), strings.Split(c.F(key), "|")...)
-}
+func plural(c quorumtext.Catalogue, n int, key string) string { return c.T(key, n) }
 
 func member(id uint64) string { return fmt.Sprintf("etcd-%d", id) }
 
@@ -146,9 +141,9 @@ func groupsText(sizes []int) string {
 
 // quorumTable is the size table with the requested size highlighted.
 func quorumTable(d *report.Doc, c quorumtext.Catalogue, n int) {
-	d.H(1, c.F("table.title"))
+	d.H(1, c.T("table.title"))
 	t := &report.Table{
-		Header: []string{c.F("table.members"), c.F("table.majority"), c.F("table.tolerance"), c.F("table.note")},
+		Header: []string{c.T("table.members"), c.T("table.majority"), c.T("table.tolerance"), c.T("table.note")},
 		Right:  []bool{true, true, true, false},
 	}
 	top := 7
@@ -157,37 +152,37 @@ func quorumTable(d *report.Doc, c quorumtext.Catalogue, n int) {
 			continue
 		}
 		t.Rows = append(t.Rows, []string{fmt.Sprint(size), fmt.Sprint(etcd.Quorum(size)),
-			fmt.Sprint(etcd.Tolerance(size)), c.F(fmt.Sprintf("size.%d", size))})
+			fmt.Sprint(etcd.Tolerance(size)), c.T(fmt.Sprintf("size.%d", size))})
 		t.Highlight = append(t.Highlight, size == n)
 	}
 	d.T(t)
 	if etcd.Tolerance(n) == 0 {
-		d.P(c.F("table.sum0", n, etcd.Quorum(n), count(c, n, "n.member.gen")))
+		d.P(c.T("table.sum0", n, etcd.Quorum(n)))
 	} else {
-		d.P(c.F("table.sum", n, etcd.Quorum(n), etcd.Tolerance(n), count(c, n, "n.member.gen"), count(c, etcd.Tolerance(n), "n.member.gen")))
+		d.P(c.T("table.sum", n, etcd.Quorum(n), etcd.Tolerance(n)))
 	}
-	d.Styled("note", c.F("table.guide"))
+	d.Styled("note", c.T("table.guide"))
 }
 
 func faultText(c quorumtext.Catalogue, s *etcd.Story) string {
 	f := s.Fault
 	switch {
 	case f.Kind == etcd.FaultNone:
-		return c.F("fault.none")
+		return c.T("fault.none")
 	case f.Kind == etcd.FaultCrash && f.Crash == 0:
-		return c.F("fault.crash0")
+		return c.T("fault.crash0")
 	case f.Kind == etcd.FaultCrash:
 		ids := []uint64{1}
 		for i := 1; i < f.Crash; i++ {
 			ids = append(ids, uint64(s.Nodes-i+1))
 		}
-		return c.F("fault.crash", count(c, f.Crash, "n.member"), plural(c, f.Crash, "v.crash"), members(ids))
+		return c.T("fault.crash", count(c, f.Crash, "n.member"), plural(c, f.Crash, "v.crash"), members(ids))
 	case f.Isolate != "":
-		return c.F("fault.isolate."+f.Isolate, groupsText(f.Groups))
+		return c.T("fault.isolate."+f.Isolate, groupsText(f.Groups))
 	case f.Default:
-		return c.F("fault.default", groupsText(f.Groups))
+		return c.T("fault.default", groupsText(f.Groups))
 	}
-	return c.F("fault.partition", groupsText(f.Groups))
+	return c.T("fault.partition", groupsText(f.Groups))
 }
 
 // stateTable shows every member at a point of the story; the Side column
@@ -197,11 +192,11 @@ func stateTable(c quorumtext.Catalogue, states []etcd.MemberState) *report.Table
 	for _, m := range states {
 		split = split || m.Group > 0
 	}
-	t := &report.Table{Header: []string{c.F("state.member")}, Right: []bool{false}}
+	t := &report.Table{Header: []string{c.T("state.member")}, Right: []bool{false}}
 	if split {
-		t.Header, t.Right = append(t.Header, c.F("state.side")), append(t.Right, true)
+		t.Header, t.Right = append(t.Header, c.T("state.side")), append(t.Right, true)
 	}
-	t.Header = append(t.Header, c.F("state.role"), c.F("state.term"), c.F("state.commit"), c.F("state.last"))
+	t.Header = append(t.Header, c.T("state.role"), c.T("state.term"), c.T("state.commit"), c.T("state.last"))
 	t.Right = append(t.Right, false, true, true, true)
 	for _, m := range states {
 		row := []string{member(m.ID)}
@@ -212,7 +207,7 @@ func stateTable(c quorumtext.Catalogue, states []etcd.MemberState) *report.Table
 			}
 			row = append(row, side)
 		}
-		row = append(row, c.F("role."+m.Role), fmt.Sprint(m.Term), fmt.Sprint(m.Commit), fmt.Sprint(m.LastIndex))
+		row = append(row, c.T("role."+m.Role), fmt.Sprint(m.Term), fmt.Sprint(m.Commit), fmt.Sprint(m.LastIndex))
 		t.Rows = append(t.Rows, row)
 		t.Highlight = append(t.Highlight, m.Role == "leader")
 	}
@@ -224,26 +219,26 @@ func eventLine(c quorumtext.Catalogue, e etcd.Event, s *etcd.Story) string {
 	switch e.Kind {
 	case etcd.KindBoot:
 		if e.Nodes == 1 {
-			return c.F("boot.1")
+			return c.T("boot.1")
 		}
-		return c.F("boot", e.Nodes, count(c, e.Nodes, "n.member"), plural(c, e.Nodes, "v.start"))
+		return c.T("boot", e.Nodes, count(c, e.Nodes, "n.member"), plural(c, e.Nodes, "v.start"))
 	case etcd.KindCampaign:
 		switch {
 		case e.PreVote:
-			return c.F("campaign.pre", member(e.Node), e.Term)
+			return c.T("campaign.pre", member(e.Node), e.Term)
 		case s.PreVote:
-			return c.F("campaign.after", member(e.Node), e.Term)
+			return c.T("campaign.after", member(e.Node), e.Term)
 		}
-		return c.F("campaign", member(e.Node), e.Term)
+		return c.T("campaign", member(e.Node), e.Term)
 	case etcd.KindVote:
-		kind := c.F("word.vote")
+		kind := c.T("word.vote")
 		if e.PreVote {
-			kind = c.F("word.prevote")
+			kind = c.T("word.prevote")
 		}
 		if e.Granted {
-			return c.F("vote.yes", member(e.Node), member(e.Peer), kind, e.Term)
+			return c.T("vote.yes", member(e.Node), member(e.Peer), kind, e.Term)
 		}
-		return c.F("vote.no."+e.Reason, member(e.Node), member(e.Peer), kind, e.Term)
+		return c.T("vote.no."+e.Reason, member(e.Node), member(e.Peer), kind, e.Term)
 	case etcd.KindRound:
 		key := "round."
 		if e.PreVote {
@@ -254,35 +249,35 @@ func eventLine(c quorumtext.Catalogue, e etcd.Event, s *etcd.Story) string {
 		} else {
 			key += "lost"
 		}
-		return c.F(key, member(e.Peer), e.Votes, e.Nodes, e.Needed, e.Term, count(c, e.Nodes, "n.vote.gen"))
+		return c.T(key, member(e.Peer), e.Votes, e.Nodes, e.Needed, e.Term, count(c, e.Nodes, "n.vote.gen"))
 	case etcd.KindLeader:
-		return c.F("leader", member(e.Node), e.Term)
+		return c.T("leader", member(e.Node), e.Term)
 	case etcd.KindStepDown:
-		return c.F("stepdown."+e.Reason, member(e.Node), e.Term)
+		return c.T("stepdown."+e.Reason, member(e.Node), e.Term)
 	case etcd.KindPropose:
-		return c.F("propose", member(e.Node), c.F("verb."+e.Write.Verb), e.Write.Key, e.Index, e.Term)
+		return c.T("propose", member(e.Node), c.T("verb."+e.Write.Verb), e.Write.Key, e.Index, e.Term)
 	case etcd.KindCommit:
 		if e.Late {
-			return c.F("commit.late", e.Index, c.F("verb."+e.Write.Verb), e.Write.Key, member(e.Node))
+			return c.T("commit.late", e.Index, c.T("verb."+e.Write.Verb), e.Write.Key, member(e.Node))
 		}
-		return c.F("commit", e.Index, member(e.Node))
+		return c.T("commit", e.Index, member(e.Node))
 	case etcd.KindPending:
-		return c.F("pending", e.Write.Index, e.Votes, e.Nodes, e.Needed, count(c, e.Nodes, "n.member.gen"))
+		return c.T("pending", e.Write.Index, e.Votes, e.Nodes, e.Needed, count(c, e.Nodes, "n.member.gen"))
 	case etcd.KindRefused:
-		return c.F("refused", member(e.Node), c.F("verb."+e.Write.Verb), e.Write.Key)
+		return c.T("refused", member(e.Node), c.T("verb."+e.Write.Verb), e.Write.Key)
 	case etcd.KindLost:
-		return c.F("lost", c.F("verb."+e.Write.Verb), e.Write.Key, e.Write.Index, member(e.Write.Node))
+		return c.T("lost", c.T("verb."+e.Write.Verb), e.Write.Key, e.Write.Index, member(e.Write.Node))
 	case etcd.KindCrash:
-		return c.F("crash", members(e.Members), plural(c, len(e.Members), "v.crash"))
+		return c.T("crash", members(e.Members), plural(c, len(e.Members), "v.crash"))
 	case etcd.KindPartition:
-		return c.F("partition", groupsText(s.Fault.Groups))
+		return c.T("partition", groupsText(s.Fault.Groups))
 	case etcd.KindHeal:
 		if len(e.Members) > 0 {
-			return c.F("heal.restart", members(e.Members), plural(c, len(e.Members), "v.restart"))
+			return c.T("heal.restart", members(e.Members), plural(c, len(e.Members), "v.restart"))
 		}
-		return c.F("heal")
+		return c.T("heal")
 	case etcd.KindCatchUp:
-		return c.F("catchup", member(e.Node), e.Index)
+		return c.T("catchup", member(e.Node), e.Index)
 	}
 	return string(e.Kind)
 }
@@ -304,7 +299,7 @@ func msgLine(c quorumtext.Catalogue, m *etcd.Message) string {
 		b.WriteString(" reject")
 	}
 	if m.Dropped != "" {
-		b.WriteString("  ✗ " + c.F("dropped."+m.Dropped))
+		b.WriteString("  ✗ " + c.T("dropped."+m.Dropped))
 	}
 	return b.String()
 }

@@ -12,28 +12,28 @@ import (
 // during the fault (etcd FAQ and failure guide: no quorum means no writes
 // and no linearizable reads).
 func kubernetesSection(d *report.Doc, c quorumtext.Catalogue, s *etcd.Story) {
-	d.H(1, c.F("k8s.title"))
+	d.H(1, c.T("k8s.title"))
 	switch {
 	case s.Fault.Kind == etcd.FaultNone:
-		d.P(c.F("k8s.single"))
+		d.P(c.T("k8s.single"))
 	case s.FaultQuorum:
-		d.Styled("ok", c.F("k8s.ok", s.Quorum, s.Nodes, count(c, s.Nodes, "n.member.gen")))
-		margin := c.F("k8s.ok.none")
+		d.Styled("ok", c.T("k8s.ok", s.Quorum, s.Nodes, count(c, s.Nodes, "n.member.gen")))
+		margin := c.T("k8s.ok.none")
 		if left := majoritySide(s) - s.Quorum; left > 0 {
-			margin = c.F("k8s.ok.margin", count(c, left, "n.margin"), plural(c, left, "v.can"))
+			margin = c.T("k8s.ok.margin", left)
 		}
-		first := c.F("k8s.ok.1")
+		first := c.T("k8s.ok.1")
 		if s.Fault.Kind == etcd.FaultCrash {
-			first = c.F("k8s.ok.1crash")
+			first = c.T("k8s.ok.1crash")
 		}
-		d.L(first, c.F("k8s.ok.2"), margin)
+		d.L(first, c.T("k8s.ok.2"), margin)
 		return
 	default:
-		d.Styled("bad", c.F("k8s.lost", s.Quorum, s.Nodes, count(c, s.Nodes, "n.member.gen")))
+		d.Styled("bad", c.T("k8s.lost", s.Quorum, s.Nodes, count(c, s.Nodes, "n.member.gen")))
 	}
-	d.L(c.F("k8s.lost.writes"), c.F("k8s.lost.reads"), c.F("k8s.lost.pods"),
-		c.F("k8s.lost.frozen"), c.F("k8s.lost.after"))
-	d.Styled("note", c.F("k8s.readonly"))
+	d.L(c.T("k8s.lost.writes"), c.T("k8s.lost.reads"), c.T("k8s.lost.pods"),
+		c.T("k8s.lost.frozen"), c.T("k8s.lost.after"))
+	d.Styled("note", c.T("k8s.readonly"))
 }
 
 // lessons lists what this particular story showed.
@@ -47,9 +47,9 @@ func lessons(d *report.Doc, c quorumtext.Catalogue, s *etcd.Story) {
 		}
 		switch {
 		case e.Kind == etcd.KindCommit && e.Late:
-			items = append(items, c.F("lesson.late", e.Index))
+			items = append(items, c.T("lesson.late", e.Index))
 		case e.Kind == etcd.KindLost:
-			items = append(items, c.F("lesson.lost"))
+			items = append(items, c.T("lesson.lost"))
 		case e.Kind == etcd.KindStepDown && e.Reason == etcd.ReasonHigherTerm && phase == etcd.PhaseHeal && !s.PreVote:
 			deposed = true
 		case e.Kind == etcd.KindState:
@@ -59,25 +59,25 @@ func lessons(d *report.Doc, c quorumtext.Catalogue, s *etcd.Story) {
 	switch {
 	case s.Fault.Kind == etcd.FaultNone:
 	case s.FaultQuorum && s.Fault.Kind == etcd.FaultCrash:
-		items = append(items, c.F("lesson.survive", s.Nodes-s.Fault.Crash, s.Nodes, s.Quorum, count(c, s.Nodes, "n.member.gen")))
+		items = append(items, c.T("lesson.survive", s.Nodes-s.Fault.Crash, s.Nodes, s.Quorum, count(c, s.Nodes, "n.member.gen")))
 	case s.FaultQuorum:
-		items = append(items, c.F("lesson.majority"))
+		items = append(items, c.T("lesson.majority"))
 	default:
-		items = append(items, c.F("lesson.noquorum", s.Quorum, s.Nodes, count(c, s.Nodes, "n.member.gen")))
+		items = append(items, c.T("lesson.noquorum", s.Quorum, s.Nodes, count(c, s.Nodes, "n.member.gen")))
 	}
 	if stale {
-		items = append(items, c.F("lesson.nocq"))
+		items = append(items, c.T("lesson.nocq"))
 	}
 	if deposed {
-		items = append(items, c.F("lesson.nopv"))
+		items = append(items, c.T("lesson.nopv"))
 	}
 	if s.Nodes == 2 {
-		items = append(items, c.F("lesson.two"))
+		items = append(items, c.T("lesson.two"))
 	} else if s.Nodes%2 == 0 {
-		items = append(items, c.F("lesson.even", s.Nodes, s.Nodes-1, count(c, etcd.Tolerance(s.Nodes), "n.failure"), count(c, s.Nodes, "n.member.gen")))
+		items = append(items, c.T("lesson.even", s.Nodes, s.Nodes-1, etcd.Tolerance(s.Nodes)))
 	}
 	if len(items) > 0 {
-		d.H(1, c.F("lesson.title"))
+		d.H(1, c.T("lesson.title"))
 		d.L(items...)
 	}
 }
@@ -132,9 +132,9 @@ func quorumSequence(c quorumtext.Catalogue, s *etcd.Story) *report.Sequence {
 	add := func(m report.Message) { seq.Messages = append(seq.Messages, m) }
 	note := func(n uint64, text string) { add(report.Message{From: id(n), Text: text, Note: true}) }
 	for _, e := range s.Events {
-		kind := c.F("word.vote")
+		kind := c.T("word.vote")
 		if e.PreVote {
-			kind = c.F("word.prevote")
+			kind = c.T("word.prevote")
 		}
 		switch e.Kind {
 		case etcd.KindPhase:
@@ -151,28 +151,28 @@ func quorumSequence(c quorumtext.Catalogue, s *etcd.Story) *report.Sequence {
 		case etcd.KindVote:
 			switch e.Reason {
 			case "":
-				add(report.Message{From: id(e.Node), To: id(e.Peer), Reply: true, Text: c.F("seq.yes", kind, e.Term)})
+				add(report.Message{From: id(e.Node), To: id(e.Peer), Reply: true, Text: c.T("seq.yes", kind, e.Term)})
 			case etcd.ReasonPartition, etcd.ReasonCrashed:
-				add(report.Message{From: id(e.Peer), To: id(e.Node), Text: c.F("seq.dropped", kind, e.Term, c.F("dropped."+e.Reason))})
+				add(report.Message{From: id(e.Peer), To: id(e.Node), Text: c.T("seq.dropped", kind, e.Term, c.T("dropped."+e.Reason))})
 			case etcd.ReasonLease:
 				note(e.Node, eventLine(c, e, s))
 			default:
-				add(report.Message{From: id(e.Node), To: id(e.Peer), Reply: true, Text: c.F("seq.no", kind, e.Term, c.F("reason."+e.Reason))})
+				add(report.Message{From: id(e.Node), To: id(e.Peer), Reply: true, Text: c.T("seq.no", kind, e.Term, c.T("reason."+e.Reason))})
 			}
 		case etcd.KindPropose:
-			add(report.Message{From: "api", To: id(e.Node), Text: c.F("verb."+e.Write.Verb) + " " + e.Write.Key})
+			add(report.Message{From: "api", To: id(e.Node), Text: c.T("verb."+e.Write.Verb) + " " + e.Write.Key})
 		case etcd.KindCommit:
 			if e.Late {
 				note(e.Node, eventLine(c, e, s))
 			} else {
-				add(report.Message{From: id(e.Node), To: "api", Reply: true, Text: c.F("seq.ok", e.Index)})
+				add(report.Message{From: id(e.Node), To: "api", Reply: true, Text: c.T("seq.ok", e.Index)})
 			}
 		case etcd.KindPending:
 			note(e.Node, eventLine(c, e, s))
-			add(report.Message{From: id(e.Node), To: "api", Reply: true, Text: c.F("seq.timeout")})
+			add(report.Message{From: id(e.Node), To: "api", Reply: true, Text: c.T("seq.timeout")})
 		case etcd.KindRefused:
-			add(report.Message{From: "api", To: id(e.Node), Text: c.F("verb."+e.Write.Verb) + " " + e.Write.Key})
-			add(report.Message{From: id(e.Node), To: "api", Reply: true, Text: c.F("seq.noleader")})
+			add(report.Message{From: "api", To: id(e.Node), Text: c.T("verb."+e.Write.Verb) + " " + e.Write.Key})
+			add(report.Message{From: id(e.Node), To: "api", Reply: true, Text: c.T("seq.noleader")})
 		case etcd.KindCrash, etcd.KindPartition, etcd.KindHeal:
 			add(report.Message{Section: true, Text: eventLine(c, e, s)})
 		}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"github.com/k8sexplain/k8sexplain/internal/l10n"
 	"math"
-	"strconv"
 	"strings"
 	"time"
 
@@ -16,43 +15,34 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/sim/grpclb"
 )
 
-// cat is this report's catalogue in one language. F formats numbers the
-// language's way: a time.Duration as l10n.Duration ("30s" / "30 с"), a
-// float64 with two decimals and the language's separator ("1.50" /
-// "1,50"); the catalogues take both with %v and %s.
+// cat is this report's catalogue in one language. F writes a float64
+// with two decimals and the language's mark ("1.50" / "1,50"); durations
+// and counts are written per language by the catalogue itself.
 type cat struct {
-	t    report.Texts
+	t    l10n.Texts
 	lang string
 }
 
+// Catalog holds both languages (for the completeness test).
+var Catalog = l10n.NewCatalog(en, ru)
+
 func catalogue(lang string) cat {
-	if lang == "ru" {
-		return cat{ru, "ru"}
-	}
-	return cat{en, "en"}
+	t := Catalog.In(lang)
+	return cat{t, t.Lang()}
 }
 
-// F formats the text of key with localised arguments.
+// F fills the text of key with localised arguments.
 func (c cat) F(key string, args ...any) string {
 	for i, a := range args {
-		switch v := a.(type) {
-		case time.Duration:
-			args[i] = l10n.Duration(c.lang, v)
-		case float64:
-			args[i] = c.num(v, 2)
+		if v, ok := a.(float64); ok {
+			args[i] = l10n.Fix{V: v, Prec: 2}
 		}
 	}
-	return c.t.F(key, args...)
+	return c.t.T(key, args...)
 }
 
-// num writes f with prec decimals and the language's decimal separator.
-func (c cat) num(f float64, prec int) string {
-	s := strconv.FormatFloat(f, 'f', prec, 64)
-	if c.lang == "ru" {
-		s = strings.Replace(s, ".", ",", 1)
-	}
-	return s
-}
+// num writes f with prec decimals and the language's decimal mark.
+func (c cat) num(f float64, prec int) string { return l10n.Fixed(c.lang, f, prec) }
 
 // maxConnRows is how many connections the connection table lists.
 const maxConnRows = 12
@@ -292,15 +282,9 @@ func envoySection(d *report.Doc, c cat, r *grpclb.Result, m *grpclb.ModeResult) 
 	d.P(c.F("envoy.p", q))
 }
 
-// plural writes n with the catalogue's form of a counted noun (key.one,
-// key.few in Russian, key.many), chosen by CLDR's rules (l10n.Count).
-func plural(c cat, key string, n int) string {
-	forms := []string{c.t[key+".one"], c.t[key+".many"]}
-	if c.lang == "ru" {
-		forms = []string{c.t[key+".one"], c.t[key+".few"], c.t[key+".many"]}
-	}
-	return l10n.Count(c.lang, int64(n), forms...)
-}
+// plural writes n with the catalogue's form of a counted noun (the key's
+// plural placeholder, CLDR rules).
+func plural(c cat, key string, n int) string { return c.t.T(key, n) }
 
 func joinNames(r *grpclb.Result, pods []int) string {
 	var s []string

@@ -5,6 +5,7 @@
 package explain
 
 import (
+	"github.com/k8sexplain/k8sexplain/internal/l10n"
 	"math/rand/v2"
 	"net/netip"
 
@@ -38,14 +39,15 @@ type Input struct {
 }
 
 // cat is this report's catalogue in one language.
-type cat = report.Texts
+type cat struct{ t l10n.Texts }
 
-func catalogue(lang string) cat {
-	if lang == "ru" {
-		return ru
-	}
-	return en
-}
+// Catalog holds both languages (for the completeness test).
+var Catalog = l10n.NewCatalog(en, ru)
+
+func catalogue(lang string) cat { return cat{Catalog.In(lang)} }
+
+// F fills the text of key ({1}, {2}, … in argument order).
+func (c cat) F(key string, args ...any) string { return c.t.T(key, args...) }
 
 // Build makes the report.
 func Build(in Input) *report.Doc {

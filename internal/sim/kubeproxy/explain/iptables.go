@@ -394,14 +394,8 @@ func spread(d *report.Doc, c cat, in Input, data *Data, eps []kubeproxy.Endpoint
 	}
 }
 
-// fixed writes f with exactly prec decimals, with the language's decimal
-// separator (l10n.Decimal would drop trailing zeros: "33.0" → "33").
-func fixed(lang string, f float64, prec int) string {
-	s := strconv.FormatFloat(f, 'f', prec, 64)
-	if lang == "ru" {
-		s = strings.Replace(s, ".", ",", 1)
-	}
-	return s
-}
+// fixed writes f with exactly prec decimals and the language's decimal
+// mark (l10n.Decimal would drop trailing zeros: "33.0" → "33").
+func fixed(lang string, f float64, prec int) string { return l10n.Fixed(lang, f, prec) }
 
 func hostPort(ip string, port int) string { return net.JoinHostPort(ip, strconv.Itoa(port)) }

@@ -12,75 +12,30 @@ import (
 	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/l10n"
-	"github.com/k8sexplain/k8sexplain/internal/report"
 )
 
-// Catalogue maps keys to format strings for one language.
+// Catalogue is the texts of one language (an l10n.Catalog bound to it)
+// and the command's number and unit formats.
 type Catalogue struct {
-	msgs map[string]string
-	// thousands separates groups of digits; decimal is the decimal mark.
-	thousands, decimal string
-	// group4 says whether four-digit numbers are grouped too (Russian
-	// typography leaves them whole: 4687, but 10 000).
-	group4 bool
-	// lang picks the CLDR plural rule (internal/l10n).
-	lang string
+	t l10n.Texts
 }
 
-var langs = map[string]*Catalogue{
-	"en": {msgs: en, thousands: ",", decimal: ".", group4: true, lang: "en"},
-	"ru": {msgs: ru, thousands: "\u00a0", decimal: ",", lang: "ru"},
-}
+// Catalog holds both languages (for the completeness test).
+var Catalog = l10n.NewCatalog(en, ru)
 
 // For returns the catalogue of lang, English when lang is unknown.
-func For(lang string) *Catalogue {
-	if c, ok := langs[lang]; ok {
-		return c
-	}
-	return langs["en"]
-}
+func For(lang string) *Catalogue { return &Catalogue{t: Catalog.In(lang)} }
 
-// F formats the text of key. A missing key is a bug; it shows as "!key".
-func (c *Catalogue) F(key string, args ...any) string { return report.Texts(c.msgs).F(key, args...) }
+// F fills the text of key ({1}, {2}, … in argument order). A missing key is
+// a bug; it shows as "!key".
+func (c *Catalogue) F(key string, args ...any) string { return c.t.T(key, args...) }
 
-// Keys lists the keys of lang (for the completeness test).
-func Keys(lang string) []string {
-	var ks []string
-	for k := range For(lang).msgs {
-		ks = append(ks, k)
-	}
-	return ks
-}
+// N writes a count and the noun of key in the form the count takes (the
+// key's plural placeholder, CLDR rules), digits grouped.
+func (c *Catalogue) N(n int64, key string) string { return c.t.T(key, l10n.Num(n)) }
 
-// N writes a count and the noun of key in the form the count takes; the
-// forms are separated by "|" (English: one|other; Russian: one|few|many).
-func (c *Catalogue) N(n int64, key string) string {
-	return c.Int(n) + " " + l10n.Plural(c.lang, n, strings.Split(c.F(key), "|")...)
-}
-
-// Int writes n with grouped thousands.
-func (c *Catalogue) Int(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	if len(s) == 4 && !c.group4 {
-		if neg {
-			return "-" + s
-		}
-		return s
-	}
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteString(c.thousands)
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
+// Int writes n with grouped digits (l10n.Int, CLDR).
+func (c *Catalogue) Int(n int64) string { return l10n.Int(c.t.Lang(), n) }
 
 // Dec writes v with prec decimals and the language's decimal mark.
 func (c *Catalogue) Dec(v float64, prec int) string {
@@ -92,7 +47,7 @@ func (c *Catalogue) Dec(v float64, prec int) string {
 		out = "-0"
 	}
 	if ok {
-		out += c.decimal + frac
+		out += l10n.Mark(c.t.Lang()) + frac
 	}
 	return out
 }
