@@ -65,17 +65,7 @@ func NewDeployment(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder)
 		waiting: map[string]bool{}, shown: map[string][3]int32{}}
 	d.queue = newWorkQueue(eng, d.sync)
 	d.queue.onRetry = retryStep(rec, c.Actor, "deployments")
-	d.deploys.AddEventHandler(func(ev informer.Event[*appsv1.Deployment]) {
-		if ev.Deleted() {
-			return
-		}
-		dep := ev.Obj
-		if ev.Old == nil {
-			rec.Add(trace.Step{Phase: trace.PhaseController, Actor: c.Actor, Kind: "controller.observe",
-				Object: apiserver.ObjectRef(dep), Fields: trace.F("kind", "Deployment", "rev", ev.Rev)})
-		}
-		d.queue.add(dep.Namespace + "/" + dep.Name)
-	})
+	d.deploys.AddEventHandler(observeAndQueue[*appsv1.Deployment](rec, c.Actor, "Deployment", d.queue))
 	d.rsets.AddEventHandler(func(ev informer.Event[*appsv1.ReplicaSet]) {
 		if ref := metav1.GetControllerOf(ev.Obj); ref != nil && ref.Kind == "Deployment" {
 			d.queue.add(ev.Obj.Namespace + "/" + ref.Name)

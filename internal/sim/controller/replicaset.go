@@ -48,17 +48,7 @@ func NewReplicaSet(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder)
 		inFlight: map[types.UID]int{}, counts: map[types.UID]*podCounts{}, deleting: map[types.UID]map[string]bool{}}
 	r.queue = newWorkQueue(eng, r.sync)
 	r.queue.onRetry = retryStep(rec, c.Actor, "replicasets")
-	r.rsets.AddEventHandler(func(ev informer.Event[*appsv1.ReplicaSet]) {
-		if ev.Deleted() {
-			return
-		}
-		rs := ev.Obj
-		if ev.Old == nil {
-			rec.Add(trace.Step{Phase: trace.PhaseController, Actor: c.Actor, Kind: "controller.observe",
-				Object: apiserver.ObjectRef(rs), Fields: trace.F("kind", "ReplicaSet", "rev", ev.Rev)})
-		}
-		r.queue.add(rs.Namespace + "/" + rs.Name)
-	})
+	r.rsets.AddEventHandler(observeAndQueue[*appsv1.ReplicaSet](rec, c.Actor, "ReplicaSet", r.queue))
 	r.pods.AddEventHandler(func(ev informer.Event[*corev1.Pod]) {
 		pod := ev.Obj
 		ref := metav1.GetControllerOf(pod)
@@ -360,5 +350,25 @@ func (r *ReplicaSet) remove(rs *appsv1.ReplicaSet, n int) {
 			}
 			r.c.Event(trace.PhaseController, rs, "Normal", "SuccessfulDelete", "Deleted pod: "+p.Name)
 		})
+	}
+}
+
+// observeAndQueue is the handler of a controller's primary resource: the
+// first sight of an object is recorded, and every add or update queues its
+// namespace/name key (deletions are left to the owner references).
+func observeAndQueue[T interface {
+	*E
+	runtime.Object
+	metav1.Object
+}, E any](rec *trace.Recorder, actor, kind string, q *workQueue) func(informer.Event[T]) {
+	return func(ev informer.Event[T]) {
+		if ev.Deleted() {
+			return
+		}
+		if ev.Old == nil {
+			rec.Add(trace.Step{Phase: trace.PhaseController, Actor: actor, Kind: "controller.observe",
+				Object: apiserver.ObjectRef(ev.Obj), Fields: trace.F("kind", kind, "rev", ev.Rev)})
+		}
+		q.add(ev.Obj.GetNamespace() + "/" + ev.Obj.GetName())
 	}
 }
