@@ -207,42 +207,57 @@ func (s *Server) watch(actor, plural, node string, h func(Event)) {
 		s.watches[plural] = append(s.watches[plural], w)
 	}
 	idx := s.byPlural[plural]
+	var ds []delivery
 	for _, k := range slices.Sorted(maps.Keys(idx)) {
 		st := idx[k]
 		if node == "" || nodeOf(st.obj) == node {
-			s.deliver(w, Event{Type: Added, Obj: st.obj, Rev: s.rev})
+			ds = append(ds, delivery{w, Event{Type: Added, Obj: st.obj, Rev: s.rev}})
 		}
 	}
+	s.deliverAll(ds)
 }
 
-func (s *Server) deliver(w *watch, ev Event) {
-	s.WatchEvents++
-	s.WatchEventsBy[w.actor]++
+// delivery is one watch event on its way to one watcher.
+type delivery struct {
+	w  *watch
+	ev Event
+}
+
+// deliverAll hands a change to its watchers one watch latency later, in
+// order, from one engine event: the watchers' handlers run back to back
+// exactly as one event each would (they are queued at the same instant
+// with consecutive sequence numbers, so nothing can run between them),
+// without a closure and a queue entry per watcher.
+func (s *Server) deliverAll(ds []delivery) {
+	if len(ds) == 0 {
+		return
+	}
+	for _, d := range ds {
+		s.WatchEvents++
+		s.WatchEventsBy[d.w.actor]++
+	}
 	s.eng.After(WatchLatency, func() {
-		if !s.rec.Full() {
-			s.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: w.actor, Kind: "watch.event", Verbose: true,
-				Object: objectRef(ev.Obj), Fields: trace.F("type", ev.Type, "rev", ev.Rev)})
+		for _, d := range ds {
+			if !s.rec.Full() {
+				s.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: d.w.actor, Kind: "watch.event", Verbose: true,
+					Object: objectRef(d.ev.Obj), Fields: trace.F("type", d.ev.Type, "rev", d.ev.Rev)})
+			}
+			d.w.handler(d.ev)
 		}
-		w.handler(ev)
 	})
 }
 
 // fanOut notifies every matching watch of a committed change.
 func (s *Server) fanOut(ev Event, res Resource, oldNode string) {
 	before := s.WatchEvents
-	defer func() {
-		if sz, ok := ev.Obj.(interface{ Size() int }); ok {
-			n := int64(sz.Size())
-			s.BytesEncoded += n
-			s.BytesSent += n * int64(s.WatchEvents-before)
-		}
-	}()
 	if n := s.passive[res.Plural]; n > 0 {
 		s.WatchEvents += n
 		s.WatchEventsBy["kube-proxy (other nodes)"] += n
 	}
-	for _, w := range s.watches[res.Plural] {
-		s.deliver(w, ev)
+	ws := s.watches[res.Plural]
+	ds := make([]delivery, 0, len(ws)+1)
+	for _, w := range ws {
+		ds = append(ds, delivery{w, ev})
 	}
 	if byNode := s.nodeWatches[res.Plural]; byNode != nil {
 		n := nodeOf(ev.Obj)
@@ -251,13 +266,19 @@ func (s *Server) fanOut(ev Event, res Resource, oldNode string) {
 			nev.Type = Added // a field-selector watch sees an object that starts matching as ADDED
 		}
 		for _, w := range byNode[n] {
-			s.deliver(w, nev)
+			ds = append(ds, delivery{w, nev})
 		}
 		if oldNode != "" && oldNode != n {
 			for _, w := range byNode[oldNode] {
-				s.deliver(w, Event{Type: Deleted, Obj: ev.Obj, Rev: ev.Rev})
+				ds = append(ds, delivery{w, Event{Type: Deleted, Obj: ev.Obj, Rev: ev.Rev}})
 			}
 		}
+	}
+	s.deliverAll(ds)
+	if sz, ok := ev.Obj.(interface{ Size() int }); ok {
+		n := int64(sz.Size())
+		s.BytesEncoded += n
+		s.BytesSent += n * int64(s.WatchEvents-before)
 	}
 }
 
