@@ -30,6 +30,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 )
@@ -95,13 +96,17 @@ func New(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder, node *cor
 		case ev.Type == apiserver.Deleted:
 			delete(k.pods, pod.UID)
 		case ps == nil && ev.Type == apiserver.Added:
-			ps = &podState{pod: pod.DeepCopy(), restartCount: map[string]int32{}}
+			// The informer's object is shared and read-only (the watch
+			// cache hands the same object to every watcher): the kubelet
+			// keeps it as is and copies only what it changes (statusCopy,
+			// withDeletion).
+			ps = &podState{pod: pod, restartCount: map[string]int32{}}
 			k.pods[pod.UID] = ps
 			if pod.DeletionTimestamp == nil {
 				k.syncPod(ps)
 			}
 		case ps != nil && pod.DeletionTimestamp != nil && !ps.terminating:
-			ps.pod.DeletionTimestamp, ps.pod.DeletionGracePeriodSeconds = pod.DeletionTimestamp, pod.DeletionGracePeriodSeconds
+			ps.pod = withDeletion(ps.pod, pod.DeletionTimestamp, pod.DeletionGracePeriodSeconds)
 			k.terminate(ps)
 		}
 	})
@@ -250,7 +255,7 @@ func (k *Kubelet) running(ps *podState, ip string, containers []string) {
 	pod := ps.pod
 	ps.running = true
 	ps.startedAt = k.eng.Now()
-	upd := pod.DeepCopy()
+	upd := statusCopy(pod)
 	upd.Status.Phase = corev1.PodRunning
 	upd.Status.PodIP = ip
 	upd.Status.PodIPs = []corev1.PodIP{{IP: ip}}
@@ -279,7 +284,7 @@ func (k *Kubelet) running(ps *podState, ip string, containers []string) {
 				return
 			}
 			k.step(trace.PhaseReady, "kubelet.probe", pod, "probe", probeDesc, "after", delay.String())
-			r := ps.pod.DeepCopy()
+			r := statusCopy(ps.pod)
 			setCond(r, corev1.ContainersReady, true)
 			setCond(r, corev1.PodReady, true)
 			for i := range r.Status.ContainerStatuses {
@@ -319,15 +324,38 @@ func (k *Kubelet) patchStatus(ps *podState, upd *corev1.Pod, then func()) {
 		}
 		if p, ok := obj.(*corev1.Pod); ok {
 			dt, dg := ps.pod.DeletionTimestamp, ps.pod.DeletionGracePeriodSeconds
-			ps.pod = p.DeepCopy()
-			if ps.pod.DeletionTimestamp == nil {
-				ps.pod.DeletionTimestamp, ps.pod.DeletionGracePeriodSeconds = dt, dg
+			ps.pod = p // the stored object, shared read-only
+			if p.DeletionTimestamp == nil && dt != nil {
+				ps.pod = withDeletion(p, dt, dg)
 			}
 		}
 		if then != nil {
 			then()
 		}
 	})
+}
+
+// statusCopy is the kubelet's next status for pod: a new top-level object
+// with its own deep copy of the status (the status manager's working copy),
+// sharing the read-only spec and metadata with the informer's object.
+// Upstream deep-copies the whole pod (status_manager.go); only the status
+// is ever written here.
+func statusCopy(pod *corev1.Pod) *corev1.Pod {
+	out := new(corev1.Pod)
+	out.TypeMeta = pod.TypeMeta
+	out.ObjectMeta = pod.ObjectMeta
+	out.Spec = pod.Spec
+	pod.Status.DeepCopyInto(&out.Status)
+	return out
+}
+
+// withDeletion is pod with deletionTimestamp and its grace period set: a
+// new top-level object, the rest shared (copy on write).
+func withDeletion(pod *corev1.Pod, ts *metav1.Time, grace *int64) *corev1.Pod {
+	out := new(corev1.Pod)
+	*out = *pod
+	out.DeletionTimestamp, out.DeletionGracePeriodSeconds = ts, grace
+	return out
 }
 
 func runningStatuses(pod *corev1.Pod, ps *podState) []corev1.ContainerStatus {
@@ -429,7 +457,7 @@ func (k *Kubelet) pullFails(ps *podState, c *corev1.Container, attempt int) {
 		next := imagePullBackOff(attempt)
 		k.criStep("PullImageFailed", pod, "image", c.Image, "container", c.Name, "attempt", attempt+1, "next", next.String())
 		if attempt == 0 {
-			upd := ps.pod.DeepCopy()
+			upd := statusCopy(ps.pod)
 			upd.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: c.Name, Image: c.Image,
 				State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "ErrImagePull"}}}}
 			setCond(upd, corev1.PodReady, false)
