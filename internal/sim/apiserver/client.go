@@ -50,7 +50,7 @@ type Client struct {
 	// otherwise the pipeline shows only with -v.
 	Loud bool
 	// similar is the event recorder's aggregation state (eventcorrelate.go).
-	similar map[string]*aggregateRecord
+	similar aggregateCache
 }
 
 // NewClient returns a client that authenticates as id.

@@ -85,8 +85,15 @@ type Server struct {
 	// List read one resource, not the whole store (the watch cache keeps
 	// one store per resource too: storage/cacher).
 	byPlural map[string]map[string]*stored
-	rev      int64
-	first    int64
+	// eventKeys are the Events written: kept by key only. Upstream keeps
+	// Events in etcd under a 1 h TTL and not in the API server's memory
+	// (the watch cache is off for events, DefaultWatchCacheSizes); nothing
+	// in the simulator reads one back (describe and the oracle read the
+	// trace and the write log), so their bodies are not kept, only the key
+	// that makes a generated name unique.
+	eventKeys map[string]bool
+	rev       int64
+	first     int64
 
 	watches     map[string][]*watch            // by plural
 	passive     map[string]int                 // watchers counted but not simulated, by plural
@@ -126,7 +133,7 @@ func New(eng *engine.Engine, rec *trace.Recorder, serviceCIDR string) (*Server, 
 		return nil, err
 	}
 	return &Server{
-		eng: eng, rec: rec, data: map[string]*stored{}, byPlural: map[string]map[string]*stored{},
+		eng: eng, rec: rec, data: map[string]*stored{}, byPlural: map[string]map[string]*stored{}, eventKeys: map[string]bool{},
 		watches: map[string][]*watch{}, passive: map[string]int{}, nodeWatches: map[string]map[string][]*watch{},
 		rbac: bootstrapRBAC(), Requests: map[string]int{}, WatchEventsBy: map[string]int{}, serviceIPs: alloc,
 	}, nil
@@ -149,6 +156,10 @@ func (s *Server) Seed(obj runtime.Object) {
 
 // put stores st under key (and in its resource's index).
 func (s *Server) put(key string, st *stored) {
+	if st.res.Kind == "Event" {
+		s.eventKeys[key] = true
+		return
+	}
 	s.data[key] = st
 	idx := s.byPlural[st.res.Plural]
 	if idx == nil {
