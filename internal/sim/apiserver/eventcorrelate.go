@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"container/list"
+	"slices"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -22,20 +23,27 @@ const (
 	aggregateCacheSize = 4096
 )
 
+// aggregateKey is what makes events similar (EventAggregatorByReasonFunc:
+// source, involved object, type and reason; the source is the client's).
+// Its strings are shared with the object and the caller, not concatenated.
+type aggregateKey struct {
+	uid, ns, name, typ, reason string
+}
+
 type aggregateRecord struct {
-	key      string
-	messages map[string]bool
+	key      aggregateKey
+	messages []string // distinct messages seen, at most aggregateMaxEvents
 	last     time.Duration
 	elem     *list.Element // place in the LRU order
 }
 
 // aggregateCache is the LRU of aggregate records (golang-lru in upstream).
 type aggregateCache struct {
-	byKey map[string]*aggregateRecord
+	byKey map[aggregateKey]*aggregateRecord
 	order list.List // most recently used at the front
 }
 
-func (a *aggregateCache) get(key string) *aggregateRecord {
+func (a *aggregateCache) get(key aggregateKey) *aggregateRecord {
 	r := a.byKey[key]
 	if r != nil {
 		a.order.MoveToFront(r.elem)
@@ -45,7 +53,7 @@ func (a *aggregateCache) get(key string) *aggregateRecord {
 
 func (a *aggregateCache) add(r *aggregateRecord) {
 	if a.byKey == nil {
-		a.byKey = map[string]*aggregateRecord{}
+		a.byKey = map[aggregateKey]*aggregateRecord{}
 	}
 	if old := a.byKey[r.key]; old != nil {
 		a.order.Remove(old.elem)
@@ -62,16 +70,19 @@ func (a *aggregateCache) add(r *aggregateRecord) {
 // aggregate returns the message the recorder would write for this event.
 func (c *Client) aggregate(regarding runtime.Object, typ, reason, msg string) string {
 	m := Meta(regarding)
-	key := c.Actor + "\x00" + string(m.GetUID()) + "\x00" + m.GetNamespace() + "/" + m.GetName() + "\x00" + typ + "\x00" + reason
+	key := aggregateKey{uid: string(m.GetUID()), ns: m.GetNamespace(), name: m.GetName(), typ: typ, reason: reason}
 	now := c.s.eng.Now()
 	r := c.similar.get(key)
 	if r == nil || now-r.last > aggregateInterval {
-		r = &aggregateRecord{key: key, messages: map[string]bool{}}
+		r = &aggregateRecord{key: key}
 		c.similar.add(r)
 	}
 	r.last = now
-	if r.messages[msg] || len(r.messages) < aggregateMaxEvents {
-		r.messages[msg] = true
+	if slices.Contains(r.messages, msg) {
+		return msg
+	}
+	if len(r.messages) < aggregateMaxEvents {
+		r.messages = append(r.messages, msg)
 		return msg
 	}
 	return "(combined from similar events): " + msg

@@ -44,7 +44,7 @@ func TestAggregateLRU(t *testing.T) {
 	}
 	// Pod 2 was used most recently before pod 0 came back, pod 1 least:
 	// pod 1 is the one evicted now.
-	if c.similar.byKey[c.Actor+"\x00u1\x00default/p1\x00Warning\x00Failed"] != nil {
+	if c.similar.byKey[aggregateKey{"u1", "default", "p1", "Warning", "Failed"}] != nil {
 		t.Fatal("pod 1 should have been evicted")
 	}
 }
