@@ -147,6 +147,9 @@ func (k *Kubelet) restartAfter(ps *podState, pod *corev1.Pod, name string, delay
 		if ps.terminating || k.Dead {
 			return
 		}
+		if ps.restartCount == nil {
+			ps.restartCount = map[string]int32{}
+		}
 		ps.restartCount[name]++
 		restart()
 	})

@@ -100,7 +100,7 @@ func New(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder, node *cor
 			// cache hands the same object to every watcher): the kubelet
 			// keeps it as is and copies only what it changes (statusCopy,
 			// withDeletion).
-			ps = &podState{pod: pod, restartCount: map[string]int32{}}
+			ps = &podState{pod: pod} // restartCount and lastState are made on the first restart
 			k.pods[pod.UID] = ps
 			if pod.DeletionTimestamp == nil {
 				k.syncPod(ps)
