@@ -305,6 +305,16 @@ func (s *Server) Pods() []*corev1.Pod {
 	return out
 }
 
+// EachPod calls fn for every stored pod in no particular order (for counts:
+// no sorting, no slice).
+func (s *Server) EachPod(fn func(*corev1.Pod)) {
+	for _, st := range s.byPlural["pods"] {
+		if p, ok := st.obj.(*corev1.Pod); ok {
+			fn(p)
+		}
+	}
+}
+
 // CountWatchers registers n identical watchers of plural whose deliveries
 // are counted but not simulated: on a large cluster every node's kube-proxy
 // watches Services and EndpointSlices, and simulating a sample of them
