@@ -126,6 +126,7 @@ func (s *schedAgent) kick() {
 	s.busy = true
 	s.eng.After(cycleTime, func() {
 		pod := s.queue[0]
+		s.queue[0] = nil // the backing array must not keep scheduled pods alive
 		s.queue = s.queue[1:]
 		delete(s.queued, pod.UID)
 		s.cycle(pod)

@@ -1,7 +1,6 @@
 package apiserver
 
 import (
-	"container/list"
 	"slices"
 	"time"
 
@@ -24,29 +23,57 @@ const (
 )
 
 // aggregateKey is what makes events similar (EventAggregatorByReasonFunc:
-// source, involved object, type and reason; the source is the client's).
-// Its strings are shared with the object and the caller, not concatenated.
+// source, involved object, type and reason). The source is the client's
+// own and the object's UID names it; the strings are shared with the
+// object and the caller, not concatenated.
 type aggregateKey struct {
-	uid, ns, name, typ, reason string
+	uid, typ, reason string
 }
 
 type aggregateRecord struct {
-	key      aggregateKey
-	messages []string // distinct messages seen, at most aggregateMaxEvents
-	last     time.Duration
-	elem     *list.Element // place in the LRU order
+	key        aggregateKey
+	messages   []string // distinct messages seen, at most aggregateMaxEvents
+	last       time.Duration
+	prev, next *aggregateRecord // LRU order: most recently used at the head
 }
 
-// aggregateCache is the LRU of aggregate records (golang-lru in upstream).
+// aggregateCache is the LRU of aggregate records (golang-lru in upstream),
+// a map and an intrusive doubly linked list.
 type aggregateCache struct {
-	byKey map[aggregateKey]*aggregateRecord
-	order list.List // most recently used at the front
+	byKey      map[aggregateKey]*aggregateRecord
+	head, tail *aggregateRecord
+}
+
+func (a *aggregateCache) unlink(r *aggregateRecord) {
+	if r.prev != nil {
+		r.prev.next = r.next
+	} else {
+		a.head = r.next
+	}
+	if r.next != nil {
+		r.next.prev = r.prev
+	} else {
+		a.tail = r.prev
+	}
+	r.prev, r.next = nil, nil
+}
+
+func (a *aggregateCache) pushFront(r *aggregateRecord) {
+	r.next = a.head
+	if a.head != nil {
+		a.head.prev = r
+	}
+	a.head = r
+	if a.tail == nil {
+		a.tail = r
+	}
 }
 
 func (a *aggregateCache) get(key aggregateKey) *aggregateRecord {
 	r := a.byKey[key]
-	if r != nil {
-		a.order.MoveToFront(r.elem)
+	if r != nil && r != a.head {
+		a.unlink(r)
+		a.pushFront(r)
 	}
 	return r
 }
@@ -56,21 +83,33 @@ func (a *aggregateCache) add(r *aggregateRecord) {
 		a.byKey = map[aggregateKey]*aggregateRecord{}
 	}
 	if old := a.byKey[r.key]; old != nil {
-		a.order.Remove(old.elem)
+		a.unlink(old)
 	}
-	r.elem = a.order.PushFront(r)
+	a.pushFront(r)
 	a.byKey[r.key] = r
-	if a.order.Len() > aggregateCacheSize {
-		oldest := a.order.Back()
-		a.order.Remove(oldest)
-		delete(a.byKey, oldest.Value.(*aggregateRecord).key)
+	if len(a.byKey) > aggregateCacheSize {
+		oldest := a.tail
+		a.unlink(oldest)
+		delete(a.byKey, oldest.key)
 	}
+}
+
+// len is the number of records, counted along the list.
+func (a *aggregateCache) len() int {
+	n := 0
+	for r := a.head; r != nil; r = r.next {
+		n++
+	}
+	return n
 }
 
 // aggregate returns the message the recorder would write for this event.
 func (c *Client) aggregate(regarding runtime.Object, typ, reason, msg string) string {
 	m := Meta(regarding)
-	key := aggregateKey{uid: string(m.GetUID()), ns: m.GetNamespace(), name: m.GetName(), typ: typ, reason: reason}
+	key := aggregateKey{uid: string(m.GetUID()), typ: typ, reason: reason}
+	if key.uid == "" { // not stored yet: the name stands for it
+		key.uid = m.GetNamespace() + "/" + m.GetName()
+	}
 	now := c.s.eng.Now()
 	r := c.similar.get(key)
 	if r == nil || now-r.last > aggregateInterval {

@@ -36,15 +36,15 @@ func TestAggregateLRU(t *testing.T) {
 	for i := 1; i <= aggregateCacheSize; i++ {
 		report(i, 1)
 	}
-	if len(c.similar.byKey) != aggregateCacheSize || c.similar.order.Len() != aggregateCacheSize {
-		t.Fatalf("cache holds %d records (%d in order), want %d", len(c.similar.byKey), c.similar.order.Len(), aggregateCacheSize)
+	if len(c.similar.byKey) != aggregateCacheSize || c.similar.len() != aggregateCacheSize {
+		t.Fatalf("cache holds %d records (%d in order), want %d", len(c.similar.byKey), c.similar.len(), aggregateCacheSize)
 	}
 	if got := c.aggregate(pod(0), "Warning", "Failed", "message 11"); strings.HasPrefix(got, "(combined") {
 		t.Fatalf("pod 0 was evicted and counts again from 1: %q", got)
 	}
 	// Pod 2 was used most recently before pod 0 came back, pod 1 least:
 	// pod 1 is the one evicted now.
-	if c.similar.byKey[aggregateKey{"u1", "default", "p1", "Warning", "Failed"}] != nil {
+	if c.similar.byKey[aggregateKey{"u1", "Warning", "Failed"}] != nil {
 		t.Fatal("pod 1 should have been evicted")
 	}
 }

@@ -137,7 +137,7 @@ func (s *Server) patchStatus(c *Client, r request, done Done, step func(trace.Ph
 		// objects are immutable).
 		out := new(corev1.Pod)
 		*out = *p
-		out.Status.Conditions = slices.Clone(p.Status.Conditions)
+		out.Status.Conditions = slices.Grow(slices.Clone(p.Status.Conditions), len(r.patch.conditions))
 		r.patch.apply(&out.Status)
 		return out, nil
 	}, done, step)

@@ -18,6 +18,7 @@ package apiserver
 
 import (
 	"fmt"
+	"hash/fnv"
 	"maps"
 	"net/http"
 	"slices"
@@ -89,9 +90,9 @@ type Server struct {
 	// Events in etcd under a 1 h TTL and not in the API server's memory
 	// (the watch cache is off for events, DefaultWatchCacheSizes); nothing
 	// in the simulator reads one back (describe and the oracle read the
-	// trace and the write log), so their bodies are not kept, only the key
-	// that makes a generated name unique.
-	eventKeys map[string]bool
+	// trace and the write log), so their bodies are not kept, only a
+	// 64-bit hash of the key that makes a generated name unique.
+	eventKeys keySet
 	rev       int64
 	first     int64
 
@@ -133,7 +134,7 @@ func New(eng *engine.Engine, rec *trace.Recorder, serviceCIDR string) (*Server, 
 		return nil, err
 	}
 	return &Server{
-		eng: eng, rec: rec, data: map[string]*stored{}, byPlural: map[string]map[string]*stored{}, eventKeys: map[string]bool{},
+		eng: eng, rec: rec, data: map[string]*stored{}, byPlural: map[string]map[string]*stored{}, eventKeys: keySet{},
 		watches: map[string][]*watch{}, passive: map[string]int{}, nodeWatches: map[string]map[string][]*watch{},
 		rbac: bootstrapRBAC(), Requests: map[string]int{}, WatchEventsBy: map[string]int{}, serviceIPs: alloc,
 	}, nil
@@ -157,7 +158,7 @@ func (s *Server) Seed(obj runtime.Object) {
 // put stores st under key (and in its resource's index).
 func (s *Server) put(key string, st *stored) {
 	if st.res.Kind == "Event" {
-		s.eventKeys[key] = true
+		s.eventKeys.add(key)
 		return
 	}
 	s.data[key] = st
@@ -167,6 +168,25 @@ func (s *Server) put(key string, st *stored) {
 		s.byPlural[st.res.Plural] = idx
 	}
 	idx[key] = st
+}
+
+// keySet is a set of store keys held as 64-bit FNV-1a hashes (16 bytes an
+// entry instead of the key string): a false "present" (odds 2^-64 a pair)
+// would only make generateName draw another suffix.
+type keySet map[uint64]struct{}
+
+func hashKey(k string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(k))
+	return h.Sum64()
+}
+
+func (ks keySet) add(k string)      { ks[hashKey(k)] = struct{}{} }
+func (ks keySet) has(k string) bool { _, ok := ks[hashKey(k)]; return ok }
+
+// eventExists reports whether key is an Event already written.
+func (s *Server) eventExists(r Resource, key string) bool {
+	return r.Kind == "Event" && s.eventKeys.has(key)
 }
 
 // del removes key from the store.
