@@ -22,8 +22,8 @@ const PatchContentType = "application/strategic-merge-patch+json"
 // It carries no resourceVersion, so it cannot conflict: two writers that
 // change different fields both keep their change.
 type podStatusPatch struct {
-	status     corev1.PodStatus
-	fields     []string // top-level status fields to replace
+	status     *corev1.PodStatus // the writer's next status, handed over
+	fields     []string          // top-level status fields to replace
 	conditions []corev1.PodCondition
 }
 
@@ -32,7 +32,7 @@ type podStatusPatch struct {
 func diffPodStatus(base, next *corev1.PodStatus) *podStatusPatch {
 	// next is handed over, as a request body is (PatchPodStatus): the
 	// patch keeps it without a copy.
-	p := &podStatusPatch{status: *next}
+	p := &podStatusPatch{status: next}
 	bv, nv := reflect.ValueOf(*base), reflect.ValueOf(*next)
 	t := bv.Type()
 	for i := 0; i < t.NumField(); i++ {
@@ -59,7 +59,7 @@ func diffPodStatus(base, next *corev1.PodStatus) *podStatusPatch {
 }
 
 func (p *podStatusPatch) apply(st *corev1.PodStatus) {
-	sv, pv := reflect.ValueOf(st).Elem(), reflect.ValueOf(p.status)
+	sv, pv := reflect.ValueOf(st).Elem(), reflect.ValueOf(p.status).Elem()
 	for _, f := range p.fields {
 		sv.FieldByName(f).Set(pv.FieldByName(f))
 	}
@@ -80,7 +80,7 @@ func (p *podStatusPatch) apply(st *corev1.PodStatus) {
 // status.conditions[Ready], …
 func (p *podStatusPatch) describe() string {
 	var out []string
-	t := reflect.TypeOf(p.status)
+	t := reflect.TypeOf(p.status).Elem()
 	for _, f := range p.fields {
 		sf, _ := t.FieldByName(f)
 		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")

@@ -22,6 +22,7 @@ package kubelet
 import (
 	"fmt"
 	"net"
+	"slices"
 	"strings"
 	"time"
 
@@ -346,6 +347,9 @@ func statusCopy(pod *corev1.Pod) *corev1.Pod {
 	out.ObjectMeta = pod.ObjectMeta
 	out.Spec = pod.Spec
 	pod.Status.DeepCopyInto(&out.Status)
+	// Room for the conditions the kubelet sets (at most the five of a
+	// running pod), so setCond appends without regrowing.
+	out.Status.Conditions = slices.Grow(out.Status.Conditions, 5)
 	return out
 }
 
