@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
 	"time"
 
@@ -70,14 +71,24 @@ func TestApplyMediumCluster(t *testing.T) {
 // wall time, the process's CPU time (user + system, every thread: GC
 // workers included) per pod, which a shared machine disturbs far less than
 // the wall time: per-pod cost at two sizes is the linearity check.
+//
+// live-MB is the heap still in use after the last run with its cluster
+// alive (after a collection, outside the timed part).
 func benchApply(b *testing.B, nodes, pods int) {
 	cpu0 := cpuTime()
+	var c *Cluster
 	for i := 0; i < b.N; i++ {
-		runApply(b, nodes, pods)
+		c = runApply(b, nodes, pods)
 	}
 	cpu := cpuTime() - cpu0
+	b.StopTimer()
 	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N*pods), "cpu-µs/pod")
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*pods), "wall-µs/pod")
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	b.ReportMetric(float64(ms.HeapAlloc)/1e6, "live-MB")
+	runtime.KeepAlive(c)
 }
 
 func BenchmarkApply100Nodes3000Pods(b *testing.B) { benchApply(b, 100, 3000) }
