@@ -157,8 +157,12 @@ func (k *Kubelet) allocateIP() string {
 // (kuberuntime_manager.go SyncPod).
 func (k *Kubelet) syncPod(ps *podState) {
 	pod := ps.pod
-	k.step(trace.PhaseKubelet, "kubelet.admit", pod, "node", k.Node, "qos", string(QoSClass(pod)))
-	k.criStep("RunPodSandbox", pod, "image", PauseImage)
+	if !k.rec.Skip() { // arguments are built only for a kept step
+		k.step(trace.PhaseKubelet, "kubelet.admit", pod, "node", k.Node, "qos", string(QoSClass(pod)))
+	}
+	if !k.rec.Skip() { // arguments are built only for a kept step
+		k.criStep("RunPodSandbox", pod, "image", PauseImage)
+	}
 	sandbox := sandboxTime
 	if _, ok := k.images[PauseImage]; !ok {
 		// containerd's RunPodSandbox ensures its sandbox_image itself: no
@@ -175,7 +179,9 @@ func (k *Kubelet) syncPod(ps *podState) {
 		}
 		ip := k.allocateIP()
 		ps.ip = ip
-		k.runtimeStep("runtime.sandbox", pod, "image", PauseImage, "ip", ip, "cidr", cidrString(k.cidr), "hostname", pod.Name)
+		if !k.rec.Skip() { // arguments are built only for a kept step
+			k.runtimeStep("runtime.sandbox", pod, "image", PauseImage, "ip", ip, "cidr", cidrString(k.cidr), "hostname", pod.Name)
+		}
 		k.runInit(ps, 0, func() { k.startContainers(ps, ip) })
 	})
 }
@@ -223,23 +229,34 @@ func (k *Kubelet) startContainer(ps *podState, c *corev1.Container, then func())
 			return
 		}
 		k.cid++
-		id := fmt.Sprintf("%012x", uint64(k.eng.Rand().Uint32())<<16|uint64(k.cid))
-		k.criStep("CreateContainer", pod, "container", c.Name, "image", c.Image)
-		cg := ContainerCgroup(pod, c, id)
-		k.runtimeStep("runtime.namespaces", pod, "container", c.Name, "own", "pid, mnt", "shared", "net, ipc, uts")
-		k.runtimeStep("runtime.cgroup", pod, "container", c.Name, "path", cg.Path, "weight", cg.CPUWeight, "cpumax", cg.CPUMax, "memmax", cg.MemoryMax)
+		rnd := k.eng.Rand().Uint32() // drawn whether or not the id is shown
+		if !k.rec.Skip() {           // arguments are built only for a kept step
+			k.criStep("CreateContainer", pod, "container", c.Name, "image", c.Image)
+		}
+		if !k.rec.Skip() { // arguments are built only for a kept step
+			k.runtimeStep("runtime.namespaces", pod, "container", c.Name, "own", "pid, mnt", "shared", "net, ipc, uts")
+		}
+		if !k.rec.Skip() { // the cgroup is only described, so only built for a kept step
+			id := fmt.Sprintf("%012x", uint64(rnd)<<16|uint64(k.cid))
+			cg := ContainerCgroup(pod, c, id)
+			k.runtimeStep("runtime.cgroup", pod, "container", c.Name, "path", cg.Path, "weight", cg.CPUWeight, "cpumax", cg.CPUMax, "memmax", cg.MemoryMax)
+		}
 		k.eng.After(createTime, func() {
 			if ps.terminating || k.Dead {
 				return
 			}
 			// kuberuntime_container.go startContainer's event texts.
 			k.c.Event(trace.PhaseKubelet, pod, "Normal", "Created", "Created container: "+c.Name)
-			k.criStep("StartContainer", pod, "container", c.Name)
-			cmd := strings.Join(append(append([]string{}, c.Command...), c.Args...), " ")
-			if cmd == "" {
-				cmd = "(the image's ENTRYPOINT/CMD)"
+			if !k.rec.Skip() { // arguments are built only for a kept step
+				k.criStep("StartContainer", pod, "container", c.Name)
 			}
-			k.runtimeStep("runtime.start", pod, "container", c.Name, "cmd", cmd)
+			if !k.rec.Skip() {
+				cmd := strings.Join(append(append([]string{}, c.Command...), c.Args...), " ")
+				if cmd == "" {
+					cmd = "(the image's ENTRYPOINT/CMD)"
+				}
+				k.runtimeStep("runtime.start", pod, "container", c.Name, "cmd", cmd)
+			}
 			k.eng.After(startTime, func() {
 				if ps.terminating || k.Dead {
 					return
@@ -272,7 +289,9 @@ func (k *Kubelet) running(ps *podState, ip string, containers []string) {
 		upd.Status.InitContainerStatuses = k.initStatuses(ps, n, nil, "")
 		containers = append(append([]string{}, ps.sidecars...), containers...)
 	}
-	k.step(trace.PhaseReady, "kubelet.running", pod, "ip", ip, "ready", ready, "containers", strings.Join(containers, ", "))
+	if !k.rec.Skip() { // arguments are built only for a kept step
+		k.step(trace.PhaseReady, "kubelet.running", pod, "ip", ip, "ready", ready, "containers", strings.Join(containers, ", "))
+	}
 	gen := ps.generation
 	k.patchStatus(ps, upd, func() {
 		if ready {
