@@ -40,15 +40,20 @@ func TestDeliveredObjectsStayUnchanged(t *testing.T) {
 			}
 		},
 	}
+	stories["node-failure"] = func(c *Cluster) {
+		if err := c.FailNode("node-b"); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for name, story := range stories {
 		t.Run(name, func(t *testing.T) {
-			c, err := NewCluster(Config{Seed: 1, Workers: 3})
+			c, err := NewCluster(Config{Seed: 1, Workers: 3, Heartbeats: name == "node-failure"})
 			if err != nil {
 				t.Fatal(err)
 			}
 			seen := map[runtime.Object]runtime.Object{}
 			w := c.api.NewClient("immutability-test", apiserver.Identity{User: "test"}, trace.PhaseController)
-			for _, plural := range []string{"pods", "replicasets", "deployments", "services", "endpointslices", "nodes"} {
+			for _, plural := range []string{"pods", "replicasets", "deployments", "services", "endpointslices", "nodes", "leases"} {
 				w.Watch(plural, func(ev apiserver.Event) {
 					if _, ok := seen[ev.Obj]; !ok {
 						seen[ev.Obj] = ev.Obj.DeepCopyObject()
@@ -60,9 +65,24 @@ func TestDeliveredObjectsStayUnchanged(t *testing.T) {
 				t.Fatal("app.yaml did not settle")
 			}
 			story(c)
-			c.RunFor(2 * time.Minute)
+			if name == "node-failure" {
+				c.RunThrough(7 * time.Minute) // past the eviction, 300 s after the taint
+			} else {
+				c.RunFor(2 * time.Minute)
+			}
 			if len(seen) < 20 {
 				t.Fatalf("only %d objects delivered", len(seen))
+			}
+			if name == "node-failure" {
+				evicted := 0
+				for _, p := range c.Pods() {
+					if p.Spec.NodeName == "node-b" && p.DeletionTimestamp != nil {
+						evicted++
+					}
+				}
+				if evicted == 0 {
+					t.Fatal("no pod of node-b was evicted")
+				}
 			}
 			for obj, was := range seen {
 				if !reflect.DeepEqual(obj, was) {
