@@ -115,6 +115,7 @@ func runTraceApply(f *Factory, o *ApplyOptions) error {
 	}
 	var done func()
 	cfg.Progress, done = progress(f, g.Lang)
+	limitMemory(f)
 	if o.Cluster != "" {
 		nodes, err := loadNodes(o.Cluster, f)
 		if err != nil {

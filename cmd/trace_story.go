@@ -51,6 +51,7 @@ func (o *storyOptions) scene(f *Factory, cfg sim.Config) (*sim.Cluster, string, 
 	var done func()
 	cfg.Progress, done = progress(f, g.Lang)
 	defer done()
+	limitMemory(f)
 	cl, err := sim.NewCluster(cfg)
 	if err != nil {
 		return nil, "", exitcode.AsInput(err)
