@@ -37,6 +37,10 @@ COLUMNS: the width text output wraps to on a terminal when the terminal does not
 Output to a pipe or a file is never wrapped to the terminal.
 
 SOURCE_DATE_EPOCH: the date written into man pages by k8sexplain man (reproducible builds).
+
+GOMEMLIMIT: the Go runtime's soft memory limit. Unset, trace commands run under 1900MiB, which keeps
+the largest cluster (5,000 nodes, 150,000 pods) below 2 GiB of memory; set it to choose another
+(GOMEMLIMIT=off for none).
 `
 
 // addHelpTopics adds the help-only topics and the man page generator.

@@ -11,25 +11,33 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// progressDelay is how long a run stays silent before it reports progress.
-const progressDelay = time.Second
+// progressDelay is how long a run stays silent before it reports
+// progress; progressEvery is how often the line is redrawn after that
+// (counting the pods costs a pass over them, so it is done only then).
+const (
+	progressDelay = time.Second
+	progressEvery = 200 * time.Millisecond
+)
 
 // progress returns the sim.Config.Progress of a run and a function that
 // clears the line when the run is over. It reports only on a terminal
 // stderr and only after progressDelay of wall time, so short runs, pipes,
 // CI logs and golden files never see it: one line, rewritten in place,
 // with the virtual time, pods Running and an estimate of the time left.
-func progress(io *iostreams.Streams, lang string) (func(now time.Duration, running, pods int), func()) {
+func progress(io *iostreams.Streams, lang string) (func(now time.Duration, count func() (running, pods int)), func()) {
 	if io == nil || !io.ErrTTY {
 		return nil, func() {}
 	}
 	start := time.Now()
 	shown := false
-	report := func(now time.Duration, running, pods int) {
+	var last time.Duration
+	report := func(now time.Duration, count func() (running, pods int)) {
 		el := time.Since(start)
-		if el < progressDelay {
+		if el < progressDelay || (shown && el-last < progressEvery) {
 			return
 		}
+		last = el
+		running, pods := count()
 		shown = true
 		fmt.Fprint(io.ErrOut, "\r\x1b[K"+progressLine(lang, now, running, pods, el))
 	}

@@ -120,6 +120,7 @@ func traceApplyRun(o *TraceApplyOptions) error {
 	}
 	var done func()
 	cfg.Progress, done = progress(o.IO, g.Lang)
+	limitMemory(o.IO)
 	if o.Cluster != "" {
 		nodes, err := loadNodes(o.Cluster, o.IO)
 		if err != nil {

@@ -58,6 +58,7 @@ func (o *StoryOptions) scene(cfg sim.Config) (*story.Scene, string, error) {
 	var done func()
 	cfg.Progress, done = progress(o.IO, g.Lang)
 	defer done()
+	limitMemory(o.IO)
 	cl, err := sim.NewCluster(cfg)
 	if err != nil {
 		return nil, "", exitcode.AsInput(err)

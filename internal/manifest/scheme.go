@@ -20,6 +20,7 @@ import (
 	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sync"
 )
 
 // newScheme registers the group versions a current API server serves as
@@ -56,8 +57,10 @@ func newScheme() *runtime.Scheme {
 	return s
 }
 
-// scheme is immutable after init; it is read-only shared state.
-var scheme = newScheme()
+// scheme is built on first use (a command that decodes nothing, such as
+// version or help, does not pay for registering every API group) and is
+// read-only shared state after that.
+var scheme = sync.OnceValue(newScheme)
 
 // builtinGroups are the API groups a kube-apiserver serves itself (or has
 // served in the past). A kind the scheme does not know in one of these

@@ -208,9 +208,10 @@ func (p *proxyAgent) ref(ip string, d int) {
 	if _, ok := p.touched[ip]; !ok {
 		p.touched[ip] = n > 0 // the first change since the sync: refs are still the synced ones
 	}
-	p.refs[ip] = n + d
-	if p.refs[ip] == 0 {
+	if n+d == 0 {
 		delete(p.refs, ip)
+	} else {
+		p.refs[ip] = n + d
 	}
 }
 

@@ -140,8 +140,10 @@ func (s *schedAgent) onPod(ev informer.Event[*corev1.Pod]) {
 		return // assumed; the binding is in flight
 	}
 	s.queued[pod.UID] = true
-	s.rec.Add(trace.Step{Phase: trace.PhaseScheduler, Actor: s.c.Actor, Kind: "scheduler.queue", Object: apiserver.ObjectRef(pod),
-		Fields: trace.F("pod", pod.Name, "queue", len(s.queue)+1)})
+	if !s.rec.Full() {
+		s.rec.Add(trace.Step{Phase: trace.PhaseScheduler, Actor: s.c.Actor, Kind: "scheduler.queue", Object: apiserver.ObjectRef(pod),
+			Fields: trace.F("pod", pod.Name, "queue", len(s.queue)+1)})
+	}
 	s.queue = append(s.queue, pod)
 	s.kick()
 }
@@ -153,6 +155,7 @@ func (s *schedAgent) kick() {
 	s.busy = true
 	s.eng.After(cycleTime, func() {
 		pod := s.queue[0]
+		s.queue[0] = nil // the backing array must not keep scheduled pods alive
 		s.queue = s.queue[1:]
 		delete(s.queued, pod.UID)
 		s.cycle(pod)
@@ -235,8 +238,10 @@ func (s *schedAgent) cycle(pod *corev1.Pod) {
 	assumed.Spec.NodeName = res.Node
 	_ = s.cache.AddPod(assumed)
 	s.bound[pod.UID] = res.Node
-	s.rec.Add(trace.Step{Phase: trace.PhaseScheduler, Actor: s.c.Actor, To: "kube-apiserver", Kind: "scheduler.bind", Object: ref,
-		Fields: trace.F("pod", pod.Name, "node", res.Node, "path", fmt.Sprintf("/api/v1/namespaces/%s/pods/%s/binding", pod.Namespace, pod.Name))})
+	if !s.rec.Full() {
+		s.rec.Add(trace.Step{Phase: trace.PhaseScheduler, Actor: s.c.Actor, To: "kube-apiserver", Kind: "scheduler.bind", Object: ref,
+			Fields: trace.F("pod", pod.Name, "node", res.Node, "path", fmt.Sprintf("/api/v1/namespaces/%s/pods/%s/binding", pod.Namespace, pod.Name))})
+	}
 	s.c.Bind(pod, res.Node, func(_ runtime.Object, err *apiserver.Status) {
 		if err != nil {
 			s.cache.RemovePod(assumed)

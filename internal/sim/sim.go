@@ -60,10 +60,11 @@ type Config struct {
 	// --node-cidr-mask-size (defaults: ClusterCIDRFor the node count, 24).
 	ClusterCIDR      string
 	NodeCIDRMaskSize int
-	// Progress, when set, is told now and then how far a run got: virtual
-	// time, pods Running and pods in all. It only reports; the run is the
-	// same with or without it.
-	Progress func(now time.Duration, running, pods int)
+	// Progress, when set, is told now and then how far a run got: the
+	// virtual time, and count, which counts pods Running and pods in all
+	// (O(pods): call it only when the line is shown). It only reports; the
+	// run is the same with or without it.
+	Progress func(now time.Duration, count func() (running, pods int))
 	// Scheduler, when set, is the kube-scheduler profile (from
 	// --scheduler-config); nil runs the default profile. SchedulerSource
 	// names the file it came from, for the trace.
@@ -272,14 +273,15 @@ func firstWorker(nodes []*corev1.Node) int {
 
 // progress counts pods Running for Config.Progress.
 func (c *Cluster) progress() {
-	running, pods := 0, 0
-	for _, p := range c.api.Pods() {
-		pods++
-		if p.Status.Phase == corev1.PodRunning {
-			running++
-		}
-	}
-	c.cfg.Progress(c.eng.Now(), running, pods)
+	c.cfg.Progress(c.eng.Now(), func() (running, pods int) {
+		c.api.EachPod(func(p *corev1.Pod) {
+			pods++
+			if p.Status.Phase == corev1.PodRunning {
+				running++
+			}
+		})
+		return running, pods
+	})
 }
 
 func (c *Cluster) podReady() { c.readyAt = c.eng.Now() }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/controller"
 	"github.com/k8sexplain/k8sexplain/internal/sim/kubelet"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
@@ -80,4 +81,10 @@ func (c *Cluster) OnRouteRemoved(f func(ip string)) {
 	if c.proxy != nil {
 		c.proxy.onRemoved = f
 	}
+}
+
+// Observer is an API client with its own identity that no component uses:
+// a test watches through it to see what every watcher is handed.
+func (c *Cluster) Observer(name string) *apiserver.Client {
+	return c.api.NewClient(name, apiserver.Identity{User: name}, trace.PhaseController)
 }

@@ -98,7 +98,7 @@ type Summary struct {
 	WatchEvents   int
 	FirstRevision int64
 	LastRevision  int64
-	Events        int // engine events processed
+	Events        int // engine events processed (a watch fan-out to all its watchers is one)
 	StepsDropped  int // steps beyond the recorder's limit (counted, not kept)
 	Unmodeled     []string
 	Scale         *Scale // nil for small runs

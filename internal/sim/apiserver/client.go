@@ -50,7 +50,7 @@ type Client struct {
 	// otherwise the pipeline shows only with -v.
 	Loud bool
 	// similar is the event recorder's aggregation state (eventcorrelate.go).
-	similar map[string]*aggregateRecord
+	similar aggregateCache
 }
 
 // NewClient returns a client that authenticates as id.
@@ -166,8 +166,10 @@ func (c *Client) Event(phase trace.Phase, regarding runtime.Object, typ, reason,
 	m := Meta(regarding)
 	res := ResourceOf(regarding)
 	msg = c.aggregate(regarding, typ, reason, msg)
-	c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event", Object: objectRef(regarding),
-		Fields: trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind)})
+	if !c.s.rec.Full() {
+		c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event", Object: objectRef(regarding),
+			Fields: trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind)})
+	}
 	ev := &corev1.Event{
 		InvolvedObject: corev1.ObjectReference{Kind: res.Kind, Namespace: m.GetNamespace(), Name: m.GetName(), UID: m.GetUID()},
 		Type:           typ, Reason: reason, Message: msg,

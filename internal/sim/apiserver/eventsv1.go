@@ -15,8 +15,10 @@ import (
 func (c *Client) EventV1(phase trace.Phase, regarding runtime.Object, typ, reason, action, note string) {
 	m := Meta(regarding)
 	res := ResourceOf(regarding)
-	c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event", Object: objectRef(regarding),
-		Fields: trace.F("type", typ, "reason", reason, "message", note, "kind", res.Kind, "api", "events.k8s.io/v1", "action", action)})
+	if !c.s.rec.Full() {
+		c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event", Object: objectRef(regarding),
+			Fields: trace.F("type", typ, "reason", reason, "message", note, "kind", res.Kind, "api", "events.k8s.io/v1", "action", action)})
+	}
 	ev := &eventsv1.Event{
 		EventTime:           metav1.NewMicroTime(Epoch.Add(c.s.eng.Now())),
 		ReportingController: c.Actor,

@@ -195,7 +195,7 @@ func (s *Server) handle(c *Client, r request, done Done) {
 			return
 		}
 	}
-	if r.verb == "create" && prev != nil {
+	if r.verb == "create" && (prev != nil || s.eventExists(r.res, key)) {
 		fail(&Status{Code: http.StatusConflict, Reason: "AlreadyExists",
 			Message: fmt.Sprintf("%s %q already exists", qualifiedPlural(r.res), r.name)})
 		return
@@ -206,7 +206,7 @@ func (s *Server) handle(c *Client, r request, done Done) {
 	}
 	if r.verb == "create" {
 		s.commit(c, r, key, func(cur *stored) (runtime.Object, *Status) {
-			if cur != nil {
+			if cur != nil || s.eventExists(r.res, key) {
 				return nil, &Status{Code: http.StatusConflict, Reason: "AlreadyExists",
 					Message: fmt.Sprintf("%s %q already exists", qualifiedPlural(r.res), r.name)}
 			}
@@ -476,7 +476,7 @@ func (s *Server) generateName(r Resource, ns, base string) string {
 			b[i] = nameAlphabet[s.eng.Rand().IntN(len(nameAlphabet))]
 		}
 		name := base + string(b)
-		if s.data[Key(r, ns, name)] == nil {
+		if k := Key(r, ns, name); s.data[k] == nil && !s.eventExists(r, k) {
 			return name
 		}
 	}

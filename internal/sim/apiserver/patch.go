@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/k8sexplain/k8sexplain/internal/trace"
@@ -21,15 +22,17 @@ const PatchContentType = "application/strategic-merge-patch+json"
 // It carries no resourceVersion, so it cannot conflict: two writers that
 // change different fields both keep their change.
 type podStatusPatch struct {
-	status     corev1.PodStatus
-	fields     []string // top-level status fields to replace
+	status     *corev1.PodStatus // the writer's next status, handed over
+	fields     []string          // top-level status fields to replace
 	conditions []corev1.PodCondition
 }
 
 // diffPodStatus builds the patch that turns base's status into next's
 // (strategicpatch.CreateTwoWayMergePatch, as PatchPodStatus calls it).
 func diffPodStatus(base, next *corev1.PodStatus) *podStatusPatch {
-	p := &podStatusPatch{status: *next.DeepCopy()}
+	// next is handed over, as a request body is (PatchPodStatus): the
+	// patch keeps it without a copy.
+	p := &podStatusPatch{status: next}
 	bv, nv := reflect.ValueOf(*base), reflect.ValueOf(*next)
 	t := bv.Type()
 	for i := 0; i < t.NumField(); i++ {
@@ -56,7 +59,7 @@ func diffPodStatus(base, next *corev1.PodStatus) *podStatusPatch {
 }
 
 func (p *podStatusPatch) apply(st *corev1.PodStatus) {
-	sv, pv := reflect.ValueOf(st).Elem(), reflect.ValueOf(p.status)
+	sv, pv := reflect.ValueOf(st).Elem(), reflect.ValueOf(p.status).Elem()
 	for _, f := range p.fields {
 		sv.FieldByName(f).Set(pv.FieldByName(f))
 	}
@@ -77,7 +80,7 @@ func (p *podStatusPatch) apply(st *corev1.PodStatus) {
 // status.conditions[Ready], …
 func (p *podStatusPatch) describe() string {
 	var out []string
-	t := reflect.TypeOf(p.status)
+	t := reflect.TypeOf(p.status).Elem()
 	for _, f := range p.fields {
 		sf, _ := t.FieldByName(f)
 		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
@@ -93,7 +96,9 @@ func (p *podStatusPatch) describe() string {
 }
 
 // PatchPodStatus sends PATCH pods/NAME/status with the strategic-merge
-// patch from base (the writer's last copy) to next.
+// patch from base (the writer's last copy) to next. next's status is
+// handed over, as any request body: the caller builds it fresh and does not
+// change it afterwards.
 func (c *Client) PatchPodStatus(base, next *corev1.Pod, done Done) {
 	p := diffPodStatus(&base.Status, &next.Status)
 	c.send(request{verb: "patch", subresource: "status", res: ResourceOf(next), ns: next.Namespace, name: next.Name, patch: p}, done)
@@ -112,7 +117,9 @@ func (s *Server) patchStatus(c *Client, r request, done Done, step func(trace.Ph
 		s.answer(done, nil, &Status{Code: http.StatusUnsupportedMediaType, Reason: "UnsupportedMediaType", Message: "the simulator patches only pod status"})
 		return
 	}
-	step(c.Phase, "apiserver.statuspatch", "path", r.path(), "type", PatchContentType, "fields", r.patch.describe(), "user", c.ID.User)
+	if !s.rec.Skip() {
+		step(c.Phase, "apiserver.statuspatch", "path", r.path(), "type", PatchContentType, "fields", r.patch.describe(), "user", c.ID.User)
+	}
 	// The patch is applied to what is stored when the write reaches etcd,
 	// as every write here: it carries no resourceVersion, so it cannot
 	// conflict, and fields other writers changed meanwhile are kept.
@@ -124,7 +131,13 @@ func (s *Server) patchStatus(c *Client, r request, done Done, step func(trace.Ph
 		if !ok {
 			return nil, notFound(r)
 		}
-		out := p.DeepCopy()
+		// A new version sharing all but what the patch writes: apply sets
+		// whole status fields and replaces conditions in their slice, so
+		// only the top-level struct and the conditions are copied (stored
+		// objects are immutable).
+		out := new(corev1.Pod)
+		*out = *p
+		out.Status.Conditions = slices.Grow(slices.Clone(p.Status.Conditions), len(r.patch.conditions))
 		r.patch.apply(&out.Status)
 		return out, nil
 	}, done, step)

@@ -18,6 +18,7 @@ package apiserver
 
 import (
 	"fmt"
+	"hash/fnv"
 	"maps"
 	"net/http"
 	"slices"
@@ -85,8 +86,15 @@ type Server struct {
 	// List read one resource, not the whole store (the watch cache keeps
 	// one store per resource too: storage/cacher).
 	byPlural map[string]map[string]*stored
-	rev      int64
-	first    int64
+	// eventKeys are the Events written: kept by key only. Upstream keeps
+	// Events in etcd under a 1 h TTL and not in the API server's memory
+	// (the watch cache is off for events, DefaultWatchCacheSizes); nothing
+	// in the simulator reads one back (describe and the oracle read the
+	// trace and the write log), so their bodies are not kept, only a
+	// 64-bit hash of the key that makes a generated name unique.
+	eventKeys keySet
+	rev       int64
+	first     int64
 
 	watches     map[string][]*watch            // by plural
 	passive     map[string]int                 // watchers counted but not simulated, by plural
@@ -126,7 +134,7 @@ func New(eng *engine.Engine, rec *trace.Recorder, serviceCIDR string) (*Server, 
 		return nil, err
 	}
 	return &Server{
-		eng: eng, rec: rec, data: map[string]*stored{}, byPlural: map[string]map[string]*stored{},
+		eng: eng, rec: rec, data: map[string]*stored{}, byPlural: map[string]map[string]*stored{}, eventKeys: keySet{},
 		watches: map[string][]*watch{}, passive: map[string]int{}, nodeWatches: map[string]map[string][]*watch{},
 		rbac: bootstrapRBAC(), Requests: map[string]int{}, WatchEventsBy: map[string]int{}, serviceIPs: alloc,
 	}, nil
@@ -149,6 +157,10 @@ func (s *Server) Seed(obj runtime.Object) {
 
 // put stores st under key (and in its resource's index).
 func (s *Server) put(key string, st *stored) {
+	if st.res.Kind == "Event" {
+		s.eventKeys.add(key)
+		return
+	}
 	s.data[key] = st
 	idx := s.byPlural[st.res.Plural]
 	if idx == nil {
@@ -156,6 +168,25 @@ func (s *Server) put(key string, st *stored) {
 		s.byPlural[st.res.Plural] = idx
 	}
 	idx[key] = st
+}
+
+// keySet is a set of store keys held as 64-bit FNV-1a hashes (16 bytes an
+// entry instead of the key string): a false "present" (odds 2^-64 a pair)
+// would only make generateName draw another suffix.
+type keySet map[uint64]struct{}
+
+func hashKey(k string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(k))
+	return h.Sum64()
+}
+
+func (ks keySet) add(k string)      { ks[hashKey(k)] = struct{}{} }
+func (ks keySet) has(k string) bool { _, ok := ks[hashKey(k)]; return ok }
+
+// eventExists reports whether key is an Event already written.
+func (s *Server) eventExists(r Resource, key string) bool {
+	return r.Kind == "Event" && s.eventKeys.has(key)
 }
 
 // del removes key from the store.
@@ -207,42 +238,57 @@ func (s *Server) watch(actor, plural, node string, h func(Event)) {
 		s.watches[plural] = append(s.watches[plural], w)
 	}
 	idx := s.byPlural[plural]
+	var ds []delivery
 	for _, k := range slices.Sorted(maps.Keys(idx)) {
 		st := idx[k]
 		if node == "" || nodeOf(st.obj) == node {
-			s.deliver(w, Event{Type: Added, Obj: st.obj, Rev: s.rev})
+			ds = append(ds, delivery{w, Event{Type: Added, Obj: st.obj, Rev: s.rev}})
 		}
 	}
+	s.deliverAll(ds)
 }
 
-func (s *Server) deliver(w *watch, ev Event) {
-	s.WatchEvents++
-	s.WatchEventsBy[w.actor]++
+// delivery is one watch event on its way to one watcher.
+type delivery struct {
+	w  *watch
+	ev Event
+}
+
+// deliverAll hands a change to its watchers one watch latency later, in
+// order, from one engine event: the watchers' handlers run back to back
+// exactly as one event each would (they are queued at the same instant
+// with consecutive sequence numbers, so nothing can run between them),
+// without a closure and a queue entry per watcher.
+func (s *Server) deliverAll(ds []delivery) {
+	if len(ds) == 0 {
+		return
+	}
+	for _, d := range ds {
+		s.WatchEvents++
+		s.WatchEventsBy[d.w.actor]++
+	}
 	s.eng.After(WatchLatency, func() {
-		if !s.rec.Full() {
-			s.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: w.actor, Kind: "watch.event", Verbose: true,
-				Object: objectRef(ev.Obj), Fields: trace.F("type", ev.Type, "rev", ev.Rev)})
+		for _, d := range ds {
+			if !s.rec.Full() {
+				s.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: d.w.actor, Kind: "watch.event", Verbose: true,
+					Object: objectRef(d.ev.Obj), Fields: trace.F("type", d.ev.Type, "rev", d.ev.Rev)})
+			}
+			d.w.handler(d.ev)
 		}
-		w.handler(ev)
 	})
 }
 
 // fanOut notifies every matching watch of a committed change.
 func (s *Server) fanOut(ev Event, res Resource, oldNode string) {
 	before := s.WatchEvents
-	defer func() {
-		if sz, ok := ev.Obj.(interface{ Size() int }); ok {
-			n := int64(sz.Size())
-			s.BytesEncoded += n
-			s.BytesSent += n * int64(s.WatchEvents-before)
-		}
-	}()
 	if n := s.passive[res.Plural]; n > 0 {
 		s.WatchEvents += n
 		s.WatchEventsBy["kube-proxy (other nodes)"] += n
 	}
-	for _, w := range s.watches[res.Plural] {
-		s.deliver(w, ev)
+	ws := s.watches[res.Plural]
+	ds := make([]delivery, 0, len(ws)+1)
+	for _, w := range ws {
+		ds = append(ds, delivery{w, ev})
 	}
 	if byNode := s.nodeWatches[res.Plural]; byNode != nil {
 		n := nodeOf(ev.Obj)
@@ -251,13 +297,19 @@ func (s *Server) fanOut(ev Event, res Resource, oldNode string) {
 			nev.Type = Added // a field-selector watch sees an object that starts matching as ADDED
 		}
 		for _, w := range byNode[n] {
-			s.deliver(w, nev)
+			ds = append(ds, delivery{w, nev})
 		}
 		if oldNode != "" && oldNode != n {
 			for _, w := range byNode[oldNode] {
-				s.deliver(w, Event{Type: Deleted, Obj: ev.Obj, Rev: ev.Rev})
+				ds = append(ds, delivery{w, Event{Type: Deleted, Obj: ev.Obj, Rev: ev.Rev}})
 			}
 		}
+	}
+	s.deliverAll(ds)
+	if sz, ok := ev.Obj.(interface{ Size() int }); ok {
+		n := int64(sz.Size())
+		s.BytesEncoded += n
+		s.BytesSent += n * int64(s.WatchEvents-before)
 	}
 }
 
@@ -271,6 +323,16 @@ func (s *Server) Pods() []*corev1.Pod {
 		}
 	}
 	return out
+}
+
+// EachPod calls fn for every stored pod in no particular order (for counts:
+// no sorting, no slice).
+func (s *Server) EachPod(fn func(*corev1.Pod)) {
+	for _, st := range s.byPlural["pods"] {
+		if p, ok := st.obj.(*corev1.Pod); ok {
+			fn(p)
+		}
+	}
 }
 
 // CountWatchers registers n identical watchers of plural whose deliveries

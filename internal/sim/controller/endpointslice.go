@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
@@ -194,16 +195,22 @@ func (e *EndpointSlice) sync(k string) {
 // write rebuilds slice i of service k and sends it to the API server.
 func (e *EndpointSlice) write(k string, svc *corev1.Service, st *svcSlices, i int) {
 	sl := st.slices[i]
-	names := make([]string, 0, len(sl.pods))
+	// Each member is looked up once (the members map holds every pod of
+	// the Service: at 150,000 pods a lookup is a cache miss), then sorted.
+	type member struct {
+		name string
+		pod  *corev1.Pod
+	}
+	sel := make([]member, 0, len(sl.pods))
 	for n := range sl.pods {
 		if p := st.members[n]; p != nil && p.Status.PodIP != "" {
-			names = append(names, n)
+			sel = append(sel, member{n, p})
 		}
 	}
-	sort.Strings(names)
+	slices.SortFunc(sel, func(a, b member) int { return strings.Compare(a.name, b.name) })
 	h := fnv.New64a()
-	for _, n := range names {
-		p := st.members[n]
+	for _, m := range sel {
+		n, p := m.name, m.pod
 		h.Write([]byte(n))
 		h.Write([]byte(p.Status.PodIP))
 		h.Write([]byte{flag(PodReady(p)), flag(p.DeletionTimestamp != nil)})
@@ -214,9 +221,9 @@ func (e *EndpointSlice) write(k string, svc *corev1.Service, st *svcSlices, i in
 	sl.sig = h.Sum64()
 	obj := &discoveryv1.EndpointSlice{AddressType: discoveryv1.AddressTypeIPv4}
 	ready := 0
-	obj.Endpoints = make([]discoveryv1.Endpoint, 0, len(names))
-	for _, n := range names {
-		p := st.members[n]
+	obj.Endpoints = make([]discoveryv1.Endpoint, 0, len(sel))
+	for _, m := range sel {
+		n, p := m.name, m.pod
 		isReady := PodReady(p) && p.DeletionTimestamp == nil
 		serving := PodReady(p)
 		term := p.DeletionTimestamp != nil
@@ -237,13 +244,13 @@ func (e *EndpointSlice) write(k string, svc *corev1.Service, st *svcSlices, i in
 		}
 	}
 	var first *corev1.Pod
-	if len(names) > 0 {
-		first = st.members[names[0]]
+	if len(sel) > 0 {
+		first = sel[0].pod
 	}
 	obj.Ports = resolvePorts(svc, first)
 	st.ready += ready - sl.ready
-	st.total += len(names) - sl.total
-	sl.ready, sl.total = ready, len(names)
+	st.total += len(sel) - sl.total
+	sl.ready, sl.total = ready, len(sel)
 	if sl.obj != nil {
 		obj.ObjectMeta = *sl.obj.ObjectMeta.DeepCopy()
 	} else {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"hash/fnv"
 	"strconv"
+	"sync"
 
 	"github.com/davecgh/go-spew/spew"
 	corev1 "k8s.io/api/core/v1"
@@ -50,12 +51,57 @@ var hashDump = spew.ConfigState{
 // Quantity is re-parsed from its canonical string.
 func PodTemplateHash(t *corev1.PodTemplateSpec, collisionCount *int32) string {
 	tmpl := t
-	if data, err := t.Marshal(); err == nil {
+	data, err := t.Marshal()
+	var key string
+	if err == nil {
+		// The hash is a function of the protobuf bytes and the count: a
+		// Deployment synced once per pod change hashes the same template
+		// each time, so the dump is made once per distinct template.
+		key = string(data)
+		if collisionCount != nil {
+			key += "\x00" + strconv.Itoa(int(*collisionCount))
+		}
+		if h, ok := hashMemo.get(key); ok {
+			return h
+		}
 		var rt corev1.PodTemplateSpec
 		if rt.Unmarshal(data) == nil {
 			tmpl = &rt
 		}
 	}
+	out := dumpHash(tmpl, collisionCount)
+	if err == nil {
+		hashMemo.put(key, out)
+	}
+	return out
+}
+
+// memo remembers the hashes of the last few templates (reset when full:
+// a run has a handful of templates).
+type memo struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+var hashMemo memo
+
+func (m *memo) get(k string) (string, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	v, ok := m.m[k]
+	return v, ok
+}
+
+func (m *memo) put(k, v string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.m == nil || len(m.m) >= 64 {
+		m.m = map[string]string{}
+	}
+	m.m[k] = v
+}
+
+func dumpHash(tmpl *corev1.PodTemplateSpec, collisionCount *int32) string {
 	h := fnv.New32a()
 	hashDump.Fprintf(h, "%#v", *tmpl)
 	if collisionCount != nil {

@@ -11,7 +11,6 @@
 package engine
 
 import (
-	"container/heap"
 	"math/rand/v2"
 	"time"
 )
@@ -54,19 +53,18 @@ func (e *Engine) push(d time.Duration, fn func(), bg bool) {
 	if !bg {
 		e.foreground++
 	}
-	heap.Push(&e.q, &event{at: e.now + d, seq: e.seq, fn: fn, bg: bg})
+	e.q.push(event{at: e.now + d, seq: e.seq, fn: fn, bg: bg})
 }
 
 // Run processes events in time order until no foreground work remains or
 // the virtual clock would pass deadline. It returns the number of events run.
 func (e *Engine) Run(deadline time.Duration) int {
 	n := 0
-	for e.q.Len() > 0 && e.foreground > 0 {
-		ev := e.q[0]
-		if ev.at > deadline {
+	for len(e.q) > 0 && e.foreground > 0 {
+		if e.q[0].at > deadline {
 			break
 		}
-		heap.Pop(&e.q)
+		ev := e.q.pop()
 		if !ev.bg {
 			e.foreground--
 		}
@@ -84,8 +82,8 @@ func (e *Engine) Run(deadline time.Duration) int {
 // RunUntil processes every event, background ones included, up to the
 // virtual time until, and leaves the clock there.
 func (e *Engine) RunUntil(until time.Duration) {
-	for e.q.Len() > 0 && e.q[0].at <= until {
-		ev := heap.Pop(&e.q).(*event)
+	for len(e.q) > 0 && e.q[0].at <= until {
+		ev := e.q.pop()
 		if !ev.bg {
 			e.foreground--
 		}
@@ -114,21 +112,55 @@ type event struct {
 	bg  bool
 }
 
-type queue []*event
+// queue is a binary min-heap of events by (at, seq), held by value: no
+// allocation per event beyond the slice's growth, and no interface boxing
+// (container/heap would need both).
+type queue []event
 
-func (q queue) Len() int { return len(q) }
-func (q queue) Less(i, j int) bool {
+func (q queue) less(i, j int) bool {
 	if q[i].at != q[j].at {
 		return q[i].at < q[j].at
 	}
 	return q[i].seq < q[j].seq
 }
-func (q queue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *queue) Push(x any)   { *q = append(*q, x.(*event)) }
-func (q *queue) Pop() any {
-	old := *q
-	ev := old[len(old)-1]
-	old[len(old)-1] = nil
-	*q = old[:len(old)-1]
+
+func (q *queue) push(ev event) {
+	*q = append(*q, ev)
+	h := *q
+	i := len(h) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !h.less(i, p) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+}
+
+func (q *queue) pop() event {
+	h := *q
+	ev := h[0]
+	n := len(h) - 1
+	h[0] = h[n]
+	h[n] = event{} // drop the closure for the GC
+	h = h[:n]
+	*q = h
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		m := l
+		if r := l + 1; r < n && h.less(r, l) {
+			m = r
+		}
+		if !h.less(m, i) {
+			break
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
 	return ev
 }

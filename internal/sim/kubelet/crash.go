@@ -102,7 +102,7 @@ func (k *Kubelet) containerDown(ps *podState, c *corev1.Container, code int, why
 	}
 	ps.lastState[c.Name] = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: int32(code), Reason: why}}
 	delay := CrashBackOff(n)
-	upd := ps.pod.DeepCopy()
+	upd := statusCopy(ps.pod)
 	setCond(upd, corev1.ContainersReady, false)
 	setCond(upd, corev1.PodReady, false)
 	waiting := "ContainerCreating"
@@ -146,6 +146,9 @@ func (k *Kubelet) restartAfter(ps *podState, pod *corev1.Pod, name string, delay
 	k.eng.After(delay, func() {
 		if ps.terminating || k.Dead {
 			return
+		}
+		if ps.restartCount == nil {
+			ps.restartCount = map[string]int32{}
 		}
 		ps.restartCount[name]++
 		restart()
@@ -263,7 +266,7 @@ func probePort(c *corev1.Container, port intstr.IntOrString) int32 {
 // notReady marks the pod's containers not ready: the EndpointSlice
 // controller then drops its endpoint. Nothing restarts.
 func (k *Kubelet) notReady(ps *podState) {
-	upd := ps.pod.DeepCopy()
+	upd := statusCopy(ps.pod)
 	setCond(upd, corev1.ContainersReady, false)
 	setCond(upd, corev1.PodReady, false)
 	for i := range upd.Status.ContainerStatuses {

@@ -47,7 +47,9 @@ func (k *Kubelet) ensureImage(ps *podState, c *corev1.Container, then func()) {
 	pod := ps.pod
 	_, present := k.images[c.Image]
 	if c.ImagePullPolicy == corev1.PullNever || (c.ImagePullPolicy == corev1.PullIfNotPresent && present) {
-		k.criStep("ImagePresent", pod, "image", c.Image, "container", c.Name, "policy", string(c.ImagePullPolicy))
+		if !k.rec.Skip() { // arguments are built only for a kept step
+			k.criStep("ImagePresent", pod, "image", c.Image, "container", c.Name, "policy", string(c.ImagePullPolicy))
+		}
 		// image_manager.go: with KubeletEnsureSecretPulledImages (beta, on
 		// by default since v1.35) the text ends "and can be accessed by the pod".
 		k.c.Event(trace.PhaseKubelet, pod, "Normal", "Pulled", fmt.Sprintf("Container image %q already present on machine and can be accessed by the pod", c.Image))

@@ -99,7 +99,7 @@ func (k *Kubelet) initFailed(ps *podState, i, code int, run time.Duration, then 
 	k.runtimeStep("runtime.initfailed", pod, "container", c.Name, "code", code, "after", run)
 	if pod.Spec.RestartPolicy == corev1.RestartPolicyNever {
 		k.step(trace.PhaseKubelet, "kubelet.initnever", pod, "container", c.Name, "code", code, "status", "Init:Error")
-		upd := ps.pod.DeepCopy()
+		upd := statusCopy(ps.pod)
 		upd.Status.Phase = corev1.PodFailed
 		upd.Status.InitContainerStatuses = k.initStatuses(ps, i, term, "")
 		setCondReason(upd, corev1.PodInitialized, false, "ContainersNotInitialized", incomplete(pod, i))
@@ -118,7 +118,7 @@ func (k *Kubelet) initFailed(ps *podState, i, code int, run time.Duration, then 
 	}
 	ps.lastState[c.Name] = corev1.ContainerState{Terminated: term}
 	k.step(trace.PhaseKubelet, "kubelet.initretry", pod, "container", c.Name, "code", code, "restart", n+1, "delay", delay, "status", status)
-	upd := ps.pod.DeepCopy()
+	upd := statusCopy(ps.pod)
 	if delay > 0 {
 		upd.Status.InitContainerStatuses = k.initStatuses(ps, i, nil, waiting)
 	} else {
@@ -134,7 +134,7 @@ func (k *Kubelet) initFailed(ps *podState, i, code int, run time.Duration, then 
 // initContainerStatuses kubectl reads to print Init:done/total.
 func (k *Kubelet) initStatus(ps *podState, done int, waiting string, term *corev1.ContainerStateTerminated) {
 	pod := ps.pod
-	upd := ps.pod.DeepCopy()
+	upd := statusCopy(ps.pod)
 	upd.Status.Phase = corev1.PodPending
 	upd.Status.QOSClass = QoSClass(pod)
 	upd.Status.PodIP = ps.ip

@@ -22,6 +22,7 @@ package kubelet
 import (
 	"fmt"
 	"net"
+	"slices"
 	"strings"
 	"time"
 
@@ -31,6 +32,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/sim/informer"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 )
@@ -99,13 +101,17 @@ func New(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder, node *cor
 		case ev.Deleted():
 			delete(k.pods, pod.UID)
 		case ps == nil && ev.Type == apiserver.Added:
-			ps = &podState{pod: pod.DeepCopy(), restartCount: map[string]int32{}}
+			// The informer's object is shared and read-only (the watch
+			// cache hands the same object to every watcher): the kubelet
+			// keeps it as is and copies only what it changes (statusCopy,
+			// withDeletion).
+			ps = &podState{pod: pod} // restartCount and lastState are made on the first restart
 			k.pods[pod.UID] = ps
 			if pod.DeletionTimestamp == nil {
 				k.syncPod(ps)
 			}
 		case ps != nil && pod.DeletionTimestamp != nil && !ps.terminating:
-			ps.pod.DeletionTimestamp, ps.pod.DeletionGracePeriodSeconds = pod.DeletionTimestamp, pod.DeletionGracePeriodSeconds
+			ps.pod = withDeletion(ps.pod, pod.DeletionTimestamp, pod.DeletionGracePeriodSeconds)
 			k.terminate(ps)
 		}
 	})
@@ -118,15 +124,26 @@ func (k *Kubelet) Name() string { return k.c.Actor }
 // Start opens the kubelet's watch of the pods bound to its node.
 func (k *Kubelet) Start() { k.podInf.RunOnNode(k.c, k.Node) }
 
+// step, runtimeStep and criStep build nothing once the recorder is full
+// (Full counts the step as dropped): at scale these run several times per pod.
 func (k *Kubelet) step(phase trace.Phase, kind string, pod *corev1.Pod, fields ...any) {
+	if k.rec.Full() {
+		return
+	}
 	k.rec.Add(trace.Step{Phase: phase, Actor: k.c.Actor, Kind: kind, Object: "pods/" + pod.Namespace + "/" + pod.Name, Fields: trace.F(fields...)})
 }
 
 func (k *Kubelet) runtimeStep(kind string, pod *corev1.Pod, fields ...any) {
+	if k.rec.Full() {
+		return
+	}
 	k.rec.Add(trace.Step{Phase: trace.PhaseRuntime, Actor: "containerd/" + k.Node, Kind: kind, Object: "pods/" + pod.Namespace + "/" + pod.Name, Fields: trace.F(fields...)})
 }
 
 func (k *Kubelet) criStep(call string, pod *corev1.Pod, fields ...any) {
+	if k.rec.Full() {
+		return
+	}
 	k.rec.Add(trace.Step{Phase: trace.PhaseKubelet, Actor: k.c.Actor, To: "containerd/" + k.Node, Kind: "cri." + call,
 		Object: "pods/" + pod.Namespace + "/" + pod.Name, Fields: trace.F(fields...)})
 }
@@ -150,8 +167,12 @@ func (k *Kubelet) allocateIP() string {
 // (kuberuntime_manager.go SyncPod).
 func (k *Kubelet) syncPod(ps *podState) {
 	pod := ps.pod
-	k.step(trace.PhaseKubelet, "kubelet.admit", pod, "node", k.Node, "qos", string(QoSClass(pod)))
-	k.criStep("RunPodSandbox", pod, "image", PauseImage)
+	if !k.rec.Skip() { // arguments are built only for a kept step
+		k.step(trace.PhaseKubelet, "kubelet.admit", pod, "node", k.Node, "qos", string(QoSClass(pod)))
+	}
+	if !k.rec.Skip() { // arguments are built only for a kept step
+		k.criStep("RunPodSandbox", pod, "image", PauseImage)
+	}
 	sandbox := sandboxTime
 	if _, ok := k.images[PauseImage]; !ok {
 		// containerd's RunPodSandbox ensures its sandbox_image itself: no
@@ -168,7 +189,9 @@ func (k *Kubelet) syncPod(ps *podState) {
 		}
 		ip := k.allocateIP()
 		ps.ip = ip
-		k.runtimeStep("runtime.sandbox", pod, "image", PauseImage, "ip", ip, "cidr", cidrString(k.cidr), "hostname", pod.Name)
+		if !k.rec.Skip() { // arguments are built only for a kept step
+			k.runtimeStep("runtime.sandbox", pod, "image", PauseImage, "ip", ip, "cidr", cidrString(k.cidr), "hostname", pod.Name)
+		}
 		k.runInit(ps, 0, func() { k.startContainers(ps, ip) })
 	})
 }
@@ -216,23 +239,34 @@ func (k *Kubelet) startContainer(ps *podState, c *corev1.Container, then func())
 			return
 		}
 		k.cid++
-		id := fmt.Sprintf("%012x", uint64(k.eng.Rand().Uint32())<<16|uint64(k.cid))
-		k.criStep("CreateContainer", pod, "container", c.Name, "image", c.Image)
-		cg := ContainerCgroup(pod, c, id)
-		k.runtimeStep("runtime.namespaces", pod, "container", c.Name, "own", "pid, mnt", "shared", "net, ipc, uts")
-		k.runtimeStep("runtime.cgroup", pod, "container", c.Name, "path", cg.Path, "weight", cg.CPUWeight, "cpumax", cg.CPUMax, "memmax", cg.MemoryMax)
+		rnd := k.eng.Rand().Uint32() // drawn whether or not the id is shown
+		if !k.rec.Skip() {           // arguments are built only for a kept step
+			k.criStep("CreateContainer", pod, "container", c.Name, "image", c.Image)
+		}
+		if !k.rec.Skip() { // arguments are built only for a kept step
+			k.runtimeStep("runtime.namespaces", pod, "container", c.Name, "own", "pid, mnt", "shared", "net, ipc, uts")
+		}
+		if !k.rec.Skip() { // the cgroup is only described, so only built for a kept step
+			id := fmt.Sprintf("%012x", uint64(rnd)<<16|uint64(k.cid))
+			cg := ContainerCgroup(pod, c, id)
+			k.runtimeStep("runtime.cgroup", pod, "container", c.Name, "path", cg.Path, "weight", cg.CPUWeight, "cpumax", cg.CPUMax, "memmax", cg.MemoryMax)
+		}
 		k.eng.After(createTime, func() {
 			if ps.terminating || k.Dead {
 				return
 			}
 			// kuberuntime_container.go startContainer's event texts.
 			k.c.Event(trace.PhaseKubelet, pod, "Normal", "Created", "Created container: "+c.Name)
-			k.criStep("StartContainer", pod, "container", c.Name)
-			var cmd any = strings.Join(append(append([]string{}, c.Command...), c.Args...), " ")
-			if cmd == "" {
-				cmd = trace.P("imagecmd")
+			if !k.rec.Skip() { // arguments are built only for a kept step
+				k.criStep("StartContainer", pod, "container", c.Name)
 			}
-			k.runtimeStep("runtime.start", pod, "container", c.Name, "cmd", cmd)
+			if !k.rec.Skip() {
+				var cmd any = strings.Join(append(append([]string{}, c.Command...), c.Args...), " ")
+				if cmd == "" {
+					cmd = trace.P("imagecmd")
+				}
+				k.runtimeStep("runtime.start", pod, "container", c.Name, "cmd", cmd)
+			}
 			k.eng.After(startTime, func() {
 				if ps.terminating || k.Dead {
 					return
@@ -249,7 +283,7 @@ func (k *Kubelet) running(ps *podState, ip string, containers []string) {
 	pod := ps.pod
 	ps.running = true
 	ps.startedAt = k.eng.Now()
-	upd := pod.DeepCopy()
+	upd := statusCopy(pod)
 	upd.Status.Phase = corev1.PodRunning
 	upd.Status.PodIP = ip
 	upd.Status.PodIPs = []corev1.PodIP{{IP: ip}}
@@ -270,7 +304,9 @@ func (k *Kubelet) running(ps *podState, ip string, containers []string) {
 		upd.Status.InitContainerStatuses = k.initStatuses(ps, n, nil, "")
 		containers = append(append([]string{}, ps.sidecars...), containers...)
 	}
-	k.step(trace.PhaseReady, "kubelet.running", pod, "ip", ip, "ready", ready, "containers", strings.Join(containers, ", "))
+	if !k.rec.Skip() { // arguments are built only for a kept step
+		k.step(trace.PhaseReady, "kubelet.running", pod, "ip", ip, "ready", ready, "containers", strings.Join(containers, ", "))
+	}
 	gen := ps.generation
 	k.patchStatus(ps, upd, func() {
 		if ready {
@@ -283,7 +319,7 @@ func (k *Kubelet) running(ps *podState, ip string, containers []string) {
 				return
 			}
 			k.step(trace.PhaseReady, "kubelet.probe", pod, "probe", probeDesc, "after", delay)
-			r := ps.pod.DeepCopy()
+			r := statusCopy(ps.pod)
 			setCond(r, corev1.ContainersReady, true)
 			setCond(r, corev1.PodReady, true)
 			for i := range r.Status.ContainerStatuses {
@@ -323,15 +359,41 @@ func (k *Kubelet) patchStatus(ps *podState, upd *corev1.Pod, then func()) {
 		}
 		if p, ok := obj.(*corev1.Pod); ok {
 			dt, dg := ps.pod.DeletionTimestamp, ps.pod.DeletionGracePeriodSeconds
-			ps.pod = p.DeepCopy()
-			if ps.pod.DeletionTimestamp == nil {
-				ps.pod.DeletionTimestamp, ps.pod.DeletionGracePeriodSeconds = dt, dg
+			ps.pod = p // the stored object, shared read-only
+			if p.DeletionTimestamp == nil && dt != nil {
+				ps.pod = withDeletion(p, dt, dg)
 			}
 		}
 		if then != nil {
 			then()
 		}
 	})
+}
+
+// statusCopy is the kubelet's next status for pod: a new top-level object
+// with its own deep copy of the status (the status manager's working copy),
+// sharing the read-only spec and metadata with the informer's object.
+// Upstream deep-copies the whole pod (status_manager.go); only the status
+// is ever written here.
+func statusCopy(pod *corev1.Pod) *corev1.Pod {
+	out := new(corev1.Pod)
+	out.TypeMeta = pod.TypeMeta
+	out.ObjectMeta = pod.ObjectMeta
+	out.Spec = pod.Spec
+	pod.Status.DeepCopyInto(&out.Status)
+	// Room for the conditions the kubelet sets (at most the five of a
+	// running pod), so setCond appends without regrowing.
+	out.Status.Conditions = slices.Grow(out.Status.Conditions, 5)
+	return out
+}
+
+// withDeletion is pod with deletionTimestamp and its grace period set: a
+// new top-level object, the rest shared (copy on write).
+func withDeletion(pod *corev1.Pod, ts *metav1.Time, grace *int64) *corev1.Pod {
+	out := new(corev1.Pod)
+	*out = *pod
+	out.DeletionTimestamp, out.DeletionGracePeriodSeconds = ts, grace
+	return out
 }
 
 func runningStatuses(pod *corev1.Pod, ps *podState) []corev1.ContainerStatus {
@@ -433,7 +495,7 @@ func (k *Kubelet) pullFails(ps *podState, c *corev1.Container, attempt int) {
 		next := imagePullBackOff(attempt)
 		k.criStep("PullImageFailed", pod, "image", c.Image, "container", c.Name, "attempt", attempt+1, "next", next)
 		if attempt == 0 {
-			upd := ps.pod.DeepCopy()
+			upd := statusCopy(ps.pod)
 			upd.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: c.Name, Image: c.Image,
 				State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "ErrImagePull"}}}}
 			setCond(upd, corev1.PodReady, false)

@@ -1,0 +1,38 @@
+package sim
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/k8sexplain/k8sexplain/internal/trace"
+)
+
+// Progress is told the virtual time and counts pods only when asked; the
+// run is the same with or without it.
+func TestProgressReportsWithoutChangingTheRun(t *testing.T) {
+	run := func(progress func(time.Duration, func() (int, int))) *trace.Trace {
+		c, err := NewCluster(Config{Seed: 1, Workers: 20, StepLimit: 1000, Progress: progress})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Apply(deployment(300), []string{"bench.yaml"})
+		return c.Run("bench")
+	}
+	calls, lastPods, lastRunning := 0, 0, 0
+	with := run(func(now time.Duration, count func() (int, int)) {
+		calls++
+		running, pods := count()
+		if pods < lastPods || running < lastRunning || running > pods || pods > 300 {
+			t.Errorf("at %s: %d of %d running after %d of %d", now, running, pods, lastRunning, lastPods)
+		}
+		lastPods, lastRunning = pods, running
+	})
+	without := run(nil)
+	if calls == 0 {
+		t.Fatal("Progress was never called")
+	}
+	if !reflect.DeepEqual(with.Steps, without.Steps) || !reflect.DeepEqual(with.Summary, without.Summary) {
+		t.Error("the run differs with Progress set")
+	}
+}
