@@ -82,7 +82,7 @@ type request struct {
 
 func (c *Client) send(r request, done Done) {
 	c.s.Requests[c.Actor]++
-	c.s.eng.After(RequestLatency, func() { c.s.handle(c, r, done) })
+	c.s.eng.After(RequestLatency, func() { c.s.handle(c, &r, done) })
 }
 
 // Create POSTs obj to its collection.
