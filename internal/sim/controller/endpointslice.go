@@ -78,7 +78,7 @@ type podEndpoint struct {
 
 type sliceState struct {
 	obj      *discoveryv1.EndpointSlice // as stored (nil until created)
-	pods     map[string]bool
+	pods     map[string]*corev1.Pod     // the slice's pods by name, as in svcSlices.members
 	dirty    bool
 	creating bool
 	updating bool // an update is in flight: the next waits for its resourceVersion
@@ -146,11 +146,10 @@ func (e *EndpointSlice) touch(k string, pod *corev1.Pod, deleted bool) {
 			}
 		}
 		if i < 0 {
-			st.slices = append(st.slices, &sliceState{pods: map[string]bool{}})
+			st.slices = append(st.slices, &sliceState{pods: map[string]*corev1.Pod{}})
 			i = len(st.slices) - 1
 		}
 		st.slot[pod.Name] = i
-		st.slices[i].pods[pod.Name] = true
 		st.room = i // the first slice with room: the same choice as a scan from 0, in O(1) while slices fill
 	}
 	if deleted {
@@ -163,6 +162,7 @@ func (e *EndpointSlice) touch(k string, pod *corev1.Pod, deleted bool) {
 		}
 	} else {
 		st.members[pod.Name] = pod
+		st.slices[i].pods[pod.Name] = pod
 	}
 	if ok || !deleted {
 		st.dirty(i)
@@ -182,7 +182,7 @@ func (e *EndpointSlice) sync(k string) {
 		return // no selector: the user manages endpoints
 	}
 	if len(st.slices) == 0 {
-		st.slices = []*sliceState{{pods: map[string]bool{}}}
+		st.slices = []*sliceState{{pods: map[string]*corev1.Pod{}}}
 		st.dirty(0)
 	}
 	for _, i := range slices.Sorted(maps.Keys(st.pending)) {
@@ -201,11 +201,11 @@ func (e *EndpointSlice) sync(k string) {
 // write rebuilds slice i of service k and sends it to the API server.
 func (e *EndpointSlice) write(k string, svc *corev1.Service, st *svcSlices, i int) {
 	sl := st.slices[i]
-	// Each member is looked up once (the members map holds every pod of
-	// the Service: at 150,000 pods a lookup is a cache miss), then sorted.
+	// The slice's own map holds its pods (the members map holds every pod
+	// of the Service: at 150,000 pods a lookup there is a cache miss).
 	sel := e.sel[:0]
-	for n := range sl.pods {
-		if p := st.members[n]; p != nil && p.Status.PodIP != "" {
+	for n, p := range sl.pods {
+		if p.Status.PodIP != "" {
 			sel = append(sel, member{n, p})
 		}
 	}
