@@ -189,7 +189,7 @@ func (s *schedAgent) retryFailed() {
 // from the agent's informers: the Services and the owning ReplicaSet.
 func (s *schedAgent) spreadSelector(pod *corev1.Pod) labels.Selector {
 	var owner *metav1.LabelSelector
-	if ref := metav1.GetControllerOf(pod); ref != nil {
+	if ref := metav1.GetControllerOfNoCopy(pod); ref != nil {
 		if rs, _ := s.rsets.Get(pod.Namespace, ref.Name); rs != nil && rs.UID == ref.UID {
 			owner = rs.Spec.Selector
 		}
@@ -198,6 +198,9 @@ func (s *schedAgent) spreadSelector(pod *corev1.Pod) labels.Selector {
 }
 
 func (s *schedAgent) cycle(pod *corev1.Pod) {
+	// The per-node detail feeds only the filter and score steps: past the
+	// recording limit the cycle skips it (same decision, same messages).
+	s.fw.Summary = !s.rec.Keeping()
 	res := s.fw.Schedule(pod, s.cache, s.eng.Rand(), s.spreadSelector(pod))
 	ref := apiserver.ObjectRef(pod)
 	if !s.rec.Full() {

@@ -9,6 +9,7 @@ import (
 	_ "github.com/k8sexplain/k8sexplain/internal/golden"
 	"github.com/k8sexplain/k8sexplain/internal/manifest"
 	"github.com/k8sexplain/k8sexplain/internal/sim/controller"
+	"github.com/k8sexplain/k8sexplain/internal/sim/informer"
 )
 
 func deployment(replicas int) []manifest.Object {
@@ -74,7 +75,13 @@ func TestApplyMediumCluster(t *testing.T) {
 //
 // live-MB is the heap still in use after the last run with its cluster
 // alive (after a collection, outside the timed part).
+//
+// The benchmarks measure the simulator as the commands run it: without the
+// informers' mutation detector, which every test in this package turns on
+// (it deep-copies and compares each stored object, tripling the cost).
 func benchApply(b *testing.B, nodes, pods int) {
+	defer func(on bool) { informer.DetectMutations = on }(informer.DetectMutations)
+	informer.DetectMutations = false
 	cpu0 := cpuTime()
 	var c *Cluster
 	for i := 0; i < b.N; i++ {

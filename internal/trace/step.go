@@ -217,6 +217,13 @@ func (r *Recorder) Full() bool {
 	return false
 }
 
+// Keeping reports whether a step added now would be kept, without counting
+// anything: for a caller that decides how much detail to gather before it
+// knows whether it will record a step.
+func (r *Recorder) Keeping() bool {
+	return r != nil && !(r.Limit < 0 || (r.Limit > 0 && len(r.Steps) >= r.Limit))
+}
+
 // Skip is Full for a caller that would build the step's fields first: it
 // counts the step as dropped when none are kept, so the caller can skip
 // building them; when it returns false the caller records as usual.

@@ -353,9 +353,9 @@ func (s *Server) admitQuota(c *Client, r request, obj runtime.Object, step func(
 			// as user system:apiserver (staging/src/k8s.io/apiserver/pkg/
 			// admission/plugin/resourcequota/controller.go checkQuotas,
 			// quotaAccessor.UpdateQuotaStatus).
-			logged = s.logWrite(&Client{s: s, Actor: "kube-apiserver", ID: Identity{User: "system:apiserver"}}, charge, nil)
+			logged = s.logWrite(&Client{s: s, Actor: "kube-apiserver", ID: Identity{User: "system:apiserver"}}, &charge, nil)
 		}
-		s.commit(c, charge, key, func(*stored) (runtime.Object, *Status) { return rq, nil }, logged, step)
+		s.commit(c, &charge, key, func(*stored) (runtime.Object, *Status) { return rq, nil }, logged, step)
 	}
 	return true
 }

@@ -82,7 +82,7 @@ type request struct {
 
 func (c *Client) send(r request, done Done) {
 	c.s.Requests[c.Actor]++
-	c.s.eng.After(RequestLatency, func() { c.s.handle(c, r, done) })
+	c.s.eng.After(RequestLatency, func() { c.s.handle(c, &r, done) })
 }
 
 // Create POSTs obj to its collection.
@@ -170,10 +170,11 @@ func (c *Client) Event(phase trace.Phase, regarding runtime.Object, typ, reason,
 		c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event", Object: objectRef(regarding),
 			Fields: trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind)})
 	}
+	component, _, _ := strings.Cut(c.Actor, "/")
 	ev := &corev1.Event{
 		InvolvedObject: corev1.ObjectReference{Kind: res.Kind, Namespace: m.GetNamespace(), Name: m.GetName(), UID: m.GetUID()},
 		Type:           typ, Reason: reason, Message: msg,
-		Source: corev1.EventSource{Component: strings.SplitN(c.Actor, "/", 2)[0]},
+		Source: corev1.EventSource{Component: component},
 	}
 	ev.Namespace = m.GetNamespace()
 	if ev.Namespace == "" {

@@ -44,7 +44,7 @@ func (r request) path() string {
 }
 
 // handle runs the API server's request pipeline for one request.
-func (s *Server) handle(c *Client, r request, done Done) {
+func (s *Server) handle(c *Client, r *request, done Done) {
 	loud := c.Loud && r.verb != "get" // kubectl's GET before a create shows only with -v
 	step := func(phase trace.Phase, kind string, fields ...any) {
 		if s.rec.Full() {
@@ -55,7 +55,7 @@ func (s *Server) handle(c *Client, r request, done Done) {
 	}
 	if !c.Loud {
 		if !s.rec.Skip() {
-			step(c.Phase, "apiserver.request", "verb", verbHTTP(r), "path", r.path(), "user", c.ID.User)
+			step(c.Phase, "apiserver.request", "verb", verbHTTP(*r), "path", r.path(), "user", c.ID.User)
 		}
 	}
 	var release func() // undoes a ClusterIP allocation when the create fails
@@ -155,7 +155,7 @@ func (s *Server) handle(c *Client, r request, done Done) {
 		}
 		if len(plugins) > 0 {
 			step(apiPhase, "apiserver.mutating", "plugins", trace.Phrases{Sep: "; ", Items: plugins})
-			s.noteLimitRanger(c, r, obj)
+			s.noteLimitRanger(c, *r, obj)
 		}
 		m.SetGeneration(1)
 		if m.GetName() == "" && m.GetGenerateName() != "" {
@@ -191,7 +191,7 @@ func (s *Server) handle(c *Client, r request, done Done) {
 		return
 	}
 	if r.verb == "create" && r.subresource == "" {
-		if !s.admitQuota(c, r, obj, step, fail) {
+		if !s.admitQuota(c, *r, obj, step, fail) {
 			return
 		}
 	}
@@ -201,7 +201,7 @@ func (s *Server) handle(c *Client, r request, done Done) {
 		return
 	}
 	if r.verb == "update" && prev == nil {
-		fail(notFound(r))
+		fail(notFound(*r))
 		return
 	}
 	if r.verb == "create" {
@@ -225,10 +225,10 @@ func (s *Server) handle(c *Client, r request, done Done) {
 	readRV := m.GetResourceVersion()
 	s.commit(c, r, key, func(cur *stored) (runtime.Object, *Status) {
 		if cur == nil {
-			return nil, notFound(r)
+			return nil, notFound(*r)
 		}
 		if readRV != "" && readRV != Meta(cur.obj).GetResourceVersion() {
-			return nil, s.conflict(c, r, readRV, Meta(cur.obj).GetResourceVersion())
+			return nil, s.conflict(c, *r, readRV, Meta(cur.obj).GetResourceVersion())
 		}
 		return mergeUpdate(cur.obj, obj, r.subresource == "status"), nil
 	}, done, step)
@@ -278,22 +278,22 @@ func (s *Server) conflict(c *Client, r request, read, stored string) *Status {
 // resourceVersion (PatchRV) is refused with 409 Conflict when that is no
 // longer the stored one, as the patched object carries it into the same
 // GuaranteedUpdate precondition as an update's.
-func (s *Server) patch(c *Client, r request, done Done, step func(trace.Phase, string, ...any)) {
+func (s *Server) patch(c *Client, r *request, done Done, step func(trace.Phase, string, ...any)) {
 	key := Key(r.res, r.ns, r.name)
 	if s.data[key] == nil {
 		s.eng.After(RequestLatency, func() {
 			if done != nil {
-				done(nil, notFound(r))
+				done(nil, notFound(*r))
 			}
 		})
 		return
 	}
 	s.commit(c, r, key, func(cur *stored) (runtime.Object, *Status) {
 		if cur == nil {
-			return nil, notFound(r)
+			return nil, notFound(*r)
 		}
 		if r.rv != "" && r.rv != Meta(cur.obj).GetResourceVersion() {
-			return nil, s.conflict(c, r, r.rv, Meta(cur.obj).GetResourceVersion())
+			return nil, s.conflict(c, *r, r.rv, Meta(cur.obj).GetResourceVersion())
 		}
 		next := cur.obj.DeepCopyObject()
 		r.apply(next)
@@ -311,7 +311,7 @@ func qualifiedPlural(r Resource) string {
 // commit builds the object to store from what is stored when the write
 // reaches etcd (build may refuse: a conflict, a vanished object), writes it
 // at a new revision, fans the change out, and answers the client.
-func (s *Server) commit(c *Client, r request, key string, build func(cur *stored) (runtime.Object, *Status), done Done, step func(trace.Phase, string, ...any)) {
+func (s *Server) commit(c *Client, r *request, key string, build func(cur *stored) (runtime.Object, *Status), done Done, step func(trace.Phase, string, ...any)) {
 	s.eng.After(StoreLatency, func() {
 		prev := s.data[key]
 		obj, fail := build(prev)
@@ -368,11 +368,11 @@ func (s *Server) commit(c *Client, r request, key string, build func(cur *stored
 	})
 }
 
-func (s *Server) commitDelete(c *Client, r request, done Done, step func(trace.Phase, string, ...any)) {
+func (s *Server) commitDelete(c *Client, r *request, done Done, step func(trace.Phase, string, ...any)) {
 	key := Key(r.res, r.ns, r.name)
 	prev := s.data[key]
 	if prev == nil {
-		s.answer(done, nil, notFound(r))
+		s.answer(done, nil, notFound(*r))
 		return
 	}
 	if pod, ok := prev.obj.(*corev1.Pod); ok && pod.Spec.NodeName != "" {
@@ -399,7 +399,7 @@ func (s *Server) commitDelete(c *Client, r request, done Done, step func(trace.P
 			step(c.Phase, "apiserver.graceful", "pod", pod.Name, "grace", grace, "user", c.ID.User)
 			s.commit(c, r, key, func(cur *stored) (runtime.Object, *Status) {
 				if cur == nil {
-					return nil, notFound(r)
+					return nil, notFound(*r)
 				}
 				upd := cur.obj.(*corev1.Pod).DeepCopy()
 				if upd.DeletionTimestamp == nil {
@@ -426,7 +426,7 @@ func (s *Server) commitDelete(c *Client, r request, done Done, step func(trace.P
 
 // bind handles POST pods/NAME/binding: it sets spec.nodeName, which only
 // the binding subresource may do once.
-func (s *Server) bind(c *Client, r request, done Done, step func(trace.Phase, string, ...any)) {
+func (s *Server) bind(c *Client, r *request, done Done, step func(trace.Phase, string, ...any)) {
 	key := Key(r.res, r.ns, r.name)
 	prev := s.data[key]
 	if prev == nil {

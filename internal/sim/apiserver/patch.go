@@ -106,11 +106,11 @@ func (c *Client) PatchPodStatus(base, next *corev1.Pod, done Done) {
 
 // patchStatus serves PATCH …/status: the patch is applied to the stored
 // object, spec and metadata stay as stored (registry PrepareForUpdate).
-func (s *Server) patchStatus(c *Client, r request, done Done, step func(trace.Phase, string, ...any)) {
+func (s *Server) patchStatus(c *Client, r *request, done Done, step func(trace.Phase, string, ...any)) {
 	key := Key(r.res, r.ns, r.name)
 	prev := s.data[key]
 	if prev == nil {
-		s.answer(done, nil, notFound(r))
+		s.answer(done, nil, notFound(*r))
 		return
 	}
 	if _, ok := prev.obj.(*corev1.Pod); !ok || r.patch == nil {
@@ -125,11 +125,11 @@ func (s *Server) patchStatus(c *Client, r request, done Done, step func(trace.Ph
 	// conflict, and fields other writers changed meanwhile are kept.
 	s.commit(c, r, key, func(cur *stored) (runtime.Object, *Status) {
 		if cur == nil {
-			return nil, notFound(r)
+			return nil, notFound(*r)
 		}
 		p, ok := cur.obj.(*corev1.Pod)
 		if !ok {
-			return nil, notFound(r)
+			return nil, notFound(*r)
 		}
 		// A new version sharing all but what the patch writes: apply sets
 		// whole status fields and replaces conditions in their slice, so

@@ -23,6 +23,7 @@ type rule struct {
 type binding struct {
 	name, role    string
 	users, groups []string
+	by            string // what authorize says allowed a request, built once
 }
 
 func r(groups, resources, verbs string) rule {
@@ -84,7 +85,7 @@ func bootstrapRBAC() *RBAC {
 		},
 	}
 	sa := func(name string) string { return "system:serviceaccount:kube-system:" + name }
-	return &RBAC{roles: roles, bindings: []binding{
+	a := &RBAC{roles: roles, bindings: []binding{
 		{name: "kubeadm:cluster-admins", role: "cluster-admin", groups: []string{"kubeadm:cluster-admins"}},
 		{name: "system:controller:deployment-controller", role: "system:controller:deployment-controller", users: []string{sa("deployment-controller")}},
 		{name: "system:controller:replicaset-controller", role: "system:controller:replicaset-controller", users: []string{sa("replicaset-controller")}},
@@ -96,6 +97,11 @@ func bootstrapRBAC() *RBAC {
 		{name: "system:controller:resourcequota-controller", role: "system:controller:resourcequota-controller", users: []string{sa("resourcequota-controller")}},
 		{name: "system:controller:node-controller", role: "system:controller:node-controller", users: []string{sa("node-controller")}},
 	}}
+	for i := range a.bindings {
+		b := &a.bindings[i]
+		b.by = "RBAC: ClusterRoleBinding " + b.name + " → ClusterRole " + b.role
+	}
+	return a
 }
 
 // authorize answers whether id may do verb on resource, and what allowed it.
@@ -114,7 +120,7 @@ func (a *RBAC) authorize(id Identity, verb, group, resource string) (bool, strin
 		}
 		for _, ru := range a.roles[b.role] {
 			if matches(ru.groups, group) && matches(ru.resources, resource) && matches(ru.verbs, verb) {
-				return true, "RBAC: ClusterRoleBinding " + b.name + " → ClusterRole " + b.role
+				return true, b.by
 			}
 		}
 	}

@@ -373,7 +373,8 @@ type Write struct {
 }
 
 // logWrite wraps done so that the answer is appended to Writes first.
-func (s *Server) logWrite(c *Client, r request, done Done) Done {
+func (s *Server) logWrite(c *Client, rp *request, done Done) Done {
+	r := *rp // the request as it arrived, before the pipeline fills in its namespace and name
 	return func(obj runtime.Object, st *Status) {
 		w := Write{Actor: c.Actor, User: c.ID.User, Verb: r.verb, Group: r.res.Group, Resource: r.res.Plural,
 			Subresource: r.subresource, Namespace: r.ns, Name: r.name, Object: obj, Request: r.obj, At: s.eng.Now()}

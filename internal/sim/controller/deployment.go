@@ -67,7 +67,7 @@ func NewDeployment(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder)
 	d.queue.onRetry = retryStep(rec, c.Actor, "deployments")
 	d.deploys.AddEventHandler(observeAndQueue[*appsv1.Deployment](rec, c.Actor, "Deployment", d.queue))
 	d.rsets.AddEventHandler(func(ev informer.Event[*appsv1.ReplicaSet]) {
-		if ref := metav1.GetControllerOf(ev.Obj); ref != nil && ref.Kind == "Deployment" {
+		if ref := metav1.GetControllerOfNoCopy(ev.Obj); ref != nil && ref.Kind == "Deployment" {
 			d.queue.add(ev.Obj.Namespace + "/" + ref.Name)
 		}
 	})
@@ -78,7 +78,7 @@ func NewDeployment(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder)
 			return
 		}
 		pod := ev.Obj
-		ref := metav1.GetControllerOf(pod)
+		ref := metav1.GetControllerOfNoCopy(pod)
 		if ref == nil || ref.Kind != "ReplicaSet" {
 			return
 		}
@@ -86,7 +86,7 @@ func NewDeployment(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder)
 		if rs == nil {
 			return
 		}
-		if dref := metav1.GetControllerOf(rs); dref != nil && dref.Kind == "Deployment" {
+		if dref := metav1.GetControllerOfNoCopy(rs); dref != nil && dref.Kind == "Deployment" {
 			if dep, _ := d.deploys.Get(rs.Namespace, dref.Name); dep != nil && dep.Spec.Strategy.Type == appsv1.RecreateDeploymentStrategyType {
 				d.queue.add(rs.Namespace + "/" + dref.Name)
 			}

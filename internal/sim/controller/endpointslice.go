@@ -1,7 +1,6 @@
 package controller
 
 import (
-	"hash/fnv"
 	"maps"
 	"slices"
 	"sort"
@@ -47,6 +46,13 @@ type EndpointSlice struct {
 	// its Service after this delay, so the changes within it are written
 	// together (endpointslice_controller.go onPodUpdate: queue.AddAfter).
 	BatchPeriod time.Duration
+	sel         []member // write's buffer, reused: nothing keeps it past a write
+}
+
+// member is one pod a slice write selects, with its name.
+type member struct {
+	name string
+	pod  *corev1.Pod
 }
 
 // svcSlices is the controller's view of one Service's slices.
@@ -72,7 +78,7 @@ type podEndpoint struct {
 
 type sliceState struct {
 	obj      *discoveryv1.EndpointSlice // as stored (nil until created)
-	pods     map[string]bool
+	pods     map[string]*corev1.Pod     // the slice's pods by name, as in svcSlices.members
 	dirty    bool
 	creating bool
 	updating bool // an update is in flight: the next waits for its resourceVersion
@@ -140,11 +146,10 @@ func (e *EndpointSlice) touch(k string, pod *corev1.Pod, deleted bool) {
 			}
 		}
 		if i < 0 {
-			st.slices = append(st.slices, &sliceState{pods: map[string]bool{}})
+			st.slices = append(st.slices, &sliceState{pods: map[string]*corev1.Pod{}})
 			i = len(st.slices) - 1
 		}
 		st.slot[pod.Name] = i
-		st.slices[i].pods[pod.Name] = true
 		st.room = i // the first slice with room: the same choice as a scan from 0, in O(1) while slices fill
 	}
 	if deleted {
@@ -157,6 +162,7 @@ func (e *EndpointSlice) touch(k string, pod *corev1.Pod, deleted bool) {
 		}
 	} else {
 		st.members[pod.Name] = pod
+		st.slices[i].pods[pod.Name] = pod
 	}
 	if ok || !deleted {
 		st.dirty(i)
@@ -176,7 +182,7 @@ func (e *EndpointSlice) sync(k string) {
 		return // no selector: the user manages endpoints
 	}
 	if len(st.slices) == 0 {
-		st.slices = []*sliceState{{pods: map[string]bool{}}}
+		st.slices = []*sliceState{{pods: map[string]*corev1.Pod{}}}
 		st.dirty(0)
 	}
 	for _, i := range slices.Sorted(maps.Keys(st.pending)) {
@@ -195,30 +201,25 @@ func (e *EndpointSlice) sync(k string) {
 // write rebuilds slice i of service k and sends it to the API server.
 func (e *EndpointSlice) write(k string, svc *corev1.Service, st *svcSlices, i int) {
 	sl := st.slices[i]
-	// Each member is looked up once (the members map holds every pod of
-	// the Service: at 150,000 pods a lookup is a cache miss), then sorted.
-	type member struct {
-		name string
-		pod  *corev1.Pod
-	}
-	sel := make([]member, 0, len(sl.pods))
-	for n := range sl.pods {
-		if p := st.members[n]; p != nil && p.Status.PodIP != "" {
+	// The slice's own map holds its pods (the members map holds every pod
+	// of the Service: at 150,000 pods a lookup there is a cache miss).
+	sel := e.sel[:0]
+	for n, p := range sl.pods {
+		if p.Status.PodIP != "" {
 			sel = append(sel, member{n, p})
 		}
 	}
+	defer func() { clear(sel); e.sel = sel[:0] }() // keep no pod alive through the buffer
 	slices.SortFunc(sel, func(a, b member) int { return strings.Compare(a.name, b.name) })
-	h := fnv.New64a()
+	h := fnv64a(offset64a)
 	for _, m := range sel {
 		n, p := m.name, m.pod
-		h.Write([]byte(n))
-		h.Write([]byte(p.Status.PodIP))
-		h.Write([]byte{flag(PodReady(p)), flag(p.DeletionTimestamp != nil)})
+		h = h.str(n).str(p.Status.PodIP).byte(flag(PodReady(p))).byte(flag(p.DeletionTimestamp != nil))
 	}
-	if sl.obj != nil && h.Sum64() == sl.sig {
+	if sl.obj != nil && uint64(h) == sl.sig {
 		return // nothing an endpoint shows has changed
 	}
-	sl.sig = h.Sum64()
+	sl.sig = uint64(h)
 	obj := &discoveryv1.EndpointSlice{AddressType: discoveryv1.AddressTypeIPv4}
 	ready := 0
 	obj.Endpoints = make([]discoveryv1.Endpoint, 0, len(sel))
@@ -382,4 +383,19 @@ func flag(b bool) byte {
 		return 1
 	}
 	return 0
+}
+
+// fnv64a is FNV-1a, 64 bits (hash/fnv's New64a), without an allocation per
+// write.
+type fnv64a uint64
+
+const offset64a fnv64a = 14695981039346656037
+
+func (h fnv64a) byte(b byte) fnv64a { return (h ^ fnv64a(b)) * 1099511628211 }
+
+func (h fnv64a) str(s string) fnv64a {
+	for i := 0; i < len(s); i++ {
+		h = h.byte(s[i])
+	}
+	return h
 }

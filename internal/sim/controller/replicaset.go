@@ -51,7 +51,7 @@ func NewReplicaSet(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder)
 	r.rsets.AddEventHandler(observeAndQueue[*appsv1.ReplicaSet](rec, c.Actor, "ReplicaSet", r.queue))
 	r.pods.AddEventHandler(func(ev informer.Event[*corev1.Pod]) {
 		pod := ev.Obj
-		ref := metav1.GetControllerOf(pod)
+		ref := metav1.GetControllerOfNoCopy(pod)
 		if ref == nil || ref.Kind != "ReplicaSet" {
 			return
 		}

@@ -342,7 +342,7 @@ const ControllerIndex = "controller"
 
 // ByController is the IndexFunc of ControllerIndex.
 func ByController[T runtime.Object](obj T) []string {
-	if ref := metav1.GetControllerOf(meta(obj)); ref != nil {
+	if ref := metav1.GetControllerOfNoCopy(meta(obj)); ref != nil {
 		return []string{string(ref.UID)}
 	}
 	return nil
