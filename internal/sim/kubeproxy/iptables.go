@@ -123,8 +123,9 @@ func BuildIPTables(cfg Config, ports []ServicePort) Ruleset {
 	}
 
 	// Upstream counts every endpoint in its endpointsMap, ready or not.
+	seen := map[string]bool{}
 	for _, sp := range rs.Ports {
-		seen := map[string]bool{}
+		clear(seen)
 		for _, ep := range sp.Endpoints {
 			seen[ep.String()] = true
 		}
@@ -319,12 +320,21 @@ func (rs *Ruleset) writeServicePort(sp ServicePort) {
 		n.Chains = append(n.Chains, svlChain)
 		rs.writeEndpointJumps(sp, svlChain, cat.Local)
 	}
+	// cm and af are the arguments of a comment and of a recent match,
+	// when written.
+	cm, af := 4, 0
+	if rs.LargeCluster {
+		cm = 0
+	}
+	if sp.SessionAffinityClientIP {
+		af = 5
+	}
 	for _, ep := range cat.Reachable {
 		si := rs.sep[ep]
 		sep := si.chain
 		n.Chains = append(n.Chains, sep)
-		add(n, sep, append(rs.comment(rs.args(8), name), "-s", ep.IP, "-j", ChainMarkMasq)...)
-		args := rs.comment(rs.args(17), name)
+		add(n, sep, append(rs.comment(rs.args(cm+4), name), "-s", ep.IP, "-j", ChainMarkMasq)...)
+		args := rs.comment(rs.args(cm+af+8), name)
 		if sp.SessionAffinityClientIP {
 			args = append(args, "-m", "recent", "--name", sep, "--set")
 		}
@@ -353,17 +363,25 @@ func (rs *Ruleset) writeEndpointJumps(sp ServicePort, chain string, eps []Endpoi
 		}
 		return append(args, "-m", "comment", "--comment", q(name+" -> "+si.hostPort))
 	}
+	cm := 4
+	if rs.LargeCluster {
+		cm = 0
+	}
 	if sp.SessionAffinityClientIP {
 		for _, ep := range eps {
 			si := rs.sep[ep]
-			args := epComment(rs.args(15), si)
+			args := epComment(rs.args(cm+11), si)
 			args = append(args, "-m", "recent", "--name", si.chain, "--rcheck", "--seconds", strconv.Itoa(sp.Timeout()), "--reap", "-j", si.chain)
 			n.Rules = append(n.Rules, Rule{chain, args})
 		}
 	}
 	for i, ep := range eps {
 		si := rs.sep[ep]
-		args := epComment(rs.args(12), si)
+		st := 0
+		if i < len(eps)-1 {
+			st = 6
+		}
+		args := epComment(rs.args(cm+st+2), si)
 		if i < len(eps)-1 {
 			args = append(args, "-m", "statistic", "--mode", "random", "--probability", rs.probability(len(eps)-i))
 		}

@@ -37,7 +37,9 @@ func BuildNFT(cfg Config, ports []ServicePort) NFTView {
 	hairpin := map[string]bool{}
 	size := 0
 	for _, sp := range ports {
-		size += 1200 + 160*len(sp.Endpoints)
+		// About what a port without affinity writes (700 bytes and 30
+		// per endpoint); the builder grows when more is needed.
+		size += 800 + 40*len(sp.Endpoints)
 	}
 	b.Grow(size)
 	ipx := "ip"

@@ -158,8 +158,15 @@ func (v NFTView) perPacket(ports []ServicePort) int {
 	}
 	chain := ports[0].NFTServiceChain()
 	n := 2
-	for _, l := range strings.Split(v.Text, "\n") {
-		if strings.HasPrefix(l, "add rule ") && strings.Fields(l)[4] == chain {
+	// Lines are "add rule FAMILY kube-proxy CHAIN …", single-spaced.
+	for l := range strings.Lines(v.Text) {
+		rest, ok := strings.CutPrefix(l, "add rule ")
+		if !ok {
+			continue
+		}
+		_, rest, _ = strings.Cut(rest, " ")
+		_, rest, _ = strings.Cut(rest, " ")
+		if c, _, _ := strings.Cut(rest, " "); c == chain {
 			n++
 		}
 	}
