@@ -93,8 +93,16 @@ func Measure(n, e int) ScaleRow {
 // Measure(2, e): every count is a fixed part plus the same amount per
 // Service, which the tests check against full builds (Measure). It costs
 // two small builds whatever n is.
-func Scale(n, e int) ScaleRow {
+func Scale(n, e int) ScaleRow { return Scaler(e)(n) }
+
+// Scaler returns Scale(·, e), making its two small builds once for every
+// row of a table.
+func Scaler(e int) func(n int) ScaleRow {
 	a, b := Measure(1, e), Measure(2, e)
+	return func(n int) ScaleRow { return scaleFrom(a, b, n, e) }
+}
+
+func scaleFrom(a, b ScaleRow, n, e int) ScaleRow {
 	lin := func(x, y int) int { return x + (n-1)*(y-x) }
 	return ScaleRow{Services: n, EndpointsPerService: e,
 		IPTablesNATRules: lin(a.IPTablesNATRules, b.IPTablesNATRules), IPTablesNATChains: lin(a.IPTablesNATChains, b.IPTablesNATChains),
