@@ -123,11 +123,17 @@ func BuildIPTables(cfg Config, ports []ServicePort) Ruleset {
 	}
 
 	// Upstream counts every endpoint in its endpointsMap, ready or not.
-	seen := map[string]bool{}
+	// Distinct ip:port per port (the address and port as keys: the same
+	// as their ip:port strings, without building them).
+	type hostPort struct {
+		ip   string
+		port int32
+	}
+	seen := map[hostPort]bool{}
 	for _, sp := range rs.Ports {
 		clear(seen)
 		for _, ep := range sp.Endpoints {
-			seen[ep.String()] = true
+			seen[hostPort{ep.IP, ep.Port}] = true
 		}
 		rs.TotalEndpoints += len(seen)
 	}
