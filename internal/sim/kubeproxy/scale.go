@@ -44,6 +44,10 @@ func Generate(n, e int) []ServicePort {
 	vip := netip.MustParseAddr("10.96.0.0")
 	pod := netip.MustParseAddr("10.128.0.0")
 	out := make([]ServicePort, 0, n)
+	var nodes [100]string // the 100 node names, made once
+	for i := range nodes {
+		nodes[i] = fmt.Sprintf("node-%03d", i)
+	}
 	for i := 0; i < n; i++ {
 		vip = vip.Next()
 		sp := ServicePort{Namespace: "scale", Name: fmt.Sprintf("svc-%05d", i+1), PortName: "http", Protocol: "TCP",
@@ -51,7 +55,7 @@ func Generate(n, e int) []ServicePort {
 		for j := 0; j < e; j++ {
 			pod = pod.Next()
 			sp.Endpoints = append(sp.Endpoints, Endpoint{IP: pod.String(), Port: 8080, Ready: true, Serving: true,
-				NodeName: fmt.Sprintf("node-%03d", (i*e+j)%100)})
+				NodeName: nodes[(i*e+j)%100]})
 		}
 		out = append(out, sp)
 	}
