@@ -25,17 +25,19 @@ func addCompletions(root *cobra.Command, f *Factory) {
 	})
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
+		// LocalFlags builds a new set on every call: once per command.
+		local := c.LocalFlags()
 		for _, name := range []string{"filename", "cluster", "scheduler-config"} {
-			if c.LocalFlags().Lookup(name) != nil {
+			if local.Lookup(name) != nil {
 				_ = c.RegisterFlagCompletionFunc(name, manifestFiles)
 			}
 		}
-		if c.LocalFlags().Lookup("node") != nil {
+		if local.Lookup("node") != nil {
 			_ = c.RegisterFlagCompletionFunc("node", func(cmd *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
 				return nodeNames(cmd), cobra.ShellCompDirectiveNoFileComp
 			})
 		}
-		if c.LocalFlags().Lookup("pod") != nil {
+		if local.Lookup("pod") != nil {
 			_ = c.RegisterFlagCompletionFunc("pod", func(cmd *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
 				return podNames(cmd, f), cobra.ShellCompDirectiveNoFileComp
 			})

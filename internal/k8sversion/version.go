@@ -7,7 +7,7 @@
 // k8s.io/api forces a review of those facts.
 package k8sversion
 
-import "fmt"
+import "strconv"
 
 const (
 	// Major and Minor are the modelled Kubernetes release.
@@ -19,10 +19,10 @@ const (
 
 // Version is the modelled release as Kubernetes prints it (kubeletVersion,
 // kube-proxy image tag): "v1.37.2".
-var Version = fmt.Sprintf("v%d.%d.%d", Major, Minor, Patch)
+var Version = MinorString + "." + strconv.Itoa(Patch)
 
 // MinorString is "v1.37", the form traces print ("modelled on Kubernetes v1.37").
-var MinorString = fmt.Sprintf("v%d.%d", Major, Minor)
+var MinorString = "v" + strconv.Itoa(Major) + "." + strconv.Itoa(Minor)
 
 // AtLeast reports whether the modelled release is minor m (of major 1) or newer.
 func AtLeast(m int) bool { return Minor >= m }

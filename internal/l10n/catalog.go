@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -32,6 +33,9 @@ var Languages = []string{"en", "ru"}
 // snippet) is written as it stands.
 type Catalog struct {
 	msgs map[string]map[string]string // lang → key → message
+	// build, when set, makes msgs on first use (LazyCatalog).
+	once  sync.Once
+	build func() (en, ru map[string]string)
 }
 
 // NewCatalog makes a catalogue of the English and the Russian messages.
@@ -39,12 +43,29 @@ func NewCatalog(en, ru map[string]string) *Catalog {
 	return &Catalog{msgs: map[string]map[string]string{"en": en, "ru": ru}}
 }
 
+// LazyCatalog makes a catalogue whose messages build returns on first use,
+// so that a command that never writes them does not build them at start-up.
+func LazyCatalog(build func() (en, ru map[string]string)) *Catalog {
+	return &Catalog{build: build}
+}
+
+// all returns the messages of every language, building them once.
+func (c *Catalog) all() map[string]map[string]string {
+	if c.build != nil {
+		c.once.Do(func() {
+			en, ru := c.build()
+			c.msgs = map[string]map[string]string{"en": en, "ru": ru}
+		})
+	}
+	return c.msgs
+}
+
 // messages returns the messages of lang, English when lang is unknown.
 func (c *Catalog) messages(lang string) map[string]string {
-	if m, ok := c.msgs[lang]; ok {
+	if m, ok := c.all()[lang]; ok {
 		return m
 	}
-	return c.msgs["en"]
+	return c.all()["en"]
 }
 
 // Msg returns the unfilled message of key in lang.
@@ -82,7 +103,7 @@ func (c *Catalog) T(lang, key string, args ...any) string {
 
 // In binds the catalogue to one language.
 func (c *Catalog) In(lang string) Texts {
-	if _, ok := c.msgs[lang]; !ok {
+	if _, ok := c.all()[lang]; !ok {
 		lang = "en"
 	}
 	return Texts{c: c, lang: lang}
@@ -133,7 +154,7 @@ type Fix struct {
 // Quoted is a string written in Go quotes, as a user's input is echoed.
 type Quoted string
 
-// Lookup finds a named argument; Format calls it for every placeholder.
+// Lookup finds a named argument; Format calls it for every placeholder().
 type Lookup func(name string) (any, bool)
 
 func argsOf(args []any) Lookup {
@@ -152,7 +173,7 @@ func argsOf(args []any) Lookup {
 }
 
 // placeholder is the name of a placeholder, and its plural forms if any.
-var placeholder = regexp.MustCompile(`^([A-Za-z0-9_.]+)(?::([^{}]*\|[^{}]*))?$`)
+var placeholder = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z0-9_.]+)(?::([^{}]*\|[^{}]*))?$`) })
 
 // Format fills tmpl's placeholders in lang from arg (see Catalog). A
 // placeholder arg does not know is written as "{name?}", so a gap shows.
@@ -172,7 +193,7 @@ func Format(lang, tmpl string, arg Lookup) string {
 			b.WriteString(tmpl)
 			break
 		}
-		m := placeholder.FindStringSubmatch(tmpl[i+1 : i+j])
+		m := placeholder().FindStringSubmatch(tmpl[i+1 : i+j])
 		if m == nil {
 			b.WriteString(tmpl[:i+1])
 			tmpl = tmpl[i+1:]
@@ -292,7 +313,7 @@ func Placeholders(tmpl string) (names []string, forms map[string]int) {
 		if j < 0 {
 			break
 		}
-		m := placeholder.FindStringSubmatch(rest[i+1 : i+j])
+		m := placeholder().FindStringSubmatch(rest[i+1 : i+j])
 		if m == nil {
 			rest = rest[i+1:]
 			continue
@@ -319,9 +340,9 @@ var pluralForms = map[string]int{"en": 2, "ru": 3}
 // placeholder with the wrong number of forms.
 func (c *Catalog) Check() []error {
 	var errs []error
-	en := c.msgs["en"]
+	en := c.all()["en"]
 	for _, lang := range Languages {
-		m := c.msgs[lang]
+		m := c.all()[lang]
 		for _, k := range c.Keys(lang) {
 			if _, ok := en[k]; !ok {
 				errs = append(errs, fmt.Errorf("%s: %s text without English", k, lang))

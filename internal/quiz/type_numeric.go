@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/AlecAivazis/survey/v2"
@@ -73,7 +74,7 @@ func (numericKind) Model(p *Presentation) string {
 	return strconv.FormatFloat(p.Q.Numeric.Value, 'g', -1, 64) + " " + p.Q.Numeric.Unit.In(p.Lang)
 }
 
-var numberRE = regexp.MustCompile(`[-+]?\d+(?:[.,]\d+)?`)
+var numberRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[-+]?\d+(?:[.,]\d+)?`) })
 
 // unitScale recognises a unit word of a family the grader converts between:
 // time (milliseconds, seconds, minutes, hours; English and Russian, long and
@@ -137,19 +138,21 @@ var numberWords = map[string]float64{
 func ParseNumeric(s string) (float64, string, error) { return parseNumeric(s, "en") }
 
 var (
-	fractionRE  = regexp.MustCompile(`^\s*([-+]?\d+(?:[.,]\d+)?)\s*/\s*(\d+(?:[.,]\d+)?)`)
-	thousandsRE = regexp.MustCompile(`^\s*([-+]?\d{1,3}(?:(?:,|\s|\x{00a0}|\x{202f})\d{3})+)(?:\.(\d+))?(?:[^\d,.]|$)`)
+	fractionRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*([-+]?\d+(?:[.,]\d+)?)\s*/\s*(\d+(?:[.,]\d+)?)`) })
+	thousandsRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s*([-+]?\d{1,3}(?:(?:,|\s|\x{00a0}|\x{202f})\d{3})+)(?:\.(\d+))?(?:[^\d,.]|$)`)
+	})
 )
 
 func parseNumeric(s, lang string) (float64, string, error) {
-	if m := fractionRE.FindStringSubmatchIndex(s); m != nil {
+	if m := fractionRE().FindStringSubmatchIndex(s); m != nil {
 		a, err1 := strconv.ParseFloat(strings.Replace(s[m[2]:m[3]], ",", ".", 1), 64)
 		b, err2 := strconv.ParseFloat(strings.Replace(s[m[4]:m[5]], ",", ".", 1), 64)
 		if err1 == nil && err2 == nil && b != 0 {
 			return a / b, strings.TrimSpace(s[m[1]:]), nil
 		}
 	}
-	if m := thousandsRE.FindStringSubmatchIndex(s); m != nil {
+	if m := thousandsRE().FindStringSubmatchIndex(s); m != nil {
 		digits := strings.Map(func(r rune) rune {
 			if r >= '0' && r <= '9' || r == '-' || r == '+' {
 				return r
@@ -165,7 +168,7 @@ func parseNumeric(s, lang string) (float64, string, error) {
 			return suffixK(v, strings.TrimSpace(s[end:]))
 		}
 	}
-	loc := numberRE.FindStringIndex(s)
+	loc := numberRE().FindStringIndex(s)
 	if loc == nil {
 		ws := words(s)
 		if len(ws) > 0 {
@@ -180,7 +183,7 @@ func parseNumeric(s, lang string) (float64, string, error) {
 		return 0, "", err
 	}
 	rest := strings.TrimSpace(s[loc[1]:])
-	if numberRE.MatchString(rest) && strings.IndexAny(rest, "0123456789") == 0 {
+	if numberRE().MatchString(rest) && strings.IndexAny(rest, "0123456789") == 0 {
 		return 0, "", errors.New(msgf(lang, "more than one number in {1}", l10n.Quoted(strings.TrimSpace(s))))
 	}
 	return suffixK(v, rest)

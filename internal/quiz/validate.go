@@ -6,9 +6,10 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
-var kebab = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+var kebab = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`) })
 
 // SeeCommands are the k8sexplain subcommands a `see:` line may name.
 var SeeCommands = []string{"trace", "quorum", "dnat", "grpc-skew", "quiz"}
@@ -23,7 +24,7 @@ func Validate(q *Question) []error {
 	bad := func(format string, args ...any) {
 		errs = append(errs, fmt.Errorf("%s (%s): %s", q.File, q.ID, fmt.Sprintf(format, args...)))
 	}
-	if !kebab.MatchString(q.ID) {
+	if !kebab().MatchString(q.ID) {
 		bad("id %q is not kebab-case", q.ID)
 	}
 	if !slices.Contains(Topics, q.Topic) {

@@ -10,7 +10,7 @@ import "github.com/k8sexplain/k8sexplain/internal/l10n"
 type Catalogue = l10n.Texts
 
 // Catalog holds both languages (for the completeness test).
-var Catalog = l10n.NewCatalog(en, ru)
+var Catalog = l10n.LazyCatalog(func() (map[string]string, map[string]string) { return en(), ru() })
 
 // For returns the catalogue of lang, English when lang is unknown.
 func For(lang string) Catalogue { return Catalog.In(lang) }

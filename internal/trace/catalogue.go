@@ -21,9 +21,11 @@ type Entry struct {
 // explain.kind), the renderers' words (ui.*), table
 // titles and headers (word.*), the scale section (scale.*) and the
 // phrases field values are made of (phrase.*).
-var catalogue = l10n.NewCatalog(
-	flatten(catalogueEN, uiEN, prefixed("word.", wordsEN), scaleEN, prefixed("phrase.", phrasesEN)),
-	flatten(catalogueRU, uiRU, prefixed("word.", wordsRU), scaleRU, prefixed("phrase.", phrasesRU)))
+// It is built on first use.
+var catalogue = l10n.LazyCatalog(func() (en, ru map[string]string) {
+	return flatten(catalogueEN(), uiEN(), prefixed("word.", wordsEN()), scaleEN(), prefixed("phrase.", phrasesEN())),
+		flatten(catalogueRU(), uiRU(), prefixed("word.", wordsRU()), scaleRU(), prefixed("phrase.", phrasesRU()))
+})
 
 func prefixed(p string, m map[string]string) map[string]string {
 	out := make(map[string]string, len(m))

@@ -44,7 +44,10 @@ type Ruleset struct {
 	LargeCluster   bool
 	IPv6           bool
 	// sep caches the endpoint chain names of the port being written.
-	sep    map[Endpoint]string
+	sep map[Endpoint]sepInfo
+	// slab backs rules' argument slices; probs caches Probability texts.
+	slab   []string
+	probs  []string
 	Mark   string
 	Config Config
 }
@@ -120,10 +123,17 @@ func BuildIPTables(cfg Config, ports []ServicePort) Ruleset {
 	}
 
 	// Upstream counts every endpoint in its endpointsMap, ready or not.
+	// Distinct ip:port per port (the address and port as keys: the same
+	// as their ip:port strings, without building them).
+	type hostPort struct {
+		ip   string
+		port int32
+	}
+	seen := map[hostPort]bool{}
 	for _, sp := range rs.Ports {
-		seen := map[string]bool{}
+		clear(seen)
 		for _, ep := range sp.Endpoints {
-			seen[ep.String()] = true
+			seen[hostPort{ep.IP, ep.Port}] = true
 		}
 		rs.TotalEndpoints += len(seen)
 	}
@@ -165,11 +175,20 @@ func (rs *Ruleset) writeServicePort(sp ServicePort) {
 	proto, name := sp.Proto(), sp.NameString()
 	port := strconv.Itoa(int(sp.Port))
 	cat := sp.Categorize(cfg.NodeName)
-	rs.sep = make(map[Endpoint]string, len(cat.Reachable))
-	for _, ep := range cat.Reachable {
-		rs.sep[ep] = sp.SEPChain(ep)
+	// Each endpoint's ip:port and KUBE-SEP chain, and the port's chain
+	// hash, are computed once per port.
+	if rs.sep == nil {
+		rs.sep = make(map[Endpoint]sepInfo, len(cat.Reachable))
+	} else {
+		clear(rs.sep)
 	}
-	svcChain, svlChain, extChain, fwChain := sp.SVCChain(), sp.SVLChain(), sp.EXTChain(), sp.FWChain()
+	nameProto := name + proto
+	for _, ep := range cat.Reachable {
+		hp := ep.String()
+		rs.sep[ep] = sepInfo{hostPort: hp, chain: "KUBE-SEP-" + Hash16(nameProto+hp)}
+	}
+	h := Hash16(nameProto)
+	svcChain, svlChain, extChain, fwChain := "KUBE-SVC-"+h, "KUBE-SVL-"+h, "KUBE-EXT-"+h, "KUBE-FW-"+h
 	usesCluster := len(cat.Cluster) > 0 && sp.usesClusterEndpoints()
 	usesLocal := len(cat.Local) > 0 && sp.usesLocalEndpoints()
 	internalChain, hasInternal := svcChain, cat.HasAny
@@ -307,15 +326,25 @@ func (rs *Ruleset) writeServicePort(sp ServicePort) {
 		n.Chains = append(n.Chains, svlChain)
 		rs.writeEndpointJumps(sp, svlChain, cat.Local)
 	}
+	// cm and af are the arguments of a comment and of a recent match,
+	// when written.
+	cm, af := 4, 0
+	if rs.LargeCluster {
+		cm = 0
+	}
+	if sp.SessionAffinityClientIP {
+		af = 5
+	}
 	for _, ep := range cat.Reachable {
-		sep := rs.sep[ep]
+		si := rs.sep[ep]
+		sep := si.chain
 		n.Chains = append(n.Chains, sep)
-		args := rs.comment(make([]string, 0, 16), name)
-		add(n, sep, append(clone(args), "-s", ep.IP, "-j", ChainMarkMasq)...)
+		add(n, sep, append(rs.comment(rs.args(cm+4), name), "-s", ep.IP, "-j", ChainMarkMasq)...)
+		args := rs.comment(rs.args(cm+af+8), name)
 		if sp.SessionAffinityClientIP {
 			args = append(args, "-m", "recent", "--name", sep, "--set")
 		}
-		add(n, sep, append(args, "-m", proto, "-p", proto, "-j", "DNAT", "--to-destination", ep.String())...)
+		add(n, sep, append(args, "-m", proto, "-p", proto, "-j", "DNAT", "--to-destination", si.hostPort)...)
 	}
 }
 
@@ -333,21 +362,64 @@ func (rs *Ruleset) comment(args []string, c string) []string {
 func (rs *Ruleset) writeEndpointJumps(sp ServicePort, chain string, eps []Endpoint) {
 	n := &rs.NAT
 	name := sp.NameString()
+	// epComment is the endpoint's comment, built only when written.
+	epComment := func(args []string, si sepInfo) []string {
+		if rs.LargeCluster {
+			return args
+		}
+		return append(args, "-m", "comment", "--comment", q(name+" -> "+si.hostPort))
+	}
+	cm := 4
+	if rs.LargeCluster {
+		cm = 0
+	}
 	if sp.SessionAffinityClientIP {
 		for _, ep := range eps {
-			sep := rs.sep[ep]
-			args := rs.comment(make([]string, 0, 16), q(name+" -> "+ep.String()))
-			args = append(args, "-m", "recent", "--name", sep, "--rcheck", "--seconds", strconv.Itoa(sp.Timeout()), "--reap", "-j", sep)
+			si := rs.sep[ep]
+			args := epComment(rs.args(cm+11), si)
+			args = append(args, "-m", "recent", "--name", si.chain, "--rcheck", "--seconds", strconv.Itoa(sp.Timeout()), "--reap", "-j", si.chain)
 			n.Rules = append(n.Rules, Rule{chain, args})
 		}
 	}
 	for i, ep := range eps {
-		args := rs.comment(make([]string, 0, 16), q(name+" -> "+ep.String()))
+		si := rs.sep[ep]
+		st := 0
 		if i < len(eps)-1 {
-			args = append(args, "-m", "statistic", "--mode", "random", "--probability", Probability(len(eps)-i))
+			st = 6
 		}
-		n.Rules = append(n.Rules, Rule{chain, append(args, "-j", rs.sep[ep])})
+		args := epComment(rs.args(cm+st+2), si)
+		if i < len(eps)-1 {
+			args = append(args, "-m", "statistic", "--mode", "random", "--probability", rs.probability(len(eps)-i))
+		}
+		n.Rules = append(n.Rules, Rule{chain, append(args, "-j", si.chain)})
 	}
+}
+
+// sepInfo is an endpoint's ip:port and KUBE-SEP chain for the port being
+// written.
+type sepInfo struct{ hostPort, chain string }
+
+// args returns an empty slice with room for n arguments, carved from a
+// shared block so that a large ruleset does not allocate every rule's
+// arguments separately.
+func (rs *Ruleset) args(n int) []string {
+	if len(rs.slab)+n > cap(rs.slab) {
+		rs.slab = make([]string, 0, max(4096, n))
+	}
+	l := len(rs.slab)
+	rs.slab = rs.slab[:l+n]
+	return rs.slab[l : l : l+n]
+}
+
+// probability is Probability(n), each text computed once per ruleset.
+func (rs *Ruleset) probability(n int) string {
+	for len(rs.probs) <= n {
+		rs.probs = append(rs.probs, "")
+	}
+	if rs.probs[n] == "" {
+		rs.probs[n] = Probability(n)
+	}
+	return rs.probs[n]
 }
 
 // sortPorts orders ports by name, then protocol (each key built once).

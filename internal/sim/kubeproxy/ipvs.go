@@ -34,6 +34,9 @@ func BuildIPVS(cfg Config, ports []ServicePort) IPVSView {
 	adm.WriteString("IP Virtual Server version 1.2.1 (size=4096)\n")
 	adm.WriteString("Prot LocalAddress:Port Scheduler Flags\n")
 	adm.WriteString("  -> RemoteAddress:Port           Forward Weight ActiveConn InActConn\n")
+	// The columns after the address, as "%-7s %-6d %-10d %-10d" of Masq,
+	// 1, 0, 0 print them, trailing spaces trimmed.
+	realColumns := strings.TrimRight(fmt.Sprintf(" %-7s %-6d %-10d %-10d", "Masq", 1, 0, 0), " ") + "\n"
 	fam, bits := "inet", "32"
 	seen := map[string]bool{}
 	var members []string
@@ -56,7 +59,14 @@ func BuildIPVS(cfg Config, ports []ServicePort) IPVSView {
 		adm.WriteString(line + "\n")
 		v.VirtualServers++
 		for _, ep := range sp.UsableEndpoints() {
-			fmt.Fprintf(&adm, "%s\n", strings.TrimRight(fmt.Sprintf("  -> %-28s %-7s %-6d %-10d %-10d", ep.String(), "Masq", 1, 0, 0), " "))
+			// "  -> %-28s" then the fixed columns.
+			hp := ep.String()
+			adm.WriteString("  -> ")
+			adm.WriteString(hp)
+			for i := len(hp); i < 28; i++ {
+				adm.WriteByte(' ')
+			}
+			adm.WriteString(realColumns)
 			v.RealServers++
 		}
 		members = append(members, fmt.Sprintf("%s,%s:%d", sp.ClusterIP, sp.Proto(), sp.Port))

@@ -1,7 +1,7 @@
 package kubeproxy
 
 import (
-	"net"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -111,7 +111,12 @@ func (sp ServicePort) Timeout() int {
 // String is the endpoint as upstream prints it: net.JoinHostPort, so IPv6
 // addresses are bracketed ("[fd00::1]:80").
 func (ep Endpoint) String() string {
-	return net.JoinHostPort(ep.IP, strconv.Itoa(int(ep.Port)))
+	// net.JoinHostPort without its allocations: brackets around an
+	// address with a colon.
+	if strings.IndexByte(ep.IP, ':') >= 0 {
+		return "[" + ep.IP + "]:" + strconv.Itoa(int(ep.Port))
+	}
+	return ep.IP + ":" + strconv.Itoa(int(ep.Port))
 }
 
 // UsableEndpoints returns the endpoints the Cluster traffic policy uses, in
@@ -130,23 +135,24 @@ func (sp ServicePort) UsableEndpoints() []Endpoint {
 // pickSorted keeps the endpoints ok accepts, without duplicates, sorted by
 // their ip:port string (each string computed once).
 func pickSorted(in []Endpoint, ok func(Endpoint) bool) []Endpoint {
+	// Sort (key, index) pairs rather than whole endpoints.
 	type keyed struct {
 		key string
-		ep  Endpoint
+		i   int
 	}
 	ks := make([]keyed, 0, len(in))
-	for _, ep := range in {
-		if ok(ep) {
-			ks = append(ks, keyed{ep.String(), ep})
+	for i := range in {
+		if ok(in[i]) {
+			ks = append(ks, keyed{in[i].String(), i})
 		}
 	}
-	sort.SliceStable(ks, func(i, j int) bool { return ks[i].key < ks[j].key })
+	slices.SortStableFunc(ks, func(a, b keyed) int { return strings.Compare(a.key, b.key) })
 	out := make([]Endpoint, 0, len(ks))
 	for i, k := range ks {
 		if i > 0 && ks[i-1].key == k.key {
 			continue
 		}
-		out = append(out, k.ep)
+		out = append(out, in[k.i])
 	}
 	return out
 }

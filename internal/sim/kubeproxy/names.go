@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"net"
+	"strconv"
 	"strings"
 )
 
@@ -13,8 +14,15 @@ import (
 // upstream portProtoHash, which keeps chain names within iptables' 28.
 func Hash16(s string) string {
 	h := sha256.Sum256([]byte(s))
-	return base32.StdEncoding.EncodeToString(h[:])[:16]
+	// 10 bytes are 16 base32 characters: encode only those.
+	var out [16]byte
+	base32.StdEncoding.Encode(out[:], h[:10])
+	return string(out[:])
 }
+
+// portHash is the hash the port's KUBE-SVC, KUBE-SVL, KUBE-EXT and KUBE-FW
+// chains share: hash16(NAME + proto).
+func (sp ServicePort) portHash() string { return Hash16(sp.NameString() + sp.Proto()) }
 
 // NameString is proxy.ServicePortName.String(): "ns/name:port", or
 // "ns/name" for an unnamed port.
@@ -35,19 +43,19 @@ func (sp ServicePort) Proto() string {
 }
 
 // SVCChain is KUBE-SVC- + hash16(NAME + proto) (servicePortPolicyClusterChain).
-func (sp ServicePort) SVCChain() string { return "KUBE-SVC-" + Hash16(sp.NameString()+sp.Proto()) }
+func (sp ServicePort) SVCChain() string { return "KUBE-SVC-" + sp.portHash() }
 
 // SVLChain is KUBE-SVL- + the same hash: the chain with only this node's
 // endpoints, for a Local traffic policy (servicePortPolicyLocalChainName).
-func (sp ServicePort) SVLChain() string { return "KUBE-SVL-" + Hash16(sp.NameString()+sp.Proto()) }
+func (sp ServicePort) SVLChain() string { return "KUBE-SVL-" + sp.portHash() }
 
 // EXTChain is KUBE-EXT- + the same hash: where NodePort, external IP and
 // load-balancer traffic goes first (serviceExternalChainName).
-func (sp ServicePort) EXTChain() string { return "KUBE-EXT-" + Hash16(sp.NameString()+sp.Proto()) }
+func (sp ServicePort) EXTChain() string { return "KUBE-EXT-" + sp.portHash() }
 
 // FWChain is KUBE-FW- + the same hash: loadBalancerSourceRanges
 // (serviceFirewallChainName).
-func (sp ServicePort) FWChain() string { return "KUBE-FW-" + Hash16(sp.NameString()+sp.Proto()) }
+func (sp ServicePort) FWChain() string { return "KUBE-FW-" + sp.portHash() }
 
 // SEPChain is KUBE-SEP- + hash16(NAME + proto + ip:port)
 // (servicePortEndpointChainName).
@@ -57,7 +65,7 @@ func (sp ServicePort) SEPChain(ep Endpoint) string {
 
 // Probability is the text kube-proxy writes for "--probability" of the rule
 // that picks one of n remaining endpoints: computeProbability, %0.10f of 1/n.
-func Probability(n int) string { return fmt.Sprintf("%0.10f", 1.0/float64(n)) }
+func Probability(n int) string { return strconv.FormatFloat(1.0/float64(n), 'f', 10, 64) }
 
 // KernelProbability is what the statistic match stores for a probability
 // text: lround(2^31 * p) (iptables libxt_statistic.c). The kernel matches
@@ -93,7 +101,10 @@ const NFTChainBaseMax = 256 - 16
 // NFTChainBaseMax with "..." at the end.
 func nftChainBase(name string) string {
 	h := sha256.Sum256([]byte(name))
-	s := base32.StdEncoding.EncodeToString(h[:])[:8] + "-" + name
+	// 5 bytes are 8 base32 characters: encode only those.
+	var pre [8]byte
+	base32.StdEncoding.Encode(pre[:], h[:5])
+	s := string(pre[:]) + "-" + name
 	const max = NFTChainBaseMax
 	if len(s) > max {
 		s = s[:max-3] + "..."
@@ -103,11 +114,11 @@ func nftChainBase(name string) string {
 
 // NFTServiceChain is the nftables "service-…" chain of the port.
 func (sp ServicePort) NFTServiceChain() string {
-	return "service-" + nftChainBase(fmt.Sprintf("%s/%s/%s/%s", sp.Namespace, sp.Name, sp.Proto(), sp.PortName))
+	return "service-" + sp.nftBase()
 }
 
 func (sp ServicePort) nftBase() string {
-	return nftChainBase(fmt.Sprintf("%s/%s/%s/%s", sp.Namespace, sp.Name, sp.Proto(), sp.PortName))
+	return nftChainBase(sp.Namespace + "/" + sp.Name + "/" + sp.Proto() + "/" + sp.PortName)
 }
 
 // NFTLocalChain, NFTExternalChain and NFTFirewallChain share the service

@@ -2,6 +2,7 @@ package kubeproxy
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -36,7 +37,9 @@ func BuildNFT(cfg Config, ports []ServicePort) NFTView {
 	hairpin := map[string]bool{}
 	size := 0
 	for _, sp := range ports {
-		size += 1200 + 160*len(sp.Endpoints)
+		// About what a port without affinity writes (700 bytes and 30
+		// per endpoint); the builder grows when more is needed.
+		size += 800 + 40*len(sp.Endpoints)
 	}
 	b.Grow(size)
 	ipx := "ip"
@@ -78,7 +81,8 @@ func BuildNFT(cfg Config, ports []ServicePort) NFTView {
 		}
 		comment := fmt.Sprintf(" comment %q", truncateNFTComment(sp.NameString()))
 		affinity := sp.SessionAffinityClientIP
-		svcChain, localChain, extChain, fwChain := sp.NFTServiceChain(), sp.NFTLocalChain(), sp.NFTExternalChain(), sp.NFTFirewallChain()
+		base := sp.nftBase()
+		svcChain, localChain, extChain, fwChain := "service-"+base, "local-"+base, "external-"+base, "firewall-"+base
 		for _, ep := range cat.Reachable {
 			if affinity {
 				chain(sp.NFTEndpointChain(ep))
@@ -199,11 +203,19 @@ func BuildNFT(cfg Config, ports []ServicePort) NFTView {
 				rule(c, fmt.Sprintf("meta l4proto %s dnat to %s", proto, eps[0].String()))
 				return
 			}
-			var el []string
+			// "i : ip . port" joined by " , ", built without fmt.
+			el := make([]byte, 0, 32*len(eps))
 			for i, ep := range eps {
-				el = append(el, fmt.Sprintf("%d : %s . %d", i, ep.IP, ep.Port))
+				if i > 0 {
+					el = append(el, " , "...)
+				}
+				el = strconv.AppendInt(el, int64(i), 10)
+				el = append(el, " : "...)
+				el = append(el, ep.IP...)
+				el = append(el, " . "...)
+				el = strconv.AppendInt(el, int64(ep.Port), 10)
 			}
-			rule(c, fmt.Sprintf("meta l4proto %s dnat %s addr . port to numgen random mod %d map { %s }", proto, ipx, len(eps), strings.Join(el, " , ")))
+			rule(c, fmt.Sprintf("meta l4proto %s dnat %s addr . port to numgen random mod %d map { %s }", proto, ipx, len(eps), el))
 		}
 		jumps := func(c string, eps []Endpoint) {
 			var el []string

@@ -44,6 +44,10 @@ func Generate(n, e int) []ServicePort {
 	vip := netip.MustParseAddr("10.96.0.0")
 	pod := netip.MustParseAddr("10.128.0.0")
 	out := make([]ServicePort, 0, n)
+	var nodes [100]string // the 100 node names, made once
+	for i := range nodes {
+		nodes[i] = fmt.Sprintf("node-%03d", i)
+	}
 	for i := 0; i < n; i++ {
 		vip = vip.Next()
 		sp := ServicePort{Namespace: "scale", Name: fmt.Sprintf("svc-%05d", i+1), PortName: "http", Protocol: "TCP",
@@ -51,7 +55,7 @@ func Generate(n, e int) []ServicePort {
 		for j := 0; j < e; j++ {
 			pod = pod.Next()
 			sp.Endpoints = append(sp.Endpoints, Endpoint{IP: pod.String(), Port: 8080, Ready: true, Serving: true,
-				NodeName: fmt.Sprintf("node-%03d", (i*e+j)%100)})
+				NodeName: nodes[(i*e+j)%100]})
 		}
 		out = append(out, sp)
 	}
@@ -93,8 +97,16 @@ func Measure(n, e int) ScaleRow {
 // Measure(2, e): every count is a fixed part plus the same amount per
 // Service, which the tests check against full builds (Measure). It costs
 // two small builds whatever n is.
-func Scale(n, e int) ScaleRow {
+func Scale(n, e int) ScaleRow { return Scaler(e)(n) }
+
+// Scaler returns Scale(·, e), making its two small builds once for every
+// row of a table.
+func Scaler(e int) func(n int) ScaleRow {
 	a, b := Measure(1, e), Measure(2, e)
+	return func(n int) ScaleRow { return scaleFrom(a, b, n, e) }
+}
+
+func scaleFrom(a, b ScaleRow, n, e int) ScaleRow {
 	lin := func(x, y int) int { return x + (n-1)*(y-x) }
 	return ScaleRow{Services: n, EndpointsPerService: e,
 		IPTablesNATRules: lin(a.IPTablesNATRules, b.IPTablesNATRules), IPTablesNATChains: lin(a.IPTablesNATChains, b.IPTablesNATChains),
@@ -158,8 +170,15 @@ func (v NFTView) perPacket(ports []ServicePort) int {
 	}
 	chain := ports[0].NFTServiceChain()
 	n := 2
-	for _, l := range strings.Split(v.Text, "\n") {
-		if strings.HasPrefix(l, "add rule ") && strings.Fields(l)[4] == chain {
+	// Lines are "add rule FAMILY kube-proxy CHAIN …", single-spaced.
+	for l := range strings.Lines(v.Text) {
+		rest, ok := strings.CutPrefix(l, "add rule ")
+		if !ok {
+			continue
+		}
+		_, rest, _ = strings.Cut(rest, " ")
+		_, rest, _ = strings.Cut(rest, " ")
+		if c, _, _ := strings.Cut(rest, " "); c == chain {
 			n++
 		}
 	}

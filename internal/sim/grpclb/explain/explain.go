@@ -24,7 +24,7 @@ type cat struct {
 }
 
 // Catalog holds both languages (for the completeness test).
-var Catalog = l10n.NewCatalog(en, ru)
+var Catalog = l10n.LazyCatalog(func() (map[string]string, map[string]string) { return en(), ru() })
 
 func catalogue(lang string) cat {
 	t := Catalog.In(lang)

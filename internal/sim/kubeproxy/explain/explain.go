@@ -42,7 +42,7 @@ type Input struct {
 type cat struct{ t l10n.Texts }
 
 // Catalog holds both languages (for the completeness test).
-var Catalog = l10n.NewCatalog(en, ru)
+var Catalog = l10n.LazyCatalog(func() (map[string]string, map[string]string) { return en(), ru() })
 
 func catalogue(lang string) cat { return cat{Catalog.In(lang)} }
 

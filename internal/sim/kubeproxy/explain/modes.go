@@ -126,10 +126,14 @@ func scaleSection(d *report.Doc, c cat, in Input, data *Data) {
 	d.P(c.F("scale.p", e))
 	t := &report.Table{Header: []string{c.F("scale.services"), c.F("scale.endpoints"), c.F("scale.natrules"), c.F("scale.scan"),
 		c.F("scale.ipvs"), c.F("scale.nft"), c.F("scale.nftpkt")}, Right: []bool{true, true, true, true, true, true, true}}
+	var scale func(int) kubeproxy.ScaleRow // the two small builds, made once
 	for _, s := range rows {
 		r := req
 		if s != in.Services {
-			r = kubeproxy.Scale(s, e)
+			if scale == nil {
+				scale = kubeproxy.Scaler(e)
+			}
+			r = scale(s)
 		}
 		t.Rows = append(t.Rows, []string{num(s), num(s * e), num(r.IPTablesNATRules), num(r.IPTablesWorstScan),
 			fmt.Sprintf("%s / %s", num(r.IPVSVirtual), num(r.IPVSReal)), num(r.NFTRules), num(r.NFTPerPacket)})

@@ -21,7 +21,7 @@ type Catalogue struct {
 }
 
 // Catalog holds both languages (for the completeness test).
-var Catalog = l10n.NewCatalog(en, ru)
+var Catalog = l10n.LazyCatalog(func() (map[string]string, map[string]string) { return en(), ru() })
 
 // For returns the catalogue of lang, English when lang is unknown.
 func For(lang string) *Catalogue { return &Catalogue{t: Catalog.In(lang)} }
