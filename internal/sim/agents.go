@@ -41,6 +41,7 @@ type proxyAgent struct {
 	slices    *informer.Informer[*discoveryv1.EndpointSlice] // indexed by Service
 	svcs      map[string]*proxyService                       // service key → its state
 	scheduled bool
+	dead      bool // its node lost power: it sees and writes nothing
 	lastSync  time.Duration
 	synced    bool
 	last      map[string]uint64 // hash of the rules last written per service port
@@ -230,7 +231,7 @@ func ipHash(ip string) uint64 {
 }
 
 func (p *proxyAgent) schedule() {
-	if p.scheduled {
+	if p.scheduled || p.dead {
 		return
 	}
 	p.scheduled = true
@@ -240,6 +241,9 @@ func (p *proxyAgent) schedule() {
 	}
 	p.eng.After(wait, func() {
 		p.scheduled = false
+		if p.dead {
+			return
+		}
 		p.synced = true
 		p.lastSync = p.eng.Now()
 		p.sync()

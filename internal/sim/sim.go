@@ -102,6 +102,7 @@ type Cluster struct {
 	kubelets     map[string]*kubelet.Kubelet
 	eventsBefore int
 	proxy        *proxyAgent // the first worker's kube-proxy (the clients' node)
+	proxies      map[string]*proxyAgent // by node, the simulated ones
 	nodeLife     *controller.NodeLifecycle
 	comps        []Component // in start order
 }
@@ -193,6 +194,10 @@ func (c *Cluster) components() ([]Component, error) {
 			if i == first {
 				c.proxy = pa
 			}
+			if c.proxies == nil {
+				c.proxies = map[string]*proxyAgent{}
+			}
+			c.proxies[n.Name] = pa
 			comps = append(comps, pa)
 		}
 	}

@@ -88,3 +88,16 @@ func (c *Cluster) OnRouteRemoved(f func(ip string)) {
 func (c *Cluster) Observer(name string) *apiserver.Client {
 	return c.api.NewClient(name, apiserver.Identity{User: name}, trace.PhaseController)
 }
+
+// PowerOff stops a node as a power loss does: its kubelet and its kube-proxy
+// see nothing more and write nothing more (a sync already planned does not
+// run). The API server still holds the node until the node lifecycle
+// controller notices the missing heartbeats.
+func (c *Cluster) PowerOff(node string) {
+	if k := c.kubelets[node]; k != nil {
+		k.Dead = true
+	}
+	if p := c.proxies[node]; p != nil {
+		p.dead = true
+	}
+}

@@ -109,7 +109,7 @@ func (c *Scene) FailNode(name string) error {
 	}
 	c.Recorder().Add(trace.Step{Phase: trace.PhaseKubelet, Actor: "story", Kind: "story.nodedown", Object: "nodes/" + name,
 		Fields: trace.F("node", name, "pods", strings.Join(pods, ", "))})
-	k.Dead = true
+	c.PowerOff(name)
 	c.downAt = c.Now()
 	return nil
 }
