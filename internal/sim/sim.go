@@ -101,7 +101,7 @@ type Cluster struct {
 	slices       *controller.EndpointSlice
 	kubelets     map[string]*kubelet.Kubelet
 	eventsBefore int
-	proxy        *proxyAgent // the first worker's kube-proxy (the clients' node)
+	proxy        *proxyAgent            // the first worker's kube-proxy (the clients' node)
 	proxies      map[string]*proxyAgent // by node, the simulated ones
 	nodeLife     *controller.NodeLifecycle
 	comps        []Component // in start order
