@@ -166,11 +166,7 @@ func NewRecorder(now func() time.Duration, limit int) *Recorder {
 
 // Add records a step at the current virtual time.
 func (r *Recorder) Add(s Step) {
-	if r == nil {
-		return
-	}
-	if r.Limit < 0 || (r.Limit > 0 && len(r.Steps) >= r.Limit) {
-		r.Dropped++
+	if r.Full() {
 		return
 	}
 	s.At = r.now()
@@ -207,14 +203,13 @@ func (r *Recorder) Reset() {
 // Full reports whether the recorder keeps no more steps; it counts the
 // step the caller is about to skip, so hot paths can avoid building it.
 func (r *Recorder) Full() bool {
-	if r == nil {
-		return true
+	if r.Keeping() {
+		return false
 	}
-	if r.Limit < 0 || (r.Limit > 0 && len(r.Steps) >= r.Limit) {
+	if r != nil {
 		r.Dropped++
-		return true
 	}
-	return false
+	return true
 }
 
 // Keeping reports whether a step added now would be kept, without counting
@@ -223,11 +218,6 @@ func (r *Recorder) Full() bool {
 func (r *Recorder) Keeping() bool {
 	return r != nil && !(r.Limit < 0 || (r.Limit > 0 && len(r.Steps) >= r.Limit))
 }
-
-// Skip is Full for a caller that would build the step's fields first: it
-// counts the step as dropped when none are kept, so the caller can skip
-// building them; when it returns false the caller records as usual.
-func (r *Recorder) Skip() bool { return r.Full() }
 
 // ByPhase returns the steps grouped by phase, each group in time order.
 func ByPhase(steps []Step, verbose bool) map[Phase][]Step {

@@ -54,7 +54,7 @@ func (s *Server) handle(c *Client, r *request, done Done) {
 			Object: r.res.Plural + "/" + r.ns + "/" + r.name, Fields: trace.F(fields...)})
 	}
 	if !c.Loud {
-		if !s.rec.Skip() {
+		if !s.rec.Full() {
 			step(c.Phase, "apiserver.request", "verb", verbHTTP(*r), "path", r.path(), "user", c.ID.User)
 		}
 	}
@@ -78,7 +78,7 @@ func (s *Server) handle(c *Client, r *request, done Done) {
 		apiPhase = c.Phase
 	}
 	// 1. Authentication: who is asking.
-	if !s.rec.Skip() {
+	if !s.rec.Full() {
 		step(apiPhase, "apiserver.authn", "user", c.ID.User, "groups", strings.Join(c.ID.Groups, ", "), "method", c.ID.Method)
 	}
 	// 2. Authorization: Node authorizer for kubelets, then RBAC.
@@ -92,7 +92,7 @@ func (s *Server) handle(c *Client, r *request, done Done) {
 		fail(forbidden(c.ID.User, verb, r.res, resource, r.ns, r.name))
 		return
 	}
-	if !s.rec.Skip() {
+	if !s.rec.Full() {
 		step(apiPhase, "apiserver.authz", "user", c.ID.User, "verb", verb, "resource", resource, "by", by)
 	}
 
@@ -336,7 +336,7 @@ func (s *Server) commit(c *Client, r *request, key string, build func(cur *store
 		if !c.Loud {
 			storePhase = c.Phase
 		}
-		if !s.rec.Skip() {
+		if !s.rec.Full() {
 			step(storePhase, "etcd.put", "key", key, "rev", s.rev)
 		}
 		ev := Event{Type: Added, Obj: obj, Rev: s.rev}
@@ -358,7 +358,7 @@ func (s *Server) commit(c *Client, r *request, key string, build func(cur *store
 			if code != http.StatusCreated {
 				kind = "apiserver.updated"
 			}
-			if !s.rec.Skip() {
+			if !s.rec.Full() {
 				step(storePhase, kind, "status", fmt.Sprintf("%d %s", code, http.StatusText(code)), "rv", rv, "kind", r.res.Kind)
 			}
 			if done != nil {

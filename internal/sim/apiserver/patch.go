@@ -117,7 +117,7 @@ func (s *Server) patchStatus(c *Client, r *request, done Done, step func(trace.P
 		s.answer(done, nil, &Status{Code: http.StatusUnsupportedMediaType, Reason: "UnsupportedMediaType", Message: "the simulator patches only pod status"})
 		return
 	}
-	if !s.rec.Skip() {
+	if !s.rec.Full() {
 		step(c.Phase, "apiserver.statuspatch", "path", r.path(), "type", PatchContentType, "fields", r.patch.describe(), "user", c.ID.User)
 	}
 	// The patch is applied to what is stored when the write reaches etcd,

@@ -47,7 +47,7 @@ func (k *Kubelet) ensureImage(ps *podState, c *corev1.Container, then func()) {
 	pod := ps.pod
 	_, present := k.images[c.Image]
 	if c.ImagePullPolicy == corev1.PullNever || (c.ImagePullPolicy == corev1.PullIfNotPresent && present) {
-		if !k.rec.Skip() { // arguments are built only for a kept step
+		if !k.rec.Full() { // arguments are built only for a kept step
 			k.criStep("ImagePresent", pod, "image", c.Image, "container", c.Name, "policy", string(c.ImagePullPolicy))
 		}
 		// image_manager.go: with KubeletEnsureSecretPulledImages (beta, on

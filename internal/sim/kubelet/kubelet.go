@@ -167,10 +167,10 @@ func (k *Kubelet) allocateIP() string {
 // (kuberuntime_manager.go SyncPod).
 func (k *Kubelet) syncPod(ps *podState) {
 	pod := ps.pod
-	if !k.rec.Skip() { // arguments are built only for a kept step
+	if !k.rec.Full() { // arguments are built only for a kept step
 		k.step(trace.PhaseKubelet, "kubelet.admit", pod, "node", k.Node, "qos", string(QoSClass(pod)))
 	}
-	if !k.rec.Skip() { // arguments are built only for a kept step
+	if !k.rec.Full() { // arguments are built only for a kept step
 		k.criStep("RunPodSandbox", pod, "image", PauseImage)
 	}
 	sandbox := sandboxTime
@@ -189,7 +189,7 @@ func (k *Kubelet) syncPod(ps *podState) {
 		}
 		ip := k.allocateIP()
 		ps.ip = ip
-		if !k.rec.Skip() { // arguments are built only for a kept step
+		if !k.rec.Full() { // arguments are built only for a kept step
 			k.runtimeStep("runtime.sandbox", pod, "image", PauseImage, "ip", ip, "cidr", cidrString(k.cidr), "hostname", pod.Name)
 		}
 		k.runInit(ps, 0, func() { k.startContainers(ps, ip) })
@@ -240,13 +240,13 @@ func (k *Kubelet) startContainer(ps *podState, c *corev1.Container, then func())
 		}
 		k.cid++
 		rnd := k.eng.Rand().Uint32() // drawn whether or not the id is shown
-		if !k.rec.Skip() {           // arguments are built only for a kept step
+		if !k.rec.Full() {           // arguments are built only for a kept step
 			k.criStep("CreateContainer", pod, "container", c.Name, "image", c.Image)
 		}
-		if !k.rec.Skip() { // arguments are built only for a kept step
+		if !k.rec.Full() { // arguments are built only for a kept step
 			k.runtimeStep("runtime.namespaces", pod, "container", c.Name, "own", "pid, mnt", "shared", "net, ipc, uts")
 		}
-		if !k.rec.Skip() { // the cgroup is only described, so only built for a kept step
+		if !k.rec.Full() { // the cgroup is only described, so only built for a kept step
 			id := fmt.Sprintf("%012x", uint64(rnd)<<16|uint64(k.cid))
 			cg := ContainerCgroup(pod, c, id)
 			k.runtimeStep("runtime.cgroup", pod, "container", c.Name, "path", cg.Path, "weight", cg.CPUWeight, "cpumax", cg.CPUMax, "memmax", cg.MemoryMax)
@@ -257,10 +257,10 @@ func (k *Kubelet) startContainer(ps *podState, c *corev1.Container, then func())
 			}
 			// kuberuntime_container.go startContainer's event texts.
 			k.c.Event(trace.PhaseKubelet, pod, "Normal", "Created", "Created container: "+c.Name)
-			if !k.rec.Skip() { // arguments are built only for a kept step
+			if !k.rec.Full() { // arguments are built only for a kept step
 				k.criStep("StartContainer", pod, "container", c.Name)
 			}
-			if !k.rec.Skip() {
+			if !k.rec.Full() {
 				var cmd any = strings.Join(append(append([]string{}, c.Command...), c.Args...), " ")
 				if cmd == "" {
 					cmd = trace.P("imagecmd")
@@ -304,7 +304,7 @@ func (k *Kubelet) running(ps *podState, ip string, containers []string) {
 		upd.Status.InitContainerStatuses = k.initStatuses(ps, n, nil, "")
 		containers = append(append([]string{}, ps.sidecars...), containers...)
 	}
-	if !k.rec.Skip() { // arguments are built only for a kept step
+	if !k.rec.Full() { // arguments are built only for a kept step
 		k.step(trace.PhaseReady, "kubelet.running", pod, "ip", ip, "ready", ready, "containers", strings.Join(containers, ", "))
 	}
 	gen := ps.generation
