@@ -14,13 +14,15 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 )
 
-func crashStory(t *testing.T, reason string, times int) *trace.Trace {
+// settledApp is a cluster of cfg with examples/app.yaml applied and every
+// pod Ready.
+func settledApp(t *testing.T, cfg sim.Config) *sim.Cluster {
 	t.Helper()
 	src, err := os.ReadFile(golden.Root() + "/examples/app.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := sim.NewCluster(sim.Config{Seed: 1, Workers: 3})
+	c, err := sim.NewCluster(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,6 +30,12 @@ func crashStory(t *testing.T, reason string, times int) *trace.Trace {
 	if !c.Settle() {
 		t.Fatal("app.yaml did not settle")
 	}
+	return c
+}
+
+func crashStory(t *testing.T, reason string, times int) *trace.Trace {
+	t.Helper()
+	c := settledApp(t, sim.Config{Seed: 1, Workers: 3})
 	sc := New(c)
 	if err := sc.Crash(c.Pods()[0], reason, times); err != nil {
 		t.Fatal(err)

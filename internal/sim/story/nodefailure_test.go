@@ -1,31 +1,17 @@
 package story
 
 import (
-	"os"
 	"testing"
 	"time"
 
-	"github.com/k8sexplain/k8sexplain/internal/golden"
 	"github.com/k8sexplain/k8sexplain/internal/sim"
-	"github.com/k8sexplain/k8sexplain/internal/sim/simtest"
 )
 
 // A node that lost power runs nothing: after FailNode neither its kubelet
 // nor its kube-proxy records a step, while the kube-proxies of the live
 // nodes keep reprogramming their rules as the endpoints change.
 func TestFailedNodeIsSilent(t *testing.T) {
-	src, err := os.ReadFile(golden.Root() + "/examples/app.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := sim.NewCluster(sim.Config{Seed: 1, Workers: 3, Heartbeats: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Apply(simtest.Parse(t, string(src)), []string{"app.yaml"})
-	if !c.Settle() {
-		t.Fatal("app.yaml did not settle")
-	}
+	c := settledApp(t, sim.Config{Seed: 1, Workers: 3, Heartbeats: true})
 	sc := New(c)
 	if err := sc.FailNode("node-a"); err != nil {
 		t.Fatal(err)
