@@ -10,8 +10,10 @@ import (
 // Event aggregation of client-go's core/v1 recorder
 // (tools/record/events_cache.go EventAggregator): events that share source,
 // object, type and reason but differ in message count as "similar"; from
-// the 11th distinct message within 10 minutes on, the recorder writes one
-// aggregate event whose message starts "(combined from similar events): ".
+// the 10th distinct message within 10 minutes on, the recorder writes one
+// aggregate event whose message starts "(combined from similar events): "
+// (EventAggregate inserts the message into the record's set, then combines
+// unless the set is still smaller than defaultAggregateMaxEvents, 10).
 const (
 	aggregateMaxEvents = 10
 	aggregateInterval  = 600 * time.Second
@@ -32,7 +34,7 @@ type aggregateKey struct {
 
 type aggregateRecord struct {
 	key        aggregateKey
-	messages   []string // distinct messages seen, at most aggregateMaxEvents
+	messages   []string // distinct messages seen, at most aggregateMaxEvents-1
 	last       time.Duration
 	prev, next *aggregateRecord // LRU order: most recently used at the head
 }
@@ -120,9 +122,13 @@ func (c *Client) aggregate(regarding runtime.Object, typ, reason, msg string) st
 	if slices.Contains(r.messages, msg) {
 		return msg
 	}
-	if len(r.messages) < aggregateMaxEvents {
+	if len(r.messages)+1 < aggregateMaxEvents {
 		r.messages = append(r.messages, msg)
 		return msg
 	}
+	// Combined. Upstream inserts the message and then pops an arbitrary
+	// one (localKeys.PopAny, map order) so the set stays at 9; popping the
+	// one just inserted is the deterministic choice: the 9 remembered
+	// messages stay the first 9.
 	return "(combined from similar events): " + msg
 }

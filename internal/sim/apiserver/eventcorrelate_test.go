@@ -11,7 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 )
 
-// The recorder aggregates from the 11th distinct message on, and forgets
+// The recorder aggregates from the 10th distinct message on, and forgets
 // the least recently used of its 4096 records (events_cache.go): a pod
 // pushed out of the cache starts counting again.
 func TestAggregateLRU(t *testing.T) {
@@ -30,8 +30,8 @@ func TestAggregateLRU(t *testing.T) {
 		}
 		return msg
 	}
-	if got := report(0, 11); !strings.HasPrefix(got, "(combined from similar events): ") {
-		t.Fatalf("11th distinct message: %q", got)
+	if got := report(0, 10); !strings.HasPrefix(got, "(combined from similar events): ") {
+		t.Fatalf("10th distinct message: %q", got)
 	}
 	for i := 1; i <= aggregateCacheSize; i++ {
 		report(i, 1)
@@ -46,5 +46,28 @@ func TestAggregateLRU(t *testing.T) {
 	// pod 1 is the one evicted now.
 	if c.similar.byKey[aggregateKey{"u1", "Warning", "Failed"}] != nil {
 		t.Fatal("pod 1 should have been evicted")
+	}
+}
+
+// EventAggregate inserts the message into the record's set first and
+// compares after: the 10th distinct message within 10 minutes is already
+// combined, the 9th is not; a message seen before stays as it is.
+func TestAggregateThreshold(t *testing.T) {
+	s, err := New(engine.New(1), nil, "10.96.0.0/12")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := s.NewClient("replicaset-controller", Identity{User: "system:serviceaccount:kube-system:replicaset-controller"}, 0)
+	rs := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "web", UID: "u"}}
+	for i := 1; i <= 9; i++ {
+		if got := c.aggregate(rs, "Normal", "SuccessfulCreate", fmt.Sprint("Created pod: p", i)); strings.HasPrefix(got, "(combined") {
+			t.Fatalf("message %d combined: %q", i, got)
+		}
+	}
+	if got := c.aggregate(rs, "Normal", "SuccessfulCreate", "Created pod: p1"); got != "Created pod: p1" {
+		t.Fatalf("a message seen before: %q", got)
+	}
+	if got := c.aggregate(rs, "Normal", "SuccessfulCreate", "Created pod: p10"); got != "(combined from similar events): Created pod: p10" {
+		t.Fatalf("10th distinct message: %q", got)
 	}
 }
