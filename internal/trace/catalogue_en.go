@@ -311,6 +311,7 @@ func scaleEN() map[string]string {
 		"scale.steps":    "Steps: {kept} kept (limit {limit}), {counted} more counted but not built.",
 		"scale.stepsAll": "Steps: none kept (--summary), {counted} counted.",
 		"scale.count":    "events",
+		"scale.events":   "Event recorders (core/v1): {created:# Event created|# Events created}, {patched:# count patch|# count patches} (a repeat or a \"(combined from similar events)\" PATCHes the Event written before), {dropped:# event|# events} dropped by the spam filter (25 per source and object, then 1 per 5 minutes).",
 	}
 }
 

@@ -311,6 +311,7 @@ func scaleRU() map[string]string {
 		"scale.steps":    "Шаги: сохранено {kept} (лимит {limit}), ещё {counted} посчитаны, но не построены.",
 		"scale.stepsAll": "Шаги: не сохраняются (--summary), посчитано {counted}.",
 		"scale.count":    "событий",
+		"scale.events":   "Рекордеры событий (core/v1): создано событий — {created}, PATCH счётчика — {patched} (повтор или «(combined from similar events)» обновляет уже записанное событие), отброшено спам-фильтром — {dropped} (25 на источник и объект, дальше одно в 5 минут).",
 	}
 }
 
