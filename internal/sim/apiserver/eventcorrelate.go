@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // The core/v1 event recorder's correlator (client-go
@@ -89,26 +90,44 @@ type logKey struct {
 	combined bool
 }
 
-// eventLog is what the logger remembers of the Event a key writes to
-// (events_cache.go eventLog): its count and first timestamp, and the Event
-// as the API server answered its create.
-type eventLog struct {
-	count int32
-	first metav1.Time
-	ev    *loggedEvent
+// hash is the key as the logger's LRU holds it: a 64-bit FNV-1a of its
+// parts (8 bytes instead of four string headers, in the map and in the
+// entry; one LRU entry per distinct event a kubelet reports is most of the
+// correlator's memory at scale). Two keys sharing a hash (odds 2^-64 a
+// pair) would count as one event.
+func (k logKey) hash() uint64 {
+	h := uint64(14695981039346656037)
+	for _, s := range [...]string{k.agg.uid, k.agg.typ, k.agg.reason, k.msg} {
+		for i := 0; i < len(s); i++ {
+			h = (h ^ uint64(s[i])) * 1099511628211
+		}
+		h = (h ^ 0xff) * 1099511628211 // separator: no byte of UTF-8 text
+	}
+	if k.combined {
+		h = (h ^ 1) * 1099511628211
+	}
+	return h
 }
 
-// loggedEvent is one Event on the server. Upstream the recorder names an
-// Event itself (util.GenerateEventName: <object>.<unix nanoseconds in
-// hex>) and so knows the name before the create returns; the simulator's
-// creates use generateName, so the name is known only from the create's
-// answer, and a PATCH recorded before that waits for it (upstream the
-// broadcaster's single goroutine sends the PATCH only after the create
-// returned anyway, event.go recordToSink).
-type loggedEvent struct {
-	stored   *corev1.Event // as created; nil until the create answers
-	answered bool
-	waiting  []func()
+// eventLog is what the logger remembers of the Event a key writes to
+// (events_cache.go eventLog): its count and first timestamp, and what its
+// create answered that a PATCH must name (the Event's body is not kept;
+// upstream's logger keeps only the name and resourceVersion).
+//
+// Upstream the recorder names an Event itself (util.GenerateEventName:
+// <object>.<unix nanoseconds in hex>) and so knows the name before the
+// create returns; the simulator's creates use generateName, so the name
+// is known only from the create's answer, and a PATCH recorded before that
+// waits for it (upstream the broadcaster's single goroutine sends the
+// PATCH only after the create returned anyway, event.go recordToSink).
+type eventLog struct {
+	count    int32
+	answered bool // the create has answered
+	first    time.Duration
+	created  int64     // the Event's creationTimestamp, Unix seconds
+	name     string    // "" until the create answers, or when it failed
+	uid      types.UID // the Event's, from the same answer
+	waiting  []func()  // PATCHes recorded before the create answered
 }
 
 // spamKey is getSpamKey: source (the client), involved object and type.
@@ -136,7 +155,7 @@ func (b *tokenBucket) take(now time.Duration) bool {
 // correlator is one recorder's state: the three LRUs.
 type correlator struct {
 	similar lru[aggregateKey, aggregateRecord]
-	logged  lru[logKey, eventLog]
+	logged  lru[uint64, eventLog] // by logKey.hash
 	spam    lru[spamKey, tokenBucket]
 }
 
@@ -275,13 +294,14 @@ func (c *Client) Event(phase trace.Phase, regarding runtime.Object, typ, reason,
 	if !combined {
 		lk.msg = msg
 	}
-	var log eventLog
-	if prev := c.corr.logged.get(lk); prev != nil && prev.count > 0 {
-		log = eventLog{count: prev.count + 1, first: prev.first, ev: prev.ev}
+	lh := lk.hash()
+	log := c.corr.logged.get(lh)
+	if log != nil && log.count > 0 {
+		log.count++
 	} else {
-		log = eventLog{count: 1, first: ts, ev: &loggedEvent{}}
+		log = c.corr.logged.add(lh, eventLog{count: 1, first: now})
 	}
-	c.corr.logged.add(lk, log)
+	count := log.count
 
 	sk := spamKey{uid: lk.agg.uid, typ: typ}
 	b := c.corr.spam.get(sk)
@@ -302,41 +322,43 @@ func (c *Client) Event(phase trace.Phase, regarding runtime.Object, typ, reason,
 		InvolvedObject: corev1.ObjectReference{Kind: res.Kind, Namespace: m.GetNamespace(), Name: m.GetName(), UID: m.GetUID()},
 		Type:           typ, Reason: reason, Message: msg,
 		Source:         corev1.EventSource{Component: component},
-		FirstTimestamp: log.first, LastTimestamp: ts, Count: log.count,
+		FirstTimestamp: metav1.NewTime(Epoch.Add(log.first)), LastTimestamp: ts, Count: count,
 	}
 	ev.Namespace = m.GetNamespace()
 	if ev.Namespace == "" {
 		ev.Namespace = "default"
 	}
-	if log.count == 1 {
+	if count == 1 {
 		c.s.EventsCreated++
 		if !c.s.rec.Full() {
 			c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event", Object: objectRef(regarding),
 				Fields: trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind)})
 		}
-		c.createEvent(ev, log.ev)
+		c.createEvent(ev, log)
 		return
 	}
 	c.s.EventsPatched++
 	if !c.s.rec.Full() {
 		c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event.patch", Object: objectRef(regarding),
-			Fields: trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind, "count", log.count)})
+			Fields: trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind, "count", count)})
 	}
-	le := log.ev
-	if le.answered {
-		c.patchEvent(ev, le)
+	if log.answered {
+		c.patchEvent(ev, log)
 		return
 	}
-	le.waiting = append(le.waiting, func() { c.patchEvent(ev, le) })
+	log.waiting = append(log.waiting, func() { c.patchEvent(ev, log) })
 }
 
 // createEvent POSTs ev; le learns the name the API server gave it.
-func (c *Client) createEvent(ev *corev1.Event, le *loggedEvent) {
+// le points into the logger's LRU entry: an entry forgotten meanwhile
+// still gets the answer, and nothing reads it again.
+func (c *Client) createEvent(ev *corev1.Event, le *eventLog) {
 	ev.GenerateName = ev.InvolvedObject.Name + "."
 	c.send(request{verb: "create", obj: ev, res: ResourceOf(ev), ns: ev.Namespace}, func(obj runtime.Object, st *Status) {
 		le.answered = true
 		if st == nil {
-			le.stored = obj.(*corev1.Event)
+			m := Meta(obj)
+			le.name, le.uid, le.created = m.GetName(), m.GetUID(), m.GetCreationTimestamp().Unix()
 		}
 		waiting := le.waiting
 		le.waiting = nil
@@ -360,18 +382,21 @@ type patchBody struct {
 // Without a stored Event (its create failed) the event is created instead,
 // as recordEvent does when the PATCH answers NotFound; so is one whose
 // PATCH does answer NotFound.
-func (c *Client) patchEvent(ev *corev1.Event, le *loggedEvent) {
-	if le.stored == nil {
+func (c *Client) patchEvent(ev *corev1.Event, le *eventLog) {
+	if le.name == "" {
 		c.createEvent(ev, le)
 		return
 	}
 	body, _ := json.Marshal(patchBody{Count: ev.Count, LastTimestamp: ev.LastTimestamp, Message: ev.Message})
-	next := le.stored.DeepCopy()
-	next.Count, next.LastTimestamp, next.Message = ev.Count, ev.LastTimestamp, ev.Message
-	r := request{verb: "patch", res: ResourceOf(next), ns: next.Namespace, name: next.Name, body: string(body), obj: next}
+	// The Event as the patch leaves it: the recorder's copy with the stored
+	// one's identity (name, uid, creationTimestamp); firstTimestamp is the
+	// logger's, as stored.
+	ev.Name, ev.UID, ev.CreationTimestamp = le.name, le.uid, metav1.NewTime(time.Unix(le.created, 0).UTC())
+	r := request{verb: "patch", res: ResourceOf(ev), ns: ev.Namespace, name: ev.Name, body: string(body), obj: ev}
 	c.send(r, func(_ runtime.Object, st *Status) {
 		if st != nil && st.Code == 404 {
 			fresh := *ev
+			fresh.ObjectMeta = metav1.ObjectMeta{Namespace: ev.Namespace}
 			c.createEvent(&fresh, le)
 		}
 	})
