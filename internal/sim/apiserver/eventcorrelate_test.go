@@ -155,6 +155,15 @@ func TestEventIdenticalPatchesCount(t *testing.T) {
 	if body != "/api/v1/namespaces/default/events/"+name {
 		t.Fatalf("PATCH path %q", body)
 	}
+	for _, st := range rec.Steps {
+		if st.Kind == "apiserver.patch" {
+			body = st.Get("body")
+		}
+	}
+	if !strings.HasPrefix(body, `{"count":2,"lastTimestamp":"2026-01-01T09:00:10Z","message":"Back-off restarting failed container"}`) ||
+		!strings.HasSuffix(body, "(application/strategic-merge-patch+json)") {
+		t.Fatalf("PATCH body %q", body)
+	}
 }
 
 // From the 10th distinct message on, the combined events all write one

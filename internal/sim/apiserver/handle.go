@@ -128,6 +128,12 @@ func (s *Server) handle(c *Client, r *request, done Done) {
 		}
 		if c.Loud {
 			step(apiPhase, "apiserver.patch", "body", r.body, "path", r.path())
+		} else if r.res.Kind == "Event" && !s.rec.Full() {
+			// An event recorder's count PATCH (verbose): the body and its
+			// content type, as client-go sends it (typed/core/v1
+			// event_expansion.go PatchWithEventNamespace:
+			// types.StrategicMergePatchType).
+			step(apiPhase, "apiserver.patch", "body", r.body+" ("+PatchContentType+")", "path", r.path())
 		}
 		s.patch(c, r, done, step)
 		return
