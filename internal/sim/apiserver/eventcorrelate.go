@@ -309,6 +309,13 @@ func (c *Client) Event(phase trace.Phase, regarding runtime.Object, typ, reason,
 		b = c.corr.spam.add(sk, tokenBucket{tokens: spamBurst, last: now})
 	}
 	if !b.take(now) {
+		if count == 1 {
+			// No Event will be created for this key: a later one that
+			// gets through must create it (patchEvent without a name),
+			// as upstream's PATCH to a name never created answers
+			// NotFound and recordEvent creates it.
+			log.answered = true
+		}
 		c.s.EventsDropped++
 		if !c.s.rec.Full() {
 			c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event.spam", Object: objectRef(regarding),

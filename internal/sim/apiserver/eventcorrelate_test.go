@@ -246,3 +246,27 @@ func TestEventSpamFilter(t *testing.T) {
 		t.Fatalf("right after: %d dropped, want 7", s.EventsDropped)
 	}
 }
+
+// An event whose first occurrence the spam filter dropped has no Event to
+// PATCH: the next one that gets through is created, with the count the
+// logger kept (upstream: the PATCH to the name it never created answers
+// NotFound and recordEvent creates it, event.go).
+func TestEventDroppedFirstIsCreatedLater(t *testing.T) {
+	s, c, eng, _ := recorderRig(t)
+	for i := 0; i < 25; i++ {
+		c.Event(trace.PhaseKubelet, testPod(1), "Warning", "BackOff", "Back-off restarting failed container")
+	}
+	eng.Run(time.Hour)
+	c.Event(trace.PhaseKubelet, testPod(1), "Warning", "Unhealthy", "Liveness probe failed")
+	eng.Run(time.Hour)
+	if s.EventsDropped != 1 {
+		t.Fatalf("%d dropped, want the Unhealthy one", s.EventsDropped)
+	}
+	eng.RunUntil(eng.Now() + 5*time.Minute)
+	c.Event(trace.PhaseKubelet, testPod(1), "Warning", "Unhealthy", "Liveness probe failed")
+	eng.Run(time.Hour)
+	got := eventWrites(s)
+	if last := got[len(got)-1]; !strings.HasPrefix(last, "create 201 p1.") || !strings.HasSuffix(last, " count=2 Liveness probe failed") {
+		t.Fatalf("last write %q, want a create with count 2", last)
+	}
+}
