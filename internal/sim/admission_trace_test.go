@@ -57,9 +57,9 @@ func TestQuotaAndLimitRange(t *testing.T) {
 		t.Fatalf("want the ReplicaSet to keep retrying, got %d FailedCreate", len(failed))
 	}
 	for i, m := range failed {
-		// client-go's recorder aggregates: from the 11th similar event
+		// client-go's recorder aggregates: from the 10th similar event
 		// (same object and reason, another message) on, one combined event.
-		if i >= 10 {
+		if i >= 9 {
 			var ok bool
 			if m, ok = strings.CutPrefix(m, "(combined from similar events): "); !ok {
 				t.Fatalf("event %d is not aggregated: %s", i+1, m)

@@ -414,7 +414,8 @@ func (c *Cluster) scale(pods int) *trace.Scale {
 		Scheduled: c.sched.Scheduled, FirstBind: c.sched.FirstBind, LastBind: c.sched.LastBind,
 		SliceWrites: c.slices.Writes, BatchPeriod: c.cfg.EndpointUpdatesBatchPeriod, Slices: len(c.api.List("endpointslices")), MaxEndpointsPerSlice: controller.MaxEndpointsPerSlice,
 		ProxiesSimulated: min(len(c.nodes), proxySample), ProxiesCounted: max(0, len(c.nodes)-proxySample),
-		StepLimit: c.cfg.StepLimit, StepsKept: len(c.rec.Steps), StepsCounted: c.rec.Dropped}
+		StepLimit: c.cfg.StepLimit, StepsKept: len(c.rec.Steps), StepsCounted: c.rec.Dropped,
+		EventsCreated: c.api.EventsCreated, EventsPatched: c.api.EventsPatched, EventsDropped: c.api.EventsDropped}
 	if c.proxy != nil {
 		sc.ProxySyncs, sc.ProxyEndpointsWritten, sc.ProxyLargestSync = c.proxy.Syncs, c.proxy.SyncedEndpoints, c.proxy.LargestSync
 	}

@@ -148,3 +148,41 @@ func TestEndpointUpdatesBatchPeriod(t *testing.T) {
 		t.Errorf("batching should at least halve the slice writes: %v", writes)
 	}
 }
+
+// At scale the ReplicaSet controller's recorder sends 25 events about its
+// ReplicaSet (9 SuccessfulCreate, the "(combined from similar events)"
+// one, 15 PATCHes of its count) and its spam filter drops the rest, as
+// client-go's EventCorrelator does; the scale summary counts them.
+func TestReplicaSetEventsAreSpamFiltered(t *testing.T) {
+	c, err := NewCluster(Config{Seed: 1, Workers: 20, StepLimit: -1, ScaleReport: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.api.LogWrites = true
+	c.Apply(deployment(300), []string{"bench.yaml"})
+	tr := c.Run("bench")
+	sc := tr.Summary.Scale
+	if sc == nil || !tr.Summary.AllReady {
+		t.Fatalf("no scale summary, or not all ready (%d of %d)", tr.Summary.ReadyPods, tr.Summary.Pods)
+	}
+	var created, patched int
+	for _, w := range c.api.Writes {
+		if w.Actor == "replicaset-controller" && w.Resource == "events" {
+			switch w.Verb {
+			case "create":
+				created++
+			case "patch":
+				patched++
+			}
+		}
+	}
+	if created != 10 || patched != 15 {
+		t.Errorf("replicaset-controller: %d events created, %d patched; want 10 and 15", created, patched)
+	}
+	if sc.EventsDropped != 300-25 {
+		t.Errorf("%d events dropped, want %d (300 SuccessfulCreate, 25 sent)", sc.EventsDropped, 300-25)
+	}
+	if sc.EventsCreated == 0 || sc.EventsPatched < 15 {
+		t.Errorf("scale summary: %d created, %d patched", sc.EventsCreated, sc.EventsPatched)
+	}
+}

@@ -161,6 +161,10 @@ func catalogueEN() map[string]Entry {
 			"The Deployment controller does not create pods. It hashes the pod template into the pod-template-hash label and creates a ReplicaSet named <deployment>-<hash>; a new template later means a new ReplicaSet, which is how rolling updates and rollbacks work."},
 		"event": {"Event {type} {reason}: {message}",
 			"Events are API objects: controllers and the kubelet write core/v1 Events, the scheduler events.k8s.io/v1 ones. `kubectl describe` lists those about the object (Type, Reason, Age, From, Message); they expire after an hour (--event-ttl), so they explain recent history only."},
+		"event.patch": {"PATCH of the Event written before, count {count} — Event {type} {reason}: {message}",
+			"The core/v1 event recorder (client-go tools/record) remembers the events it wrote. The same event again (same object, type, reason and message), or another \"(combined from similar events)\" one, is not a new Event: it PATCHes the existing one with count+1, the new lastTimestamp and the message. That is the \"x25 over 3m\" in `kubectl describe`."},
+		"event.spam": {"not sent (spam filter: more than 25 events about this object from this source, 1 per 5 minutes after) — Event {type} {reason}: {message}",
+			"The recorder's last stage, EventSourceObjectSpamFilter, gives every source + object (+ type) a token bucket of 25 events refilled at one per 5 minutes; an event without a token is dropped in the client and never reaches the API server. It counts patches too, so an object that keeps failing shows events that stop, then one every 5 minutes with a count that jumps (dropped events were still counted)."},
 		"replicaset.diff": {"{object}: want {want} pods, have {have}: create {create} (slow start: batches of 1, 2, 4…)",
 			"The ReplicaSet controller counts the pods it owns (ownerReferences) and creates the difference in doubling batches, so a broken template fails once instead of N times. Pod names come from generateName: <replicaset>-<5 random characters>."},
 		"replicaset.status": {"status: {replicas:# replica|# replicas}, {ready} ready, {available} available", ""},
@@ -307,6 +311,7 @@ func scaleEN() map[string]string {
 		"scale.steps":    "Steps: {kept} kept (limit {limit}), {counted} more counted but not built.",
 		"scale.stepsAll": "Steps: none kept (--summary), {counted} counted.",
 		"scale.count":    "events",
+		"scale.events":   "Event recorders (core/v1): {created:# Event created|# Events created}, {patched:# count patch|# count patches} (a repeat or a \"(combined from similar events)\" PATCHes the Event written before), {dropped:# event|# events} dropped by the spam filter (25 per source and object, then 1 per 5 minutes).",
 	}
 }
 

@@ -161,6 +161,10 @@ func catalogueRU() map[string]Entry {
 			"Контроллер Deployment сам поды не создаёт. Он вычисляет хеш шаблона пода, записывает его в метку pod-template-hash и создаёт ReplicaSet с именем <deployment>-<hash>; изменённый шаблон даёт новый ReplicaSet — на этом и построены rolling update и откат."},
 		"event": {"Event {type} {reason}: {message}",
 			"События — это API-объекты: контроллеры и kubelet пишут события core/v1, планировщик — events.k8s.io/v1. `kubectl describe` показывает события объекта (Type, Reason, Age, From, Message); они живут час (--event-ttl), поэтому объясняют только недавнюю историю."},
+		"event.patch": {"PATCH уже записанного события, счётчик {count} — Event {type} {reason}: {message}",
+			"Рекордер событий core/v1 (client-go tools/record) помнит, какие события он уже записал. То же событие ещё раз (тот же объект, type, reason и message) или очередное «(combined from similar events)» — это не новый Event: рекордер делает PATCH существующего, увеличивая count и обновляя lastTimestamp и message. Отсюда «x25 over 3m» в `kubectl describe`."},
+		"event.spam": {"не отправлено (спам-фильтр: больше 25 событий об этом объекте от этого источника, дальше одно в 5 минут) — Event {type} {reason}: {message}",
+			"Последняя ступень рекордера, EventSourceObjectSpamFilter, заводит на каждую пару «источник + объект» (и type) ведро токенов: 25 событий, пополнение — одно в 5 минут. Событие без токена отбрасывается ещё в клиенте и до API-сервера не доходит. PATCH тоже тратят токены, поэтому у объекта, который постоянно падает, события сначала обрываются, а потом идут раз в 5 минут, и count в них прыгает: отброшенные события всё равно посчитаны."},
 		"replicaset.diff": {"{object}: нужно подов: {want}, есть: {have}; создаём {create} (slow start: пачки по 1, 2, 4…)",
 			"Контроллер ReplicaSet считает принадлежащие ему поды (по ownerReferences) и создаёт недостающие пачками удваивающегося размера, чтобы сломанный шаблон упал один раз, а не N раз. Имена подов берутся из generateName: <replicaset>-<5 случайных символов>."},
 		"replicaset.status": {"статус: {replicas:# реплика|# реплики|# реплик}, готовы {ready}, доступны {available}", ""},
@@ -307,6 +311,7 @@ func scaleRU() map[string]string {
 		"scale.steps":    "Шаги: сохранено {kept} (лимит {limit}), ещё {counted} посчитаны, но не построены.",
 		"scale.stepsAll": "Шаги: не сохраняются (--summary), посчитано {counted}.",
 		"scale.count":    "событий",
+		"scale.events":   "Рекордеры событий (core/v1): создано событий — {created}, PATCH счётчика — {patched} (повтор или «(combined from similar events)» обновляет уже записанное событие), отброшено спам-фильтром — {dropped} (25 на источник и объект, дальше одно в 5 минут).",
 	}
 }
 

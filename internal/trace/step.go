@@ -286,6 +286,10 @@ type Scale struct {
 	ProxySyncs            int // rule rewrites on the first worker's kube-proxy
 	ProxyEndpointsWritten int // endpoints in those rewrites, summed
 	ProxyLargestSync      int // endpoints in the largest one
+	// EventsCreated, EventsPatched and EventsDropped are what the core/v1
+	// event recorders did with the events recorded: POST, PATCH of the
+	// count, or dropped by the spam filter.
+	EventsCreated, EventsPatched, EventsDropped int
 	// StepsRecorded says how the steps were kept: "all", or the limit and
 	// how many were counted without being kept.
 	StepLimit, StepsKept, StepsCounted int

@@ -3,7 +3,6 @@ package apiserver
 import (
 	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
@@ -49,8 +48,8 @@ type Client struct {
 	// Loud records the request pipeline as regular steps (kubectl does);
 	// otherwise the pipeline shows only with -v.
 	Loud bool
-	// similar is the event recorder's aggregation state (eventcorrelate.go).
-	similar aggregateCache
+	// corr is the event recorder's correlator state (eventcorrelate.go).
+	corr correlator
 }
 
 // NewClient returns a client that authenticates as id.
@@ -158,30 +157,6 @@ func (c *Client) Watch(plural string, h func(Event)) {
 func (c *Client) WatchNode(plural, node string, h func(Event)) {
 	c.s.Requests[c.Actor]++
 	c.s.watch(c.Actor, plural, node, h)
-}
-
-// Event records a Kubernetes Event through the API (POST events), as
-// client-go's event recorder does, and a step for the story.
-func (c *Client) Event(phase trace.Phase, regarding runtime.Object, typ, reason, msg string) {
-	m := Meta(regarding)
-	res := ResourceOf(regarding)
-	msg = c.aggregate(regarding, typ, reason, msg)
-	if !c.s.rec.Full() {
-		c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event", Object: objectRef(regarding),
-			Fields: trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind)})
-	}
-	component, _, _ := strings.Cut(c.Actor, "/")
-	ev := &corev1.Event{
-		InvolvedObject: corev1.ObjectReference{Kind: res.Kind, Namespace: m.GetNamespace(), Name: m.GetName(), UID: m.GetUID()},
-		Type:           typ, Reason: reason, Message: msg,
-		Source: corev1.EventSource{Component: component},
-	}
-	ev.Namespace = m.GetNamespace()
-	if ev.Namespace == "" {
-		ev.Namespace = "default"
-	}
-	ev.GenerateName = m.GetName() + "."
-	c.send(request{verb: "create", obj: ev, res: ResourceOf(ev), ns: ev.Namespace}, nil)
 }
 
 func nodeOf(obj runtime.Object) string {

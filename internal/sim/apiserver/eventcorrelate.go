@@ -1,26 +1,72 @@
 package apiserver
 
 import (
+	"encoding/json"
 	"slices"
+	"strings"
 	"time"
 
+	"github.com/k8sexplain/k8sexplain/internal/trace"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 )
 
-// Event aggregation of client-go's core/v1 recorder
-// (tools/record/events_cache.go EventAggregator): events that share source,
-// object, type and reason but differ in message count as "similar"; from
-// the 11th distinct message within 10 minutes on, the recorder writes one
-// aggregate event whose message starts "(combined from similar events): ".
+// The core/v1 event recorder's correlator (client-go
+// tools/record/events_cache.go EventCorrelator.EventCorrelate): every event
+// a controller or the kubelet records passes, in this order,
+//
+//  1. the aggregator (EventAggregator): events that share source, object,
+//     type and reason but differ in message are "similar"; from the 10th
+//     distinct message within 10 minutes on, the recorder writes one
+//     aggregate event whose message starts "(combined from similar events): "
+//     (EventAggregate inserts the message into the record's set, then
+//     combines unless the set is still smaller than
+//     defaultAggregateMaxEvents, 10);
+//  2. the logger (eventLogger.eventObserve): an event whose key it has seen
+//     becomes a PATCH of the Event written for that key, count+1, new
+//     lastTimestamp and message, instead of a create. The key is the whole
+//     event (getEventKey, message included), or for an aggregate event the
+//     aggregation key, so every later combined event patches the one
+//     aggregate Event;
+//  3. the spam filter (EventSourceObjectSpamFilter.Filter): a token bucket
+//     per source, object and type (getSpamKey), burst 25, refilled at 1/300
+//     per second (defaultSpamBurst, defaultSpamQPS): an event without a
+//     token is not sent at all. It runs last, so patches spend tokens too,
+//     and the logger has already counted a dropped event: the next PATCH
+//     that gets through carries a count that includes it.
+//
+// Each stage keeps an LRU of maxLruCacheEntries (4096) records per
+// recorder; one recorder per component here, one Client (every controller
+// of kube-controller-manager has its own broadcaster and recorder, e.g.
+// pkg/controller/replicaset/replica_set.go NewBaseController; the kubelet
+// one, cmd/kubelet/app/server.go).
+//
+// Left out: involvedObject.fieldPath (the kubelet's container events carry
+// spec.containers{name}; getEventKey includes it, the aggregation and spam
+// keys do not), and the broadcaster's serialization: upstream one goroutine
+// writes a recorder's events one request at a time (event.go
+// recordToSink), here each create goes out when recorded.
 const (
 	aggregateMaxEvents = 10
 	aggregateInterval  = 600 * time.Second
-	// aggregateCacheSize is the recorder's LRU of aggregate records
+	// correlatorCacheSize is the size of each of the three LRUs
 	// (events_cache.go maxLruCacheEntries): the least recently used record
 	// is forgotten beyond it, so memory stays bounded however many objects
 	// a component reports on.
-	aggregateCacheSize = 4096
+	correlatorCacheSize = 4096
+	// spamBurst and spamQPS are defaultSpamBurst and defaultSpamQPS; the
+	// rate is a float32 there (flowcontrol.NewTokenBucketPassiveRateLimiterWithClock),
+	// kept as one here so a token is back after the same 300 s.
+	spamBurst = 25
 )
+
+var spamQPS = float64(float32(1. / 300.))
+
+// CombinedPrefix starts the message of an aggregate event
+// (EventAggregatorByReasonMessageFunc).
+const CombinedPrefix = "(combined from similar events): "
 
 // aggregateKey is what makes events similar (EventAggregatorByReasonFunc:
 // source, involved object, type and reason). The source is the client's
@@ -30,21 +76,104 @@ type aggregateKey struct {
 	uid, typ, reason string
 }
 
+// aggregateRecord is one group of similar events.
 type aggregateRecord struct {
-	key        aggregateKey
-	messages   []string // distinct messages seen, at most aggregateMaxEvents
-	last       time.Duration
-	prev, next *aggregateRecord // LRU order: most recently used at the head
+	messages []string // distinct messages seen, at most aggregateMaxEvents-1
+	last     time.Duration
 }
 
-// aggregateCache is the LRU of aggregate records (golang-lru in upstream),
-// a map and an intrusive doubly linked list.
-type aggregateCache struct {
-	byKey      map[aggregateKey]*aggregateRecord
-	head, tail *aggregateRecord
+// logKey is the logger's key: the whole event (getEventKey), or the
+// aggregation key for an aggregate event (combined, msg "").
+type logKey struct {
+	agg      aggregateKey
+	msg      string
+	combined bool
 }
 
-func (a *aggregateCache) unlink(r *aggregateRecord) {
+// hash is the key as the logger's LRU holds it: a 64-bit FNV-1a of its
+// parts (8 bytes instead of four string headers, in the map and in the
+// entry; one LRU entry per distinct event a kubelet reports is most of the
+// correlator's memory at scale). Two keys sharing a hash (odds 2^-64 a
+// pair) would count as one event.
+func (k logKey) hash() uint64 {
+	h := uint64(14695981039346656037)
+	for _, s := range [...]string{k.agg.uid, k.agg.typ, k.agg.reason, k.msg} {
+		for i := 0; i < len(s); i++ {
+			h = (h ^ uint64(s[i])) * 1099511628211
+		}
+		h = (h ^ 0xff) * 1099511628211 // separator: no byte of UTF-8 text
+	}
+	if k.combined {
+		h = (h ^ 1) * 1099511628211
+	}
+	return h
+}
+
+// eventLog is what the logger remembers of the Event a key writes to
+// (events_cache.go eventLog): its count and first timestamp, and what its
+// create answered that a PATCH must name (the Event's body is not kept;
+// upstream's logger keeps only the name and resourceVersion).
+//
+// Upstream the recorder names an Event itself (util.GenerateEventName:
+// <object>.<unix nanoseconds in hex>) and so knows the name before the
+// create returns; the simulator's creates use generateName, so the name
+// is known only from the create's answer, and a PATCH recorded before that
+// waits for it (upstream the broadcaster's single goroutine sends the
+// PATCH only after the create returned anyway, event.go recordToSink).
+type eventLog struct {
+	count    int32
+	answered bool // the create has answered
+	first    time.Duration
+	created  int64     // the Event's creationTimestamp, Unix seconds
+	name     string    // "" until the create answers, or when it failed
+	uid      types.UID // the Event's, from the same answer
+	waiting  []func()  // PATCHes recorded before the create answered
+}
+
+// spamKey is getSpamKey: source (the client), involved object and type.
+type spamKey struct {
+	uid, typ string
+}
+
+// tokenBucket is golang.org/x/time/rate's limiter as TryAccept uses it:
+// full at first, refilled continuously at spamQPS up to the burst.
+type tokenBucket struct {
+	tokens float64
+	last   time.Duration
+}
+
+func (b *tokenBucket) take(now time.Duration) bool {
+	b.tokens = min(float64(spamBurst), b.tokens+(now-b.last).Seconds()*spamQPS)
+	b.last = now
+	if b.tokens < 1 {
+		return false
+	}
+	b.tokens--
+	return true
+}
+
+// correlator is one recorder's state: the three LRUs.
+type correlator struct {
+	similar lru[aggregateKey, aggregateRecord]
+	logged  lru[uint64, eventLog] // by logKey.hash
+	spam    lru[spamKey, tokenBucket]
+}
+
+// lru is a least recently used cache of at most correlatorCacheSize
+// entries (k8s.io/utils/lru in upstream), a map and an intrusive doubly
+// linked list.
+type lru[K comparable, V any] struct {
+	byKey      map[K]*lruEntry[K, V]
+	head, tail *lruEntry[K, V]
+}
+
+type lruEntry[K comparable, V any] struct {
+	key        K
+	val        V
+	prev, next *lruEntry[K, V] // most recently used at the head
+}
+
+func (a *lru[K, V]) unlink(r *lruEntry[K, V]) {
 	if r.prev != nil {
 		r.prev.next = r.next
 	} else {
@@ -58,7 +187,7 @@ func (a *aggregateCache) unlink(r *aggregateRecord) {
 	r.prev, r.next = nil, nil
 }
 
-func (a *aggregateCache) pushFront(r *aggregateRecord) {
+func (a *lru[K, V]) pushFront(r *lruEntry[K, V]) {
 	r.next = a.head
 	if a.head != nil {
 		a.head.prev = r
@@ -69,33 +198,46 @@ func (a *aggregateCache) pushFront(r *aggregateRecord) {
 	}
 }
 
-func (a *aggregateCache) get(key aggregateKey) *aggregateRecord {
+// get returns key's value, made the most recently used, or nil.
+func (a *lru[K, V]) get(key K) *V {
 	r := a.byKey[key]
-	if r != nil && r != a.head {
+	if r == nil {
+		return nil
+	}
+	if r != a.head {
 		a.unlink(r)
 		a.pushFront(r)
 	}
-	return r
+	return &r.val
 }
 
-func (a *aggregateCache) add(r *aggregateRecord) {
+// add stores val under key as the most recently used (Cache.Add), and
+// forgets the least recently used entry beyond the size.
+func (a *lru[K, V]) add(key K, val V) *V {
 	if a.byKey == nil {
-		a.byKey = map[aggregateKey]*aggregateRecord{}
+		a.byKey = map[K]*lruEntry[K, V]{}
 	}
-	if old := a.byKey[r.key]; old != nil {
-		a.unlink(old)
+	if old := a.byKey[key]; old != nil {
+		old.val = val
+		if old != a.head {
+			a.unlink(old)
+			a.pushFront(old)
+		}
+		return &old.val
 	}
+	r := &lruEntry[K, V]{key: key, val: val}
 	a.pushFront(r)
-	a.byKey[r.key] = r
-	if len(a.byKey) > aggregateCacheSize {
+	a.byKey[key] = r
+	if len(a.byKey) > correlatorCacheSize {
 		oldest := a.tail
 		a.unlink(oldest)
 		delete(a.byKey, oldest.key)
 	}
+	return &r.val
 }
 
-// len is the number of records, counted along the list.
-func (a *aggregateCache) len() int {
+// len is the number of entries, counted along the list.
+func (a *lru[K, V]) len() int {
 	n := 0
 	for r := a.head; r != nil; r = r.next {
 		n++
@@ -103,26 +245,166 @@ func (a *aggregateCache) len() int {
 	return n
 }
 
-// aggregate returns the message the recorder would write for this event.
-func (c *Client) aggregate(regarding runtime.Object, typ, reason, msg string) string {
+func keyOf(regarding runtime.Object, typ, reason string) aggregateKey {
 	m := Meta(regarding)
 	key := aggregateKey{uid: string(m.GetUID()), typ: typ, reason: reason}
 	if key.uid == "" { // not stored yet: the name stands for it
 		key.uid = m.GetNamespace() + "/" + m.GetName()
 	}
+	return key
+}
+
+// aggregate returns the message the recorder would write for this event
+// and whether it is an aggregate one.
+func (c *Client) aggregate(regarding runtime.Object, typ, reason, msg string) (string, bool) {
+	key := keyOf(regarding, typ, reason)
 	now := c.s.eng.Now()
-	r := c.similar.get(key)
+	r := c.corr.similar.get(key)
 	if r == nil || now-r.last > aggregateInterval {
-		r = &aggregateRecord{key: key}
-		c.similar.add(r)
+		r = c.corr.similar.add(key, aggregateRecord{})
 	}
 	r.last = now
 	if slices.Contains(r.messages, msg) {
-		return msg
+		return msg, false
 	}
-	if len(r.messages) < aggregateMaxEvents {
+	if len(r.messages)+1 < aggregateMaxEvents {
 		r.messages = append(r.messages, msg)
-		return msg
+		return msg, false
 	}
-	return "(combined from similar events): " + msg
+	// Combined. Upstream inserts the message and then pops an arbitrary
+	// one (localKeys.PopAny, map order) so the set stays at 9; popping the
+	// one just inserted is the deterministic choice: the 9 remembered
+	// messages stay the first 9.
+	return CombinedPrefix + msg, true
+}
+
+// Event records a Kubernetes Event through the API, as client-go's core/v1
+// event recorder does: through the correlator (aggregate, count, filter),
+// then POST events for a new one or PATCH events/NAME for one seen before;
+// a step for the story either way.
+func (c *Client) Event(phase trace.Phase, regarding runtime.Object, typ, reason, msg string) {
+	m := Meta(regarding)
+	res := ResourceOf(regarding)
+	msg, combined := c.aggregate(regarding, typ, reason, msg)
+	now := c.s.eng.Now()
+	ts := metav1.NewTime(Epoch.Add(now))
+	// The logger counts the event before the filter decides (eventObserve
+	// runs before filterFunc in EventCorrelate).
+	lk := logKey{agg: keyOf(regarding, typ, reason), combined: combined}
+	if !combined {
+		lk.msg = msg
+	}
+	lh := lk.hash()
+	log := c.corr.logged.get(lh)
+	if log != nil && log.count > 0 {
+		log.count++
+	} else {
+		log = c.corr.logged.add(lh, eventLog{count: 1, first: now})
+	}
+	count := log.count
+
+	sk := spamKey{uid: lk.agg.uid, typ: typ}
+	b := c.corr.spam.get(sk)
+	if b == nil {
+		b = c.corr.spam.add(sk, tokenBucket{tokens: spamBurst, last: now})
+	}
+	if !b.take(now) {
+		if count == 1 {
+			// No Event will be created for this key: a later one that
+			// gets through must create it (patchEvent without a name),
+			// as upstream's PATCH to a name never created answers
+			// NotFound and recordEvent creates it.
+			log.answered = true
+		}
+		c.s.EventsDropped++
+		if !c.s.rec.Full() {
+			c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event.spam", Object: objectRef(regarding),
+				Fields: trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind)})
+		}
+		return
+	}
+
+	component, _, _ := strings.Cut(c.Actor, "/")
+	ev := &corev1.Event{
+		InvolvedObject: corev1.ObjectReference{Kind: res.Kind, Namespace: m.GetNamespace(), Name: m.GetName(), UID: m.GetUID()},
+		Type:           typ, Reason: reason, Message: msg,
+		Source:         corev1.EventSource{Component: component},
+		FirstTimestamp: metav1.NewTime(Epoch.Add(log.first)), LastTimestamp: ts, Count: count,
+	}
+	ev.Namespace = m.GetNamespace()
+	if ev.Namespace == "" {
+		ev.Namespace = "default"
+	}
+	if count == 1 {
+		c.s.EventsCreated++
+		if !c.s.rec.Full() {
+			c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event", Object: objectRef(regarding),
+				Fields: trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind)})
+		}
+		c.createEvent(ev, log)
+		return
+	}
+	c.s.EventsPatched++
+	if !c.s.rec.Full() {
+		c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event.patch", Object: objectRef(regarding),
+			Fields: trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind, "count", count)})
+	}
+	if log.answered {
+		c.patchEvent(ev, log)
+		return
+	}
+	log.waiting = append(log.waiting, func() { c.patchEvent(ev, log) })
+}
+
+// createEvent POSTs ev; le learns the name the API server gave it.
+// le points into the logger's LRU entry: an entry forgotten meanwhile
+// still gets the answer, and nothing reads it again.
+func (c *Client) createEvent(ev *corev1.Event, le *eventLog) {
+	ev.GenerateName = ev.InvolvedObject.Name + "."
+	c.send(request{verb: "create", obj: ev, res: ResourceOf(ev), ns: ev.Namespace}, func(obj runtime.Object, st *Status) {
+		le.answered = true
+		if st == nil {
+			m := Meta(obj)
+			le.name, le.uid, le.created = m.GetName(), m.GetUID(), m.GetCreationTimestamp().Unix()
+		}
+		waiting := le.waiting
+		le.waiting = nil
+		for _, f := range waiting {
+			f()
+		}
+	})
+}
+
+// patchBody is the strategic merge patch eventObserve computes
+// (strategicpatch.CreateTwoWayMergePatch from a copy with count 0, the
+// zero lastTimestamp and no message to the event): those three fields.
+type patchBody struct {
+	Count         int32       `json:"count"`
+	LastTimestamp metav1.Time `json:"lastTimestamp"`
+	Message       string      `json:"message"`
+}
+
+// patchEvent PATCHes the Event le stands for with ev's count, last
+// timestamp and message, as the same user (application/strategic-merge-patch+json).
+// Without a stored Event (its create failed) the event is created instead,
+// as recordEvent does when the PATCH answers NotFound; so is one whose
+// PATCH does answer NotFound.
+func (c *Client) patchEvent(ev *corev1.Event, le *eventLog) {
+	if le.name == "" {
+		c.createEvent(ev, le)
+		return
+	}
+	body, _ := json.Marshal(patchBody{Count: ev.Count, LastTimestamp: ev.LastTimestamp, Message: ev.Message})
+	// The Event as the patch leaves it: the recorder's copy with the stored
+	// one's identity (name, uid, creationTimestamp); firstTimestamp is the
+	// logger's, as stored.
+	ev.Name, ev.UID, ev.CreationTimestamp = le.name, le.uid, metav1.NewTime(time.Unix(le.created, 0).UTC())
+	r := request{verb: "patch", res: ResourceOf(ev), ns: ev.Namespace, name: ev.Name, body: string(body), obj: ev}
+	c.send(r, func(_ runtime.Object, st *Status) {
+		if st != nil && st.Code == 404 {
+			fresh := *ev
+			fresh.ObjectMeta = metav1.ObjectMeta{Namespace: ev.Namespace}
+			c.createEvent(&fresh, le)
+		}
+	})
 }

@@ -110,9 +110,14 @@ type Server struct {
 	WatchEventsBy           map[string]int
 	BytesEncoded, BytesSent int64
 	Conflicts               int // writes refused with 409 Conflict (stale resourceVersion)
-	serviceIPs              *ipAllocator
-	uidSeq                  uint64
-	limitNoted              map[string]bool // LimitRanger defaults already shown, by namespace/generateName
+	// EventsCreated, EventsPatched and EventsDropped count what the
+	// core/v1 event recorders did with the events recorded: POST a new
+	// Event, PATCH the count of one written before, or drop it in the
+	// spam filter (eventcorrelate.go).
+	EventsCreated, EventsPatched, EventsDropped int
+	serviceIPs                                  *ipAllocator
+	uidSeq                                      uint64
+	limitNoted                                  map[string]bool // LimitRanger defaults already shown, by namespace/generateName
 
 	// Default applies the API server's defaulting to a decoded object and
 	// returns the field paths it filled; Validate returns the API server's

@@ -2,6 +2,7 @@ package story
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -10,11 +11,13 @@ import (
 )
 
 // DescribeEvents is the Events section `kubectl describe pod` would print
-// for pod ("namespace/name") at the end of the trace: one row per distinct
-// event — the recorder's correlator folds repeats into one Event with a
-// count, shown as "AGE (xN over FIRST)" — oldest first, with Age as
-// kubectl prints it (duration.HumanDuration) and From the component
-// (source.component, or reportingController for events.k8s.io/v1).
+// for pod ("namespace/name") at the end of the trace: one row per Event
+// object — the recorder's correlator PATCHes repeats into the Event written
+// first (an "event.patch" step, with the count it sent), shown as
+// "AGE (xN over FIRST)"; events its spam filter dropped were never sent —
+// oldest first, with Age as kubectl prints it (duration.HumanDuration) and
+// From the component (source.component, or reportingController for
+// events.k8s.io/v1).
 func DescribeEvents(tr *trace.Trace, pod string) trace.KeyedTable {
 	t := trace.KeyedTable{Title: "describe.title", Subject: pod, Left: true,
 		Header: []string{"describe.type", "describe.reason", "describe.age", "describe.from", "describe.message"}}
@@ -26,14 +29,21 @@ func DescribeEvents(tr *trace.Trace, pod string) trace.KeyedTable {
 	var rows []*row
 	index := map[string]*row{}
 	for _, s := range tr.Steps {
-		if s.Kind != "event" || s.Object != "pods/"+pod {
+		if (s.Kind != "event" && s.Kind != "event.patch") || s.Object != "pods/"+pod {
 			continue
 		}
 		from, _, _ := strings.Cut(s.Actor, "/")
-		key := strings.Join([]string{s.Get("type"), s.Get("reason"), from, s.Get("message")}, "\x00")
-		if r := index[key]; r != nil {
-			r.count++
+		// The correlator's key: the whole event, or for a combined one
+		// source, object, type and reason (events_cache.go).
+		msgKey := s.Get("message")
+		if strings.HasPrefix(msgKey, "(combined from similar events): ") {
+			msgKey = "(combined)"
+		}
+		key := strings.Join([]string{s.Get("type"), s.Get("reason"), from, msgKey}, "\x00")
+		if r := index[key]; r != nil && s.Kind == "event.patch" {
+			r.count, _ = strconv.Atoi(s.Get("count"))
 			r.last = s.At
+			r.msg = s.Get("message")
 			continue
 		}
 		r := &row{typ: s.Get("type"), reason: s.Get("reason"), from: from, msg: s.Get("message"), first: s.At, last: s.At, count: 1}

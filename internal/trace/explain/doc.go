@@ -380,7 +380,7 @@ func sequence(tr *trace.Trace, o Options) *report.Sequence {
 			case s.Kind == "watch.event" || s.Kind == "controller.observe" || s.Kind == "scheduler.queue" || s.Kind == "kubelet.admit" || s.Kind == "dns.record" || strings.HasPrefix(s.Kind, "kubeproxy."):
 				add(report.Message{From: "apiserver", To: who, Text: text, Reply: true})
 			case s.To != "" || s.Kind == "deployment.newrs" || s.Kind == "replicaset.diff" || strings.HasPrefix(s.Kind, "endpointslice.") ||
-				s.Kind == "kubelet.running" || s.Kind == "event" || s.Kind == "deployment.status":
+				s.Kind == "kubelet.running" || s.Kind == "event" || s.Kind == "event.patch" || s.Kind == "deployment.status":
 				to := "apiserver"
 				if s.To != "" {
 					to = participantOf(s.To)

@@ -52,6 +52,9 @@ func scaleSection(d *report.Doc, sc *trace.Scale, lang string) {
 			"max": l10n.Num(sc.MaxEndpointsPerSlice), "perpod": per, "batch": sc.BatchPeriod.String()})) // a flag keeps its value as typed
 	}
 	lines = append(lines, t("proxy", l10n.Vars{"syncs": l10n.Num(sc.ProxySyncs), "eps": l10n.Num(sc.ProxyEndpointsWritten), "largest": l10n.Num(sc.ProxyLargestSync)}))
+	if sc.EventsCreated+sc.EventsPatched+sc.EventsDropped > 0 {
+		lines = append(lines, t("events", l10n.Vars{"created": l10n.Num(sc.EventsCreated), "patched": l10n.Num(sc.EventsPatched), "dropped": l10n.Num(sc.EventsDropped)}))
+	}
 	if sc.ProxiesCounted > 0 {
 		lines = append(lines, t("sampled", l10n.Vars{"sim": l10n.Num(sc.ProxiesSimulated), "counted": l10n.Num(sc.ProxiesCounted)}))
 	}
