@@ -56,6 +56,20 @@ type Event struct {
 	Type EventType
 	Obj  runtime.Object
 	Rev  int64
+	// Key is Obj's "namespace/name" ("name" when cluster-scoped), client-go's
+	// MetaNamespaceKeyFunc: built once per change and shared by every
+	// watcher's store.
+	Key string
+}
+
+// MetaKey is obj's "namespace/name", or its name when cluster-scoped
+// (client-go cache.MetaNamespaceKeyFunc).
+func MetaKey(obj runtime.Object) string {
+	m := Meta(obj)
+	if ns := m.GetNamespace(); ns != "" {
+		return ns + "/" + m.GetName()
+	}
+	return m.GetName()
 }
 
 // Identity is who a client authenticates as.
@@ -242,7 +256,7 @@ func (s *Server) watch(actor, plural, node string, h func(Event)) {
 	for _, k := range slices.Sorted(maps.Keys(idx)) {
 		st := idx[k]
 		if node == "" || nodeOf(st.obj) == node {
-			ds = append(ds, delivery{w, Event{Type: Added, Obj: st.obj, Rev: s.rev}})
+			ds = append(ds, delivery{w, Event{Type: Added, Obj: st.obj, Rev: s.rev, Key: MetaKey(st.obj)}})
 		}
 	}
 	s.deliverAll(ds)
@@ -286,6 +300,9 @@ func (s *Server) fanOut(ev Event, res Resource, oldNode string) {
 		s.WatchEventsBy["kube-proxy (other nodes)"] += n
 	}
 	ws := s.watches[res.Plural]
+	if ev.Key == "" {
+		ev.Key = MetaKey(ev.Obj)
+	}
 	ds := make([]delivery, 0, len(ws)+1)
 	for _, w := range ws {
 		ds = append(ds, delivery{w, ev})
@@ -301,7 +318,7 @@ func (s *Server) fanOut(ev Event, res Resource, oldNode string) {
 		}
 		if oldNode != "" && oldNode != n {
 			for _, w := range byNode[oldNode] {
-				ds = append(ds, delivery{w, Event{Type: Deleted, Obj: ev.Obj, Rev: ev.Rev}})
+				ds = append(ds, delivery{w, Event{Type: Deleted, Obj: ev.Obj, Rev: ev.Rev, Key: ev.Key}})
 			}
 		}
 	}
