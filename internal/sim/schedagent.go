@@ -117,7 +117,11 @@ func (s *schedAgent) onPod(ev informer.Event[*corev1.Pod]) {
 		if _, ok := s.bound[pod.UID]; !ok {
 			s.bound[pod.UID] = pod.Spec.NodeName
 			_ = s.cache.AddPod(pod) // bound by someone else (or spec.nodeName set)
+			return
 		}
+		// The binding confirmed, or a later update: the cache follows the
+		// informer's object (its assumed copy is dropped).
+		s.cache.UpdatePod(pod, pod)
 		return
 	}
 	if name := pod.Spec.SchedulerName; name != s.profileName() && (name != "" || s.profileName() != corev1.DefaultSchedulerName) {

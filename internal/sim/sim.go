@@ -409,7 +409,7 @@ type ServiceState struct {
 
 // scale gathers the summary's scale section.
 func (c *Cluster) scale(pods int) *trace.Scale {
-	sc := &trace.Scale{Nodes: len(c.nodes), Pods: pods, WatchEvents: c.api.WatchEventsBy,
+	sc := &trace.Scale{Nodes: len(c.nodes), Pods: pods, WatchEvents: c.api.WatchEventsBy(),
 		BytesEncoded: c.api.BytesEncoded, BytesSent: c.api.BytesSent,
 		Scheduled: c.sched.Scheduled, FirstBind: c.sched.FirstBind, LastBind: c.sched.LastBind,
 		SliceWrites: c.slices.Writes, BatchPeriod: c.cfg.EndpointUpdatesBatchPeriod, Slices: len(c.api.List("endpointslices")), MaxEndpointsPerSlice: controller.MaxEndpointsPerSlice,

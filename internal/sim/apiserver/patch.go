@@ -23,8 +23,46 @@ const PatchContentType = "application/strategic-merge-patch+json"
 // change different fields both keep their change.
 type podStatusPatch struct {
 	status     *corev1.PodStatus // the writer's next status, handed over
-	fields     []string          // top-level status fields to replace
+	fields     []int             // top-level status fields to replace, by index
 	conditions []corev1.PodCondition
+}
+
+// podStatusConditions is the index of PodStatus.Conditions, which merges by
+// key instead of being replaced.
+var podStatusConditions = func() int {
+	f, _ := reflect.TypeFor[corev1.PodStatus]().FieldByName("Conditions")
+	return f.Index[0]
+}()
+
+// sameField reports whether two values of one status field are
+// reflect.DeepEqual, deciding the common cases (strings, numbers, nil or
+// shared slices and pointers: a writer's next status is a copy sharing what
+// it did not change) without boxing them.
+func sameField(a, b reflect.Value) bool {
+	switch a.Kind() {
+	case reflect.String:
+		return a.String() == b.String()
+	case reflect.Int, reflect.Int32, reflect.Int64:
+		return a.Int() == b.Int()
+	case reflect.Pointer, reflect.Map:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() == b.IsNil()
+		}
+		if a.Pointer() == b.Pointer() {
+			return true
+		}
+	case reflect.Slice:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() == b.IsNil()
+		}
+		if a.Len() != b.Len() {
+			return false
+		}
+		if a.Len() == 0 || a.Pointer() == b.Pointer() {
+			return true
+		}
+	}
+	return reflect.DeepEqual(a.Interface(), b.Interface())
 }
 
 // diffPodStatus builds the patch that turns base's status into next's
@@ -33,15 +71,10 @@ func diffPodStatus(base, next *corev1.PodStatus) *podStatusPatch {
 	// next is handed over, as a request body is (PatchPodStatus): the
 	// patch keeps it without a copy.
 	p := &podStatusPatch{status: next}
-	bv, nv := reflect.ValueOf(*base), reflect.ValueOf(*next)
-	t := bv.Type()
-	for i := 0; i < t.NumField(); i++ {
-		name := t.Field(i).Name
-		if name == "Conditions" {
-			continue
-		}
-		if !reflect.DeepEqual(bv.Field(i).Interface(), nv.Field(i).Interface()) {
-			p.fields = append(p.fields, name)
+	bv, nv := reflect.ValueOf(base).Elem(), reflect.ValueOf(next).Elem()
+	for i := range bv.NumField() {
+		if i != podStatusConditions && !sameField(bv.Field(i), nv.Field(i)) {
+			p.fields = append(p.fields, i)
 		}
 	}
 	for _, c := range next.Conditions {
@@ -61,7 +94,7 @@ func diffPodStatus(base, next *corev1.PodStatus) *podStatusPatch {
 func (p *podStatusPatch) apply(st *corev1.PodStatus) {
 	sv, pv := reflect.ValueOf(st).Elem(), reflect.ValueOf(p.status).Elem()
 	for _, f := range p.fields {
-		sv.FieldByName(f).Set(pv.FieldByName(f))
+		sv.Field(f).Set(pv.Field(f))
 	}
 	for _, c := range p.conditions {
 		found := false
@@ -82,7 +115,7 @@ func (p *podStatusPatch) describe() string {
 	var out []string
 	t := reflect.TypeOf(p.status).Elem()
 	for _, f := range p.fields {
-		sf, _ := t.FieldByName(f)
+		sf := t.Field(f)
 		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
 		out = append(out, "status."+name)
 	}

@@ -1,6 +1,8 @@
 package apiserver
 
 import (
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -8,6 +10,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
@@ -78,5 +81,42 @@ func TestPatchRVConflicts(t *testing.T) {
 	}
 	if strings.Join(keys, ",") != "a,c" {
 		t.Fatalf("stored taints %v, want a,c", keys)
+	}
+}
+
+// diffPodStatus decides field by field exactly as reflect.DeepEqual would,
+// also where its fast paths apply (nil against empty, shared backing
+// arrays, equal pointers).
+func TestDiffPodStatusMatchesDeepEqual(t *testing.T) {
+	now := metav1.Now()
+	ips := []corev1.PodIP{{IP: "10.0.0.1"}}
+	statuses := []corev1.PodStatus{
+		{},
+		{Phase: corev1.PodPending},
+		{Phase: corev1.PodRunning, PodIP: "10.0.0.1", PodIPs: ips},
+		{Phase: corev1.PodRunning, PodIP: "10.0.0.1", PodIPs: []corev1.PodIP{{IP: "10.0.0.1"}}},
+		{Phase: corev1.PodRunning, PodIPs: ips[:0]},
+		{Phase: corev1.PodRunning, PodIPs: []corev1.PodIP{}},
+		{StartTime: &now},
+		{StartTime: &metav1.Time{Time: now.Time}},
+		{ContainerStatuses: []corev1.ContainerStatus{{Name: "web", Ready: true}}},
+		{ContainerStatuses: []corev1.ContainerStatus{{Name: "web"}}},
+		{QOSClass: corev1.PodQOSBurstable, ObservedGeneration: 2},
+	}
+	for i := range statuses {
+		for j := range statuses {
+			base, next := statuses[i], statuses[j]
+			p := diffPodStatus(&base, &next)
+			bv, nv := reflect.ValueOf(base), reflect.ValueOf(next)
+			var want []int
+			for f := range bv.NumField() {
+				if f != podStatusConditions && !reflect.DeepEqual(bv.Field(f).Interface(), nv.Field(f).Interface()) {
+					want = append(want, f)
+				}
+			}
+			if !slices.Equal(p.fields, want) {
+				t.Errorf("status %d → %d: patched fields %v, want %v", i, j, p.fields, want)
+			}
+		}
 	}
 }

@@ -56,6 +56,20 @@ type Event struct {
 	Type EventType
 	Obj  runtime.Object
 	Rev  int64
+	// Key is Obj's "namespace/name" ("name" when cluster-scoped), client-go's
+	// MetaNamespaceKeyFunc: built once per change and shared by every
+	// watcher's store.
+	Key string
+}
+
+// MetaKey is obj's "namespace/name", or its name when cluster-scoped
+// (client-go cache.MetaNamespaceKeyFunc).
+func MetaKey(obj runtime.Object) string {
+	m := Meta(obj)
+	if ns := m.GetNamespace(); ns != "" {
+		return ns + "/" + m.GetName()
+	}
+	return m.GetName()
 }
 
 // Identity is who a client authenticates as.
@@ -75,6 +89,36 @@ type watch struct {
 	plural  string
 	node    string // for pods: only pods bound to this node (fieldSelector spec.nodeName)
 	handler func(Event)
+	events  int // deliveries so far
+}
+
+// passiveActor names the counted, not simulated, watchers.
+const passiveActor = "kube-proxy (other nodes)"
+
+// WatchEventsBy counts watch deliveries by the watching component.
+func (s *Server) WatchEventsBy() map[string]int {
+	by := map[string]int{}
+	count := func(w *watch) {
+		if w.events > 0 {
+			by[w.actor] += w.events
+		}
+	}
+	for _, ws := range s.watches {
+		for _, w := range ws {
+			count(w)
+		}
+	}
+	for _, byNode := range s.nodeWatches {
+		for _, ws := range byNode {
+			for _, w := range ws {
+				count(w)
+			}
+		}
+	}
+	if s.passiveEvents > 0 {
+		by[passiveActor] = s.passiveEvents
+	}
+	return by
 }
 
 // Server is the simulated API server plus its store.
@@ -103,11 +147,12 @@ type Server struct {
 
 	Requests    map[string]int // by actor
 	WatchEvents int
-	// WatchEventsBy counts deliveries by the watching component;
+	// passiveEvents counts the deliveries to counted, not simulated,
+	// watchers (CountWatchers); WatchEventsBy adds each watch's own count.
 	// BytesEncoded is the protobuf size of every object written (the watch
 	// cache encodes each event once, storage/cacher cachingObject) and
 	// BytesSent that size times the watchers it went to.
-	WatchEventsBy           map[string]int
+	passiveEvents           int
 	BytesEncoded, BytesSent int64
 	Conflicts               int // writes refused with 409 Conflict (stale resourceVersion)
 	// EventsCreated, EventsPatched and EventsDropped count what the
@@ -141,7 +186,7 @@ func New(eng *engine.Engine, rec *trace.Recorder, serviceCIDR string) (*Server, 
 	return &Server{
 		eng: eng, rec: rec, data: map[string]*stored{}, byPlural: map[string]map[string]*stored{}, eventKeys: keySet{},
 		watches: map[string][]*watch{}, passive: map[string]int{}, nodeWatches: map[string]map[string][]*watch{},
-		rbac: bootstrapRBAC(), Requests: map[string]int{}, WatchEventsBy: map[string]int{}, serviceIPs: alloc,
+		rbac: bootstrapRBAC(), Requests: map[string]int{}, serviceIPs: alloc,
 	}, nil
 }
 
@@ -247,10 +292,10 @@ func (s *Server) watch(actor, plural, node string, h func(Event)) {
 	for _, k := range slices.Sorted(maps.Keys(idx)) {
 		st := idx[k]
 		if node == "" || nodeOf(st.obj) == node {
-			ds = append(ds, delivery{w, Event{Type: Added, Obj: st.obj, Rev: s.rev}})
+			ds = append(ds, delivery{w, Event{Type: Added, Obj: st.obj, Rev: s.rev, Key: MetaKey(st.obj)}})
 		}
 	}
-	s.deliverAll(ds)
+	s.deliverAll(Event{}, nil, ds)
 }
 
 // delivery is one watch event on its way to one watcher.
@@ -264,23 +309,38 @@ type delivery struct {
 // exactly as one event each would (they are queued at the same instant
 // with consecutive sequence numbers, so nothing can run between them),
 // without a closure and a queue entry per watcher.
-func (s *Server) deliverAll(ds []delivery) {
-	if len(ds) == 0 {
+//
+// ev goes to every watch in ws, then each delivery in ds carries its own
+// event (node-scoped watches, the initial list). ws may be the server's own
+// list of watches: it is read, never changed, and a watch added later is
+// beyond its length.
+func (s *Server) deliverAll(ev Event, ws []*watch, ds []delivery) {
+	if len(ws)+len(ds) == 0 {
 		return
 	}
-	for _, d := range ds {
-		s.WatchEvents++
-		s.WatchEventsBy[d.w.actor]++
+	for _, w := range ws {
+		w.events++
 	}
+	for _, d := range ds {
+		d.w.events++
+	}
+	s.WatchEvents += len(ws) + len(ds)
 	s.eng.After(WatchLatency, func() {
+		for _, w := range ws {
+			s.deliver(w, ev)
+		}
 		for _, d := range ds {
-			if !s.rec.Full() {
-				s.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: d.w.actor, Kind: "watch.event", Verbose: true,
-					Object: objectRef(d.ev.Obj), Fields: trace.F("type", d.ev.Type, "rev", d.ev.Rev)})
-			}
-			d.w.handler(d.ev)
+			s.deliver(d.w, d.ev)
 		}
 	})
+}
+
+func (s *Server) deliver(w *watch, ev Event) {
+	if !s.rec.Full() {
+		s.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: w.actor, Kind: "watch.event", Verbose: true,
+			Object: objectRef(ev.Obj), Fields: trace.F("type", ev.Type, "rev", ev.Rev)})
+	}
+	w.handler(ev)
 }
 
 // fanOut notifies every matching watch of a committed change.
@@ -288,13 +348,13 @@ func (s *Server) fanOut(ev Event, res Resource, oldNode string) {
 	before := s.WatchEvents
 	if n := s.passive[res.Plural]; n > 0 {
 		s.WatchEvents += n
-		s.WatchEventsBy["kube-proxy (other nodes)"] += n
+		s.passiveEvents += n
 	}
 	ws := s.watches[res.Plural]
-	ds := make([]delivery, 0, len(ws)+1)
-	for _, w := range ws {
-		ds = append(ds, delivery{w, ev})
+	if ev.Key == "" {
+		ev.Key = MetaKey(ev.Obj)
 	}
+	var ds []delivery
 	if byNode := s.nodeWatches[res.Plural]; byNode != nil {
 		n := nodeOf(ev.Obj)
 		nev := ev
@@ -306,11 +366,11 @@ func (s *Server) fanOut(ev Event, res Resource, oldNode string) {
 		}
 		if oldNode != "" && oldNode != n {
 			for _, w := range byNode[oldNode] {
-				ds = append(ds, delivery{w, Event{Type: Deleted, Obj: ev.Obj, Rev: ev.Rev}})
+				ds = append(ds, delivery{w, Event{Type: Deleted, Obj: ev.Obj, Rev: ev.Rev, Key: ev.Key}})
 			}
 		}
 	}
-	s.deliverAll(ds)
+	s.deliverAll(ev, ws, ds)
 	if sz, ok := ev.Obj.(interface{ Size() int }); ok {
 		n := int64(sz.Size())
 		s.BytesEncoded += n
@@ -346,7 +406,7 @@ func (s *Server) EachPod(fn func(*corev1.Pod)) {
 // tells the same story at a fraction of the cost.
 func (s *Server) CountWatchers(plural string, n int) {
 	s.passive[plural] += n
-	s.Requests["kube-proxy (other nodes)"] += n
+	s.Requests[passiveActor] += n
 }
 
 // List returns the stored objects of a resource (plural) in key order.

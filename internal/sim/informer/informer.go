@@ -147,7 +147,10 @@ func (inf *Informer[T]) start() {
 
 func (inf *Informer[T]) handle(ev apiserver.Event) {
 	obj := ev.Obj.(T)
-	k := Key(obj)
+	k := ev.Key
+	if k == "" {
+		k = Key(obj)
+	}
 	e := Event[T]{Type: ev.Type, Obj: obj, Rev: ev.Rev}
 	if cur := inf.items[k]; cur != nil {
 		e.Old, e.had = cur.obj, true
@@ -320,13 +323,7 @@ func (inf *Informer[T]) ByIndex(index, value string) []T {
 
 // Key is the store key of obj: "namespace/name", or "name" for a
 // cluster-scoped object (client-go cache.MetaNamespaceKeyFunc).
-func Key(obj runtime.Object) string {
-	m := meta(obj)
-	if ns := m.GetNamespace(); ns != "" {
-		return ns + "/" + m.GetName()
-	}
-	return m.GetName()
-}
+func Key(obj runtime.Object) string { return apiserver.MetaKey(obj) }
 
 func meta(obj runtime.Object) metav1.Object {
 	if m, ok := obj.(metav1.Object); ok {

@@ -227,3 +227,22 @@ func TestInformerDetectsMutation(t *testing.T) {
 	}()
 	inf.handle(apiserver.Event{Type: apiserver.Deleted, Obj: q, Rev: 3})
 }
+
+// A watch event carries its object's key, built once by the API server for
+// every watcher: storing an update of a known object allocates nothing.
+func TestHandleUsesTheEventKey(t *testing.T) {
+	if DetectMutations {
+		t.Skip("the mutation detector copies every object")
+	}
+	inf := New[*corev1.Pod]("pods")
+	p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "web-1"}}
+	ev := apiserver.Event{Type: apiserver.Added, Obj: p, Rev: 1, Key: "default/web-1"}
+	inf.handle(ev)
+	ev.Type = apiserver.Modified
+	if n := testing.AllocsPerRun(100, func() { inf.handle(ev) }); n != 0 {
+		t.Errorf("an update of a stored object allocated %v times, want 0", n)
+	}
+	if got, ok := inf.GetByKey("default/web-1"); !ok || got != p {
+		t.Errorf("stored under the event's key: %v %v", got, ok)
+	}
+}

@@ -155,8 +155,17 @@ func (c *Cluster) RemovePod(pod *corev1.Pod) {
 }
 
 // UpdatePod replaces old with new (e.g. when the pod starts terminating, it
-// stops counting for topology spreading but keeps its resources).
+// stops counting for topology spreading but keeps its resources), as
+// upstream's cache does on every update of a bound pod
+// (pkg/scheduler/backend/cache/cache.go updatePod; an assumed pod is
+// replaced by the informer's when its binding is confirmed, AddPod there).
+// Most updates are status writes that change nothing the plugins count:
+// then only the cached pointer moves to the new object, and the previous
+// version, or the assumed copy, is no longer held.
 func (c *Cluster) UpdatePod(old, new *corev1.Pod) {
+	if n := c.byName[new.Spec.NodeName]; n != nil && n.replace(new) {
+		return
+	}
 	c.RemovePod(old)
 	if new.Spec.NodeName != "" {
 		_ = c.AddPod(new)

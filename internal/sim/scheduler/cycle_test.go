@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"fmt"
+	"reflect"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -322,5 +323,39 @@ func TestDefaultNormalizeScore(t *testing.T) {
 		if got := fmt.Sprint(tt.in); got != tt.want {
 			t.Errorf("reverse=%v: %s, want %s", tt.reverse, got, tt.want)
 		}
+	}
+}
+
+// UpdatePod keeps the newest version of a bound pod: a status-only version
+// replaces the cached object without changing what the node counts; a
+// terminating version stops counting for its owner (topology spreading)
+// but keeps its requests.
+func TestUpdatePodFollowsVersions(t *testing.T) {
+	n := node("n1", "4", "8Gi")
+	p := bound(owned(pod("p", "500m", "1Gi"), "rs-1", map[string]string{"app": "web"}), "n1")
+	c := cluster(t, []*corev1.Node{n}, p)
+	ni := c.Node("n1")
+	req := ni.Requested.clone()
+
+	status := new(corev1.Pod)
+	*status = *p
+	status.Status.Phase = corev1.PodRunning
+	c.UpdatePod(p, status)
+	if len(ni.Pods) != 1 || ni.Pods[0] != status {
+		t.Fatalf("after a status update the cache holds %v, want the new version", ni.Pods)
+	}
+	if !reflect.DeepEqual(ni.Requested, req) || ni.OwnerPods("rs-1") != 1 {
+		t.Fatalf("status update changed the counts: requested %+v (was %+v), owner pods %d", ni.Requested, req, ni.OwnerPods("rs-1"))
+	}
+
+	terminating := new(corev1.Pod)
+	*terminating = *status
+	terminating.DeletionTimestamp = &metav1.Time{}
+	c.UpdatePod(status, terminating)
+	if len(ni.Pods) != 1 || ni.Pods[0] != terminating {
+		t.Fatalf("after termination the cache holds %v", ni.Pods)
+	}
+	if ni.OwnerPods("rs-1") != 0 || !reflect.DeepEqual(ni.Requested, req) {
+		t.Fatalf("terminating pod: owner pods %d (want 0), requested %+v (want %+v)", ni.OwnerPods("rs-1"), ni.Requested, req)
 	}
 }

@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"maps"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -120,6 +121,49 @@ func (n *NodeInfo) AddPod(p *corev1.Pod) {
 	n.index[k] = len(n.Pods)
 	n.Pods = append(n.Pods, p)
 	n.account(p, 1)
+}
+
+// replace swaps the cached version of p for p when they count the same
+// (samePodFootprint) and reports whether it did.
+func (n *NodeInfo) replace(p *corev1.Pod) bool {
+	i, ok := n.index[podKey(p)]
+	if !ok {
+		return false
+	}
+	old := n.Pods[i]
+	if old == p {
+		return true
+	}
+	if !samePodFootprint(old, p) {
+		return false
+	}
+	n.Pods[i] = p
+	if n.c != nil {
+		if e, ok := n.c.affinityPods[old]; ok {
+			delete(n.c.affinityPods, old)
+			n.c.affinityPods[p] = e
+		}
+	}
+	return true
+}
+
+// samePodFootprint reports whether two versions of a pod count the same in
+// a NodeInfo: same node, labels, owner, termination state, and the very
+// same containers, overhead and affinity (a status write copies the pod's
+// top-level struct and shares the rest; anything rebuilt counts as changed).
+func samePodFootprint(a, b *corev1.Pod) bool {
+	return a.Spec.NodeName == b.Spec.NodeName && counted(a) == counted(b) &&
+		controllerUID(a) == controllerUID(b) && a.Spec.Affinity == b.Spec.Affinity &&
+		sameBacking(a.Spec.Containers, b.Spec.Containers) &&
+		sameBacking(a.Spec.InitContainers, b.Spec.InitContainers) &&
+		len(a.Spec.Overhead) == 0 && len(b.Spec.Overhead) == 0 &&
+		maps.Equal(a.Labels, b.Labels)
+}
+
+// sameBacking reports whether a and b are the same slice (same elements in
+// memory, same length), not merely equal ones.
+func sameBacking[T any](a, b []T) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // RemovePod forgets a pod; it must be the same object (or an equal spec) as
