@@ -103,6 +103,11 @@ func TestStubsMatchCommands(t *testing.T) {
 			t.Errorf("stub of %s differs: %q %q, want %q %q", tc.name, stub.Name(), stub.Short, c.Name(), c.Short)
 		}
 	}
+	for _, c := range full.Commands() {
+		if c.Name() == "completion" && c.Short != completionShort {
+			t.Errorf("cobra's completion command says %q, the stub %q", c.Short, completionShort)
+		}
+	}
 	help := func(args ...string) string {
 		out, _, code := run(t, "", args...)
 		if code != 0 {

@@ -11,8 +11,10 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/clip"
@@ -128,14 +130,16 @@ var topCommands = []topCommand{
 // --help lists it, cobra can suggest it for a typo. Running it is a bug
 // in needsFor.
 func (t topCommand) stub() *cobra.Command {
-	return &cobra.Command{
-		Use:   t.name,
-		Short: t.short,
-		RunE: func(c *cobra.Command, _ []string) error {
-			return fmt.Errorf("%s was not built for this command line", c.CommandPath())
-		},
-	}
+	return &cobra.Command{Use: t.name, Short: t.short, RunE: stubRun}
 }
+
+func stubRun(c *cobra.Command, _ []string) error {
+	return fmt.Errorf("%s was not built for this command line", c.CommandPath())
+}
+
+// completionShort is the summary of cobra's completion command
+// (TestStubsMatchCommands checks it against cobra's).
+const completionShort = "Generate the autocompletion script for the specified shell"
 
 func newRoot(f *Factory, need treeNeeds) *cobra.Command {
 	root := &cobra.Command{
@@ -209,6 +213,11 @@ read-only state directory, unwritable stdout, closed stdin), 130 interrupted.`,
 		addCompletions(root, f)
 	}
 	addHelpTopics(root, f)
+	if !need.all && !need.commands["completion"] {
+		// cobra makes its completion command (four scripts' help texts)
+		// unless one exists: a stub is enough for root --help.
+		root.AddCommand(&cobra.Command{Use: "completion", Short: completionShort, Args: noArgs, RunE: stubRun})
+	}
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {
 		if c.Name() != "completion" {
@@ -236,7 +245,9 @@ func newConfig() *viper.Viper {
 	return viper.New()
 }
 
-func versionString() string {
+// versionString is the link-time version, else the module's. Reading the
+// build info parses it: once per process.
+var versionString = sync.OnceValue(func() string {
 	if version != "" {
 		return version
 	}
@@ -244,7 +255,7 @@ func versionString() string {
 		return bi.Main.Version
 	}
 	return "dev"
-}
+})
 
 const versionShort = "Print the version of k8sexplain"
 
@@ -266,11 +277,8 @@ func NewCmdVersion(f *Factory, runF func(*VersionOptions) error) *cobra.Command 
 }
 
 func versionRun(opts *VersionOptions) error {
-	goVersion := "unknown"
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		goVersion = bi.GoVersion
-	}
-	_, err := fmt.Fprintf(opts.IO.Out, "k8sexplain %s (%s)\n", versionString(), goVersion)
+	// The toolchain that built the binary, as the build info records it.
+	_, err := fmt.Fprintf(opts.IO.Out, "k8sexplain %s (%s)\n", versionString(), runtime.Version())
 	return err
 }
 
