@@ -57,18 +57,21 @@ var servedGroups = []struct {
 // two groups, version and help none), so a group is registered the first
 // time something asks about it. The lock covers registration and lookups:
 // runtime.Scheme is not safe to read while it is written.
-var scheme = &lazyScheme{s: runtime.NewScheme(), done: make([]bool, len(servedGroups))}
+var scheme = &lazyScheme{}
 
 type lazyScheme struct {
 	mu   sync.Mutex
-	s    *runtime.Scheme
-	done []bool // by index in servedGroups
+	s    *runtime.Scheme // nil until first used
+	done []bool          // by index in servedGroups
 	all  bool
 }
 
 // with registers the served groups that match and not registered yet; the
 // caller holds mu.
 func (l *lazyScheme) with(match func(group, pkg string) bool) {
+	if l.s == nil {
+		l.s, l.done = runtime.NewScheme(), make([]bool, len(servedGroups))
+	}
 	if l.all {
 		return
 	}

@@ -18,9 +18,7 @@ func TestLazySchemeMatchesFullScheme(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	fresh := func() *lazyScheme {
-		return &lazyScheme{s: runtime.NewScheme(), done: make([]bool, len(servedGroups))}
-	}
+	fresh := func() *lazyScheme { return &lazyScheme{} }
 	for gvk, typ := range full.AllKnownTypes() {
 		l := fresh()
 		obj, ok := l.New(gvk)
