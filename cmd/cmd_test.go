@@ -85,3 +85,48 @@ func TestEveryCommandHasExamples(t *testing.T) {
 	}
 	walk(root)
 }
+
+// A command line builds only the top-level commands it names; the others
+// are stubs. A stub must show in root --help and in cobra's suggestions
+// exactly as its command does.
+func TestStubsMatchCommands(t *testing.T) {
+	io, _, _, _ := iostreams.Test()
+	f := &Factory{IO: io, Config: newConfig()}
+	full := NewRoot(f)
+	if got, want := len(full.Commands()), len(topCommands)+3; got != want { // + environment, man, completion
+		t.Errorf("root has %d commands, want %d: a command added outside topCommands?", got, want)
+	}
+	for _, tc := range topCommands {
+		c, stub := tc.build(f), tc.stub()
+		if c.Name() != stub.Name() || c.Short != stub.Short || strings.Join(c.Aliases, ",") != strings.Join(stub.Aliases, ",") ||
+			c.Hidden != stub.Hidden || c.GroupID != stub.GroupID || c.Deprecated != stub.Deprecated {
+			t.Errorf("stub of %s differs: %q %q, want %q %q", tc.name, stub.Name(), stub.Short, c.Name(), c.Short)
+		}
+	}
+	for _, c := range full.Commands() {
+		if c.Name() == "completion" && c.Short != completionShort {
+			t.Errorf("cobra's completion command says %q, the stub %q", c.Short, completionShort)
+		}
+	}
+	help := func(args ...string) string {
+		out, _, code := run(t, "", args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d", args, code)
+		}
+		return out
+	}
+	if light, all := help("--help"), help("help"); light != all {
+		t.Errorf("root --help with stubs differs from help with every command:\n%s\n---\n%s", light, all)
+	}
+	for _, args := range [][]string{{"version"}, {"--lang", "ru", "dnat"}, {"trace", "apply", "--summary"}, {"--help"}, {"no-such"}} {
+		need := needsFor(args)
+		if need.all || need.completion {
+			t.Errorf("%v builds everything", args)
+		}
+	}
+	for _, args := range [][]string{{"help", "trace"}, {"man", "x"}, {"__complete", "trace", ""}, {"__completeNoDesc", ""}} {
+		if need := needsFor(args); !need.all {
+			t.Errorf("%v does not build everything", args)
+		}
+	}
+}

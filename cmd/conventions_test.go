@@ -71,6 +71,18 @@ func TestHelpEnvironmentAndManPages(t *testing.T) {
 			t.Errorf("%s: %v", page, err)
 		}
 	}
+	// Each page's NAME is its file's name; the environment topic keeps its
+	// <FLAG> placeholder (a markdown converter once took it for HTML).
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+		if want := ".SH NAME\n" + strings.ReplaceAll(strings.TrimSuffix(e.Name(), ".1"), "-", `\-`) + ` \- `; !strings.Contains(string(b), want) {
+			t.Errorf("%s: no %q", e.Name(), want)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "k8sexplain-environment.1")); !strings.Contains(string(b), "K8SEXPLAIN_<FLAG>: ") {
+		t.Error("k8sexplain-environment.1 lost K8SEXPLAIN_<FLAG>")
+	}
 	a, _ := os.ReadFile(filepath.Join(dir, "k8sexplain-trace-apply.1"))
 	dir2 := t.TempDir()
 	run(t, "", "man", dir2)

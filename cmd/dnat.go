@@ -26,12 +26,15 @@ type DNATOptions struct {
 	Changed map[string]bool
 }
 
+// dnatShort is the summary root --help lists.
+const dnatShort = "Show the rules kube-proxy writes for a Service (ClusterIP, NodePort, LoadBalancer) and a packet's walk through them"
+
 // NewCmdDNAT is `dnat`; runF, when not nil, gets the options instead of dnatRun.
 func NewCmdDNAT(f *Factory, runF func(*DNATOptions) error) *cobra.Command {
 	o := &DNATOptions{}
 	cmd := &cobra.Command{
 		Use:   "dnat",
-		Short: "Show the rules kube-proxy writes for a Service (ClusterIP, NodePort, LoadBalancer) and a packet's walk through them",
+		Short: dnatShort,
 		Long: `dnat answers "no interface has the Service's IP — where does the ClusterIP live?" with the
 rules a node really has: the iptables-restore input kube-proxy writes for the Service (or, with
 --form save, what iptables-save prints back), a client pod's SYN walking through them with the

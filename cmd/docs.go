@@ -4,11 +4,13 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
+	"github.com/k8sexplain/k8sexplain/internal/manpage"
 	"github.com/spf13/cobra"
-	"github.com/spf13/cobra/doc"
+	"github.com/spf13/pflag"
 )
 
 // environmentHelp is the `k8sexplain help environment` topic, as gh has
@@ -60,8 +62,8 @@ func newCmdMan(f *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "man DIR",
 		Short: "Write a man page (section 1) for every command into DIR",
-		Long: `Writes k8sexplain.1, k8sexplain-trace.1, k8sexplain-trace-apply.1 … with cobra's man page generator,
-from the same text as --help. The date in them is SOURCE_DATE_EPOCH when set, else a fixed one,
+		Long: `Writes k8sexplain.1, k8sexplain-trace.1, k8sexplain-trace-apply.1 … from the same text as --help
+(k8sexplain's own man(7) writer). The date in them is SOURCE_DATE_EPOCH when set, else a fixed one,
 so two runs give the same files.`,
 		Example: `  k8sexplain man ./man && man ./man/k8sexplain-trace-apply.1
   sudo k8sexplain man /usr/local/share/man/man1`,
@@ -85,27 +87,113 @@ so two runs give the same files.`,
 					date = time.Unix(n, 0).UTC()
 				}
 			}
-			h := &doc.GenManHeader{Title: "K8SEXPLAIN", Section: "1", Source: "k8sexplain " + versionString(), Manual: "k8sexplain manual", Date: &date}
-			root := cmd.Root()
-			root.DisableAutoGenTag = true
-			if err := doc.GenManTree(root, h, args[0]); err != nil {
-				return exitcode.Inputf("man pages: %v", err)
-			}
-			// cobra skips help topics; environment gets its page too.
-			top := &cobra.Command{Use: root.Name(), DisableAutoGenTag: true}
-			help := &cobra.Command{Use: "help"}
-			top.AddCommand(help)
-			env := &cobra.Command{Use: "environment", Short: "Environment variables that change what k8sexplain does", Long: environmentHelp, DisableFlagsInUseLine: true, Run: func(*cobra.Command, []string) {}}
-			help.AddCommand(env)
-			out, err := os.Create(filepath.Join(args[0], root.Name()+"-environment.1"))
-			if err != nil {
-				return exitcode.Inputf("%v", err)
-			}
-			defer out.Close()
-			if err := doc.GenMan(env, h, out); err != nil {
-				return exitcode.Inputf("man pages: %v", err)
-			}
-			return out.Close()
+			return writeManPages(cmd.Root(), args[0], manpage.Page{Title: "K8SEXPLAIN", Section: "1", Source: "k8sexplain " + versionString(), Manual: "k8sexplain manual", Date: date})
 		},
 	}
+}
+
+// writeManPages writes a page for root and for every command under it that
+// --help lists (not help, not the hidden __complete), plus the environment
+// help topic. head carries the .TH fields.
+func writeManPages(root *cobra.Command, dir string, head manpage.Page) error {
+	var walk func(c *cobra.Command) error
+	walk = func(c *cobra.Command) error {
+		name := strings.ReplaceAll(c.CommandPath(), " ", "-")
+		if err := writeManPage(dir, name+".1", commandPage(c, head)); err != nil {
+			return err
+		}
+		for _, sub := range manChildren(c) {
+			if err := walk(sub); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := walk(root); err != nil {
+		return err
+	}
+	return writeManPage(dir, root.Name()+"-environment.1", environmentPage(root, head))
+}
+
+func writeManPage(dir, file string, p *manpage.Page) error {
+	out, err := os.Create(filepath.Join(dir, file))
+	if err != nil {
+		return exitcode.Inputf("%v", err)
+	}
+	if err := manpage.Write(out, p); err != nil {
+		out.Close()
+		return exitcode.Inputf("man pages: %v", err)
+	}
+	if err := out.Close(); err != nil {
+		return exitcode.Inputf("man pages: %v", err)
+	}
+	return nil
+}
+
+// manChildren are the subcommands that get a page, sorted by name.
+func manChildren(c *cobra.Command) []*cobra.Command {
+	var out []*cobra.Command
+	for _, sub := range c.Commands() {
+		if sub.IsAvailableCommand() && !sub.IsAdditionalHelpTopicCommand() {
+			out = append(out, sub)
+		}
+	}
+	return out
+}
+
+func commandPage(c *cobra.Command, head manpage.Page) *manpage.Page {
+	c.InitDefaultHelpFlag()
+	p := head
+	p.Name = strings.ReplaceAll(c.CommandPath(), " ", "-")
+	p.Short = c.Short
+	p.Command = c.CommandPath()
+	p.Args = strings.TrimSpace(strings.TrimPrefix(c.UseLine(), c.CommandPath()))
+	p.Description = c.Long
+	if p.Description == "" {
+		p.Description = c.Short
+	}
+	p.Options = manOptions(c.NonInheritedFlags())
+	p.Inherited = manOptions(c.InheritedFlags())
+	p.Example = c.Example
+	if c.HasParent() {
+		p.SeeAlso = append(p.SeeAlso, manpage.Ref{Name: strings.ReplaceAll(c.Parent().CommandPath(), " ", "-"), Section: head.Section})
+	}
+	for _, sub := range manChildren(c) {
+		p.SeeAlso = append(p.SeeAlso, manpage.Ref{Name: strings.ReplaceAll(sub.CommandPath(), " ", "-"), Section: head.Section})
+	}
+	return &p
+}
+
+// environmentPage is the page of the help topic `k8sexplain help
+// environment`, which has no page of its own in the tree walk.
+func environmentPage(root *cobra.Command, head manpage.Page) *manpage.Page {
+	p := head
+	p.Name = root.Name() + "-environment"
+	p.Short = "Environment variables that change what k8sexplain does"
+	p.Command = root.Name() + " help environment"
+	p.Description = environmentHelp
+	help := pflag.NewFlagSet("environment", pflag.ContinueOnError)
+	help.BoolP("help", "h", false, "help for environment")
+	p.Options = manOptions(help)
+	p.SeeAlso = []manpage.Ref{{Name: root.Name(), Section: head.Section}}
+	return &p
+}
+
+// manOptions lists the flags --help shows, sorted by name.
+func manOptions(fs *pflag.FlagSet) []manpage.Option {
+	var out []manpage.Option
+	fs.VisitAll(func(fl *pflag.Flag) {
+		if fl.Hidden || fl.Deprecated != "" {
+			return
+		}
+		o := manpage.Option{Name: fl.Name, Default: fl.DefValue, Optional: fl.NoOptDefVal != "", Usage: fl.Usage}
+		if fl.ShorthandDeprecated == "" {
+			o.Shorthand = fl.Shorthand
+		}
+		if fl.Value.Type() == "string" {
+			o.Default = strconv.Quote(fl.DefValue)
+		}
+		out = append(out, o)
+	})
+	return out
 }

@@ -45,12 +45,15 @@ const (
 	maxSkewReconnects                        = 250_000
 )
 
+// grpcSkewShort is the summary root --help lists.
+const grpcSkewShort = "Show why gRPC through a ClusterIP Service loads one pod, and what spreads the load"
+
 // NewCmdGRPCSkew is `grpc-skew`; runF, when not nil, gets the options instead of grpcSkewRun.
 func NewCmdGRPCSkew(f *Factory, runF func(*GRPCSkewOptions) error) *cobra.Command {
 	o := &GRPCSkewOptions{}
 	cmd := &cobra.Command{
 		Use:   "grpc-skew",
-		Short: "Show why gRPC through a ClusterIP Service loads one pod, and what spreads the load",
+		Short: grpcSkewShort,
 		Long: `grpc-skew answers the interview question "we scaled the gRPC service to 10 pods and one of them
 still takes all the traffic — why?". HTTP/2 keeps one long-lived connection per channel, kube-proxy's
 DNAT balances connections, not requests, so with the default pick_first policy one client loads one

@@ -95,6 +95,9 @@ Progress (an append-only review log and the state derived from it) is kept in
 $XDG_STATE_HOME/k8sexplain, else ~/.local/state/k8sexplain; set quiz.state-dir in the config or
 K8SEXPLAIN_QUIZ_STATE_DIR to move it. Ctrl-C saves, prints a summary and exits with 130.`
 
+// quizShort is the summary root --help lists.
+const quizShort = "Practise Kubernetes interview questions with grading and spaced repetition"
+
 // NewCmdQuiz is `quiz` with its subcommands review (the same session,
 // due questions only), stats and list.
 func NewCmdQuiz(f *Factory, runF func(*QuizOptions) error) *cobra.Command {
@@ -104,7 +107,7 @@ func NewCmdQuiz(f *Factory, runF func(*QuizOptions) error) *cobra.Command {
 	}
 	cmd := &cobra.Command{
 		Use:   "quiz",
-		Short: "Practise Kubernetes interview questions with grading and spaced repetition",
+		Short: quizShort,
 		Long:  strings.Replace(quizLong, "{answer formats}", answerFormats(), 1),
 		Example: `  k8sexplain quiz
   k8sexplain quiz --topic etcd,services --count 5

@@ -26,12 +26,15 @@ type QuorumOptions struct {
 	FailSet bool
 }
 
+// quorumShort is the summary root --help lists.
+const quorumShort = "Watch etcd quorum and split brain, decided by the real etcd Raft library"
+
 // NewCmdQuorum is `quorum`; runF, when not nil, gets the options instead of quorumRun.
 func NewCmdQuorum(f *Factory, runF func(*QuorumOptions) error) *cobra.Command {
 	o := &QuorumOptions{}
 	cmd := &cobra.Command{
 		Use:   "quorum",
-		Short: "Watch etcd quorum and split brain, decided by the real etcd Raft library",
+		Short: quorumShort,
 		Long: `quorum shows why a control plane runs 3 or 5 etcd members and why 2 is the worst choice.
 
 It prints the quorum table (majority floor(N/2)+1, failures tolerated), then plays a story on N

@@ -11,8 +11,10 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/clip"
@@ -74,8 +76,72 @@ func (f *Factory) Globals() (Globals, error) {
 	return g, nil
 }
 
-// NewRoot builds the command tree.
-func NewRoot(f *Factory) *cobra.Command {
+// NewRoot builds the whole command tree, shell completion included.
+func NewRoot(f *Factory) *cobra.Command { return newRoot(f, treeNeeds{all: true, completion: true}) }
+
+// treeNeeds says which parts of the command tree a command line uses.
+// Building a command defines its flags (hundreds in all) and wiring
+// completion walks every command: work that `k8sexplain version` should
+// not pay for at start-up.
+type treeNeeds struct {
+	all        bool            // every command fully (help, man, completion requests)
+	completion bool            // flag and argument completion (__complete)
+	commands   map[string]bool // the top-level commands named on the line
+}
+
+// needsFor reads a command line. Every top-level command whose name
+// appears anywhere in args is built fully (a flag value that happens to be
+// a command name only costs a little time); the others are stubs that
+// carry what root --help lists: name and summary. help and man walk
+// the tree, __complete may reach any flag: they get everything.
+func needsFor(args []string) treeNeeds {
+	n := treeNeeds{commands: map[string]bool{}}
+	for _, a := range args {
+		switch a {
+		case cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
+			n.all, n.completion = true, true
+		case "help", "man":
+			n.all = true
+		default:
+			n.commands[a] = true
+		}
+	}
+	return n
+}
+
+// topCommand is a command directly under the root.
+type topCommand struct {
+	name, short string
+	build       func(*Factory) *cobra.Command
+}
+
+// topCommands are the root's commands in the order they are added. Their
+// summaries are shared with the commands themselves (TestStubsMatchCommands).
+var topCommands = []topCommand{
+	{"version", versionShort, func(f *Factory) *cobra.Command { return NewCmdVersion(f, nil) }},
+	{"trace", traceShort, NewCmdTrace},
+	{"quorum", quorumShort, func(f *Factory) *cobra.Command { return NewCmdQuorum(f, nil) }},
+	{"dnat", dnatShort, func(f *Factory) *cobra.Command { return NewCmdDNAT(f, nil) }},
+	{"grpc-skew", grpcSkewShort, func(f *Factory) *cobra.Command { return NewCmdGRPCSkew(f, nil) }},
+	{"quiz", quizShort, func(f *Factory) *cobra.Command { return NewCmdQuiz(f, nil) }},
+}
+
+// stub stands in for a command the command line does not name: root
+// --help lists it, cobra can suggest it for a typo. Running it is a bug
+// in needsFor.
+func (t topCommand) stub() *cobra.Command {
+	return &cobra.Command{Use: t.name, Short: t.short, RunE: stubRun}
+}
+
+func stubRun(c *cobra.Command, _ []string) error {
+	return fmt.Errorf("%s was not built for this command line", c.CommandPath())
+}
+
+// completionShort is the summary of cobra's completion command
+// (TestStubsMatchCommands checks it against cobra's).
+const completionShort = "Generate the autocompletion script for the specified shell"
+
+func newRoot(f *Factory, need treeNeeds) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "k8sexplain",
 		Short: "Make Kubernetes internals visible: traces from a real simulation, Raft quorum, kube-proxy rules, a quiz",
@@ -129,14 +195,13 @@ read-only state directory, unwritable stdout, closed stdin), 130 interrupted.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return exitcode.Usagef("%v (see %s --help)", err, c.CommandPath())
 	})
-	root.AddCommand(
-		NewCmdVersion(f, nil),
-		NewCmdTrace(f),
-		NewCmdQuorum(f, nil),
-		NewCmdDNAT(f, nil),
-		NewCmdGRPCSkew(f, nil),
-		NewCmdQuiz(f, nil),
-	)
+	for _, t := range topCommands {
+		if need.all || need.commands[t.name] {
+			root.AddCommand(t.build(f))
+		} else {
+			root.AddCommand(t.stub())
+		}
+	}
 	root.SetHelpCommand(newHelpCmd())
 	// The completion command captures its output stream when it is made.
 	if f.IO != nil {
@@ -144,8 +209,15 @@ read-only state directory, unwritable stdout, closed stdin), 130 interrupted.`,
 		root.SetErr(f.IO.ErrOut)
 		root.SetIn(f.IO.In)
 	}
-	addCompletions(root, f)
+	if need.completion {
+		addCompletions(root, f)
+	}
 	addHelpTopics(root, f)
+	if !need.all && !need.commands["completion"] {
+		// cobra makes its completion command (four scripts' help texts)
+		// unless one exists: a stub is enough for root --help.
+		root.AddCommand(&cobra.Command{Use: "completion", Short: completionShort, Args: noArgs, RunE: stubRun})
+	}
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {
 		if c.Name() != "completion" {
@@ -173,7 +245,9 @@ func newConfig() *viper.Viper {
 	return viper.New()
 }
 
-func versionString() string {
+// versionString is the link-time version, else the module's. Reading the
+// build info parses it: once per process.
+var versionString = sync.OnceValue(func() string {
 	if version != "" {
 		return version
 	}
@@ -181,7 +255,9 @@ func versionString() string {
 		return bi.Main.Version
 	}
 	return "dev"
-}
+})
+
+const versionShort = "Print the version of k8sexplain"
 
 // VersionOptions are the inputs of `version`.
 type VersionOptions struct {
@@ -193,7 +269,7 @@ func NewCmdVersion(f *Factory, runF func(*VersionOptions) error) *cobra.Command 
 	opts := &VersionOptions{}
 	return &cobra.Command{
 		Use:     "version",
-		Short:   "Print the version of k8sexplain",
+		Short:   versionShort,
 		Example: "  k8sexplain version",
 		Args:    noArgs,
 		RunE:    runE(f, opts, runF, versionRun),
@@ -201,11 +277,8 @@ func NewCmdVersion(f *Factory, runF func(*VersionOptions) error) *cobra.Command 
 }
 
 func versionRun(opts *VersionOptions) error {
-	goVersion := "unknown"
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		goVersion = bi.GoVersion
-	}
-	_, err := fmt.Fprintf(opts.IO.Out, "k8sexplain %s (%s)\n", versionString(), goVersion)
+	// The toolchain that built the binary, as the build info records it.
+	_, err := fmt.Fprintf(opts.IO.Out, "k8sexplain %s (%s)\n", versionString(), runtime.Version())
 	return err
 }
 
@@ -227,7 +300,7 @@ func Execute(io *iostreams.Streams, args []string) (code int) {
 		}
 	}()
 	f := &Factory{IO: io, Config: newConfig()}
-	root := NewRoot(f)
+	root := newRoot(f, needsFor(args))
 	root.SetArgs(args)
 	root.SetIn(io.In)
 	root.SetOut(io.Out)

@@ -23,12 +23,15 @@ import (
 	corev1 "k8s.io/api/core/v1"
 )
 
+// traceShort is the summary root --help lists.
+const traceShort = "Trace what the cluster does, step by step, from a deterministic simulation"
+
 // NewCmdTrace is the group of trace commands: apply, and the stories that
 // start from a settled cluster.
 func NewCmdTrace(f *Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "trace",
-		Short: "Trace what the cluster does, step by step, from a deterministic simulation",
+		Short: traceShort,
 		Example: `  k8sexplain trace apply examples/app.yaml
   k8sexplain trace apply -v --format markdown -f examples/app.yaml -f examples/unschedulable.yaml`,
 		Args: noArgs,

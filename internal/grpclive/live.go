@@ -6,8 +6,9 @@
 // backend's address by a manual resolver (the headless Service's DNS
 // answer).
 //
-// The RPC is grpc.health.v1.Health/Check from google.golang.org/grpc/health
-// (no code generation needed); a unary interceptor on each backend counts
+// The RPC is grpc.health.v1.Health/Check, served and called by a few lines
+// of our own (check.go) with the bytes google.golang.org/grpc/health would
+// send; a unary interceptor on each backend counts
 // it per calling client, named in the "k8sexplain-client" metadata key.
 // A run is bounded by its RPC count and a deadline, listens on ephemeral
 // loopback ports only, and closes every listener, connection and goroutine
@@ -29,8 +30,6 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
-	"google.golang.org/grpc/health"
-	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/peer"
@@ -217,7 +216,7 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 		if err != nil {
 			return nil, err
 		}
-		opts := []grpc.ServerOption{grpc.UnaryInterceptor(k.interceptor(b))}
+		opts := []grpc.ServerOption{grpc.UnaryInterceptor(k.interceptor(b)), grpc.ForceServerCodec(wireCodec{})}
 		if cfg.MaxConnectionAge > 0 {
 			// GOAWAY at the age ±10 %, close a grace period later
 			// (internal/transport/http2_server.go keepalive).
@@ -225,7 +224,7 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 				MaxConnectionAge: cfg.MaxConnectionAge, MaxConnectionAgeGrace: cfg.MaxConnectionAge}))
 		}
 		s := grpc.NewServer(opts...)
-		healthpb.RegisterHealthServer(s, health.NewServer()) // "" is SERVING
+		s.RegisterService(&healthService, nil)
 		servers = append(servers, s)
 		res.Backends = append(res.Backends, lis.Addr().String())
 		wg.Add(1)
@@ -321,7 +320,7 @@ func calls(ctx context.Context, cfg Config, prefix string, dial func(int) (*grpc
 	}
 	call := func(c, g int) error {
 		cctx := metadata.AppendToOutgoingContext(ctx, clientKey, fmt.Sprintf("%s-%d", prefix, c))
-		if _, err := healthpb.NewHealthClient(ccs[c]).Check(cctx, &healthpb.HealthCheckRequest{}); err != nil {
+		if err := check(cctx, ccs[c]); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}

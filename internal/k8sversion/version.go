@@ -7,8 +7,6 @@
 // k8s.io/api forces a review of those facts.
 package k8sversion
 
-import "strconv"
-
 const (
 	// Major and Minor are the modelled Kubernetes release.
 	Major = 1
@@ -18,11 +16,13 @@ const (
 )
 
 // Version is the modelled release as Kubernetes prints it (kubeletVersion,
-// kube-proxy image tag): "v1.37.2".
-var Version = MinorString + "." + strconv.Itoa(Patch)
+// kube-proxy image tag). Spelled out rather than built from Major, Minor
+// and Patch, so that nothing is computed when the binary starts;
+// TestVersionFollowsGoMod checks that they agree.
+const Version = "v1.37.2"
 
 // MinorString is "v1.37", the form traces print ("modelled on Kubernetes v1.37").
-var MinorString = "v" + strconv.Itoa(Major) + "." + strconv.Itoa(Minor)
+const MinorString = "v1.37"
 
 // AtLeast reports whether the modelled release is minor m (of major 1) or newer.
 func AtLeast(m int) bool { return Minor >= m }
@@ -34,7 +34,7 @@ const PauseImage = "registry.k8s.io/pause:3.10.2"
 
 // KubeProxyImage is kube-proxy's image as kubeadm deploys it: the release's
 // own tag.
-var KubeProxyImage = "registry.k8s.io/kube-proxy:" + Version
+const KubeProxyImage = "registry.k8s.io/kube-proxy:" + Version
 
 // ContainerdVersion and RuncVersion are the runtime the simulated nodes
 // run. From runc 1.3.2 (runc PR #4785) cpu.shares become cpu.weight by a

@@ -23,6 +23,10 @@ func TestVersionFollowsGoMod(t *testing.T) {
 	if got != want {
 		t.Fatalf("go.mod has k8s.io/api v0.%s but the simulator models v1.%s: review every version-dependent fact, then update k8sversion", got, want)
 	}
+	minor := "v" + strconv.Itoa(Major) + "." + strconv.Itoa(Minor)
+	if MinorString != minor || Version != minor+"."+strconv.Itoa(Patch) {
+		t.Fatalf("Version %q and MinorString %q do not spell %d.%d.%d", Version, MinorString, Major, Minor, Patch)
+	}
 	if Version != "v1.37.2" || MinorString != "v1.37" || !AtLeast(37) || AtLeast(38) {
 		t.Fatalf("Version %q, MinorString %q", Version, MinorString)
 	}

@@ -13,7 +13,6 @@ import (
 
 	"golang.org/x/text/feature/plural"
 	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 )
 
 // Lang returns the CLDR tag of an output language ("en", "ru"); anything
@@ -68,19 +67,36 @@ func Count(lang string, n int64, forms ...string) string {
 }
 
 // Int writes an integer with the language's digit grouping, as CLDR
-// (golang.org/x/text) has it: "4,687" and "12,500" in English, "4 687" and
-// "12 500" (no-break space) in Russian.
+// (golang.org/x/text/message) has it: "4,687" and "12,500" in English,
+// "4 687" and "12 500" (no-break space) in Russian. Grouping by threes is
+// written out here: x/text's message package, its catalogue and number
+// formatter cost every command start-up time for this one rule
+// (TestIntMatchesXText compares the two).
 func Int(lang string, n int64) string {
+	s := strconv.FormatInt(n, 10)
 	if n > -1000 && n < 1000 {
-		return strconv.FormatInt(n, 10)
+		return s
 	}
-	return printers[lang == "ru"].Sprintf("%d", n)
-}
-
-// printers format numbers in English (false) and Russian (true).
-var printers = map[bool]*message.Printer{
-	false: message.NewPrinter(language.English),
-	true:  message.NewPrinter(language.Russian),
+	sep := ","
+	if lang == "ru" {
+		sep = "\u00a0"
+	}
+	sign := ""
+	if s[0] == '-' {
+		sign, s = "-", s[1:]
+	}
+	var b strings.Builder
+	b.WriteString(sign)
+	head := len(s) % 3
+	if head == 0 {
+		head = 3
+	}
+	b.WriteString(s[:head])
+	for i := head; i < len(s); i += 3 {
+		b.WriteString(sep)
+		b.WriteString(s[i : i+3])
+	}
+	return b.String()
 }
 
 // Decimal writes f with at most prec digits after the point, trailing zeros

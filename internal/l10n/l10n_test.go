@@ -1,8 +1,12 @@
 package l10n
 
 import (
+	"math"
 	"testing"
 	"time"
+
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 )
 
 func TestPluralRussianAndEnglish(t *testing.T) {
@@ -53,5 +57,22 @@ func TestFixed(t *testing.T) {
 	}
 	if got := Fixed("en", 2.25, 1); got != "2.2" && got != "2.3" {
 		t.Errorf("en: %q", got)
+	}
+}
+
+// Int groups digits as x/text's CLDR number formatting does, in both
+// languages, for small, large and negative numbers.
+func TestIntMatchesXText(t *testing.T) {
+	printers := map[string]*message.Printer{"en": message.NewPrinter(language.English), "ru": message.NewPrinter(language.Russian)}
+	ns := []int64{0, 7, -7, 999, -999, 1000, -1000, 4687, 12500, 99999, 100000, 999999, 1000000, 1234567, -1234567, 150000, math.MaxInt64, math.MinInt64}
+	for n := int64(1); n < math.MaxInt64/7; n = n*7 + 3 {
+		ns = append(ns, n, -n)
+	}
+	for lang, p := range printers {
+		for _, n := range ns {
+			if got, want := Int(lang, n), p.Sprintf("%d", n); got != want {
+				t.Errorf("Int(%s, %d) = %q, x/text says %q", lang, n, got, want)
+			}
+		}
 	}
 }

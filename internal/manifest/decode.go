@@ -72,9 +72,9 @@ func decode(id ident, doc *jsonDoc) (Object, error) {
 	}
 	gvk := gv.WithKind(id.kind)
 	out := Object{APIVersion: id.apiVersion, Kind: id.kind, Name: id.name, Namespace: id.namespace}
+	obj, typed := scheme.New(gvk)
 	switch {
-	case scheme().Recognizes(gvk):
-		obj, _ := scheme().New(gvk) // cannot fail: Recognizes said yes
+	case typed:
 		strictErrs, err := sigsjson.UnmarshalStrict(data, obj)
 		if err != nil {
 			return Object{}, typeError(id, doc, err)
@@ -110,7 +110,7 @@ func noMatch(id ident) string {
 // removed (policy/v1beta1 -> policy/v1, extensions/v1beta1 -> apps/v1).
 func replacement(gvk schema.GroupVersionKind) string {
 	var same, other []string
-	for known := range scheme().AllKnownTypes() {
+	for _, known := range scheme.AllKnownTypes() {
 		if known.Kind != gvk.Kind || known.Version == "__internal" {
 			continue
 		}

@@ -12,7 +12,7 @@ func KindOf(obj runtime.Object) schema.GroupVersionKind {
 	if gvk := obj.GetObjectKind().GroupVersionKind(); gvk.Kind != "" {
 		return gvk
 	}
-	if gvks, _, err := scheme().ObjectKinds(obj); err == nil && len(gvks) > 0 {
+	if gvks, err := scheme.ObjectKinds(obj); err == nil && len(gvks) > 0 {
 		return gvks[0]
 	}
 	return schema.GroupVersionKind{}

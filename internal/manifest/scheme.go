@@ -20,47 +20,120 @@ import (
 	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"reflect"
 	"sync"
 )
 
-// newScheme registers the group versions a current API server serves as
-// stable. k8s.io/api still ships removed versions (extensions/v1beta1,
-// policy/v1beta1, batch/v1beta1, ...); they are left out on purpose, so a
-// manifest that uses one fails the way kubectl fails against a real cluster.
-func newScheme() *runtime.Scheme {
-	s := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{
-		corev1.AddToScheme,
-		appsv1.AddToScheme,
-		batchv1.AddToScheme,
-		networkingv1.AddToScheme,
-		rbacv1.AddToScheme,
-		policyv1.AddToScheme,
-		discoveryv1.AddToScheme,
-		storagev1.AddToScheme,
-		autoscalingv1.AddToScheme,
-		autoscalingv2.AddToScheme,
-		schedulingv1.AddToScheme,
-		coordinationv1.AddToScheme,
-		admissionregistrationv1.AddToScheme,
-		certificatesv1.AddToScheme,
-		eventsv1.AddToScheme,
-		nodev1.AddToScheme,
-		flowcontrolv1.AddToScheme,
-	} {
-		if err := add(s); err != nil {
+// servedGroups are the group versions a current API server serves as
+// stable, with the package of their Go types. k8s.io/api still ships
+// removed versions (extensions/v1beta1, policy/v1beta1, batch/v1beta1,
+// ...); they are left out on purpose, so a manifest that uses one fails the
+// way kubectl fails against a real cluster.
+var servedGroups = []struct {
+	group, pkg string
+	add        func(*runtime.Scheme) error
+}{
+	{"", "k8s.io/api/core/v1", corev1.AddToScheme},
+	{"apps", "k8s.io/api/apps/v1", appsv1.AddToScheme},
+	{"batch", "k8s.io/api/batch/v1", batchv1.AddToScheme},
+	{"networking.k8s.io", "k8s.io/api/networking/v1", networkingv1.AddToScheme},
+	{"rbac.authorization.k8s.io", "k8s.io/api/rbac/v1", rbacv1.AddToScheme},
+	{"policy", "k8s.io/api/policy/v1", policyv1.AddToScheme},
+	{"discovery.k8s.io", "k8s.io/api/discovery/v1", discoveryv1.AddToScheme},
+	{"storage.k8s.io", "k8s.io/api/storage/v1", storagev1.AddToScheme},
+	{"autoscaling", "k8s.io/api/autoscaling/v1", autoscalingv1.AddToScheme},
+	{"autoscaling", "k8s.io/api/autoscaling/v2", autoscalingv2.AddToScheme},
+	{"scheduling.k8s.io", "k8s.io/api/scheduling/v1", schedulingv1.AddToScheme},
+	{"coordination.k8s.io", "k8s.io/api/coordination/v1", coordinationv1.AddToScheme},
+	{"admissionregistration.k8s.io", "k8s.io/api/admissionregistration/v1", admissionregistrationv1.AddToScheme},
+	{"certificates.k8s.io", "k8s.io/api/certificates/v1", certificatesv1.AddToScheme},
+	{"events.k8s.io", "k8s.io/api/events/v1", eventsv1.AddToScheme},
+	{"node.k8s.io", "k8s.io/api/node/v1", nodev1.AddToScheme},
+	{"flowcontrol.apiserver.k8s.io", "k8s.io/api/flowcontrol/v1", flowcontrolv1.AddToScheme},
+}
+
+// scheme knows the served group versions. Registering all of them costs
+// milliseconds that most runs do not need (a Deployment and a Service use
+// two groups, version and help none), so a group is registered the first
+// time something asks about it. The lock covers registration and lookups:
+// runtime.Scheme is not safe to read while it is written.
+var scheme = &lazyScheme{}
+
+type lazyScheme struct {
+	mu   sync.Mutex
+	s    *runtime.Scheme // nil until first used
+	done []bool          // by index in servedGroups
+	all  bool
+}
+
+// with registers the served groups that match and not registered yet; the
+// caller holds mu.
+func (l *lazyScheme) with(match func(group, pkg string) bool) {
+	if l.s == nil {
+		l.s, l.done = runtime.NewScheme(), make([]bool, len(servedGroups))
+	}
+	if l.all {
+		return
+	}
+	for i, g := range servedGroups {
+		if l.done[i] || !match(g.group, g.pkg) {
+			continue
+		}
+		if err := g.add(l.s); err != nil {
 			// Registration of generated types cannot fail unless
 			// k8s.io/api itself is broken; surface it loudly in tests.
 			panic("manifest: building scheme: " + err.Error())
 		}
+		l.done[i] = true
 	}
-	return s
 }
 
-// scheme is built on first use (a command that decodes nothing, such as
-// version or help, does not pay for registering every API group) and is
-// read-only shared state after that.
-var scheme = sync.OnceValue(newScheme)
+func (l *lazyScheme) withAll() {
+	l.with(func(string, string) bool { return true })
+	l.all = true
+}
+
+// New returns a new object of a served kind, or false.
+func (l *lazyScheme) New(gvk schema.GroupVersionKind) (runtime.Object, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.with(func(group, _ string) bool { return group == gvk.Group })
+	if !l.s.Recognizes(gvk) {
+		return nil, false
+	}
+	obj, err := l.s.New(gvk)
+	return obj, err == nil
+}
+
+// ObjectKinds returns the kinds of obj's Go type: its package names the
+// group; a type from elsewhere (metav1.Status) is looked up in every group.
+func (l *lazyScheme) ObjectKinds(obj runtime.Object) ([]schema.GroupVersionKind, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	pkg := ""
+	if t := reflect.TypeOf(obj); t != nil && t.Kind() == reflect.Pointer {
+		pkg = t.Elem().PkgPath()
+	}
+	l.with(func(_, p string) bool { return p == pkg })
+	gvks, _, err := l.s.ObjectKinds(obj)
+	if err != nil && !l.all {
+		l.withAll()
+		gvks, _, err = l.s.ObjectKinds(obj)
+	}
+	return gvks, err
+}
+
+// AllKnownTypes registers every group and lists its kinds.
+func (l *lazyScheme) AllKnownTypes() []schema.GroupVersionKind {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.withAll()
+	out := make([]schema.GroupVersionKind, 0, len(l.s.AllKnownTypes()))
+	for gvk := range l.s.AllKnownTypes() {
+		out = append(out, gvk)
+	}
+	return out
+}
 
 // builtinGroups are the API groups a kube-apiserver serves itself (or has
 // served in the past). A kind the scheme does not know in one of these

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/AlecAivazis/survey/v2"
@@ -34,20 +35,23 @@ type SurveyPrompter struct {
 }
 
 // survey's templates carry English key hints; the catalogue has their
-// Russian (survey has no localisation of its own).
+// Russian (survey has no localisation of its own). The replacer is made on
+// first use: it reads the catalogue, which is built on first use too.
 var (
 	surveyTemplates = [...]*string{&survey.SelectQuestionTemplate, &survey.MultiSelectQuestionTemplate, &survey.InputQuestionTemplate}
 	surveyEnglish   = [...]string{survey.SelectQuestionTemplate, survey.MultiSelectQuestionTemplate, survey.InputQuestionTemplate}
-	surveyRussian   = surveyReplacer("ru",
-		"[Use arrows to move, space to select,",
-		"[Use arrows to move, enter to select, type to continue]",
-		"[Use arrows to move, type to filter",
-		" <right> to all,",
-		" <left> to none,",
-		" type to filter",
-		" for more help",
-		" for help",
-	)
+	surveyRussian   = sync.OnceValue(func() *strings.Replacer {
+		return surveyReplacer("ru",
+			"[Use arrows to move, space to select,",
+			"[Use arrows to move, enter to select, type to continue]",
+			"[Use arrows to move, type to filter",
+			" <right> to all,",
+			" <left> to none,",
+			" type to filter",
+			" for more help",
+			" for help",
+		)
+	})
 )
 
 // surveyReplacer replaces each English fragment of survey's templates with
@@ -66,7 +70,7 @@ func localise(lang string) {
 	for i, t := range surveyTemplates {
 		*t = surveyEnglish[i]
 		if lang == "ru" {
-			*t = surveyRussian.Replace(surveyEnglish[i])
+			*t = surveyRussian().Replace(surveyEnglish[i])
 		}
 	}
 }
