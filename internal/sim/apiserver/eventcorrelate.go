@@ -77,9 +77,31 @@ type aggregateKey struct {
 }
 
 // aggregateRecord is one group of similar events.
+//
+// The records hold hashes (hashStrings), not the strings: the correlator's
+// three LRUs are one entry per distinct event a component reports, most of
+// them the kubelets' per-pod events at scale, and a hash keeps neither the
+// message text nor the key's string headers alive. Two keys or messages
+// sharing a hash (odds 2^-64 a pair) would count as one.
 type aggregateRecord struct {
-	messages []string // distinct messages seen, at most aggregateMaxEvents-1
+	messages []uint64 // hashes of the distinct messages seen, at most aggregateMaxEvents-1
 	last     time.Duration
+}
+
+// hash is the key as the aggregator's LRU holds it.
+func (k aggregateKey) hash() uint64 { return hashStrings(k.uid, k.typ, k.reason) }
+
+// hashStrings is a 64-bit FNV-1a of the strings, each followed by a byte
+// that UTF-8 text never contains, so ("ab", "c") and ("a", "bc") differ.
+func hashStrings(parts ...string) uint64 {
+	h := uint64(14695981039346656037)
+	for _, s := range parts {
+		for i := 0; i < len(s); i++ {
+			h = (h ^ uint64(s[i])) * 1099511628211
+		}
+		h = (h ^ 0xff) * 1099511628211
+	}
+	return h
 }
 
 // logKey is the logger's key: the whole event (getEventKey), or the
@@ -90,19 +112,9 @@ type logKey struct {
 	combined bool
 }
 
-// hash is the key as the logger's LRU holds it: a 64-bit FNV-1a of its
-// parts (8 bytes instead of four string headers, in the map and in the
-// entry; one LRU entry per distinct event a kubelet reports is most of the
-// correlator's memory at scale). Two keys sharing a hash (odds 2^-64 a
-// pair) would count as one event.
+// hash is the key as the logger's LRU holds it (see aggregateRecord).
 func (k logKey) hash() uint64 {
-	h := uint64(14695981039346656037)
-	for _, s := range [...]string{k.agg.uid, k.agg.typ, k.agg.reason, k.msg} {
-		for i := 0; i < len(s); i++ {
-			h = (h ^ uint64(s[i])) * 1099511628211
-		}
-		h = (h ^ 0xff) * 1099511628211 // separator: no byte of UTF-8 text
-	}
+	h := hashStrings(k.agg.uid, k.agg.typ, k.agg.reason, k.msg)
 	if k.combined {
 		h = (h ^ 1) * 1099511628211
 	}
@@ -130,10 +142,9 @@ type eventLog struct {
 	waiting  []func()  // PATCHes recorded before the create answered
 }
 
-// spamKey is getSpamKey: source (the client), involved object and type.
-type spamKey struct {
-	uid, typ string
-}
+// spamKey is getSpamKey: source (the client), involved object and type,
+// hashed as the LRU holds it (see aggregateRecord).
+func spamKey(uid, typ string) uint64 { return hashStrings(uid, typ) }
 
 // tokenBucket is golang.org/x/time/rate's limiter as TryAccept uses it:
 // full at first, refilled continuously at spamQPS up to the burst.
@@ -154,9 +165,9 @@ func (b *tokenBucket) take(now time.Duration) bool {
 
 // correlator is one recorder's state: the three LRUs.
 type correlator struct {
-	similar lru[aggregateKey, aggregateRecord]
-	logged  lru[uint64, eventLog] // by logKey.hash
-	spam    lru[spamKey, tokenBucket]
+	similar lru[uint64, aggregateRecord] // by aggregateKey.hash
+	logged  lru[uint64, eventLog]        // by logKey.hash
+	spam    lru[uint64, tokenBucket]     // by spamKey.hash
 }
 
 // lru is a least recently used cache of at most correlatorCacheSize
@@ -257,18 +268,19 @@ func keyOf(regarding runtime.Object, typ, reason string) aggregateKey {
 // aggregate returns the message the recorder would write for this event
 // and whether it is an aggregate one.
 func (c *Client) aggregate(regarding runtime.Object, typ, reason, msg string) (string, bool) {
-	key := keyOf(regarding, typ, reason)
+	key := keyOf(regarding, typ, reason).hash()
 	now := c.s.eng.Now()
 	r := c.corr.similar.get(key)
 	if r == nil || now-r.last > aggregateInterval {
 		r = c.corr.similar.add(key, aggregateRecord{})
 	}
 	r.last = now
-	if slices.Contains(r.messages, msg) {
+	mh := hashStrings(msg)
+	if slices.Contains(r.messages, mh) {
 		return msg, false
 	}
 	if len(r.messages)+1 < aggregateMaxEvents {
-		r.messages = append(r.messages, msg)
+		r.messages = append(r.messages, mh)
 		return msg, false
 	}
 	// Combined. Upstream inserts the message and then pops an arbitrary
@@ -303,7 +315,7 @@ func (c *Client) Event(phase trace.Phase, regarding runtime.Object, typ, reason,
 	}
 	count := log.count
 
-	sk := spamKey{uid: lk.agg.uid, typ: typ}
+	sk := spamKey(lk.agg.uid, typ)
 	b := c.corr.spam.get(sk)
 	if b == nil {
 		b = c.corr.spam.add(sk, tokenBucket{tokens: spamBurst, last: now})

@@ -46,7 +46,7 @@ func TestAggregateLRU(t *testing.T) {
 	}
 	// Pod 2 was used most recently before pod 0 came back, pod 1 least:
 	// pod 1 is the one evicted now.
-	if c.corr.similar.byKey[aggregateKey{"u1", "Warning", "Failed"}] != nil {
+	if c.corr.similar.byKey[aggregateKey{"u1", "Warning", "Failed"}.hash()] != nil {
 		t.Fatal("pod 1 should have been evicted")
 	}
 }

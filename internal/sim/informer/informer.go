@@ -152,14 +152,15 @@ func (inf *Informer[T]) handle(ev apiserver.Event) {
 		k = Key(obj)
 	}
 	e := Event[T]{Type: ev.Type, Obj: obj, Rev: ev.Rev}
-	if cur := inf.items[k]; cur != nil {
+	cur := inf.items[k] // one lookup serves the event and the store
+	if cur != nil {
 		e.Old, e.had = cur.obj, true
 		inf.check(k, cur)
 	}
 	if ev.Type == apiserver.Deleted {
 		inf.remove(k)
 	} else {
-		inf.put(k, obj)
+		inf.store(k, cur, obj)
 	}
 	for _, h := range inf.handlers {
 		h(e)
@@ -172,10 +173,11 @@ func (inf *Informer[T]) handle(ev apiserver.Event) {
 // the watch event that follows replaces it.
 func (inf *Informer[T]) Write(obj T) {
 	k := Key(obj)
-	if cur := inf.items[k]; cur != nil {
+	cur := inf.items[k]
+	if cur != nil {
 		inf.check(k, cur)
 	}
-	inf.put(k, obj)
+	inf.store(k, cur, obj)
 }
 
 func (inf *Informer[T]) check(k string, e *entry[T]) {
@@ -184,8 +186,8 @@ func (inf *Informer[T]) check(k string, e *entry[T]) {
 	}
 }
 
-func (inf *Informer[T]) put(k string, obj T) {
-	e := inf.items[k]
+// store puts obj under k; e is the entry stored there now, or nil.
+func (inf *Informer[T]) store(k string, e *entry[T], obj T) {
 	if e == nil {
 		e = &entry[T]{vals: make([][]string, len(inf.indexers))}
 		inf.items[k] = e
