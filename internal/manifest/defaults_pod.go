@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"maps"
 	"sort"
 	"strconv"
 	"strings"
@@ -37,13 +38,20 @@ func (d *defaulter) requestsFromLimits(r *corev1.ResourceRequirements, path stri
 		names = append(names, string(k))
 	}
 	sort.Strings(names)
+	copied := false
 	for _, k := range names {
 		name := corev1.ResourceName(k)
 		if _, ok := r.Requests[name]; ok {
 			continue
 		}
-		if r.Requests == nil {
-			r.Requests = corev1.ResourceList{}
+		if !copied {
+			// The map may be shared with the pod's template (controller
+			// copyTemplate): a copy before the first write.
+			r.Requests = maps.Clone(r.Requests)
+			if r.Requests == nil {
+				r.Requests = corev1.ResourceList{}
+			}
+			copied = true
 		}
 		q := r.Limits[name]
 		r.Requests[name] = q.DeepCopy()

@@ -80,13 +80,15 @@ func (s *Server) limitRanger(pod *corev1.Pod) string {
 			}
 			fill := func(kind string, c *corev1.Container) {
 				var setReq, setLim []string
+				// The maps may be shared with the pod's template (controller
+				// copyTemplate): each is copied before its first write.
 				for _, k := range slices.Sorted(maps.Keys(reqs)) {
 					if _, ok := c.Resources.Requests[k]; !ok {
 						if _, lim := c.Resources.Limits[k]; lim {
 							continue // the API already copied the limit into the request
 						}
-						if c.Resources.Requests == nil {
-							c.Resources.Requests = corev1.ResourceList{}
+						if setReq == nil {
+							c.Resources.Requests = ownList(c.Resources.Requests)
 						}
 						c.Resources.Requests[k] = reqs[k]
 						setReq = append(setReq, string(k))
@@ -94,8 +96,8 @@ func (s *Server) limitRanger(pod *corev1.Pod) string {
 				}
 				for _, k := range slices.Sorted(maps.Keys(defs)) {
 					if _, ok := c.Resources.Limits[k]; !ok {
-						if c.Resources.Limits == nil {
-							c.Resources.Limits = corev1.ResourceList{}
+						if setLim == nil {
+							c.Resources.Limits = ownList(c.Resources.Limits)
 						}
 						c.Resources.Limits[k] = defs[k]
 						setLim = append(setLim, string(k))
@@ -428,4 +430,12 @@ func (s *Server) limitRangeCheck(pod *corev1.Pod, name string) *Status {
 		msg = "[" + strings.Join(errs, ", ") + "]"
 	}
 	return &Status{Code: http.StatusForbidden, Reason: "Forbidden", Message: fmt.Sprintf("pods %q is forbidden: %s", name, msg)}
+}
+
+// ownList returns a copy of l to write to (an empty list for nil).
+func ownList(l corev1.ResourceList) corev1.ResourceList {
+	if l == nil {
+		return corev1.ResourceList{}
+	}
+	return maps.Clone(l)
 }

@@ -175,13 +175,46 @@ func (r *ReplicaSet) batch(rs *appsv1.ReplicaSet, remaining, size int, finish fu
 }
 
 func podFromTemplate(rs *appsv1.ReplicaSet) *corev1.Pod {
-	t := rs.Spec.Template.DeepCopy()
+	t := copyTemplate(&rs.Spec.Template)
 	p := &corev1.Pod{ObjectMeta: t.ObjectMeta, Spec: t.Spec}
 	p.Namespace = rs.Namespace
 	p.GenerateName = rs.Name + "-"
 	p.Name = ""
 	p.OwnerReferences = []metav1.OwnerReference{*metav1.NewControllerRef(rs, appsv1.SchemeGroupVersion.WithKind("ReplicaSet"))}
 	return p
+}
+
+// copyTemplate deep-copies a pod template (GetPodFromTemplate's
+// DeepCopy), except that the containers' resource requests and limits
+// stay shared with the template: every pod of a ReplicaSet would otherwise
+// carry two maps of its own with the same quantities (a tenth of what a
+// pod keeps live at scale). Shared maps are read-only; the API server's
+// defaulting and LimitRanger, the only writers, copy a map before they
+// add to it (manifest requestsFromLimits, apiserver LimitRanger fill).
+func copyTemplate(src *corev1.PodTemplateSpec) *corev1.PodTemplateSpec {
+	t := new(corev1.PodTemplateSpec)
+	src.ObjectMeta.DeepCopyInto(&t.ObjectMeta)
+	spec := src.Spec // a shallow copy: DeepCopyInto below reads it, src stays as it is
+	spec.Containers, spec.InitContainers = nil, nil
+	spec.DeepCopyInto(&t.Spec)
+	t.Spec.Containers = copyContainers(src.Spec.Containers)
+	t.Spec.InitContainers = copyContainers(src.Spec.InitContainers)
+	return t
+}
+
+func copyContainers(src []corev1.Container) []corev1.Container {
+	if src == nil {
+		return nil
+	}
+	out := make([]corev1.Container, len(src))
+	for i := range src {
+		c := src[i] // a shallow copy
+		res := c.Resources
+		c.Resources = corev1.ResourceRequirements{}
+		c.DeepCopyInto(&out[i])
+		out[i].Resources = res
+	}
+	return out
 }
 
 // PodReady reports the pod's Ready condition.
