@@ -34,13 +34,14 @@ func (s *Server) mutate(obj runtime.Object) ([]any, *Status) {
 	if pod.Spec.ServiceAccountName == "" {
 		pod.Spec.ServiceAccountName = "default"
 	}
+	// The deprecated alias follows the name, as every stored pod shows:
+	// SetDefaults_PodSpec keeps the two in sync (pkg/apis/core/v1/defaults.go;
+	// historically the v1 conversion did), and the name this plugin sets
+	// reaches the alias when the stored object is decoded.
+	pod.Spec.DeprecatedServiceAccount = pod.Spec.ServiceAccountName
 	if pod.Spec.AutomountServiceAccountToken == nil || *pod.Spec.AutomountServiceAccountToken {
 		vol := "kube-api-access-" + s.randomSuffix()
-		pod.Spec.Volumes = append(pod.Spec.Volumes, corev1.Volume{Name: vol, VolumeSource: corev1.VolumeSource{
-			Projected: &corev1.ProjectedVolumeSource{Sources: []corev1.VolumeProjection{{
-				ServiceAccountToken: &corev1.ServiceAccountTokenProjection{Path: "token", ExpirationSeconds: ptr(int64(3607))},
-			}}},
-		}})
+		pod.Spec.Volumes = append(pod.Spec.Volumes, corev1.Volume{Name: vol, VolumeSource: corev1.VolumeSource{Projected: kubeAPIAccess}})
 		// init containers first, then the others (mountServiceAccountToken)
 		for _, cs := range [][]corev1.Container{pod.Spec.InitContainers, pod.Spec.Containers} {
 			for i := range cs {
@@ -75,6 +76,25 @@ func (s *Server) mutate(obj runtime.Object) ([]any, *Status) {
 		did = append(did, trace.P("admission.tolerations", strings.Join(added, ", "), defaultTolerationSeconds))
 	}
 	return did, nil
+}
+
+// kubeAPIAccess is the source of the kube-api-access-xxxxx volume the
+// ServiceAccount plugin adds (plugin/pkg/admission/serviceaccount/admission.go
+// TokenVolumeSource): the bound token (expiration 3607 s, the
+// WarnOnlyBoundTokenExpirationSeconds), the cluster's CA from the
+// kube-root-ca.crt ConfigMap, the namespace from the downward API, and
+// defaultMode 0644 set explicitly, as defaulting does not run after
+// admission. The same for every pod, it is shared by all of them and
+// read-only, as every stored object is.
+var kubeAPIAccess = &corev1.ProjectedVolumeSource{
+	DefaultMode: ptr(corev1.ProjectedVolumeSourceDefaultMode),
+	Sources: []corev1.VolumeProjection{
+		{ServiceAccountToken: &corev1.ServiceAccountTokenProjection{Path: "token", ExpirationSeconds: ptr(int64(3607))}},
+		{ConfigMap: &corev1.ConfigMapProjection{LocalObjectReference: corev1.LocalObjectReference{Name: "kube-root-ca.crt"},
+			Items: []corev1.KeyToPath{{Key: "ca.crt", Path: "ca.crt"}}}},
+		{DownwardAPI: &corev1.DownwardAPIProjection{Items: []corev1.DownwardAPIVolumeFile{{Path: "namespace",
+			FieldRef: &corev1.ObjectFieldSelector{APIVersion: "v1", FieldPath: "metadata.namespace"}}}}},
+	},
 }
 
 func hasToleration(p *corev1.Pod, key string) bool {
