@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/k8sexplain/k8sexplain/internal/manifest"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -164,6 +165,12 @@ func (s *Server) handle(c *Client, r *request, done Done) {
 			s.noteLimitRanger(c, *r, obj)
 		}
 		m.SetGeneration(1)
+		if pod, ok := obj.(*corev1.Pod); ok {
+			// The pod strategy's PrepareForCreate (pkg/registry/core/pod/strategy.go):
+			// whatever status the request carried, a new pod is Pending with
+			// its QoS class computed from what admission left.
+			pod.Status = corev1.PodStatus{Phase: corev1.PodPending, QOSClass: manifest.PodQOS(pod)}
+		}
 		if m.GetName() == "" && m.GetGenerateName() != "" {
 			m.SetName(s.generateName(r.res, m.GetNamespace(), m.GetGenerateName()))
 		}

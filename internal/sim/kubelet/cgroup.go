@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/k8sexplain/k8sexplain/internal/manifest"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 )
@@ -17,30 +18,13 @@ type Cgroup struct {
 	MemoryMax string
 }
 
-// QoSClass follows pkg/apis/core/helper/qos: Guaranteed when every
-// container has equal cpu and memory requests and limits, BestEffort when
-// none has any, Burstable otherwise.
+// QoSClass is the pod's QoS class: the one the API server stored, else
+// computed (pkg/apis/core/helper/qos GetPodQOS).
 func QoSClass(p *corev1.Pod) corev1.PodQOSClass {
-	any, guaranteed := false, true
-	for _, c := range p.Spec.Containers {
-		for _, r := range []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory} {
-			req, hasReq := c.Resources.Requests[r]
-			lim, hasLim := c.Resources.Limits[r]
-			if hasReq || hasLim {
-				any = true
-			}
-			if !hasLim || (hasReq && req.Cmp(lim) != 0) {
-				guaranteed = false
-			}
-		}
+	if p.Status.QOSClass != "" {
+		return p.Status.QOSClass
 	}
-	switch {
-	case !any:
-		return corev1.PodQOSBestEffort
-	case guaranteed:
-		return corev1.PodQOSGuaranteed
-	}
-	return corev1.PodQOSBurstable
+	return manifest.PodQOS(p)
 }
 
 // MilliCPUToShares mirrors kubelet cm/helpers_linux.go: shares =
