@@ -167,6 +167,7 @@ func (k *Kubelet) allocateIP() string {
 // (kuberuntime_manager.go SyncPod).
 func (k *Kubelet) syncPod(ps *podState) {
 	pod := ps.pod
+	ps.admittedAt = k.eng.Now()
 	if !k.rec.Full() { // arguments are built only for a kept step
 		k.step(trace.PhaseKubelet, "kubelet.admit", pod, "node", k.Node, "qos", string(QoSClass(pod)))
 	}
@@ -294,7 +295,7 @@ func (k *Kubelet) running(ps *podState, ip string, containers []string) {
 	setCond(upd, corev1.PodInitialized, true)
 	setCond(upd, corev1.ContainersReady, ready)
 	setCond(upd, corev1.PodReady, ready)
-	upd.Status.ContainerStatuses = runningStatuses(pod, ps)
+	upd.Status.ContainerStatuses = runningStatuses(pod, ps, containers, apiTime(ps.startedAt))
 	for i, c := range pod.Spec.Containers {
 		// prober_manager.go UpdatePodStatus: a started container without
 		// a readiness probe is ready; one with a probe waits for it.
@@ -353,6 +354,11 @@ func readinessPlan(pod *corev1.Pod) (bool, time.Duration, string) {
 // strategic-merge PATCH of what changed since the kubelet's last copy
 // (statusutil.PatchPodStatus) — and keeps the stored result as that copy.
 func (k *Kubelet) patchStatus(ps *podState, upd *corev1.Pod, then func()) {
+	if upd.Status.StartTime == nil {
+		// The time the kubelet acknowledged the pod, before any image pull
+		// (kubelet_pods.go generateAPIPodStatus; PodStatus.startTime).
+		upd.Status.StartTime = apiTime(ps.admittedAt)
+	}
 	k.c.PatchPodStatus(ps.pod, upd, func(obj runtime.Object, err *apiserver.Status) {
 		if err != nil {
 			return
@@ -396,11 +402,22 @@ func withDeletion(pod *corev1.Pod, ts *metav1.Time, grace *int64) *corev1.Pod {
 	return out
 }
 
-func runningStatuses(pod *corev1.Pod, ps *podState) []corev1.ContainerStatus {
+// runningStatuses are the app containers' statuses once all run: the ones
+// in startedNow started at now, the others keep the start time the pod's
+// status shows.
+func runningStatuses(pod *corev1.Pod, ps *podState, startedNow []string, now *metav1.Time) []corev1.ContainerStatus {
 	out := make([]corev1.ContainerStatus, 0, len(pod.Spec.Containers))
 	for _, c := range pod.Spec.Containers {
+		at := *now
+		if !slices.Contains(startedNow, c.Name) {
+			for _, prev := range pod.Status.ContainerStatuses {
+				if prev.Name == c.Name && prev.State.Running != nil {
+					at = prev.State.Running.StartedAt
+				}
+			}
+		}
 		st := corev1.ContainerStatus{Name: c.Name, Image: c.Image, RestartCount: ps.restartCount[c.Name], Started: ptrBool(true),
-			State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{}}}
+			State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: at}}}
 		if last, ok := ps.lastState[c.Name]; ok {
 			st.LastTerminationState = last
 		}
@@ -410,6 +427,13 @@ func runningStatuses(pod *corev1.Pod, ps *podState) []corev1.ContainerStatus {
 }
 
 func ptrBool(b bool) *bool { return &b }
+
+// apiTime is the virtual time at as the API shows it: wall-clock time from
+// the simulation's epoch, to the second (metav1.Time's RFC 3339 form).
+func apiTime(at time.Duration) *metav1.Time {
+	t := metav1.NewTime(apiserver.Epoch.Add(at).Truncate(time.Second))
+	return &t
+}
 
 // probeFirstSuccess is when a probe that passes at once first reports
 // success: initialDelaySeconds, then successThreshold periods (the first

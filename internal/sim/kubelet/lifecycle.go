@@ -52,7 +52,8 @@ type podState struct {
 	failReadiness bool
 	sidecars      []string // native sidecars started (init containers that keep running)
 	startedAt     time.Duration
-	generation    int // bumped on every container restart; stale timers check it
+	admittedAt    time.Duration // the first sync: status.startTime
+	generation    int           // bumped on every container restart; stale timers check it
 	restartCount  map[string]int32
 	lastState     map[string]corev1.ContainerState
 }

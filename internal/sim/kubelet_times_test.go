@@ -1,0 +1,27 @@
+package sim
+
+import "testing"
+
+// The kubelet reports when it acknowledged a pod (status.startTime) and
+// when each container started (state.running.startedAt), as the real one
+// does and the oracle recordings show; the start follows the
+// acknowledgement.
+func TestKubeletReportsStartTimes(t *testing.T) {
+	c := runApply(t, 3, 6)
+	for _, p := range c.Pods() {
+		if p.Status.StartTime == nil {
+			t.Errorf("pod %s: no status.startTime", p.Name)
+			continue
+		}
+		for _, cs := range p.Status.ContainerStatuses {
+			r := cs.State.Running
+			if r == nil || r.StartedAt.IsZero() {
+				t.Errorf("pod %s container %s: no running startedAt", p.Name, cs.Name)
+				continue
+			}
+			if r.StartedAt.Before(p.Status.StartTime) {
+				t.Errorf("pod %s: container started %s, before the pod was acknowledged %s", p.Name, r.StartedAt, p.Status.StartTime)
+			}
+		}
+	}
+}
