@@ -1,6 +1,12 @@
 package sim
 
-import "testing"
+import (
+	"os"
+	"testing"
+
+	"github.com/k8sexplain/k8sexplain/internal/golden"
+	"github.com/k8sexplain/k8sexplain/internal/sim/simtest"
+)
 
 // The kubelet reports when it acknowledged a pod (status.startTime) and
 // when each container started (state.running.startedAt), as the real one
@@ -23,5 +29,40 @@ func TestKubeletReportsStartTimes(t *testing.T) {
 				t.Errorf("pod %s: container started %s, before the pod was acknowledged %s", p.Name, r.StartedAt, p.Status.StartTime)
 			}
 		}
+	}
+}
+
+// Init containers report when they started and, once done, when they
+// exited (examples/init.yaml).
+func TestKubeletReportsInitContainerTimes(t *testing.T) {
+	src, err := os.ReadFile(golden.Root() + "/examples/init.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewCluster(Config{Seed: 1, Workers: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Apply(simtest.Parse(t, string(src)), []string{"init.yaml"})
+	c.Run("t")
+	n := 0
+	for _, p := range c.Pods() {
+		for _, cs := range p.Status.InitContainerStatuses {
+			switch s := cs.State; {
+			case s.Terminated != nil:
+				n++
+				if s.Terminated.StartedAt.IsZero() || s.Terminated.FinishedAt.Before(&s.Terminated.StartedAt) {
+					t.Errorf("pod %s init %s: started %s, finished %s", p.Name, cs.Name, s.Terminated.StartedAt, s.Terminated.FinishedAt)
+				}
+			case s.Running != nil:
+				n++
+				if s.Running.StartedAt.IsZero() {
+					t.Errorf("pod %s init %s: running without startedAt", p.Name, cs.Name)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no init container ran or finished")
 	}
 }

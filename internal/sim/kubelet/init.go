@@ -8,6 +8,7 @@ import (
 
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // IsSidecar reports a native sidecar: an init container with
@@ -56,6 +57,7 @@ func (k *Kubelet) runInit(ps *podState, i int, then func()) {
 	}
 	c := &inits[i]
 	k.startContainer(ps, c, func() {
+		ps.initAt(&ps.initStarted, c.Name, k.eng.Now())
 		if IsSidecar(c) {
 			ps.sidecars = append(ps.sidecars, c.Name)
 			var wait time.Duration
@@ -76,6 +78,7 @@ func (k *Kubelet) runInit(ps *podState, i int, then func()) {
 			if ps.terminating || k.Dead {
 				return
 			}
+			ps.initAt(&ps.initExited, c.Name, k.eng.Now())
 			if code == 0 {
 				k.runtimeStep("runtime.initdone", pod, "container", c.Name, "after", run)
 				if i+1 < len(inits) {
@@ -95,7 +98,8 @@ func (k *Kubelet) runInit(ps *podState, i int, then func()) {
 func (k *Kubelet) initFailed(ps *podState, i, code int, run time.Duration, then func()) {
 	pod := ps.pod
 	c := &pod.Spec.InitContainers[i]
-	term := &corev1.ContainerStateTerminated{ExitCode: int32(code), Reason: "Error"}
+	term := &corev1.ContainerStateTerminated{ExitCode: int32(code), Reason: "Error",
+		StartedAt: *apiTime(ps.initStarted[c.Name]), FinishedAt: *apiTime(ps.initExited[c.Name])}
 	k.runtimeStep("runtime.initfailed", pod, "container", c.Name, "code", code, "after", run)
 	if pod.Spec.RestartPolicy == corev1.RestartPolicyNever {
 		k.step(trace.PhaseKubelet, "kubelet.initnever", pod, "container", c.Name, "code", code, "status", "Init:Error")
@@ -170,11 +174,13 @@ func (k *Kubelet) initStatuses(ps *podState, done int, term *corev1.ContainerSta
 		st := corev1.ContainerStatus{Name: c.Name, Image: c.Image, RestartCount: ps.restartCount[c.Name]}
 		switch {
 		case j < done && IsSidecar(&c):
-			st.State.Running = &corev1.ContainerStateRunning{}
+			st.State.Running = &corev1.ContainerStateRunning{StartedAt: *ps.initTime(ps.initStarted, c.Name, k.eng.Now())}
 			st.Started = ptrBool(true)
 			st.Ready = c.ReadinessProbe == nil
 		case j < done:
-			st.State.Terminated = &corev1.ContainerStateTerminated{ExitCode: 0, Reason: "Completed"}
+			st.State.Terminated = &corev1.ContainerStateTerminated{ExitCode: 0, Reason: "Completed",
+				StartedAt:  *ps.initTime(ps.initStarted, c.Name, k.eng.Now()),
+				FinishedAt: *ps.initTime(ps.initExited, c.Name, k.eng.Now())}
 			st.Ready = true // prober_manager.go UpdatePodStatus: an init container that exited 0 is ready
 		case j == done && term != nil:
 			st.State.Terminated = term
@@ -182,7 +188,7 @@ func (k *Kubelet) initStatuses(ps *podState, done int, term *corev1.ContainerSta
 		case j == done && waiting != "":
 			st.State.Waiting = &corev1.ContainerStateWaiting{Reason: waiting}
 		case j == done:
-			st.State.Running = &corev1.ContainerStateRunning{}
+			st.State.Running = &corev1.ContainerStateRunning{StartedAt: *ps.initTime(ps.initStarted, c.Name, k.eng.Now())}
 		default:
 			st.State.Waiting = &corev1.ContainerStateWaiting{Reason: "PodInitializing"}
 		}
@@ -192,6 +198,23 @@ func (k *Kubelet) initStatuses(ps *podState, done int, term *corev1.ContainerSta
 		out = append(out, st)
 	}
 	return out
+}
+
+// initAt records when an init container started or exited.
+func (ps *podState) initAt(m *map[string]time.Duration, name string, at time.Duration) {
+	if *m == nil {
+		*m = map[string]time.Duration{}
+	}
+	(*m)[name] = at
+}
+
+// initTime is the recorded time of an init container as the API shows it,
+// or now when none is recorded yet (the status written as it starts).
+func (ps *podState) initTime(m map[string]time.Duration, name string, now time.Duration) *metav1.Time {
+	if at, ok := m[name]; ok {
+		return apiTime(at)
+	}
+	return apiTime(now)
 }
 
 // PodStatusColumn is the STATUS column of `kubectl get pods` for the init

@@ -53,9 +53,12 @@ type podState struct {
 	sidecars      []string // native sidecars started (init containers that keep running)
 	startedAt     time.Duration
 	admittedAt    time.Duration // the first sync: status.startTime
-	generation    int           // bumped on every container restart; stale timers check it
-	restartCount  map[string]int32
-	lastState     map[string]corev1.ContainerState
+	// initStarted and initExited are when each init container last
+	// started and exited (its state's startedAt and finishedAt).
+	initStarted, initExited map[string]time.Duration
+	generation              int // bumped on every container restart; stale timers check it
+	restartCount            map[string]int32
+	lastState               map[string]corev1.ContainerState
 }
 
 // Hooks let a scenario observe what happens inside a pod (the simulator's
