@@ -479,12 +479,12 @@ func (s *Server) bind(c *Client, r *request, done Done, step func(trace.Phase, s
 		}
 		pod.Spec.NodeName = r.node
 		setPodCondition(pod, corev1.PodCondition{Type: corev1.PodScheduled, Status: corev1.ConditionTrue})
+		StampConditions(&cur.obj.(*corev1.Pod).Status, &pod.Status, s.eng.Now())
 		return pod, nil
 	}, done, step)
 }
 
 func setPodCondition(p *corev1.Pod, c corev1.PodCondition) {
-	c.LastTransitionTime = metav1.Time{}
 	for i := range p.Status.Conditions {
 		if p.Status.Conditions[i].Type == c.Type {
 			p.Status.Conditions[i] = c

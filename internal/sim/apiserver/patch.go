@@ -6,9 +6,11 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
@@ -63,6 +65,27 @@ func sameField(a, b reflect.Value) bool {
 		}
 	}
 	return reflect.DeepEqual(a.Interface(), b.Interface())
+}
+
+// TimeAt is virtual time at as the API shows a timestamp: wall-clock time
+// from the simulation's epoch, to the second (metav1.Time's RFC 3339 form).
+func TimeAt(at time.Duration) metav1.Time {
+	return metav1.NewTime(Epoch.Add(at).Truncate(time.Second))
+}
+
+// StampConditions sets each condition's lastTransitionTime in next as the
+// components do when they write a pod condition (podutil.UpdatePodCondition,
+// the kubelet's status manager): kept from base while the condition's
+// status stays the same, now when it changes or first appears.
+func StampConditions(base, next *corev1.PodStatus, now time.Duration) {
+	for i := range next.Conditions {
+		c := &next.Conditions[i]
+		if j := slices.IndexFunc(base.Conditions, func(b corev1.PodCondition) bool { return b.Type == c.Type }); j >= 0 && base.Conditions[j].Status == c.Status {
+			c.LastTransitionTime = base.Conditions[j].LastTransitionTime
+			continue
+		}
+		c.LastTransitionTime = TimeAt(now)
+	}
 }
 
 // diffPodStatus builds the patch that turns base's status into next's

@@ -120,3 +120,24 @@ func TestDiffPodStatusMatchesDeepEqual(t *testing.T) {
 		}
 	}
 }
+
+// A condition's lastTransitionTime moves only when its status changes.
+func TestStampConditions(t *testing.T) {
+	t0 := TimeAt(time.Second)
+	base := corev1.PodStatus{Conditions: []corev1.PodCondition{
+		{Type: corev1.PodScheduled, Status: corev1.ConditionTrue, LastTransitionTime: t0},
+		{Type: corev1.PodReady, Status: corev1.ConditionFalse, LastTransitionTime: t0},
+	}}
+	next := corev1.PodStatus{Conditions: []corev1.PodCondition{
+		{Type: corev1.PodScheduled, Status: corev1.ConditionTrue},
+		{Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: t0},
+		{Type: corev1.ContainersReady, Status: corev1.ConditionTrue},
+	}}
+	StampConditions(&base, &next, 5*time.Second)
+	t5 := TimeAt(5 * time.Second)
+	for i, want := range []metav1.Time{t0, t5, t5} {
+		if got := next.Conditions[i].LastTransitionTime; !got.Equal(&want) {
+			t.Errorf("%s: lastTransitionTime %s, want %s", next.Conditions[i].Type, got, want)
+		}
+	}
+}

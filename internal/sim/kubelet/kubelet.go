@@ -359,6 +359,7 @@ func (k *Kubelet) patchStatus(ps *podState, upd *corev1.Pod, then func()) {
 		// (kubelet_pods.go generateAPIPodStatus; PodStatus.startTime).
 		upd.Status.StartTime = apiTime(ps.admittedAt)
 	}
+	apiserver.StampConditions(&ps.pod.Status, &upd.Status, k.eng.Now())
 	k.c.PatchPodStatus(ps.pod, upd, func(obj runtime.Object, err *apiserver.Status) {
 		if err != nil {
 			return
@@ -431,7 +432,7 @@ func ptrBool(b bool) *bool { return &b }
 // apiTime is the virtual time at as the API shows it: wall-clock time from
 // the simulation's epoch, to the second (metav1.Time's RFC 3339 form).
 func apiTime(at time.Duration) *metav1.Time {
-	t := metav1.NewTime(apiserver.Epoch.Add(at).Truncate(time.Second))
+	t := apiserver.TimeAt(at)
 	return &t
 }
 
