@@ -222,7 +222,7 @@ func (s *schedAgent) cycle(pod *corev1.Pod) {
 		upd.Status.Phase = corev1.PodPending
 		upd.Status.Conditions = append(upd.Status.Conditions, corev1.PodCondition{Type: corev1.PodScheduled,
 			Status: corev1.ConditionFalse, Reason: corev1.PodReasonUnschedulable, Message: res.Message})
-		apiserver.StampConditions(&pod.Status, &upd.Status, s.eng.Now())
+		apiserver.StampConditions(&pod.Status, &upd.Status, pod.Generation, s.eng.Now())
 		// The scheduler patches the condition in (scheduler util.PatchPodStatus).
 		s.c.PatchPodStatus(pod, upd, nil)
 		return

@@ -479,7 +479,7 @@ func (s *Server) bind(c *Client, r *request, done Done, step func(trace.Phase, s
 		}
 		pod.Spec.NodeName = r.node
 		setPodCondition(pod, corev1.PodCondition{Type: corev1.PodScheduled, Status: corev1.ConditionTrue})
-		StampConditions(&cur.obj.(*corev1.Pod).Status, &pod.Status, s.eng.Now())
+		StampConditions(&cur.obj.(*corev1.Pod).Status, &pod.Status, pod.Generation, s.eng.Now())
 		return pod, nil
 	}, done, step)
 }

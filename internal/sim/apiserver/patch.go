@@ -73,13 +73,17 @@ func TimeAt(at time.Duration) metav1.Time {
 	return metav1.NewTime(Epoch.Add(at).Truncate(time.Second))
 }
 
-// StampConditions sets each condition's lastTransitionTime in next as the
-// components do when they write a pod condition (podutil.UpdatePodCondition,
-// the kubelet's status manager): kept from base while the condition's
-// status stays the same, now when it changes or first appears.
-func StampConditions(base, next *corev1.PodStatus, now time.Duration) {
+// StampConditions sets each condition's lastTransitionTime and
+// observedGeneration in next as the components do when they write pod
+// conditions (podutil.UpdatePodCondition, the kubelet's status/generate.go):
+// the time is kept from base while the condition's status stays the same
+// and is now when it changes or first appears; observedGeneration is the
+// pod's generation (CalculatePodConditionObservedGeneration,
+// PodObservedGenerationTracking, GA and locked on since 1.35).
+func StampConditions(base, next *corev1.PodStatus, generation int64, now time.Duration) {
 	for i := range next.Conditions {
 		c := &next.Conditions[i]
+		c.ObservedGeneration = generation
 		if j := slices.IndexFunc(base.Conditions, func(b corev1.PodCondition) bool { return b.Type == c.Type }); j >= 0 && base.Conditions[j].Status == c.Status {
 			c.LastTransitionTime = base.Conditions[j].LastTransitionTime
 			continue

@@ -133,7 +133,12 @@ func TestStampConditions(t *testing.T) {
 		{Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: t0},
 		{Type: corev1.ContainersReady, Status: corev1.ConditionTrue},
 	}}
-	StampConditions(&base, &next, 5*time.Second)
+	StampConditions(&base, &next, 2, 5*time.Second)
+	for _, c := range next.Conditions {
+		if c.ObservedGeneration != 2 {
+			t.Errorf("%s: observedGeneration %d, want 2", c.Type, c.ObservedGeneration)
+		}
+	}
 	t5 := TimeAt(5 * time.Second)
 	for i, want := range []metav1.Time{t0, t5, t5} {
 		if got := next.Conditions[i].LastTransitionTime; !got.Equal(&want) {

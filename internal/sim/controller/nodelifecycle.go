@@ -429,7 +429,7 @@ func (n *NodeLifecycle) podsNotReady(node string) {
 				upd.Status.Conditions[i].Reason = "NodeNotReady"
 			}
 		}
-		apiserver.StampConditions(&p.Status, &upd.Status, n.eng.Now())
+		apiserver.StampConditions(&p.Status, &upd.Status, p.Generation, n.eng.Now())
 		n.c.UpdateStatus(upd, nil)
 	}
 	n.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: n.c.Actor, Kind: "node.podsnotready", Object: "nodes/" + node,
@@ -503,7 +503,7 @@ func (n *NodeLifecycle) evict(p *corev1.Pod, wait time.Duration) {
 		te.PatchStatus(res, p.Namespace, p.Name, body, func(o runtime.Object) {
 			pod := o.(*corev1.Pod)
 			cond := corev1.PodCondition{Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue, Reason: "DeletionByTaintManager",
-				Message: "Taint manager: deleting due to NoExecute taint", LastTransitionTime: apiserver.TimeAt(n.eng.Now())}
+				Message: "Taint manager: deleting due to NoExecute taint", LastTransitionTime: apiserver.TimeAt(n.eng.Now()), ObservedGeneration: pod.Generation}
 			for i := range pod.Status.Conditions {
 				if pod.Status.Conditions[i].Type == cond.Type {
 					pod.Status.Conditions[i] = cond

@@ -359,7 +359,9 @@ func (k *Kubelet) patchStatus(ps *podState, upd *corev1.Pod, then func()) {
 		// (kubelet_pods.go generateAPIPodStatus; PodStatus.startTime).
 		upd.Status.StartTime = apiTime(ps.admittedAt)
 	}
-	apiserver.StampConditions(&ps.pod.Status, &upd.Status, k.eng.Now())
+	apiserver.StampConditions(&ps.pod.Status, &upd.Status, ps.pod.Generation, k.eng.Now())
+	// CalculatePodStatusObservedGeneration: the generation the status is for.
+	upd.Status.ObservedGeneration = ps.pod.Generation
 	k.c.PatchPodStatus(ps.pod, upd, func(obj runtime.Object, err *apiserver.Status) {
 		if err != nil {
 			return
