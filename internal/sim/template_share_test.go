@@ -80,3 +80,57 @@ spec:
 		}
 	}
 }
+
+// Quota admission and the quota controller read every pod's requests
+// (PodUsage); a ReplicaSet's pods share its template's quantities, which
+// must come out of that unchanged — an init container's decimal request
+// summed with a native sidecar's once grew the template with every pod.
+func TestQuotaLeavesTemplateQuantities(t *testing.T) {
+	const src = `apiVersion: v1
+kind: ResourceQuota
+metadata: {name: q}
+spec:
+  hard: {requests.memory: 100Gi, limits.memory: 100Gi, requests.cpu: "100", limits.cpu: "100"}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      initContainers:
+      - name: migrate
+        image: busybox:1.36
+        resources: {requests: {cpu: 100m, memory: 1.5Gi}, limits: {cpu: 100m, memory: 1.5Gi}}
+      - name: proxy
+        image: envoy:1.30
+        restartPolicy: Always
+        resources: {requests: {cpu: 100m, memory: 64Mi}, limits: {cpu: 100m, memory: 64Mi}}
+      containers:
+      - name: app
+        image: nginx:1.27
+        resources: {requests: {cpu: 100m, memory: 128Mi}, limits: {cpu: 100m, memory: 128Mi}}
+`
+	c, err := NewCluster(Config{Seed: 1, Workers: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Apply(simtest.Parse(t, src), []string{"quota.yaml"})
+	if tr := c.Run("t"); tr.Summary.Pods != 3 {
+		t.Fatalf("want 3 pods, got %d", tr.Summary.Pods)
+	}
+	for _, o := range c.Objects("replicasets") {
+		m := o.(*appsv1.ReplicaSet).Spec.Template.Spec.InitContainers[0].Resources.Requests[corev1.ResourceMemory]
+		if m.String() != "1536Mi" {
+			t.Errorf("the template's init container request became %s, want 1536Mi", m.String())
+		}
+	}
+	for _, p := range c.Pods() {
+		if m := p.Spec.InitContainers[0].Resources.Requests[corev1.ResourceMemory]; m.String() != "1536Mi" {
+			t.Errorf("pod %s: init container request %s, want 1536Mi", p.Name, m.String())
+		}
+	}
+}

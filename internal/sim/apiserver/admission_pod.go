@@ -177,9 +177,12 @@ func (s *Server) priority(pod *corev1.Pod, name string) (any, *Status) {
 // native sidecars, or the largest init container if that is larger.
 func PodUsage(pod *corev1.Pod) corev1.ResourceList {
 	req, lim := corev1.ResourceList{}, corev1.ResourceList{}
+	// The sums are the function's own: a Quantity copied by value shares its
+	// decimal with the pod's (and, through controller copyTemplate, with the
+	// pod's template and every sibling), and Add changes that in place.
 	add := func(to corev1.ResourceList, from corev1.ResourceList) {
 		for k, v := range from {
-			q := to[k]
+			q := to[k].DeepCopy()
 			q.Add(v)
 			to[k] = q
 		}
@@ -196,12 +199,12 @@ func PodUsage(pod *corev1.Pod) corev1.ResourceList {
 		}
 		for k, v := range c.Resources.Requests {
 			if q := req[k]; v.Cmp(q) > 0 {
-				req[k] = v
+				req[k] = v.DeepCopy()
 			}
 		}
 		for k, v := range c.Resources.Limits {
 			if q := lim[k]; v.Cmp(q) > 0 {
-				lim[k] = v
+				lim[k] = v.DeepCopy()
 			}
 		}
 	}
