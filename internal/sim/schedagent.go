@@ -202,6 +202,14 @@ func (s *schedAgent) spreadSelector(pod *corev1.Pod) labels.Selector {
 }
 
 func (s *schedAgent) cycle(pod *corev1.Pod) {
+	// The queue holds the pod as it was queued; the cycle works on the
+	// newest version the informer has (upstream's queue updates a pending
+	// pod's entry on every update event, and drops a deleted one).
+	cur, ok := s.pods.Get(pod.Namespace, pod.Name)
+	if !ok || cur.UID != pod.UID {
+		return
+	}
+	pod = cur
 	// The per-node detail feeds only the filter and score steps: past the
 	// recording limit the cycle skips it (same decision, same messages).
 	s.fw.Summary = !s.rec.Keeping()
