@@ -233,3 +233,19 @@ func FuzzConfig(f *testing.F) {
 		}
 	})
 }
+
+// A config file may set a flag of any command: a command line builds only
+// the commands it names, and the keys of the others are still known.
+func TestConfigKeyOfAnotherCommand(t *testing.T) {
+	inRoot(t)
+	cfg := write(t, "config.yaml", "max-steps: 500\nquorum-nodes-unknown: 1\n")
+	if _, errOut, code := run(t, "", "--config", cfg, "version"); code != 2 || !strings.Contains(errOut, `unknown key "quorum-nodes-unknown"`) {
+		t.Errorf("an unknown key: exit %d, %q", code, errOut)
+	}
+	cfg = write(t, "config.yaml", "max-steps: 500\n")
+	for _, args := range [][]string{{"version"}, {"quorum", "--nodes", "3"}, {"dnat"}} {
+		if _, errOut, code := run(t, "", append([]string{"--config", cfg}, args...)...); code != 0 {
+			t.Errorf("%v with max-steps (a trace flag) in the config: exit %d, %q", args, code, errOut)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/k8sexplain/k8sexplain/internal/clip"
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
@@ -89,9 +90,13 @@ func readConfig(f *Factory, cmd *cobra.Command) error {
 	if err := yaml.Unmarshal(data, &m); err != nil {
 		return exitcode.Inputf("%s %s: %v", label, path, oneLine(clip.Message(err.Error())))
 	}
+	// A key may be the flag of a command this command line did not build
+	// (NewRoot builds only the commands a line names): the whole tree is
+	// built to check it only when the built part does not know the key.
 	flags := allFlags(cmd.Root())
+	every := sync.OnceValue(func() map[string]bool { return allFlags(NewRoot(&Factory{IO: f.IO, Config: newConfig()})) })
 	for _, k := range slices.Sorted(maps.Keys(m)) {
-		if flags[k] && !notSettings[k] {
+		if (flags[k] || every()[k]) && !notSettings[k] {
 			continue
 		}
 		sub, isMap := m[k].(map[string]any)
