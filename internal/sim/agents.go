@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/k8sexplain/k8sexplain/internal/fnv1a"
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
 	"github.com/k8sexplain/k8sexplain/internal/sim/informer"
@@ -219,11 +220,7 @@ func (p *proxyAgent) ref(ip string, d int) {
 // ipHash mixes one IP into a Service's order-free sum (FNV-1a, then a
 // finaliser so that sums of similar addresses do not collide).
 func ipHash(ip string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(ip); i++ {
-		h ^= uint64(ip[i])
-		h *= 1099511628211
-	}
+	h := uint64(fnv1a.Offset.Str(ip))
 	h ^= h >> 33
 	h *= 0xff51afd7ed558ccd
 	h ^= h >> 33

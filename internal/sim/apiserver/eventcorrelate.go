@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/k8sexplain/k8sexplain/internal/fnv1a"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -94,14 +95,11 @@ func (k aggregateKey) hash() uint64 { return hashStrings(k.uid, k.typ, k.reason)
 // hashStrings is a 64-bit FNV-1a of the strings, each followed by a byte
 // that UTF-8 text never contains, so ("ab", "c") and ("a", "bc") differ.
 func hashStrings(parts ...string) uint64 {
-	h := uint64(14695981039346656037)
+	h := fnv1a.Offset
 	for _, s := range parts {
-		for i := 0; i < len(s); i++ {
-			h = (h ^ uint64(s[i])) * 1099511628211
-		}
-		h = (h ^ 0xff) * 1099511628211
+		h = h.Str(s).Byte(0xff)
 	}
-	return h
+	return uint64(h)
 }
 
 // logKey is the logger's key: the whole event (getEventKey), or the
@@ -114,11 +112,11 @@ type logKey struct {
 
 // hash is the key as the logger's LRU holds it (see aggregateRecord).
 func (k logKey) hash() uint64 {
-	h := hashStrings(k.agg.uid, k.agg.typ, k.agg.reason, k.msg)
+	h := fnv1a.Hash(hashStrings(k.agg.uid, k.agg.typ, k.agg.reason, k.msg))
 	if k.combined {
-		h = (h ^ 1) * 1099511628211
+		h = h.Byte(1)
 	}
-	return h
+	return uint64(h)
 }
 
 // eventLog is what the logger remembers of the Event a key writes to

@@ -18,13 +18,13 @@ package apiserver
 
 import (
 	"fmt"
-	"hash/fnv"
 	"maps"
 	"net/http"
 	"slices"
 	"strconv"
 	"time"
 
+	"github.com/k8sexplain/k8sexplain/internal/fnv1a"
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
@@ -225,11 +225,7 @@ func (s *Server) put(key string, st *stored) {
 // would only make generateName draw another suffix.
 type keySet map[uint64]struct{}
 
-func hashKey(k string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(k))
-	return h.Sum64()
-}
+func hashKey(k string) uint64 { return uint64(fnv1a.Offset.Str(k)) }
 
 func (ks keySet) add(k string)      { ks[hashKey(k)] = struct{}{} }
 func (ks keySet) has(k string) bool { _, ok := ks[hashKey(k)]; return ok }

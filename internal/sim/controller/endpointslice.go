@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/k8sexplain/k8sexplain/internal/fnv1a"
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
 	"github.com/k8sexplain/k8sexplain/internal/sim/informer"
@@ -211,10 +212,10 @@ func (e *EndpointSlice) write(k string, svc *corev1.Service, st *svcSlices, i in
 	}
 	defer func() { clear(sel); e.sel = sel[:0] }() // keep no pod alive through the buffer
 	slices.SortFunc(sel, func(a, b member) int { return strings.Compare(a.name, b.name) })
-	h := fnv64a(offset64a)
+	h := fnv1a.Offset
 	for _, m := range sel {
 		n, p := m.name, m.pod
-		h = h.str(n).str(p.Status.PodIP).byte(flag(PodReady(p))).byte(flag(p.DeletionTimestamp != nil))
+		h = h.Str(n).Str(p.Status.PodIP).Byte(flag(PodReady(p))).Byte(flag(p.DeletionTimestamp != nil))
 	}
 	if sl.obj != nil && uint64(h) == sl.sig {
 		return // nothing an endpoint shows has changed
@@ -383,19 +384,4 @@ func flag(b bool) byte {
 		return 1
 	}
 	return 0
-}
-
-// fnv64a is FNV-1a, 64 bits (hash/fnv's New64a), without an allocation per
-// write.
-type fnv64a uint64
-
-const offset64a fnv64a = 14695981039346656037
-
-func (h fnv64a) byte(b byte) fnv64a { return (h ^ fnv64a(b)) * 1099511628211 }
-
-func (h fnv64a) str(s string) fnv64a {
-	for i := 0; i < len(s); i++ {
-		h = h.byte(s[i])
-	}
-	return h
 }
