@@ -10,7 +10,6 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/manifest"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
@@ -424,7 +423,7 @@ func (s *Server) commitDelete(c *Client, r *request, done Done, step func(trace.
 				})
 				return
 			}
-			ts := metav1.NewTime(Epoch.Add(s.eng.Now() + time.Duration(grace)*time.Second).Truncate(time.Second))
+			ts := TimeAt(s.eng.Now() + time.Duration(grace)*time.Second)
 			step(c.Phase, "apiserver.graceful", "pod", pod.Name, "grace", grace, "user", c.ID.User)
 			s.commit(c, r, key, func(cur *stored) (runtime.Object, *Status) {
 				if cur == nil {

@@ -263,7 +263,7 @@ func (s *Server) stamp(m metav1.Object) {
 			r.Uint32()&0xfff, 0x8000|r.Uint32()&0x3fff, r.Uint64()&0xffffffffffff)))
 	}
 	if ts := m.GetCreationTimestamp(); ts.IsZero() {
-		m.SetCreationTimestamp(metav1.NewTime(Epoch.Add(s.eng.Now()).Truncate(time.Second)))
+		m.SetCreationTimestamp(TimeAt(s.eng.Now()))
 	}
 }
 

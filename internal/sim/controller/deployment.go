@@ -240,7 +240,7 @@ func (d *Deployment) syncRevision(dep *appsv1.Deployment, newRS *appsv1.ReplicaS
 
 // condition is NewDeploymentCondition: both times now.
 func (d *Deployment) condition(t appsv1.DeploymentConditionType, status corev1.ConditionStatus, reason, msg string) appsv1.DeploymentCondition {
-	now := metav1.NewTime(apiserver.Epoch.Add(d.eng.Now()).Truncate(time.Second))
+	now := apiserver.TimeAt(d.eng.Now())
 	return appsv1.DeploymentCondition{Type: t, Status: status, Reason: reason, Message: msg, LastUpdateTime: now, LastTransitionTime: now}
 }
 

@@ -13,7 +13,6 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
@@ -290,7 +289,7 @@ func readyTaints(node *corev1.Node, effect corev1.TaintEffect) (add, remove []co
 // the others, which makes no request when the node (as read from the
 // informer) does not carry them.
 func (n *NodeLifecycle) swapTaint(node *corev1.Node, add, remove []corev1.Taint) {
-	now := metav1.NewTime(apiserver.Epoch.Add(n.eng.Now()).Truncate(time.Second))
+	now := apiserver.TimeAt(n.eng.Now())
 	for i := range add {
 		add[i].TimeAdded = &now
 	}

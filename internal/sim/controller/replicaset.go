@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"slices"
 	"sort"
-	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
@@ -254,7 +253,7 @@ func (r *ReplicaSet) updateStatus(rs *appsv1.ReplicaSet, seen podCounts, manageE
 		}
 		st.Conditions = append(slices.Clone(st.Conditions), appsv1.ReplicaSetCondition{Type: appsv1.ReplicaSetReplicaFailure,
 			Status: corev1.ConditionTrue, Reason: reason, Message: manageErr.Message,
-			LastTransitionTime: metav1.NewTime(apiserver.Epoch.Add(r.eng.Now()).Truncate(time.Second))})
+			LastTransitionTime: apiserver.TimeAt(r.eng.Now())})
 	case manageErr == nil && failure != nil:
 		st.Conditions = slices.DeleteFunc(slices.Clone(st.Conditions), func(c appsv1.ReplicaSetCondition) bool {
 			return c.Type == appsv1.ReplicaSetReplicaFailure
