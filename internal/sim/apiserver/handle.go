@@ -477,13 +477,15 @@ func (s *Server) bind(c *Client, r *request, done Done, step func(trace.Phase, s
 				Message: fmt.Sprintf("Operation cannot be fulfilled on pods/binding %q: pod %s is already assigned to node %q", r.name, r.name, pod.Spec.NodeName)}
 		}
 		pod.Spec.NodeName = r.node
-		setPodCondition(pod, corev1.PodCondition{Type: corev1.PodScheduled, Status: corev1.ConditionTrue})
+		SetPodCondition(pod, corev1.PodCondition{Type: corev1.PodScheduled, Status: corev1.ConditionTrue})
 		StampConditions(&cur.obj.(*corev1.Pod).Status, &pod.Status, pod.Generation, s.eng.Now())
 		return pod, nil
 	}, done, step)
 }
 
-func setPodCondition(p *corev1.Pod, c corev1.PodCondition) {
+// SetPodCondition puts c into p's conditions: in place of the one of its
+// type, else at the end.
+func SetPodCondition(p *corev1.Pod, c corev1.PodCondition) {
 	for i := range p.Status.Conditions {
 		if p.Status.Conditions[i].Type == c.Type {
 			p.Status.Conditions[i] = c

@@ -503,13 +503,7 @@ func (n *NodeLifecycle) evict(p *corev1.Pod, wait time.Duration) {
 			pod := o.(*corev1.Pod)
 			cond := corev1.PodCondition{Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue, Reason: "DeletionByTaintManager",
 				Message: "Taint manager: deleting due to NoExecute taint", LastTransitionTime: apiserver.TimeAt(n.eng.Now()), ObservedGeneration: pod.Generation}
-			for i := range pod.Status.Conditions {
-				if pod.Status.Conditions[i].Type == cond.Type {
-					pod.Status.Conditions[i] = cond
-					return
-				}
-			}
-			pod.Status.Conditions = append(pod.Status.Conditions, cond)
+			apiserver.SetPodCondition(pod, cond)
 		}, func(_ runtime.Object, err *apiserver.Status) {
 			if err == nil {
 				te.Delete(res, p.Namespace, p.Name, nil)
