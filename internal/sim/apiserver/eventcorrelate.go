@@ -263,10 +263,10 @@ func keyOf(regarding runtime.Object, typ, reason string) aggregateKey {
 	return key
 }
 
-// aggregate returns the message the recorder would write for this event
-// and whether it is an aggregate one.
-func (c *Client) aggregate(regarding runtime.Object, typ, reason, msg string) (string, bool) {
-	key := keyOf(regarding, typ, reason).hash()
+// aggregate returns the message the recorder would write for the event of
+// key with msg and whether it is an aggregate one.
+func (c *Client) aggregate(agg aggregateKey, msg string) (string, bool) {
+	key := agg.hash()
 	now := c.s.eng.Now()
 	r := c.corr.similar.get(key)
 	if r == nil || now-r.last > aggregateInterval {
@@ -295,12 +295,13 @@ func (c *Client) aggregate(regarding runtime.Object, typ, reason, msg string) (s
 func (c *Client) Event(phase trace.Phase, regarding runtime.Object, typ, reason, msg string) {
 	m := Meta(regarding)
 	res := ResourceOf(regarding)
-	msg, combined := c.aggregate(regarding, typ, reason, msg)
+	agg := keyOf(regarding, typ, reason)
+	msg, combined := c.aggregate(agg, msg)
 	now := c.s.eng.Now()
 	ts := metav1.NewTime(Epoch.Add(now))
 	// The logger counts the event before the filter decides (eventObserve
 	// runs before filterFunc in EventCorrelate).
-	lk := logKey{agg: keyOf(regarding, typ, reason), combined: combined}
+	lk := logKey{agg: agg, combined: combined}
 	if !combined {
 		lk.msg = msg
 	}

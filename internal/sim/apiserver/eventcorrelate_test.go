@@ -28,7 +28,7 @@ func TestAggregateLRU(t *testing.T) {
 	report := func(i, n int) string {
 		var msg string
 		for j := 0; j < n; j++ {
-			msg, _ = c.aggregate(pod(i), "Warning", "Failed", fmt.Sprint("message ", j))
+			msg, _ = c.aggregate(keyOf(pod(i), "Warning", "Failed"), fmt.Sprint("message ", j))
 		}
 		return msg
 	}
@@ -41,7 +41,7 @@ func TestAggregateLRU(t *testing.T) {
 	if len(c.corr.similar.byKey) != correlatorCacheSize || c.corr.similar.len() != correlatorCacheSize {
 		t.Fatalf("cache holds %d records (%d in order), want %d", len(c.corr.similar.byKey), c.corr.similar.len(), correlatorCacheSize)
 	}
-	if got, _ := c.aggregate(pod(0), "Warning", "Failed", "message 11"); strings.HasPrefix(got, "(combined") {
+	if got, _ := c.aggregate(keyOf(pod(0), "Warning", "Failed"), "message 11"); strings.HasPrefix(got, "(combined") {
 		t.Fatalf("pod 0 was evicted and counts again from 1: %q", got)
 	}
 	// Pod 2 was used most recently before pod 0 came back, pod 1 least:
@@ -62,14 +62,14 @@ func TestAggregateThreshold(t *testing.T) {
 	c := s.NewClient("replicaset-controller", Identity{User: "system:serviceaccount:kube-system:replicaset-controller"}, 0)
 	rs := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "web", UID: "u"}}
 	for i := 1; i <= 9; i++ {
-		if got, _ := c.aggregate(rs, "Normal", "SuccessfulCreate", fmt.Sprint("Created pod: p", i)); strings.HasPrefix(got, "(combined") {
+		if got, _ := c.aggregate(keyOf(rs, "Normal", "SuccessfulCreate"), fmt.Sprint("Created pod: p", i)); strings.HasPrefix(got, "(combined") {
 			t.Fatalf("message %d combined: %q", i, got)
 		}
 	}
-	if got, _ := c.aggregate(rs, "Normal", "SuccessfulCreate", "Created pod: p1"); got != "Created pod: p1" {
+	if got, _ := c.aggregate(keyOf(rs, "Normal", "SuccessfulCreate"), "Created pod: p1"); got != "Created pod: p1" {
 		t.Fatalf("a message seen before: %q", got)
 	}
-	if got, _ := c.aggregate(rs, "Normal", "SuccessfulCreate", "Created pod: p10"); got != "(combined from similar events): Created pod: p10" {
+	if got, _ := c.aggregate(keyOf(rs, "Normal", "SuccessfulCreate"), "Created pod: p10"); got != "(combined from similar events): Created pod: p10" {
 		t.Fatalf("10th distinct message: %q", got)
 	}
 }
