@@ -47,16 +47,23 @@ func (d *defaulter) requestsFromLimits(r *corev1.ResourceRequirements, path stri
 		if !copied {
 			// The map may be shared with the pod's template (controller
 			// copyTemplate): a copy before the first write.
-			r.Requests = maps.Clone(r.Requests)
-			if r.Requests == nil {
-				r.Requests = corev1.ResourceList{}
-			}
+			r.Requests = OwnResourceList(r.Requests)
 			copied = true
 		}
 		q := r.Limits[name]
 		r.Requests[name] = q.DeepCopy()
 		d.note(path+"."+k, q.String())
 	}
+}
+
+// OwnResourceList returns a copy of l to write to (an empty list for nil):
+// a pod's resource maps may be shared with its template and its siblings
+// (controller copyTemplate), so whoever adds to one copies it first.
+func OwnResourceList(l corev1.ResourceList) corev1.ResourceList {
+	if l == nil {
+		return corev1.ResourceList{}
+	}
+	return maps.Clone(l)
 }
 
 // podSpec follows core/v1 defaults.go SetDefaults_PodSpec, then the

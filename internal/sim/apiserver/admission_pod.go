@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/k8sexplain/k8sexplain/internal/manifest"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
@@ -88,7 +89,7 @@ func (s *Server) limitRanger(pod *corev1.Pod) string {
 							continue // the API already copied the limit into the request
 						}
 						if setReq == nil {
-							c.Resources.Requests = ownList(c.Resources.Requests)
+							c.Resources.Requests = manifest.OwnResourceList(c.Resources.Requests)
 						}
 						c.Resources.Requests[k] = reqs[k]
 						setReq = append(setReq, string(k))
@@ -97,7 +98,7 @@ func (s *Server) limitRanger(pod *corev1.Pod) string {
 				for _, k := range slices.Sorted(maps.Keys(defs)) {
 					if _, ok := c.Resources.Limits[k]; !ok {
 						if setLim == nil {
-							c.Resources.Limits = ownList(c.Resources.Limits)
+							c.Resources.Limits = manifest.OwnResourceList(c.Resources.Limits)
 						}
 						c.Resources.Limits[k] = defs[k]
 						setLim = append(setLim, string(k))
@@ -433,12 +434,4 @@ func (s *Server) limitRangeCheck(pod *corev1.Pod, name string) *Status {
 		msg = "[" + strings.Join(errs, ", ") + "]"
 	}
 	return &Status{Code: http.StatusForbidden, Reason: "Forbidden", Message: fmt.Sprintf("pods %q is forbidden: %s", name, msg)}
-}
-
-// ownList returns a copy of l to write to (an empty list for nil).
-func ownList(l corev1.ResourceList) corev1.ResourceList {
-	if l == nil {
-		return corev1.ResourceList{}
-	}
-	return maps.Clone(l)
 }
