@@ -1,12 +1,10 @@
 package sim
 
 import (
-	"os"
 	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/k8sexplain/k8sexplain/internal/golden"
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/simtest"
 	appsv1 "k8s.io/api/apps/v1"
@@ -18,15 +16,7 @@ import (
 // upstream's message, the ReplicaSet reports FailedCreate and retries with
 // a growing back-off, and status.used ends equal to the two pods' usage.
 func TestQuotaAndLimitRange(t *testing.T) {
-	src, err := os.ReadFile(golden.Root() + "/examples/quota.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := NewCluster(Config{Seed: 1, Workers: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Apply(simtest.Parse(t, string(src)), []string{"quota.yaml"})
+	c := exampleCluster(t, "quota.yaml", Config{Seed: 1, Workers: 3})
 	tr := c.Run("t")
 	if tr.Summary.Pods != 2 || !tr.Summary.AllReady {
 		t.Fatalf("want 2 pods admitted and Ready, got %d (%d ready)", tr.Summary.Pods, tr.Summary.ReadyPods)
@@ -213,15 +203,7 @@ spec: {hard: {pods: "5", services: "1", count/deployments.apps: "2"}}
 // create error as message), and the Deployment counts one unavailable pod,
 // not three.
 func TestQuotaReplicaSetStatusAfterFailedCreate(t *testing.T) {
-	src, err := os.ReadFile(golden.Root() + "/examples/quota.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := NewCluster(Config{Seed: 1, Workers: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Apply(simtest.Parse(t, string(src)), []string{"quota.yaml"})
+	c := exampleCluster(t, "quota.yaml", Config{Seed: 1, Workers: 3})
 	c.Settle()
 	var rs *appsv1.ReplicaSet
 	for _, o := range c.Objects("replicasets") {

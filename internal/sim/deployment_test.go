@@ -1,15 +1,12 @@
 package sim
 
 import (
-	"os"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/k8sexplain/k8sexplain/internal/golden"
 	"github.com/k8sexplain/k8sexplain/internal/manifest"
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
-	"github.com/k8sexplain/k8sexplain/internal/sim/simtest"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -284,15 +281,7 @@ func TestDeploymentRevisionAndConditions(t *testing.T) {
 // update of examples/app.yaml (maxSurge 1, maxUnavailable 0) runs four
 // pods, three available, the Deployment reports one unavailable.
 func TestDeploymentUnavailableCountsTheSurge(t *testing.T) {
-	src, err := os.ReadFile(golden.Root() + "/examples/app.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cl, err := NewCluster(Config{Seed: 1, Workers: 3, LogWrites: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cl.Apply(simtest.Parse(t, string(src)), []string{"app.yaml"})
+	cl := exampleCluster(t, "app.yaml", Config{Seed: 1, Workers: 3, LogWrites: true})
 	cl.Settle()
 	from := len(cl.Writes())
 	if err := cl.SetImage(cl.Deployment("default", "web"), "web", "nginx:1.28"); err != nil {

@@ -124,15 +124,7 @@ func sprintf(f string, a ...any) string { return fmt.Sprintf(f, a...) }
 // readiness probe is), and the ServiceAccount admission plugin mounted the
 // token into the init containers as into the others (mountServiceAccountToken).
 func TestInitContainerStatusesAndTokenMounts(t *testing.T) {
-	src, err := os.ReadFile(golden.Root() + "/examples/init.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cl, err := NewCluster(Config{Seed: 1, Workers: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cl.Apply(simtest.Parse(t, string(src)), []string{"init.yaml"})
+	cl := exampleCluster(t, "init.yaml", Config{Seed: 1, Workers: 3})
 	cl.Settle()
 	pods := cl.Pods()
 	if len(pods) != 2 {
@@ -159,15 +151,7 @@ func TestInitContainerStatusesAndTokenMounts(t *testing.T) {
 // prober_manager.go UpdatePodStatus: no readinessProbe → always ready), so
 // a Ready pod never lists a container with ready false.
 func TestContainerWithoutProbeIsReady(t *testing.T) {
-	src, err := os.ReadFile(golden.Root() + "/examples/init.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cl, err := NewCluster(Config{Seed: 1, Workers: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cl.Apply(simtest.Parse(t, string(src)), []string{"init.yaml"})
+	cl := exampleCluster(t, "init.yaml", Config{Seed: 1, Workers: 3})
 	cl.Settle()
 	for _, p := range cl.Pods() {
 		for _, st := range p.Status.ContainerStatuses {

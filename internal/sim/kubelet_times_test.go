@@ -1,12 +1,6 @@
 package sim
 
-import (
-	"os"
-	"testing"
-
-	"github.com/k8sexplain/k8sexplain/internal/golden"
-	"github.com/k8sexplain/k8sexplain/internal/sim/simtest"
-)
+import "testing"
 
 // The kubelet reports when it acknowledged a pod (status.startTime) and
 // when each container started (state.running.startedAt), as the real one
@@ -35,15 +29,7 @@ func TestKubeletReportsStartTimes(t *testing.T) {
 // Init containers report when they started and, once done, when they
 // exited (examples/init.yaml).
 func TestKubeletReportsInitContainerTimes(t *testing.T) {
-	src, err := os.ReadFile(golden.Root() + "/examples/init.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := NewCluster(Config{Seed: 1, Workers: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Apply(simtest.Parse(t, string(src)), []string{"init.yaml"})
+	c := exampleCluster(t, "init.yaml", Config{Seed: 1, Workers: 3})
 	c.Run("t")
 	n := 0
 	for _, p := range c.Pods() {

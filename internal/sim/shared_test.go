@@ -1,10 +1,13 @@
 package sim
 
 import (
+	"os"
 	"reflect"
 	"testing"
 	"time"
 
+	"github.com/k8sexplain/k8sexplain/internal/golden"
+	"github.com/k8sexplain/k8sexplain/internal/sim/simtest"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 )
 
@@ -35,4 +38,20 @@ func TestProgressReportsWithoutChangingTheRun(t *testing.T) {
 	if !reflect.DeepEqual(with.Steps, without.Steps) || !reflect.DeepEqual(with.Summary, without.Summary) {
 		t.Error("the run differs with Progress set")
 	}
+}
+
+// exampleCluster is a cluster made with cfg and examples/NAME applied to it,
+// not yet run.
+func exampleCluster(t *testing.T, name string, cfg Config) *Cluster {
+	t.Helper()
+	src, err := os.ReadFile(golden.Root() + "/examples/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewCluster(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Apply(simtest.Parse(t, string(src)), []string{name})
+	return c
 }
