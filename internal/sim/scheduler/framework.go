@@ -196,3 +196,10 @@ func stateOf[T any](c *CycleState, k StateKey) *T {
 	c.Write(k, t)
 	return t
 }
+
+// readState is the state a plugin's PreFilter or PreScore wrote under k
+// (upstream's getPreFilterState / getPreScoreState in each plugin).
+func readState[T any](c *CycleState, k StateKey) *T {
+	v, _ := c.Read(k)
+	return v.(*T)
+}

@@ -52,8 +52,7 @@ func (ImageLocality) PreScore(st *CycleState, pod *corev1.Pod, _ []*NodeInfo) *S
 // [23MiB, 1000MiB × containers] and sum = Σ size × nodesWithImage/allNodes
 // over init and regular containers.
 func (ImageLocality) Score(st *CycleState, _ *corev1.Pod, n *NodeInfo) int64 {
-	v, _ := st.Read(preScoreImageLocalityKey)
-	s := v.(*imageState)
+	s := readState[imageState](st, preScoreImageLocalityKey)
 	var sum int64
 	for i, sizes := range s.images {
 		if int(n.slot) < len(sizes) && sizes[n.slot] > 0 {

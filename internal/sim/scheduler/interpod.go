@@ -224,8 +224,7 @@ func matchesAll(terms []affinityTerm, p *corev1.Pod) bool {
 // the pod matches its own terms: the first of a group), its required
 // anti-affinity, then the existing pods' anti-affinity.
 func (InterPodAffinity) Filter(st *CycleState, pod *corev1.Pod, n *NodeInfo) *Status {
-	v, _ := st.Read(preFilterInterPodKey)
-	s := v.(*interPodState)
+	s := readState[interPodState](st, preFilterInterPodKey)
 	if len(s.reqAff) > 0 {
 		exist := true
 		for i := range s.reqAff {
@@ -331,8 +330,7 @@ func (ip InterPodAffinity) PreScore(st *CycleState, pod *corev1.Pod, _ []*NodeIn
 // Score adds up the domain scores of the node's topology values.
 func (InterPodAffinity) Score(st *CycleState, _ *corev1.Pod, n *NodeInfo) int64 {
 	var score int64
-	v, _ := st.Read(preScoreInterPodKey)
-	for key, values := range v.(*interPodScoreState).topologyScore {
+	for key, values := range readState[interPodScoreState](st, preScoreInterPodKey).topologyScore {
 		if v, ok := n.label(key); ok {
 			score += values[v]
 		}

@@ -35,8 +35,7 @@ func (NodeAffinity) PreFilter(st *CycleState, pod *corev1.Pod) *Status {
 }
 
 func (NodeAffinity) Filter(st *CycleState, _ *corev1.Pod, n *NodeInfo) *Status {
-	v, _ := st.Read(preFilterNodeAffinityKey)
-	if v.(*nodeMatcher).match(n.Node) {
+	if readState[nodeMatcher](st, preFilterNodeAffinityKey).match(n.Node) {
 		return nil
 	}
 	return newStatus(UnschedulableAndUnresolvable, ReasonNodeAffinity)
@@ -57,8 +56,7 @@ func (NodeAffinity) PreScore(st *CycleState, pod *corev1.Pod, _ []*NodeInfo) *St
 
 // Score sums the weights of the preferred terms the node matches.
 func (NodeAffinity) Score(st *CycleState, _ *corev1.Pod, n *NodeInfo) int64 {
-	v, _ := st.Read(preScoreNodeAffinityKey)
-	s := v.(*nodeAffinityScoreState)
+	s := readState[nodeAffinityScoreState](st, preScoreNodeAffinityKey)
 	var sum int64
 	for i := range s.preferred {
 		if p := &s.preferred[i]; p.Weight != 0 && termMatches(&p.Preference, n.Node) {

@@ -29,8 +29,7 @@ func (NodePorts) PreFilter(st *CycleState, pod *corev1.Pod) *Status {
 }
 
 func (NodePorts) Filter(st *CycleState, _ *corev1.Pod, n *NodeInfo) *Status {
-	v, _ := st.Read(preFilterNodePortsKey)
-	for _, hp := range v.(*nodePortsState).hostPorts {
+	for _, hp := range readState[nodePortsState](st, preFilterNodePortsKey).hostPorts {
 		if !n.portFree(hp) {
 			return newStatus(Unschedulable, ReasonNodePorts)
 		}

@@ -227,8 +227,7 @@ func (*NodeResourcesFit) Filter(st *CycleState, _ *corev1.Pod, n *NodeInfo) *Sta
 	check(r.MilliCPU, n.Allocatable.MilliCPU, n.Requested.MilliCPU, "Insufficient cpu")
 	check(r.Memory, n.Allocatable.Memory, n.Requested.Memory, "Insufficient memory")
 	check(r.EphemeralStorage, n.Allocatable.EphemeralStorage, n.Requested.EphemeralStorage, "Insufficient ephemeral-storage")
-	v, _ := st.Read(preFilterFitKey)
-	for _, name := range v.(*fitState).scalarNames {
+	for _, name := range readState[fitState](st, preFilterFitKey).scalarNames {
 		check(r.Scalar[name], n.Allocatable.Scalar[name], n.Requested.Scalar[name], "Insufficient "+string(name))
 	}
 	if reasons == nil {
@@ -247,8 +246,7 @@ func (*NodeResourcesFit) PreScore(st *CycleState, pod *corev1.Pod, _ []*NodeInfo
 // req = the node's non-zero requested + the pod's non-zero request and the
 // node's allocatable, then the weighted mean (resource_allocation.go).
 func (f *NodeResourcesFit) Score(st *CycleState, _ *corev1.Pod, n *NodeInfo) int64 {
-	v, _ := st.Read(preScoreFitKey)
-	nonZero := v.(*Resource)
+	nonZero := readState[Resource](st, preScoreFitKey)
 	if (f.Strategy == LeastAllocated || f.Strategy == "") && f.defaultResources() { // cpu:1, memory:1 without the generic lookup
 		var score, weights int64
 		if a := n.Allocatable.MilliCPU; a != 0 {

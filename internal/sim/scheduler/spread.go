@@ -246,8 +246,7 @@ func (s *spreadState) countOn(n *NodeInfo, c *spreadConstraint, ns string) int {
 }
 
 func (PodTopologySpread) Score(st *CycleState, pod *corev1.Pod, n *NodeInfo) int64 {
-	v, _ := st.Read(preScoreSpreadKey)
-	s := v.(*spreadState)
+	s := readState[spreadState](st, preScoreSpreadKey)
 	if s.ignored != nil && s.ignored[n] {
 		return 0
 	}
@@ -275,8 +274,7 @@ func (PodTopologySpread) Score(st *CycleState, pod *corev1.Pod, n *NodeInfo) int
 // NormalizeScore maps s to 100*(max+min−s)/max over the scored nodes
 // (100 for all when max is 0); ignored nodes get 0.
 func (PodTopologySpread) NormalizeScore(st *CycleState, _ *corev1.Pod, feasible []*NodeInfo, scores []int64) {
-	v, _ := st.Read(preScoreSpreadKey)
-	s := v.(*spreadState)
+	s := readState[spreadState](st, preScoreSpreadKey)
 	minScore, maxScore := int64(math.MaxInt64), int64(0)
 	ignored := func(n *NodeInfo) bool { return s.ignored != nil && s.ignored[n] }
 	for i, n := range feasible {

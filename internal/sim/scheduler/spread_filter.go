@@ -86,8 +86,7 @@ func (PodTopologySpread) PreFilter(st *CycleState, pod *corev1.Pod) *Status {
 // populated domain: count + self − min > maxSkew. With fewer domains than
 // minDomains the minimum counts as 0. A node missing a key cannot fit.
 func (PodTopologySpread) Filter(st *CycleState, _ *corev1.Pod, n *NodeInfo) *Status {
-	v, _ := st.Read(preFilterSpreadKey)
-	f := v.(*spreadFilterState)
+	f := readState[spreadFilterState](st, preFilterSpreadKey)
 	for i := range f.constraints {
 		c := &f.constraints[i]
 		v, ok := n.label(c.key)

@@ -54,8 +54,7 @@ func (TaintToleration) PreScore(st *CycleState, pod *corev1.Pod, _ []*NodeInfo) 
 
 // Score counts the PreferNoSchedule taints the pod does not tolerate.
 func (TaintToleration) Score(st *CycleState, _ *corev1.Pod, n *NodeInfo) int64 {
-	v, _ := st.Read(preScoreTaintKey)
-	s := v.(*taintState)
+	s := readState[taintState](st, preScoreTaintKey)
 	var cnt int64
 	for i := range n.taints {
 		t := &n.taints[i]
