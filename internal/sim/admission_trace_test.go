@@ -106,11 +106,7 @@ spec:
 `
 
 func TestPriorityAdmission(t *testing.T) {
-	c, err := NewCluster(Config{Seed: 1, Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Apply(simtest.Parse(t, priorityPods), []string{"p.yaml"})
+	c := appliedCluster(t, Config{Seed: 1, Workers: 1}, "p.yaml", priorityPods)
 	tr := c.Run("t")
 	pods := c.Pods()
 	if len(pods) != 1 || *pods[0].Spec.Priority != 1000 || *pods[0].Spec.PreemptionPolicy != corev1.PreemptNever {
@@ -123,11 +119,7 @@ func TestPriorityAdmission(t *testing.T) {
 
 // The resource-quota controller gives a deleted pod's usage back.
 func TestQuotaReplenished(t *testing.T) {
-	c, err := NewCluster(Config{Seed: 1, Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Apply(simtest.Parse(t, `apiVersion: v1
+	c := appliedCluster(t, Config{Seed: 1, Workers: 1}, "q.yaml", `apiVersion: v1
 kind: ResourceQuota
 metadata: {name: q}
 spec: {hard: {pods: "1"}}
@@ -137,7 +129,7 @@ kind: Pod
 metadata: {name: a}
 spec:
   containers: [{name: app, image: nginx:1.27}]
-`), []string{"q.yaml"})
+`)
 	c.Run("t")
 	res := apiserver.ResourceOf(&corev1.ResourceQuota{})
 	used := func() string {
@@ -160,11 +152,7 @@ spec:
 
 // LimitRanger's validation: a container above the namespace's max is refused.
 func TestLimitRangeMax(t *testing.T) {
-	c, err := NewCluster(Config{Seed: 1, Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Apply(simtest.Parse(t, `apiVersion: v1
+	c := appliedCluster(t, Config{Seed: 1, Workers: 1}, "lr.yaml", `apiVersion: v1
 kind: LimitRange
 metadata: {name: lr}
 spec:
@@ -176,7 +164,7 @@ kind: Pod
 metadata: {name: big}
 spec:
   containers: [{name: app, image: nginx:1.27, resources: {limits: {cpu: "2"}}}]
-`), []string{"lr.yaml"})
+`)
 	tr := c.Run("t")
 	if want := `pods "big" is forbidden: maximum cpu usage per Container is 1, but limit is 2`; !strings.Contains(tr.Failed, want) {
 		t.Fatalf("failed: %q, want %q", tr.Failed, want)

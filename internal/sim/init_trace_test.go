@@ -77,11 +77,7 @@ spec:
 // under the crash back-off (Init:Error, then Init:CrashLoopBackOff) and the
 // app container never starts; with Never the pod fails.
 func TestInitFailure(t *testing.T) {
-	c, err := NewCluster(Config{Seed: 1, Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Apply(simtest.Parse(t, sprintf(failingInit, "Always")), []string{"t.yaml"})
+	c := appliedCluster(t, Config{Seed: 1, Workers: 1}, "t.yaml", sprintf(failingInit, "Always"))
 	tr := c.Run("t")
 	p := c.Pods()[0]
 	var init *corev1.PodCondition

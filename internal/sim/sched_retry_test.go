@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/k8sexplain/k8sexplain/internal/sim/simtest"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -32,11 +31,7 @@ spec:
   - name: app
     image: nginx:1.27
 `
-	c, err := NewCluster(Config{Seed: 1, Workers: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Apply(simtest.Parse(t, src), []string{"big.yaml"})
+	c := appliedCluster(t, Config{Seed: 1, Workers: 3}, "big.yaml", src)
 	scheduled := func() (corev1.ConditionStatus, metav1.Time) {
 		for _, p := range c.Pods() {
 			if p.Name != "big" {

@@ -48,10 +48,17 @@ func exampleCluster(t *testing.T, name string, cfg Config) *Cluster {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return appliedCluster(t, cfg, name, string(src))
+}
+
+// appliedCluster is a cluster made with cfg and the manifest src (file
+// name) applied to it, not yet run.
+func appliedCluster(t *testing.T, cfg Config, name, src string) *Cluster {
+	t.Helper()
 	c, err := NewCluster(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Apply(simtest.Parse(t, string(src)), []string{name})
+	c.Apply(simtest.Parse(t, src), []string{name})
 	return c
 }

@@ -4,7 +4,6 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/k8sexplain/k8sexplain/internal/sim/simtest"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 )
@@ -41,11 +40,7 @@ spec:
         image: nginx:1.27
         resources: {requests: {cpu: 10m, memory: 16Mi}, limits: {cpu: 50m, memory: 32Mi}}
 `
-	c, err := NewCluster(Config{Seed: 1, Workers: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Apply(simtest.Parse(t, src), []string{"share.yaml"})
+	c := appliedCluster(t, Config{Seed: 1, Workers: 3}, "share.yaml", src)
 	if tr := c.Run("t"); tr.Summary.Pods != 3 || !tr.Summary.AllReady {
 		t.Fatalf("want 3 pods Ready, got %d (%d ready)", tr.Summary.Pods, tr.Summary.ReadyPods)
 	}
@@ -114,11 +109,7 @@ spec:
         image: nginx:1.27
         resources: {requests: {cpu: 100m, memory: 128Mi}, limits: {cpu: 100m, memory: 128Mi}}
 `
-	c, err := NewCluster(Config{Seed: 1, Workers: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Apply(simtest.Parse(t, src), []string{"quota.yaml"})
+	c := appliedCluster(t, Config{Seed: 1, Workers: 3}, "quota.yaml", src)
 	if tr := c.Run("t"); tr.Summary.Pods != 3 {
 		t.Fatalf("want 3 pods, got %d", tr.Summary.Pods)
 	}
