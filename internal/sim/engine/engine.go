@@ -26,6 +26,7 @@ type Engine struct {
 	foreground int
 	rng        *rand.Rand
 	processed  int
+	ps         procState // coroutines (proc.go)
 }
 
 // New returns an engine at time zero whose randomness comes only from seed.
