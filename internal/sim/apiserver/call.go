@@ -67,6 +67,16 @@ func (k Calls) Patch(res Resource, ns, name, body string, apply func(runtime.Obj
 	return k.do(request{verb: "patch", res: res, ns: ns, name: name, body: body, apply: apply})
 }
 
+// PatchRV is Client.PatchRV, blocking.
+func (k Calls) PatchRV(res Resource, ns, name, rv, body string, apply func(runtime.Object)) (runtime.Object, *Status) {
+	return k.do(request{verb: "patch", res: res, ns: ns, name: name, body: body, apply: apply, rv: rv})
+}
+
+// PatchStatus is Client.PatchStatus, blocking.
+func (k Calls) PatchStatus(res Resource, ns, name, body string, apply func(runtime.Object)) (runtime.Object, *Status) {
+	return k.do(request{verb: "patch", subresource: "status", res: res, ns: ns, name: name, body: body, apply: apply})
+}
+
 // Delete is Client.Delete, blocking.
 func (k Calls) Delete(res Resource, ns, name string) (runtime.Object, *Status) {
 	return k.do(request{verb: "delete", res: res, ns: ns, name: name})
