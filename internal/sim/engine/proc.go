@@ -165,6 +165,14 @@ func (e *Engine) exit(p *Proc) {
 	ps.procs = ps.procs[:len(ps.procs)-1]
 }
 
+// Yield lets the procs queued to run (those this one started or woke) run
+// first, up to their parks, then goes on, in the same engine event
+// (runtime.Gosched).
+func (p *Proc) Yield() {
+	p.Wake()
+	p.Park()
+}
+
 // Sleep parks the proc for d of virtual time (a foreground timer: the run
 // waits for it).
 func (p *Proc) Sleep(d time.Duration) {

@@ -74,6 +74,26 @@ func TestProcInterleaving(t *testing.T) {
 	}
 }
 
+func TestYieldRunsQueuedProcsFirst(t *testing.T) {
+	e := New(1)
+	var got []string
+	e.After(time.Second, func() {
+		e.Go(func(p *Proc) {
+			e.Go(func(c *Proc) {
+				got = append(got, "child until its park")
+				call(c, time.Second)
+			})
+			p.Yield()
+			got = append(got, fmt.Sprintf("parent after Yield at %v", p.Now()))
+		})
+	})
+	e.Run(time.Hour)
+	want := []string{"child until its park", "parent after Yield at 1s"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("order:\n got %q\nwant %q", got, want)
+	}
+}
+
 func TestProcSleepIsVirtualAndForeground(t *testing.T) {
 	e := New(1)
 	var at []time.Duration
