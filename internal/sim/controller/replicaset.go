@@ -2,6 +2,7 @@ package controller
 
 import (
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 
@@ -137,7 +138,7 @@ func (r *ReplicaSet) manageReplicas(p *engine.Proc, active int, rs *appsv1.Repli
 		return err
 	}
 	if diff := active - want; diff > 0 {
-		r.deletePods(rs, min(diff, burstReplicas))
+		return r.deletePods(p, rs, min(diff, burstReplicas))
 	}
 	return nil
 }
@@ -188,33 +189,45 @@ func (r *ReplicaSet) createPod(p *engine.Proc, rs *appsv1.ReplicaSet) *apiserver
 }
 
 // deletePods is manageReplicas' other half: the n least valuable pods
-// (getPodsToDelete) get a DELETE each. Upstream waits for the deletions
-// before it writes the status; the simulator sends them and goes on to the
-// status at once, as it always has (a difference of one round trip, left
-// for a change of its own since it moves the scale-down traces).
-func (r *ReplicaSet) deletePods(rs *appsv1.ReplicaSet, n int) {
+// (getPodsToDelete) get a DELETE each, each on its own proc (upstream: a
+// goroutine), and the sync waits for them all before it goes on to the
+// status; the first failure other than NotFound is manageReplicas' error.
+func (r *ReplicaSet) deletePods(p *engine.Proc, rs *appsv1.ReplicaSet, n int) *apiserver.Status {
 	pods := r.getPodsToDelete(rs, n)
 	if r.deleting[rs.UID] == nil {
 		r.deleting[rs.UID] = map[string]bool{}
 	}
 	r.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: r.c.Actor, Kind: "replicaset.shrink", Object: apiserver.ObjectRef(rs),
 		Fields: trace.F("want", *rs.Spec.Replicas, "have", int(*rs.Spec.Replicas)+n, "delete", n)})
+	var wg engine.WaitGroup
+	var firstErr *apiserver.Status
 	for _, pod := range pods {
 		r.deleting[rs.UID][pod.Name] = true // ExpectDeletions
-		r.c.Delete(apiserver.ResourceOf(pod), pod.Namespace, pod.Name, r.deleted(rs, pod.Name))
+		wg.Go(p.Engine(), func(c *engine.Proc) {
+			if err := r.deletePod(c, rs, pod.Name); err != nil && firstErr == nil {
+				firstErr = err
+			}
+		})
 	}
+	wg.Wait(p)
+	return firstErr
 }
 
-// deleted is the answer to one DELETE: RealPodControl.DeletePod's event,
-// or, on failure, DeletionObserved so the pod counts again.
-func (r *ReplicaSet) deleted(rs *appsv1.ReplicaSet, name string) apiserver.Done {
-	return func(_ runtime.Object, err *apiserver.Status) {
-		if err != nil {
-			delete(r.deleting[rs.UID], name)
-			return
+// deletePod is RealPodControl.DeletePod (controller_utils.go): DELETE the
+// pod and record the event. A failed deletion is observed at once
+// (DeletionObserved) so the pod counts again; NotFound is no failure.
+func (r *ReplicaSet) deletePod(p *engine.Proc, rs *appsv1.ReplicaSet, name string) *apiserver.Status {
+	_, err := r.c.In(p).Delete(apiserver.ResourceOf(&corev1.Pod{}), rs.Namespace, name)
+	if err != nil {
+		delete(r.deleting[rs.UID], name)
+		if err.Code == http.StatusNotFound {
+			return nil
 		}
-		r.c.Event(trace.PhaseController, rs, "Normal", "SuccessfulDelete", "Deleted pod: "+name)
+		r.c.Event(trace.PhaseController, rs, "Warning", "FailedDelete", fmt.Sprintf("Error deleting: %s", err.Message))
+		return err
 	}
+	r.c.Event(trace.PhaseController, rs, "Normal", "SuccessfulDelete", "Deleted pod: "+name)
+	return nil
 }
 
 // getPodsToDelete is getPodsToDelete (replica_set.go) with
