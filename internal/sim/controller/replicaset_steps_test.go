@@ -131,3 +131,51 @@ func TestSlowStartBatch(t *testing.T) {
 		})
 	}
 }
+
+// TestReplicaSetWaitsForDeletions: scaling down, the controller asks for
+// its DELETEs and nothing else until they are answered (manageReplicas'
+// wg.Wait); a failed deletion is manageReplicas' error: a FailedDelete
+// event and the ReplicaFailure condition with reason FailedDelete.
+func TestReplicaSetWaitsForDeletions(t *testing.T) {
+	h := newHarness(t)
+	c := h.client("replicaset-controller")
+	NewReplicaSet(c, h.eng, h.rec).Start()
+	h.create(replicaSet("web", 3))
+	rs := h.rs("web").DeepCopy()
+	one := int32(1)
+	rs.Spec.Replicas = &one
+	ob := c.Hold()
+	h.update(rs)
+
+	lines, deletes := held(ob, "")
+	if len(deletes) != 2 || !slices.Equal(lines, []string{
+		"DELETE /api/v1/namespaces/default/pods/" + ob.Requests()[0].Name,
+		"DELETE /api/v1/namespaces/default/pods/" + ob.Requests()[1].Name}) {
+		t.Fatalf("scaling 3 → 1 asked for %q, want two DELETEs and no status write yet", lines)
+	}
+	ob.Fail(0, &apiserver.Status{Code: http.StatusInternalServerError, Reason: "InternalError", Message: "etcdserver: request timed out"})
+	ob.SendAll()
+	h.settle()
+	var status *appsv1.ReplicaSet
+	for _, r := range ob.Requests() {
+		if strings.HasSuffix(r.Path, "/replicasets/web/status") {
+			status = r.Object.(*appsv1.ReplicaSet)
+		}
+	}
+	if lines, _ = held(ob, ""); status == nil {
+		t.Fatalf("after the deletions were answered it asked for %q; want the status write", lines)
+	}
+	var reasons []string
+	for _, st := range h.steps("event") {
+		reasons = append(reasons, st.Get("reason")+" "+st.Get("message"))
+	}
+	if !slices.ContainsFunc(reasons, func(r string) bool { return strings.HasPrefix(r, "FailedDelete Error deleting: etcdserver") }) {
+		t.Fatalf("events %q, want FailedDelete", reasons)
+	}
+	if cond := replicaFailure(status.Status); cond == nil || cond.Reason != "FailedDelete" || !strings.Contains(cond.Message, "timed out") {
+		t.Fatalf("status write: ReplicaFailure %+v, want FailedDelete", cond)
+	}
+	if n := len(h.pods("default")); n != 2 {
+		t.Fatalf("%d pods left, want 2 (one deleted, one failed)", n)
+	}
+}
