@@ -160,8 +160,8 @@ func (s *schedAgent) kick() {
 	s.eng.Go(s.scheduleLoop)
 }
 
-// scheduleLoop is the scheduler's Run loop (pkg/scheduler/scheduler.go,
-// v1.37: wait.UntilWithContext(sched.ScheduleOne)): it pops the next pod a
+// scheduleLoop is the scheduler's Run loop (pkg/scheduler/scheduler.go:
+// wait.UntilWithContext(sched.ScheduleOne)): it pops the next pod a
 // cycle apart and runs scheduleOne, until the queue is empty; kick starts
 // it again when a pod comes.
 func (s *schedAgent) scheduleLoop(p *engine.Proc) {

@@ -139,7 +139,7 @@ func ResolveFenceposts(surge, unavail *intstr.IntOrString, replicas int32) (int3
 	return int32(s), int32(u), nil
 }
 
-// syncDeployment is syncDeployment (deployment_controller.go, v1.37): it
+// syncDeployment is syncDeployment (deployment_controller.go): it
 // reads the Deployment and its ReplicaSets from the informers and runs the
 // strategy's rollout; its API calls follow one another as upstream's
 // blocking calls do, the first failure ends the sync with an error, and

@@ -1,7 +1,7 @@
 package controller
 
 // The Deployment controller's progress.go and the status half of sync.go
-// (pkg/controller/deployment/progress.go, sync.go, v1.37): the status
+// (pkg/controller/deployment/progress.go, sync.go): the status
 // written after every rollout step, its conditions, and the progress
 // deadline.
 

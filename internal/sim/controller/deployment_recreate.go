@@ -1,7 +1,6 @@
 package controller
 
-// The Deployment controller's recreate.go (pkg/controller/deployment/recreate.go,
-// v1.37).
+// The Deployment controller's recreate.go (pkg/controller/deployment/recreate.go).
 
 import (
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"

@@ -1,7 +1,7 @@
 package controller
 
-// The Deployment controller's rolling.go (pkg/controller/deployment/rolling.go,
-// v1.37): rolloutRolling and its two halves, and the RollingUpdate
+// The Deployment controller's rolling.go (pkg/controller/deployment/rolling.go):
+// rolloutRolling and its two halves, and the RollingUpdate
 // arithmetic (with util/deployment_util.go) as pure functions so the table
 // of a rollout can be checked on its own.
 

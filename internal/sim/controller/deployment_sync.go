@@ -1,7 +1,7 @@
 package controller
 
-// The Deployment controller's sync.go (pkg/controller/deployment/sync.go,
-// v1.37): finding and creating the new ReplicaSet, the revision it hands
+// The Deployment controller's sync.go (pkg/controller/deployment/sync.go):
+// finding and creating the new ReplicaSet, the revision it hands
 // to the Deployment, and scaling a ReplicaSet.
 
 import (

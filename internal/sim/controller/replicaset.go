@@ -83,7 +83,7 @@ func (r *ReplicaSet) Start() {
 }
 
 // syncReplicaSet is syncReplicaSet (pkg/controller/replicaset/replica_set.go,
-// v1.37): when the expectations are met (no creations in flight),
+// read at kubernetes master 003e862): when the expectations are met (no creations in flight),
 // manageReplicas creates or deletes pods; then, whether that worked or not,
 // the status computed from the pods seen when the sync began is written
 // (calculateStatus with manageReplicas' error: the ReplicaFailure
@@ -120,7 +120,8 @@ func (r *ReplicaSet) syncReplicaSet(p *engine.Proc, key string) error {
 
 // manageReplicas is manageReplicas (replica_set.go): too few active pods
 // and up to burstReplicas are created in slow-start batches; too many and
-// the least valuable are deleted. It returns the first creation error.
+// the least valuable are deleted. It returns the first creation or
+// deletion error.
 func (r *ReplicaSet) manageReplicas(p *engine.Proc, active int, rs *appsv1.ReplicaSet) *apiserver.Status {
 	want := int(*rs.Spec.Replicas)
 	if diff := want - active; diff > 0 {

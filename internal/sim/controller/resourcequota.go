@@ -76,8 +76,8 @@ func sameList(a, b corev1.ResourceList) bool {
 	return true
 }
 
-// syncResourceQuota is syncResourceQuota (resource_quota_controller.go,
-// v1.37) for pod resources: status.hard from spec.hard, status.used counted
+// syncResourceQuota is syncResourceQuota (pkg/controller/resourcequota/
+// resource_quota_controller.go) for pod resources: status.hard from spec.hard, status.used counted
 // from the namespace's pods, one status write when either changed.
 func (q *ResourceQuota) syncResourceQuota(p *engine.Proc, k string) error {
 	rq, _ := q.quotas.GetByKey(k)

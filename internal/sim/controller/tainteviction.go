@@ -1,7 +1,7 @@
 package controller
 
-// The taint-eviction-controller (pkg/controller/tainteviction/taint_eviction.go,
-// v1.37), run beside the node lifecycle controller on the same node
+// The taint-eviction-controller (pkg/controller/tainteviction/taint_eviction.go),
+// run beside the node lifecycle controller on the same node
 // informer: pods on a node with the unreachable NoExecute taint are deleted
 // when their toleration runs out.
 
