@@ -62,7 +62,9 @@ func TestSurveyPrompterTypes(t *testing.T) {
 		{"t-multi-ns", []string{multi.String()}, strings.Join(multiWant, " "), 1},
 		{"t-order-pod", []string{enter, enter, enter}, "", -1},
 		{"t-num-quorum", []string{"3 nodes" + enter}, "3 nodes", 1},
-		{"t-text-quorum", []string{"нужно большинство" + enter}, "нужно большинство", 0.5},
+		{"t-text-quorum", []string{"нужно большинство" + enter + enter + enter}, "нужно большинство", 0.5},
+		// several lines: Enter on two empty lines finishes the answer
+		{"t-text-quorum", []string{"нужно большинство" + enter + enter + "и всё" + enter + enter + enter}, "нужно большинство\n\nи всё", 0.5},
 	} {
 		t.Run(tc.id, func(t *testing.T) {
 			c := ptytest.Console(t)
