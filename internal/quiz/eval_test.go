@@ -104,7 +104,7 @@ func gradeEval(bank *Bank, set map[string][]evalAnswer, show bool) evalStats {
 		for i, a := range set[id] {
 			r := Grade(q, nil, a.Text, a.Lang)
 			s.answers++
-			credited := r.Pass || r.Score >= 0.999
+			credited := r.Pass
 			bad := ""
 			if a.Expect == "pass" {
 				s.positives++

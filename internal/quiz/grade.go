@@ -76,8 +76,10 @@ func Rating(score float64) fsrs.Rating {
 // Grade grades answer, one line in the documented answer format, for q as
 // presented with shown (shown[i] is the original index of the choice
 // displayed as number i+1; nil means the original order). The type grades
-// a non-empty answer (Kind.Grade); a full score is a pass, and a type may
-// pass less (free text: the question's `pass` concepts).
+// an answer (Kind.Grade); an empty one or "?" asks for the model answer
+// (Reveal). A pass is an answer whose automatic rating is Good or Easy: a
+// full score, a score of 0.8 or more, or for free text the question's
+// `pass` concepts.
 func Grade(q *Question, shown []int, answer, lang string) Result {
 	var r Result
 	if IsReveal(answer) {
@@ -90,7 +92,12 @@ func Grade(q *Question, shown []int, answer, lang string) Result {
 		r = KindOf(q).Grade(q, shown, answer, lang)
 	}
 	r.Score = math.Max(0, math.Min(1, r.Score))
-	r.Pass = r.Pass || r.Score >= 0.999
+	// One pass definition for the grader, the eval test, the FSRS
+	// suggestion and the report: the automatic rating is Good or Easy (a
+	// full score; free text: the question's `pass` concepts; other types:
+	// a score of 0.8 or more, Rating).
+	_, rater := KindOf(q).(Rater)
+	r.Pass = r.Pass || r.Score >= 0.999 || !rater && Rating(r.Score) >= fsrs.Good
 	switch {
 	case r.Reveal:
 		r.Score, r.Pass, r.Verdict = 0, false, Revealed
@@ -212,8 +219,9 @@ func SplitRating(line string) (answer string, r fsrs.Rating, ok bool) {
 	if i < 0 || (i > 0 && t[i-1] != ' ' && t[i-1] != '\t') {
 		return line, 0, false
 	}
-	r, ok = ParseRating(t[i+1:])
-	if !ok {
+	word := t[i+1:]
+	r, ok = ParseRating(word)
+	if !ok || strings.TrimSpace(word) != word {
 		return line, 0, false
 	}
 	return strings.TrimSpace(t[:i]), r, true

@@ -47,6 +47,7 @@ func parsePattern(src string) (pattern, error) {
 // before it negates it.
 type clause struct {
 	toks       []token
+	spans      [][2]int // spans[i]: the byte offsets of word i in the answer
 	soft       []bool // soft[i]: a comma, dash or bracket stands before word i
 	start, end int    // byte offsets in the answer
 	leadNeg    bool
@@ -192,6 +193,7 @@ func clauses(s string) []clause {
 		cur.end = w.end
 		cur.soft = append(cur.soft, soft[i] && len(cur.toks) > 0)
 		cur.toks = append(cur.toks, w.token)
+		cur.spans = append(cur.spans, [2]int{w.start, w.end})
 	}
 	flush()
 	return out
@@ -555,12 +557,28 @@ func compiledRubric(q *Question) []compiledConcept {
 	return ccs
 }
 
+// maxQuoteWords is the longest clause quoted whole.
+const maxQuoteWords = 12
+
 // gradeConcept checks one concept against the clauses of an answer.
 func gradeConcept(answer string, cls []clause, c Concept, cc compiledConcept, lang string) Check {
 	ch := Check{Concept: c.Name.In(lang), State: Missing}
+	// the quote is the clause; of a long clause, the words the pattern
+	// matched with two words either side: what the grader recognised
 	quote := func(m patternMatch) string {
 		cl := cls[m.clause]
-		return strings.TrimSpace(answer[cl.start:cl.end])
+		if len(cl.toks) <= maxQuoteWords {
+			return strings.TrimSpace(answer[cl.start:cl.end])
+		}
+		lo, hi := max(0, m.lo-2), min(len(cl.toks)-1, m.hi+2)
+		q := answer[cl.spans[lo][0]:cl.spans[hi][1]]
+		if lo > 0 {
+			q = "…" + q
+		}
+		if hi < len(cl.toks)-1 {
+			q += "…"
+		}
+		return q
 	}
 	for i, ps := range cc.wrong {
 		for ci, cl := range cls {

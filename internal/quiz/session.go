@@ -195,10 +195,25 @@ type Answered struct {
 
 // Score is the answer's score as its rating has it (RatedScore): what the
 // log records, the report sums and --mistakes reads.
-func (a *Answered) Score() float64 { return RatedScore(a.Result.Score, a.Rating) }
+func (a *Answered) Score() float64 {
+	if a.Rating == 0 {
+		return a.Result.Score
+	}
+	return RatedScore(a.Result.Score, a.Rating)
+}
 
-// Verdict is the answer's verdict as its rating has it (RatedVerdict).
-func (a *Answered) Verdict() string { return RatedVerdict(a.Rating, a.Result.Reveal) }
+// Verdict is the answer's verdict: the grader's (a pass below full marks
+// is "pass") while the rating is the automatic one, else the one the
+// learner's rating names (RatedVerdict).
+func (a *Answered) Verdict() string {
+	if a.Rating == 0 || a.Rating == a.Auto {
+		if a.Result.Pass && a.Result.Verdict == Partial {
+			return Passed
+		}
+		return a.Result.Verdict
+	}
+	return RatedVerdict(a.Rating, a.Result.Reveal)
+}
 
 // Session asks questions one by one, grades and records each answer before
 // the next, and reports feedback unless it is an exam.

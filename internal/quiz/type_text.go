@@ -139,7 +139,7 @@ func Checklist(r Result, lang string) []string {
 	for _, c := range r.Checks {
 		switch {
 		case r.Reveal:
-			out = append(out, "• "+c.Concept)
+			out = append(out, c.Concept)
 		case c.State == Stated:
 			out = append(out, fmt.Sprintf("✓ %s — «%s»", c.Concept, c.Quote))
 		case c.State == Misconception:
