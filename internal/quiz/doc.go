@@ -14,13 +14,20 @@
 // shown as a Presentation, the learner's answer comes back as one line of
 // text in a documented format (the same format the non-terminal mode reads
 // and the --answers file holds), a grader turns it into a Result with a score
-// in [0, 1], and the result becomes an FSRS rating (AutoRating) that
-// schedules the next review. The feedback always shows the model answer;
-// after a free-text answer on a terminal the learner confirms or changes
-// the rating (Session.Rate). Every graded answer is appended to the review
-// log before the next question is asked; Ctrl-C at the rating prompt keeps
-// the answer with its automatic rating, so an interrupted session loses
-// nothing.
+// in [0, 1], and the result suggests an FSRS rating (AutoRating). The
+// feedback always shows the model answer; then the learner confirms or
+// changes the rating (Session.Rate, RatingChoices: any rating for free
+// text, only a lower one for the exactly graded types), or wrote it with
+// the answer ("2 #hard", SplitRating; `rating:` in an answers file). The
+// rating confirmed is the verdict everywhere (Answered.Score, RatedScore,
+// Answered.Verdict): FSRS, the log's score, the report, --mistakes,
+// --weakest and stats. An empty answer or "?" reveals the model answer
+// (Reveal) without calling it wrong. A pass is one definition for the
+// grader, the eval test, the suggestion and the report: a suggested
+// rating of Good or Easy (Grade). Every graded answer is appended to the
+// review log before the next question is asked; Ctrl-C at the rating
+// prompt keeps the answer with its automatic rating, so an interrupted
+// session loses nothing.
 //
 // The learner loop (session.go, report.go, cmd/quiz.go): unreadable
 // answers are asked again with the expected form (Session.Reask); drills
@@ -124,8 +131,9 @@
 // "не … ли"/"нет ли" is an indirect question, not a negation. "not …
 // until/unless" and "пока … не" mean "only after" and cancel the negation.
 // "None" right after "clusterIP" is a value. A negated scope CONTRADICTS
-// the concept (it fails, and the feedback says the answer states the
-// opposite). A pattern that itself contains a negation ("no|not + add +
+// the concept: it is not stated (so a negated answer earns no pass), but
+// the checklist shows it as "not recognised", never as the opposite — a
+// negation read around a right sentence is no proof. A pattern that itself contains a negation ("no|not + add +
 // tolerance") expects it. Of several ways a pattern matches one clause, a
 // `says` pattern takes a positive one if any, a `wrong` pattern a negated
 // one if any (a misconception counts only when nothing negates it). A
@@ -138,7 +146,8 @@
 // ("like" is not "live").
 //
 // Misconceptions: a `wrong` pattern matched with positive polarity fails
-// its concept even if a `says` pattern matched, and the feedback names it.
+// its concept even if a `says` pattern matched, and the feedback names it
+// (✗, quoted, the only case where it says "Wrong").
 //
 // Scoring: score = stated concepts / all concepts; full credit (Correct)
 // only when every concept is stated and no misconception matched; a pass
