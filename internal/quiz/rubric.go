@@ -48,8 +48,8 @@ func parsePattern(src string) (pattern, error) {
 type clause struct {
 	toks       []token
 	spans      [][2]int // spans[i]: the byte offsets of word i in the answer
-	soft       []bool // soft[i]: a comma, dash or bracket stands before word i
-	start, end int    // byte offsets in the answer
+	soft       []bool   // soft[i]: a comma, dash or bracket stands before word i
+	start, end int      // byte offsets in the answer
 	leadNeg    bool
 }
 
