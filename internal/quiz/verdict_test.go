@@ -147,3 +147,19 @@ func TestRevealFeedback(t *testing.T) {
 		t.Errorf("wrong pick: choices %v", got)
 	}
 }
+
+// quiz stats: a mastery bar is the topic's share of questions mastered, so
+// a full bar is 100 %, not the best topic's share (7 % drew a full bar).
+func TestStatsBarsOutOf100(t *testing.T) {
+	s := &Stats{Now: t0, Topics: []TopicStat{{Topic: "etcd", Questions: 14, Seen: 1, Mastered: 1}, {Topic: "dns", Questions: 10}}}
+	out := render(t, StatsDoc(s, "en"))
+	var line string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "etcd ") && strings.Contains(l, "█") {
+			line = l
+		}
+	}
+	if n := strings.Count(line, "█"); n != 3 {
+		t.Errorf("7%% mastered draws %d of 40 blocks, want 3:\n%s", n, out)
+	}
+}
