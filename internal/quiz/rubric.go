@@ -51,6 +51,8 @@ type clause struct {
 	soft       []bool   // soft[i]: a comma, dash or bracket stands before word i
 	start, end int      // byte offsets in the answer
 	leadNeg    bool
+	list       bool // a keyword list (isKeywordList): it states nothing
+	sent       int  // the sentence the clause belongs to (for warnings)
 }
 
 // wordTok is a word with its byte span in the original text.
@@ -85,8 +87,8 @@ var (
 func clauses(s string) []clause {
 	var ws []wordTok
 	// boundaries[i] is true if a hard boundary precedes word i; comma[i] if a comma does.
-	var hard, comma, soft []bool
-	pendingHard, pendingComma, pendingSoft := false, false, false
+	var hard, comma, soft, sentEnd []bool
+	pendingHard, pendingComma, pendingSoft, pendingSent := false, false, false, false
 	depth := 0 // inside parentheses only a sentence end splits
 	// runes and their byte offsets (an invalid byte is one U+FFFD of size 1)
 	var rs []rune
@@ -116,7 +118,8 @@ func clauses(s string) []clause {
 			hard = append(hard, pendingHard)
 			comma = append(comma, pendingComma)
 			soft = append(soft, pendingSoft || pendingComma)
-			pendingHard, pendingComma, pendingSoft = false, false, false
+			sentEnd = append(sentEnd, pendingSent)
+			pendingHard, pendingComma, pendingSoft, pendingSent = false, false, false, false
 			i = j
 			continue
 		}
@@ -135,10 +138,10 @@ func clauses(s string) []clause {
 			}
 			pendingSoft = true
 		case '!', '?', '\n':
-			pendingHard = true
+			pendingHard, pendingSent = true, true
 		case '.':
 			if i+1 == len(rs) || unicode.IsSpace(rs[i+1]) {
-				pendingHard = true
+				pendingHard, pendingSent = true, true
 			}
 		case ',':
 			if depth == 0 {
@@ -152,21 +155,29 @@ func clauses(s string) []clause {
 				hard = append(hard, pendingHard)
 				comma = append(comma, pendingComma)
 				soft = append(soft, pendingSoft || pendingComma)
-				pendingHard, pendingComma, pendingSoft = false, false, false
+				sentEnd = append(sentEnd, pendingSent)
+				pendingHard, pendingComma, pendingSoft, pendingSent = false, false, false, false
 			}
 		}
 		i++
 	}
 	var out []clause
+	sent := 0
 	cur := clause{start: -1}
 	flush := func() {
 		if len(cur.toks) > 0 {
+			cur.list = isKeywordList(s[cur.start:cur.end])
+			cur.sent = sent
 			out = append(out, cur)
 		}
 		cur = clause{start: -1}
 	}
 	for i := 0; i < len(ws); i++ {
 		w := ws[i]
+		if sentEnd[i] {
+			flush()
+			sent++
+		}
 		split := hard[i] || comma[i] && !subordinators[w.raw]
 		if split {
 			flush()
@@ -221,6 +232,30 @@ var (
 
 func isNegator(w string) bool { return enNegators[w] || ruConcord[w] || w == "без" }
 
+// verbBreakers open a clause of their own inside a sentence part: a
+// negation does not reach across them ("the delete does not complete
+// because the controller removes the finalizer" states the removal).
+// "that"/"что" do not break: "it is not true that X" negates X.
+var verbBreakers = map[string]bool{"because": true, "since": true, "when": true, "once": true, "if": true,
+	"so": true, "which": true, "who": true, "where": true, "after": true, "before": true, "whereas": true,
+	"hence": true, "thus": true, "therefore": true, "otherwise": true,
+	"потому": true, "поэтому": true, "когда": true, "если": true, "чтобы": true, "где": true, "ведь": true,
+	"значит": true, "иначе": true, "который": true, "которая": true, "которое": true, "которые": true,
+	"которого": true, "которой": true, "которых": true, "которым": true}
+
+// shortReach is how many words after position i a negation there reaches
+// when it is "no longer" (2 after "longer") or a negative pronoun subject
+// ("nothing", "nobody": 2); 0 for the usual scope.
+func shortReach(toks []token, i int) int {
+	switch w := toks[i].raw; {
+	case w == "no" && i+1 < len(toks) && toks[i+1].raw == "longer":
+		return 3
+	case w == "nothing" || w == "nobody":
+		return 2
+	}
+	return 0
+}
+
 // scopeStops end a negation's reach outside the matched words: "commits on
 // a majority and never on a minority" does not negate the majority. "or"
 // does not stop it: "no need to wait or fail" negates both.
@@ -239,14 +274,14 @@ var scopeStops = map[string]bool{"and": true, "и": true, "also": true, "так�
 func negatedSpan(c clause, lo, hi int, matched map[int]bool) bool {
 	from := lo
 	for k := 1; k <= 5 && lo-k >= 0; k++ {
-		if scopeStops[c.toks[lo-k].raw] || c.soft[lo-k+1] {
+		if scopeStops[c.toks[lo-k].raw] || c.soft[lo-k+1] || verbBreakers[c.toks[lo-k].raw] {
 			break
 		}
 		from = lo - k
 	}
 	to := hi
 	for k := 1; k <= 2 && hi+k < len(c.toks); k++ {
-		if scopeStops[c.toks[hi+k].raw] || c.soft[hi+k] {
+		if scopeStops[c.toks[hi+k].raw] || c.soft[hi+k] || verbBreakers[c.toks[hi+k].raw] {
 			break
 		}
 		to = hi + k
@@ -272,6 +307,12 @@ func negatedSpan(c clause, lo, hi int, matched map[int]bool) bool {
 			seenNeg = true
 		}
 		if i < from || i > to || matched[i] || w == "none" && i > 0 && c.toks[i-1].raw == "clusterip" {
+			continue
+		}
+		// "no longer X", "nothing X", "nobody X": the negation is X's, the
+		// next two words; it does not reach a statement further on ("when
+		// it is no longer needed the controller removes it")
+		if reach := shortReach(c.toks, i); reach > 0 && (lo > i+reach || hi < i) {
 			continue
 		}
 		// "нет ли taint'ов", "не висит ли PVC": an indirect question, not a negation
@@ -328,11 +369,19 @@ func boolInt(b bool) int {
 // the answer word or its stem ("подтвержд" matches "подтверждает"); one
 // typo on words of 5+ letters. Negation words and numbers match exactly.
 func patternWordMatch(ans, pat token) bool {
-	if ans.raw == pat.raw || ans.stem == pat.stem {
+	if ans.raw == pat.raw {
 		return true
 	}
+	if ans.alias != nil && !pat.cyr && patternWordMatch(*ans.alias, pat) {
+		return true
+	}
+	// a negation or a number is only itself: "неё" stems to "не", and
+	// must not read as a negation (issue 22 §2)
 	if ans.neg || pat.neg || ans.num || pat.num {
 		return false
+	}
+	if ans.stem == pat.stem {
+		return true
 	}
 	minPrefix := 4
 	if pat.cyr {
@@ -423,9 +472,14 @@ func matchPattern(c clause, p pattern, prefer bool) (patternMatch, bool) {
 				return
 			}
 			lo, hi := acc[0].lo, acc[0].hi
-			matched := map[int]bool{}
 			for _, h := range acc {
 				lo, hi = min(lo, h.lo), max(hi, h.hi)
+			}
+			if hi-lo > maxSpan(len(acc), prefer) {
+				return
+			}
+			matched := map[int]bool{}
+			for _, h := range acc {
 				for k := h.lo; k <= h.hi; k++ {
 					matched[k] = true
 				}
@@ -453,6 +507,20 @@ func matchPattern(c clause, p pattern, prefer bool) (patternMatch, bool) {
 	walk(0, nil, &budget)
 	return best, found
 }
+
+// maxSpan bounds how far apart the words of one match may stand (issue 22
+// §2): the words of one statement stand near each other, while a subject
+// early in a long sentence part and a predicate a dozen words on, past
+// other verbs, belong to two statements. A misconception (prefer false)
+// is held to a tighter bound: it must be asserted plainly to be marked ✗.
+func maxSpan(groups int, says bool) int {
+	if says {
+		return spanSays + 2*(groups-2)
+	}
+	return spanWrong + 2*(groups-2)
+}
+
+var spanSays, spanWrong = 12, 8
 
 // negatorAcrossComma says whether a negation word the pattern asks for
 // ("no|not + add + tolerance") was found on the other side of a comma, dash
@@ -580,8 +648,12 @@ func gradeConcept(answer string, cls []clause, c Concept, cc compiledConcept, la
 		}
 		return q
 	}
+	warned := warnedSentences(cls)
 	for i, ps := range cc.wrong {
 		for ci, cl := range cls {
+			if cl.list || warned[cl.sent] {
+				continue
+			}
 			for _, p := range ps {
 				if m, ok := matchPattern(cl, p, false); ok && !m.contradicted {
 					m.clause = ci
@@ -592,6 +664,9 @@ func gradeConcept(answer string, cls []clause, c Concept, cc compiledConcept, la
 	}
 	var stated, contra *patternMatch
 	for ci, cl := range cls {
+		if cl.list {
+			continue
+		}
 		for _, p := range cc.says {
 			m, ok := matchPattern(cl, p, true)
 			if !ok {
