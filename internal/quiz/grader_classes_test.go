@@ -179,3 +179,15 @@ func TestOnePassDefinition(t *testing.T) {
 		}
 	}
 }
+
+// Russian lists: a numeral or an "-ость" noun is no verb.
+func TestClassRussianListWords(t *testing.T) {
+	for _, s := range []string{
+		"Raft кворум большинство лидер фолловеры репликация fsync отказоустойчивость три пять членов",
+		"сеть задержка пропускная способность память диск",
+	} {
+		if !isKeywordList(s) {
+			t.Errorf("%q not read as a list", s)
+		}
+	}
+}

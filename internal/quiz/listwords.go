@@ -49,10 +49,11 @@ func init() {
 const minListWords = 6
 
 // ruVerbEndings end most Russian verb forms (infinitive, present, past,
-// imperative, reflexive); a Russian sentence may have no function word
+// imperative, reflexive; "-ть" only after a vowel, so that "-ость" nouns
+// such as "отказоустойчивость" do not count); a Russian sentence may have no function word
 // ("Дефрагментация переписывает файл") but has a verb. A noun with such an
 // ending ("лимит", "сигнал") only makes a list read as a sentence.
-var ruVerbEndings = []string{"ть", "ться", "ет", "ют", "ут", "ит", "ят", "ат", "ется", "ются", "ится", "ятся",
+var ruVerbEndings = []string{"ать", "ять", "еть", "ить", "уть", "ыть", "ться", "ет", "ют", "ут", "ит", "ят", "ат", "ется", "ются", "ится", "ятся",
 	"ал", "ала", "ало", "али", "ил", "ила", "ило", "или", "ел", "ела", "ели", "ем", "им", "ете", "ите", "йте", "ьте", "ся", "сь",
 	"ст", "ит", "вая", "ляя", "дя", "ено", "ана", "ано", "ены", "аны"}
 
@@ -79,7 +80,7 @@ func isKeywordList(text string) bool {
 		}
 		terms++
 		for _, w := range ws {
-			if functionWords[w] || isCyrillic(w) && len([]rune(w)) > 3 && hasAnySuffix(w, ruVerbEndings) {
+			if functionWords[w] || isCyrillic(w) && len([]rune(w)) > 3 && hasAnySuffix(w, ruVerbEndings) && !ruNotVerbs[w] && !strings.HasSuffix(w, "дцать") {
 				fw++
 				break
 			}
@@ -87,6 +88,10 @@ func isKeywordList(text string) bool {
 	}
 	return terms >= minListWords && (fw == 0 || fw == 1 && terms >= 12)
 }
+
+// ruNotVerbs are nouns and numerals with a verb's ending.
+var ruNotVerbs = map[string]bool{"пять": true, "шесть": true, "девять": true, "десять": true, "сеть": true,
+	"память": true, "плеть": true, "треть": true, "медь": true}
 
 func hasAnySuffix(w string, suffixes []string) bool {
 	for _, s := range suffixes {
