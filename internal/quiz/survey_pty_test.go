@@ -164,6 +164,39 @@ func TestSurveyRate(t *testing.T) {
 	localise("en")
 }
 
+// TestSurveyRateObjective: a right pick may be rated lower ("Hard — I
+// guessed"), never higher; the automatic rating is preselected.
+func TestSurveyRateObjective(t *testing.T) {
+	b := testBank(t)
+	q := b.Get("t-single-apiserver")
+	a := answered(q, fmt.Sprint(shownOf(q, q.Answer[0])+1), "en")
+	c := ptytest.Console(t)
+	defer c.Close()
+	sp := &SurveyPrompter{Stdio: terminal.Stdio{In: c.Tty(), Out: c.Tty(), Err: c.Tty()}, NoColor: true}
+	type res struct {
+		r   fsrs.Rating
+		err error
+	}
+	done := make(chan res, 1)
+	go func() { r, err := sp.Rate(a, fsrs.Easy); done <- res{r, err} }()
+	if _, err := c.ExpectString("Hard — I guessed"); err != nil {
+		t.Fatalf("no guess rating: %v", err)
+	}
+	ptytest.WaitRaw(t, c.Tty().Fd())
+	if _, err := c.Send("\x1b[A\x1b[A\r"); err != nil { // from the preselected Easy up to Hard
+		t.Fatal(err)
+	}
+	go func() { _, _ = c.ExpectEOF() }()
+	select {
+	case r := <-done:
+		if r.err != nil || r.r != fsrs.Hard {
+			t.Errorf("rating %v %v, want Hard", r.r, r.err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the rating prompt did not return")
+	}
+}
+
 // §3 exam countdown: on a terminal a timed question shows the time left on
 // the top row and rewrites it every second while the learner types,
 // without touching survey's prompt; when the time runs out mid-answer the
