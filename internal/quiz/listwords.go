@@ -194,7 +194,7 @@ var ruSlang = [][2]string{
 	{"снапшот", "snapshot"}, {"компакц", "compaction"}, {"дефраг", "defrag"}, {"манифест", "manifest"},
 	{"ревизи", "revision"}, {"оператор", "operator"}, {"кластер", "cluster"}, {"образ", "image"}, {"сайдкар", "sidecar"},
 	{"инит", "init"}, {"ингресс", "ingress"}, {"балансир", "balance"}, {"скейл", "scale"}, {"отскейл", "scale"},
-	{"фейл", "fail"}, {"зафейл", "fail"}, {"крэш", "crash"}, {"краш", "crash"}, {"падает", "crash"},
+	{"роллаут", "rollout"}, {"раскатк", "rollout"}, {"фейл", "fail"}, {"зафейл", "fail"}, {"крэш", "crash"}, {"краш", "crash"}, {"падает", "crash"},
 	{"квот", "quota"}, {"алярм", "alarm"}, {"аларм", "alarm"}, {"дефолт", "default"}, {"хелсчек", "health"},
 }
 
