@@ -60,7 +60,7 @@ func ru() map[string]string {
 		"Some key points recognised":                                 "Распознана часть ключевых пунктов",
 		"No key point recognised: compare with the model answer.":    "Ключевые пункты не распознаны: сравните с образцовым ответом.",
 		"Hard — I guessed":                                           "Трудно — угадал",
-		"Your rating":                                                "Ваша оценка",
+		"Your rating: {1} (suggested: {2}).":                         "Ваша оценка: {1} (предложено: {2}).",
 		"pass":                                                       "зачёт",
 		"revealed":                                                   "показан ответ",
 		"Grader":                                                     "Оценщик",

@@ -41,6 +41,10 @@ func FeedbackDoc(a *Answered, lang string) *report.Doc {
 		d.Styled("bad", msg(lang, "Wrong."))
 	}
 	details(d, a, lang)
+	if a.Rating != 0 && a.Auto != 0 && a.Rating != a.Auto {
+		// a rating written with the answer ("2 #hard", rating: in an answers file)
+		d.Styled("note", msgf(lang, "Your rating: {1} (suggested: {2}).", RatingName(a.Rating, lang), RatingName(a.Auto, lang)))
+	}
 	d.P(msg(lang, "Model answer") + ": " + a.Q.Explanation.In(lang))
 	SeeBlocks(d, a.Q.See, lang)
 	return d

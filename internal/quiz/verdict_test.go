@@ -82,6 +82,9 @@ func TestRatingInAnswerLines(t *testing.T) {
 			t.Errorf("review %d (%s): rating %d score %v, want %d %v", i+1, rs[i].ID, rs[i].Rating, rs[i].Score, w.rating, w.score)
 		}
 	}
+	if fb := render(t, FeedbackDoc(o.Answers[0], "en")); !strings.Contains(fb, "Your rating: Easy — knew it all (suggested: Hard — partly, with gaps).") {
+		t.Errorf("the feedback does not say whose rating stands:\n%s", fb)
+	}
 	if o.Answers[0].Answer != "writes need a majority" {
 		t.Errorf("the rating was not taken off the answer: %q", o.Answers[0].Answer)
 	}
