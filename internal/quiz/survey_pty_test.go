@@ -164,6 +164,34 @@ func TestSurveyRate(t *testing.T) {
 	localise("en")
 }
 
+// TestSurveyTextInterrupt: Ctrl-C in the multi-line free-text field ends
+// the session like anywhere else (ErrInterrupted), the lines typed so far
+// dropped.
+func TestSurveyTextInterrupt(t *testing.T) {
+	b := testBank(t)
+	c := ptytest.Console(t)
+	defer c.Close()
+	sp := &SurveyPrompter{Stdio: terminal.Stdio{In: c.Tty(), Out: c.Tty(), Err: c.Tty()}, NoColor: true}
+	done := make(chan error, 1)
+	go func() { _, err := sp.Ask(Present(b.Get("t-text-quorum"), 1, 1, "en", 1)); done <- err }()
+	if _, err := c.ExpectString("[Enter 2 empty lines to finish]"); err != nil {
+		t.Fatal(err)
+	}
+	ptytest.WaitRaw(t, c.Tty().Fd())
+	if _, err := c.Send("a majority\r\x03"); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _, _ = c.ExpectEOF() }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrInterrupted) {
+			t.Errorf("Ctrl-C in the text field: %v, want ErrInterrupted", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the prompt did not return")
+	}
+}
+
 // TestSurveyRateObjective: a right pick may be rated lower ("Hard — I
 // guessed"), never higher; the automatic rating is preselected.
 func TestSurveyRateObjective(t *testing.T) {
