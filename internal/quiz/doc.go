@@ -104,6 +104,11 @@
 // matches "подтверждает", "commit" matches "committed"); or with one typo
 // when it has 5+ letters. Negation words and numbers match only exactly. A
 // phrase matches its words in order with at most one extra word between.
+// Russian IT slang and transliterations also read as the English term
+// (ruSlang: "шедулер" is "scheduler", "ноду" is "node", "кублет" is
+// "kubelet"), so English patterns meet Russian speech. The words of one
+// match stand at most 12 apart (8 for a misconception), plus 2 per group
+// beyond two.
 //
 // Clauses: an answer is split at sentence ends (". " or a final dot, "!",
 // "?", new lines), at ";" and ":" outside parentheses, at commas outside
@@ -116,10 +121,17 @@
 // but, however, whereas, while, although, though, yet, а, но, однако,
 // хотя, зато (dropped). "rather than" and "instead of" split too and
 // negate the clause after them ("use informers rather than polling").
+// A clause of six or more terms without a function word or a Russian verb
+// (operators such as "→", "=", "+" or a spaced dash make it a statement)
+// is a keyword list and states nothing, with or without commas.
 //
 // Polarity: the words a pattern matched plus up to five before and two
 // after (not across and/и/also/также, nor across a comma, dash, slash or
-// bracket) are checked for negations the pattern did not match itself:
+// bracket, nor across a word that opens a clause of its own: because,
+// since, when, once, if, so, which, who, where, after, before…; потому,
+// поэтому, когда, если, чтобы, который…) are checked for negations the
+// pattern did not match itself ("no longer", "nothing" and "nobody" reach
+// only the two words after them):
 // not, no, never, none, nothing, nobody, nowhere, without, cannot,
 // neither/nor (once), n't and its apostrophe-less forms, stops/stopped/
 // ceases; не, нет, ни, никогда, нельзя, никто, ничто, ничего, никак, нигде,
@@ -133,8 +145,8 @@
 // "None" right after "clusterIP" is a value. A negated scope CONTRADICTS
 // the concept: it is not stated (so a negated answer earns no pass), but
 // the checklist shows it as "not recognised", never as the opposite — a
-// negation read around a right sentence is no proof. A pattern that itself contains a negation ("no|not + add +
-// tolerance") expects it. Of several ways a pattern matches one clause, a
+// negation read around a right sentence is no proof. A pattern that
+// itself contains a negation ("no|not + add + tolerance") expects it. Of several ways a pattern matches one clause, a
 // `says` pattern takes a positive one if any, a `wrong` pattern a negated
 // one if any (a misconception counts only when nothing negates it). A
 // concept stated in one clause and contradicted in another counts as
@@ -142,20 +154,26 @@
 //
 // Words in detail: "x > y" reads as "x more y" (a comparison; "->" and
 // "=>" are arrows). A typo is allowed when the pattern word has 5+ letters
-// and the answer word 4+; on stems only when both stems have 5+ letters
-// ("like" is not "live").
+// and the answer word 4+; on stems only when both stems have 6+ letters
+// ("like" is not "live", "freed" is not "freeze").
 //
 // Misconceptions: a `wrong` pattern matched with positive polarity fails
 // its concept even if a `says` pattern matched, and the feedback names it
-// (✗, quoted, the only case where it says "Wrong").
+// (✗, quoted, the only case where it says "Wrong"). A sentence that warns
+// ("a common mistake", "don't…", "never…", "bad idea", "last resort";
+// "ошибка", "нельзя…", "не стоит", "в крайнем случае"…) states no
+// misconception.
 //
 // Scoring: score = stated concepts / all concepts; full credit (Correct)
 // only when every concept is stated and no misconception matched; a pass
 // needs `pass` concepts stated (all by default). The automatic FSRS rating
 // of a free-text answer: full credit Easy, a pass Good, some concepts Hard,
-// none Again (the learner may change it on a terminal).
+// none Again (the learner confirms or changes it: the rating is the
+// verdict).
 //
-// The labelled evaluation set in testdata/eval (dev/ to tune on, holdout/
-// never tuned on) measures false positives and false negatives; see
-// eval_test.go.
+// The labelled evaluation sets in testdata/eval (dev/, dev-old/ and the
+// blind dev-blind/ to tune on; holdout/, written blind and never tuned on,
+// added at merge) measure correct answers suggested as a pass, correct
+// answers marked ✗ and negative answers suggested as a pass; see
+// eval_test.go and README.
 package quiz
