@@ -130,6 +130,15 @@ func TestClassRussianSlang(t *testing.T) {
 		{"кублет рестартит контейнер", "ru", Stated},
 		{"kubelet рестартует container", "ru", Stated},
 	})
+	// two-word slang: "реплика-сет" is a replicaset, "апи-сервер" the api
+	// server (a Russian pattern may use the English term)
+	q = concept([]string{"placeholder + placeholder"}, []string{"replicaset + созда + под", "api server + хран"}, nil, nil)
+	runClass(t, q, []classCase{
+		{"реплика-сет создаёт поды", "ru", Stated},
+		{"реплика сет создает под", "ru", Stated},
+		{"апи-сервер хранит объект", "ru", Stated},
+		{"реплика создаёт поды", "ru", Missing},
+	})
 }
 
 // Keyword lists state nothing, with or without commas; a terse sentence

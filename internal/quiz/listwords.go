@@ -196,6 +196,12 @@ var ruSlang = [][2]string{
 	{"инит", "init"}, {"ингресс", "ingress"}, {"балансир", "balance"}, {"скейл", "scale"}, {"отскейл", "scale"},
 	{"роллаут", "rollout"}, {"раскатк", "rollout"}, {"фейл", "fail"}, {"зафейл", "fail"}, {"крэш", "crash"}, {"краш", "crash"}, {"падает", "crash"},
 	{"квот", "quota"}, {"алярм", "alarm"}, {"аларм", "alarm"}, {"дефолт", "default"}, {"хелсчек", "health"},
+	{"рантайм", "runtime"}, {"сервер", "server"}, {"мерж", "merge"}, {"бэкенд", "backend"}, {"бекенд", "backend"},
+	{"токен", "token"}, {"конфиг", "config"}, {"фикс", "fix"}, {"трафик", "traffic"}, {"плагин", "plugin"},
+	{"валидац", "validation"}, {"аннотац", "annotation"}, {"статус", "status"}, {"менеджер", "manager"},
+	{"клиент", "client"}, {"реконсайл", "reconcile"}, {"реконсил", "reconcile"}, {"роллбэк", "rollback"},
+	{"откат", "rollback"}, {"эвикт", "evict"}, {"преэмпт", "preempt"}, {"биндинг", "binding"}, {"забинд", "bind"},
+	{"хендлер", "handler"}, {"воркер", "worker"}, {"кью", "queue"}, {"сайдкар", "sidecar"}, {"лейтенси", "latency"},
 }
 
 // slangAlias is the English term a Russian word stands for, or "".

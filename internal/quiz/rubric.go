@@ -161,6 +161,13 @@ func clauses(s string) []clause {
 		}
 		i++
 	}
+	// "реплика-сет", "реплика сет": the second word is also "replicaset"
+	for i := 0; i+1 < len(ws); i++ {
+		if strings.HasPrefix(ws[i].raw, "реплик") && strings.HasPrefix(ws[i+1].raw, "сет") {
+			rs := newToken("replicaset")
+			ws[i+1].alias = &rs
+		}
+	}
 	var out []clause
 	sent := 0
 	cur := clause{start: -1}
