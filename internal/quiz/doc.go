@@ -86,7 +86,11 @@
 //	pass: 2
 //
 // Both languages are required in every `says`; the patterns of both
-// languages are tried on every answer (learners mix them).
+// languages are tried on every answer (learners mix them), and so is,
+// for a `says`, the n-th English pattern joined with the n-th Russian one
+// when both have as many groups: each group takes the alternatives of
+// both ("контроллер removes финализатор"). Write the two lists in
+// parallel.
 //
 // A pattern is GROUPS joined by " + " (space, plus, space: "n/2+1" stays one
 // term); a group is ALTERNATIVES joined by "|"; an alternative is a word or

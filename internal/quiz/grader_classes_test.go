@@ -141,6 +141,19 @@ func TestClassRussianSlang(t *testing.T) {
 	})
 }
 
+// Russian sentences with English nouns and verbs: the English and Russian
+// patterns written in parallel are tried as one, so each group may be
+// met in either language.
+func TestClassMixedLanguages(t *testing.T) {
+	q := concept([]string{"controller + removes|remove + finalizer"}, []string{"контроллер + снимает|убирает + финализатор"}, nil, nil)
+	runClass(t, q, []classCase{
+		{"контроллер снимает finalizer после очистки", "ru", Stated},
+		{"потом controller снимает финализатор", "ru", Stated},
+		{"контроллер removes финализатор", "ru", Stated},
+		{"контроллер не снимает finalizer", "ru", Contradicted},
+	})
+}
+
 // Keyword lists state nothing, with or without commas; a terse sentence
 // with the same terms does.
 func TestClassKeywordLists(t *testing.T) {

@@ -593,10 +593,33 @@ func compileConcept(c Concept) (compiledConcept, []error) {
 		return ps
 	}
 	cc.says = comp(c.Says)
+	cc.says = append(cc.says, mixed(c.Says)...)
 	for _, m := range c.Wrong {
 		cc.wrong = append(cc.wrong, comp(m.Says))
 	}
 	return cc, errs
+}
+
+// mixed pairs the English and Russian patterns written in parallel (the
+// same place in both lists, the same number of groups) into one whose
+// groups take the alternatives of both, so that an answer mixing the
+// languages ("kubelet рестартует container", "контроллер removes the
+// finalizer") meets it.
+func mixed(w Words) []pattern {
+	var out []pattern
+	for i := 0; i < len(w.En) && i < len(w.Ru); i++ {
+		en, err1 := parsePattern(w.En[i])
+		ru, err2 := parsePattern(w.Ru[i])
+		if err1 != nil || err2 != nil || len(en.groups) != len(ru.groups) {
+			continue
+		}
+		m := pattern{src: en.src + " / " + ru.src}
+		for g := range en.groups {
+			m.groups = append(m.groups, append(append([]phrase{}, en.groups[g]...), ru.groups[g]...))
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 // Concept states in a graded free-text answer.
