@@ -62,6 +62,8 @@ type TraceApplyOptions struct {
 	NodeCIDRMaskSize int
 	// SchedulerConfig is a KubeSchedulerConfiguration file (--scheduler-config).
 	SchedulerConfig string
+	// Live traces the apply on a real cluster (--kubeconfig).
+	Live LiveOptions
 }
 
 // NewCmdTraceApply is `trace apply`; runF, when not nil, gets the options instead of traceApplyRun.
@@ -82,7 +84,10 @@ Files come as arguments or with -f (repeatable): a file, a directory (its *.yaml
   k8sexplain trace apply --cluster examples/tainted-nodes.yaml examples/app.yaml
   k8sexplain trace apply --scheduler-config examples/scheduler-mostallocated.yaml examples/app.yaml
   helm template ./chart | k8sexplain trace apply -`,
-		RunE: runE(f, o, runF, traceApplyRun, func(_ *cobra.Command, args []string) { o.Files = append(o.Files, args...) }),
+		RunE: runE(f, o, runF, traceApplyRun, func(c *cobra.Command, args []string) {
+			o.Files = append(o.Files, args...)
+			liveChanged(c, &o.Live)
+		}),
 	}
 	c.Flags().StringArrayVarP(&o.Files, "filename", "f", nil, "manifest file, directory or - (repeatable)")
 	c.Flags().IntVar(&o.Nodes, "nodes", 3, "number of identical worker nodes (1 to 10000)")
@@ -92,12 +97,16 @@ Files come as arguments or with -f (repeatable): a file, a directory (its *.yaml
 	c.Flags().IntVar(&o.Limit, "max-steps", 50000, "record at most this many steps (more are counted)")
 	bindSchedulerConfig(c, &o.SchedulerConfig)
 	c.Flags().DurationVar(&o.BatchPeriod, "endpoint-updates-batch-period", 0, "the EndpointSlice controller's batch period: pod changes within it are written together (kube-controller-manager flag, default 0)")
+	bindLive(c, &o.Live)
 	return c
 }
 
 func traceApplyRun(o *TraceApplyOptions) error {
 	g := o.Settings
 	if err := checkNodes(o.Nodes); err != nil {
+		return err
+	}
+	if err := checkLive(&o.Live); err != nil {
 		return err
 	}
 	builtin := len(o.Files) == 0
@@ -107,6 +116,9 @@ func traceApplyRun(o *TraceApplyOptions) error {
 	}
 	if builtin {
 		o.Files = []string{builtinExample}
+	}
+	if o.Live.On {
+		return traceApplyLive(o, objs)
 	}
 	cfg := sim.Config{Seed: g.Seed, Workers: o.Nodes, StepLimit: o.Limit, ClusterCIDR: o.ClusterCIDR, NodeCIDRMaskSize: o.NodeCIDRMaskSize,
 		EndpointUpdatesBatchPeriod: o.BatchPeriod}

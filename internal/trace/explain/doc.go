@@ -179,6 +179,9 @@ func resultTables(d *report.Doc, tr *trace.Trace, lang string) {
 // run used.
 func header(tr *trace.Trace, lang string) string {
 	u := uiFor(lang)
+	if c := tr.Cluster; c != nil {
+		return clusterHeader(c, lang)
+	}
 	line := subst(u.Modelled, "version", k8sversion.MinorString)
 	if l := tr.Latencies; l != nil {
 		ms := func(d time.Duration) string { return l10n.Duration(lang, d) }
@@ -398,6 +401,10 @@ func sequence(tr *trace.Trace, o Options) *report.Sequence {
 type jsonTrace struct {
 	Schema  string `json:"schema"`
 	Command string `json:"command"`
+	// Source is "cluster" for a trace observed on a real cluster (absent:
+	// the simulation), Cluster which one.
+	Source  string       `json:"source,omitempty"`
+	Cluster *jsonCluster `json:"cluster,omitempty"`
 	// Kubernetes is the release the simulator models ("v1.37").
 	Kubernetes string      `json:"kubernetes"`
 	Story      string      `json:"story"`
@@ -454,6 +461,10 @@ func jsonOf(tr *trace.Trace, o Options) jsonTrace {
 		story = "apply"
 	}
 	out := jsonTrace{Schema: "k8sexplain.trace/v1", Command: tr.Command, Kubernetes: k8sversion.MinorString, Story: story, Lang: o.Lang, Builtin: o.Builtin, Failed: tr.Failed, Steps: []jsonStep{}}
+	if c := tr.Cluster; c != nil {
+		out.Source, out.Kubernetes = tr.Source, c.Version
+		out.Cluster = &jsonCluster{Server: c.Server, Context: c.Context, Version: c.Version, Namespace: c.Namespace, DryRun: c.DryRun}
+	}
 	for _, t := range tr.Tables {
 		jt := jsonTable{Title: t.Title, Subject: t.Subject, Rows: t.Rows}
 		jt.Header = append(jt.Header, t.Header...)
