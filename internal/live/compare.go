@@ -14,13 +14,13 @@ import (
 
 // Words of the comparison table (word.live.* in the trace catalogue).
 const (
-	wTitle   = "live.compare"
-	wPhase   = "live.phase"
-	wStep    = "live.step"
-	wReal    = "live.real"
-	wSim     = "live.sim"
-	wNote    = "live.note"
-	wSame    = "live.same"
+	wTitle = "live.compare"
+	wPhase = "live.phase"
+	wStep  = "live.step"
+	wReal  = "live.real"
+	wSim   = "live.sim"
+	wNote  = "live.note"
+	wSame  = "live.same"
 )
 
 // pairs are the live kinds that show what a simulated kind shows, so that

@@ -43,16 +43,16 @@ type fakeCluster struct {
 }
 
 var listKinds = map[schema.GroupVersionResource]string{
-	{Group: "apps", Version: "v1", Resource: "deployments"}:               "DeploymentList",
-	{Group: "apps", Version: "v1", Resource: "replicasets"}:               "ReplicaSetList",
-	{Version: "v1", Resource: "pods"}:                                     "PodList",
-	{Version: "v1", Resource: "services"}:                                 "ServiceList",
-	{Version: "v1", Resource: "events"}:                                   "EventList",
-	{Version: "v1", Resource: "namespaces"}:                               "NamespaceList",
-	{Version: "v1", Resource: "nodes"}:                                    "NodeList",
-	{Version: "v1", Resource: "limitranges"}:                              "LimitRangeList",
-	{Version: "v1", Resource: "resourcequotas"}:                           "ResourceQuotaList",
-	{Group: "discovery.k8s.io", Version: "v1", Resource: "endpointslices"}: "EndpointSliceList",
+	{Group: "apps", Version: "v1", Resource: "deployments"}:                       "DeploymentList",
+	{Group: "apps", Version: "v1", Resource: "replicasets"}:                       "ReplicaSetList",
+	{Version: "v1", Resource: "pods"}:                                             "PodList",
+	{Version: "v1", Resource: "services"}:                                         "ServiceList",
+	{Version: "v1", Resource: "events"}:                                           "EventList",
+	{Version: "v1", Resource: "namespaces"}:                                       "NamespaceList",
+	{Version: "v1", Resource: "nodes"}:                                            "NodeList",
+	{Version: "v1", Resource: "limitranges"}:                                      "LimitRangeList",
+	{Version: "v1", Resource: "resourcequotas"}:                                   "ResourceQuotaList",
+	{Group: "discovery.k8s.io", Version: "v1", Resource: "endpointslices"}:        "EndpointSliceList",
 	{Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterroles"}: "ClusterRoleList",
 }
 
@@ -61,7 +61,7 @@ var discovery = map[string]string{
 	"/api/v1": `{"kind":"APIResourceList","groupVersion":"v1","resources":[{"name":"pods","namespaced":true,"kind":"Pod"},{"name":"pods/status","namespaced":true,"kind":"Pod"},
 		{"name":"services","namespaced":true,"kind":"Service"},{"name":"namespaces","namespaced":false,"kind":"Namespace"},{"name":"nodes","namespaced":false,"kind":"Node"},
 		{"name":"limitranges","namespaced":true,"kind":"LimitRange"},{"name":"resourcequotas","namespaced":true,"kind":"ResourceQuota"},{"name":"events","namespaced":true,"kind":"Event"}]}`,
-	"/apis/apps/v1": `{"kind":"APIResourceList","groupVersion":"apps/v1","resources":[{"name":"deployments","namespaced":true,"kind":"Deployment"},{"name":"replicasets","namespaced":true,"kind":"ReplicaSet"}]}`,
+	"/apis/apps/v1":                      `{"kind":"APIResourceList","groupVersion":"apps/v1","resources":[{"name":"deployments","namespaced":true,"kind":"Deployment"},{"name":"replicasets","namespaced":true,"kind":"ReplicaSet"}]}`,
 	"/apis/rbac.authorization.k8s.io/v1": `{"kind":"APIResourceList","groupVersion":"rbac.authorization.k8s.io/v1","resources":[{"name":"clusterroles","namespaced":false,"kind":"ClusterRole"}]}`,
 }
 
