@@ -116,7 +116,7 @@ func traceApplyLive(o *TraceApplyOptions, objs []manifest.Object) error {
 		if err != nil {
 			return err
 		}
-		tr.Tables = append(tr.Tables, live.Compare(tr, simulated))
+		tr.Tables = append(tr.Tables, live.Compare(tr, simulated)...)
 	}
 	if err := o.render(explain.Doc(tr, explain.Options{Format: g.Format, Lang: g.Lang, Verbose: g.Verbose, Width: o.IO.TerminalWidth()})); err != nil {
 		return err

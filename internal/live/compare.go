@@ -100,7 +100,28 @@ func cell(t *tally) string {
 // the order, and when all pods were Ready. A note says why a known
 // difference happens, from docs/FIDELITY.md where the recordings of a real
 // control plane explained it.
-func Compare(real, sim *trace.Trace) trace.KeyedTable {
+//
+// The notes are long, so the table refers to them by number and the
+// second table lists them.
+func Compare(real, sim *trace.Trace) []trace.KeyedTable {
+	t := compare(real, sim)
+	notes := trace.KeyedTable{Title: "live.notes", Left: true, Header: []string{"live.noteNo", wNote}}
+	num := map[string]string{}
+	for _, r := range t.Rows {
+		n := r[4]
+		if n == "" || n == wSame {
+			continue
+		}
+		if num[n] == "" {
+			num[n] = fmt.Sprintf("[%d]", len(num)+1)
+			notes.Rows = append(notes.Rows, []string{num[n], n})
+		}
+		r[4] = num[n]
+	}
+	return []trace.KeyedTable{t, notes}
+}
+
+func compare(real, sim *trace.Trace) trace.KeyedTable {
 	t := trace.KeyedTable{Title: wTitle, Left: true, Header: []string{wPhase, wStep, wReal, wSim, wNote}}
 	rc, sc := count(real), count(sim)
 	for _, ph := range trace.Phases {
@@ -165,7 +186,7 @@ func Compare(real, sim *trace.Trace) trace.KeyedTable {
 			t.Rows = append(t.Rows, []string{phase, "live.readyAt", readyAt(real), readyAt(sim), "live.note.latency"})
 		}
 		if ro, so := order(rm, sm); ro != so {
-			t.Rows = append(t.Rows, []string{phase, "live.order", ro, so, oracle.KnownReason("order", "client-go's event recorder is asynchronous")})
+			t.Rows = append(t.Rows, []string{phase, "live.order", ro, so, orderReason(ph)})
 		}
 	}
 	return t
@@ -286,4 +307,17 @@ func Workers(nodes []corev1.Node) []*corev1.Node {
 
 func cleanMeta(n corev1.Node) metav1.ObjectMeta {
 	return metav1.ObjectMeta{Name: n.Name, Labels: n.Labels}
+}
+
+// orderReason is the reason the recordings of a real control plane gave
+// for the order of the steps of phase ph differing from the simulator's
+// (docs/FIDELITY.md, "order").
+func orderReason(ph trace.Phase) string {
+	switch ph {
+	case trace.PhaseController, trace.PhaseScheduler:
+		return oracle.KnownReason("order", "client-go's event recorder is asynchronous")
+	case trace.PhaseReady:
+		return oracle.KnownReason("order", "first (empty) slice")
+	}
+	return oracle.KnownReason("order", "the simulator's fixed latencies")
 }

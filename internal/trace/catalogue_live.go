@@ -74,6 +74,9 @@ func liveUIEN() map[string]string {
 	return map[string]string{
 		"ui.live.cluster":     "Observed on the cluster {server} (context {context}, Kubernetes {version}), namespace {namespace}. Times are when each change reached k8sexplain's watch; a step's cluster_time field is the cluster's own timestamp.",
 		"ui.live.dryrun":      "Server dry run on {server} (context {context}, Kubernetes {version}), namespace {namespace}: nothing was stored.",
+		"ui.live.allReady":    "All {pods} pods Ready at {at} (since the apply).",
+		"ui.live.notReady":    "{ready} of {pods} pods Ready when the trace ended at {at}.",
+		"ui.live.revisions":   "resourceVersions seen",
 		"ui.live.skew":        "the server is {version}, the simulator models {modelled}: facts that changed between them (defaults, event texts, feature gates) may differ.",
 		"phrase.live.noprobe": "no readiness probe: Ready as soon as its containers run",
 	}
@@ -83,6 +86,9 @@ func liveUIRU() map[string]string {
 	return map[string]string{
 		"ui.live.cluster":     "Наблюдалось на кластере {server} (контекст {context}, Kubernetes {version}), namespace {namespace}. Время — когда изменение дошло до watch k8sexplain; поле шага cluster_time — отметка времени самого кластера.",
 		"ui.live.dryrun":      "Server dry run на {server} (контекст {context}, Kubernetes {version}), namespace {namespace}: ничего не сохранено.",
+		"ui.live.allReady":    "Все {pods} подов Ready в {at} (от начала apply).",
+		"ui.live.notReady":    "{ready} из {pods} подов Ready, когда трасса закончилась в {at}.",
+		"ui.live.revisions":   "увиденные resourceVersion",
 		"ui.live.skew":        "сервер — {version}, симулятор моделирует {modelled}: факты, изменившиеся между ними (дефолты, тексты событий, feature gates), могут отличаться.",
 		"phrase.live.noprobe": "readiness-пробы нет: Ready, как только запущены контейнеры",
 	}
@@ -97,6 +103,8 @@ func liveWordsEN() map[string]string {
 		"word.live.real":            "cluster",
 		"word.live.sim":             "simulation",
 		"word.live.note":            "note",
+		"word.live.notes":           "Notes on the differences",
+		"word.live.noteNo":          "",
 		"word.live.same":            "same",
 		"word.live.none":            "—",
 		"word.live.firstAt":         "phase starts",
@@ -133,6 +141,8 @@ func liveWordsRU() map[string]string {
 		"word.live.real":            "кластер",
 		"word.live.sim":             "симуляция",
 		"word.live.note":            "примечание",
+		"word.live.notes":           "Примечания к различиям",
+		"word.live.noteNo":          "",
 		"word.live.same":            "совпадает",
 		"word.live.none":            "—",
 		"word.live.firstAt":         "начало фазы",

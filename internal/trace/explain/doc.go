@@ -219,10 +219,16 @@ func summary(d *report.Doc, tr *trace.Trace, u ui, lang string) {
 	if tr.Failed != "" {
 		d.Styled("bad", u.Failed+": "+tr.Failed)
 	}
+	allReady, notReady, revisions := u.AllReady, u.NotReady, u.Revisions
+	if tr.Cluster != nil {
+		// Times of a real cluster are not virtual; its revisions are
+		// the resourceVersions its watch showed.
+		allReady, notReady, revisions = liveWord(lang, "allReady"), liveWord(lang, "notReady"), liveWord(lang, "revisions")
+	}
 	if s.AllReady {
-		d.Styled("ok", subst(u.AllReady, "pods", fmt.Sprint(s.Pods), "at", trace.Clock(s.ReadyAt)))
+		d.Styled("ok", subst(allReady, "pods", fmt.Sprint(s.Pods), "at", trace.Clock(s.ReadyAt)))
 	} else if s.Pods > 0 {
-		d.Styled("warn", subst(u.NotReady, "ready", fmt.Sprint(s.ReadyPods), "pods", fmt.Sprint(s.Pods), "at", trace.Clock(s.End)))
+		d.Styled("warn", subst(notReady, "ready", fmt.Sprint(s.ReadyPods), "pods", fmt.Sprint(s.Pods), "at", trace.Clock(s.End)))
 	}
 	if len(s.PendingPods) > 0 {
 		items := make([]string, len(s.PendingPods))
@@ -248,8 +254,10 @@ func summary(d *report.Doc, tr *trace.Trace, u ui, lang string) {
 	d.T(t)
 	lines := []string{
 		fmt.Sprintf("%s: %d", u.WatchEvents, s.WatchEvents),
-		fmt.Sprintf("%s: %d–%d", u.Revisions, s.FirstRevision, s.LastRevision),
-		fmt.Sprintf("%s: %d", u.Events, s.Events),
+		fmt.Sprintf("%s: %d–%d", revisions, s.FirstRevision, s.LastRevision),
+	}
+	if tr.Cluster == nil {
+		lines = append(lines, fmt.Sprintf("%s: %d", u.Events, s.Events))
 	}
 	if s.StepsDropped > 0 && (s.Scale == nil || s.Scale.StepLimit >= 0) { // a --summary run says it in the scale section
 		lines = append(lines, fmt.Sprintf("%d %s", s.StepsDropped, u.Dropped))

@@ -31,3 +31,9 @@ func clusterHeader(c *trace.ClusterInfo, lang string) string {
 	}
 	return line
 }
+
+// liveWord is the catalogue's ui.live.<key> in lang.
+func liveWord(lang, key string) string {
+	s, _ := trace.Texts(lang).Msg("ui.live." + key)
+	return s
+}
