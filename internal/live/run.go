@@ -306,6 +306,7 @@ func (s *session) namespace(ctx context.Context, mapped []string) error {
 		}
 		s.ns, s.freshNS = got.GetName(), true
 		s.obs.Add(at, trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", Kind: "live.namespace", Fields: trace.F("namespace", s.ns)})
+		s.waitServiceAccount(ctx)
 	}
 	for _, name := range mapped {
 		s.obs.Add(at, trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", Kind: "live.namespacemap", Fields: trace.F("name", name, "namespace", s.ns)})
@@ -332,6 +333,22 @@ func (s *session) namespace(ctx context.Context, mapped []string) error {
 		}
 	}
 	return nil
+}
+
+// waitServiceAccount waits (at most ConnectTimeout) for the service
+// account controller to create the new namespace's default ServiceAccount:
+// until it exists, admission refuses pods (ServiceAccount admission
+// plugin), and a FailedCreate of that kind would read as a refusal that
+// will not resolve.
+func (s *session) waitServiceAccount(ctx context.Context) {
+	sa := schema.GroupVersionResource{Version: "v1", Resource: "serviceaccounts"}
+	deadline := s.o.Now().Add(ConnectTimeout)
+	for ctx.Err() == nil && s.o.Now().Before(deadline) {
+		if _, err := s.c.Dyn.Resource(sa).Namespace(s.ns).Get(ctx, "default", metav1.GetOptions{}); err == nil {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // apply sends one object with server-side apply and records the request,

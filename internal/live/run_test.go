@@ -79,6 +79,11 @@ func newFakeCluster(t *testing.T, objects ...runtime.Object) *fakeCluster {
 			u.SetName(u.GetGenerateName() + "t3st1")
 		}
 		u.SetResourceVersion(fmt.Sprint(f.rv.Add(1)))
+		// The service account controller's default ServiceAccount.
+		sa := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ServiceAccount", "metadata": map[string]any{"name": "default", "namespace": u.GetName()}}}
+		if err := tracker.Create(schema.GroupVersionResource{Version: "v1", Resource: "serviceaccounts"}, sa, u.GetName()); err != nil {
+			return true, nil, err
+		}
 		return true, u, tracker.Create(a.GetResource(), u, "")
 	})
 	f.dyn.PrependReactor("delete", "*", func(a k8stesting.Action) (bool, runtime.Object, error) {
