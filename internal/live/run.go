@@ -157,6 +157,12 @@ func (s *session) run(ctx context.Context) (*Result, error) {
 			return nil, err
 		}
 	}
+	verb := "writing to"
+	if o.DryRun {
+		verb = "server dry run on"
+	}
+	// The first line, before anything is written: which cluster.
+	fmt.Fprintf(o.Log, "k8sexplain: %s %s (context %s, Kubernetes %s)\n", verb, c.Server, c.Context, s.res.Version)
 	objs, nsMapped, err := s.prepare(ctx)
 	if err != nil {
 		return nil, err
@@ -173,11 +179,7 @@ func (s *session) run(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	info := &trace.ClusterInfo{Server: c.Server, Context: c.Context, Version: s.res.Version, Namespace: s.ns, DryRun: o.DryRun}
-	verb := "writing to"
-	if o.DryRun {
-		verb = "server dry run on"
-	}
-	fmt.Fprintf(o.Log, "k8sexplain: %s %s (context %s, Kubernetes %s), namespace %s\n", verb, c.Server, c.Context, s.res.Version, s.ns)
+	fmt.Fprintf(o.Log, "k8sexplain: namespace %s\n", s.ns)
 	var stop context.CancelFunc = func() {}
 	if !o.DryRun {
 		if stop, err = s.watch(ctx); err != nil {
@@ -405,11 +407,6 @@ func (s *session) apply(ctx context.Context, p prepared) (string, error) {
 			Object: p.gvr.Resource + "/" + p.namespace + "/" + u.GetName(), Fields: trace.F("message", err.Error(), "status", status)})
 		return fmt.Sprintf("%s: %s", ref, err.Error()), nil
 	}
-	if !o.DryRun && (p.namespace == "" || !s.freshNS) {
-		// Deleting the fresh namespace deletes what is in it; anything
-		// else is deleted one by one.
-		s.created = append(s.created, p)
-	}
 	obj := p.gvr.Resource + "/" + p.namespace + "/" + u.GetName()
 	if d := defaulted(u.Object, got.Object); len(d) > 0 {
 		s.obs.Add(at, trace.Step{Phase: trace.PhaseAPIServer, Actor: "kube-apiserver", Kind: "apiserver.defaulted", Object: obj,
@@ -436,6 +433,12 @@ func (s *session) apply(ctx context.Context, p prepared) (string, error) {
 		if got.GetGeneration() > 1 {
 			code = http.StatusOK
 		}
+	}
+	if code == http.StatusCreated && (p.namespace == "" || !s.freshNS) {
+		// Deleting the fresh namespace deletes what is in it; anything
+		// else this apply created is deleted one by one. An object that
+		// was there before (200: --force over it) stays.
+		s.created = append(s.created, p)
 	}
 	s.obs.Add(at, trace.Step{Phase: trace.PhaseStore, Actor: "kube-apiserver", Kind: "apiserver.response", To: "kubectl", Object: obj,
 		Fields: trace.F("kind", u.GetKind(), "rv", got.GetResourceVersion(), "status", fmt.Sprintf("%d %s", code, http.StatusText(code)))})

@@ -130,6 +130,10 @@ func newFakeCluster(t *testing.T, objects ...runtime.Object) *fakeCluster {
 		f.mu.Lock()
 		f.applied = append(f.applied, pa.GetNamespace()+"/"+pa.GetName())
 		f.mu.Unlock()
+		if _, err := tracker.Get(pa.GetResource(), pa.GetNamespace(), pa.GetName()); err == nil {
+			u.SetGeneration(2) // applied over an existing object: 200
+			return true, u, tracker.Update(pa.GetResource(), u, pa.GetNamespace())
+		}
 		return true, u, tracker.Create(pa.GetResource(), u, pa.GetNamespace())
 	})
 	f.client = &Client{Dyn: f.dyn, Codes: &StatusCodes{}, Server: "https://fake:6443", Context: "fake",
@@ -221,7 +225,7 @@ func TestRunTracesReplayedApply(t *testing.T) {
 	if res.Version != "v1.37.2" || tr.Source != "cluster" || tr.Cluster.Namespace != "k8sexplain-t3st1" || res.TimedOut || tr.Failed != "" {
 		t.Fatalf("result: version %s, source %s, cluster %+v, timed out %v, failed %q", res.Version, tr.Source, tr.Cluster, res.TimedOut, tr.Failed)
 	}
-	if !strings.HasPrefix(log.String(), "k8sexplain: writing to https://fake:6443 (context fake, Kubernetes v1.37.2), namespace k8sexplain-t3st1\n") {
+	if !strings.HasPrefix(log.String(), "k8sexplain: writing to https://fake:6443 (context fake, Kubernetes v1.37.2)\nk8sexplain: namespace k8sexplain-t3st1\n") {
 		t.Errorf("first line: %q", log.String())
 	}
 	if strings.Join(f.applied, " ") != "k8sexplain-t3st1/web k8sexplain-t3st1/web" {
@@ -344,6 +348,13 @@ func TestRunRefusals(t *testing.T) {
 	if exitcode.Code(err) != exitcode.Input || !strings.Contains(err.Error(), "--namespace team already has deployment web: pass --force") {
 		t.Errorf("existing object: %v", err)
 	}
+	// --force applies over it, and the cleanup deletes only what the trace
+	// created (the Service), not the Deployment that was there before.
+	res, err := Run(context.Background(), f.client, Options{Files: []string{"examples/app.yaml"}, Objects: appObjects(t), Namespace: "team", Force: true,
+		Timeout: 100 * time.Millisecond, Poll: 5 * time.Millisecond})
+	if err != nil || !res.TimedOut || strings.Join(f.deleted, " ") != "services/web" {
+		t.Errorf("--force: %v, deleted %v", err, f.deleted)
+	}
 	_, err = Run(context.Background(), f.client, Options{Files: []string{"examples/app.yaml"}, Objects: appObjects(t), Namespace: "nope"})
 	if exitcode.Code(err) != exitcode.Input || !strings.Contains(err.Error(), "--namespace nope: no such namespace") {
 		t.Errorf("missing namespace: %v", err)
@@ -351,7 +362,7 @@ func TestRunRefusals(t *testing.T) {
 
 	f = newFakeCluster(t)
 	f.refuse["web"] = apierrors.NewInvalid(schema.GroupKind{Group: "apps", Kind: "Deployment"}, "web", nil)
-	res, err := Run(context.Background(), f.client, Options{Files: []string{"examples/app.yaml"}, Objects: appObjects(t)})
+	res, err = Run(context.Background(), f.client, Options{Files: []string{"examples/app.yaml"}, Objects: appObjects(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
