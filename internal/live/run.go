@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -118,18 +119,29 @@ func Run(ctx context.Context, c *Client, o Options) (res *Result, err error) {
 	klog.SetLogger(logr.Discard())
 	ver, err := c.ServerVersion(ctx)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, errInterrupted
+		}
 		return nil, err
 	}
 	res = &Result{Version: ver}
 	res.Trace = &trace.Trace{}
 	s := &session{c: c, o: o, res: res}
 	defer func() {
+		if err != nil && ctx.Err() != nil {
+			// Ctrl-C while a request was on its way: not the cluster's fault.
+			res, err = nil, errInterrupted
+		}
 		if cerr := s.cleanup(); cerr != nil && err == nil {
 			err = cerr
 		}
 	}()
 	return s.run(ctx)
 }
+
+// errInterrupted ends a run that Ctrl-C stopped before there was a trace
+// to show (exit 130); what it created is deleted all the same.
+var errInterrupted = &exitcode.Error{Code: exitcode.Interrupted, Err: errors.New("interrupted: what the trace created is deleted")}
 
 type session struct {
 	c        *Client
@@ -193,6 +205,9 @@ func (s *session) run(ctx context.Context) (*Result, error) {
 			break
 		}
 		msg, err := s.apply(ctx, p)
+		if err != nil && ctx.Err() != nil {
+			break // interrupted: the trace so far is shown
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -519,21 +534,38 @@ func (s *session) watch(ctx context.Context) (context.CancelFunc, error) {
 		// initial list (WatchList) gets LIST then WATCH.
 		inf := cache.NewSharedIndexInformer(cache.ToListWatcherWithWatchListSemantics(lw, s.c.Dyn), &unstructured.Unstructured{}, 0, cache.Indexers{})
 		kind, resource := w.kind, w.gvr.Resource
-		on := func(obj any) {
+		// What the namespace held before the apply (--namespace) is in
+		// the informer's initial list: it is not part of the story, now or
+		// when it changes later.
+		before := map[string]bool{}
+		var mu sync.Mutex
+		on := func(obj any, initial bool) {
 			u, ok := obj.(*unstructured.Unstructured)
 			if !ok {
 				return
 			}
-			s.deliver(kind, u)
+			mu.Lock()
+			if initial {
+				before[u.GetName()] = true
+			}
+			skip := before[u.GetName()]
+			mu.Unlock()
+			if !skip {
+				s.deliver(kind, u)
+			}
 		}
-		if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		if _, err := inf.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs{
 			AddFunc:    on,
-			UpdateFunc: func(_, obj any) { on(obj) },
+			UpdateFunc: func(_, obj any) { on(obj, false) },
 			DeleteFunc: func(obj any) {
 				if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 					obj = d.Obj
 				}
-				if u, ok := obj.(*unstructured.Unstructured); ok && kind != "Event" {
+				u, ok := obj.(*unstructured.Unstructured)
+				mu.Lock()
+				skip := !ok || before[u.GetName()]
+				mu.Unlock()
+				if !skip && kind != "Event" {
 					s.obs.Gone(s.o.Now(), resource, u.GetNamespace(), u.GetName())
 				}
 			},

@@ -343,7 +343,9 @@ func TestRunRefusals(t *testing.T) {
 
 	team := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "team"}}}
 	web := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": map[string]any{"name": "web", "namespace": "team"}}}
-	f = newFakeCluster(t, team, web)
+	old := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Pod", "metadata": map[string]any{"name": "old-pod", "namespace": "team"},
+		"status": map[string]any{"phase": "Pending"}}}
+	f = newFakeCluster(t, team, web, old)
 	_, err = Run(context.Background(), f.client, Options{Files: []string{"examples/app.yaml"}, Objects: appObjects(t), Namespace: "team"})
 	if exitcode.Code(err) != exitcode.Input || !strings.Contains(err.Error(), "--namespace team already has deployment web: pass --force") {
 		t.Errorf("existing object: %v", err)
@@ -354,6 +356,14 @@ func TestRunRefusals(t *testing.T) {
 		Timeout: 100 * time.Millisecond, Poll: 5 * time.Millisecond})
 	if err != nil || !res.TimedOut || strings.Join(f.deleted, " ") != "services/web" {
 		t.Errorf("--force: %v, deleted %v", err, f.deleted)
+	}
+	for _, s := range res.Trace.Steps {
+		if strings.Contains(s.Object, "old-pod") || strings.Contains(s.Get("pod"), "old-pod") {
+			t.Errorf("a pod that was there before the apply is in the trace: %+v", s)
+		}
+	}
+	if res.Trace.Summary.Pods != 0 {
+		t.Errorf("pods counted: %d, want 0 (old-pod was there before)", res.Trace.Summary.Pods)
 	}
 	_, err = Run(context.Background(), f.client, Options{Files: []string{"examples/app.yaml"}, Objects: appObjects(t), Namespace: "nope"})
 	if exitcode.Code(err) != exitcode.Input || !strings.Contains(err.Error(), "--namespace nope: no such namespace") {
@@ -401,4 +411,23 @@ func TestRunMapsManifestNamespace(t *testing.T) {
 		t.Error("no live.namespacemap step")
 	}
 	_ = metav1.Now
+}
+
+// Ctrl-C during the apply: the rest is not sent, the namespace is deleted,
+// the trace so far says it was interrupted.
+func TestRunInterruptedDuringApply(t *testing.T) {
+	f := newFakeCluster(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	f.dyn.PrependReactor("patch", "*", func(k8stesting.Action) (bool, runtime.Object, error) {
+		cancel()
+		return false, nil, nil
+	})
+	res, err := Run(ctx, f.client, Options{Files: []string{"examples/app.yaml"}, Objects: appObjects(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.applied) != 1 || !strings.Contains(res.Trace.Failed, "interrupted") || strings.Join(f.deleted, " ") != "namespaces/k8sexplain-t3st1" {
+		t.Errorf("applied %v, failed %q, deleted %v", f.applied, res.Trace.Failed, f.deleted)
+	}
 }
