@@ -389,7 +389,7 @@ func (s *session) apply(ctx context.Context, p prepared) (string, error) {
 		q += "&dryRun=All"
 	}
 	s.obs.Add(o.Now(), trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", Kind: "live.apply", To: "kube-apiserver",
-		Object: p.gvr.Resource + "/" + p.namespace + "/" + u.GetName(), Fields: trace.F("kind", u.GetKind(), "path", path+q)})
+		Object: objectRef(p.gvr.Resource, p.namespace, u.GetName()), Fields: trace.F("kind", u.GetKind(), "path", path+q)})
 	force := true
 	opts := metav1.PatchOptions{FieldManager: FieldManager, Force: &force, FieldValidation: "Strict"}
 	if o.DryRun {
@@ -419,10 +419,10 @@ func (s *session) apply(ctx context.Context, p prepared) (string, error) {
 		}
 		status := fmt.Sprintf("%d %s", code, http.StatusText(code))
 		s.obs.Add(at, trace.Step{Phase: trace.PhaseAPIServer, Actor: "kube-apiserver", Kind: "apiserver.reject",
-			Object: p.gvr.Resource + "/" + p.namespace + "/" + u.GetName(), Fields: trace.F("message", err.Error(), "status", status)})
+			Object: objectRef(p.gvr.Resource, p.namespace, u.GetName()), Fields: trace.F("message", err.Error(), "status", status)})
 		return fmt.Sprintf("%s: %s", ref, err.Error()), nil
 	}
-	obj := p.gvr.Resource + "/" + p.namespace + "/" + u.GetName()
+	obj := objectRef(p.gvr.Resource, p.namespace, u.GetName())
 	if d := defaulted(u.Object, got.Object); len(d) > 0 {
 		s.obs.Add(at, trace.Step{Phase: trace.PhaseAPIServer, Actor: "kube-apiserver", Kind: "apiserver.defaulted", Object: obj,
 			Fields: trace.F("fields", strings.Join(d, ", "))})
@@ -459,6 +459,15 @@ func (s *session) apply(ctx context.Context, p prepared) (string, error) {
 		Fields: trace.F("kind", u.GetKind(), "rv", got.GetResourceVersion(), "status", fmt.Sprintf("%d %s", code, http.StatusText(code)))})
 	s.obs.Add(at, trace.Step{Phase: trace.PhaseStore, Actor: "kubectl", Kind: "live.applied", Object: obj, Fields: trace.F("ref", ref)})
 	return "", nil
+}
+
+// objectRef is a step's object: resource/namespace/name, or
+// resource/name for a cluster-scoped one (as the simulated trace writes it).
+func objectRef(resource, namespace, name string) string {
+	if namespace == "" {
+		return resource + "/" + name
+	}
+	return resource + "/" + namespace + "/" + name
 }
 
 // apiPath is the object's path on the API server.
@@ -503,7 +512,7 @@ func defaulted(sent, got map[string]any) []string {
 				walk(fmt.Sprintf("%s[%d]", path, i), sv, v)
 			}
 		default:
-			if s == nil {
+			if s == nil && g != nil {
 				v, _ := json.Marshal(g)
 				out = append(out, strings.TrimPrefix(path, ".")+"="+strings.Trim(string(v), `"`))
 			}

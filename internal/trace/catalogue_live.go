@@ -24,6 +24,8 @@ func liveEN() map[string]Entry {
 		"live.namespacemap": {"Namespace {name} of the manifests is mapped onto {namespace}: its objects are applied there", ""},
 		"live.apply": {"PATCH {path} ({kind}, server-side apply)",
 			"Server-side apply: the object goes in one PATCH with Content-Type application/apply-patch+yaml and fieldManager=k8sexplain; the API server merges it with what is stored (nothing, the first time: the PATCH creates it) and records in metadata.managedFields who owns each field. No GET first and no last-applied-configuration annotation — those are client-side apply, what `kubectl apply` does without --server-side. Authentication, authorization, admission, validation and the etcd write then happen exactly as for a POST."},
+		// kubectl's own words for a server-side apply, and its dry-run
+		// suffix (k8s.io/kubectl pkg/cmd/apply/apply.go ToPrinter("serverside-applied"), v0.37).
 		"live.applied": {"{ref} serverside-applied", ""},
 		"live.dryrun": {"{ref} serverside-applied (server dry run): admitted, defaulted and validated, not stored",
 			"dryRun=All runs the request through everything a real one passes — authentication, RBAC, mutating and validating admission (webhooks too, if they declare sideEffects None), defaulting and validation — and stops before etcd: the answer is the object as it would be stored, with no resourceVersion of its own."},
