@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
+	"github.com/k8sexplain/k8sexplain/internal/k8sversion"
 	"github.com/k8sexplain/k8sexplain/internal/live"
 	"github.com/k8sexplain/k8sexplain/internal/manifest"
 	"github.com/k8sexplain/k8sexplain/internal/sim"
@@ -110,6 +111,9 @@ func traceApplyLive(o *TraceApplyOptions, objs []manifest.Object) error {
 		return err
 	}
 	tr := res.Trace
+	if !k8sversion.SameMinor(res.Version) {
+		fmt.Fprintf(o.IO.ErrOut, "k8sexplain: warning: the server is %s, the simulator models %s: defaults, event texts and feature gates that changed between them may differ\n", res.Version, k8sversion.MinorString)
+	}
 	tr.Command = fmt.Sprintf("k8sexplain trace apply %s on %s (context %s, Kubernetes %s)", strings.Join(o.Files, " "), t.Server, t.Context, res.Version)
 	if l.Compare && ctx.Err() == nil {
 		simulated, err := simulateLike(o, objs, live.Workers(res.Nodes))

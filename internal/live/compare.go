@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/k8sexplain/k8sexplain/internal/k8sversion"
 	"github.com/k8sexplain/k8sexplain/internal/oracle"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
@@ -123,6 +124,15 @@ func Compare(real, sim *trace.Trace) []trace.KeyedTable {
 
 func compare(real, sim *trace.Trace) trace.KeyedTable {
 	t := trace.KeyedTable{Title: wTitle, Left: true, Header: []string{wPhase, wStep, wReal, wSim, wNote}}
+	if c := real.Cluster; c != nil {
+		// The simulator models one minor version; another server's
+		// defaults, event texts and feature gates may differ.
+		note := wSame
+		if !k8sversion.SameMinor(c.Version) {
+			note = "live.note.skew"
+		}
+		t.Rows = append(t.Rows, []string{"", "live.version", c.Version, k8sversion.MinorString, note})
+	}
 	rc, sc := count(real), count(sim)
 	for _, ph := range trace.Phases {
 		phase := fmt.Sprintf("live.phase.%d", ph)

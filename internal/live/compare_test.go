@@ -105,6 +105,16 @@ func TestCompareRecordedWithSimulation(t *testing.T) {
 		t.Errorf("differing hash: %q", r)
 	}
 
+	// A server of another minor version says so in the first row.
+	real.Cluster = &trace.ClusterInfo{Version: "v1.31.4"}
+	if r := compare(real, simTr).Rows[0]; r[1] != "live.version" || r[2] != "v1.31.4" || r[3] != "v1.37" || r[4] != "live.note.skew" {
+		t.Errorf("version row: %q", r)
+	}
+	real.Cluster.Version = "v1.37.0+k3s1"
+	if r := compare(real, simTr).Rows[0]; r[4] != "live.same" {
+		t.Errorf("version row: %q", r)
+	}
+
 	// Rendered in both languages, the table's words translated.
 	real.Tables = Compare(real, simTr)
 	real.Cluster = &trace.ClusterInfo{Server: "https://127.0.0.1:6443", Context: "kind-kind", Version: "v1.37.2"}
