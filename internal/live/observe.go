@@ -52,6 +52,7 @@ type deploySeen struct {
 type podSeen struct {
 	rs, node                            string
 	bound, admitted, ip, running, ready bool
+	finished                            bool // Succeeded or Failed: a Job's pod, done
 	runningAt                           time.Time
 	started                             map[string]bool
 	waiting                             map[string]string
@@ -246,6 +247,7 @@ func (o *Observer) Pod(at time.Time, p *corev1.Pod) {
 				Fields: trace.F("cmd", cmd, "container", cs.Name)}, r.StartedAt.Time)
 		}
 	}
+	ps.finished = p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed
 	ready := podReady(p)
 	if p.Status.Phase == corev1.PodRunning && !ps.running {
 		ps.running = true
@@ -466,6 +468,7 @@ func (o *Observer) Settled() (settled bool, blocked []string) {
 		switch {
 		case ps.ready:
 			readyBy[o.rs[ps.rs]]++
+		case ps.finished:
 		case ps.blocked != "":
 			blocked = append(blocked, name+": "+ps.blocked)
 		default:

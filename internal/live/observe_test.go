@@ -219,3 +219,16 @@ func TestClusterTraceRenders(t *testing.T) {
 		t.Errorf("no version warning:\n%s", b.String()[:600])
 	}
 }
+
+// A pod that ran to completion (a Job's) is at rest without being Ready.
+func TestObserverFinishedPod(t *testing.T) {
+	o := NewObserver(t0)
+	o.Pod(t0, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "once"}, Spec: corev1.PodSpec{NodeName: "node-a"}, Status: corev1.PodStatus{Phase: corev1.PodRunning}})
+	if ok, _ := o.Settled(); ok {
+		t.Fatal("a running pod that is not Ready is not at rest")
+	}
+	o.Pod(t0, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "once"}, Spec: corev1.PodSpec{NodeName: "node-a"}, Status: corev1.PodStatus{Phase: corev1.PodSucceeded}})
+	if ok, blocked := o.Settled(); !ok || blocked != nil {
+		t.Errorf("Succeeded pod: settled %v, blocked %v", ok, blocked)
+	}
+}
