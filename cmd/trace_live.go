@@ -38,6 +38,9 @@ type LiveOptions struct {
 	Changed []string
 }
 
+// maxLiveTimeout bounds --timeout: a real apply settles in minutes.
+const maxLiveTimeout = time.Hour
+
 // liveFlags are the flags that only mean something with --kubeconfig.
 var liveFlags = []string{"context", "namespace", "keep", "force", "allow-cluster-scoped", "dry-run", "timeout", "compare"}
 
@@ -79,8 +82,8 @@ func checkLive(l *LiveOptions) error {
 	default:
 		return exitcode.Inputf("--dry-run %q: want none or server (a client dry run sends nothing, so there is nothing to trace)", l.DryRun)
 	}
-	if l.Timeout <= 0 {
-		return exitcode.Inputf("--timeout %s: must be positive", l.Timeout)
+	if l.Timeout <= 0 || l.Timeout > maxLiveTimeout {
+		return exitcode.Inputf("--timeout %s: want more than 0 and at most %s", l.Timeout, maxLiveTimeout)
 	}
 	if l.Compare && l.DryRun == "server" {
 		return exitcode.Inputf("--compare with --dry-run=server: a dry run stores nothing, so there is nothing to compare after phase 3")
