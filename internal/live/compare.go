@@ -27,10 +27,11 @@ const (
 // pairs are the live kinds that show what a simulated kind shows, so that
 // the two sides line up in one row.
 var pairs = map[string]string{
-	"live.apply":   "kubectl.post",
-	"live.applied": "kubectl.created",
-	"live.podip":   "runtime.sandbox",
-	"live.ready":   "kubelet.probe",
+	"live.apply":    "kubectl.post",
+	"live.validate": "kubectl.validate",
+	"live.applied":  "kubectl.created",
+	"live.podip":    "runtime.sandbox",
+	"live.ready":    "kubelet.probe",
 }
 
 // rowKey is what a step is counted under in the comparison: its kind, an

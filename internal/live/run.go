@@ -114,6 +114,9 @@ func Run(ctx context.Context, c *Client, o Options) (res *Result, err error) {
 	if o.Poll == 0 {
 		o.Poll = 100 * time.Millisecond
 	}
+	if o.Command == "" {
+		o.Command = "k8sexplain trace apply " + strings.Join(o.Files, " ") + " --kubeconfig"
+	}
 	// client-go logs retries and watch restarts through klog to stderr; the
 	// trace says what matters itself.
 	klog.SetLogger(logr.Discard())
@@ -184,7 +187,7 @@ func (s *session) run(ctx context.Context) (*Result, error) {
 	s.obs.Add(start, trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", Kind: "kubectl.read",
 		Fields: trace.F("count", len(o.Objects), "files", strings.Join(o.Files, ", "))})
 	for _, p := range objs {
-		s.obs.Add(start, trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", Kind: "kubectl.validate",
+		s.obs.Add(start, trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", Kind: "live.validate",
 			Fields: trace.F("apiVersion", p.src.APIVersion, "kind", p.src.Kind, "name", p.src.Name, "where", fmt.Sprintf("%s:%d", p.src.Pos.File, p.src.Pos.Line))})
 	}
 	if err := s.namespace(ctx, nsMapped); err != nil {
@@ -423,7 +426,7 @@ func (s *session) apply(ctx context.Context, p prepared) (string, error) {
 		return fmt.Sprintf("%s: %s", ref, err.Error()), nil
 	}
 	obj := objectRef(p.gvr.Resource, p.namespace, u.GetName())
-	if d := defaulted(u.Object, got.Object); len(d) > 0 {
+	if d := defaulted(u.Object, got.Object, u.GetKind() == "Service" && p.gvr.Group == ""); len(d) > 0 {
 		s.obs.Add(at, trace.Step{Phase: trace.PhaseAPIServer, Actor: "kube-apiserver", Kind: "apiserver.defaulted", Object: obj,
 			Fields: trace.F("fields", strings.Join(d, ", "))})
 	}
@@ -482,13 +485,20 @@ func apiPath(gvr schema.GroupVersionResource, namespace, name string) string {
 	return p + "/" + gvr.Resource + "/" + name
 }
 
+// allocated are a Service's fields the Service registry sets after
+// admission, not defaulting (the apiserver.clusterip step shows them).
+var allocated = map[string]bool{"spec.clusterIP": true, "spec.clusterIPs": true, "spec.ipFamilies": true, "spec.ipFamilyPolicy": true}
+
 // defaulted lists the fields of spec (and of the pod template's spec) that
 // the returned object has and the sent one has not: what the API server
 // filled in, as path=value.
-func defaulted(sent, got map[string]any) []string {
+func defaulted(sent, got map[string]any, service bool) []string {
 	var out []string
 	var walk func(path string, s, g any)
 	walk = func(path string, s, g any) {
+		if service && allocated[strings.TrimPrefix(path, ".")] {
+			return
+		}
 		switch gv := g.(type) {
 		case map[string]any:
 			sm, _ := s.(map[string]any)

@@ -21,6 +21,8 @@ func liveEN() map[string]Entry {
 	return map[string]Entry{
 		"live.namespace": {"namespace {namespace} created for this run (generateName k8sexplain-); it is deleted at the end unless --keep",
 			"k8sexplain writes into a namespace of its own so that nothing of yours is touched: every namespaced object of the manifests is applied there, and deleting the namespace at the end lets the namespace controller delete everything in it (pods get their grace period)."},
+		"live.validate": {"{kind} {name} ({apiVersion}, {where}): parsed; every field is a known field of the type",
+			"k8sexplain parses the file first and refuses an unknown or duplicated field before anything is sent; the API server checks the same again, since the apply goes with fieldValidation=Strict (kubectl's --validate=strict, server-side since v1.27)."},
 		"live.namespacemap": {"Namespace {name} of the manifests is mapped onto {namespace}: its objects are applied there", ""},
 		"live.apply": {"PATCH {path} ({kind}, server-side apply)",
 			"Server-side apply: the object goes in one PATCH with Content-Type application/apply-patch+yaml and fieldManager=k8sexplain; the API server merges it with what is stored (nothing, the first time: the PATCH creates it) and records in metadata.managedFields who owns each field. No GET first and no last-applied-configuration annotation — those are client-side apply, what `kubectl apply` does without --server-side. Authentication, authorization, admission, validation and the etcd write then happen exactly as for a POST."},
@@ -43,6 +45,8 @@ func liveRU() map[string]Entry {
 	return map[string]Entry{
 		"live.namespace": {"для этого запуска создан namespace {namespace} (generateName k8sexplain-); в конце он удаляется, если не задан --keep",
 			"k8sexplain пишет в собственный namespace, чтобы не задеть ничего вашего: все объекты манифестов с namespace применяются туда, а удаление namespace в конце поручает namespace-контроллеру удалить всё, что в нём есть (поды получают свой grace period)."},
+		"live.validate": {"{kind} {name} ({apiVersion}, {where}): разобран; все поля известны типу",
+			"k8sexplain сначала разбирает файл и отказывает на неизвестном или повторённом поле, ещё ничего не отправив; API-сервер проверяет то же самое ещё раз, потому что apply идёт с fieldValidation=Strict (--validate=strict у kubectl, на стороне сервера с v1.27)."},
 		"live.namespacemap": {"Namespace {name} из манифестов отображается на {namespace}: его объекты применяются туда", ""},
 		"live.apply": {"PATCH {path} ({kind}, server-side apply)",
 			"Server-side apply: объект уходит одним PATCH с Content-Type application/apply-patch+yaml и fieldManager=k8sexplain; API-сервер сливает его с сохранённым (в первый раз сохранённого нет — PATCH создаёт объект) и записывает в metadata.managedFields, кто владеет каждым полем. Ни GET перед этим, ни аннотации last-applied-configuration — это client-side apply, то, что делает `kubectl apply` без --server-side. Аутентификация, авторизация, admission, валидация и запись в etcd идут так же, как для POST."},
