@@ -43,8 +43,8 @@ func liveEN() map[string]Entry {
 
 func liveRU() map[string]Entry {
 	return map[string]Entry{
-		"live.namespace": {"для этого запуска создан namespace {namespace} (generateName k8sexplain-); в конце он удаляется, если не задан --keep",
-			"k8sexplain пишет в собственный namespace, чтобы не задеть ничего вашего: все объекты манифестов с namespace применяются туда, а удаление namespace в конце поручает namespace-контроллеру удалить всё, что в нём есть (поды получают свой grace period)."},
+		"live.namespace": {"для этого запуска создан неймспейс {namespace} (generateName k8sexplain-); в конце он удаляется, если не задан --keep",
+			"k8sexplain пишет в собственный неймспейс, чтобы не задеть ничего вашего: все объекты манифестов с неймспейсом применяются туда, а удаление неймспейса в конце поручает контроллеру неймспейсов удалить всё, что в нём есть (поды получают свой grace period)."},
 		"live.validate": {"{kind} {name} ({apiVersion}, {where}): разобран; все поля известны типу",
 			"k8sexplain сначала разбирает файл и отказывает на неизвестном или повторённом поле, ещё ничего не отправив; API-сервер проверяет то же самое ещё раз, потому что apply идёт с fieldValidation=Strict (--validate=strict у kubectl, на стороне сервера с v1.27)."},
 		"live.namespacemap": {"Namespace {name} из манифестов отображается на {namespace}: его объекты применяются туда", ""},
@@ -90,8 +90,8 @@ func liveUIEN() map[string]string {
 
 func liveUIRU() map[string]string {
 	return map[string]string{
-		"ui.live.cluster":     "Наблюдалось на кластере {server} (контекст {context}, Kubernetes {version}), namespace {namespace}. Время — когда изменение дошло до watch k8sexplain; поле шага cluster_time — отметка времени самого кластера.",
-		"ui.live.dryrun":      "Server dry run на {server} (контекст {context}, Kubernetes {version}), namespace {namespace}: ничего не сохранено.",
+		"ui.live.cluster":     "Наблюдалось на кластере {server} (контекст {context}, Kubernetes {version}), неймспейс {namespace}. Время — когда изменение дошло до watch k8sexplain; поле шага cluster_time — отметка времени самого кластера.",
+		"ui.live.dryrun":      "Server dry run на {server} (контекст {context}, Kubernetes {version}), неймспейс {namespace}: ничего не сохранено.",
 		"ui.live.allReady":    "Все {pods} подов Ready в {at} (от начала apply).",
 		"ui.live.notReady":    "{ready} из {pods} подов Ready, когда трасса закончилась в {at}.",
 		"ui.live.revisions":   "увиденные resourceVersion",
@@ -169,7 +169,7 @@ func liveWordsRU() map[string]string {
 		"word.live.phase.7":         "7 runtime",
 		"word.live.phase.8":         "8 Ready, эндпоинты",
 		"word.live.note.inside":     "внутри компонента: API этого не показывает, показать может только симулятор",
-		"word.live.note.simonly":    "симулятор это делает; кластер в этом namespace ничего такого не показал",
+		"word.live.note.simonly":    "симулятор это делает; кластер в этом неймспейсе ничего такого не показал",
 		"word.live.note.realonly":   "кластер это показал; симулятор записывает это другим шагом или не записывает",
 		"word.live.note.podcreated": "симулятор показывает создание подов шагом replicaset.diff и событиями SuccessfulCreate",
 		"word.live.note.count":      "число отличается: настоящий контроллер повторяет запросы и чаще пишет status; события kubelet повторяются для каждого контейнера",
