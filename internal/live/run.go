@@ -119,7 +119,7 @@ func Run(ctx context.Context, c *Client, o Options) (res *Result, err error) {
 	}
 	// client-go logs retries and watch restarts through klog to stderr; the
 	// trace says what matters itself.
-	klog.SetLogger(logr.Discard())
+	quietKlog()
 	ver, err := c.ServerVersion(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -141,6 +141,10 @@ func Run(ctx context.Context, c *Client, o Options) (res *Result, err error) {
 	}()
 	return s.run(ctx)
 }
+
+// quietKlog sends client-go's klog output nowhere, once (klog's logger is
+// a global that running reflectors read).
+var quietKlog = sync.OnceFunc(func() { klog.SetLogger(logr.Discard()) })
 
 // errInterrupted ends a run that Ctrl-C stopped before there was a trace
 // to show (exit 130); what it created is deleted all the same.
