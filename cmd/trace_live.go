@@ -109,7 +109,7 @@ func traceApplyLive(o *TraceApplyOptions, objs []manifest.Object) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	res, err := live.Run(ctx, client, live.Options{Files: o.Files, Objects: objs, Namespace: l.Namespace, Keep: l.Keep, Force: l.Force,
-		AllowClusterScoped: l.AllowClusterScoped, DryRun: l.DryRun == "server", Timeout: l.Timeout, Log: o.IO.ErrOut, Now: o.Clock})
+		AllowClusterScoped: l.AllowClusterScoped, DryRun: l.DryRun == "server", ListNodes: l.Compare, Timeout: l.Timeout, Log: o.IO.ErrOut, Now: o.Clock})
 	if err != nil {
 		return err
 	}
@@ -142,7 +142,9 @@ func traceApplyLive(o *TraceApplyOptions, objs []manifest.Object) error {
 // simulateLike runs the simulator on the same manifests with the
 // cluster's worker nodes (their names, labels, taints and capacity).
 func simulateLike(o *TraceApplyOptions, objs []manifest.Object, workers []*corev1.Node) (*trace.Trace, error) {
-	cfg := sim.Config{Seed: o.Settings.Seed, Workers: max(len(workers), 1), StepLimit: o.Limit}
+	// Without the cluster's nodes (not allowed to list them) the
+	// simulator runs on --nodes identical workers.
+	cfg := sim.Config{Seed: o.Settings.Seed, Workers: o.Nodes, StepLimit: o.Limit}
 	if len(workers) > 0 {
 		var nodes []manifest.Object
 		for _, n := range workers {
@@ -152,7 +154,7 @@ func simulateLike(o *TraceApplyOptions, objs []manifest.Object, workers []*corev
 		if err != nil {
 			return nil, exitcode.AsInput(err)
 		}
-		cfg.Nodes = ns
+		cfg.Nodes, cfg.Workers = ns, len(ns)
 	}
 	var apply []manifest.Object
 	for _, obj := range objs {

@@ -133,7 +133,7 @@ func TestRefusedByServer(t *testing.T) {
 	srv := apiServer(t, map[string]string{"POST /api/v1/namespaces": forbidden})
 	_, err := Run(context.Background(), clientFor(t, srv.URL), Options{Objects: appObjects(t)})
 	if exitcode.Code(err) != exitcode.Environment || !strings.Contains(err.Error(), "create namespaces refused (403 Forbidden)") ||
-		!strings.Contains(err.Error(), `User "dev" cannot create resource "namespaces"`) {
+		!strings.Contains(err.Error(), `User "dev" cannot create resource "namespaces"`) || !strings.Contains(err.Error(), "with --namespace NAME") {
 		t.Errorf("403: %v (exit %d)", err, exitcode.Code(err))
 	}
 	unauth := `{"kind":"Status","apiVersion":"v1","status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401}`

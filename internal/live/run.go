@@ -41,6 +41,8 @@ type Options struct {
 	Keep, Force, AllowClusterScoped bool
 	// DryRun sends every object with dryRun=All and watches nothing.
 	DryRun bool
+	// ListNodes reads the cluster's nodes into Result.Nodes (for --compare).
+	ListNodes bool
 	// Timeout ends the wait for Ready pods (default 2 minutes).
 	Timeout time.Duration
 	// Settle is how long the trace keeps watching after the apply came to
@@ -163,8 +165,10 @@ type session struct {
 
 func (s *session) run(ctx context.Context) (*Result, error) {
 	o, c := s.o, s.c
-	if !o.DryRun {
-		// Nodes, for the side by side: what the simulator is given.
+	if o.ListNodes && !o.DryRun {
+		// Nodes, for the side by side: what the simulator is given. A
+		// user who may not list nodes (RBAC in a shared cluster) gets the
+		// simulator's default nodes instead (Result.Nodes stays nil).
 		if list, err := c.Dyn.Resource(nodesGVR).List(ctx, metav1.ListOptions{}); err == nil {
 			for _, u := range list.Items {
 				var n corev1.Node
@@ -172,8 +176,6 @@ func (s *session) run(ctx context.Context) (*Result, error) {
 					s.res.Nodes = append(s.res.Nodes, n)
 				}
 			}
-		} else if err := c.clusterError(err, "list", "nodes"); exitcode.Code(err) == exitcode.Environment {
-			return nil, err
 		}
 	}
 	verb := "writing to"
@@ -326,7 +328,11 @@ func (s *session) namespace(ctx context.Context, mapped []string) error {
 		s.requests++
 		got, err := c.Dyn.Resource(nsGVR).Create(ctx, ns, metav1.CreateOptions{FieldManager: FieldManager})
 		if err != nil {
-			return c.clusterError(err, "create", "namespaces")
+			err = c.clusterError(err, "create", "namespaces")
+			if strings.Contains(err.Error(), "403 Forbidden") {
+				err = exitcode.Environmentf("%v; with --namespace NAME k8sexplain writes into a namespace you may write to instead", err)
+			}
+			return err
 		}
 		s.ns, s.freshNS = got.GetName(), true
 		s.obs.Add(at, trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", Kind: "live.namespace", Fields: trace.F("namespace", s.ns)})
