@@ -119,11 +119,24 @@ func apiServer(t *testing.T, refuse map[string]string) *httptest.Server {
 			fmt.Fprint(w, b)
 			return
 		}
+		if b, ok := teamNamespace[r.URL.Path]; ok && r.Method == http.MethodGet {
+			fmt.Fprint(w, b)
+			return
+		}
 		w.WriteHeader(404)
 		fmt.Fprint(w, `{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"NotFound","code":404}`)
 	}))
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+// teamNamespace is an existing, empty namespace "team".
+var teamNamespace = map[string]string{
+	"/api/v1/namespaces/team":                                  `{"kind":"Namespace","apiVersion":"v1","metadata":{"name":"team"}}`,
+	"/apis/apps/v1/namespaces/team/deployments":                `{"kind":"DeploymentList","apiVersion":"apps/v1","metadata":{},"items":[]}`,
+	"/apis/apps/v1/namespaces/team/replicasets":                `{"kind":"ReplicaSetList","apiVersion":"apps/v1","metadata":{},"items":[]}`,
+	"/api/v1/namespaces/team/pods":                             `{"kind":"PodList","apiVersion":"v1","metadata":{},"items":[]}`,
+	"/apis/discovery.k8s.io/v1/namespaces/team/endpointslices": `{"kind":"EndpointSliceList","apiVersion":"discovery.k8s.io/v1","metadata":{},"items":[]}`,
 }
 
 // RBAC refusing the namespace, and credentials refused: the server's
@@ -135,6 +148,13 @@ func TestRefusedByServer(t *testing.T) {
 	if exitcode.Code(err) != exitcode.Environment || !strings.Contains(err.Error(), "create namespaces refused (403 Forbidden)") ||
 		!strings.Contains(err.Error(), `User "dev" cannot create resource "namespaces"`) || !strings.Contains(err.Error(), "with --namespace NAME") {
 		t.Errorf("403: %v (exit %d)", err, exitcode.Code(err))
+	}
+	// A user who may write but not watch events: refused before the apply.
+	noEvents := `{"kind":"Status","apiVersion":"v1","status":"Failure","message":"events is forbidden: User \"dev\" cannot list resource \"events\" in API group \"\" in the namespace \"team\"","reason":"Forbidden","code":403}`
+	srv = apiServer(t, map[string]string{"GET /api/v1/namespaces/team/events": noEvents})
+	_, err = Run(context.Background(), clientFor(t, srv.URL), Options{Objects: appObjects(t), Namespace: "team", Force: true})
+	if exitcode.Code(err) != exitcode.Environment || !strings.Contains(err.Error(), "list events in namespace team refused (403 Forbidden)") {
+		t.Errorf("events: %v (exit %d)", err, exitcode.Code(err))
 	}
 	unauth := `{"kind":"Status","apiVersion":"v1","status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401}`
 	srv = apiServer(t, map[string]string{"GET /version": unauth})

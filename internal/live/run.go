@@ -551,6 +551,12 @@ func (s *session) watch(ctx context.Context) (context.CancelFunc, error) {
 	var synced []cache.InformerSynced
 	for _, w := range watched {
 		ri := s.c.Dyn.Resource(w.gvr).Namespace(s.ns)
+		// A watch RBAC refuses would only retry until the sync timeout:
+		// one LIST first says so at once, with the server's words.
+		if _, err := ri.List(ctx, metav1.ListOptions{Limit: 1}); err != nil {
+			cancel()
+			return nil, s.c.clusterError(err, "list", w.gvr.Resource+" in namespace "+s.ns)
+		}
 		lw := &cache.ListWatch{
 			ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				return ri.List(ctx, opts)
