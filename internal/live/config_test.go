@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -161,5 +162,71 @@ func TestRefusedByServer(t *testing.T) {
 	_, err = Run(context.Background(), clientFor(t, srv.URL), Options{Objects: appObjects(t)})
 	if exitcode.Code(err) != exitcode.Environment || !strings.Contains(err.Error(), "refused the credentials of context test (401 Unauthorized) for get /version") {
 		t.Errorf("401: %v (exit %d)", err, exitcode.Code(err))
+	}
+}
+
+// --dry-run=server through client-go's real HTTP stack: each object is one
+// server-side apply PATCH with dryRun=All, nothing else is written, and the
+// defaults in the answer are the trace's.
+func TestDryRunOverHTTP(t *testing.T) {
+	var writes []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if b, ok := discovery[r.URL.Path]; ok {
+			fmt.Fprint(w, b)
+			return
+		}
+		if r.Method == http.MethodGet {
+			w.WriteHeader(404)
+			fmt.Fprint(w, `{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"NotFound","code":404}`)
+			return
+		}
+		q := r.URL.Query()
+		writes = append(writes, r.Method+" "+r.URL.Path+" "+r.Header.Get("Content-Type")+" "+q.Get("dryRun")+" "+q.Get("fieldManager")+" "+q.Get("force"))
+		var obj map[string]any
+		if err := json.NewDecoder(r.Body).Decode(&obj); err != nil {
+			t.Errorf("body: %v", err)
+		}
+		spec, _ := obj["spec"].(map[string]any)
+		if spec == nil {
+			spec = map[string]any{}
+			obj["spec"] = spec
+		}
+		// What the API server adds (pkg/apis/apps/v1/defaults.go, core/v1).
+		spec["progressDeadlineSeconds"] = 600
+		if obj["kind"] == "Service" {
+			spec["sessionAffinity"] = "None"
+		}
+		w.WriteHeader(201)
+		_ = json.NewEncoder(w).Encode(obj)
+	}))
+	defer srv.Close()
+	var log strings.Builder
+	res, err := Run(context.Background(), clientFor(t, srv.URL), Options{Files: []string{"examples/app.yaml"}, Objects: appObjects(t), DryRun: true, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"PATCH /apis/apps/v1/namespaces/default/deployments/web application/apply-patch+yaml All k8sexplain true",
+		"PATCH /api/v1/namespaces/default/services/web application/apply-patch+yaml All k8sexplain true",
+	}
+	if strings.Join(writes, "\n") != strings.Join(want, "\n") {
+		t.Errorf("writes:\n%s\nwant:\n%s", strings.Join(writes, "\n"), strings.Join(want, "\n"))
+	}
+	var defaulted []string
+	dry := 0
+	for _, s := range res.Trace.Steps {
+		switch s.Kind {
+		case "apiserver.defaulted":
+			defaulted = append(defaulted, s.Get("fields"))
+		case "live.dryrun":
+			dry++
+		}
+	}
+	if dry != 2 || len(defaulted) != 2 || !strings.Contains(defaulted[0], "spec.progressDeadlineSeconds=600") || !strings.Contains(defaulted[1], "spec.sessionAffinity=None") {
+		t.Errorf("dry runs %d, defaulted %q", dry, defaulted)
+	}
+	if !strings.HasPrefix(log.String(), "k8sexplain: server dry run on "+srv.URL+" (context test, Kubernetes v1.37.2)\n") {
+		t.Errorf("first line: %q", log.String())
 	}
 }
