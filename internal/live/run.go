@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/go-logr/logr"
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/manifest"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
@@ -146,7 +146,7 @@ func Run(ctx context.Context, c *Client, o Options) (res *Result, err error) {
 
 // quietKlog sends client-go's klog output nowhere, once (klog's logger is
 // a global that running reflectors read).
-var quietKlog = sync.OnceFunc(func() { klog.SetLogger(logr.Discard()) })
+var quietKlog = sync.OnceFunc(func() { klog.SetSlogLogger(slog.New(slog.DiscardHandler)) })
 
 // errInterrupted ends a run that Ctrl-C stopped before there was a trace
 // to show (exit 130); what it created is deleted all the same.
