@@ -75,7 +75,10 @@ func NewCmdTraceApply(f *Factory, runF func(*TraceApplyOptions) error) *cobra.Co
 		Long: `Runs the manifests through a simulated cluster (one control-plane node and 3 workers by default) and
 prints what each component did, grouped under the eight phases of the apply story, with virtual timestamps.
 Files come as arguments or with -f (repeatable): a file, a directory (its *.yaml, *.yml, *.json, sorted) or
-- for stdin. With no file, the built-in example (examples/app.yaml) is traced.`,
+- for stdin. With no file, the built-in example (examples/app.yaml) is traced.
+With --kubeconfig the manifests are applied to that real cluster instead (server-side, into a fresh
+namespace deleted at the end) and what the cluster reports is traced with the same explanations;
+--compare adds a side by side with the simulation.`,
 		Example: `  k8sexplain trace apply                          # the built-in example
   k8sexplain trace apply examples/app.yaml
   k8sexplain trace apply -v examples/app.yaml       # every API request and watch delivery
@@ -83,7 +86,8 @@ Files come as arguments or with -f (repeatable): a file, a directory (its *.yaml
   k8sexplain trace apply --nodes 5 -f examples/app.yaml
   k8sexplain trace apply --cluster examples/tainted-nodes.yaml examples/app.yaml
   k8sexplain trace apply --scheduler-config examples/scheduler-mostallocated.yaml examples/app.yaml
-  helm template ./chart | k8sexplain trace apply -`,
+  helm template ./chart | k8sexplain trace apply -
+  k8sexplain trace apply app.yaml --kubeconfig ~/.kube/config --compare   # your own cluster, beside the simulation`,
 		RunE: runE(f, o, runF, traceApplyRun, func(c *cobra.Command, args []string) {
 			o.Files = append(o.Files, args...)
 			liveChanged(c, &o.Live)
