@@ -79,6 +79,7 @@ func sources() map[string]provenance.Source {
 		"kubelet.exited":      k("pkg/kubelet/kuberuntime/kuberuntime_manager.go (doBackOff)", "pkg/kubelet/kubelet.go (backOffPeriod 10 s, MaxContainerBackOff 300 s)"),
 		"kubelet.exitednow":   k("pkg/kubelet/kuberuntime/kuberuntime_manager.go (doBackOff)", "pkg/kubelet/kubelet.go (backOffPeriod 10 s, MaxContainerBackOff 300 s)"),
 		"kubelet.liveness":    k("pkg/kubelet/prober/worker.go", "pkg/kubelet/kuberuntime/kuberuntime_manager.go (computePodActions: liveness failure kills)"),
+		"runtime.unready":     k("pkg/kubelet/prober/worker.go (each probe on its own worker)", "pkg/kubelet/kuberuntime/kuberuntime_manager.go (computePodActions: liveness failure kills)"),
 		"kubelet.readiness":   k("pkg/kubelet/prober/worker.go", "pkg/kubelet/prober/prober_manager.go"),
 		"kubelet.finaldelete": k("pkg/kubelet/status/status_manager.go (canBeDeleted, Delete with grace 0)"),
 		"kubelet.initstatus":  k("pkg/kubelet/kuberuntime/kuberuntime_manager.go (computeInitContainerActions)", "pkg/kubelet/status/generate.go (PodInitialized)", "pkg/printers/internalversion/printers.go (Init:N/M)"),
