@@ -69,7 +69,7 @@ func catalogueEN() map[string]Entry {
 		"deployment.deadline": {"no progress for {seconds}s: Progressing=False, reason ProgressDeadlineExceeded (ReplicaSet {rs} has timed out progressing)",
 			"progressDeadlineSeconds only reports: the controller marks the condition and stops there. Kubernetes does not roll back by itself; the old pods keep serving because maxUnavailable protected them."},
 		"replicaset.shrink": {"{object}: want {want} pods, have {have}: delete {delete} (not-ready and newest first)",
-			"Scaling down deletes pods through the API; the ReplicaSet controller prefers pods that are unscheduled, not running or not ready, then doubled-up ones, then the newest."},
+			"Scaling down deletes pods through the API; the ReplicaSet controller prefers pods that are unscheduled, not running or not ready, then those with a lower controller.kubernetes.io/pod-deletion-cost, then doubled-up ones (more replicas on their node), then those ready for the shortest time, then the most restarted, then the newest."},
 		"kubelet.kill": {"kubelet sees deletionTimestamp on {object}: stop its containers within {grace} (app: {app})",
 			"The kubelet learns about the deletion through its watch, like everyone else. From now on it has the grace period to stop the containers: preStop hooks first, then SIGTERM, SIGKILL at the deadline."},
 		"kubelet.prestop": {"preStop hook {hook} runs before SIGTERM (it takes {took}; the kubelet waits for it at most until the grace period ends)",

@@ -37,6 +37,8 @@ func TestExplanationFacts(t *testing.T) {
 		{kind: "runtime.unready", why: "the story keeps the liveness probe passing, and says so", has: []string{"liveness", "/healthz"}},
 		{kind: "endpointslice.create", why: "the legacy Endpoints controller still runs in v1.37; the trace says it is omitted",
 			has: []string{"Endpoints", "docs/FIDELITY.md"}},
+		{kind: "replicaset.shrink", why: "ActivePodsWithRanks also ranks by pod-deletion-cost, ready time and restarts",
+			has: []string{"pod-deletion-cost"}},
 		{kind: "kubectl.delete", why: "kubectl delete waits for the object to go by default", has: []string{"--wait=true"}},
 	} {
 		for _, lang := range []string{"en", "ru"} {

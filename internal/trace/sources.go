@@ -50,7 +50,7 @@ func sources() map[string]provenance.Source {
 		"deployment.deadline":     k("pkg/controller/deployment/progress.go (syncRolloutStatus)", "pkg/controller/deployment/util/deployment_util.go (TimedOutReason)"),
 		"deployment.newrs":        k("pkg/controller/deployment/sync.go (getNewReplicaSet)", "pkg/controller/controller_utils.go (ComputeHash)"),
 		"deployment.status":       k("pkg/controller/deployment/sync.go (calculateStatus)", "pkg/controller/deployment/util/deployment_util.go (MaxUnavailable)", "staging/src/k8s.io/kubectl/pkg/polymorphichelpers/rollout_status.go"),
-		"replicaset.shrink":       k("pkg/controller/replicaset/replica_set.go (getPodsToDelete)", "pkg/controller/controller_utils.go (ActivePodsWithRanks)"),
+		"replicaset.shrink":       k("pkg/controller/replicaset/replica_set.go (getPodsToDelete)", "pkg/controller/controller_utils.go (ActivePodsWithRanks.Less)"),
 		"replicaset.diff":         k("pkg/controller/replicaset/replica_set.go (manageReplicas, slowStartBatch)", "staging/src/k8s.io/apiserver/pkg/storage/names/generate.go"),
 		"endpointslice.create":    k("pkg/controller/endpointslice/endpointslice_controller.go", "staging/src/k8s.io/endpointslice/reconciler.go", "pkg/controller/endpoint/endpoints_controller.go (the legacy Endpoints controller, still run)"),
 		"event":                   k("staging/src/k8s.io/client-go/tools/record/event.go", "staging/src/k8s.io/client-go/tools/events/event_recorder.go (events.k8s.io, the scheduler's)", "cmd/kube-apiserver/app/options/options.go (--event-ttl 1h)"),
@@ -96,8 +96,8 @@ func sources() map[string]provenance.Source {
 		"node.evictplan":    k("plugin/pkg/admission/defaulttolerationseconds/admission.go"),
 		"node.podsnotready": k("pkg/controller/util/node/controller_utils.go (MarkPodsNotReady)"),
 		"node.evict":        k("pkg/controller/tainteviction/taint_eviction.go", "pkg/controller/podgc/gc_controller.go (out-of-service taint)", "pkg/controller/statefulset/stateful_set_control.go"),
-		"race.removed":      k("pkg/proxy/iptables/proxier.go (syncRunner)", "pkg/proxy/apis/config/v1alpha1/defaults.go (MinSyncPeriod 1 s)"),
-		"race.result":       k("pkg/proxy/iptables/proxier.go (syncRunner)", "pkg/proxy/apis/config/v1alpha1/defaults.go (MinSyncPeriod 1 s)").Plus(provenance.Of("Go 1.26", "golang/go src/net/http/server.go (Server.Shutdown)")),
+		"race.removed":      k("pkg/proxy/iptables/proxier.go (syncRunner)", "pkg/proxy/runner/bounded_frequency_runner.go", "#131615 (no burst since v1.34)", "pkg/proxy/apis/config/v1alpha1/defaults.go (MinSyncPeriod 1 s)"),
+		"race.result":       k("pkg/proxy/iptables/proxier.go (syncRunner)", "pkg/proxy/runner/bounded_frequency_runner.go", "#131615 (no burst since v1.34)", "pkg/proxy/apis/config/v1alpha1/defaults.go (MinSyncPeriod 1 s)").Plus(provenance.Of("Go 1.26", "golang/go src/net/http/server.go (Server.Shutdown)")),
 
 		// the container runtime
 		"cri.RunPodSandbox":     k("staging/src/k8s.io/cri-api/pkg/apis/runtime/v1/api.proto").Plus(containerd("containerd/containerd internal/cri/server/podsandbox/sandbox_run.go")),
