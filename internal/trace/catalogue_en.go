@@ -154,6 +154,8 @@ func catalogueEN() map[string]Entry {
 		"etcd.delete": {"etcd: DELETE {key} at revision {rev}", ""},
 		"apiserver.response": {"{status} ({kind}, resourceVersion {rv})",
 			"201 Created means the desired state is durably stored in etcd — nothing more. Everything after this happens asynchronously, driven by watches."},
+		"apiserver.bound": {"{status} (a Status with status Success, not the Pod; the pod is stored at resourceVersion {rv})",
+			"A binding is not stored as an object of its own: the API server writes spec.nodeName into the pod (and its PodScheduled condition) and answers the POST with a plain Status, so the scheduler does not get the pod back — it learns the new resourceVersion from its watch, like everyone else."},
 		"apiserver.updated": {"{status} ({kind}, resourceVersion {rv})",
 			"An update is stored like a create: a new revision, a new resourceVersion, and every watcher is told. What the change means is up to the controllers that watch this kind."},
 		"watch.event": {"watch: {type} {object} (revision {rev})", ""},

@@ -154,6 +154,8 @@ func catalogueRU() map[string]Entry {
 		"etcd.delete": {"etcd: DELETE {key} на ревизии {rev}", ""},
 		"apiserver.response": {"{status} ({kind}, resourceVersion {rv})",
 			"201 Created означает лишь то, что желаемое состояние надёжно сохранено в etcd, — не больше. Всё дальнейшее происходит асинхронно и движется событиями watch."},
+		"apiserver.bound": {"{status} (объект Status с status Success, а не под; под сохранён с resourceVersion {rv})",
+			"Binding не хранится отдельным объектом: API-сервер записывает spec.nodeName в сам под (и его условие PodScheduled) и отвечает на POST простым объектом Status, так что планировщик не получает под обратно — новую resourceVersion он узнаёт из своего watch, как и все остальные."},
 		"apiserver.updated": {"{status} ({kind}, resourceVersion {rv})",
 			"Обновление сохраняется так же, как создание: новая ревизия, новый resourceVersion, и все подписчики watch получают уведомление. Что это изменение значит, решают контроллеры, которые следят за этим видом объектов."},
 		"watch.event": {"watch: {type} {object} (ревизия {rev})", ""},

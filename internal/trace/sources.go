@@ -36,6 +36,7 @@ func sources() map[string]provenance.Source {
 		"apiserver.mutating":    k("pkg/kubeapiserver/options/plugins.go (AllOrderedPlugins)", "plugin/pkg/admission/namespace/lifecycle/admission.go (Admit only)", "plugin/pkg/admission/noderestriction/admission.go (Admit only)", "plugin/pkg/admission/limitranger/admission.go", "plugin/pkg/admission/serviceaccount/admission.go", "plugin/pkg/admission/priority/admission.go", "plugin/pkg/admission/defaulttolerationseconds/admission.go"),
 		"apiserver.validated":   k("pkg/kubeapiserver/options/plugins.go (AllOrderedPlugins)", "staging/src/k8s.io/apiserver/pkg/admission/chain.go", "staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/admission.go"),
 		"apiserver.response":    k("staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go (201 after the store's Create)"),
+		"apiserver.bound":       k("pkg/registry/core/pod/storage/storage.go (BindingREST.Create returns a Status; assignPod sets nodeName and PodScheduled)"),
 		"apiserver.updated":     k("staging/src/k8s.io/apiserver/pkg/endpoints/handlers/update.go", "staging/src/k8s.io/apiserver/pkg/storage/cacher/cacher.go"),
 		"apiserver.statuspatch": k("pkg/kubelet/status/status_manager.go (syncPod)", "pkg/util/pod/pod.go (PatchPodStatus: strategic merge)"),
 		"etcd.put":              k("staging/src/k8s.io/apiserver/pkg/storage/etcd3/store.go (resourceVersion = mod revision)").Plus(provenance.Of("etcd v3.6", "etcd-io/etcd server/mvcc/kvstore.go")),
