@@ -15,7 +15,7 @@ func TestExplanationFacts(t *testing.T) {
 		hasNot    []string
 	}{
 		{kind: "runtime.cgroup", why: "the printed weight comes from runc ≥ 1.3.2's quadratic fit (kubelet.SharesToWeight)",
-			has: []string{"1.3.2", "(L² + 125·L)/612 − 7/34", "250m", "35"}},
+			has: []string{"1.3.2", "(L² + 125·L)/612 − 7/34", "250m|0,25 CPU", "35"}},
 		{kind: "scheduler.score", why: "the weights are the profile's, and the default profile scores InterPodAffinity at 2",
 			has: []string{"{weights}", "default_plugins.go"}},
 		{kind: "kubeproxy.sync", why: "KUBE-SVC picks a KUBE-SEP chain; the KUBE-SEP chain DNATs",

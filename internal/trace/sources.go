@@ -58,6 +58,7 @@ func sources() map[string]provenance.Source {
 		"event.patch":             k("staging/src/k8s.io/client-go/tools/record/events_cache.go (EventCorrelator, EventAggregator)"),
 		"event.spam":              k("staging/src/k8s.io/client-go/tools/record/events_cache.go (EventSourceObjectSpamFilter: burst 25, refill 1 per 300 s)"),
 		"resourcequota.sync":      k("pkg/controller/resourcequota/resource_quota_controller.go", "staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go (status unknown for quota)"),
+		"stored.namespace":        k("pkg/controller/serviceaccount/serviceaccounts_controller.go", "pkg/controller/certificates/rootcacertpublisher/publisher.go", "pkg/controller/namespace/namespace_controller.go", "pkg/apis/core/v1/defaults.go (SetDefaults_Namespace)", "pkg/registry/core/namespace/strategy.go (finalizer, phase)"),
 		"unmodeled":               k("cmd/kube-controller-manager/app/controllermanager.go (NewControllerDescriptors)"),
 
 		// admission

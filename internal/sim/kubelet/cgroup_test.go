@@ -91,7 +91,7 @@ func TestCgroupExplanationMatchesWeight(t *testing.T) {
 	for _, lang := range []string{"en", "ru"} {
 		ex := trace.Lookup(lang, "runtime.cgroup").Explain
 		for _, want := range []string{
-			fmt.Sprintf("%d", one), "250m", fmt.Sprintf("%d", quarter),
+			fmt.Sprintf("%d", one), "250m|0,25 CPU", fmt.Sprintf("%d", quarter),
 			fmt.Sprintf("%d и %d|%d and %d", linear(1000), linear(250), linear(1000), linear(250)),
 		} {
 			ok := false
