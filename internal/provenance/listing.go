@@ -14,6 +14,9 @@ type Catalogue struct {
 	Package string
 	Texts   map[string]string
 	Sources map[string]Source
+	// Note says how the sources were assigned, when not sentence by
+	// sentence (a section's sources for each of its sentences).
+	Note string
 }
 
 // Listing writes docs/PROVENANCE.md: first the entries to read again
@@ -44,7 +47,7 @@ func Listing(modelled string, cats []Catalogue) string {
 		}
 	}
 	if len(stale) == 0 {
-		fmt.Fprintf(&b, "None today: all %d entries with a Kubernetes source were read against %s. When `internal/k8sversion`\n", kube, modelled)
+		fmt.Fprintf(&b, "None today: all %d entries with a Kubernetes source name %s as the release they were checked at. When `internal/k8sversion`\n", kube, modelled)
 		b.WriteString("moves, every one of them appears here until its `Checked` is set to the new minor after reading it again;\n")
 		b.WriteString("entries checked against containerd or runc alone move with those versions (`k8sversion.ContainerdVersion`,\n")
 		b.WriteString("`RuncVersion`) instead.\n\n")
@@ -55,6 +58,9 @@ func Listing(modelled string, cats []Catalogue) string {
 
 	for _, c := range cats {
 		fmt.Fprintf(&b, "## %s (`%s`)\n\n", c.Name, c.Package)
+		if c.Note != "" {
+			b.WriteString(c.Note + "\n\n")
+		}
 		b.WriteString("| key | explanation begins | source | checked |\n|---|---|---|---|\n")
 		for _, k := range sortedKeys(c.Texts) {
 			s := c.Sources[k]

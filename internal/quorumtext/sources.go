@@ -78,5 +78,6 @@ func Provenance() provenance.Catalogue {
 			src[key] = s
 		}
 	}
-	return provenance.Catalogue{Name: "quorum: the story and its lessons", Package: "internal/quorumtext", Texts: texts, Sources: src}
+	return provenance.Catalogue{Name: "quorum: the story and its lessons", Package: "internal/quorumtext", Texts: texts, Sources: src,
+		Note: "Sources are assigned by section (a key prefix): every sentence of a section names the files that section paraphrases; the sentences were not each read again against them in this pass."}
 }

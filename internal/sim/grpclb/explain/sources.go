@@ -87,5 +87,6 @@ func Provenance() provenance.Catalogue {
 			src[key] = s
 		}
 	}
-	return provenance.Catalogue{Name: "grpc-skew: the report's sentences", Package: "internal/sim/grpclb/explain", Texts: texts, Sources: src}
+	return provenance.Catalogue{Name: "grpc-skew: the report's sentences", Package: "internal/sim/grpclb/explain", Texts: texts, Sources: src,
+		Note: "Sources are assigned by section (a key prefix): every sentence of a section names the files that section paraphrases; the sentences were not each read again against them in this pass."}
 }
