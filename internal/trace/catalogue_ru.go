@@ -239,7 +239,7 @@ func catalogueRU() map[string]Entry {
 		"runtime.start": {"в {container} запущен процесс: {cmd}",
 			"Первый процесс контейнера работает как PID 1 в своём PID-пространстве имён: он должен сам обрабатывать SIGTERM, иначе graceful shutdown закончится SIGKILL."},
 		"kubelet.running": {"PATCH статуса: phase Running, podIP {ip}, Ready={ready} (контейнеры: {containers})",
-			"Kubelet сообщает статус через подресурс pods/status. Под без readiness-пробы становится Ready, как только запущены его контейнеры."},
+			"Kubelet сообщает статус через подресурс pods/status. Под без readiness-пробы становится Ready, как только запущены его контейнеры. Настоящий kubelet пишет статус ещё раз до этого, пока образ скачивается: фаза Pending, контейнер в состоянии Waiting с причиной ContainerCreating, hostIP и startTime — это и есть ContainerCreating, который показывает `kubectl get pods`; в этом симуляторе первая запись статуса — вот эта (docs/FIDELITY.md)."},
 		"kubelet.probe": {"readiness-проба {probe} прошла через {after}: Ready=True",
 			"Readiness-проба начинается после initialDelaySeconds и выполняется каждые periodSeconds; готовым эндпоинт становится только у пода в состоянии Ready, и только он получает трафик (неготовый записан с ready=false). Провал liveness-пробы перезапускает контейнер, провал readiness лишь помечает его эндпоинт неготовым."},
 		"endpointslice.create": {"EndpointSlice для Service {service}: готовы {ready} из {total} — {endpoints}",

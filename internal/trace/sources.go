@@ -88,7 +88,7 @@ func sources() map[string]provenance.Source {
 		"kubelet.sidecar":     k("pkg/kubelet/kuberuntime/kuberuntime_manager.go (computeInitContainerActions: restartable init containers)", "KEP-753 (SidecarContainers, GA v1.33)"),
 		"kubelet.initretry":   k("pkg/kubelet/kuberuntime/kuberuntime_manager.go (computeInitContainerActions)"),
 		"kubelet.initnever":   k("pkg/kubelet/kuberuntime/kuberuntime_manager.go (computeInitContainerActions)", "pkg/kubelet/kubelet_pods.go (getPhase)"),
-		"kubelet.running":     k("pkg/kubelet/status/status_manager.go", "pkg/kubelet/prober/prober_manager.go (no readiness probe: ready)"),
+		"kubelet.running":     k("pkg/kubelet/status/status_manager.go", "pkg/kubelet/prober/prober_manager.go (no readiness probe: ready)", "pkg/kubelet/kubelet_pods.go (generateAPIPodStatus: Pending, ContainerCreating, hostIP, startTime)"),
 		"kubelet.probe":       k("pkg/kubelet/prober/worker.go", "pkg/controller/endpointslice/ (endpoint conditions)"),
 
 		// the stories
