@@ -130,15 +130,40 @@ func sources() map[string]provenance.Source {
 	}
 }
 
+// liveSources are the sources of the live trace's own explanations
+// (catalogue_live.go); a live kind that shows a simulated kind's
+// explanation (liveExplainedAs) has that kind's source.
+func liveSources() map[string]provenance.Source {
+	k := func(refs ...string) provenance.Source { return provenance.K8s("v1.37", refs...) }
+	return map[string]provenance.Source{
+		"live.namespace": k("pkg/controller/namespace/deletion/namespaced_resources_deleter.go (deleting a namespace deletes its contents)"),
+		"live.validate":  k("staging/src/k8s.io/apiserver/pkg/endpoints/handlers/rest.go (fieldValidation=Strict)", "staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go (--validate=strict)"),
+		"live.apply":     k("staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go (application/apply-patch+yaml)", "staging/src/k8s.io/apimachinery/pkg/util/managedfields (managedFields)", "KEP-555 (server-side apply)"),
+		"live.dryrun":    k("staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go (dryRun=All)", "staging/src/k8s.io/api/admissionregistration/v1/types.go (sideEffects)"),
+		"live.waiting":   k("pkg/kubelet/images/image_manager.go (ErrImagePull, ImagePullBackOff)", "pkg/kubelet/kuberuntime/kuberuntime_container.go (CreateContainerConfigError)", "pkg/kubelet/kuberuntime/kuberuntime_manager.go (CrashLoopBackOff)"),
+	}
+}
+
 // Provenance is the trace catalogue's explanations (English) and their
-// sources, for the listing in docs/PROVENANCE.md.
+// sources, for the listing in docs/PROVENANCE.md: the simulated trace's
+// and the live trace's (trace apply --kubeconfig).
 func Provenance() provenance.Catalogue {
+	sim := catalogueEN()
 	texts := map[string]string{}
-	for kind, e := range catalogueEN() {
+	src := sources()
+	for kind, e := range merged(catalogueEN(), withLiveExplanations(liveEN(), sim)) {
 		if e.Explain != "" {
 			texts[kind] = e.Explain
 		}
 	}
+	for kind, s := range liveSources() {
+		src[kind] = s
+	}
+	for live, as := range liveExplainedAs {
+		if s, ok := src[as]; ok {
+			src[live] = s
+		}
+	}
 	return provenance.Catalogue{Name: "trace: the explanation of each step kind", Package: "internal/trace",
-		Texts: texts, Sources: sources()}
+		Texts: texts, Sources: src}
 }
