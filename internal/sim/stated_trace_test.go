@@ -31,3 +31,23 @@ func TestNamespaceNamesItsControllers(t *testing.T) {
 		t.Fatal("a Namespace is still described as data no controller reconciles")
 	}
 }
+
+// NamespaceLifecycle and NodeRestriction implement only Admit
+// (plugin/pkg/admission/namespace/lifecycle, noderestriction, v1.37): the
+// trace does not list them among the validating plugins (issue 23).
+func TestValidatingPluginsLeaveOutAdmitOnly(t *testing.T) {
+	tr := exampleCluster(t, "app.yaml", Config{Seed: 1, Workers: 3}).Run("t")
+	n := 0
+	for _, s := range tr.Steps {
+		if s.Kind != "apiserver.validated" {
+			continue
+		}
+		n++
+		if p := s.Get("plugins"); strings.Contains(p, "NamespaceLifecycle") || strings.Contains(p, "NodeRestriction") || !strings.HasSuffix(p, "ResourceQuota") {
+			t.Errorf("%s: validating plugins %q", s.Object, p)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no validation step")
+	}
+}
