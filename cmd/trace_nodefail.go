@@ -58,6 +58,10 @@ Pod is evicted too, and nobody recreates it.`,
 }
 
 func traceNodeFailureRun(o *TraceNodeFailureOptions) error {
+	// The count is checked before the node list is made from it.
+	if err := checkNodes(o.Nodes); err != nil {
+		return err
+	}
 	known := false
 	var names []string
 	for _, n := range sim.DefaultNodes(o.Nodes, true) {
@@ -65,6 +69,10 @@ func traceNodeFailureRun(o *TraceNodeFailureOptions) error {
 		names = append(names, n.Name)
 	}
 	if !known {
+		if len(names) > 6 {
+			// A list of 10,000 names helps nobody: the first few and the last.
+			names = append(names[:4:4], "…", names[len(names)-1])
+		}
 		return exitcode.Inputf("node %q is not in the cluster (nodes: %s)", o.Node, strings.Join(names, ", "))
 	}
 	cfg := sim.Config{Heartbeats: true}

@@ -240,6 +240,10 @@ func TestStoryBadInput(t *testing.T) {
 		{[]string{"trace", "crash", "--reason", "cosmic-ray"}, `invalid --reason "cosmic-ray"`},
 		{[]string{"trace", "crash", "--pod", "nope"}, `pod "nope" is not in the cluster`},
 		{[]string{"trace", "node-failure", "--node", "node-z"}, `node "node-z" is not in the cluster`},
+		// Counts are checked before anything is made from them (issue 29: the
+		// node list of ten million was built first and ran out of memory).
+		{[]string{"trace", "node-failure", "--nodes", "10000000"}, "invalid --nodes 10000000: want 1 to 10000 workers"},
+		{[]string{"trace", "node-failure", "--nodes", "10000", "--node", "x"}, `(nodes: control-plane, node-a, node-b, node-c, …, node-`},
 		{[]string{"trace", "rollout", "-f", "examples/unschedulable.yaml", "--image", "worker=busybox:1.37"}, "did not settle"},
 	} {
 		_, errOut, code := run(t, "", tc.args...)
