@@ -89,7 +89,7 @@ Files come as arguments or with -f (repeatable): a file, a directory (its *.yaml
 	bindIPAM(c, &o.ClusterCIDR, &o.NodeCIDRMaskSize)
 	c.Flags().StringVar(&o.Cluster, "cluster", "", "file with kind: Node manifests to use as the worker nodes")
 	c.Flags().BoolVar(&o.Summary, "summary", false, "print only the summary (for large clusters)")
-	c.Flags().IntVar(&o.Limit, "max-steps", 50000, "record at most this many steps (more are counted)")
+	c.Flags().IntVar(&o.Limit, "max-steps", 50000, "record at most this many steps, 1 to 500000 (more are counted)")
 	bindSchedulerConfig(c, &o.SchedulerConfig)
 	c.Flags().DurationVar(&o.BatchPeriod, "endpoint-updates-batch-period", 0, "the EndpointSlice controller's batch period: pod changes within it are written together (kube-controller-manager flag, default 0)")
 	return c
@@ -99,6 +99,11 @@ func traceApplyRun(o *TraceApplyOptions) error {
 	g := o.Settings
 	if err := checkNodes(o.Nodes); err != nil {
 		return err
+	}
+	// 0 used to mean "unlimited" silently, and 30,000 pods with -v then
+	// ran out of memory (issue 29); each kept step costs about 1 KB.
+	if o.Limit < 1 || o.Limit > maxSteps {
+		return exitcode.Inputf("invalid --max-steps %d: want 1 to %d steps kept (more are counted)", o.Limit, maxSteps)
 	}
 	builtin := len(o.Files) == 0
 	objs, err := loadManifests(o.IO, o.Files)
@@ -278,6 +283,9 @@ func loadSchedulerConfig(path string, cfg *sim.Config) error {
 	cfg.Scheduler, cfg.SchedulerSource = &sc.Profile, path
 	return nil
 }
+
+// maxSteps bounds --max-steps: the steps a trace keeps for printing.
+const maxSteps = 500_000
 
 // checkNodes bounds --nodes.
 func checkNodes(n int) error {
