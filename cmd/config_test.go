@@ -69,3 +69,37 @@ func TestColorPolicy(t *testing.T) {
 		t.Error("no colour outside text output")
 	}
 }
+
+// --reset and --yes delete all quiz progress: never read from a config file
+// or the environment (issue 29: `reset: true` in the config, or
+// K8SEXPLAIN_RESET, made every `quiz stats` delete everything).
+func TestDestructiveFlagsOnlyFromCommandLine(t *testing.T) {
+	inRoot(t)
+	dir := t.TempDir()
+	log := filepath.Join(dir, "reviews.jsonl")
+	if err := os.WriteFile(log, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	setEnv(t, "K8SEXPLAIN_QUIZ_STATE_DIR", dir)
+	for _, src := range []string{"reset: true\nyes: true\n", "yes: true\n"} {
+		cfg := filepath.Join(t.TempDir(), "config.yaml")
+		if err := os.WriteFile(cfg, []byte(src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, errOut, code := run(t, "", "--config", cfg, "quiz", "stats")
+		if code != 2 || !strings.Contains(errOut, "is read from the command line only") {
+			t.Errorf("config %q: exit %d, %q", src, code, errOut)
+		}
+	}
+	for _, env := range []string{"K8SEXPLAIN_RESET", "K8SEXPLAIN_YES"} {
+		setEnv(t, env, "true")
+		_, errOut, code := run(t, "", "quiz", "stats")
+		if code != 2 || !strings.Contains(errOut, env+": --") {
+			t.Errorf("%s: exit %d, %q", env, code, errOut)
+		}
+		setEnv(t, env, "")
+	}
+	if _, err := os.Stat(log); err != nil {
+		t.Fatalf("the review log is gone: %v", err)
+	}
+}
