@@ -119,6 +119,8 @@ func (s *Store) Reset() error {
 const (
 	MaxLogBytes   = 64 << 20
 	MaxStateBytes = 16 << 20
+	// MaxReviewSeconds bounds one answer's time: a week.
+	MaxReviewSeconds = 7 * 24 * 3600
 )
 
 // logEntry is one complete line of the review log: the review, or nil for
@@ -245,6 +247,14 @@ func (s *Store) readLog() ([]logEntry, error) {
 			out[n].bad = "is unreadable"
 		case CheckTime(r.At) != nil:
 			out[n].bad = "dates a review outside " + timeRange()
+		case !(r.Score >= 0 && r.Score <= 1):
+			// A score of 1e308 made `quiz stats --format json` write +Inf
+			// and exit 3 (issue 29).
+			out[n].bad = fmt.Sprintf("has score %g, outside 0 to 1", r.Score)
+		case !(r.Seconds >= 0 && r.Seconds <= MaxReviewSeconds):
+			out[n].bad = fmt.Sprintf("has seconds %g, outside 0 to %d", r.Seconds, MaxReviewSeconds)
+		case r.Rating < 0 || r.Rating > 4:
+			out[n].bad = fmt.Sprintf("has rating %d, outside 1 to 4 (0: from the score)", r.Rating)
 		default:
 			out[n].review = r
 		}
