@@ -253,3 +253,26 @@ func TestConfigKeyOfAnotherCommand(t *testing.T) {
 		}
 	}
 }
+
+// Objects a real kubectl refuses before sending anything are refused with
+// its message, not traced as created (issue 27 §3, moved to issue 29).
+func TestKubectlClientSideRefusals(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"apiVersion: v1\nkind: ConfigMap\nmetadata: {}\ndata: {a: b}\n",
+			`error when retrieving current configuration of: Resource: "/v1, Resource=configmaps", GroupVersionKind: "/v1, Kind=ConfigMap" Name: "", Namespace: "default" from server for: "`},
+		{"apiVersion: v1\nkind: ConfigMap\nmetadata: {generateName: cm-}\n", "from cm-: cannot use generate name with apply"},
+		{"apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {a: 1}\n",
+			`resource mapping not found for name: "w" namespace: "" from "`},
+		{"apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles: [{schedulerName: default-scheduler}]\n",
+			`no matches for kind "KubeSchedulerConfiguration" in version "kubescheduler.config.k8s.io/v1" ensure CRDs are installed first`},
+	} {
+		p := write(t, "m.yaml", tc.src)
+		out, errOut, code := run(t, "", "trace", "apply", p)
+		if code != 1 || !strings.Contains(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%q: exit %d, stderr %q; want exit 1 and one line with %q", tc.src, code, errOut, tc.want)
+		}
+		if strings.Contains(out, " created") {
+			t.Errorf("%q: traced as created", tc.src)
+		}
+	}
+}
