@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -273,6 +274,33 @@ func TestKubectlClientSideRefusals(t *testing.T) {
 		}
 		if strings.Contains(out, " created") {
 			t.Errorf("%q: traced as created", tc.src)
+		}
+	}
+}
+
+// Objects a real API server refuses are refused with its message (issue 29
+// Low): Services a single-stack IPv4 cluster with 10.96.0.0/12 cannot
+// allocate, and Nodes that would give pods the same IPs.
+func TestClusterRefusesWhatItCannotAllocate(t *testing.T) {
+	svc := "apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec: {%s, ports: [{port: 80}]}\n"
+	node := "apiVersion: v1\nkind: Node\nmetadata: {name: %s}\nspec: {podCIDR: %s}\nstatus: {capacity: {cpu: \"4\", memory: 8Gi, pods: \"110\"}}\n"
+	for _, tc := range []struct {
+		args      []string
+		src, want string
+	}{
+		{nil, fmt.Sprintf(svc, "clusterIP: 192.168.5.5"),
+			`Service "s" is invalid: spec.clusterIPs: Invalid value: ["192.168.5.5"]: failed to allocate IP 192.168.5.5: provided IP is not in the valid range. The range of valid IPs is 10.96.0.0/12`},
+		{nil, fmt.Sprintf(svc, "clusterIP: 10.96.0.1"), `failed to allocate IP 10.96.0.1: provided IP is already allocated`},
+		{nil, fmt.Sprintf(svc, `clusterIP: "fd00::5"`), `Service "s" is invalid: spec.clusterIPs[0]: Invalid value: ["fd00::5"]: IPv6 is not configured on this cluster`},
+		{nil, fmt.Sprintf(svc, "ipFamilyPolicy: RequireDualStack"),
+			`Service "s" is invalid: spec.ipFamilyPolicy: Invalid value: "RequireDualStack": this cluster is not configured for dual-stack services`},
+		{[]string{"--cluster"}, fmt.Sprintf(node, "n1", "10.244.1.0/24") + "---\n" + fmt.Sprintf(node, "n2", "10.244.1.128/25"),
+			`node "n2": spec.podCIDR 10.244.1.128/25 overlaps node "n1"'s 10.244.1.0/24`},
+	} {
+		p := write(t, "m.yaml", tc.src)
+		_, errOut, code := run(t, "", append(append([]string{"trace", "apply"}, tc.args...), p)...)
+		if code != 1 || !strings.Contains(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%q: exit %d, stderr %q; want exit 1 and one line with %q", tc.src, code, errOut, tc.want)
 		}
 	}
 }
