@@ -304,3 +304,23 @@ func TestClusterRefusesWhatItCannotAllocate(t *testing.T) {
 		}
 	}
 }
+
+// fullWriter refuses every write as /dev/full does.
+type fullWriter struct{}
+
+func (fullWriter) Write([]byte) (int, error) {
+	return 0, &os.PathError{Op: "write", Path: "/dev/stdout", Err: syscall.ENOSPC}
+}
+
+// Help and completion that cannot be written are exit 4, like every other
+// output (issue 29: `--help > /dev/full` exited 0).
+func TestHelpToFullDisk(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"trace", "--help"}, {"completion", "bash"}, {"help", "environment"}} {
+		io, _, _, errOut := iostreams.Test()
+		io.Getenv = testGetenv
+		io.Out = fullWriter{}
+		if code := Execute(io, args); code != 4 || !strings.Contains(errOut.String(), "no space left on device") {
+			t.Errorf("%v > /dev/full: exit %d, %q", args, code, errOut)
+		}
+	}
+}

@@ -103,3 +103,30 @@ func TestDestructiveFlagsOnlyFromCommandLine(t *testing.T) {
 		t.Fatalf("the review log is gone: %v", err)
 	}
 }
+
+// A second YAML document, or a list where one value goes, is refused with
+// where it is, not silently ignored (issue 29).
+func TestConfigOneDocumentSingleValues(t *testing.T) {
+	inRoot(t)
+	for _, tc := range []struct {
+		args                []string
+		file, content, want string
+		code                int
+	}{
+		{[]string{"version"}, "config.yaml", "lang: ru\n---\nformat: json\n", "line 3: a second YAML document", 1},
+		{[]string{"quiz", "stats"}, "config.yaml", "quiz:\n  state-dir: [1, 2]\n", "quiz.state-dir: want a single value", 2},
+	} {
+		p := filepath.Join(t.TempDir(), tc.file)
+		os.WriteFile(p, []byte(tc.content), 0o600)
+		_, errOut, code := run(t, "", append([]string{"--config", p}, tc.args...)...)
+		if code != tc.code || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%q: exit %d, %q", tc.content, code, errOut)
+		}
+	}
+	ans := filepath.Join(t.TempDir(), "answers.yaml")
+	os.WriteFile(ans, []byte("- id: a\n  answer: b\n---\n- id: c\n  answer: d\n"), 0o600)
+	setEnv(t, "K8SEXPLAIN_QUIZ_STATE_DIR", t.TempDir())
+	if _, errOut, code := run(t, "", "quiz", "--answers", ans); code != 1 || !strings.Contains(errOut, "answers.yaml: line 4: a second YAML document") {
+		t.Errorf("answers with two documents: exit %d, %q", code, errOut)
+	}
+}

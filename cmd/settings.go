@@ -14,6 +14,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/clip"
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/readcap"
+	"github.com/k8sexplain/k8sexplain/internal/yamldoc"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"gopkg.in/yaml.v3"
@@ -100,6 +101,9 @@ func readConfig(f *Factory, cmd *cobra.Command) error {
 	if err := yaml.Unmarshal(data, &m); err != nil {
 		return exitcode.Inputf("%s %s: %v", label, path, oneLine(clip.Message(err.Error())))
 	}
+	if err := yamldoc.One(data); err != nil {
+		return exitcode.Inputf("%s %s: %v", label, path, err)
+	}
 	// A key may be the flag of a command this command line did not build
 	// (NewRoot builds only the commands a line names): the whole tree is
 	// built to check it only when the built part does not know the key.
@@ -128,6 +132,11 @@ func readConfig(f *Factory, cmd *cobra.Command) error {
 		for _, sk := range slices.Sorted(maps.Keys(sub)) {
 			if !configKeys[k+"."+sk] {
 				return exitcode.Usagef("%s %s: unknown key %q", label, path, clip.Value(k+"."+sk))
+			}
+			switch sub[sk].(type) {
+			case map[string]any, []any, nil:
+				// `state-dir: [1, 2]` was read as "[1 2]" (issue 29).
+				return exitcode.Usagef("%s %s: %s.%s: want a single value", label, path, k, sk)
 			}
 		}
 	}

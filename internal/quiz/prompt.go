@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/k8sexplain/k8sexplain/internal/yamldoc"
 	"io"
 	"strings"
 	"time"
@@ -154,6 +155,9 @@ type ScriptedAnswer struct {
 func ParseAnswers(data []byte) ([]ScriptedAnswer, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, err
+	}
+	if err := yamldoc.One(data); err != nil {
 		return nil, err
 	}
 	if len(doc.Content) == 0 {
