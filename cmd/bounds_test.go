@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -321,6 +322,22 @@ func TestHelpToFullDisk(t *testing.T) {
 		io.Out = fullWriter{}
 		if code := Execute(io, args); code != 4 || !strings.Contains(errOut.String(), "no space left on device") {
 			t.Errorf("%v > /dev/full: exit %d, %q", args, code, errOut)
+		}
+	}
+}
+
+// Durations from a manifest never wrap into negative ones in a story
+// (issue 29: terminationGracePeriodSeconds 9223372036854775807 printed
+// "SIGKILL at -1s").
+func TestHugeDurationsDoNotWrap(t *testing.T) {
+	src := "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: web}}\n" +
+		"  template:\n    metadata: {labels: {app: web}}\n    spec:\n      terminationGracePeriodSeconds: 9223372036854775807\n" +
+		"      containers: [{name: web, image: nginx, lifecycle: {preStop: {sleep: {seconds: 9223372036854775807}}}}]\n"
+	p := write(t, "g.yaml", src)
+	for _, args := range [][]string{{"trace", "delete", "pod", "-f", p}, {"trace", "crash", "-f", p, "--reason", "liveness"}} {
+		out, errOut, code := run(t, "", args...)
+		if code > 1 || regexp.MustCompile(`-\d+(h|m|s|ms)\b|-\d+\.\d+s`).MatchString(out) {
+			t.Errorf("%v: exit %d, %s; a negative duration: %q", args, code, errOut, regexp.MustCompile(`.*-\d+(h|m|s|ms)\b.*`).FindString(out))
 		}
 	}
 }

@@ -178,7 +178,7 @@ func (k *Kubelet) livenessFails(ps *podState, c *corev1.Container, times int) {
 			"failures", threshold, "period", period)
 		// kuberuntime: the kill reason's message, then Killing.
 		k.c.Event(trace.PhaseKubelet, ps.pod, "Normal", "Killing", fmt.Sprintf("Container %s failed liveness probe, will be restarted", c.Name))
-		k.runtimeStep("runtime.livekill", ps.pod, "container", c.Name, "grace", time.Duration(terminationGrace(ps.pod))*time.Second)
+		k.runtimeStep("runtime.livekill", ps.pod, "container", c.Name, "grace", trace.Seconds(terminationGrace(ps.pod)))
 		// A hung process runs no handler of its own: SIGTERM's default
 		// action ends it at once, exit code 143 = 128 + 15.
 		k.eng.After(100*time.Millisecond, func() {
