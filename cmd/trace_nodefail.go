@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -62,13 +63,10 @@ func traceNodeFailureRun(o *TraceNodeFailureOptions) error {
 	if err := checkNodes(o.Nodes); err != nil {
 		return err
 	}
-	known := false
-	var names []string
-	for _, n := range sim.DefaultNodes(o.Nodes, true) {
-		known = known || n.Name == o.Node
-		names = append(names, n.Name)
-	}
-	if !known {
+	o.checkWorkers = func(names []string) error {
+		if slices.Contains(names, o.Node) {
+			return nil
+		}
 		if len(names) > 6 {
 			// A list of 10,000 names helps nobody: the first few and the last.
 			names = append(names[:4:4], "…", names[len(names)-1])

@@ -297,3 +297,28 @@ spec:
 		t.Error("-v does not show and explain the conflict")
 	}
 }
+
+// Node objects in a story's manifest become its workers, as in trace apply
+// (issue 29: crash, delete, node-failure and rollout applied them as bare
+// objects no kubelet ran), and node-failure's --node is checked against them.
+func TestStoryInlineNodes(t *testing.T) {
+	inRoot(t)
+	app, err := os.ReadFile("examples/app.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := write(t, "inline.yaml", "apiVersion: v1\nkind: Node\nmetadata: {name: big-1}\nstatus: {capacity: {cpu: \"64\", memory: 256Gi, pods: \"110\"}}\n---\n"+string(app))
+	for _, args := range [][]string{{"trace", "crash", "-f", p}, {"trace", "delete", "pod", "-f", p}, {"trace", "node-failure", "--node", "big-1", "-f", p},
+		{"trace", "rollout", "--image", "web=nginx:2", "-f", p}} {
+		out, errOut, code := run(t, "", append(args, "-o", "json")...)
+		if code != 0 || !strings.Contains(out, `"nodeName": "big-1"`) && !strings.Contains(out, "big-1") {
+			t.Errorf("%v: exit %d %s; the pods do not run on the inline node", args, code, errOut)
+		}
+		if strings.Contains(out, "node-a") {
+			t.Errorf("%v: the default workers are still there", args)
+		}
+	}
+	if _, errOut, code := run(t, "", "trace", "node-failure", "-f", p); code != 1 || !strings.Contains(errOut, `node "node-b" is not in the cluster (nodes: big-1)`) {
+		t.Errorf("node-failure --node node-b on inline nodes: exit %d, %q", code, errOut)
+	}
+}
