@@ -377,6 +377,9 @@ func barsSVG(b *strings.Builder, bs *report.Bars) {
 	for _, r := range bs.Rows {
 		max = math.Max(max, r.Value)
 	}
+	if bs.Max > 0 {
+		max = bs.Max
+	}
 	width := labelW + barW + 300
 	height := rowH*float64(len(bs.Rows)) + 8
 	fmt.Fprintf(b, "<svg class=\"bars\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%s\" height=\"%s\" viewBox=\"0 0 %s %s\" role=\"img\" data-bars=\"%d\">\n",
