@@ -55,9 +55,9 @@ func TestUsageAndBoundsExitCodes(t *testing.T) {
 	}{
 		{[]string{"trace", "bogus"}, 2, `unknown command "bogus" for "k8sexplain trace"`},
 		// issue 29: 0 silently meant unlimited.
-		{[]string{"trace", "apply", "-v", "--max-steps", "0"}, 1, "invalid --max-steps 0: want 1 to 500000 steps kept"},
+		{[]string{"trace", "apply", "-v", "--max-steps", "0"}, 1, "invalid --max-steps 0: want 1 to 200000 steps kept"},
 		{[]string{"trace", "apply", "--max-steps", "-3"}, 1, "invalid --max-steps -3"},
-		{[]string{"trace", "apply", "--max-steps", "500001"}, 1, "invalid --max-steps 500001"},
+		{[]string{"trace", "apply", "--max-steps", "200001"}, 1, "invalid --max-steps 200001"},
 		{[]string{"help", "nosuch"}, 2, `unknown help topic "nosuch"`},
 		{[]string{"trace", "rollout"}, 2, "required flag --image"},
 		{[]string{"--config", seedABC, "version"}, 2, `seed: "abc" is not a valid value for --seed (int64)`},
