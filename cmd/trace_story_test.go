@@ -241,6 +241,10 @@ func TestStoryBadInput(t *testing.T) {
 		{[]string{"trace", "crash", "--reason", "cosmic-ray"}, `invalid --reason "cosmic-ray"`},
 		{[]string{"trace", "crash", "--pod", "nope"}, `pod "nope" is not in the cluster`},
 		{[]string{"trace", "node-failure", "--node", "node-z"}, `node "node-z" is not in the cluster`},
+		// Counts are checked before anything is made from them (issue 29: the
+		// node list of ten million was built first and ran out of memory).
+		{[]string{"trace", "node-failure", "--nodes", "10000000"}, "invalid --nodes 10000000: want 1 to 10000 workers"},
+		{[]string{"trace", "node-failure", "--nodes", "10000", "--node", "x"}, `(nodes: control-plane, node-a, node-b, node-c, …, node-`},
 		{[]string{"trace", "rollout", "-f", "examples/unschedulable.yaml", "--image", "worker=busybox:1.37"}, "did not settle"},
 	} {
 		_, errOut, code := run(t, "", tc.args...)
@@ -327,5 +331,30 @@ func TestPreStopLongerThanGrace(t *testing.T) {
 	}
 	if !regexp.MustCompile(`SIGTERM to PID 1 of web \(30s after deletion; SIGKILL at 32s\)`).MatchString(out) {
 		t.Errorf("SIGTERM does not come at the 30 s grace period:\n%s", out)
+	}
+}
+
+// Node objects in a story's manifest become its workers, as in trace apply
+// (issue 29: crash, delete, node-failure and rollout applied them as bare
+// objects no kubelet ran), and node-failure's --node is checked against them.
+func TestStoryInlineNodes(t *testing.T) {
+	inRoot(t)
+	app, err := os.ReadFile("examples/app.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := write(t, "inline.yaml", "apiVersion: v1\nkind: Node\nmetadata: {name: big-1}\nstatus: {capacity: {cpu: \"64\", memory: 256Gi, pods: \"110\"}}\n---\n"+string(app))
+	for _, args := range [][]string{{"trace", "crash", "-f", p}, {"trace", "delete", "pod", "-f", p}, {"trace", "node-failure", "--node", "big-1", "-f", p},
+		{"trace", "rollout", "--image", "web=nginx:2", "-f", p}} {
+		out, errOut, code := run(t, "", append(args, "-o", "json")...)
+		if code != 0 || !strings.Contains(out, `"nodeName": "big-1"`) && !strings.Contains(out, "big-1") {
+			t.Errorf("%v: exit %d %s; the pods do not run on the inline node", args, code, errOut)
+		}
+		if strings.Contains(out, "node-a") {
+			t.Errorf("%v: the default workers are still there", args)
+		}
+	}
+	if _, errOut, code := run(t, "", "trace", "node-failure", "-f", p); code != 1 || !strings.Contains(errOut, `node "node-b" is not in the cluster (nodes: big-1)`) {
+		t.Errorf("node-failure --node node-b on inline nodes: exit %d, %q", code, errOut)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/manifest"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
@@ -428,7 +427,7 @@ func (s *Server) commitDelete(c *Client, r *request, done Done, step func(trace.
 				})
 				return
 			}
-			ts := TimeAt(s.eng.Now() + time.Duration(grace)*time.Second)
+			ts := TimeAt(s.eng.Now() + trace.Seconds(grace))
 			step(c.Phase, "apiserver.graceful", "pod", pod.Name, "grace", grace, "user", c.ID.User)
 			s.commit(c, r, key, func(cur *stored) (runtime.Object, *Status) {
 				if cur == nil {

@@ -117,7 +117,7 @@ func tolerationFor(p *corev1.Pod) (time.Duration, bool) {
 			if t.TolerationSeconds == nil {
 				return 0, false
 			}
-			return time.Duration(*t.TolerationSeconds) * time.Second, true
+			return trace.Seconds(*t.TolerationSeconds), true
 		}
 	}
 	return 0, true

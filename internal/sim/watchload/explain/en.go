@@ -14,6 +14,7 @@ func en() map[string]string {
 		"n.node":       "{1:# node|# nodes}",
 		"n.watch":      "{1:# watch|# watches}",
 		"n.time":       "{1:# time|# times}",
+		"n.time.frac":  "{1} times",
 
 		"unit.B":      "B",
 		"unit.kB":     "kB",
