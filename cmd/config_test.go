@@ -130,3 +130,26 @@ func TestConfigOneDocumentSingleValues(t *testing.T) {
 		t.Errorf("answers with two documents: exit %d, %q", code, errOut)
 	}
 }
+
+// Without --kubeconfig on the command line nothing talks to a cluster
+// (issue 25): neither a config key nor K8SEXPLAIN_KUBECONFIG (nor any other
+// flag of a live trace) turns a simulated trace into a real apply.
+func TestLiveFlagsOnlyFromCommandLine(t *testing.T) {
+	inRoot(t)
+	for _, src := range []string{"kubeconfig: /tmp/kubeconfig\n", "keep: true\n", "timeout: 5m\n"} {
+		cfg := filepath.Join(t.TempDir(), "config.yaml")
+		if err := os.WriteFile(cfg, []byte(src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, errOut, code := run(t, "", "--config", cfg, "trace", "apply", "examples/app.yaml", "--summary")
+		if code != 2 || !strings.Contains(errOut, "is read from the command line only") {
+			t.Errorf("config %q: exit %d, %q", src, code, errOut)
+		}
+	}
+	setEnv(t, "K8SEXPLAIN_KUBECONFIG", "/tmp/kubeconfig")
+	_, errOut, code := run(t, "", "trace", "apply", "examples/app.yaml", "--summary")
+	if code != 2 || !strings.Contains(errOut, "K8SEXPLAIN_KUBECONFIG: --kubeconfig is read from the command line only") {
+		t.Errorf("K8SEXPLAIN_KUBECONFIG: exit %d, %q", code, errOut)
+	}
+	setEnv(t, "K8SEXPLAIN_KUBECONFIG", "")
+}

@@ -31,14 +31,25 @@ var configKeys = map[string]bool{"quiz.state-dir": true}
 // notSettings are flags that make no sense in the environment or a file.
 var notSettings = map[string]bool{"help": true, "version": true, "config": true, "reset": true, "yes": true}
 
-// destructive are flags that delete something: they are taken from the
-// command line only, and a config key or K8SEXPLAIN_* variable naming one
-// is an error (issue 29: `reset: true` in the config made every `quiz
-// stats` delete all progress).
-var destructive = map[string]bool{"reset": true, "yes": true}
+// destructive are flags that delete or write something outside k8sexplain:
+// they are taken from the command line only, and a config key or
+// K8SEXPLAIN_* variable naming one is an error, with why (issue 29: `reset:
+// true` in the config made every `quiz stats` delete all progress; issue 25:
+// without --kubeconfig on the command line nothing talks to a cluster).
+var destructive = func() map[string]string {
+	m := map[string]string{
+		"reset":      "with --reset it deletes all quiz progress",
+		"yes":        "with --reset it deletes all quiz progress",
+		"kubeconfig": "it makes trace apply write to a real cluster",
+	}
+	for _, name := range liveFlags {
+		m[name] = "it belongs to a trace on a real cluster, which only --kubeconfig on the command line starts"
+	}
+	return m
+}()
 
 func destructiveSetting(where, name string) error {
-	return exitcode.Usagef("%s: --%s is read from the command line only (with --reset it deletes all quiz progress), never from a config file or the environment", where, name)
+	return exitcode.Usagef("%s: --%s is read from the command line only (%s), never from a config file or the environment", where, name, destructive[name])
 }
 
 // envName is the environment variable of a setting: quiz.state-dir →
@@ -110,7 +121,7 @@ func readConfig(f *Factory, cmd *cobra.Command) error {
 	flags := allFlags(cmd.Root())
 	every := sync.OnceValue(func() map[string]bool { return allFlags(NewRoot(&Factory{IO: f.IO, Config: newConfig()})) })
 	for _, k := range slices.Sorted(maps.Keys(m)) {
-		if destructive[k] {
+		if destructive[k] != "" {
 			return destructiveSetting(label+" "+path, k)
 		}
 		if (flags[k] || every()[k]) && !notSettings[k] {
@@ -160,7 +171,7 @@ func oneLine(s string) string {
 func applySettings(f *Factory, cmd *cobra.Command) error {
 	var err error
 	cmd.Flags().VisitAll(func(fl *pflag.Flag) {
-		if err == nil && destructive[fl.Name] && f.getenv(envName(fl.Name)) != "" {
+		if err == nil && destructive[fl.Name] != "" && f.getenv(envName(fl.Name)) != "" {
 			err = destructiveSetting(envName(fl.Name), fl.Name)
 		}
 		if err != nil || fl.Changed || notSettings[fl.Name] {
