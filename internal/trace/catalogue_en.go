@@ -12,6 +12,7 @@ func uiEN() map[string]string {
 		"ui.allReady":           "All {pods} pods Ready at {at} (virtual time).",
 		"ui.notReady":           "{ready} of {pods} pods Ready when the cluster settled at {at}.",
 		"ui.pending":            "Pending",
+		"ui.pendingMore":        "… and {1:# more pod|# more pods} (every one in --format json)",
 		"ui.requests":           "API requests by component",
 		"ui.watchEvents":        "Watch events delivered",
 		"ui.revisions":          "etcd revisions used",

@@ -12,6 +12,7 @@ func uiRU() map[string]string {
 		"ui.allReady":           "Все поды ({pods}) в состоянии Ready к {at} (виртуальное время).",
 		"ui.notReady":           "Готово {ready} из {pods} подов, когда кластер пришёл в устойчивое состояние к {at}.",
 		"ui.pending":            "Ожидают",
+		"ui.pendingMore":        "… и ещё {1:# под|# пода|# подов} (все — в --format json)",
 		"ui.requests":           "Запросы к API по компонентам",
 		"ui.watchEvents":        "Доставлено watch-событий",
 		"ui.revisions":          "Использовано ревизий etcd",

@@ -213,6 +213,9 @@ func sections(tr *trace.Trace, verbose bool, u ui) ([][]trace.Step, []string) {
 	return groups, titles
 }
 
+// pendingShown is how many Pending pods the summary lists by name.
+const pendingShown = 20
+
 func summary(d *report.Doc, tr *trace.Trace, u ui, lang string) {
 	s := tr.Summary
 	d.H(1, u.Summary)
@@ -231,9 +234,15 @@ func summary(d *report.Doc, tr *trace.Trace, u ui, lang string) {
 		d.Styled("warn", subst(notReady, "ready", fmt.Sprint(s.ReadyPods), "pods", fmt.Sprint(s.Pods), "at", trace.Clock(s.End)))
 	}
 	if len(s.PendingPods) > 0 {
-		items := make([]string, len(s.PendingPods))
-		for i, p := range s.PendingPods {
-			items[i] = p.Name + ": " + p.Message
+		// The first pendingShown pods; the rest are counted (the JSON keeps
+		// every one: at most the Pending allowance, README Bounds).
+		shown := s.PendingPods[:min(len(s.PendingPods), pendingShown)]
+		items := make([]string, 0, len(shown)+1)
+		for _, p := range shown {
+			items = append(items, p.Name+": "+p.Message)
+		}
+		if more := len(s.PendingPods) - len(shown); more > 0 {
+			items = append(items, trace.T(lang, "ui.pendingMore", more))
 		}
 		d.P(u.Pending + ":")
 		d.L(items...)

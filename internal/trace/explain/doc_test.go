@@ -29,3 +29,23 @@ func TestHeaderNamesVersion(t *testing.T) {
 		}
 	}
 }
+
+// The summary names the first Pending pods and counts the rest (issue 27:
+// 128,176 Pending pods printed 33 MB); JSON keeps every one.
+func TestSummaryPendingListIsBounded(t *testing.T) {
+	tr := &trace.Trace{}
+	for i := range 1000 {
+		tr.Summary.PendingPods = append(tr.Summary.PendingPods, trace.PendingPod{Name: "default/web-" + string(rune('a'+i%26)) + strings.Repeat("x", i/26), Message: "0/4 nodes are available"})
+	}
+	tr.Summary.Pods = 1000
+	for lang, more := range map[string]string{"en": "… and 980 more pods", "ru": "… и ещё 980 подов"} {
+		var b strings.Builder
+		if err := render.Render(&b, Doc(tr, Options{Lang: lang}), render.Options{Lang: lang}); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		if n := strings.Count(out, "0/4 nodes are available"); n != pendingShown || !strings.Contains(out, more) {
+			t.Errorf("%s: %d Pending pods listed, want %d and %q", lang, n, pendingShown, more)
+		}
+	}
+}
