@@ -37,6 +37,11 @@ func TestQuorumGolden(t *testing.T) {
 		{"nodes3-isolate-leader.mmd", []string{"--nodes", "3", "--isolate", "leader", "--format", "mermaid"}},
 		{"nodes2.md", []string{"--nodes", "2", "--format", "markdown"}},
 		{"nodes2.json", []string{"--nodes", "2", "--format", "json"}},
+		// Pairs of a page and its JSON: the browser test checks the page's
+		// member boxes against the simulation's states.
+		{"nodes3-isolate-leader.json", []string{"--nodes", "3", "--isolate", "leader", "--format", "json"}},
+		{"nodes5-fail2.html", []string{"--nodes", "5", "--fail", "2", "--format", "html"}},
+		{"nodes5-fail2.json", []string{"--nodes", "5", "--fail", "2", "--format", "json"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			runGolden(t, "quorum/"+tc.name, append([]string{"quorum", "--color", "never"}, tc.args...)...)

@@ -14,15 +14,17 @@ details.sec{border-top:1px solid var(--line);padding:.4rem 0}
 details.sec>summary{cursor:pointer;padding:.2rem 0}
 p.note{color:var(--muted);border-left:3px solid var(--line);padding-left:.6rem}
 p.warn{color:var(--warn)}p.ok{color:var(--ok)}p.bad{color:var(--bad);font-weight:600}
-.tw{overflow-x:auto}
-table{border-collapse:collapse;margin:.5rem 0}th,td{border:1px solid var(--line);padding:.2rem .5rem;text-align:left;vertical-align:top}
+.tw,.figwrap{overflow-x:auto;max-width:100%}
+table{border-collapse:collapse;margin:.5rem 0;overflow-wrap:normal;word-break:normal}th,td{border:1px solid var(--line);padding:.2rem .5rem;text-align:left;vertical-align:top;white-space:nowrap}td.long{white-space:normal;min-width:16rem}
 th{background:var(--panel)}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}tr.hl td{font-weight:600;background:var(--sel)}
 pre{background:var(--panel);border:1px solid var(--line);border-radius:4px;padding:.6rem;overflow-x:auto;font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 pre .hot{background:var(--sel);color:var(--hot);font-weight:600;display:inline-block;min-width:100%}
 svg text{fill:var(--fg);font:11px system-ui,sans-serif}
-.layout{display:grid;grid-template-columns:minmax(0,auto) minmax(22rem,1fr);gap:1rem;align-items:start}
-.seqwrap{overflow:auto;max-height:90vh;border:1px solid var(--line);border-radius:4px;background:var(--bg)}
-.layout .seqwrap{position:sticky;top:.5rem}
+code{font:.92em ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:var(--panel);border-radius:3px;padding:0 .2em}
+.layout{display:flex;gap:1rem;align-items:flex-start}
+.layout>.diagram{flex:0 1 auto;min-width:0;max-width:58%;position:sticky;top:.5rem;max-height:calc(100vh - 2.6rem);display:flex;flex-direction:column}
+.layout>.flow{flex:1 1 24rem;min-width:0}
+.seqwrap{overflow:auto;min-height:0;max-height:100%;border:1px solid var(--line);border-radius:4px;background:var(--bg)}
 .seqhead{position:sticky;top:0;z-index:1;display:block;background:var(--bg);margin-bottom:-34px}.seqhead rect{fill:var(--panel);stroke:var(--muted)}.seqhead text{text-anchor:middle;font-weight:600}
 .seq{display:block}
 .seq .lane line{stroke:var(--line);stroke-dasharray:4 3}.seq .lane rect{fill:var(--panel);stroke:var(--muted)}.seq .lane text{text-anchor:middle;font-weight:600}
@@ -44,50 +46,65 @@ li.step.open .ex{display:block}li.step.sel{background:var(--sel)}
 .graph .node.hot rect{stroke:var(--hot);stroke-width:2.5}.graph .edge path{fill:none;stroke:var(--muted);stroke-width:1.3}
 .graph .edge.hot path{stroke:var(--hot);stroke-width:3}.graph .edge text{text-anchor:middle;fill:var(--muted);paint-order:stroke;stroke:var(--bg);stroke-width:4px}.graph .edge.hot text{fill:var(--hot);font-weight:600}
 .chart .grid line{stroke:var(--line)}.chart .grid text{text-anchor:end;fill:var(--muted)}.chart .xt,.chart .xl{text-anchor:middle;fill:var(--muted)}
-.chart polyline{fill:none;stroke-width:2.2}.chart .key{stroke-width:3}
-.chart .s0 polyline,.chart .s0 .key{stroke:#8c959f}.chart .s0 circle{fill:#8c959f}.chart .s1 polyline,.chart .s1 line.key{stroke:var(--accent)}.chart .s1 circle{fill:var(--accent)}
-.chart .s2 polyline,.chart .s2 line.key{stroke:var(--ok)}.chart .s2 circle{fill:var(--ok)}.chart .s3 polyline,.chart .s3 line.key{stroke:var(--warn)}.chart .s3 circle{fill:var(--warn)}
-.chart .s4 polyline,.chart .s4 line.key{stroke:var(--hot)}.chart .s4 circle{fill:var(--hot)}.chart .s5 polyline,.chart .s5 line.key{stroke:var(--bad)}.chart .s5 circle{fill:var(--bad)}
-.chart text.key{stroke:none}
-figure{margin:.6rem 0}figcaption{color:var(--muted);font-size:.9em}
+.chart polyline{fill:none;stroke-width:2.2}
+.s0{--c:#8c959f}.s1{--c:var(--accent)}.s2{--c:var(--ok)}.s3{--c:var(--warn)}.s4{--c:var(--hot)}.s5{--c:var(--bad)}
+.chart .series polyline{stroke:var(--c)}.chart .series circle{fill:var(--c)}
+ul.legend{list-style:none;display:flex;flex-wrap:wrap;gap:.2rem 1.2rem;padding:0;margin:.2rem 0}ul.legend .sw{display:inline-block;width:1.4rem;height:3px;background:var(--c);vertical-align:middle;margin-right:.4rem}
+figure{margin:.6rem 0}figcaption{color:var(--muted);font-size:.9em}figure.lead{margin:.2rem 0 1rem}
 .sides{display:flex;flex-direction:column;gap:.4rem}.srow{display:flex;gap:.6rem;align-items:center;flex-wrap:wrap}
-.slabel{min-width:14rem;color:var(--muted)}.side{display:flex;gap:.3rem;border:1px dashed var(--muted);border-radius:6px;padding:.25rem}
+.slabel{min-width:min(14rem,100%);color:var(--muted)}.side{display:flex;flex-wrap:wrap;gap:.3rem;border:1px dashed var(--muted);border-radius:6px;padding:.25rem}
 .side.down{border-color:var(--bad)}
 .member{padding:.1rem .45rem;border-radius:10px;border:1px solid var(--muted);font:12px ui-monospace,monospace}
 .member.leader{background:var(--accent);color:var(--bg);border-color:var(--accent);font-weight:700}
 .member.candidate,.member.pre-candidate{border-color:var(--warn);color:var(--warn)}.member.down{text-decoration:line-through;color:var(--bad);border-color:var(--bad)}
-@media (max-width:900px){.layout{grid-template-columns:1fr}.layout .seqwrap{position:static}}
+@media (max-width:900px){body{padding:0 .6rem 1.5rem}.layout{display:block}
+.layout>.diagram{max-width:none;top:0;z-index:2;background:var(--bg);max-height:40vh;padding:.3rem 0}
+li.step,.flow [id]{scroll-margin-top:42vh}}
 @media print{:root{--bg:#fff;--fg:#000;--muted:#444;--line:#999;--panel:#f3f3f3;--band:#eee;--note:#fff;--sel:#fff}
-body{font-size:10pt;padding:0}.hint,button{display:none}.layout{display:block}.seqwrap{max-height:none;overflow:visible;border:0;position:static}
+body{font-size:10pt;padding:0}.hint,button{display:none}.layout{display:block}.layout>.diagram{position:static;max-width:none;max-height:none;display:block}.seqwrap,.tw,.figwrap{max-height:none;overflow:visible;border:0}
 li.step .ex{display:block}details.sec{break-inside:auto}h2,h3{break-after:avoid}svg{max-width:100%;height:auto}}
 `
 
 // pageJS ties arrows and steps together: a click (or Enter) on either
-// selects the step, highlights its arrow and shows its explanation. Before
-// printing every section opens. No network, no storage, no timers.
+// selects the step, highlights its arrow and shows its explanation. A click
+// on an arrow brings its step into view (the diagram's column stays where
+// it is); a click on a step scrolls the diagram, inside its own box, to the
+// arrow. #step=sN opens a step. Before printing every section opens. No
+// network, no storage.
 const pageJS = `(function(){
-function select(ref,toggle,still){
+function inBox(el){
+  var w=el.closest('.seqwrap');if(!w)return;
+  var r=el.getBoundingClientRect(),b=w.getBoundingClientRect(),head=34;
+  if(r.top<b.top+head||r.bottom>b.bottom)w.scrollTop+=(r.top+r.bottom)/2-(b.top+head+b.bottom)/2;
+  if(r.left<b.left||r.right>b.right)w.scrollLeft+=(r.left+r.right)/2-(b.left+b.right)/2;
+}
+function select(ref,toggle,how){
   var li=document.getElementById(ref);
   document.querySelectorAll('.sel').forEach(function(e){e.classList.remove('sel')});
-  document.querySelectorAll('[data-ref="'+ref+'"]').forEach(function(e){e.classList.add('sel')});
+  var first=null;
+  document.querySelectorAll('[data-ref="'+ref+'"]').forEach(function(e){e.classList.add('sel');if(!first&&e.tagName!=='LI')first=e});
+  if(first&&how!=='arrow')inBox(first);
   if(!li)return;
   var d=li.closest('details');if(d)d.open=true;
   if(toggle)li.classList.toggle('open');else li.classList.add('open');
-  if(!toggle&&!still&&li.scrollIntoView)li.scrollIntoView({block:'nearest'});
+  if(how!=='step'&&li.scrollIntoView)li.scrollIntoView({block:how==='hash'?'start':'nearest'});
+  if(history.replaceState)history.replaceState(null,'','#step='+ref);
 }
 document.addEventListener('click',function(ev){
   var f=ev.target.closest('[data-fold]');
   if(f){var o=f.getAttribute('data-fold')==='open';document.querySelectorAll('details.sec').forEach(function(d){d.open=o});return}
   var el=ev.target.closest('[data-ref]');
-  if(el)select(el.getAttribute('data-ref'),el.tagName==='LI');
+  if(el)select(el.getAttribute('data-ref'),el.tagName==='LI',el.tagName==='LI'?'step':'arrow');
 });
 document.addEventListener('keydown',function(ev){
   if(ev.key!=='Enter'&&ev.key!==' ')return;
   var el=ev.target.closest&&ev.target.closest('[data-ref]');
-  if(el){ev.preventDefault();select(el.getAttribute('data-ref'),el.tagName==='LI')}
+  if(el){ev.preventDefault();select(el.getAttribute('data-ref'),el.tagName==='LI',el.tagName==='LI'?'step':'arrow')}
 });
-// A link to page.html#step=s12 opens with step 12 selected and explained.
-var m=/^#step=(s\d+)$/.exec(location.hash);if(m&&document.getElementById(m[1]))select(m[1],false,true);
+// A link to page.html#step=s12 opens with step 12 selected, explained and
+// scrolled to, its arrow in the diagram's view.
+function fromHash(){var m=/^#step=(s\d+)$/.exec(location.hash);if(m&&document.getElementById(m[1]))select(m[1],false,'hash')}
+fromHash();window.addEventListener('hashchange',fromHash);
 window.addEventListener('beforeprint',function(){document.querySelectorAll('details').forEach(function(d){d.open=true})});
 })();
 `

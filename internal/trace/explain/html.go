@@ -38,10 +38,19 @@ func htmlDoc(tr *trace.Trace, o Options) *report.Doc {
 	}
 	rest := &report.Doc{}
 	resultTables(rest, tr, o.Lang)
+	heading, lead := "", false
 	for _, bl := range rest.Blocks {
 		d.Blocks = append(d.Blocks, bl)
+		if bl.Heading != nil {
+			heading = bl.Heading.Text
+		}
 		if bl.Table != nil {
 			if f := chartOf(bl.Table); f != nil {
+				// The story's first chart (a rollout's ReplicaSet
+				// sizes) is what the page is about: it comes first.
+				if !lead {
+					f.Lead, f.Title, lead = true, heading, true
+				}
 				d.Blocks = append(d.Blocks, report.Block{Figure: f})
 			}
 		}

@@ -217,7 +217,7 @@ func walkSection(d *report.Doc, c cat, in Input, rs kubeproxy.Ruleset, data *Dat
 	}
 	d.Blocks = append(d.Blocks, report.Block{Code: walked})
 	if g := chainGraph(sp, &w); g != nil {
-		d.Fig(&report.Figure{Graph: g, Title: c.F("graph.caption", hostPort(sp.ClusterIP, int(sp.Port)))})
+		d.Fig(&report.Figure{Graph: g, Lead: true, Title: c.F("graph.caption", hostPort(sp.ClusterIP, int(sp.Port)))})
 	}
 	switch w.Verdict {
 	case "REJECT":
