@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"github.com/k8sexplain/k8sexplain/internal/render"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -113,6 +114,8 @@ func traceApplyRun(o *TraceApplyOptions) error {
 	if o.BatchPeriod < 0 {
 		return exitcode.Inputf("--endpoint-updates-batch-period %s: must not be negative", o.BatchPeriod)
 	}
+	// The HTML page's player shows the cluster's state at every step.
+	cfg.RecordState = g.Format == render.HTML
 	if o.Summary {
 		// Only the summary is printed: count the steps, build none, and
 		// report the scale section.

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"encoding/json"
 	"fmt"
 	"html"
 	"io"
@@ -25,6 +26,17 @@ var htmlWords = map[string]map[string]string{
 		"collapse": "Collapse all",
 		"down":     "down",
 		"side":     "side",
+		"player":   "Player",
+		"first":    "First step (Home)",
+		"prev":     "Previous step (←)",
+		"play":     "Play or pause (space)",
+		"next":     "Next step (→)",
+		"last":     "Last step (End)",
+		"scrub":    "Step",
+		"state":    "Cluster state",
+		"at":       "The cluster at {t}, step {n} of {all}: what kubectl get would list; rows this step changed are highlighted.",
+		"dropped":  "The state stops at the recording limit: {n} later changes were counted, not kept.",
+		"more":     "… and {n} more",
 	},
 	"ru": {
 		"hint":     "Нажмите на стрелку или шаг, чтобы прочитать пояснение; нажмите на заголовок раздела, чтобы свернуть его.",
@@ -34,6 +46,17 @@ var htmlWords = map[string]map[string]string{
 		"collapse": "Свернуть всё",
 		"down":     "недоступен",
 		"side":     "сторона",
+		"player":   "Проигрыватель",
+		"first":    "Первый шаг (Home)",
+		"prev":     "Предыдущий шаг (←)",
+		"play":     "Пуск или пауза (пробел)",
+		"next":     "Следующий шаг (→)",
+		"last":     "Последний шаг (End)",
+		"scrub":    "Шаг",
+		"state":    "Состояние кластера",
+		"at":       "Кластер в {t}, шаг {n} из {all}: то, что показал бы kubectl get; строки, изменённые на этом шаге, выделены.",
+		"dropped":  "Состояние обрывается на пределе записи: ещё {n} изменений подсчитаны, но не сохранены.",
+		"more":     "… и ещё {n}",
 	},
 }
 
@@ -87,9 +110,9 @@ func renderHTML(w io.Writer, d *report.Doc, o Options) error {
 	}
 	switch {
 	case d.Timeline != nil:
-		layoutHTML(&b, d.Sequence, func() { timelineHTML(&b, d); htmlBlocks(&b, rest) })
+		layoutHTML(&b, d.Sequence, d.Player, o.Lang, func() { timelineHTML(&b, d); htmlBlocks(&b, rest) })
 	case d.Sequence != nil:
-		layoutHTML(&b, d.Sequence, func() { htmlBlocks(&b, rest) })
+		layoutHTML(&b, d.Sequence, nil, o.Lang, func() { htmlBlocks(&b, rest) })
 	default:
 		htmlBlocks(&b, rest)
 	}
@@ -100,15 +123,63 @@ func renderHTML(w io.Writer, d *report.Doc, o Options) error {
 
 // layoutHTML writes the sequence diagram in a column that stays in view
 // (CSS position:sticky on the column itself, as tall as the viewport, the
-// diagram scrolling inside it) beside flow, the column that scrolls.
-func layoutHTML(b *strings.Builder, seq *report.Sequence, flow func()) {
+// diagram scrolling inside it) beside flow, the column that scrolls. With
+// a player, the column starts with its controls and ends with the
+// cluster's state, which the page script draws from the player's data.
+func layoutHTML(b *strings.Builder, seq *report.Sequence, p *report.Player, lang string, flow func()) {
 	b.WriteString("<div class=\"layout\">\n<div class=\"diagram\">\n")
+	if p != nil {
+		playerBar(b, p, lang)
+	}
 	if seq != nil {
 		sequenceSVG(b, seq)
+	}
+	if p != nil {
+		b.WriteString("<div class=\"state\" aria-live=\"polite\"></div>\n")
 	}
 	b.WriteString("</div>\n<div class=\"flow\">\n")
 	flow()
 	b.WriteString("</div>\n</div>\n")
+	if p != nil {
+		playerData(b, p, lang)
+	}
+}
+
+// playerBar writes the player's controls: first, back, play, forward,
+// last, a slider over the steps, the position, and the state toggle.
+func playerBar(b *strings.Builder, p *report.Player, lang string) {
+	btn := func(act, label, title string) {
+		fmt.Fprintf(b, "<button type=\"button\" data-p=\"%s\" title=\"%s\" aria-label=\"%s\">%s</button>", act, esc(title), esc(title), label)
+	}
+	fmt.Fprintf(b, "<div class=\"player\" role=\"toolbar\" aria-label=\"%s\">", esc(htmlWord(lang, "player")))
+	// Glyphs every common font has (DejaVu, Segoe UI, SF): « ‹ ▶ › ».
+	btn("first", "«", htmlWord(lang, "first"))
+	btn("prev", "‹", htmlWord(lang, "prev"))
+	btn("play", "▶", htmlWord(lang, "play"))
+	btn("next", "›", htmlWord(lang, "next"))
+	btn("last", "»", htmlWord(lang, "last"))
+	fmt.Fprintf(b, "<input type=\"range\" min=\"1\" max=\"%d\" value=\"1\" aria-label=\"%s\"><output class=\"pos\">0/%d</output>",
+		len(p.Steps), esc(htmlWord(lang, "scrub")), len(p.Steps))
+	fmt.Fprintf(b, "<button type=\"button\" data-p=\"state\" aria-pressed=\"false\">%s</button></div>\n", esc(htmlWord(lang, "state")))
+}
+
+// playerData embeds the player's data as JSON (encoding/json escapes <, >
+// and &, so it cannot end the script element) with the page's words.
+func playerData(b *strings.Builder, p *report.Player, lang string) {
+	words := map[string]string{}
+	for _, k := range []string{"at", "dropped", "more"} {
+		words[k] = htmlWord(lang, k)
+	}
+	data, err := json.Marshal(struct {
+		Words map[string]string `json:"words"`
+		*report.Player
+	}{words, p})
+	if err != nil {
+		return // only plain strings and numbers: cannot fail
+	}
+	b.WriteString("<script type=\"application/json\" id=\"k8x-player\">")
+	b.Write(data)
+	b.WriteString("</script>\n")
 }
 
 // timelineHTML writes the timeline: one foldable section per group of

@@ -130,6 +130,10 @@ func checkDeepClicks(t *testing.T, b *browser) {
 	var aref string
 	b.eval(t, `document.querySelectorAll('svg.seq g.arrow[data-ref]')[1].getAttribute('data-ref')`, &aref)
 	var p rect
+	b.eval(t, `(() => { const l = document.querySelectorAll('svg.seq g.arrow[data-ref]')[1].querySelector('line'), w = l.closest('.seqwrap');
+      w.scrollTop += l.getBoundingClientRect().top - w.getBoundingClientRect().top - w.clientHeight / 2; return true; })()`, nil)
+	settle(t, b)
+	b.eval(t, diagramJS, &before)
 	b.eval(t, `(() => { const r = document.querySelectorAll('svg.seq g.arrow[data-ref]')[1].querySelector('line').getBoundingClientRect();
       return {X: r.x + r.width/2, Y: r.y + r.height/2, Visible: r.width > 0 ? 1 : 0}; })()`, &p)
 	b.click(t, p.X, p.Y)
@@ -328,4 +332,85 @@ func TestQuorumFigureMatchesTheSimulation(t *testing.T) {
 func fileExists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
+}
+
+// TestPlayerPlaysTheStory drives each page's player as a learner would:
+// the keys move between steps (→, ←, End, Home), space plays and pauses,
+// the slider jumps, #step=sN opens there, and the state beside the diagram
+// is the cluster at that step: at the last step every pod the story ends
+// with is listed, and the position reads N/N.
+func TestPlayerPlaysTheStory(t *testing.T) {
+	b := startBrowser(t)
+	n := 0
+	for _, file := range goldenPages(t) {
+		src, _ := os.ReadFile(file)
+		if !strings.Contains(string(src), `id="k8x-player"`) {
+			continue
+		}
+		n++
+		rel, _ := filepath.Rel(golden.Dir(), file)
+		t.Run(filepath.ToSlash(rel), func(t *testing.T) {
+			abs, _ := filepath.Abs(file)
+			viewport(t, b, 1280, 800, false)
+			b.navigate(t, "file://"+filepath.ToSlash(abs))
+			type pos struct {
+				Pos, Sel, Play string
+				Steps          int
+				State          string
+				StateVisible   bool
+			}
+			read := func() pos {
+				var p pos
+				b.eval(t, `(() => { const s = document.querySelector('.diagram .state'), r = s.getBoundingClientRect();
+                  return {Pos: document.querySelector('.player .pos').textContent.split(' ')[0],
+                    Sel: (document.querySelector('li.step.sel') || {}).id || '', Play: document.querySelector('[data-p="play"]').getAttribute('aria-pressed'),
+                    Steps: document.querySelectorAll('li.step').length, State: s.innerText,
+                    StateVisible: r.height > 100 && r.top >= 0 && r.bottom <= innerHeight + 1}; })()`, &p)
+				return p
+			}
+			key := func(k, code string) {
+				for _, typ := range []string{"keyDown", "keyUp"} {
+					b.call(t, "Input.dispatchKeyEvent", map[string]any{"type": typ, "key": k, "code": code, "windowsVirtualKeyCode": map[string]int{"ArrowRight": 39, "ArrowLeft": 37, "Home": 36, "End": 35, " ": 32}[k]})
+				}
+				settle(t, b)
+			}
+			p := read()
+			if p.Pos != fmt.Sprintf("1/%d", p.Steps) {
+				t.Errorf("on opening: position %q, want 1/%d", p.Pos, p.Steps)
+			}
+			key("ArrowRight", "ArrowRight")
+			if p = read(); p.Sel != "s2" || p.Pos != fmt.Sprintf("2/%d", p.Steps) {
+				t.Errorf("→: selected %q at %q, want s2 at 2/%d", p.Sel, p.Pos, p.Steps)
+			}
+			key("End", "End")
+			if p = read(); p.Sel != fmt.Sprintf("s%d", p.Steps) || !strings.Contains(p.State, "Pods (") || !p.StateVisible {
+				t.Errorf("End: selected %q, state panel in the viewport %v, state:\n%s", p.Sel, p.StateVisible, p.State)
+			}
+			key("ArrowLeft", "ArrowLeft")
+			if p = read(); p.Sel != fmt.Sprintf("s%d", p.Steps-1) {
+				t.Errorf("←: selected %q, want s%d", p.Sel, p.Steps-1)
+			}
+			key("Home", "Home")
+			if p = read(); p.Sel != "s1" {
+				t.Errorf("Home: selected %q, want s1", p.Sel)
+			}
+			key(" ", "Space")
+			if p = read(); p.Play != "true" {
+				t.Errorf("space: play pressed %q, want true", p.Play)
+			}
+			key(" ", "Space")
+			if p = read(); p.Play != "false" {
+				t.Errorf("space again: play pressed %q, want false", p.Play)
+			}
+			b.eval(t, `(() => { const r = document.querySelector('.player input'); r.value = 3; r.dispatchEvent(new Event('input')); return true; })()`, nil)
+			settle(t, b)
+			if p = read(); p.Sel != "s3" {
+				t.Errorf("slider to 3: selected %q", p.Sel)
+			}
+			b.screenshot(t, shotName(t, rel, "player"))
+		})
+	}
+	if n == 0 {
+		t.Fatal("no golden page has a player")
+	}
 }

@@ -17,6 +17,9 @@ type Doc struct {
 	// Timeline, when set, is what --format html draws beside the
 	// sequence diagram, before the blocks.
 	Timeline *Timeline `json:"timeline,omitempty"`
+	// Player, when set with a Timeline, is the cluster's state at each
+	// of its steps: --format html plays the story with it.
+	Player *Player `json:"-"`
 	// Data, when set, replaces the block dump in --format json with a
 	// command-specific, documented structure.
 	Data any `json:"-"`

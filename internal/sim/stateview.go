@@ -78,7 +78,11 @@ func stateRow(obj runtime.Object) (string, []string) {
 		return "Pod", []string{"", fmt.Sprintf("%d/%d", ready, len(o.Spec.Containers)), status, strconv.Itoa(restarts), "",
 			orNone(o.Status.PodIP), orNone(o.Spec.NodeName)}
 	case *corev1.Service:
-		return "Service", []string{"", string(o.Spec.Type), orNone(o.Spec.ClusterIP), serviceExternal(o), servicePorts(o), ""}
+		typ := o.Spec.Type
+		if typ == "" {
+			typ = corev1.ServiceTypeClusterIP // the API server's default (bootstrap objects are stored undefaulted)
+		}
+		return "Service", []string{"", string(typ), orNone(o.Spec.ClusterIP), serviceExternal(o), servicePorts(o), ""}
 	case *discoveryv1.EndpointSlice:
 		return "EndpointSlice", []string{"", string(o.AddressType), slicePorts(o), sliceEndpoints(o), ""}
 	case *corev1.Node:
