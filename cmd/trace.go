@@ -63,6 +63,9 @@ type TraceApplyOptions struct {
 	NodeCIDRMaskSize int
 	// SchedulerConfig is a KubeSchedulerConfiguration file (--scheduler-config).
 	SchedulerConfig string
+	// At, when set, prints the cluster's state at that time (00:01.500) or
+	// step number instead of the steps.
+	At string
 }
 
 // NewCmdTraceApply is `trace apply`; runF, when not nil, gets the options instead of traceApplyRun.
@@ -90,6 +93,7 @@ Files come as arguments or with -f (repeatable): a file, a directory (its *.yaml
 	bindIPAM(c, &o.ClusterCIDR, &o.NodeCIDRMaskSize)
 	c.Flags().StringVar(&o.Cluster, "cluster", "", "file with kind: Node manifests to use as the worker nodes")
 	c.Flags().BoolVar(&o.Summary, "summary", false, "print only the summary (for large clusters)")
+	c.Flags().StringVar(&o.At, "at", "", "print the cluster at a moment instead of the steps, as kubectl get -A lists it: a time as the trace prints it (00:01.500) or a step number (as the HTML page numbers them)")
 	c.Flags().IntVar(&o.Limit, "max-steps", 50000, "record at most this many steps (more are counted)")
 	bindSchedulerConfig(c, &o.SchedulerConfig)
 	c.Flags().DurationVar(&o.BatchPeriod, "endpoint-updates-batch-period", 0, "the EndpointSlice controller's batch period: pod changes within it are written together (kube-controller-manager flag, default 0)")
@@ -115,7 +119,10 @@ func traceApplyRun(o *TraceApplyOptions) error {
 		return exitcode.Inputf("--endpoint-updates-batch-period %s: must not be negative", o.BatchPeriod)
 	}
 	// The HTML page's player shows the cluster's state at every step.
-	cfg.RecordState = g.Format == render.HTML
+	cfg.RecordState = g.Format == render.HTML || o.At != ""
+	if o.At != "" && o.Summary {
+		return exitcode.Inputf("--at and --summary: choose one")
+	}
 	if o.Summary {
 		// Only the summary is printed: count the steps, build none, and
 		// report the scale section.
@@ -177,7 +184,13 @@ func traceApplyRun(o *TraceApplyOptions) error {
 	} else if pods := cl.Pods(); len(pods) > 0 {
 		tr.Tables = append(tr.Tables, story.DescribeEvents(tr, pods[0].Namespace+"/"+pods[0].Name))
 	}
-	if err := o.render(explain.Doc(tr, opts)); err != nil {
+	doc := explain.Doc(tr, opts)
+	if o.At != "" {
+		if doc, err = explain.StateAt(tr, opts, o.At); err != nil {
+			return exitcode.Inputf("%s", err)
+		}
+	}
+	if err := o.render(doc); err != nil {
 		return err
 	}
 	if tr.Failed != "" {

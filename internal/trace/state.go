@@ -60,8 +60,8 @@ type StateLog struct {
 }
 
 // DefaultStateLimit bounds the changes a run keeps: a 1,000-pod apply
-// commits about 9,000 (docs/trace-schema.md, "State"), so this keeps every
-// change of runs up to about 2,000 pods and stays a few MB in a page.
+// commits about 4,100 (docs/trace-schema.md, "State"), so this keeps every
+// change of runs up to about 5,000 pods, about 2 MB in a page.
 const DefaultStateLimit = 20000
 
 // Add keeps c, or counts it past the limit.
