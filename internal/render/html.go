@@ -110,11 +110,11 @@ func renderHTML(w io.Writer, d *report.Doc, o Options) error {
 	}
 	switch {
 	case d.Timeline != nil:
-		layoutHTML(&b, d.Sequence, d.Player, o.Lang, func() { timelineHTML(&b, d); htmlBlocks(&b, rest) })
+		layoutHTML(&b, d.Sequence, d.Player, o.Lang, func() { timelineHTML(&b, d); htmlBlocks(&b, rest, o.Lang) })
 	case d.Sequence != nil:
-		layoutHTML(&b, d.Sequence, nil, o.Lang, func() { htmlBlocks(&b, rest) })
+		layoutHTML(&b, d.Sequence, nil, o.Lang, func() { htmlBlocks(&b, rest, o.Lang) })
 	default:
-		htmlBlocks(&b, rest)
+		htmlBlocks(&b, rest, o.Lang)
 	}
 	htmlEnd(&b)
 	_, err := io.WriteString(w, b.String())
@@ -239,7 +239,7 @@ func prose(s string) string {
 
 // htmlBlocks writes blocks as HTML; a level-1 heading opens a foldable
 // section that runs to the next one.
-func htmlBlocks(b *strings.Builder, blocks []report.Block) {
+func htmlBlocks(b *strings.Builder, blocks []report.Block, lang string) {
 	open := false
 	for _, bl := range blocks {
 		switch {
@@ -272,7 +272,7 @@ func htmlBlocks(b *strings.Builder, blocks []report.Block) {
 		case bl.Table != nil:
 			htmlTable(b, bl.Table)
 		case bl.Bars != nil:
-			barsSVG(b, bl.Bars)
+			barsSVG(b, bl.Bars, lang)
 		case bl.Code != nil:
 			codeHTML(b, bl.Code)
 		case bl.Figure != nil:
@@ -574,7 +574,7 @@ func svgLines(b *strings.Builder, x, y float64, lines []string) {
 }
 
 // barsSVG draws a horizontal bar chart with the values and notes beside.
-func barsSVG(b *strings.Builder, bs *report.Bars) {
+func barsSVG(b *strings.Builder, bs *report.Bars, lang string) {
 	const labelW, barW, rowH = 210.0, 320.0, 24.0
 	max := 0.0
 	for _, r := range bs.Rows {
@@ -594,7 +594,7 @@ func barsSVG(b *strings.Builder, bs *report.Bars) {
 		if w == 0 && r.Value > 0 {
 			w = 1
 		}
-		v := formatValue(r.Value)
+		v := formatValue(lang, r.Value)
 		if bs.Unit != "" {
 			v += " " + bs.Unit
 		}
@@ -718,7 +718,7 @@ func chartSVG(b *strings.Builder, c *report.Chart) {
 	step := math.Max(1, math.Ceil(max/8))
 	for v := 0.0; v <= max; v += step {
 		fmt.Fprintf(b, "<g class=\"grid\"><line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\"/><text x=\"%s\" y=\"%s\">%s</text></g>\n",
-			px(left), px(y(v)), px(left+plotW), px(y(v)), px(left-6), px(y(v)+4), formatValue(v))
+			px(left), px(y(v)), px(left+plotW), px(y(v)), px(left-6), px(y(v)+4), formatValue("en", v))
 	}
 	for i, l := range c.X {
 		fmt.Fprintf(b, "<text class=\"xt\" x=\"%s\" y=\"%s\">%s</text>\n", px(x(i)), px(top+plotH+16), esc(l))
@@ -736,7 +736,7 @@ func chartSVG(b *strings.Builder, c *report.Chart) {
 		}
 		fmt.Fprintf(b, "<g class=\"series s%d\"><title>%s</title><polyline points=\"%s\"/>", si%6, esc(s.Name), strings.Join(pts, " "))
 		for i, v := range s.Values {
-			fmt.Fprintf(b, "<circle cx=\"%s\" cy=\"%s\" r=\"3\"><title>%s %s: %s</title></circle>", px(x(i)), px(y(v)), esc(s.Name), esc(c.X[min(i, n-1)]), formatValue(v))
+			fmt.Fprintf(b, "<circle cx=\"%s\" cy=\"%s\" r=\"3\"><title>%s %s: %s</title></circle>", px(x(i)), px(y(v)), esc(s.Name), esc(c.X[min(i, n-1)]), formatValue("en", v))
 		}
 		b.WriteString("</g>\n")
 	}

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fatih/color"
+	"github.com/k8sexplain/k8sexplain/internal/l10n"
 	"github.com/k8sexplain/k8sexplain/internal/report"
 )
 
@@ -119,7 +120,7 @@ func renderText(w io.Writer, d *report.Doc, o Options) error {
 		case bl.Table != nil:
 			textTable(&b, bl.Table, p)
 		case bl.Bars != nil:
-			textBars(&b, bl.Bars)
+			textBars(&b, bl.Bars, o.Lang)
 		case bl.Code != nil:
 			b.WriteString(strings.TrimRight(bl.Code.Text, "\n") + "\n")
 		}
@@ -174,7 +175,7 @@ func textTable(b *strings.Builder, t *report.Table, p palette) {
 
 const barWidth = 40
 
-func textBars(b *strings.Builder, bs *report.Bars) {
+func textBars(b *strings.Builder, bs *report.Bars, lang string) {
 	top, lw := 0.0, 0
 	for _, r := range bs.Rows {
 		top = max(top, r.Value)
@@ -189,7 +190,7 @@ func textBars(b *strings.Builder, bs *report.Bars) {
 		if n == 0 && r.Value > 0 {
 			bar = "▏"
 		}
-		s := fmt.Sprintf("%s  %s %s", pad(r.Label, lw, false), pad(bar, barWidth, false), formatValue(r.Value))
+		s := fmt.Sprintf("%s  %s %s", pad(r.Label, lw, false), pad(bar, barWidth, false), formatValue(lang, r.Value))
 		if bs.Unit != "" {
 			s += " " + bs.Unit
 		}
@@ -200,9 +201,11 @@ func textBars(b *strings.Builder, bs *report.Bars) {
 	}
 }
 
-func formatValue(v float64) string {
+// formatValue writes a chart's number: an integer as it is, anything else
+// with two decimals and the language's decimal mark (33.33, 33,33).
+func formatValue(lang string, v float64) string {
 	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
 		return fmt.Sprintf("%d", int64(v))
 	}
-	return fmt.Sprintf("%.2f", v)
+	return l10n.Fixed(lang, v, 2)
 }

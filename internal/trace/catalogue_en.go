@@ -93,7 +93,7 @@ func catalogueEN() map[string]Entry {
 			"New connections from this node stop reaching the pod only now: the EndpointSlice update had to reach kube-proxy, which applies changes at most once per --iptables-min-sync-period (1 s). Every node's kube-proxy does this on its own schedule."},
 		"race.result": {"verdict: the pod stopped accepting {closed} after the delete, kube-proxy stopped sending {removed} after it — a window of {window}; at {rate} requests/s over {endpoints} endpoints ≈ {failed} new connections refused (on a busy cluster, where kube-proxy synced something else just before and waits {minSync}: a window of up to {busyWindow}, ≈ {busyFailed} refused); the process ended after {exited} with code {code}",
 			"kube-proxy's sync runner waits --iptables-min-sync-period (1 s) after each sync before the next (since v1.34 without the old burst of two), so the window depends on what else changed in the last second — and every node's kube-proxy has its own timing. If the application stops accepting before every kube-proxy has removed it, clients get connection refused. A preStop sleep of a few seconds keeps it serving until the endpoint is gone everywhere; handling SIGTERM with server.Shutdown(ctx) then lets in-flight requests finish before the grace period ends."},
-		"story.crash": {"the story: the container of {pod} ({ip} on {node}) fails by {reason}, {times:# time|# times} in a row", ""},
+		"story.crash": {"the story: the container of {pod} ({ip} on {node}) fails {times:# time|# times} in a row: {reason}", ""},
 		"runtime.panic": {"{container}: panic: runtime error — the Go runtime prints the stack and exits with status 2",
 			"The process is the container: when PID 1 exits, the container is over. Nothing else in the pod stops."},
 		"runtime.oom": {"{container}: memory.max ({limit}) exceeded — the kernel OOM killer sends SIGKILL",
@@ -332,5 +332,11 @@ func phrasesEN() map[string]string {
 		"endpoint.ready":           "{1} ({2}, ready)",
 		"endpoint.notready":        "{1} ({2}, not ready)",
 		"priority.none":            "no PriorityClass and no globalDefault class",
+		"authn.x509":               "x509 client certificate",
+		"authn.sa":                 "service account token (JWT)",
+		"crash.panic":              "a Go panic (exit status 2)",
+		"crash.oom":                "the OOM killer (memory limit exceeded)",
+		"crash.liveness":           "its liveness probe fails",
+		"crash.readiness":          "its readiness probe fails",
 	}
 }

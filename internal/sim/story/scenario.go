@@ -77,7 +77,7 @@ func (c *Scene) Crash(pod *corev1.Pod, reason string, times int) error {
 		return fmt.Errorf("pod %s is not bound to a node", pod.Name)
 	}
 	c.Recorder().Add(trace.Step{Phase: trace.PhaseKubectl, Actor: "story", Kind: "story.crash", Object: apiserver.ObjectRef(pod),
-		Fields: trace.F("pod", pod.Name, "reason", reason, "times", times, "ip", pod.Status.PodIP, "node", pod.Spec.NodeName)})
+		Fields: trace.F("pod", pod.Name, "reason", trace.P("crash."+reason), "times", times, "ip", pod.Status.PodIP, "node", pod.Spec.NodeName)})
 	return k.Crash(pod.Name, reason, times)
 }
 

@@ -174,7 +174,8 @@ func steps(c cat, w kubeproxy.Walk) string {
 			if st.Roll.Draw < st.Roll.Threshold {
 				op = "<"
 			}
-			line += fmt.Sprintf("   [%s %.4f %s %.4f]", c.F("walk.roll"), float64(st.Roll.Draw)/(1<<31), op, float64(st.Roll.Threshold)/(1<<31))
+			lang := c.t.Lang()
+			line += fmt.Sprintf("   [%s %s %s %s]", c.F("walk.roll"), fixed(lang, float64(st.Roll.Draw)/(1<<31), 4), op, fixed(lang, float64(st.Roll.Threshold)/(1<<31), 4))
 		}
 		b.WriteString(line + "\n")
 	}
