@@ -60,6 +60,7 @@ func TestTraceApplyGolden(t *testing.T) {
 func TestTraceAt(t *testing.T) {
 	inRoot(t)
 	runGolden(t, "trace-apply/at-00-01.500.en.txt", "trace", "apply", "--at", "00:01.500", "examples/app.yaml")
+	runGolden(t, "trace-apply/at-step-39.en.txt", "trace", "apply", "--at", "39", "examples/app.yaml") // README's sample
 	out39 := runGolden(t, "trace-apply/at-step-39.ru.txt", "--lang", "ru", "trace", "apply", "--at", "39", "examples/app.yaml")
 	if !regexp.MustCompile(`web-6c64cbcbb9-p8scn +0/1 +Pending .*<none> +<none>`).MatchString(out39) ||
 		!regexp.MustCompile(`web-6c64cbcbb9-rtqj5 +0/1 +Pending .* node-c`).MatchString(out39) {
