@@ -23,6 +23,10 @@ type Doc struct {
 	// Data, when set, replaces the block dump in --format json with a
 	// command-specific, documented structure.
 	Data any `json:"-"`
+	// Schema names Data's documented structure and its version
+	// (k8sexplain.quorum/v1, docs/json.md); --format json writes it as
+	// the object's first field, "schema".
+	Schema string `json:"-"`
 }
 
 // Block is one piece of a Doc. Exactly one field is set.
