@@ -36,7 +36,7 @@ func BenchmarkStartup(b *testing.B) {
 	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("go build hello: %v\n%s", err, out)
 	}
-	for _, args := range []string{"version", "--help", "dnat", "trace apply examples/app.yaml"} {
+	for _, args := range []string{"version", "--help", "dnat", "trace apply examples/app.yaml", "quiz list"} {
 		b.Run(strings.ReplaceAll(args, " ", "_"), func(b *testing.B) {
 			var cmd, ref []time.Duration
 			for i := 0; i < b.N; i++ {

@@ -75,13 +75,19 @@ On a terminal the questions are interactive menus. Otherwise answers are read fr
 per question; the end of input ends the session:
 {answer formats}
 Numbers may be written 1/3, 33%, 50,000, 50k or 1200m (millicores) where the unit allows. An
-answer that cannot be read is asked again with the expected form; an empty line means "I don't
-know". On a terminal, after a free-text answer you see the model answer and the checklist of key
-points and may change the automatic rating before it goes to spaced repetition.
+answer that cannot be read is asked again with the expected form; an empty line or ? shows the
+model answer. A free-text answer may take several lines on a terminal (Enter on two empty lines
+finishes it). After the feedback (the model answer; for free text the checklist of key points) you
+confirm or change the suggested rating: any rating for free text, only a lower one ("Hard — I
+guessed") for a right choice, order or number. The rating you confirm is the verdict: spaced
+repetition, the report, --mistakes, --weakest and stats. In line mode and answers files a rating
+may end the answer: "2 #hard", "etcd commits on a majority #good" (again, hard, good, easy), or
+"rating: hard" in an answers entry; without one the suggestion stands.
 
 Choices are shuffled, and reshuffled each time a question comes back. --answers FILE grades a
 prepared sheet, a YAML list of {id, answer}, whose choice and step numbers are those
-"quiz list --choices" shows with the same --seed; it does not touch your progress unless --record.
+"quiz list --choices" shows with the same --seed, and an optional rating; it does not touch your
+progress unless --record.
 
 Drills: --weakest (weakest topics first), --mistakes (questions you got wrong), --new (never
 answered), --id ID,... and --type text,numeric,... A session's new questions are drawn with a

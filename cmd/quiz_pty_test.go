@@ -3,7 +3,6 @@
 package cmd
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	expect "github.com/Netflix/go-expect"
 	"github.com/k8sexplain/k8sexplain/internal/iostreams"
 	"github.com/k8sexplain/k8sexplain/internal/ptytest"
 	"github.com/k8sexplain/k8sexplain/internal/quiz"
@@ -49,7 +49,17 @@ func TestQuizInteractivePTY(t *testing.T) {
 		t.Fatal(err)
 	}
 	expectOut("See it")
-	expectOut("Question 2 of 2")
+	// a right pick may be rated lower ("Hard — I guessed"): Enter keeps the
+	// automatic rating; a wrong pick has nothing to rate
+	if got, err := c.Expect(expect.String("How well did you know it?"), expect.String("Question 2 of 2")); err != nil {
+		t.Fatal(err)
+	} else if strings.Contains(got, "How well") {
+		ptytest.WaitRaw(t, c.Tty().Fd())
+		if _, err := c.Send("\r"); err != nil {
+			t.Fatal(err)
+		}
+		expectOut("Question 2 of 2")
+	}
 	ptytest.WaitRaw(t, c.Tty().Fd())
 	if _, err := c.Send("\x03"); err != nil {
 		t.Fatal(err)
@@ -74,9 +84,15 @@ func TestQuizInteractivePTY(t *testing.T) {
 // waitRaw polls the terminal's mode until ICANON and ISIG are clear, for
 // at most five seconds.
 
-// TestQuizRatingPTY: after a free-text answer on a terminal the learner
-// sees the checklist and the model answer, then the rating prompt with the
-// automatic rating preselected; the rating chosen is what FSRS gets.
+// TestQuizRatingPTY is the §1 loop on a terminal: a free-text answer on
+// several lines (Enter on two empty lines finishes it), then the
+// checklist (✓ with the words that state a point, "not recognised"
+// otherwise, never "Wrong."), the model answer, and the rating prompt with
+// the grader's suggestion preselected. The rating the learner confirms is
+// the verdict: FSRS, the log's score, the report's verdict and "To
+// revisit". An empty answer reveals the model answer and the key points
+// without calling the answer wrong, then asks for the rating (Again
+// preselected).
 func TestQuizRatingPTY(t *testing.T) {
 	dir := quizTest(t)
 	c := ptytest.Console(t)
@@ -84,28 +100,49 @@ func TestQuizRatingPTY(t *testing.T) {
 	streams := &iostreams.Streams{In: c.Tty(), Out: c.Tty(), ErrOut: c.Tty(), InTTY: true, OutTTY: true,
 		Getenv: testGetenv}
 	done := make(chan int, 1)
+	var out strings.Builder
 	go func() {
-		done <- Execute(streams, []string{"quiz", "--id", "t-text-quorum", "--color", "never"})
+		done <- Execute(streams, []string{"quiz", "--id", "t-text-quorum,t-text-pending", "--color", "never"})
 	}()
-	expect := func(s string) {
+	expectOut := func(s string) {
 		t.Helper()
-		if _, err := c.ExpectString(s); err != nil {
+		got, err := c.ExpectString(s)
+		out.WriteString(got)
+		if err != nil {
 			t.Fatalf("waiting for %q: %v", s, err)
 		}
 	}
-	expect("Question 1 of 1")
-	ptytest.WaitRaw(t, c.Tty().Fd())
-	if _, err := c.Send("writes need a majority\r"); err != nil {
-		t.Fatal(err)
+	send := func(keys string) {
+		t.Helper()
+		ptytest.WaitRaw(t, c.Tty().Fd())
+		if _, err := c.Send(keys); err != nil {
+			t.Fatal(err)
+		}
 	}
-	expect("✓ majority — «writes need a majority»")
-	expect("Model answer:")
-	expect("How well did you know it?")
-	ptytest.WaitRaw(t, c.Tty().Fd())
-	if _, err := c.Send("\x1b[A\r"); err != nil { // from the preselected Hard up to Again
-		t.Fatal(err)
+	expectOut("Question 1 of 2")
+	expectOut("[Enter 2 empty lines to finish]")
+	// two lines; the grader recognises the first point only
+	send("writes need a majority\r")
+	send("and four members tolerate one loss, like three\r")
+	send("\r")
+	send("\r")
+	expectOut("✓ majority — «writes need a majority»")
+	expectOut("Model answer:")
+	expectOut("How well did you know it?")
+	if strings.Contains(out.String(), "Wrong") {
+		t.Errorf("a free-text answer without a misconception was called wrong:\n%s", out.String())
 	}
-	expect("Quiz report")
+	send("\x1b[B\x1b[B\r") // from the preselected Hard down to Easy: the learner knows it all
+	expectOut("Question 2 of 2")
+	send("\r")
+	send("\r") // nothing: show me the answer
+	expectOut("The model answer, as asked: compare and rate yourself.")
+	expectOut("Key points (2 needed for a pass):")
+	expectOut("Model answer:")
+	expectOut("How well did you know it?")
+	send("\r") // Again, preselected
+	expectOut("Quiz report")
+	expectOut("To revisit")
 	go func() { _, _ = c.ExpectEOF() }()
 	select {
 	case code := <-done:
@@ -116,9 +153,20 @@ func TestQuizRatingPTY(t *testing.T) {
 		t.Fatal("the session did not end")
 	}
 	data, err := os.ReadFile(filepath.Join(dir, quiz.LogFile))
-	var r quiz.Review
-	if err != nil || json.Unmarshal(bytes.TrimSpace(data), &r) != nil || r.ID != "t-text-quorum" || r.Rating != 1 || r.Score != 0.5 {
-		t.Errorf("want one review rated Again (1) with score 0.5, got %+v from %q (%v)", r, data, err)
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if err != nil || len(lines) != 2 {
+		t.Fatalf("want two reviews, got %q (%v)", data, err)
+	}
+	var easy, again quiz.Review
+	if json.Unmarshal([]byte(lines[0]), &easy) != nil || easy.ID != "t-text-quorum" || easy.Rating != 4 || easy.Score != 1 {
+		t.Errorf("want the first review rated Easy (4) with score 1 (the learner's verdict), got %+v", easy)
+	}
+	if json.Unmarshal([]byte(lines[1]), &again) != nil || again.ID != "t-text-pending" || again.Rating != 1 || again.Score != 0 {
+		t.Errorf("want the revealed answer rated Again (1) with score 0, got %+v", again)
+	}
+	st, err := (&quiz.Store{Dir: dir}).Load()
+	if err != nil || st.Cards["t-text-quorum"].LastScore != 1 {
+		t.Errorf("last_score does not follow the rating: %+v %v", st, err)
 	}
 }
 

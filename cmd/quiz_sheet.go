@@ -39,7 +39,7 @@ func answersRun(o *QuizOptions, e *quizEnv) error {
 			return exitcode.Inputf("%s:%d: no question with id %q (see k8sexplain quiz list)", o.Answers, a.Line, a.ID)
 		}
 		qs = append(qs, q)
-		p.Answers[a.ID] = a.Answer
+		p.Answers[a.ID] = a.AnswerLine()
 	}
 	s := &quiz.Session{Questions: qs, Prompter: p, Lang: e.g.Lang, Seed: e.g.Seed, Exam: o.Exam, Now: e.now}
 	if o.Record {

@@ -50,6 +50,7 @@ var verbatim = []struct {
 	{regexp.MustCompile(`(?:k8sexplain|kubectl|iptables|nft|ipvsadm|etcdctl|curl|grpcurl) [^\n]*`), "a command line, as it is typed"},
 	{regexp.MustCompile(`«[^»а-яА-ЯёЁ]*»`), "Kubernetes' (or the user's) own English words, quoted in «» by the Russian sentence"},
 	{regexp.MustCompile(`Ваш ответ: .*`), "the user's answer, echoed as typed"},
+	{regexp.MustCompile(`(?:Снова|Трудно|Хорошо|Легко) — `), "the quiz's rating names (FSRS Again, Hard, Good, Easy), the labels of its keys"},
 	{regexp.MustCompile(`(?:cpu|memory|ephemeral-storage) (?:request|limit) for (?:init )?container [\w-]+`), "LimitRanger's annotation (kubernetes.io/limit-ranger), Kubernetes' own text"},
 	{regexp.MustCompile(`\s(?://|#) .*$`), "a comment in a Go or YAML example, which is code"},
 	{regexp.MustCompile(`\b\d+/\d+ nodes are available: .*`), "the scheduler's FailedScheduling message, Kubernetes' own text"},

@@ -14,13 +14,20 @@
 // shown as a Presentation, the learner's answer comes back as one line of
 // text in a documented format (the same format the non-terminal mode reads
 // and the --answers file holds), a grader turns it into a Result with a score
-// in [0, 1], and the result becomes an FSRS rating (AutoRating) that
-// schedules the next review. The feedback always shows the model answer;
-// after a free-text answer on a terminal the learner confirms or changes
-// the rating (Session.Rate). Every graded answer is appended to the review
-// log before the next question is asked; Ctrl-C at the rating prompt keeps
-// the answer with its automatic rating, so an interrupted session loses
-// nothing.
+// in [0, 1], and the result suggests an FSRS rating (AutoRating). The
+// feedback always shows the model answer; then the learner confirms or
+// changes the rating (Session.Rate, RatingChoices: any rating for free
+// text, only a lower one for the exactly graded types), or wrote it with
+// the answer ("2 #hard", SplitRating; `rating:` in an answers file). The
+// rating confirmed is the verdict everywhere (Answered.Score, RatedScore,
+// Answered.Verdict): FSRS, the log's score, the report, --mistakes,
+// --weakest and stats. An empty answer or "?" reveals the model answer
+// (Reveal) without calling it wrong. A pass is one definition for the
+// grader, the eval test, the suggestion and the report: a suggested
+// rating of Good or Easy (Grade). Every graded answer is appended to the
+// review log before the next question is asked; Ctrl-C at the rating
+// prompt keeps the answer with its automatic rating, so an interrupted
+// session loses nothing.
 //
 // The learner loop (session.go, report.go, cmd/quiz.go): unreadable
 // answers are asked again with the expected form (Session.Reask); drills
@@ -79,7 +86,11 @@
 //	pass: 2
 //
 // Both languages are required in every `says`; the patterns of both
-// languages are tried on every answer (learners mix them).
+// languages are tried on every answer (learners mix them), and so is,
+// for a `says`, the n-th English pattern joined with the n-th Russian one
+// when both have as many groups: each group takes the alternatives of
+// both ("контроллер removes финализатор"). Write the two lists in
+// parallel.
 //
 // A pattern is GROUPS joined by " + " (space, plus, space: "n/2+1" stays one
 // term); a group is ALTERNATIVES joined by "|"; an alternative is a word or
@@ -97,6 +108,11 @@
 // matches "подтверждает", "commit" matches "committed"); or with one typo
 // when it has 5+ letters. Negation words and numbers match only exactly. A
 // phrase matches its words in order with at most one extra word between.
+// Russian IT slang and transliterations also read as the English term
+// (ruSlang: "шедулер" is "scheduler", "ноду" is "node", "кублет" is
+// "kubelet"), so English patterns meet Russian speech. The words of one
+// match stand at most 12 apart (8 for a misconception), plus 2 per group
+// beyond two.
 //
 // Clauses: an answer is split at sentence ends (". " or a final dot, "!",
 // "?", new lines), at ";" and ":" outside parentheses, at commas outside
@@ -109,10 +125,17 @@
 // but, however, whereas, while, although, though, yet, а, но, однако,
 // хотя, зато (dropped). "rather than" and "instead of" split too and
 // negate the clause after them ("use informers rather than polling").
+// A clause of six or more terms without a function word or a Russian verb
+// (operators such as "→", "=", "+" or a spaced dash make it a statement)
+// is a keyword list and states nothing, with or without commas.
 //
 // Polarity: the words a pattern matched plus up to five before and two
 // after (not across and/и/also/также, nor across a comma, dash, slash or
-// bracket) are checked for negations the pattern did not match itself:
+// bracket, nor across a word that opens a clause of its own: because,
+// since, when, once, if, so, which, who, where, after, before…; потому,
+// поэтому, когда, если, чтобы, который…) are checked for negations the
+// pattern did not match itself ("no longer", "nothing" and "nobody" reach
+// only the two words after them):
 // not, no, never, none, nothing, nobody, nowhere, without, cannot,
 // neither/nor (once), n't and its apostrophe-less forms, stops/stopped/
 // ceases; не, нет, ни, никогда, нельзя, никто, ничто, ничего, никак, нигде,
@@ -124,9 +147,10 @@
 // "не … ли"/"нет ли" is an indirect question, not a negation. "not …
 // until/unless" and "пока … не" mean "only after" and cancel the negation.
 // "None" right after "clusterIP" is a value. A negated scope CONTRADICTS
-// the concept (it fails, and the feedback says the answer states the
-// opposite). A pattern that itself contains a negation ("no|not + add +
-// tolerance") expects it. Of several ways a pattern matches one clause, a
+// the concept: it is not stated (so a negated answer earns no pass), but
+// the checklist shows it as "not recognised", never as the opposite — a
+// negation read around a right sentence is no proof. A pattern that
+// itself contains a negation ("no|not + add + tolerance") expects it. Of several ways a pattern matches one clause, a
 // `says` pattern takes a positive one if any, a `wrong` pattern a negated
 // one if any (a misconception counts only when nothing negates it). A
 // concept stated in one clause and contradicted in another counts as
@@ -134,19 +158,26 @@
 //
 // Words in detail: "x > y" reads as "x more y" (a comparison; "->" and
 // "=>" are arrows). A typo is allowed when the pattern word has 5+ letters
-// and the answer word 4+; on stems only when both stems have 5+ letters
-// ("like" is not "live").
+// and the answer word 4+; on stems only when both stems have 6+ letters
+// ("like" is not "live", "freed" is not "freeze").
 //
 // Misconceptions: a `wrong` pattern matched with positive polarity fails
-// its concept even if a `says` pattern matched, and the feedback names it.
+// its concept even if a `says` pattern matched, and the feedback names it
+// (✗, quoted, the only case where it says "Wrong"). A sentence that warns
+// ("a common mistake", "don't…", "never…", "bad idea", "last resort";
+// "ошибка", "нельзя…", "не стоит", "в крайнем случае"…) states no
+// misconception.
 //
 // Scoring: score = stated concepts / all concepts; full credit (Correct)
 // only when every concept is stated and no misconception matched; a pass
 // needs `pass` concepts stated (all by default). The automatic FSRS rating
 // of a free-text answer: full credit Easy, a pass Good, some concepts Hard,
-// none Again (the learner may change it on a terminal).
+// none Again (the learner confirms or changes it: the rating is the
+// verdict).
 //
-// The labelled evaluation set in testdata/eval (dev/ to tune on, holdout/
-// never tuned on) measures false positives and false negatives; see
-// eval_test.go.
+// The labelled evaluation sets in testdata/eval (dev/, dev-old/ and the
+// blind dev-blind/ to tune on; holdout/, written blind and never tuned on,
+// added at merge) measure correct answers suggested as a pass, correct
+// answers marked ✗ and negative answers suggested as a pass; see
+// eval_test.go and README.
 package quiz

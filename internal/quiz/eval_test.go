@@ -23,39 +23,66 @@ type evalAnswer struct {
 }
 
 var (
-	evalKinds   = []string{"correct", "jargon", "keywords", "negation", "misconception", "partial", "offtopic", "empty"}
+	// keywords, negation, misconception and empty are the kinds of the
+	// first sets (dev, dev-old); stuffed and negated those of the sets
+	// written blind (dev-blind, holdout)
+	evalKinds   = []string{"correct", "jargon", "keywords", "negation", "misconception", "partial", "offtopic", "empty", "stuffed", "negated"}
 	evalExpects = []string{"pass", "partial", "fail"}
+	// negativeKinds must never be suggested as a pass
+	negativeKinds = []string{"keywords", "negation", "misconception", "offtopic", "empty", "stuffed", "negated"}
 )
 
-// Targets on answers the grader was not tuned on.
-const (
-	maxFalsePositive = 0.05
-	maxFalseNegative = 0.20
-)
+// evalSplits are the labelled sets, in testdata/eval/<split>/<id>.yaml.
+// dev: written by the grader's authors after reading the rubric; dev-old:
+// the first holdout, used for tuning since, so dev now; dev-blind: written
+// blind (only the question prompt seen, never the rubric, the model
+// answer or the code; issue 22 §3), tuned on; holdout: written blind,
+// added by the lead at merge time and never read while tuning: graded
+// and its figures printed, its text never.
+var evalSplits = []string{"dev", "dev-old", "dev-blind", "holdout"}
 
-type evalStats struct {
-	answers, negatives, positives int // negatives: expect partial or fail; positives: expect pass
-	fp, fn                        int
-	misgraded                     []string
+// devFloor are the levels the dev sets reach, per split and language: a
+// regression below them fails. The issue's targets on blind answers are
+// correct-as-pass >= 70 %, correct marked contradicted <= 2 %, and a
+// negative suggested as a pass <= 5 %; README ("How well the free-text
+// grader does") gives the figures and how they were made.
+var devFloor = map[string]evalFloor{
+	"dev en":       {minCorrectPass: 0.99, maxContradicted: 0.005, maxNegativePass: 0.005},
+	"dev ru":       {minCorrectPass: 0.99, maxContradicted: 0.005, maxNegativePass: 0.005},
+	"dev-old en":   {minCorrectPass: 0.93, maxContradicted: 0.005, maxNegativePass: 0.005},
+	"dev-old ru":   {minCorrectPass: 0.88, maxContradicted: 0.01, maxNegativePass: 0.005},
+	"dev-blind en": {minCorrectPass: 0.80, maxContradicted: 0.005, maxNegativePass: 0.03},
+	"dev-blind ru": {minCorrectPass: 0.70, maxContradicted: 0.005, maxNegativePass: 0.02},
 }
 
-func (s evalStats) rates() (fp, fn float64) {
-	if s.negatives > 0 {
-		fp = float64(s.fp) / float64(s.negatives)
+type evalFloor struct{ minCorrectPass, maxContradicted, maxNegativePass float64 }
+
+// evalStats counts one split in one language (or both).
+type evalStats struct {
+	answers                int
+	correct, correctPass   int // correct and jargon answers; those suggested as a pass
+	contradicted           int // correct answers with a check marked ✗ (a named misconception)
+	negative, negativePass int // stuffed, negated, off-topic (and the old negative kinds); suggested as a pass
+	partial, partialPass   int
+	misgraded              []string
+}
+
+func (s evalStats) rate(n, of int) float64 {
+	if of == 0 {
+		return 0
 	}
-	if s.positives > 0 {
-		fn = float64(s.fn) / float64(s.positives)
-	}
-	return fp, fn
+	return float64(n) / float64(of)
 }
 
 func (s evalStats) String() string {
-	fp, fn := s.rates()
-	return fmt.Sprintf("%d answers, FP %d/%d = %.1f%%, FN %d/%d = %.1f%%", s.answers, s.fp, s.negatives, fp*100, s.fn, s.positives, fn*100)
+	return fmt.Sprintf("%d answers: correct suggested as pass %d/%d = %.1f%%, correct marked contradicted %d/%d = %.1f%%, stuffed/negated/off-topic suggested as pass %d/%d = %.1f%%, partial as pass %d/%d",
+		s.answers, s.correctPass, s.correct, 100*s.rate(s.correctPass, s.correct), s.contradicted, s.correct, 100*s.rate(s.contradicted, s.correct),
+		s.negativePass, s.negative, 100*s.rate(s.negativePass, s.negative), s.partialPass, s.partial)
 }
 
-// loadEval reads every file of one split. Holdout answers are graded but
-// their text is never printed: nobody tunes on them.
+// loadEval reads every file of one split (none if the folder is absent).
+// Holdout answers are graded but their text is never printed: nobody
+// tunes on them.
 func loadEval(t *testing.T, bank *Bank, split string) map[string][]evalAnswer {
 	t.Helper()
 	dir := path.Join("testdata", "eval", split)
@@ -92,8 +119,12 @@ func loadEval(t *testing.T, bank *Bank, split string) map[string][]evalAnswer {
 	return out
 }
 
-func gradeEval(bank *Bank, set map[string][]evalAnswer, show bool) evalStats {
-	var s evalStats
+// gradeEval grades a split per language ("" for both). A correct answer
+// is one labelled pass of kind correct or jargon; a negative one of the
+// negative kinds; pass is Result.Pass, the one pass definition the
+// feedback and the FSRS suggestion use.
+func gradeEval(bank *Bank, set map[string][]evalAnswer, show bool) map[string]*evalStats {
+	by := map[string]*evalStats{"": {}, "en": {}, "ru": {}}
 	ids := make([]string, 0, len(set))
 	for id := range set {
 		ids = append(ids, id)
@@ -103,20 +134,32 @@ func gradeEval(bank *Bank, set map[string][]evalAnswer, show bool) evalStats {
 		q := bank.Get(id)
 		for i, a := range set[id] {
 			r := Grade(q, nil, a.Text, a.Lang)
-			s.answers++
-			credited := r.Pass || r.Score >= 0.999
 			bad := ""
-			if a.Expect == "pass" {
-				s.positives++
-				if !r.Pass {
-					s.fn++
-					bad = "FN"
-				}
-			} else {
-				s.negatives++
-				if credited {
-					s.fp++
-					bad = "FP"
+			for _, s := range []*evalStats{by[""], by[a.Lang]} {
+				s.answers++
+				switch {
+				case a.Expect == "pass" && (a.Kind == "correct" || a.Kind == "jargon"):
+					s.correct++
+					if r.Pass {
+						s.correctPass++
+					} else {
+						bad = "FN"
+					}
+					if misconceived(r) {
+						s.contradicted++
+						bad = "CONTRA"
+					}
+				case slices.Contains(negativeKinds, a.Kind) && a.Expect != "pass":
+					s.negative++
+					if r.Pass {
+						s.negativePass++
+						bad = "FP"
+					}
+				case a.Kind == "partial":
+					s.partial++
+					if r.Pass {
+						s.partialPass++
+					}
 				}
 			}
 			if bad != "" && show {
@@ -128,38 +171,57 @@ func gradeEval(bank *Bank, set map[string][]evalAnswer, show bool) evalStats {
 					}
 					states = append(states, st)
 				}
-				s.misgraded = append(s.misgraded, fmt.Sprintf("%s %s#%d %s %s (expect %s) score %.2f: %q\n      %s",
+				by[""].misgraded = append(by[""].misgraded, fmt.Sprintf("%s %s#%d %s %s (expect %s) score %.2f: %q\n      %s",
 					bad, id, i+1, a.Lang, a.Kind, a.Expect, r.Score, a.Text, strings.Join(states, "\n      ")))
 			}
 		}
 	}
-	return s
+	return by
 }
 
-// TestEvalGrader grades the labelled evaluation set and prints the
-// false-positive rate (an answer that deserves no pass, graded as a pass
-// or full credit) and the false-negative rate (an answer that deserves a
-// pass, graded below it) per split. It fails when the holdout split, once
-// it has answers, misses the targets; until then the dev split must meet
-// them.
+// TestEvalGrader grades the labelled sets and prints, per split and
+// language, the share of correct answers suggested as a pass, of correct
+// answers marked ✗ contradicted, and of stuffed, negated or off-topic
+// answers suggested as a pass. It fails when a dev split falls below the
+// levels reached (devFloor); the holdout is scored and printed, never
+// asserted on (the lead scores it against the issue's targets). With
+// K8SEXPLAIN_EVAL_SHOW=1 the misgraded dev answers are logged.
 func TestEvalGrader(t *testing.T) {
 	bank, err := Load(questions.FS)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dev := gradeEval(bank, loadEval(t, bank, "dev"), true)
-	hold := gradeEval(bank, loadEval(t, bank, "holdout"), false)
-	for _, m := range dev.misgraded {
-		t.Log(m)
-	}
-	t.Logf("dev: %s", dev)
-	t.Logf("holdout: %s", hold)
-	fmt.Printf("quiz eval: dev %s | holdout %s\n", dev, hold)
-	gate, name := hold, "holdout"
-	if hold.answers == 0 {
-		gate, name = dev, "dev"
-	}
-	if fp, fn := gate.rates(); fp > maxFalsePositive || fn > maxFalseNegative {
-		t.Errorf("%s: false positives %.1f%% (max %.0f%%), false negatives %.1f%% (max %.0f%%)", name, fp*100, maxFalsePositive*100, fn*100, maxFalseNegative*100)
+	show := os.Getenv("K8SEXPLAIN_EVAL_SHOW") != ""
+	for _, split := range evalSplits {
+		set := loadEval(t, bank, split)
+		if len(set) == 0 {
+			fmt.Printf("quiz eval: %s: no answers\n", split)
+			continue
+		}
+		by := gradeEval(bank, set, show && split != "holdout")
+		for _, m := range by[""].misgraded {
+			t.Log(m)
+		}
+		for _, lang := range []string{"", "en", "ru"} {
+			name := split
+			if lang != "" {
+				name += " " + lang
+			}
+			fmt.Printf("quiz eval: %s: %s\n", name, by[lang])
+			f, ok := devFloor[name]
+			if !ok {
+				continue
+			}
+			s := by[lang]
+			if c := s.rate(s.correctPass, s.correct); c < f.minCorrectPass {
+				t.Errorf("%s: correct suggested as pass %.1f%%, below %.0f%%", name, 100*c, 100*f.minCorrectPass)
+			}
+			if c := s.rate(s.contradicted, s.correct); c > f.maxContradicted {
+				t.Errorf("%s: correct marked contradicted %.1f%%, above %.0f%%", name, 100*c, 100*f.maxContradicted)
+			}
+			if n := s.rate(s.negativePass, s.negative); n > f.maxNegativePass {
+				t.Errorf("%s: stuffed/negated/off-topic suggested as pass %.1f%%, above %.0f%%", name, 100*n, 100*f.maxNegativePass)
+			}
+		}
 	}
 }

@@ -217,7 +217,7 @@ func TestKindPlugsIn(t *testing.T) {
 	if r := Grade(q, nil, "maybe", "en"); r.Verdict != Partial || !r.Pass {
 		t.Errorf("a pass below full marks: %+v", r)
 	}
-	if r := Grade(q, nil, "  ", "en"); r.Unreadable == "" || graded != 2 {
+	if r := Grade(q, nil, "  ", "en"); !r.Reveal || r.Verdict != Revealed || graded != 2 {
 		t.Errorf("an empty answer reached the type (%d grades): %+v", graded, r)
 	}
 	if AutoRating(q, Result{Score: 1}) != fsrs.Hard {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	fsrs "github.com/open-spaced-repetition/go-fsrs/v3"
 	"gopkg.in/yaml.v3"
 )
 
@@ -145,12 +146,25 @@ func (s *ScriptedPrompter) Ask(p *Presentation) (string, error) {
 type ScriptedAnswer struct {
 	ID     string
 	Answer string
+	// Rating is the entry's rating (0: none, the automatic one applies).
+	Rating fsrs.Rating
 	Line   int
 }
 
-// ParseAnswers reads an answers file: a YAML list of {id, answer}. The
-// answer is a line in the answer format, or for choice questions a list of
-// numbers ([1, 3] is "1 3"). Ids must be unique.
+// AnswerLine is the entry as an answer line: the answer, and its rating
+// after " #" (SplitRating) when it has one.
+func (a ScriptedAnswer) AnswerLine() string {
+	if a.Rating == 0 {
+		return a.Answer
+	}
+	return a.Answer + " #" + RatingWord(a.Rating)
+}
+
+// ParseAnswers reads an answers file: a YAML list of {id, answer} with an
+// optional rating (again, hard, good or easy: the learner's verdict,
+// see Session.Rate). The answer is a line in the answer format, or for
+// choice questions a list of numbers ([1, 3] is "1 3"). Ids must be
+// unique.
 func ParseAnswers(data []byte) ([]ScriptedAnswer, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
@@ -185,8 +199,14 @@ func ParseAnswers(data []byte) ([]ScriptedAnswer, error) {
 					return nil, err
 				}
 				a.Answer, hasAnswer = s, true
+			case "rating":
+				r, ok := ParseRating(v.Value)
+				if v.Kind != yaml.ScalarNode || !ok {
+					return nil, fmt.Errorf("line %d: rating must be again, hard, good or easy", v.Line)
+				}
+				a.Rating = r
 			default:
-				return nil, fmt.Errorf("line %d: unknown field %q (want id and answer)", k.Line, k.Value)
+				return nil, fmt.Errorf("line %d: unknown field %q (want id, answer and an optional rating)", k.Line, k.Value)
 			}
 		}
 		if a.ID == "" || !hasAnswer {

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -199,6 +201,11 @@ func Load(fsys fs.FS) (*Bank, error) {
 }
 
 func parseFile(name string, data []byte) ([]*Question, error) {
+	// One parse: the text becomes a node tree once, each question is
+	// checked for unknown fields on the tree (checkKnown) and decoded from
+	// it. Marshalling every question back to YAML for a strict decoder
+	// (as before) parsed the bank three times, most of `quiz list`'s
+	// start-up (issue 26 §3).
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
@@ -223,15 +230,72 @@ func parseFile(name string, data []byte) ([]*Question, error) {
 }
 
 // decodeStrict decodes one node, rejecting unknown fields (a typo such as
-// "explaination" would otherwise silently drop the model answer).
+// "explaination" would otherwise silently drop the model answer), as
+// yaml.v3's Decoder.KnownFields does, without parsing the text again.
 func decodeStrict(n *yaml.Node, v any) error {
-	out, err := yaml.Marshal(n)
-	if err != nil {
+	if err := checkKnown(n, reflect.TypeOf(v)); err != nil {
 		return err
 	}
-	dec := yaml.NewDecoder(strings.NewReader(string(out)))
-	dec.KnownFields(true)
-	return dec.Decode(v)
+	return n.Decode(v)
+}
+
+// checkKnown walks a node tree along the Go type it decodes into and
+// reports the first mapping key that names no field, as yaml.v3 words it:
+// "line 3: field explaination not found in type quiz.Question".
+func checkKnown(n *yaml.Node, t reflect.Type) error {
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch {
+	case t.Kind() == reflect.Struct && n.Kind == yaml.MappingNode:
+		fields := yamlFields(t)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			f, ok := fields[k.Value]
+			if !ok {
+				return fmt.Errorf("line %d: field %s not found in type %s", k.Line, k.Value, t.String())
+			}
+			if err := checkKnown(n.Content[i+1], f); err != nil {
+				return err
+			}
+		}
+	case (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) && n.Kind == yaml.SequenceNode:
+		for _, c := range n.Content {
+			if err := checkKnown(c, t.Elem()); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// yamlFields maps the YAML keys of a struct type to their field types.
+var yamlFieldCache sync.Map // reflect.Type -> map[string]reflect.Type
+
+func yamlFields(t reflect.Type) map[string]reflect.Type {
+	if m, ok := yamlFieldCache.Load(t); ok {
+		return m.(map[string]reflect.Type)
+	}
+	m := map[string]reflect.Type{}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		key, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		switch key {
+		case "-":
+			continue
+		case "":
+			key = strings.ToLower(f.Name)
+		}
+		m[key] = f.Type
+	}
+	yamlFieldCache.Store(t, m)
+	return m
 }
 
 // Filter returns the questions matching every non-empty criterion.

@@ -18,20 +18,46 @@ import (
 func FeedbackDoc(a *Answered, lang string) *report.Doc {
 	d := &report.Doc{}
 	r := a.Result
+	// A free-text grader is a coach: it never says "Wrong." unless the
+	// answer states a named misconception; what it did not recognise the
+	// learner compares with the model answer and rates.
+	coach := selfRated(a.Q)
 	switch {
+	case r.Reveal:
+		d.Styled("note", msg(lang, "The model answer, as asked: compare and rate yourself."))
 	case r.Verdict == Correct:
 		d.Styled("ok", msg(lang, "Correct."))
 	case r.Pass:
 		d.Styled("ok", fmt.Sprintf("%s: %s", msg(lang, "A pass, not full marks"), percent(r.Score)))
+	case coach && misconceived(r):
+		d.Styled("bad", msg(lang, "Wrong: the answer states a misconception."))
+	case coach && r.Verdict == Partial:
+		d.Styled("warn", fmt.Sprintf("%s: %s", msg(lang, "Some key points recognised"), percent(r.Score)))
+	case coach:
+		d.Styled("warn", msg(lang, "No key point recognised: compare with the model answer."))
 	case r.Verdict == Partial:
 		d.Styled("warn", fmt.Sprintf("%s: %s", msg(lang, "Partly correct"), percent(r.Score)))
 	default:
 		d.Styled("bad", msg(lang, "Wrong."))
 	}
 	details(d, a, lang)
+	if a.Rating != 0 && a.Auto != 0 && a.Rating != a.Auto {
+		// a rating written with the answer ("2 #hard", rating: in an answers file)
+		d.Styled("note", msgf(lang, "Your rating: {1} (suggested: {2}).", RatingName(a.Rating, lang), RatingName(a.Auto, lang)))
+	}
 	d.P(msg(lang, "Model answer") + ": " + a.Q.Explanation.In(lang))
 	SeeBlocks(d, a.Q.See, lang)
 	return d
+}
+
+// misconceived says a graded free-text answer states a named misconception.
+func misconceived(r Result) bool {
+	for _, c := range r.Checks {
+		if c.State == Misconception {
+			return true
+		}
+	}
+	return false
 }
 
 // SeeBlocks adds the `see:` of a question: the command, what to look for
@@ -64,21 +90,24 @@ type Data struct {
 	Verdict     string           `json:"verdict,omitempty"` // exam: the overall verdict against the senior bar
 	Answered    int              `json:"answered"`
 	Total       int              `json:"total"`
-	Score       float64          `json:"score"` // mean score of the answered questions, 0..1
+	Score       float64          `json:"score"` // mean score of the answered questions as rated (Answered.Score), 0..1
 	Topics      []TopicScore     `json:"topics"`
 	Questions   []QuestionResult `json:"questions"`
-	Revisit     []string         `json:"revisit"` // ids scoring below 0.8
+	Revisit     []string         `json:"revisit"` // ids rated below Good (a score below 0.8)
 }
 
-// TopicScore is one row of the per-topic report. Verdict (exam only)
-// compares the topic's score with the senior bar: "senior" at 0.8 or more,
-// "borderline" from 0.6, "below" under it.
+// TopicScore is one row of the per-topic report: the mean score as rated
+// (the learner's confirmed ratings, Answered.Score). Verdict (exam only)
+// compares it with the senior bar: "senior" at 0.8 or more, "borderline"
+// from 0.6, "below" under it; an exam keeps the grader's own mean beside
+// it (GraderScore).
 type TopicScore struct {
-	Topic     string  `json:"topic"`
-	Questions int     `json:"questions"`
-	Score     float64 `json:"score"`
-	Seconds   float64 `json:"seconds_per_question"`
-	Verdict   string  `json:"verdict,omitempty"`
+	Topic       string   `json:"topic"`
+	Questions   int      `json:"questions"`
+	Score       float64  `json:"score"`
+	Seconds     float64  `json:"seconds_per_question"`
+	Verdict     string   `json:"verdict,omitempty"`
+	GraderScore *float64 `json:"grader_score,omitempty"`
 }
 
 // The senior bar of the exam verdicts.
@@ -98,19 +127,25 @@ func BarVerdict(score float64) string {
 	return "below"
 }
 
-// QuestionResult is one graded question of the report.
+// QuestionResult is one graded question of the report: the rating
+// recorded (the learner's, or the automatic one) with the verdict and
+// score it stands for, and the grader's Result.
 type QuestionResult struct {
 	ID          string  `json:"id"`
 	Topic       string  `json:"topic"`
 	Type        string  `json:"type"`
 	Answer      string  `json:"answer"`
 	Seconds     float64 `json:"seconds"`
+	Rating      string  `json:"rating"`
+	Verdict     string  `json:"verdict"`
+	Score       float64 `json:"score"`
 	Result      Result  `json:"result"`
 	Explanation string  `json:"explanation"`
 	See         SeeIn   `json:"see"`
 }
 
-// revisitBelow is the score under which a question is listed to revisit.
+// revisitBelow is the score under which a question is listed to revisit:
+// the lowest score rated Good (Rating, RatedScore).
 const revisitBelow = 0.8
 
 // Summarise computes the report data of a session.
@@ -118,22 +153,26 @@ func Summarise(out *Outcome, lang string, exam bool) *Data {
 	d := &Data{Lang: lang, Exam: exam, Interrupted: out.Interrupted, TimeUp: out.TimeUp, Answered: len(out.Answers), Total: out.Total,
 		Topics: []TopicScore{}, Questions: []QuestionResult{}, Revisit: []string{}}
 	byTopic := map[string]*TopicScore{}
+	grader := map[string]float64{}
 	sum := 0.0
 	for _, a := range out.Answers {
 		r := a.Result
 		r.Score = round3(r.Score)
+		score := a.Score()
 		d.Questions = append(d.Questions, QuestionResult{ID: a.Q.ID, Topic: a.Q.Topic, Type: a.Q.Type, Answer: a.Answer,
-			Seconds: round3(a.Seconds), Result: r, Explanation: a.Q.Explanation.In(lang), See: a.Q.See.In(lang)})
-		sum += a.Result.Score
+			Seconds: round3(a.Seconds), Rating: RatingWord(a.Rating), Verdict: a.Verdict(), Score: round3(score),
+			Result: r, Explanation: a.Q.Explanation.In(lang), See: a.Q.See.In(lang)})
+		sum += score
 		t := byTopic[a.Q.Topic]
 		if t == nil {
 			t = &TopicScore{Topic: a.Q.Topic}
 			byTopic[a.Q.Topic] = t
 		}
 		t.Questions++
-		t.Score += a.Result.Score
+		t.Score += score
+		grader[a.Q.Topic] += a.Result.Score
 		t.Seconds += a.Seconds
-		if a.Result.Score < revisitBelow {
+		if score < revisitBelow {
 			d.Revisit = append(d.Revisit, a.Q.ID)
 		}
 	}
@@ -145,6 +184,8 @@ func Summarise(out *Outcome, lang string, exam bool) *Data {
 		t.Seconds = round3(t.Seconds / float64(t.Questions))
 		if exam {
 			t.Verdict = BarVerdict(t.Score)
+			g := round3(grader[t.Topic] / float64(t.Questions))
+			t.GraderScore = &g
 		}
 		d.Topics = append(d.Topics, *t)
 	}
@@ -183,13 +224,13 @@ func ReportDoc(out *Outcome, lang string, exam, detailed bool) *report.Doc {
 	header := []string{msg(lang, "Topic"), msg(lang, "Questions"), msg(lang, "Score"), msg(lang, "Time per question")}
 	right := []bool{false, true, true, true}
 	if exam {
-		header, right = append(header, msg(lang, "Senior bar")), append(right, false)
+		header, right = append(header, msg(lang, "Grader"), msg(lang, "Senior bar")), append(right, true, false)
 	}
 	tt := &report.Table{Header: header, Right: right}
 	for _, t := range data.Topics {
 		row := []string{t.Topic, fmt.Sprint(t.Questions), percent(t.Score), seconds(lang, t.Seconds)}
 		if exam {
-			row = append(row, msg(lang, "verdict "+t.Verdict))
+			row = append(row, percent(*t.GraderScore), msg(lang, "verdict "+t.Verdict))
 		}
 		tt.Rows = append(tt.Rows, row)
 	}
@@ -197,7 +238,7 @@ func ReportDoc(out *Outcome, lang string, exam, detailed bool) *report.Doc {
 	qt := &report.Table{Header: []string{"#", msg(lang, "Question"), msg(lang, "Verdict"), msg(lang, "Score"), msg(lang, "Time")},
 		Right: []bool{true, false, false, true, true}}
 	for i, a := range out.Answers {
-		qt.Rows = append(qt.Rows, []string{fmt.Sprint(i + 1), a.Q.ID, msg(lang, a.Result.Verdict), percent(a.Result.Score), seconds(lang, a.Seconds)})
+		qt.Rows = append(qt.Rows, []string{fmt.Sprint(i + 1), a.Q.ID, msg(lang, a.Verdict()), percent(a.Score()), seconds(lang, a.Seconds)})
 	}
 	doc.T(qt)
 	if detailed {

@@ -47,9 +47,12 @@ func parsePattern(src string) (pattern, error) {
 // before it negates it.
 type clause struct {
 	toks       []token
-	soft       []bool // soft[i]: a comma, dash or bracket stands before word i
-	start, end int    // byte offsets in the answer
+	spans      [][2]int // spans[i]: the byte offsets of word i in the answer
+	soft       []bool   // soft[i]: a comma, dash or bracket stands before word i
+	start, end int      // byte offsets in the answer
 	leadNeg    bool
+	list       bool // a keyword list (isKeywordList): it states nothing
+	sent       int  // the sentence the clause belongs to (for warnings)
 }
 
 // wordTok is a word with its byte span in the original text.
@@ -84,8 +87,8 @@ var (
 func clauses(s string) []clause {
 	var ws []wordTok
 	// boundaries[i] is true if a hard boundary precedes word i; comma[i] if a comma does.
-	var hard, comma, soft []bool
-	pendingHard, pendingComma, pendingSoft := false, false, false
+	var hard, comma, soft, sentEnd []bool
+	pendingHard, pendingComma, pendingSoft, pendingSent := false, false, false, false
 	depth := 0 // inside parentheses only a sentence end splits
 	// runes and their byte offsets (an invalid byte is one U+FFFD of size 1)
 	var rs []rune
@@ -115,7 +118,8 @@ func clauses(s string) []clause {
 			hard = append(hard, pendingHard)
 			comma = append(comma, pendingComma)
 			soft = append(soft, pendingSoft || pendingComma)
-			pendingHard, pendingComma, pendingSoft = false, false, false
+			sentEnd = append(sentEnd, pendingSent)
+			pendingHard, pendingComma, pendingSoft, pendingSent = false, false, false, false
 			i = j
 			continue
 		}
@@ -134,10 +138,10 @@ func clauses(s string) []clause {
 			}
 			pendingSoft = true
 		case '!', '?', '\n':
-			pendingHard = true
+			pendingHard, pendingSent = true, true
 		case '.':
 			if i+1 == len(rs) || unicode.IsSpace(rs[i+1]) {
-				pendingHard = true
+				pendingHard, pendingSent = true, true
 			}
 		case ',':
 			if depth == 0 {
@@ -151,21 +155,36 @@ func clauses(s string) []clause {
 				hard = append(hard, pendingHard)
 				comma = append(comma, pendingComma)
 				soft = append(soft, pendingSoft || pendingComma)
-				pendingHard, pendingComma, pendingSoft = false, false, false
+				sentEnd = append(sentEnd, pendingSent)
+				pendingHard, pendingComma, pendingSoft, pendingSent = false, false, false, false
 			}
 		}
 		i++
 	}
+	// "реплика-сет", "реплика сет": the second word is also "replicaset"
+	for i := 0; i+1 < len(ws); i++ {
+		if strings.HasPrefix(ws[i].raw, "реплик") && strings.HasPrefix(ws[i+1].raw, "сет") {
+			rs := newToken("replicaset")
+			ws[i+1].alias = &rs
+		}
+	}
 	var out []clause
+	sent := 0
 	cur := clause{start: -1}
 	flush := func() {
 		if len(cur.toks) > 0 {
+			cur.list = isKeywordList(s[cur.start:cur.end])
+			cur.sent = sent
 			out = append(out, cur)
 		}
 		cur = clause{start: -1}
 	}
 	for i := 0; i < len(ws); i++ {
 		w := ws[i]
+		if sentEnd[i] {
+			flush()
+			sent++
+		}
 		split := hard[i] || comma[i] && !subordinators[w.raw]
 		if split {
 			flush()
@@ -192,6 +211,7 @@ func clauses(s string) []clause {
 		cur.end = w.end
 		cur.soft = append(cur.soft, soft[i] && len(cur.toks) > 0)
 		cur.toks = append(cur.toks, w.token)
+		cur.spans = append(cur.spans, [2]int{w.start, w.end})
 	}
 	flush()
 	return out
@@ -219,6 +239,30 @@ var (
 
 func isNegator(w string) bool { return enNegators[w] || ruConcord[w] || w == "без" }
 
+// verbBreakers open a clause of their own inside a sentence part: a
+// negation does not reach across them ("the delete does not complete
+// because the controller removes the finalizer" states the removal).
+// "that"/"что" do not break: "it is not true that X" negates X.
+var verbBreakers = map[string]bool{"because": true, "since": true, "when": true, "once": true, "if": true,
+	"so": true, "which": true, "who": true, "where": true, "after": true, "before": true, "whereas": true,
+	"hence": true, "thus": true, "therefore": true, "otherwise": true,
+	"потому": true, "поэтому": true, "когда": true, "если": true, "чтобы": true, "где": true, "ведь": true,
+	"значит": true, "иначе": true, "который": true, "которая": true, "которое": true, "которые": true,
+	"которого": true, "которой": true, "которых": true, "которым": true}
+
+// shortReach is how many words after position i a negation there reaches
+// when it is "no longer" (2 after "longer") or a negative pronoun subject
+// ("nothing", "nobody": 2); 0 for the usual scope.
+func shortReach(toks []token, i int) int {
+	switch w := toks[i].raw; {
+	case w == "no" && i+1 < len(toks) && toks[i+1].raw == "longer":
+		return 3
+	case w == "nothing" || w == "nobody":
+		return 2
+	}
+	return 0
+}
+
 // scopeStops end a negation's reach outside the matched words: "commits on
 // a majority and never on a minority" does not negate the majority. "or"
 // does not stop it: "no need to wait or fail" negates both.
@@ -237,14 +281,14 @@ var scopeStops = map[string]bool{"and": true, "и": true, "also": true, "так�
 func negatedSpan(c clause, lo, hi int, matched map[int]bool) bool {
 	from := lo
 	for k := 1; k <= 5 && lo-k >= 0; k++ {
-		if scopeStops[c.toks[lo-k].raw] || c.soft[lo-k+1] {
+		if scopeStops[c.toks[lo-k].raw] || c.soft[lo-k+1] || verbBreakers[c.toks[lo-k].raw] {
 			break
 		}
 		from = lo - k
 	}
 	to := hi
 	for k := 1; k <= 2 && hi+k < len(c.toks); k++ {
-		if scopeStops[c.toks[hi+k].raw] || c.soft[hi+k] {
+		if scopeStops[c.toks[hi+k].raw] || c.soft[hi+k] || verbBreakers[c.toks[hi+k].raw] {
 			break
 		}
 		to = hi + k
@@ -270,6 +314,12 @@ func negatedSpan(c clause, lo, hi int, matched map[int]bool) bool {
 			seenNeg = true
 		}
 		if i < from || i > to || matched[i] || w == "none" && i > 0 && c.toks[i-1].raw == "clusterip" {
+			continue
+		}
+		// "no longer X", "nothing X", "nobody X": the negation is X's, the
+		// next two words; it does not reach a statement further on ("when
+		// it is no longer needed the controller removes it")
+		if reach := shortReach(c.toks, i); reach > 0 && (lo > i+reach || hi < i) {
 			continue
 		}
 		// "нет ли taint'ов", "не висит ли PVC": an indirect question, not a negation
@@ -326,11 +376,19 @@ func boolInt(b bool) int {
 // the answer word or its stem ("подтвержд" matches "подтверждает"); one
 // typo on words of 5+ letters. Negation words and numbers match exactly.
 func patternWordMatch(ans, pat token) bool {
-	if ans.raw == pat.raw || ans.stem == pat.stem {
+	if ans.raw == pat.raw {
 		return true
 	}
+	if ans.alias != nil && !pat.cyr && patternWordMatch(*ans.alias, pat) {
+		return true
+	}
+	// a negation or a number is only itself: "неё" stems to "не", and
+	// must not read as a negation (issue 22 §2)
 	if ans.neg || pat.neg || ans.num || pat.num {
 		return false
+	}
+	if ans.stem == pat.stem {
+		return true
 	}
 	minPrefix := 4
 	if pat.cyr {
@@ -421,9 +479,14 @@ func matchPattern(c clause, p pattern, prefer bool) (patternMatch, bool) {
 				return
 			}
 			lo, hi := acc[0].lo, acc[0].hi
-			matched := map[int]bool{}
 			for _, h := range acc {
 				lo, hi = min(lo, h.lo), max(hi, h.hi)
+			}
+			if hi-lo > maxSpan(len(acc), prefer) {
+				return
+			}
+			matched := map[int]bool{}
+			for _, h := range acc {
 				for k := h.lo; k <= h.hi; k++ {
 					matched[k] = true
 				}
@@ -451,6 +514,20 @@ func matchPattern(c clause, p pattern, prefer bool) (patternMatch, bool) {
 	walk(0, nil, &budget)
 	return best, found
 }
+
+// maxSpan bounds how far apart the words of one match may stand (issue 22
+// §2): the words of one statement stand near each other, while a subject
+// early in a long sentence part and a predicate a dozen words on, past
+// other verbs, belong to two statements. A misconception (prefer false)
+// is held to a tighter bound: it must be asserted plainly to be marked ✗.
+func maxSpan(groups int, says bool) int {
+	if says {
+		return spanSays + 2*(groups-2)
+	}
+	return spanWrong + 2*(groups-2)
+}
+
+var spanSays, spanWrong = 12, 8
 
 // negatorAcrossComma says whether a negation word the pattern asks for
 // ("no|not + add + tolerance") was found on the other side of a comma, dash
@@ -516,10 +593,33 @@ func compileConcept(c Concept) (compiledConcept, []error) {
 		return ps
 	}
 	cc.says = comp(c.Says)
+	cc.says = append(cc.says, mixed(c.Says)...)
 	for _, m := range c.Wrong {
 		cc.wrong = append(cc.wrong, comp(m.Says))
 	}
 	return cc, errs
+}
+
+// mixed pairs the English and Russian patterns written in parallel (the
+// same place in both lists, the same number of groups) into one whose
+// groups take the alternatives of both, so that an answer mixing the
+// languages ("kubelet рестартует container", "контроллер removes the
+// finalizer") meets it.
+func mixed(w Words) []pattern {
+	var out []pattern
+	for i := 0; i < len(w.En) && i < len(w.Ru); i++ {
+		en, err1 := parsePattern(w.En[i])
+		ru, err2 := parsePattern(w.Ru[i])
+		if err1 != nil || err2 != nil || len(en.groups) != len(ru.groups) {
+			continue
+		}
+		m := pattern{src: en.src + " / " + ru.src}
+		for g := range en.groups {
+			m.groups = append(m.groups, append(append([]phrase{}, en.groups[g]...), ru.groups[g]...))
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 // Concept states in a graded free-text answer.
@@ -555,15 +655,35 @@ func compiledRubric(q *Question) []compiledConcept {
 	return ccs
 }
 
+// maxQuoteWords is the longest clause quoted whole.
+const maxQuoteWords = 12
+
 // gradeConcept checks one concept against the clauses of an answer.
 func gradeConcept(answer string, cls []clause, c Concept, cc compiledConcept, lang string) Check {
 	ch := Check{Concept: c.Name.In(lang), State: Missing}
+	// the quote is the clause; of a long clause, the words the pattern
+	// matched with two words either side: what the grader recognised
 	quote := func(m patternMatch) string {
 		cl := cls[m.clause]
-		return strings.TrimSpace(answer[cl.start:cl.end])
+		if len(cl.toks) <= maxQuoteWords {
+			return strings.TrimSpace(answer[cl.start:cl.end])
+		}
+		lo, hi := max(0, m.lo-2), min(len(cl.toks)-1, m.hi+2)
+		q := answer[cl.spans[lo][0]:cl.spans[hi][1]]
+		if lo > 0 {
+			q = "…" + q
+		}
+		if hi < len(cl.toks)-1 {
+			q += "…"
+		}
+		return q
 	}
+	warned := warnedSentences(cls)
 	for i, ps := range cc.wrong {
 		for ci, cl := range cls {
+			if cl.list || warned[cl.sent] {
+				continue
+			}
 			for _, p := range ps {
 				if m, ok := matchPattern(cl, p, false); ok && !m.contradicted {
 					m.clause = ci
@@ -574,6 +694,9 @@ func gradeConcept(answer string, cls []clause, c Concept, cc compiledConcept, la
 	}
 	var stated, contra *patternMatch
 	for ci, cl := range cls {
+		if cl.list {
+			continue
+		}
 		for _, p := range cc.says {
 			m, ok := matchPattern(cl, p, true)
 			if !ok {

@@ -9,7 +9,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
-	"strings"
 	"time"
 
 	fsrs "github.com/open-spaced-repetition/go-fsrs/v3"
@@ -187,8 +186,33 @@ type Answered struct {
 	Result  Result
 	Seconds float64
 	// Rating is the FSRS rating recorded: the automatic one (AutoRating)
-	// unless the learner changed it.
+	// unless the learner changed it. It is the answer's verdict everywhere
+	// (Score, Verdict); the grader's own stays in Result.
 	Rating fsrs.Rating
+	// Auto is the automatic rating the grader suggested.
+	Auto fsrs.Rating
+}
+
+// Score is the answer's score as its rating has it (RatedScore): what the
+// log records, the report sums and --mistakes reads.
+func (a *Answered) Score() float64 {
+	if a.Rating == 0 {
+		return a.Result.Score
+	}
+	return RatedScore(a.Result.Score, a.Rating)
+}
+
+// Verdict is the answer's verdict: the grader's (a pass below full marks
+// is "pass") while the rating is the automatic one, else the one the
+// learner's rating names (RatedVerdict).
+func (a *Answered) Verdict() string {
+	if a.Rating == 0 || a.Rating == a.Auto {
+		if a.Result.Pass && a.Result.Verdict == Partial {
+			return Passed
+		}
+		return a.Result.Verdict
+	}
+	return RatedVerdict(a.Rating, a.Result.Reveal)
 }
 
 // Session asks questions one by one, grades and records each answer before
@@ -209,9 +233,12 @@ type Session struct {
 	// Feedback is called after each answer, except in exam mode.
 	Feedback func(*Answered) error
 	// Rate, if set, lets the learner confirm or change the automatic
-	// rating of an answer whose type rates it (Rater: free text) after the
-	// feedback, before it goes to FSRS (not in exam mode). Nil: the
-	// automatic rating stands.
+	// rating after the feedback, before it goes to FSRS (not in exam
+	// mode), among RatingChoices: any rating for free text, a lower one
+	// for the objective types ("Hard — I guessed"); it is not called when
+	// there is no choice. Nil: the automatic rating stands. A rating
+	// written at the end of the answer line ("2 #hard", SplitRating) is
+	// taken instead, in every mode.
 	Rate func(a *Answered, auto fsrs.Rating) (fsrs.Rating, error)
 	// Reask: an answer that cannot be read (not a choice number, no
 	// number) is asked again with the expected form instead of scoring 0.
@@ -251,6 +278,7 @@ func (s *Session) Run() (*Outcome, error) {
 		start := s.Now()
 		var ans string
 		var res Result
+		var given fsrs.Rating
 		for {
 			a, err := s.Prompter.Ask(p)
 			switch {
@@ -268,8 +296,12 @@ func (s *Session) Run() (*Outcome, error) {
 			case err != nil:
 				return out, fmt.Errorf("question %s: %w", q.ID, err)
 			}
+			given = 0
+			if rest, r, ok := SplitRating(a); ok {
+				a, given = rest, r
+			}
 			ans, res = a, Grade(q, p.Shown, a, s.Lang)
-			if !s.Reask || res.Unreadable == "" || strings.TrimSpace(a) == "" {
+			if !s.Reask || res.Unreadable == "" || res.Reveal {
 				break
 			}
 			p.Retry = res.Unreadable
@@ -277,25 +309,34 @@ func (s *Session) Run() (*Outcome, error) {
 		p.Retry = ""
 		a := &Answered{Q: q, P: p, Answer: ans, Result: res}
 		a.Seconds = s.Now().Sub(start).Seconds()
-		a.Rating = AutoRating(q, res)
+		a.Auto = AutoRating(q, res)
+		a.Rating = a.Auto
+		choices := RatingChoices(q, a.Auto)
+		if given != 0 {
+			// the rating written with the answer, within what the type allows
+			if slices.Contains(choices, given) {
+				a.Rating = given
+			}
+			choices = nil
+		}
 		out.Answers = append(out.Answers, a)
 		var ferr error
 		if !s.Exam && s.Feedback != nil {
 			ferr = s.Feedback(a)
 		}
-		if ferr == nil && !s.Exam && s.Rate != nil && selfRated(q) {
-			r, err := s.Rate(a, a.Rating)
+		if ferr == nil && !s.Exam && s.Rate != nil && len(choices) > 1 {
+			r, err := s.Rate(a, a.Auto)
 			switch {
 			case errors.Is(err, ErrInterrupted):
 				out.Interrupted = true
 			case err != nil && !errors.Is(err, io.EOF):
 				ferr = err
-			case err == nil && r >= fsrs.Again && r <= fsrs.Easy:
+			case err == nil && slices.Contains(choices, r):
 				a.Rating = r
 			}
 		}
 		if s.Store != nil {
-			r := Review{ID: q.ID, Topic: q.Topic, At: s.Now(), Score: a.Result.Score,
+			r := Review{ID: q.ID, Topic: q.Topic, At: s.Now(), Score: a.Score(),
 				Rating: int(a.Rating), Seconds: a.Seconds, Exam: s.Exam}
 			if _, err := s.Store.Record(r); err != nil {
 				return out, fmt.Errorf("save progress: %w", err)

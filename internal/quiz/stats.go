@@ -87,7 +87,8 @@ func StatsDoc(s *Stats, lang string) *report.Doc {
 	}
 	t := &report.Table{Header: []string{msg(lang, "Topic"), msg(lang, "Questions"), msg(lang, "Seen"),
 		msg(lang, "Mastered"), msg(lang, "Due"), msg(lang, "Last score")}, Right: []bool{false, true, true, true, true, true}}
-	bars := &report.Bars{Unit: "%"}
+	// a share of the topic's questions: a full bar is 100 %, not the best topic
+	bars := &report.Bars{Unit: "%", Max: 100}
 	for _, x := range s.Topics {
 		score := "-"
 		if x.Seen > 0 {

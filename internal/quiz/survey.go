@@ -38,8 +38,8 @@ type SurveyPrompter struct {
 // Russian (survey has no localisation of its own). The replacer is made on
 // first use: it reads the catalogue, which is built on first use too.
 var (
-	surveyTemplates = [...]*string{&survey.SelectQuestionTemplate, &survey.MultiSelectQuestionTemplate, &survey.InputQuestionTemplate}
-	surveyEnglish   = [...]string{survey.SelectQuestionTemplate, survey.MultiSelectQuestionTemplate, survey.InputQuestionTemplate}
+	surveyTemplates = [...]*string{&survey.SelectQuestionTemplate, &survey.MultiSelectQuestionTemplate, &survey.InputQuestionTemplate, &survey.MultilineQuestionTemplate}
+	surveyEnglish   = [...]string{survey.SelectQuestionTemplate, survey.MultiSelectQuestionTemplate, survey.InputQuestionTemplate, survey.MultilineQuestionTemplate}
 	surveyRussian   = sync.OnceValue(func() *strings.Replacer {
 		return surveyReplacer("ru",
 			"[Use arrows to move, space to select,",
@@ -50,6 +50,7 @@ var (
 			" type to filter",
 			" for more help",
 			" for help",
+			"[Enter 2 empty lines to finish]",
 		)
 	})
 )
@@ -124,6 +125,15 @@ func askLine(p *Presentation, head string, opts []survey.AskOpt) (string, error)
 	return text, err
 }
 
+// askText asks for a free-text answer on several lines (survey's
+// Multiline: Enter on two empty lines finishes it); nothing, or "?", asks
+// for the model answer.
+func askText(p *Presentation, head string, opts []survey.AskOpt) (string, error) {
+	var text string
+	err := survey.AskOne(&survey.Multiline{Message: head + "\n  " + msg(p.Lang, "free text, several lines allowed; nothing or ? shows the model answer") + ":"}, &text, opts...)
+	return text, err
+}
+
 // Ratings are the FSRS ratings in the order the rating prompt lists them.
 var Ratings = []fsrs.Rating{fsrs.Again, fsrs.Hard, fsrs.Good, fsrs.Easy}
 
@@ -140,17 +150,21 @@ func RatingName(r fsrs.Rating, lang string) string {
 	return msg(lang, "Easy — knew it all")
 }
 
-// Rate asks the learner to confirm or change the automatic rating of a
-// free-text answer, the automatic one preselected (Anki's honest loop: an
-// offline grader can be wrong, the learner has seen the model answer and
-// the checklist).
+// Rate asks the learner to confirm or change the automatic rating of an
+// answer, the automatic one preselected, among RatingChoices (Anki's
+// honest loop: an offline grader can be wrong, the learner has seen the
+// model answer and the checklist; a right pick may have been a guess).
 func (s *SurveyPrompter) Rate(a *Answered, auto fsrs.Rating) (fsrs.Rating, error) {
 	core.DisableColor = s.NoColor
 	localise(a.P.Lang)
-	opts := make([]string, len(Ratings))
+	choices := RatingChoices(a.Q, auto)
+	opts := make([]string, len(choices))
 	def := 0
-	for i, r := range Ratings {
+	for i, r := range choices {
 		opts[i] = RatingName(r, a.P.Lang)
+		if r == fsrs.Hard && !selfRated(a.Q) {
+			opts[i] = msg(a.P.Lang, "Hard — I guessed")
+		}
 		if r == auto {
 			def = i
 		}
@@ -164,7 +178,7 @@ func (s *SurveyPrompter) Rate(a *Answered, auto fsrs.Rating) (fsrs.Rating, error
 	if err != nil {
 		return auto, err
 	}
-	return Ratings[idx], nil
+	return choices[idx], nil
 }
 
 func joinNumbers(idx []int) string {

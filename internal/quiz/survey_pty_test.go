@@ -62,7 +62,9 @@ func TestSurveyPrompterTypes(t *testing.T) {
 		{"t-multi-ns", []string{multi.String()}, strings.Join(multiWant, " "), 1},
 		{"t-order-pod", []string{enter, enter, enter}, "", -1},
 		{"t-num-quorum", []string{"3 nodes" + enter}, "3 nodes", 1},
-		{"t-text-quorum", []string{"нужно большинство" + enter}, "нужно большинство", 0.5},
+		{"t-text-quorum", []string{"нужно большинство" + enter + enter + enter}, "нужно большинство", 0.5},
+		// several lines: Enter on two empty lines finishes the answer
+		{"t-text-quorum", []string{"нужно большинство" + enter + enter + "и всё" + enter + enter + enter}, "нужно большинство\n\nи всё", 0.5},
 	} {
 		t.Run(tc.id, func(t *testing.T) {
 			c := ptytest.Console(t)
@@ -160,6 +162,67 @@ func TestSurveyRate(t *testing.T) {
 		c.Close()
 	}
 	localise("en")
+}
+
+// TestSurveyTextInterrupt: Ctrl-C in the multi-line free-text field ends
+// the session like anywhere else (ErrInterrupted), the lines typed so far
+// dropped.
+func TestSurveyTextInterrupt(t *testing.T) {
+	b := testBank(t)
+	c := ptytest.Console(t)
+	defer c.Close()
+	sp := &SurveyPrompter{Stdio: terminal.Stdio{In: c.Tty(), Out: c.Tty(), Err: c.Tty()}, NoColor: true}
+	done := make(chan error, 1)
+	go func() { _, err := sp.Ask(Present(b.Get("t-text-quorum"), 1, 1, "en", 1)); done <- err }()
+	if _, err := c.ExpectString("[Enter 2 empty lines to finish]"); err != nil {
+		t.Fatal(err)
+	}
+	ptytest.WaitRaw(t, c.Tty().Fd())
+	if _, err := c.Send("a majority\r\x03"); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _, _ = c.ExpectEOF() }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrInterrupted) {
+			t.Errorf("Ctrl-C in the text field: %v, want ErrInterrupted", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the prompt did not return")
+	}
+}
+
+// TestSurveyRateObjective: a right pick may be rated lower ("Hard — I
+// guessed"), never higher; the automatic rating is preselected.
+func TestSurveyRateObjective(t *testing.T) {
+	b := testBank(t)
+	q := b.Get("t-single-apiserver")
+	a := answered(q, fmt.Sprint(shownOf(q, q.Answer[0])+1), "en")
+	c := ptytest.Console(t)
+	defer c.Close()
+	sp := &SurveyPrompter{Stdio: terminal.Stdio{In: c.Tty(), Out: c.Tty(), Err: c.Tty()}, NoColor: true}
+	type res struct {
+		r   fsrs.Rating
+		err error
+	}
+	done := make(chan res, 1)
+	go func() { r, err := sp.Rate(a, fsrs.Easy); done <- res{r, err} }()
+	if _, err := c.ExpectString("Hard — I guessed"); err != nil {
+		t.Fatalf("no guess rating: %v", err)
+	}
+	ptytest.WaitRaw(t, c.Tty().Fd())
+	if _, err := c.Send("\x1b[A\x1b[A\r"); err != nil { // from the preselected Easy up to Hard
+		t.Fatal(err)
+	}
+	go func() { _, _ = c.ExpectEOF() }()
+	select {
+	case r := <-done:
+		if r.err != nil || r.r != fsrs.Hard {
+			t.Errorf("rating %v %v, want Hard", r.r, r.err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the rating prompt did not return")
+	}
 }
 
 // §3 exam countdown: on a terminal a timed question shows the time left on

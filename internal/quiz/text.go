@@ -15,11 +15,21 @@ type token struct {
 	rawR, stemR []rune // the same as runes, for the typo check
 	neg, num    bool   // a negation word; a number
 	cyr         bool   // Cyrillic
+	// alias is the English term a Russian slang word names (slangAlias):
+	// "шедулер" is also "scheduler"
+	alias *token
 }
 
 func newToken(w string) token {
 	s := stem(w)
-	return token{raw: w, stem: s, rawR: []rune(w), stemR: []rune(s), neg: isNegator(w), num: isNumber(w), cyr: isCyrillic(w)}
+	t := token{raw: w, stem: s, rawR: []rune(w), stemR: []rune(s), neg: isNegator(w), num: isNumber(w), cyr: isCyrillic(w)}
+	if t.cyr {
+		if a := slangAlias(w); a != "" {
+			at := newToken(a)
+			t.alias = &at
+		}
+	}
+	return t
 }
 
 // words splits s into lower-case words: runs of letters and digits.
@@ -76,8 +86,10 @@ func tokenMatch(ans, syn token) bool {
 	if len(syn.rawR) < minFuzzyRunes || len(ans.rawR) < minFuzzyRunes-1 {
 		return false
 	}
-	// a typo in a short stem is a different word ("like" is not "live")
-	if len(ans.stemR) >= minFuzzyRunes && len(syn.stemR) >= minFuzzyRunes && osaDistance(ans.stemR, syn.stemR, 2) <= 1 {
+	// a typo in a short stem is a different word ("like" is not "live");
+	// a stem of five letters still turns real words into each other
+	// ("freed" is not "freez(e)"), so stems need six
+	if len(ans.stemR) > minFuzzyRunes && len(syn.stemR) > minFuzzyRunes && osaDistance(ans.stemR, syn.stemR, 2) <= 1 {
 		return true
 	}
 	return osaDistance(ans.rawR, syn.rawR, 2) <= 1

@@ -52,7 +52,7 @@ func (textKind) Validate(q *Question, bad func(string, ...any)) {
 func (textKind) Present(p *Presentation) { p.Hint = msg(p.Lang, "free text on one line") }
 
 func (textKind) Ask(p *Presentation, head string, opts []survey.AskOpt) (string, error) {
-	return askLine(p, head, opts)
+	return askText(p, head, opts)
 }
 
 // Grade checks every rubric concept against the answer's clauses. The
@@ -108,25 +108,44 @@ func (textKind) Review(d *report.Doc, a *Answered, lang string) {
 	if len(r.Checks) == 0 {
 		return
 	}
-	d.P(msgf(lang, "Key points ({1} of {2} stated, {3} needed for a pass):", len(r.Found), len(r.Checks), a.Q.needed()))
+	if r.Reveal {
+		d.P(msgf(lang, "Key points ({1} needed for a pass):", a.Q.needed()))
+	} else {
+		d.P(msgf(lang, "Key points ({1} of {2} recognised, {3} needed for a pass):", len(r.Found), len(r.Checks), a.Q.needed()))
+	}
 	d.L(Checklist(r, lang)...)
 }
 
+// Reveal lists the key points to compare with, none checked.
+func (textKind) Reveal(q *Question, lang string) Result {
+	var r Result
+	for _, c := range q.Rubric {
+		r.Checks = append(r.Checks, Check{Concept: c.Name.In(lang), State: Missing})
+		r.Missed = append(r.Missed, c.Name.In(lang))
+	}
+	return r
+}
+
 // Checklist renders the key points of a graded free-text answer, one line
-// each: stated (with the quoted clause), missing, contradicted (quoted) or
-// failed by a named misconception (quoted).
+// each, in three states: ✓ stated (with the words of the answer that
+// state it), ✗ contradicted — only when the answer states a named
+// misconception (quoted) — and "not recognised", which asks the learner
+// to compare with the model answer: a lexical grader misses paraphrases,
+// and a negation it reads around a right sentence is no proof, so it
+// never tells a learner a sentence says the opposite. An answer that asked
+// for the model answer (Reveal) gets the bare list.
 func Checklist(r Result, lang string) []string {
 	var out []string
 	for _, c := range r.Checks {
-		switch c.State {
-		case Stated:
+		switch {
+		case r.Reveal:
+			out = append(out, c.Concept)
+		case c.State == Stated:
 			out = append(out, fmt.Sprintf("✓ %s — «%s»", c.Concept, c.Quote))
-		case Contradicted:
-			out = append(out, fmt.Sprintf("✗ %s — %s: «%s»", c.Concept, msg(lang, "your answer states the opposite"), c.Quote))
-		case Misconception:
+		case c.State == Misconception:
 			out = append(out, fmt.Sprintf("✗ %s — %s: %s («%s»)", c.Concept, msg(lang, "misconception"), c.Misconception, c.Quote))
 		default:
-			out = append(out, fmt.Sprintf("✗ %s — %s", c.Concept, msg(lang, "missing")))
+			out = append(out, fmt.Sprintf("? %s — %s", c.Concept, msg(lang, "not recognised: compare with the model answer")))
 		}
 	}
 	return out

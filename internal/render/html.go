@@ -580,6 +580,9 @@ func barsSVG(b *strings.Builder, bs *report.Bars, lang string) {
 	for _, r := range bs.Rows {
 		max = math.Max(max, r.Value)
 	}
+	if bs.Max > 0 {
+		max = bs.Max
+	}
 	width := labelW + barW + 300
 	height := rowH*float64(len(bs.Rows)) + 8
 	b.WriteString("<div class=\"figwrap\">")

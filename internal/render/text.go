@@ -289,10 +289,13 @@ func textBars(b *strings.Builder, bs *report.Bars, lang string) {
 		top = max(top, r.Value)
 		lw = max(lw, Width(r.Label))
 	}
+	if bs.Max > 0 {
+		top = bs.Max
+	}
 	for _, r := range bs.Rows {
 		n := 0
 		if top > 0 {
-			n = int(math.Round(r.Value / top * barWidth))
+			n = min(barWidth, int(math.Round(r.Value/top*barWidth)))
 		}
 		bar := strings.Repeat("█", n)
 		if n == 0 && r.Value > 0 {

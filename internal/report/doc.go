@@ -76,7 +76,10 @@ type Table struct {
 // Bars is a horizontal bar chart of non-negative values.
 type Bars struct {
 	Unit string `json:"unit,omitempty"`
-	Rows []Bar  `json:"rows"`
+	// Max is the value a full bar stands for (a percentage: 100); 0 scales
+	// the bars to the largest row.
+	Max  float64 `json:"max,omitempty"`
+	Rows []Bar   `json:"rows"`
 }
 
 // Bar is one row of a bar chart.

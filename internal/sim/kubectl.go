@@ -9,6 +9,7 @@ import (
 
 	"github.com/k8sexplain/k8sexplain/internal/manifest"
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
+	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -41,18 +42,21 @@ var dataKinds = map[string]bool{
 
 // Apply sends objs the way `kubectl apply` does with a new object: one at a
 // time, GET (404), then POST with the last-applied-configuration annotation.
-// Objects with an error are reported and skipped, as kubectl does.
+// Objects with an error are reported and skipped, as kubectl does. kubectl
+// runs as a proc: each request waits for its answer before the next.
 func (c *Cluster) Apply(objs []manifest.Object, sources []string) {
 	c.rec.Add(trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", Kind: "kubectl.read",
 		Fields: trace.F("count", len(objs), "files", strings.Join(sources, ", "))})
-	c.applyNext(objs, 0)
+	c.eng.Go(func(p *engine.Proc) {
+		for _, o := range objs {
+			c.applyOne(p, o)
+		}
+	})
 }
 
-func (c *Cluster) applyNext(objs []manifest.Object, i int) {
-	if i >= len(objs) {
-		return
-	}
-	o := objs[i]
+// applyOne is client-side apply of one object (kubectl apply.go): GET it,
+// and POST it when it does not exist.
+func (c *Cluster) applyOne(p *engine.Proc, o manifest.Object) {
 	obj := o.Obj.DeepCopyObject()
 	if c.cfg.Mutate != nil {
 		if spec := podSpecOf(obj); spec != nil {
@@ -82,47 +86,37 @@ func (c *Cluster) applyNext(objs []manifest.Object, i int) {
 	}
 	c.rec.Add(trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", Kind: "kubectl.validate", Object: res.Plural + "/" + ns + "/" + name,
 		Fields: trace.F("kind", res.Kind, "apiVersion", o.APIVersion, "name", name, "where", where)})
-	next := func() { c.applyNext(objs, i+1) }
-	post := func() {
-		c.rec.Add(trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", To: "kube-apiserver", Kind: "kubectl.post", Object: res.Plural + "/" + ns + "/" + name,
-			// Client-side apply's query (kubectl apply.go, --validate=strict).
-			Fields: trace.F("path", apiserver.Path(res, ns, "")+"?fieldManager=kubectl-client-side-apply&fieldValidation=Strict", "kind", res.Kind)})
-		c.kubectl.Create(obj, func(stored runtime.Object, err *apiserver.Status) {
-			if err != nil {
-				msg := fmt.Sprintf("Error from server (%s): error when creating %q: %s", err.Reason, o.Pos.File, err.Message)
-				c.rec.Add(trace.Step{Phase: trace.PhaseStore, Actor: "kubectl", Kind: "kubectl.error", Object: res.Plural + "/" + ns + "/" + name,
-					Fields: trace.F("status", err.StatusLine(), "message", msg)})
-				if c.failed == "" {
-					c.failed = fmt.Sprintf("%s: %s", where, err.Message)
-				}
-				next()
-				return
-			}
-			sm := apiserver.Meta(stored)
-			lower := strings.ToLower(res.Kind)
-			if res.Group != "" {
-				lower += "." + res.Group
-			}
-			c.rec.Add(trace.Step{Phase: trace.PhaseStore, Actor: "kubectl", Kind: "kubectl.created", Object: apiserver.ObjectRef(stored),
-				Fields: trace.F("ref", lower+"/"+sm.GetName())})
-			c.noteUnmodeled(res, stored)
-			next()
-		})
-	}
-	if m.GetName() == "" {
-		post() // generateName: kubectl create semantics, nothing to GET
-		return
-	}
-	c.kubectl.Get(res, ns, m.GetName(), func(existing runtime.Object, err *apiserver.Status) {
+	api := c.kubectl.In(p)
+	if m.GetName() != "" { // generateName: kubectl create semantics, nothing to GET
+		existing, err := api.Get(res, ns, m.GetName())
 		if err == nil {
 			c.rec.Add(trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", Kind: "kubectl.exists", Object: apiserver.ObjectRef(existing)})
-			next()
 			return
 		}
 		c.rec.Add(trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", Kind: "kubectl.get", Verbose: true, Object: res.Plural + "/" + ns + "/" + name,
 			Fields: trace.F("path", apiserver.Path(res, ns, m.GetName()), "status", err.StatusLine())})
-		post()
-	})
+	}
+	c.rec.Add(trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", To: "kube-apiserver", Kind: "kubectl.post", Object: res.Plural + "/" + ns + "/" + name,
+		// Client-side apply's query (kubectl apply.go, --validate=strict).
+		Fields: trace.F("path", apiserver.Path(res, ns, "")+"?fieldManager=kubectl-client-side-apply&fieldValidation=Strict", "kind", res.Kind)})
+	stored, err := api.Create(obj)
+	if err != nil {
+		msg := fmt.Sprintf("Error from server (%s): error when creating %q: %s", err.Reason, o.Pos.File, err.Message)
+		c.rec.Add(trace.Step{Phase: trace.PhaseStore, Actor: "kubectl", Kind: "kubectl.error", Object: res.Plural + "/" + ns + "/" + name,
+			Fields: trace.F("status", err.StatusLine(), "message", msg)})
+		if c.failed == "" {
+			c.failed = fmt.Sprintf("%s: %s", where, err.Message)
+		}
+		return
+	}
+	sm := apiserver.Meta(stored)
+	lower := strings.ToLower(res.Kind)
+	if res.Group != "" {
+		lower += "." + res.Group
+	}
+	c.rec.Add(trace.Step{Phase: trace.PhaseStore, Actor: "kubectl", Kind: "kubectl.created", Object: apiserver.ObjectRef(stored),
+		Fields: trace.F("ref", lower+"/"+sm.GetName())})
+	c.noteUnmodeled(res, stored)
 }
 
 func (c *Cluster) noteUnmodeled(res apiserver.Resource, obj runtime.Object) {

@@ -16,7 +16,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 )
 
@@ -152,20 +151,29 @@ func (s *schedAgent) onPod(ev informer.Event[*corev1.Pod]) {
 	s.kick()
 }
 
+// kick starts the scheduling loop when pods wait and it is not running.
 func (s *schedAgent) kick() {
 	if s.busy || len(s.queue) == 0 {
 		return
 	}
 	s.busy = true
-	s.eng.After(cycleTime, func() {
+	s.eng.Go(s.scheduleLoop)
+}
+
+// scheduleLoop is the scheduler's Run loop (pkg/scheduler/scheduler.go:
+// wait.UntilWithContext(sched.ScheduleOne)): it pops the next pod a
+// cycle apart and runs scheduleOne, until the queue is empty; kick starts
+// it again when a pod comes.
+func (s *schedAgent) scheduleLoop(p *engine.Proc) {
+	for len(s.queue) > 0 {
+		p.Sleep(cycleTime)
 		pod := s.queue[0]
 		s.queue[0] = nil // the backing array must not keep scheduled pods alive
 		s.queue = s.queue[1:]
 		delete(s.queued, pod.UID)
-		s.cycle(pod)
-		s.busy = false
-		s.kick()
-	})
+		s.scheduleOne(p, pod)
+	}
+	s.busy = false
 }
 
 // retryFailed moves unschedulable pods back to the queue after a cluster
@@ -201,7 +209,10 @@ func (s *schedAgent) spreadSelector(pod *corev1.Pod) labels.Selector {
 	return scheduler.DefaultSpreadSelector(pod, s.services.ByNamespace(pod.Namespace), owner)
 }
 
-func (s *schedAgent) cycle(pod *corev1.Pod) {
+// scheduleOne is scheduleOne (pkg/scheduler/schedule_one.go): the
+// scheduling cycle (filter, score, assume) on this proc, then the binding
+// cycle on a proc of its own, as upstream runs it on a goroutine.
+func (s *schedAgent) scheduleOne(p *engine.Proc, pod *corev1.Pod) {
 	// The queue holds the pod as it was queued; the cycle works on the
 	// newest version the informer has (upstream's queue updates a pending
 	// pod's entry on every update event, and drops a deleted one).
@@ -258,19 +269,26 @@ func (s *schedAgent) cycle(pod *corev1.Pod) {
 		s.rec.Add(trace.Step{Phase: trace.PhaseScheduler, Actor: s.c.Actor, To: "kube-apiserver", Kind: "scheduler.bind", Object: ref,
 			Fields: trace.F("pod", pod.Name, "node", res.Node, "path", fmt.Sprintf("/api/v1/namespaces/%s/pods/%s/binding", pod.Namespace, pod.Name))})
 	}
-	s.c.Bind(pod, res.Node, func(_ runtime.Object, err *apiserver.Status) {
-		if err != nil {
-			s.cache.RemovePod(assumed)
-			delete(s.bound, pod.UID)
-			return
-		}
-		if s.Scheduled == 0 {
-			s.FirstBind = s.eng.Now()
-		}
-		s.Scheduled++
-		s.LastBind = s.eng.Now()
-		s.c.EventV1(trace.PhaseScheduler, pod, "Normal", "Scheduled", "Binding", fmt.Sprintf("Successfully assigned %s/%s to %s", pod.Namespace, pod.Name, res.Node))
-	})
+	node := res.Node
+	s.eng.Go(func(bp *engine.Proc) { s.bindingCycle(bp, pod, assumed, node) })
+	p.Yield() // the binding sends its request before the loop waits for the next cycle
+}
+
+// bindingCycle is bindingCycle (schedule_one.go): POST the Binding; on
+// failure the assumed pod leaves the cache (ForgetPod), on success the
+// Scheduled event.
+func (s *schedAgent) bindingCycle(p *engine.Proc, pod, assumed *corev1.Pod, node string) {
+	if _, err := s.c.In(p).Bind(pod, node); err != nil {
+		s.cache.RemovePod(assumed)
+		delete(s.bound, pod.UID)
+		return
+	}
+	if s.Scheduled == 0 {
+		s.FirstBind = s.eng.Now()
+	}
+	s.Scheduled++
+	s.LastBind = s.eng.Now()
+	s.c.EventV1(trace.PhaseScheduler, pod, "Normal", "Scheduled", "Binding", fmt.Sprintf("Successfully assigned %s/%s to %s", pod.Namespace, pod.Name, node))
 }
 
 // filterPlacement and scorePlacement copy a cycle's result into its step

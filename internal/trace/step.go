@@ -134,6 +134,18 @@ type Trace struct {
 	// State is the log of the cluster's object changes (nil unless the
 	// run recorded it): what the HTML player and --at show.
 	State *StateLog
+	// Source is "cluster" for a trace observed on a real cluster (trace
+	// apply --kubeconfig, package live); "" for the simulation.
+	Source string
+	// Cluster names the cluster a "cluster" trace was observed on.
+	Cluster *ClusterInfo
+}
+
+// ClusterInfo is the cluster a trace was observed on: what the first line
+// of the trace names.
+type ClusterInfo struct {
+	Server, Context, Version, Namespace string
+	DryRun                              bool
 }
 
 // Latencies are the fixed virtual latencies of the simulated control plane.

@@ -50,6 +50,8 @@ type Client struct {
 	Loud bool
 	// corr is the event recorder's correlator state (eventcorrelate.go).
 	corr correlator
+	// held, when a test set it (Hold), keeps requests instead of sending.
+	held *Outbox
 }
 
 // NewClient returns a client that authenticates as id.
@@ -81,6 +83,10 @@ type request struct {
 
 func (c *Client) send(r request, done Done) {
 	c.s.Requests[c.Actor]++
+	if c.held != nil {
+		c.held.hold(r, done)
+		return
+	}
 	c.s.eng.After(RequestLatency, func() { c.s.handle(c, &r, done) })
 }
 

@@ -2,7 +2,6 @@ package controller
 
 import (
 	"encoding/json"
-	"fmt"
 	"sort"
 	"strings"
 	"time"
@@ -174,8 +173,8 @@ func (n *NodeLifecycle) markUnknown(node *corev1.Node, silent time.Duration) {
 			st.Status.Conditions[i].Message = "Kubelet stopped posting node status."
 		}
 	}
-	n.c.UpdateStatus(st, func(_ runtime.Object, err *apiserver.Status) {
-		if err != nil {
+	n.eng.Go(func(p *engine.Proc) {
+		if _, err := n.c.In(p).UpdateStatus(st); err != nil {
 			return
 		}
 		n.markNodeForTainting(node.Name)
@@ -293,33 +292,38 @@ func (n *NodeLifecycle) swapTaint(node *corev1.Node, add, remove []corev1.Taint)
 	for i := range add {
 		add[i].TimeAdded = &now
 	}
-	n.retryTaint(node.Name, 1, func(cur []corev1.Taint) ([]corev1.Taint, bool) { return addTaints(cur, add) }, func() {
-		if hasTaint(node.Spec.Taints, remove...) {
-			n.retryTaint(node.Name, 1, func(cur []corev1.Taint) ([]corev1.Taint, bool) { return removeTaints(cur, remove) }, nil)
-		}
-	})
+	n.eng.Go(func(p *engine.Proc) { n.swapNodeControllerTaint(p, node, add, remove) })
 }
 
-// retryTaint is AddOrUpdateTaintOnNode / RemoveTaintOffNode
+func (n *NodeLifecycle) swapNodeControllerTaint(p *engine.Proc, node *corev1.Node, add, remove []corev1.Taint) {
+	if !n.updateTaints(p, node.Name, func(cur []corev1.Taint) ([]corev1.Taint, bool) { return addTaints(cur, add) }) {
+		return
+	}
+	if hasTaint(node.Spec.Taints, remove...) {
+		n.updateTaints(p, node.Name, func(cur []corev1.Taint) ([]corev1.Taint, bool) { return removeTaints(cur, remove) })
+	}
+}
+
+// updateTaints is AddOrUpdateTaintOnNode / RemoveTaintOffNode
 // (pkg/controller/controller_utils.go) inside RetryOnConflict: GET the node
 // (the first attempt with resourceVersion=0, served from the API server's
 // watch cache; later ones from etcd: the simulator's GET reads the store
 // either way), compute its new taints, and PatchNodeTaints: a strategic-merge
 // PATCH of spec.taints — the whole list, as the field has no merge key —
 // that also names the resourceVersion just read, so a write that slipped in
-// between is answered 409 Conflict, and the loop reads again.
-func (n *NodeLifecycle) retryTaint(name string, attempt int, change func([]corev1.Taint) ([]corev1.Taint, bool), done func()) {
-	n.c.Get(apiserver.ResourceOf(&corev1.Node{}), "", name, func(obj runtime.Object, err *apiserver.Status) {
+// between is answered 409 Conflict, and the loop reads again. It reports
+// whether the taints are as asked (written, or nothing to change).
+func (n *NodeLifecycle) updateTaints(p *engine.Proc, name string, change func([]corev1.Taint) ([]corev1.Taint, bool)) bool {
+	api := n.c.In(p)
+	for attempt := 1; ; attempt++ {
+		obj, err := api.Get(apiserver.ResourceOf(&corev1.Node{}), "", name)
 		if err != nil {
-			return
+			return false
 		}
 		cur := obj.(*corev1.Node)
 		taints, updated := change(cur.Spec.Taints)
 		if !updated {
-			if done != nil {
-				done()
-			}
-			return
+			return true
 		}
 		body, _ := json.Marshal(map[string]any{"metadata": map[string]string{"resourceVersion": cur.ResourceVersion},
 			"spec": map[string]any{"taints": taints}})
@@ -331,19 +335,18 @@ func (n *NodeLifecycle) retryTaint(name string, attempt int, change func([]corev
 					Fields: trace.F("node", name, "taint", t.Key, "effect", string(t.Effect), "rv", cur.ResourceVersion, "attempt", attempt)})
 			}
 		}
-		n.c.PatchRV(apiserver.ResourceOf(cur), "", name, cur.ResourceVersion, string(body), func(o runtime.Object) {
+		_, err = api.PatchRV(apiserver.ResourceOf(cur), "", name, cur.ResourceVersion, string(body), func(o runtime.Object) {
 			o.(*corev1.Node).Spec.Taints = taints
-		}, func(_ runtime.Object, err *apiserver.Status) {
-			switch {
-			case err == nil:
-				if done != nil {
-					done()
-				}
-			case err.Reason == "Conflict" && attempt < taintRetrySteps:
-				n.eng.After(taintRetryDelay, func() { n.retryTaint(name, attempt+1, change, done) })
-			}
 		})
-	})
+		switch {
+		case err == nil:
+			return true
+		case err.Reason == "Conflict" && attempt < taintRetrySteps:
+			p.Sleep(taintRetryDelay)
+		default:
+			return false
+		}
+	}
 }
 
 // addTaints is taints.AddOrUpdateTaint for each taint (pkg/util/taints):
@@ -445,85 +448,4 @@ func (n *NodeLifecycle) podsOn(node string) []*corev1.Pod {
 	}
 	sort.SliceStable(pods, func(i, j int) bool { return pods[i].Name < pods[j].Name })
 	return pods
-}
-
-// taintEvictionNodeUpdate is the taint-eviction-controller's handleNodeUpdate
-// for a node whose NoExecute taints changed (as its informer shows them):
-// processPodOnNode schedules each pod's deletion when its toleration of
-// the unreachable taint runs out, counted from now
-// (pkg/controller/tainteviction/taint_eviction.go).
-func (n *NodeLifecycle) taintEvictionNodeUpdate(node *corev1.Node) {
-	if !hasTaint(node.Spec.Taints, corev1.Taint{Key: TaintUnreachable, Effect: corev1.TaintEffectNoExecute}) {
-		return // the simulator evicts only for the unreachable taint
-	}
-	evictor := n.c.Actor
-	if n.Eviction != nil {
-		evictor = n.Eviction.Actor
-	}
-	for _, p := range n.podsOn(node.Name) {
-		wait, ok := tolerationFor(p)
-		key := p.Namespace + "/" + p.Name
-		if at, planned := n.planned[key]; planned && ok && at <= n.eng.Now()+wait {
-			continue // an earlier eviction is already scheduled
-		}
-		n.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: evictor, Kind: "node.evictplan", Object: apiserver.ObjectRef(p),
-			Fields: trace.F("pod", p.Name, "seconds", int64(wait/time.Second), "forever", !ok)})
-		if !ok {
-			continue
-		}
-		n.planned[key] = n.eng.Now() + wait
-		p := p
-		n.eng.After(wait, func() { n.evict(p, wait) })
-	}
-}
-
-// evict is the taint-eviction-controller's deletePodHandler: the
-// TaintManagerEviction event, then addConditionAndDeletePod — GET the pod,
-// PATCH its status with the DisruptionTarget condition, DELETE it
-// (pkg/controller/tainteviction/taint_eviction.go).
-func (n *NodeLifecycle) evict(p *corev1.Pod, wait time.Duration) {
-	cur, _ := n.pods.Get(p.Namespace, p.Name)
-	if cur == nil || cur.DeletionTimestamp != nil {
-		return
-	}
-	te := n.Eviction
-	if te == nil {
-		te = n.c
-	}
-	n.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: te.Actor, Kind: "node.evict", Object: apiserver.ObjectRef(p),
-		Fields: trace.F("pod", p.Name, "after", wait)})
-	te.Event(trace.PhaseController, p, "Normal", "TaintManagerEviction", fmt.Sprintf("Marking for deletion Pod %s/%s", p.Namespace, p.Name))
-	res := apiserver.ResourceOf(p)
-	te.Get(res, p.Namespace, p.Name, func(_ runtime.Object, err *apiserver.Status) {
-		if err != nil {
-			return
-		}
-		body := `{"status":{"conditions":[{"type":"DisruptionTarget","status":"True","reason":"DeletionByTaintManager","message":"Taint manager: deleting due to NoExecute taint"}]}}`
-		te.PatchStatus(res, p.Namespace, p.Name, body, func(o runtime.Object) {
-			pod := o.(*corev1.Pod)
-			cond := corev1.PodCondition{Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue, Reason: "DeletionByTaintManager",
-				Message: "Taint manager: deleting due to NoExecute taint", LastTransitionTime: apiserver.TimeAt(n.eng.Now()), ObservedGeneration: pod.Generation}
-			apiserver.SetPodCondition(pod, cond)
-		}, func(_ runtime.Object, err *apiserver.Status) {
-			if err == nil {
-				te.Delete(res, p.Namespace, p.Name, nil)
-			}
-		})
-	})
-}
-
-// tolerationFor is how long a pod tolerates the unreachable NoExecute
-// taint: its tolerationSeconds (300 s from DefaultTolerationSeconds
-// admission), forever without a limit, or 0 when it does not tolerate it.
-func tolerationFor(p *corev1.Pod) (time.Duration, bool) {
-	for _, t := range p.Spec.Tolerations {
-		if (t.Key == TaintUnreachable || (t.Key == "" && t.Operator == corev1.TolerationOpExists)) &&
-			(t.Effect == "" || t.Effect == corev1.TaintEffectNoExecute) {
-			if t.TolerationSeconds == nil {
-				return 0, false
-			}
-			return time.Duration(*t.TolerationSeconds) * time.Second, true
-		}
-	}
-	return 0, true
 }

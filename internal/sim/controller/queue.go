@@ -44,6 +44,15 @@ func syncNow(f func(string)) func(string, func(error)) {
 	return func(k string, done func(error)) { f(k); done(nil) }
 }
 
+// procSync runs a sync written as client-go writes it, func(p, key) error,
+// on a proc of its own: started from the queue's engine event, it runs at
+// once up to its first API call, where the callback form would have run.
+func procSync(eng *engine.Engine, sync func(*engine.Proc, string) error) func(string, func(error)) {
+	return func(key string, done func(error)) {
+		eng.Go(func(p *engine.Proc) { done(sync(p, key)) })
+	}
+}
+
 // add queues key for a sync unless it is queued already.
 func (q *workQueue) add(key string) {
 	if q.processing[key] {

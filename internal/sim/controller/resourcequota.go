@@ -12,7 +12,6 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
-	"k8s.io/apimachinery/pkg/runtime"
 )
 
 // ResourceQuota is the resource-quota controller of kube-controller-manager
@@ -34,7 +33,7 @@ type ResourceQuota struct {
 // watches.
 func NewResourceQuota(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *ResourceQuota {
 	q := &ResourceQuota{c: c, rec: rec, quotas: informer.New[*corev1.ResourceQuota]("resourcequotas"), pods: informer.New[*corev1.Pod]("pods")}
-	q.queue = newWorkQueue(eng, q.sync)
+	q.queue = newWorkQueue(eng, procSync(eng, q.syncResourceQuota))
 	q.quotas.AddEventHandler(func(ev informer.Event[*corev1.ResourceQuota]) {
 		if rq := ev.Obj; !ev.Deleted() && !sameList(rq.Spec.Hard, rq.Status.Hard) {
 			q.queue.add(rq.Namespace + "/" + rq.Name)
@@ -77,18 +76,20 @@ func sameList(a, b corev1.ResourceList) bool {
 	return true
 }
 
-func (q *ResourceQuota) sync(k string, done func(error)) {
+// syncResourceQuota is syncResourceQuota (pkg/controller/resourcequota/
+// resource_quota_controller.go) for pod resources: status.hard from spec.hard, status.used counted
+// from the namespace's pods, one status write when either changed.
+func (q *ResourceQuota) syncResourceQuota(p *engine.Proc, k string) error {
 	rq, _ := q.quotas.GetByKey(k)
 	if rq == nil {
-		done(nil)
-		return
+		return nil
 	}
 	used := corev1.ResourceList{}
-	for _, p := range q.pods.ByNamespace(rq.Namespace) { // in name order
-		if !counts(p) {
+	for _, pod := range q.pods.ByNamespace(rq.Namespace) { // in name order
+		if !counts(pod) {
 			continue
 		}
-		for r, v := range apiserver.PodUsage(p) {
+		for r, v := range apiserver.PodUsage(pod) {
 			if _, tracked := rq.Spec.Hard[r]; tracked {
 				u := used[r]
 				u.Add(v)
@@ -102,8 +103,7 @@ func (q *ResourceQuota) sync(k string, done func(error)) {
 		}
 	}
 	if sameList(rq.Spec.Hard, rq.Status.Hard) && sameList(used, rq.Status.Used) {
-		done(nil)
-		return
+		return nil
 	}
 	var ignored []string
 	for _, r := range slices.Sorted(maps.Keys(rq.Spec.Hard)) {
@@ -120,14 +120,12 @@ func (q *ResourceQuota) sync(k string, done func(error)) {
 	upd.Status.Used = used
 	q.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: q.c.Actor, Kind: "resourcequota.sync", Object: apiserver.ObjectRef(rq),
 		Fields: trace.F("quota", rq.Name, "hard", printList(upd.Status.Hard), "used", printList(used))})
-	q.c.UpdateStatus(upd, func(obj runtime.Object, err *apiserver.Status) {
-		if err != nil {
-			done(err) // a 409 from a stale copy: requeued with back-off
-			return
-		}
-		q.quotas.Write(obj.(*corev1.ResourceQuota)) // read by the next sync before the watch event comes
-		done(nil)
-	})
+	obj, err := q.c.In(p).UpdateStatus(upd)
+	if err != nil {
+		return err // a 409 from a stale copy: requeued with back-off
+	}
+	q.quotas.Write(obj.(*corev1.ResourceQuota)) // read by the next sync before the watch event comes
+	return nil
 }
 
 func podResource(r corev1.ResourceName) bool {

@@ -8,6 +8,11 @@
 // flight, a container starting) or background (periodic chores such as a
 // probe after the pod is Ready or a lease renewal). A run ends when no
 // foreground event is left, or at a virtual deadline.
+//
+// Components run as callbacks on events, or as coroutines (Proc, proc.go)
+// that park where a client-go component would block and resume inside the
+// event that answers them; either way at most one piece of code runs at a
+// time and the order is the engine's.
 package engine
 
 import (
@@ -26,6 +31,7 @@ type Engine struct {
 	foreground int
 	rng        *rand.Rand
 	processed  int
+	ps         procState // coroutines (proc.go)
 }
 
 // New returns an engine at time zero whose randomness comes only from seed.

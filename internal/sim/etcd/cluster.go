@@ -32,6 +32,9 @@ type member struct {
 	applied uint64
 	// leaderTerm is the term in which it last became leader.
 	leaderTerm uint64
+	// reset is the tick its election timer last restarted: it heard from
+	// a leader, campaigned or changed role (raft.go reset, tickElection).
+	reset int
 }
 
 // round is an election round we started and are counting.
@@ -58,6 +61,9 @@ type cluster struct {
 	answered bool
 	// partitioned is true while the network is split.
 	partitioned bool
+	// stepping is the message being delivered, so that a role change
+	// can name its cause.
+	stepping *pb.Message
 }
 
 // Config is how the members run.
@@ -231,8 +237,13 @@ func (c *cluster) settle() {
 		if isReq {
 			c.req, c.answered = &msg, false
 		}
+		c.stepping = &msg
 		_ = to.rn.Step(msg)
 		c.drain(to)
+		c.stepping = nil
+		if fromLeader(msg.Type) && to.rn.BasicStatus().Lead == msg.From {
+			to.reset = c.tick // a follower restarts its timer on every heartbeat
+		}
 		if isReq && !c.answered {
 			// raft.go Step: inLease, the request is ignored without an answer.
 			c.add(Event{Kind: KindVote, Node: to.id, Peer: msg.From, Term: msg.Term,
@@ -264,10 +275,26 @@ func (c *cluster) roleChanged(m *member, from, to raft.StateType) {
 		m.leaderTerm = st.Term
 		c.add(Event{Kind: KindLeader, Node: m.id, Term: st.Term})
 	case from == raft.StateLeader:
-		reason := ReasonCheckQuorum
+		reason, peer := ReasonCheckQuorum, uint64(0)
 		if st.Term > m.leaderTerm {
 			reason = ReasonHigherTerm
+			if msg := c.stepping; msg != nil {
+				peer = msg.From
+				switch {
+				case fromLeader(msg.Type):
+					reason = ReasonNewLeader
+				case msg.Type == pb.MsgVote:
+					reason = ReasonVoteTerm
+				}
+			}
 		}
-		c.add(Event{Kind: KindStepDown, Node: m.id, Term: st.Term, Reason: reason})
+		c.add(Event{Kind: KindStepDown, Node: m.id, Peer: peer, Term: st.Term, Reason: reason})
 	}
+	m.reset = c.tick // becomeFollower, becomeCandidate: raft.go reset
+}
+
+// fromLeader reports the messages only a leader sends (raft.go stepFollower
+// takes their sender as its leader).
+func fromLeader(t pb.MessageType) bool {
+	return t == pb.MsgApp || t == pb.MsgHeartbeat || t == pb.MsgSnap
 }

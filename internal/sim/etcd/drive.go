@@ -35,6 +35,13 @@ func (c *cluster) closeRound() {
 // and id campaigns. Explicit, because the library's timers are random.
 func (c *cluster) campaign(id uint64) {
 	cand := c.member(id)
+	// Its timer fires ElectionTick ticks after it last restarted: the
+	// shortest draw of etcd's randomized 10–19 (raft.go
+	// resetRandomizedElectionTimeout), so the printed time and the stated
+	// range agree.
+	if at := cand.reset + ElectionTick; at > c.tick {
+		c.run(at - c.tick)
+	}
 	for _, m := range c.members {
 		if !m.down && m.group == cand.group && m.id != id && m.role != raft.StateLeader {
 			_ = m.rn.ForgetLeader()
@@ -45,6 +52,7 @@ func (c *cluster) campaign(id uint64) {
 	r := &round{cand: id, term: st.Term + 1, pre: c.cfg.PreVote, votes: 1}
 	c.round = r
 	c.add(Event{Kind: KindCampaign, Node: id, Term: r.term, PreVote: r.pre})
+	cand.reset = c.tick
 	_ = cand.rn.Campaign()
 	c.drain(cand)
 	c.settle()

@@ -45,7 +45,9 @@ const (
 	ReasonPartition    = "partition"     // the message crossed the partition and was dropped
 	ReasonCrashed      = "crashed"       // the sender or receiver is down
 	ReasonCheckQuorum  = "check-quorum"  // a leader that did not hear from a majority for an election timeout steps down
-	ReasonHigherTerm   = "higher-term"   // a message with a higher term arrived
+	ReasonHigherTerm   = "higher-term"   // a member answered the leader with a higher term (raft.go Step: MsgAppResp to a stale heartbeat, sent when CheckQuorum or PreVote is on)
+	ReasonNewLeader    = "new-leader"    // a heartbeat or append from the leader of a higher term arrived
+	ReasonVoteTerm     = "vote-term"     // a vote request with a higher term arrived (no lease ignored it)
 	ReasonNoLeader     = "no-leader"     // raft.ErrProposalDropped: the member knows no leader
 )
 

@@ -216,6 +216,7 @@ func TestRefusalReasons(t *testing.T) {
 	c.member(3).group = 1 // etcd-3 misses the next write
 	c.propose(1, "create", KeyDeployment)
 	c.member(3).group = 0
+	c.member(3).reset = c.tick - ElectionTick // its timer fires now, before a heartbeat catches it up
 	c.campaign(3)
 	got := map[uint64]string{}
 	for _, e := range c.events {
@@ -228,5 +229,70 @@ func TestRefusalReasons(t *testing.T) {
 	}
 	if l := c.leaderOf(0); l == nil || l.id != 1 {
 		t.Fatalf("leader changed")
+	}
+}
+
+// Every election timer fires one election timeout (10 ticks, the shortest of
+// etcd's randomized 10–19) after the member last heard from a leader,
+// campaigned or stepped down, so the printed time agrees with the stated
+// range; a leader cut off from its majority steps down within 1–2 election
+// timeouts (CheckQuorum).
+func TestTimersFireAfterAnElectionTimeout(t *testing.T) {
+	s := mustRun(t, Scenario{Nodes: 3, CheckQuorum: true, PreVote: true,
+		Fault: Fault{Kind: FaultPartition, Groups: []int{1, 2}, Isolate: "leader"}})
+	var split, stepDown int
+	campaigns := map[uint64][]int{}
+	for _, e := range s.Events {
+		switch {
+		case e.Kind == KindPartition:
+			split = e.Tick
+		case e.Kind == KindStepDown && e.Node == 1:
+			stepDown = e.Tick
+		case e.Kind == KindCampaign && e.PreVote:
+			campaigns[e.Node] = append(campaigns[e.Node], e.Tick)
+		}
+	}
+	if got := campaigns[1]; len(got) < 2 || got[0] != ElectionTick {
+		t.Fatalf("etcd-1 campaigns at ticks %v: want its first at %d, one timeout after start", got, ElectionTick)
+	}
+	if d := stepDown - split; d < ElectionTick || d > 2*ElectionTick {
+		t.Errorf("etcd-1 steps down %d ticks after the split: want 1–2 election timeouts", d)
+	}
+	if got := campaigns[2]; len(got) != 1 || got[0] != split+ElectionTick {
+		t.Errorf("etcd-2 campaigns at %v: want %d, one timeout after the last heartbeat", got, split+ElectionTick)
+	}
+	if got := campaigns[1][1]; got != stepDown+ElectionTick {
+		t.Errorf("etcd-1 campaigns again at %d: want %d, one timeout after stepping down", got, stepDown+ElectionTick)
+	}
+}
+
+// A deposed leader's step-down names what reached it: with CheckQuorum and
+// PreVote off a follower ignores a stale heartbeat, so the new leader's
+// heartbeat deposes the old one; with CheckQuorum on, the member with the
+// higher term answers the stale heartbeat (raft.go Step, m.Term < r.Term).
+func TestStepDownNamesItsCause(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		sc     Scenario
+		reason string
+		peer   uint64
+	}{
+		{"no checkquorum, no prevote", Scenario{Nodes: 3, Fault: Fault{Kind: FaultPartition, Groups: []int{1, 2}, Isolate: "leader"}}, ReasonNewLeader, 2},
+		{"no checkquorum", Scenario{Nodes: 3, PreVote: true, Fault: Fault{Kind: FaultPartition, Groups: []int{1, 2}, Isolate: "leader"}}, ReasonNewLeader, 2},
+		{"no prevote, follower back", Scenario{Nodes: 3, CheckQuorum: true, Fault: Fault{Kind: FaultPartition, Groups: []int{2, 1}, Isolate: "follower"}}, ReasonHigherTerm, 3},
+	} {
+		s := mustRun(t, tc.sc)
+		found := false
+		for _, e := range s.Events {
+			if e.Kind == KindStepDown && e.Node == 1 {
+				found = true
+				if e.Reason != tc.reason || e.Peer != tc.peer {
+					t.Errorf("%s: etcd-1 steps down for %q from etcd-%d: want %q from etcd-%d", tc.name, e.Reason, e.Peer, tc.reason, tc.peer)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: etcd-1 never steps down", tc.name)
+		}
 	}
 }

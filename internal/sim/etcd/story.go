@@ -181,20 +181,33 @@ func (c *cluster) fault(f Fault) bool {
 		c.partitioned = true
 		c.add(Event{Kind: KindPartition, Groups: groups})
 	}
-	committed := false
+	start, committed := c.tick, false
 	if !old.down {
 		// The API server keeps talking to the member it is connected to.
 		w := c.propose(old.id, "update", KeyDeployment)
 		committed = w.Committed
 	}
-	c.run(2 * ElectionTick)
-	for g := 0; g < c.groups(); g++ {
-		if c.leaderOf(g) == nil {
-			if id := c.firstLive(g); id != 0 {
-				c.campaign(id)
+	// A side that lost its leader elects one when a follower's timer fires
+	// (one election timeout after the last heartbeat); a leader cut off
+	// from its majority steps down within 1–2 election timeouts
+	// (CheckQuorum, raft.go tickHeartbeat), and its side campaigns one
+	// timeout after that.
+	campaigned := map[int]bool{}
+	elect := func() {
+		for g := 0; g < c.groups(); g++ {
+			if c.leaderOf(g) == nil && !campaigned[g] {
+				if id := c.firstLive(g); id != 0 {
+					campaigned[g] = true
+					c.campaign(id)
+				}
 			}
 		}
 	}
+	elect()
+	if rest := start + 2*ElectionTick - c.tick; rest > 0 {
+		c.run(rest)
+	}
+	elect()
 	for g := 0; g < c.groups(); g++ {
 		if !old.down && old.group == g {
 			continue

@@ -9,22 +9,21 @@ import (
 
 // list sends one LIST through the controller's token bucket: it waits for a
 // token, the server takes a snapshot when the request arrives and holds the
-// encoded response while it serves it; done gets the snapshot time.
-func list(eng *engine.Engine, m *meter, b *bucket, size int64, count *int, done func(snapshot time.Duration)) {
-	wait := b.take(eng.Now())
-	eng.After(wait, func() {
-		now := eng.Now()
-		m.request(now, wait)
-		if m.counts(now) {
-			*count++
-		}
-		m.send(now, size, 1) // every LIST is serialised anew
-		m.hold(now, size)
-		eng.After(ServeTime(size), func() {
-			m.release(eng.Now(), size)
-			done(now)
-		})
-	})
+// encoded response while it serves it; p resumes when the response is
+// served, with the snapshot time.
+func list(p *engine.Proc, m *meter, b *bucket, size int64, count *int) (snapshot time.Duration) {
+	wait := b.take(p.Now())
+	p.Sleep(wait)
+	now := p.Now()
+	m.request(now, wait)
+	if m.counts(now) {
+		*count++
+	}
+	m.send(now, size, 1) // every LIST is serialised anew
+	m.hold(now, size)
+	p.Sleep(ServeTime(size))
+	m.release(p.Now(), size)
+	return now
 }
 
 // runPolling plays controllers that LIST pods and nodes, then sleep the
@@ -32,35 +31,35 @@ func list(eng *engine.Engine, m *meter, b *bucket, size int64, count *int, done 
 // the run is over and each has seen the pod change.
 func runPolling(cfg Config, s Sizes, changeAt time.Duration) Design {
 	eng := engine.New(cfg.Seed)
+	defer eng.Close() // loops still polling when the run stops
 	m := newMeter(cfg)
 	// The loops have been running for a while: each is at a random point
 	// of its loop when the run starts.
 	loop := cfg.PollInterval + ServeTime(s.PodList) + ServeTime(s.NodeList)
 	for _, at := range starts(eng.Rand(), cfg.Controllers, loop) {
-		b := newBucket()
-		seen := false
-		var again func()
-		again = func() {
-			if eng.Now() >= cfg.Duration && seen {
-				return
-			}
-			list(eng, m, b, s.PodList, &m.d.PodLists, func(snapshot time.Duration) {
-				if !seen && snapshot >= changeAt {
-					seen = true
-					m.notice(eng.Now() - changeAt)
-				}
-				list(eng, m, b, s.NodeList, &m.d.NodeLists, func(time.Duration) {
-					if m.counts(eng.Now()) {
-						m.d.Loops++
-					}
-					eng.After(cfg.PollInterval, again)
-				})
-			})
-		}
-		eng.After(at, again)
+		eng.Go(func(p *engine.Proc) {
+			p.Sleep(at)
+			poll(p, m, newBucket(), cfg, s, changeAt)
+		})
 	}
 	eng.Run(cfg.Duration + 2*cfg.PollInterval + time.Hour)
 	return m.finish()
+}
+
+// poll is one polling controller's loop.
+func poll(p *engine.Proc, m *meter, b *bucket, cfg Config, s Sizes, changeAt time.Duration) {
+	seen := false
+	for p.Now() < cfg.Duration || !seen {
+		if snapshot := list(p, m, b, s.PodList, &m.d.PodLists); !seen && snapshot >= changeAt {
+			seen = true
+			m.notice(p.Now() - changeAt)
+		}
+		list(p, m, b, s.NodeList, &m.d.NodeLists)
+		if m.counts(p.Now()) {
+			m.d.Loops++
+		}
+		p.Sleep(cfg.PollInterval)
+	}
 }
 
 // informer is one controller's pair of Reflectors (pods and nodes).
@@ -75,30 +74,19 @@ type informer struct {
 // from the watch cache) and then WATCH from the list's resourceVersion.
 func runInformers(cfg Config, s Sizes, changeAt time.Duration) Design {
 	eng := engine.New(cfg.Seed)
+	defer eng.Close() // watches still open when the run stops
 	m := newMeter(cfg)
 	nodeWatchers := 0
 	var infs []*informer
 	for _, at := range starts(eng.Rand(), cfg.Controllers, StartWindow) {
 		inf := &informer{b: newBucket(), podRV: -1}
 		infs = append(infs, inf)
-		eng.After(at, func() {
-			list(eng, m, inf.b, s.PodList, &m.d.PodLists, func(snapshot time.Duration) {
-				inf.podRV = snapshot
-				if snapshot >= changeAt && !inf.seen { // the LIST already has the change
-					inf.seen = true
-					m.notice(eng.Now() - changeAt)
-				}
-				watch(eng, m, inf.b, cfg, s, func() {
-					inf.watched = true
-					if !inf.seen && eng.Now() >= changeAt { // replayed from the list's resourceVersion
-						inf.seen = true
-						m.notice(eng.Now() + apiserver.WatchLatency - changeAt)
-					}
-				})
-			})
-			list(eng, m, inf.b, s.NodeList, &m.d.NodeLists, func(time.Duration) {
-				watch(eng, m, inf.b, cfg, s, func() { nodeWatchers++ })
-			})
+		eng.Go(func(p *engine.Proc) {
+			p.Sleep(at)
+			// The node Reflector starts beside the pod one and takes its
+			// token from the same bucket once this one waits.
+			eng.Go(func(np *engine.Proc) { reflectNodes(np, m, inf.b, cfg, s, &nodeWatchers) })
+			inf.reflectPods(p, m, cfg, s, changeAt)
 		})
 	}
 	// The pod change: one MODIFIED event, serialised once (the watch cache
@@ -134,20 +122,50 @@ func runInformers(cfg Config, s Sizes, changeAt time.Duration) Design {
 	return m.finish()
 }
 
+// reflectPods is the pod Reflector: LIST, then WATCH from the list's
+// resourceVersion; the controller sees the change in the list, in the
+// watch's replay from that resourceVersion, or as a watch event.
+func (inf *informer) reflectPods(p *engine.Proc, m *meter, cfg Config, s Sizes, changeAt time.Duration) {
+	snapshot := list(p, m, inf.b, s.PodList, &m.d.PodLists)
+	inf.podRV = snapshot
+	if snapshot >= changeAt && !inf.seen { // the LIST already has the change
+		inf.seen = true
+		m.notice(p.Now() - changeAt)
+	}
+	watch(p, m, inf.b, cfg, s, func() {
+		inf.watched = true
+		if !inf.seen && p.Now() >= changeAt { // replayed from the list's resourceVersion
+			inf.seen = true
+			m.notice(p.Now() + apiserver.WatchLatency - changeAt)
+		}
+	})
+}
+
+// reflectNodes is the node Reflector: LIST, then WATCH; watchers counts
+// the open node watches.
+func reflectNodes(p *engine.Proc, m *meter, b *bucket, cfg Config, s Sizes, watchers *int) {
+	list(p, m, b, s.NodeList, &m.d.NodeLists)
+	watch(p, m, b, cfg, s, func() { *watchers++ })
+}
+
 // watch opens a WATCH (through the token bucket) and keeps it open: the
 // server ends it after the timeout the Reflector asked for, and the
 // Reflector re-opens it from its last resourceVersion, with no LIST.
-// Bookmarks arrive about once a minute while it is open.
-func watch(eng *engine.Engine, m *meter, b *bucket, cfg Config, s Sizes, opened func()) {
-	wait := b.take(eng.Now())
-	eng.After(wait, func() {
-		now := eng.Now()
+// Bookmarks arrive about once a minute while it is open. opened runs when
+// the first one opens.
+func watch(p *engine.Proc, m *meter, b *bucket, cfg Config, s Sizes, opened func()) {
+	eng := p.Engine()
+	for {
+		wait := b.take(p.Now())
+		p.Sleep(wait)
+		now := p.Now()
 		m.request(now, wait)
 		if m.counts(now) {
 			m.d.Watches++
 		}
 		if opened != nil {
 			opened()
+			opened = nil
 		}
 		timeout := MinWatchTimeout + time.Duration(eng.Rand().Int64N(int64(MinWatchTimeout))).Truncate(time.Second)
 		for t := BookmarkEvery; t < timeout && now+t < cfg.Duration; t += BookmarkEvery {
@@ -157,8 +175,9 @@ func watch(eng *engine.Engine, m *meter, b *bucket, cfg Config, s Sizes, opened 
 				m.send(eng.Now(), s.Bookmark, 1) // each watcher's own resourceVersion
 			})
 		}
-		if now+timeout < cfg.Duration {
-			eng.After(timeout, func() { watch(eng, m, b, cfg, s, nil) })
+		if now+timeout >= cfg.Duration {
+			return
 		}
-	})
+		p.Sleep(timeout)
+	}
 }

@@ -3,6 +3,7 @@ package watchload
 import (
 	"encoding/json"
 	"reflect"
+	"runtime"
 	"testing"
 	"time"
 
@@ -182,5 +183,19 @@ func TestDeterministic(t *testing.T) {
 	a, b := run(t, defaults), run(t, defaults)
 	if !reflect.DeepEqual(a, b) {
 		t.Fatal("two runs of the same config differ")
+	}
+}
+
+// The controllers are engine procs: loops and watches stop at the end of
+// the run (and Close ends any a deadline cut short), so a run leaves no
+// goroutine behind.
+func TestRunLeavesNoGoroutines(t *testing.T) {
+	before := runtime.NumGoroutine()
+	run(t, Config{Controllers: 40, Pods: 1000, Nodes: 20, PollInterval: time.Second, Duration: 2 * time.Minute, Seed: 1})
+	for i := 0; runtime.NumGoroutine() > before && i < 100; i++ {
+		time.Sleep(time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Fatalf("%d goroutines after the run, %d before", n, before)
 	}
 }

@@ -20,6 +20,10 @@ func stepID(n int) string { return "s" + strconv.Itoa(n) }
 func htmlDoc(tr *trace.Trace, o Options) *report.Doc {
 	u := uiFor(o.Lang)
 	d := &report.Doc{Title: title(tr, o.Builtin, u)}
+	if tr.Cluster != nil {
+		// Which cluster, and what its times mean (a real cluster's page).
+		d.P(header(tr, o.Lang))
+	}
 	groups, titles := sections(tr, o.Verbose, u)
 	tl := &report.Timeline{}
 	n := 0

@@ -180,6 +180,8 @@ func faultText(c quorumtext.Catalogue, s *etcd.Story) string {
 		return c.T("fault.crash", count(c, f.Crash, "n.member"), plural(c, f.Crash, "v.crash"), members(ids))
 	case f.Isolate != "":
 		return c.T("fault.isolate."+f.Isolate, groupsText(f.Groups))
+	case f.Default && len(f.Groups) == 2 && f.Groups[0] == f.Groups[1]:
+		return c.T("fault.default.even", groupsText(f.Groups)) // 1+1, 2+2: no smaller side
 	case f.Default:
 		return c.T("fault.default", groupsText(f.Groups))
 	}
@@ -254,7 +256,7 @@ func eventLine(c quorumtext.Catalogue, e etcd.Event, s *etcd.Story) string {
 	case etcd.KindLeader:
 		return c.T("leader", member(e.Node), e.Term)
 	case etcd.KindStepDown:
-		return c.T("stepdown."+e.Reason, member(e.Node), e.Term)
+		return c.T("stepdown."+e.Reason, member(e.Node), e.Term, member(e.Peer))
 	case etcd.KindPropose:
 		return c.T("propose", member(e.Node), c.T("verb."+e.Write.Verb), e.Write.Key, e.Index, e.Term)
 	case etcd.KindCommit:

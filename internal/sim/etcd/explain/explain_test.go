@@ -1,6 +1,7 @@
 package explain
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -87,5 +88,30 @@ func TestSidesFigureFollowsTheStates(t *testing.T) {
 	}
 	if rows == 0 {
 		t.Fatal("no state snapshots in the story")
+	}
+}
+
+// Texts that depend on the fault: an even default split has no smaller
+// side; a lost single member leaves nobody to answer reads; in kubeadm's
+// stacked topology an API server never switches to another etcd member.
+func TestFaultDependentTexts(t *testing.T) {
+	text := func(sc etcd.Scenario) string {
+		b, err := json.Marshal(Build(story(t, sc), "en", false).Blocks)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	two := text(etcd.Scenario{Nodes: 2, CheckQuorum: true, PreVote: true})
+	if strings.Contains(two, "smaller side") || !strings.Contains(two, "two equal halves") {
+		t.Errorf("2 members, default split: want \"two equal halves\", no \"smaller side\"")
+	}
+	one := text(etcd.Scenario{Nodes: 1, CheckQuorum: true, PreVote: true})
+	if strings.Contains(one, "Only serializable reads answer") || !strings.Contains(one, "nothing answers etcd reads") {
+		t.Errorf("1 member: the text must say nothing answers reads")
+	}
+	three := text(etcd.Scenario{Nodes: 3, CheckQuorum: true, PreVote: true, Fault: etcd.Fault{Kind: etcd.FaultCrash, Crash: 1}})
+	if strings.Contains(three, "switches to another endpoint") || !strings.Contains(three, "127.0.0.1:2379") {
+		t.Errorf("3 members, 1 crashed: the stacked API server talks only to its local member")
 	}
 }

@@ -31,9 +31,15 @@ func kubernetesSection(d *report.Doc, c quorumtext.Catalogue, s *etcd.Story) {
 	default:
 		d.Styled("bad", c.T("k8s.lost", s.Quorum, s.Nodes, count(c, s.Nodes, "n.member.gen")))
 	}
-	d.L(c.T("k8s.lost.writes"), c.T("k8s.lost.reads"), c.T("k8s.lost.pods"),
+	reads, readonly := c.T("k8s.lost.reads"), c.T("k8s.readonly")
+	if s.Fault.Kind == etcd.FaultNone {
+		// Losing the only member leaves no one to answer even a
+		// serializable read (etcd api_guarantees: reads are served by a member).
+		reads, readonly = c.T("k8s.lost.reads.none"), c.T("k8s.readonly.none")
+	}
+	d.L(c.T("k8s.lost.writes"), reads, c.T("k8s.lost.pods"),
 		c.T("k8s.lost.frozen"), c.T("k8s.lost.after"))
-	d.Styled("note", c.T("k8s.readonly"))
+	d.Styled("note", readonly)
 }
 
 // lessons lists what this particular story showed.
@@ -50,7 +56,7 @@ func lessons(d *report.Doc, c quorumtext.Catalogue, s *etcd.Story) {
 			items = append(items, c.T("lesson.late", e.Index))
 		case e.Kind == etcd.KindLost:
 			items = append(items, c.T("lesson.lost"))
-		case e.Kind == etcd.KindStepDown && e.Reason == etcd.ReasonHigherTerm && phase == etcd.PhaseHeal && !s.PreVote:
+		case e.Kind == etcd.KindStepDown && (e.Reason == etcd.ReasonHigherTerm || e.Reason == etcd.ReasonVoteTerm) && phase == etcd.PhaseHeal && !s.PreVote:
 			deposed = true
 		case e.Kind == etcd.KindState:
 			stale = stale || staleLeader(e.States, s.Quorum)

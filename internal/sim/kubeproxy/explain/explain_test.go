@@ -91,3 +91,26 @@ func headingOf(h *report.Heading) string {
 	}
 	return h.Text
 }
+
+// The reading of a NodePort's rules mentions the localhost copy exactly when
+// the rules have it: proxier.go (v1.37) writes `-d 127.0.0.0/8` for IPv4
+// only, and only with its nfacct counter.
+func TestNodePortReadingFollowsTheLocalhostRule(t *testing.T) {
+	np := kubeproxy.ServicePort{Namespace: "default", Name: "web", PortName: "http", Protocol: "TCP", ClusterIP: "10.96.47.112", Port: 80,
+		Type: "NodePort", NodePort: 30080, Endpoints: []kubeproxy.Endpoint{{IP: "10.244.1.2", Port: 8080, Ready: true}}}
+	for _, nfacct := range []bool{true, false} {
+		cfg := kubeproxy.Config{ClusterCIDR: "10.244.0.0/16", NodeName: "node-a", NodeIP: "192.168.0.11", NoNFAcct: !nfacct}
+		rules := kubeproxy.BuildIPTables(cfg, []kubeproxy.ServicePort{np}).Restore()
+		hasRule := strings.Contains(rules, "-d 127.0.0.0/8 --dport 30080")
+		var text strings.Builder
+		for _, b := range Build(Input{Port: np, Config: cfg, Mode: "iptables", Form: "restore", Lang: "en"}).Blocks {
+			if b.List != nil {
+				text.WriteString(strings.Join(b.List.Items, "\n"))
+			}
+		}
+		claims := strings.Contains(text.String(), "Its first copy, `-d 127.0.0.0/8`, serves localhost NodePorts")
+		if hasRule != nfacct || claims != hasRule {
+			t.Errorf("nfacct %v: localhost rule written %v, text claims it %v", nfacct, hasRule, claims)
+		}
+	}
+}

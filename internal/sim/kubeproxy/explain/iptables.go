@@ -104,7 +104,17 @@ func externalReading(c cat, in Input, cat kubeproxy.Categorized) []string {
 		return []string{c.F("read.ext.reject")}
 	}
 	if sp.NodePort != 0 {
-		items = append(items, c.F("read.nodeport", sp.NodePort, sp.EXTChain(), kubeproxy.NFAcctLocalhostNodePorts))
+		np := c.F("read.nodeport", sp.NodePort, sp.EXTChain())
+		// proxier.go (v1.37) writes the localhost copy for IPv4 only, and
+		// only when its nfacct counter exists.
+		switch {
+		case sp.IPv6():
+		case in.Config.NoNFAcct:
+			np += " " + c.F("read.np.nolo")
+		default:
+			np += " " + c.F("read.np.lo", kubeproxy.NFAcctLocalhostNodePorts)
+		}
+		items = append(items, np)
 	}
 	if len(sp.LoadBalancerIPs) > 0 {
 		target := sp.EXTChain()

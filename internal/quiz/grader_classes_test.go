@@ -1,0 +1,215 @@
+package quiz
+
+import (
+	"testing"
+)
+
+// Issue 22 §2: each failure class of the free-text grader found on
+// answers written blind, with a test of its own. The sentences are ours;
+// the concepts are built here so that the tests pin the grader's
+// mechanics, not a question of the bank.
+
+// concept builds a one-concept question: says (English patterns; Russian
+// ones too when ru is given) and a misconception.
+func concept(says, ru, wrong, wrongRu []string) *Question {
+	if len(ru) == 0 {
+		ru = []string{"заглушка + заглушка"}
+	}
+	c := Concept{Name: Text{En: "c", Ru: "c"}, Says: Words{En: says, Ru: ru}}
+	if len(wrong) > 0 || len(wrongRu) > 0 {
+		if len(wrong) == 0 {
+			wrong = []string{"placeholder + placeholder"}
+		}
+		if len(wrongRu) == 0 {
+			wrongRu = []string{"заглушка + заглушка"}
+		}
+		c.Wrong = []Mistake{{Name: Text{En: "m", Ru: "m"}, Says: Words{En: wrong, Ru: wrongRu}}}
+	}
+	return &Question{ID: "class", Type: TextAns, Rubric: []Concept{c}}
+}
+
+func stateOf(q *Question, answer, lang string) string {
+	return Grade(q, nil, answer, lang).Checks[0].State
+}
+
+type classCase struct {
+	answer, lang, want string
+}
+
+func runClass(t *testing.T, q *Question, cases []classCase) {
+	t.Helper()
+	for _, tc := range cases {
+		if got := stateOf(q, tc.answer, tc.lang); got != tc.want {
+			t.Errorf("%q: %s, want %s", tc.answer, got, tc.want)
+		}
+	}
+}
+
+// Concepts matched by words far apart in a long clause: the words of one
+// statement stand near each other; a subject in one sentence part and a
+// predicate a dozen words on, past a subordinate clause, is two
+// statements.
+func TestClassFarApart(t *testing.T) {
+	q := concept([]string{"leader + commit|commits"}, nil, nil, nil)
+	runClass(t, q, []classCase{
+		{"the leader commits the entry", "en", Stated},
+		{"the leader of the group appends the entry and commits it", "en", Stated},
+		{"a leader is elected when the old one stops sending heartbeats because its process crashed or its disk stalled so badly that nothing it writes ever commits", "en", Missing},
+	})
+}
+
+// "no longer", "nothing + verb", and a negation that belongs to another
+// verb do not flip a right statement.
+func TestClassNegationOfAnotherVerb(t *testing.T) {
+	q := concept([]string{"controller + removes|remove + finalizer"}, nil, nil, nil)
+	runClass(t, q, []classCase{
+		{"when the resource is no longer needed the controller removes the finalizer", "en", Stated},
+		{"nothing happens to the object itself until the controller removes the finalizer", "en", Stated},
+		{"the delete does not complete because the controller removes the finalizer only after cleanup", "en", Stated},
+		// a negation of the statement itself still contradicts it
+		{"the controller never removes the finalizer", "en", Contradicted},
+		{"the controller no longer removes the finalizer", "en", Contradicted},
+	})
+	ru := concept([]string{"placeholder + placeholder"}, []string{"контроллер + снимает|убирает + финализатор"}, nil, nil)
+	runClass(t, ru, []classCase{
+		// "не … пока … не" is "only after": the removal is stated
+		{"объект не исчезнет, пока контроллер не снимет финализатор", "ru", Stated},
+		{"ничего не удаляется сразу, потому что контроллер снимает финализатор только после очистки", "ru", Stated},
+		{"контроллер не снимает финализатор", "ru", Contradicted},
+	})
+}
+
+// Typo tolerance must not turn one real word into another: "freed" is
+// not a typo of "freeze", "limit" not of "lime".
+func TestClassTypoRealWords(t *testing.T) {
+	q := concept([]string{"pod + freeze|frozen"}, nil, nil, nil)
+	runClass(t, q, []classCase{
+		{"the pod is freezed by the cgroup", "en", Stated},
+		{"the pod memory is freed", "en", Missing},
+	})
+	q = concept([]string{"quorum + majority"}, nil, nil, nil)
+	runClass(t, q, []classCase{
+		{"the quorum is a majorty", "en", Stated}, // a real typo of a long word still matches
+	})
+	// a negation is only itself: "неё" stems to "не"
+	ru := concept([]string{"placeholder + placeholder"}, []string{"компакц + удаля|выбрасыва + истори"}, nil, nil)
+	runClass(t, ru, []classCase{
+		{"компакция выбрасывает историю до неё", "ru", Stated},
+	})
+}
+
+// Hedges and warnings name a misconception to warn against it: not a
+// misconception stated.
+func TestClassWarnings(t *testing.T) {
+	q := concept([]string{"defrag + one member|one by one"}, nil, []string{"all|every + member|members + at once"}, nil)
+	runClass(t, q, []classCase{
+		{"defrag one member at a time. Don't use --cluster, which hits every member at once.", "en", Stated},
+		{"defrag one member at a time; a common mistake is to defrag all members at once", "en", Stated},
+		{"Never defrag all members at once.", "en", Missing},
+		{"defrag all members at once", "en", Misconception},
+	})
+	ru := concept([]string{"placeholder + placeholder"}, []string{"дефраг + по одному"}, nil, []string{"все|всех + член|члены + сразу"})
+	runClass(t, ru, []classCase{
+		{"дефрагментируем по одному. Нельзя запускать на все члены сразу.", "ru", Stated},
+		{"Частая ошибка — запускать дефраг на все члены сразу.", "ru", Missing},
+		{"запускаем дефраг на все члены сразу", "ru", Misconception},
+	})
+}
+
+// Russian IT slang and English nouns inside Russian sentences.
+func TestClassRussianSlang(t *testing.T) {
+	q := concept([]string{"scheduler + node"}, []string{"планировщик + узел"}, nil, nil)
+	runClass(t, q, []classCase{
+		{"шедулер выбирает ноду", "ru", Stated},
+		{"scheduler выбирает ноду", "ru", Stated},
+		{"планировщик выбирает узел", "ru", Stated},
+		{"шедулеру не нашлось подходящей ноды", "ru", Contradicted},
+	})
+	q = concept([]string{"kubelet + restart|restarts + container"}, nil, nil, nil)
+	runClass(t, q, []classCase{
+		{"кублет рестартит контейнер", "ru", Stated},
+		{"kubelet рестартует container", "ru", Stated},
+	})
+	// two-word slang: "реплика-сет" is a replicaset, "апи-сервер" the api
+	// server (a Russian pattern may use the English term)
+	q = concept([]string{"placeholder + placeholder"}, []string{"replicaset + созда + под", "api server + хран"}, nil, nil)
+	runClass(t, q, []classCase{
+		{"реплика-сет создаёт поды", "ru", Stated},
+		{"реплика сет создает под", "ru", Stated},
+		{"апи-сервер хранит объект", "ru", Stated},
+		{"реплика создаёт поды", "ru", Missing},
+	})
+}
+
+// Russian sentences with English nouns and verbs: the English and Russian
+// patterns written in parallel are tried as one, so each group may be
+// met in either language.
+func TestClassMixedLanguages(t *testing.T) {
+	q := concept([]string{"controller + removes|remove + finalizer"}, []string{"контроллер + снимает|убирает + финализатор"}, nil, nil)
+	runClass(t, q, []classCase{
+		{"контроллер снимает finalizer после очистки", "ru", Stated},
+		{"потом controller снимает финализатор", "ru", Stated},
+		{"контроллер removes финализатор", "ru", Stated},
+		{"контроллер не снимает finalizer", "ru", Contradicted},
+	})
+}
+
+// Keyword lists state nothing, with or without commas; a terse sentence
+// with the same terms does.
+func TestClassKeywordLists(t *testing.T) {
+	q := concept([]string{"finalizer|finalizers + controller + remove|removes|removed"}, []string{"финализатор + контроллер + снима|удал|сня"}, nil, nil)
+	runClass(t, q, []classCase{
+		{"finalizers, controller, removed, deletionTimestamp, Terminating, operator", "en", Missing},
+		{"finalizers controller removed deletionTimestamp Terminating operator", "en", Missing},
+		{"финализаторы контроллер удаление снятие deletionTimestamp Terminating оператор", "ru", Missing},
+		{"The controller removes its finalizer after cleanup.", "en", Stated},
+		{"controller removes finalizer → object gone", "en", Stated},
+		{"финализатор снимает контроллер после очистки", "ru", Stated},
+	})
+	if !isKeywordList("quota-backend-bytes NOSPACE alarm compaction defragmentation disarm etcdctl revision") {
+		t.Error("a list of terms not read as a list")
+	}
+	for _, s := range []string{
+		"Kubelet never calls CNI itself post-dockershim",
+		"Дефрагментация переписывает файл и возвращает свободное место файловой системе",
+		"Смотрите container_cpu_cfs_throttled_periods_total",
+		"label gone → RS releases pods",
+	} {
+		if isKeywordList(s) {
+			t.Errorf("%q read as a keyword list", s)
+		}
+	}
+}
+
+// One pass definition: the grader's Pass, the FSRS suggestion and the
+// report agree (a pass is a suggestion of Good or Easy).
+func TestOnePassDefinition(t *testing.T) {
+	b := testBank(t)
+	for _, tc := range []struct{ id, answer, lang string }{
+		{"t-text-pending", "not enough memory on nodes, or a taint without toleration", "en"},
+		{"t-text-quorum", "writes need a majority", "en"},
+		{"t-order-shutdown", "3 2 1 4", "en"},
+		{"t-num-quorum", "3", "en"},
+	} {
+		q := b.Get(tc.id)
+		p := Present(q, 1, 1, tc.lang, 1)
+		r := Grade(q, p.Shown, tc.answer, tc.lang)
+		auto := AutoRating(q, r)
+		a := &Answered{Q: q, P: p, Result: r, Auto: auto, Rating: auto}
+		if r.Pass != (auto >= 3) || r.Pass != (a.Score() >= revisitBelow) {
+			t.Errorf("%s %q: pass %v, suggestion %v, rated score %v", tc.id, tc.answer, r.Pass, auto, a.Score())
+		}
+	}
+}
+
+// Russian lists: a numeral or an "-ость" noun is no verb.
+func TestClassRussianListWords(t *testing.T) {
+	for _, s := range []string{
+		"Raft кворум большинство лидер фолловеры репликация fsync отказоустойчивость три пять членов",
+		"сеть задержка пропускная способность память диск",
+	} {
+		if !isKeywordList(s) {
+			t.Errorf("%q not read as a list", s)
+		}
+	}
+}

@@ -1,0 +1,232 @@
+package quiz
+
+import "strings"
+
+// Keyword lists (issue 22 §2): "finalizers deletionTimestamp controller
+// patch Terminating" names the right terms and states nothing; with
+// commas each term is a clause of its own and no two-group pattern
+// matches, but without them the list is one long clause in which every
+// pattern finds its words. A sentence, however terse, carries function
+// words (articles, prepositions, auxiliaries, pronouns, conjunctions);
+// a run of six or more words with fewer than one function word per eight
+// is read as a list and states nothing.
+
+// functionWords are the English and Russian words that show a sentence
+// rather than a list of terms.
+var functionWords = map[string]bool{}
+
+func init() {
+	for _, w := range []string{
+		// English
+		"a", "an", "the", "is", "are", "was", "were", "be", "been", "being", "am", "to", "of", "in", "on", "at",
+		"for", "by", "with", "from", "into", "onto", "over", "under", "and", "or", "but", "it", "its", "this", "that",
+		"these", "those", "there", "here", "as", "when", "if", "then", "than", "so", "not", "no", "do", "does", "did",
+		"can", "could", "will", "would", "should", "must", "may", "might", "has", "have", "had", "which", "who",
+		"what", "where", "why", "how", "only", "also", "just", "because", "since", "until", "after", "before",
+		"while", "each", "every", "all", "any", "some", "one", "you", "your", "we", "our", "they", "their", "them",
+		"he", "she", "his", "her", "i", "my", "me", "us", "via", "per", "up", "out", "off", "down", "once", "both",
+		"either", "neither", "nor", "too", "very", "still", "yet", "again", "more", "less", "most", "same", "other",
+		"get", "gets", "got", "let", "lets", "make", "makes", "t", "s", "don", "doesn", "isn", "won", "cannot",
+		"whose", "whom", "nobody", "nothing", "never", "none", "without", "itself", "themselves", "such", "own",
+		"about", "against", "among", "between", "through", "during", "instead", "rather", "unless", "whether",
+		// Russian
+		"и", "в", "во", "на", "не", "что", "это", "как", "с", "со", "по", "к", "ко", "у", "о", "об", "от", "до",
+		"из", "за", "для", "но", "а", "же", "ли", "бы", "то", "он", "она", "оно", "они", "его", "ее", "их", "мы",
+		"вы", "я", "ты", "так", "уже", "есть", "был", "была", "было", "были", "будет", "будут", "нет", "когда",
+		"если", "чтобы", "потому", "который", "которая", "которое", "которые", "при", "без", "через", "или",
+		"ни", "даже", "только", "лишь", "все", "всё", "всех", "там", "тут", "где", "здесь", "надо", "нужно",
+		"может", "могут", "можно", "нельзя", "сам", "сама", "сами", "себя", "свой", "своя", "свои", "его", "ему",
+		"им", "ей", "между", "после", "перед", "пока", "тоже", "также", "потом", "затем", "поэтому", "значит",
+		"над", "под", "про", "вот", "этот", "эта", "эти", "тот", "та", "те", "один", "одна", "одно",
+		"сколько", "каждый", "каждая", "каждое", "каждой", "каждого", "каждую", "самый", "самое", "самая",
+		"вместо", "никто", "ничего", "никогда", "чем", "чего", "кто", "кого", "ведь", "либо", "ещё", "еще", "уж",
+	} {
+		functionWords[w] = true
+	}
+}
+
+// minListWords is the shortest run of terms that can be a keyword list.
+const minListWords = 6
+
+// ruVerbEndings end most Russian verb forms (infinitive, present, past,
+// imperative, reflexive; "-ть" only after a vowel, so that "-ость" nouns
+// such as "отказоустойчивость" do not count); a Russian sentence may have no function word
+// ("Дефрагментация переписывает файл") but has a verb. A noun with such an
+// ending ("лимит", "сигнал") only makes a list read as a sentence.
+var ruVerbEndings = []string{"ать", "ять", "еть", "ить", "уть", "ыть", "ться", "ет", "ют", "ут", "ит", "ят", "ат", "ется", "ются", "ится", "ятся",
+	"ал", "ала", "ало", "али", "ил", "ила", "ило", "или", "ел", "ела", "ели", "ем", "им", "ете", "ите", "йте", "ьте", "ся", "сь",
+	"ст", "ит", "вая", "ляя", "дя", "ено", "ана", "ано", "ены", "аны"}
+
+// isKeywordList says whether a clause reads as a list of terms: six or
+// more terms (runs of text between spaces: "etcd_disk_wal_fsync" or
+// "kube-proxy" is one term), no operator between them (an arrow, "=",
+// "+", a bracket, a spaced slash or dash: "label gone → RS releases" is a
+// statement), and no function word or Russian verb (one, in twelve terms
+// or more).
+func isKeywordList(text string) bool {
+	if strings.ContainsAny(text, "→=+×<>(){}[]:;←⇒\"") || strings.Contains(text, "->") {
+		return false
+	}
+	for _, op := range []string{" / ", " — ", " – ", " - "} {
+		if strings.Contains(text, op) {
+			return false
+		}
+	}
+	terms, fw := 0, 0
+	for _, f := range strings.Fields(text) {
+		ws := words(f)
+		if len(ws) == 0 {
+			continue
+		}
+		terms++
+		for _, w := range ws {
+			if functionWords[w] || isCyrillic(w) && len([]rune(w)) > 3 && hasAnySuffix(w, ruVerbEndings) && !ruNotVerbs[w] && !strings.HasSuffix(w, "дцать") {
+				fw++
+				break
+			}
+		}
+	}
+	return terms >= minListWords && (fw == 0 || fw == 1 && terms >= 12)
+}
+
+// ruNotVerbs are nouns and numerals with a verb's ending.
+var ruNotVerbs = map[string]bool{"пять": true, "шесть": true, "девять": true, "десять": true, "сеть": true,
+	"память": true, "плеть": true, "треть": true, "медь": true}
+
+func hasAnySuffix(w string, suffixes []string) bool {
+	for _, s := range suffixes {
+		if strings.HasSuffix(w, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Warnings and hedges (issue 22 §2): "never use --force-conflicts", "a
+// common mistake is to think any member can commit", "don't run defrag
+// with --cluster, which hits every member at once" name a misconception to
+// warn against it. A sentence that carries a warning marker anywhere, or
+// starts with a prohibition, states no misconception: the grader only
+// marks ✗ a misconception asserted plainly.
+var (
+	warnWords = map[string]bool{
+		"mistake": true, "mistaken": true, "mistakenly": true, "myth": true, "misconception": true, "wrong": true,
+		"wrongly": true, "incorrect": true, "incorrectly": true, "tempting": true, "antipattern": true, "avoid": true,
+		"beware": true, "dangerous": true, "risky": true, "pitfall": true, "gotcha": true, "misleading": true,
+		"ошибка": true, "ошибку": true, "ошибочно": true, "заблуждение": true, "миф": true, "неправильно": true,
+		"неверно": true, "соблазн": true, "антипаттерн": true, "избегать": true, "избегайте": true, "опасно": true,
+		"рискованно": true, "ловушка": true, "грабли": true,
+	}
+	warnPhrases = [][]string{{"anti", "pattern"}, {"bad", "idea"}, {"last", "resort"}, {"not", "true"},
+		{"people", "think"}, {"people", "assume"}, {"плохая", "идея"}, {"крайнем", "случае"}, {"не", "стоит"},
+		{"многие", "думают"}, {"многие", "считают"}, {"часто", "думают"}, {"не", "надо"}, {"не", "нужно"}}
+	// prohibitions open a sentence: "Never …", "Don't …", "Do not …", "Нельзя …", "Не …"
+	prohibitions = [][]string{{"never"}, {"don", "t"}, {"dont"}, {"do", "not"}, {"нельзя"}, {"никогда"}, {"не"}}
+)
+
+// warnedSentences says, per sentence index, whether it warns.
+func warnedSentences(cls []clause) map[int]bool {
+	out := map[int]bool{}
+	first := map[int]bool{}
+	for _, c := range cls {
+		raw := make([]string, len(c.toks))
+		for i, t := range c.toks {
+			raw[i] = t.raw
+			if warnWords[t.raw] {
+				out[c.sent] = true
+			}
+		}
+		for _, p := range warnPhrases {
+			if containsSeq(raw, p, false) {
+				out[c.sent] = true
+			}
+		}
+		if !first[c.sent] {
+			first[c.sent] = true
+			for _, p := range prohibitions {
+				if containsSeq(raw, p, true) {
+					out[c.sent] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// containsSeq says whether ws holds seq in a row (at the start only, with
+// atStart).
+func containsSeq(ws, seq []string, atStart bool) bool {
+	for i := 0; i+len(seq) <= len(ws); i++ {
+		ok := true
+		for j, w := range seq {
+			if ws[i+j] != w {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+		if atStart {
+			return false
+		}
+	}
+	return false
+}
+
+// ruSlang maps Russian IT slang and transliterated English terms, by the
+// beginning of the word, to the English term they name, so that an
+// answer's "шедулер выбирает ноду" meets a rubric's "scheduler + node"
+// (issue 22 §2: Russian IT speech mixes both). Longer prefixes first where
+// one begins another.
+var ruSlang = [][2]string{
+	{"шедул", "scheduler"}, {"шедьюл", "scheduler"}, {"скедул", "scheduler"}, {"кублет", "kubelet"},
+	{"кубелет", "kubelet"}, {"кубле", "kubelet"}, {"нод", "node"}, {"под", "pod"}, {"деплойм", "deployment"},
+	{"деплой", "deploy"}, {"репликасет", "replicaset"}, {"реплика-сет", "replicaset"}, {"эндпоинт", "endpoint"},
+	{"эндпойнт", "endpoint"}, {"контейнер", "container"}, {"закоммит", "commit"}, {"коммит", "commit"},
+	{"рестарт", "restart"}, {"ретра", "retry"}, {"таинт", "taint"}, {"тейнт", "taint"}, {"толерейш", "toleration"},
+	{"аффинити", "affinity"}, {"неймспейс", "namespace"}, {"апишк", "apiserver"}, {"апи", "api"},
+	{"етцд", "etcd"}, {"финализатор", "finalizer"}, {"вебхук", "webhook"}, {"сервис", "service"},
+	{"лейбл", "label"}, {"селектор", "selector"}, {"кворум", "quorum"}, {"лидер", "leader"}, {"фолловер", "follower"},
+	{"прокси", "proxy"}, {"кэш", "cache"}, {"кеш", "cache"}, {"вотч", "watch"}, {"информер", "informer"},
+	{"контроллер", "controller"}, {"проб", "probe"}, {"лимит", "limit"}, {"реквест", "request"}, {"троттл", "throttle"},
+	{"тротл", "throttle"}, {"ивент", "event"}, {"бэкофф", "backoff"}, {"бекофф", "backoff"}, {"бэкоф", "backoff"},
+	{"снапшот", "snapshot"}, {"компакц", "compaction"}, {"дефраг", "defrag"}, {"манифест", "manifest"},
+	{"ревизи", "revision"}, {"оператор", "operator"}, {"кластер", "cluster"}, {"образ", "image"}, {"сайдкар", "sidecar"},
+	{"инит", "init"}, {"ингресс", "ingress"}, {"балансир", "balance"}, {"скейл", "scale"}, {"отскейл", "scale"},
+	{"роллаут", "rollout"}, {"раскатк", "rollout"}, {"фейл", "fail"}, {"зафейл", "fail"}, {"крэш", "crash"}, {"краш", "crash"}, {"падает", "crash"},
+	{"квот", "quota"}, {"алярм", "alarm"}, {"аларм", "alarm"}, {"дефолт", "default"}, {"хелсчек", "health"},
+	{"рантайм", "runtime"}, {"сервер", "server"}, {"мерж", "merge"}, {"бэкенд", "backend"}, {"бекенд", "backend"},
+	{"токен", "token"}, {"конфиг", "config"}, {"фикс", "fix"}, {"трафик", "traffic"}, {"плагин", "plugin"},
+	{"валидац", "validation"}, {"аннотац", "annotation"}, {"статус", "status"}, {"менеджер", "manager"},
+	{"клиент", "client"}, {"реконсайл", "reconcile"}, {"реконсил", "reconcile"}, {"роллбэк", "rollback"},
+	{"откат", "rollback"}, {"эвикт", "evict"}, {"преэмпт", "preempt"}, {"биндинг", "binding"}, {"забинд", "bind"},
+	{"хендлер", "handler"}, {"воркер", "worker"}, {"кью", "queue"}, {"сайдкар", "sidecar"}, {"лейтенси", "latency"},
+}
+
+// slangAlias is the English term a Russian word stands for, or "".
+func slangAlias(w string) string {
+	best, n := "", 0
+	for _, s := range ruSlang {
+		if len(s[0]) > n && strings.HasPrefix(w, s[0]) {
+			best, n = s[1], len(s[0])
+		}
+	}
+	// "под" alone is also the preposition "under"; "подо", "подход…" and
+	// the like are other words: only the noun's forms are a pod
+	if best == "pod" && !podForms[w] {
+		return ""
+	}
+	if best == "node" && !nodeForms[w] {
+		return ""
+	}
+	if best == "api" && !(w == "апи" || strings.HasPrefix(w, "апи-") || strings.HasPrefix(w, "аписервер")) {
+		return ""
+	}
+	return best
+}
+
+var (
+	podForms  = map[string]bool{"под": true, "пода": true, "поду": true, "подом": true, "поде": true, "поды": true, "подов": true, "подам": true, "подами": true, "подах": true}
+	nodeForms = map[string]bool{"нода": true, "ноды": true, "ноде": true, "ноду": true, "нодой": true, "нод": true, "нодам": true, "нодами": true, "нодах": true}
+)

@@ -1,0 +1,223 @@
+package controller
+
+// The Deployment controller's progress.go and the status half of sync.go
+// (pkg/controller/deployment/progress.go, sync.go): the status
+// written after every rollout step, its conditions, and the progress
+// deadline.
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
+	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
+	"github.com/k8sexplain/k8sexplain/internal/trace"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+)
+
+// syncRolloutStatus is syncRolloutStatus (progress.go) with calculateStatus
+// (sync.go): it computes the status from the ReplicaSets and writes it when
+// it differs from what the informer shows (with that resourceVersion: a
+// stale copy conflicts and the sync is retried).
+func (d *Deployment) syncRolloutStatus(p *engine.Proc, k string, dep *appsv1.Deployment, replicas, maxUnavail int32,
+	newRS *appsv1.ReplicaSet, olds []*appsv1.ReplicaSet) error {
+	var ready, available, total, desired int32
+	for _, rs := range append([]*appsv1.ReplicaSet{newRS}, olds...) {
+		ready += rs.Status.ReadyReplicas
+		available += rs.Status.AvailableReplicas
+		total += rs.Status.Replicas
+		if rs.Spec.Replicas != nil { // Recreate's placeholder for a new ReplicaSet not created yet has none
+			desired += *rs.Spec.Replicas
+		}
+	}
+	complete := spec(newRS) == replicas && newRS.Status.AvailableReplicas >= replicas && total == replicas
+	for _, rs := range olds {
+		if spec(rs) > 0 {
+			complete = false
+		}
+	}
+	if available > d.avail[k] {
+		d.progress[k] = d.eng.Now()
+	}
+	d.avail[k] = available
+	cond := corev1.ConditionFalse
+	reason, msg := "MinimumReplicasUnavailable", "Deployment does not have minimum availability."
+	if available >= replicas-maxUnavail {
+		cond, reason, msg = corev1.ConditionTrue, "MinimumReplicasAvailable", "Deployment has minimum availability."
+	}
+	next := dep.Status.DeepCopy()
+	next.ObservedGeneration = dep.Generation
+	next.Replicas, next.ReadyReplicas, next.AvailableReplicas = total, ready, available
+	next.UpdatedReplicas = newRS.Status.Replicas
+	// calculateStatus (deployment/sync.go): the ReplicaSets' desired
+	// replicas (surge included) minus the available ones, not below 0.
+	next.UnavailableReplicas = max(desired-available, 0)
+	setDeploymentCondition(next, d.condition(appsv1.DeploymentAvailable, cond, reason, msg))
+	d.rolloutConditions(dep, replicas, newRS, olds, next)
+	if equality.Semantic.DeepEqual(&dep.Status, next) {
+		d.finishRollout(k, dep, replicas, newRS, olds, complete)
+		return nil
+	}
+	// A status write carries only the status (the server keeps the stored
+	// spec): a shallow copy of the informer's read-only object.
+	st := new(appsv1.Deployment)
+	*st = *dep
+	st.Status = *next
+	if _, err := d.c.In(p).UpdateStatus(st); err != nil {
+		return err
+	}
+	// A status that reads the same as the last one shown (only replicas or
+	// updatedReplicas moved) is shown with -v only.
+	shown := [3]int32{ready, available, replicas - maxUnavail}
+	d.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: d.c.Actor, Kind: "deployment.status", Object: apiserver.ObjectRef(dep), Verbose: d.shown[k] == shown,
+		Fields: trace.F("ready", ready, "available", available, "replicas", replicas, "availableCond", string(cond), "minAvailable", replicas-maxUnavail)})
+	d.shown[k] = shown
+	d.finishRollout(k, dep, replicas, newRS, olds, complete)
+	return nil
+}
+
+// finishRollout notes a rollout that completed and arms the progress
+// deadline of one that did not.
+func (d *Deployment) finishRollout(k string, dep *appsv1.Deployment, replicas int32, newRS *appsv1.ReplicaSet, olds []*appsv1.ReplicaSet, complete bool) {
+	if complete && !d.complete[k] && len(olds) > 0 {
+		d.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: d.c.Actor, Kind: "deployment.complete", Object: apiserver.ObjectRef(dep),
+			Fields: trace.F("rs", newRS.Name, "replicas", replicas)})
+	}
+	d.complete[k] = complete
+	if complete {
+		d.rolledOut[k] = true
+	}
+	d.watchDeadline(k, dep, newRS, complete)
+}
+
+// rolloutConditions is the conditions half of syncRolloutStatus
+// (deployment/progress.go): Progressing NewReplicaSetAvailable once the
+// rollout is complete, ReplicaSetUpdated whenever it made progress (the
+// transition time kept while it stays True), not measured again once
+// complete; the timeout is watchDeadline's. Then the ReplicaFailure
+// condition of the new ReplicaSet, else of an old one, is copied, or
+// removed when none has one (getReplicaFailures).
+func (d *Deployment) rolloutConditions(dep *appsv1.Deployment, replicas int32, newRS *appsv1.ReplicaSet, olds []*appsv1.ReplicaSet, next *appsv1.DeploymentStatus) {
+	if dep.Spec.ProgressDeadlineSeconds != nil {
+		cur := deploymentCondition(dep.Status, appsv1.DeploymentProgressing)
+		name := fmt.Sprintf("Deployment %q", dep.Name)
+		if newRS.Name != "" {
+			name = fmt.Sprintf("ReplicaSet %q", newRS.Name)
+		}
+		completed := next.Replicas == next.UpdatedReplicas && cur != nil && cur.Reason == "NewReplicaSetAvailable"
+		switch {
+		case completed:
+		case next.UpdatedReplicas == replicas && next.Replicas == replicas && next.AvailableReplicas == replicas && next.ObservedGeneration >= dep.Generation:
+			setDeploymentCondition(next, d.condition(appsv1.DeploymentProgressing, corev1.ConditionTrue, "NewReplicaSetAvailable", name+" has successfully progressed."))
+		case next.UpdatedReplicas > dep.Status.UpdatedReplicas || next.Replicas-next.UpdatedReplicas < dep.Status.Replicas-dep.Status.UpdatedReplicas ||
+			next.ReadyReplicas > dep.Status.ReadyReplicas || next.AvailableReplicas > dep.Status.AvailableReplicas:
+			c := d.condition(appsv1.DeploymentProgressing, corev1.ConditionTrue, "ReplicaSetUpdated", name+" is progressing.")
+			if cur != nil {
+				if cur.Status == corev1.ConditionTrue {
+					c.LastTransitionTime = cur.LastTransitionTime
+				}
+				removeDeploymentCondition(next, appsv1.DeploymentProgressing)
+			}
+			setDeploymentCondition(next, c)
+		}
+	}
+	var failure *appsv1.ReplicaSetCondition
+	for _, rs := range append([]*appsv1.ReplicaSet{newRS}, olds...) {
+		if failure = replicaFailure(rs.Status); failure != nil {
+			break
+		}
+	}
+	if failure == nil {
+		removeDeploymentCondition(next, appsv1.DeploymentReplicaFailure)
+		return
+	}
+	setDeploymentCondition(next, appsv1.DeploymentCondition{Type: appsv1.DeploymentReplicaFailure, Status: failure.Status,
+		Reason: failure.Reason, Message: failure.Message, LastTransitionTime: failure.LastTransitionTime, LastUpdateTime: failure.LastTransitionTime})
+}
+
+// setDeploymentCondition is SetDeploymentCondition (deployment/util): a
+// condition of the same status and reason is left as it is; one of the
+// same status keeps its transition time; the new one goes last.
+func setDeploymentCondition(st *appsv1.DeploymentStatus, c appsv1.DeploymentCondition) {
+	if cur := deploymentCondition(*st, c.Type); cur != nil {
+		if cur.Status == c.Status && cur.Reason == c.Reason {
+			return
+		}
+		if cur.Status == c.Status {
+			c.LastTransitionTime = cur.LastTransitionTime
+		}
+	}
+	removeDeploymentCondition(st, c.Type)
+	st.Conditions = append(st.Conditions, c)
+}
+
+func deploymentCondition(st appsv1.DeploymentStatus, t appsv1.DeploymentConditionType) *appsv1.DeploymentCondition {
+	for i := range st.Conditions {
+		if st.Conditions[i].Type == t {
+			return &st.Conditions[i]
+		}
+	}
+	return nil
+}
+
+func removeDeploymentCondition(st *appsv1.DeploymentStatus, t appsv1.DeploymentConditionType) {
+	var keep []appsv1.DeploymentCondition
+	for _, c := range st.Conditions {
+		if c.Type != t {
+			keep = append(keep, c)
+		}
+	}
+	st.Conditions = keep
+}
+
+// watchDeadline arms the progressDeadlineSeconds check of an unfinished
+// rollout (deployment/progress.go): no progress for that long sets
+// Progressing=False with reason ProgressDeadlineExceeded. No rollback.
+func (d *Deployment) watchDeadline(k string, dep *appsv1.Deployment, newRS *appsv1.ReplicaSet, complete bool) {
+	// A finished rollout is not measured again until the next one
+	// (syncRolloutStatus: isCompleteDeployment).
+	if complete || d.exceeded[k] || d.rolledOut[k] || dep.Spec.ProgressDeadlineSeconds == nil {
+		return
+	}
+	last, armed := d.progress[k], d.deadlineArmed[k]
+	if armed == last+1 {
+		return
+	}
+	d.deadlineArmed[k] = last + 1
+	secs := *dep.Spec.ProgressDeadlineSeconds
+	limit := time.Duration(secs) * time.Second
+	// The timer holds names, not this moment's objects: one is armed per
+	// progress step and outlives the run, so capturing dep and newRS kept
+	// every version of both alive.
+	ref, rsName := apiserver.ObjectRef(dep), newRS.Name
+	d.eng.Background(last+limit-d.eng.Now(), func() {
+		if d.complete[k] || d.exceeded[k] || d.progress[k] != last {
+			return
+		}
+		d.exceeded[k] = true
+		d.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: d.c.Actor, Kind: "deployment.deadline", Object: ref,
+			Fields: trace.F("rs", rsName, "seconds", secs)})
+		cond := d.condition(appsv1.DeploymentProgressing, corev1.ConditionFalse, "ProgressDeadlineExceeded", fmt.Sprintf("ReplicaSet %q has timed out progressing.", rsName))
+		d.eng.Go(func(p *engine.Proc) { d.writeCondition(p, k, cond) })
+	})
+}
+
+// writeCondition sets a status condition from the informer's copy; a
+// conflict is retried with back-off from the newer copy, as the requeued
+// sync would, up to maxRetries times.
+func (d *Deployment) writeCondition(p *engine.Proc, k string, cond appsv1.DeploymentCondition) {
+	for attempt := 0; attempt < maxRetries; attempt++ {
+		dep, _ := d.deploys.GetByKey(k)
+		if dep == nil {
+			return
+		}
+		st := dep.DeepCopy()
+		setDeploymentCondition(&st.Status, cond)
+		if _, err := d.c.In(p).UpdateStatus(st); err == nil {
+			return
+		}
+		p.Sleep(RetryBackoff(attempt))
+	}
+}

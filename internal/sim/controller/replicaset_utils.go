@@ -1,0 +1,166 @@
+package controller
+
+import (
+	"reflect"
+	"slices"
+
+	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
+	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
+	"github.com/k8sexplain/k8sexplain/internal/trace"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// statusUpdateRetries is how often updateReplicaSetStatus reads the
+// ReplicaSet again and retries a failed status write before the sync fails
+// and the key is requeued (replica_set_utils.go).
+const statusUpdateRetries = 1
+
+// calculateStatus is calculateStatus (replica_set_utils.go): the counts of
+// the pods seen, and the ReplicaFailure condition from manageReplicas'
+// error, set once (an existing one is kept as it is) and removed after a
+// success.
+func (r *ReplicaSet) calculateStatus(rs *appsv1.ReplicaSet, seen podCounts, manageErr *apiserver.Status) appsv1.ReplicaSetStatus {
+	st := appsv1.ReplicaSetStatus{Conditions: rs.Status.Conditions}
+	st.Replicas = int32(seen.all)
+	st.ReadyReplicas = int32(seen.ready)
+	st.AvailableReplicas = int32(seen.ready) // minReadySeconds 0: available as soon as Ready
+	st.FullyLabeledReplicas = st.Replicas
+	failure := replicaFailure(rs.Status)
+	switch {
+	case manageErr != nil && failure == nil:
+		reason := "FailedCreate"
+		if seen.active > int(*rs.Spec.Replicas) {
+			reason = "FailedDelete"
+		}
+		st.Conditions = append(slices.Clone(st.Conditions), appsv1.ReplicaSetCondition{Type: appsv1.ReplicaSetReplicaFailure,
+			Status: corev1.ConditionTrue, Reason: reason, Message: manageErr.Message,
+			LastTransitionTime: apiserver.TimeAt(r.eng.Now())})
+	case manageErr == nil && failure != nil:
+		st.Conditions = slices.DeleteFunc(slices.Clone(st.Conditions), func(c appsv1.ReplicaSetCondition) bool {
+			return c.Type == appsv1.ReplicaSetReplicaFailure
+		})
+		if len(st.Conditions) == 0 {
+			st.Conditions = nil
+		}
+	}
+	return st
+}
+
+// updateReplicaSetStatus is updateReplicaSetStatus (replica_set_utils.go):
+// the status is written when it differs from what the informer shows, with
+// that copy's resourceVersion; after a failure the controller GETs the
+// latest ReplicaSet and tries once more, then gives up until the requeue.
+func (r *ReplicaSet) updateReplicaSetStatus(p *engine.Proc, rs *appsv1.ReplicaSet, st appsv1.ReplicaSetStatus) *apiserver.Status {
+	cur := rs.Status
+	if cur.Replicas == st.Replicas && cur.ReadyReplicas == st.ReadyReplicas && cur.AvailableReplicas == st.AvailableReplicas &&
+		cur.FullyLabeledReplicas == st.FullyLabeledReplicas && cur.ObservedGeneration == rs.Generation &&
+		reflect.DeepEqual(cur.Conditions, st.Conditions) {
+		return nil
+	}
+	api := r.c.In(p)
+	for attempt := 0; ; attempt++ {
+		// A status write carries only the status (the server keeps the
+		// stored spec): a shallow copy of the informer's read-only object.
+		upd := new(appsv1.ReplicaSet)
+		*upd = *rs
+		upd.Status = st
+		upd.Status.ObservedGeneration = rs.Generation
+		_, err := api.UpdateStatus(upd)
+		if err == nil {
+			if !r.rec.Full() {
+				r.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: r.c.Actor, Kind: "replicaset.status", Object: apiserver.ObjectRef(rs), Verbose: true,
+					Fields: trace.F("replicas", st.Replicas, "ready", st.ReadyReplicas, "available", st.AvailableReplicas)})
+			}
+			return nil
+		}
+		if attempt >= statusUpdateRetries {
+			return err
+		}
+		obj, gerr := api.Get(apiserver.ResourceOf(rs), rs.Namespace, rs.Name)
+		if gerr != nil {
+			return gerr
+		}
+		rs = obj.(*appsv1.ReplicaSet)
+	}
+}
+
+func replicaFailure(st appsv1.ReplicaSetStatus) *appsv1.ReplicaSetCondition {
+	for i := range st.Conditions {
+		if st.Conditions[i].Type == appsv1.ReplicaSetReplicaFailure {
+			return &st.Conditions[i]
+		}
+	}
+	return nil
+}
+
+// podCounts are a ReplicaSet's pods counted incrementally, so a status
+// sync costs O(1) however many pods it owns.
+type podCounts struct{ all, active, ready int }
+
+func (c *podCounts) add(p *corev1.Pod, d int) {
+	if p.DeletionTimestamp != nil || p.Status.Phase == corev1.PodFailed || p.Status.Phase == corev1.PodSucceeded {
+		return // terminating and finished pods are not replicas
+	}
+	c.all += d
+	c.active += d
+	if PodReady(p) {
+		c.ready += d
+	}
+}
+
+// PodReady reports the pod's Ready condition.
+func PodReady(p *corev1.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+// podFromTemplate is GetPodFromTemplate (controller_utils.go): a pod of the
+// ReplicaSet's template, named by generateName, owned by the ReplicaSet.
+func podFromTemplate(rs *appsv1.ReplicaSet) *corev1.Pod {
+	t := copyTemplate(&rs.Spec.Template)
+	p := &corev1.Pod{ObjectMeta: t.ObjectMeta, Spec: t.Spec}
+	p.Namespace = rs.Namespace
+	p.GenerateName = rs.Name + "-"
+	p.Name = ""
+	p.OwnerReferences = []metav1.OwnerReference{*metav1.NewControllerRef(rs, appsv1.SchemeGroupVersion.WithKind("ReplicaSet"))}
+	return p
+}
+
+// copyTemplate deep-copies a pod template (GetPodFromTemplate's
+// DeepCopy), except that the containers' resource requests and limits
+// stay shared with the template: every pod of a ReplicaSet would otherwise
+// carry two maps of its own with the same quantities (a tenth of what a
+// pod keeps live at scale). Shared maps are read-only; the API server's
+// defaulting and LimitRanger, the only writers, copy a map before they
+// add to it (manifest requestsFromLimits, apiserver LimitRanger fill).
+func copyTemplate(src *corev1.PodTemplateSpec) *corev1.PodTemplateSpec {
+	t := new(corev1.PodTemplateSpec)
+	src.ObjectMeta.DeepCopyInto(&t.ObjectMeta)
+	spec := src.Spec // a shallow copy: DeepCopyInto below reads it, src stays as it is
+	spec.Containers, spec.InitContainers = nil, nil
+	spec.DeepCopyInto(&t.Spec)
+	t.Spec.Containers = copyContainers(src.Spec.Containers)
+	t.Spec.InitContainers = copyContainers(src.Spec.InitContainers)
+	return t
+}
+
+func copyContainers(src []corev1.Container) []corev1.Container {
+	if src == nil {
+		return nil
+	}
+	out := make([]corev1.Container, len(src))
+	for i := range src {
+		c := src[i] // a shallow copy
+		res := c.Resources
+		c.Resources = corev1.ResourceRequirements{}
+		c.DeepCopyInto(&out[i])
+		out[i].Resources = res
+	}
+	return out
+}
