@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -291,5 +292,40 @@ spec:
 	out, _, _ := run(t, "", "trace", "rollout", "-v", "-f", f, "--image", "api=example/api:2.0")
 	if !strings.Contains(out, "409 Conflict for system:serviceaccount:kube-system:") || !strings.Contains(out, "Optimistic concurrency") {
 		t.Error("-v does not show and explain the conflict")
+	}
+}
+
+// A readiness failure happens once, whatever --times says, and the story
+// says so; the text about it follows what the simulation did: the readiness
+// probe restarts nothing, and the story names the liveness probe it kept
+// passing (issue 23).
+func TestCrashReadinessSaysWhatHappened(t *testing.T) {
+	inRoot(t)
+	out, _, code := run(t, "", "trace", "crash", "--reason", "readiness", "--times", "4")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if strings.Contains(out, "4 times in a row") || strings.Contains(out, "— no restart") {
+		t.Errorf("the readiness story claims what did not happen:\n%s", out)
+	}
+	if !strings.Contains(out, "starts failing its readiness check and keeps failing it") || !strings.Contains(out, "keeps the liveness probe") {
+		t.Errorf("the readiness story does not say what the simulation did:\n%s", out)
+	}
+}
+
+// A preStop hook longer than the grace period is cut there: the trace must
+// not say it runs its whole length before SIGTERM (issue 23; kuberuntime
+// killContainer, v1.37), and SIGTERM comes at the grace period.
+func TestPreStopLongerThanGrace(t *testing.T) {
+	inRoot(t)
+	out, _, code := run(t, "", "trace", "delete", "pod", "-f", "examples/app.yaml", "--prestop-sleep", "40s")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if strings.Contains(out, "runs for 40s before SIGTERM") || !strings.Contains(out, "at most until the grace period ends") {
+		t.Errorf("the preStop step claims the hook runs its full length before SIGTERM:\n%s", out)
+	}
+	if !regexp.MustCompile(`SIGTERM to PID 1 of web \(30s after deletion; SIGKILL at 32s\)`).MatchString(out) {
+		t.Errorf("SIGTERM does not come at the 30 s grace period:\n%s", out)
 	}
 }

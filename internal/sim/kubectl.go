@@ -31,13 +31,16 @@ var unmodeled = map[string]string{
 	"NetworkPolicy":            "the CNI plugin (Calico, Cilium…): kube-proxy does not enforce it",
 	"CustomResourceDefinition": "apiextensions-apiserver, which starts serving the new resource",
 	"StorageClass":             "a CSI provisioner, when a claim asks for this class",
+	// kube-controller-manager v1.37: pkg/controller/endpointslicemirroring mirrors a selector-less
+	// Service's Endpoints into EndpointSlices.
+	"Endpoints": "endpointslicemirroring controller (kube-controller-manager)",
 }
 
 // data kinds are stored and read by others; no controller reconciles them.
 var dataKinds = map[string]bool{
 	"ConfigMap": true, "Secret": true, "ServiceAccount": true, "Role": true, "RoleBinding": true,
-	"ClusterRole": true, "ClusterRoleBinding": true, "Namespace": true, "LimitRange": true,
-	"PriorityClass": true, "PodTemplate": true, "Endpoints": true, "EndpointSlice": true,
+	"ClusterRole": true, "ClusterRoleBinding": true, "LimitRange": true,
+	"PriorityClass": true, "PodTemplate": true, "EndpointSlice": true,
 }
 
 // Apply sends objs the way `kubectl apply` does with a new object: one at a
@@ -124,6 +127,14 @@ func (c *Cluster) noteUnmodeled(res apiserver.Resource, obj runtime.Object) {
 	ref := apiserver.ObjectRef(obj)
 	who, ok := unmodeled[kind]
 	switch {
+	case kind == "Namespace":
+		// kube-controller-manager v1.37 fills every new namespace:
+		// pkg/controller/serviceaccount/serviceaccounts_controller.go creates
+		// "default", pkg/controller/certificates/rootcacertpublisher/publisher.go
+		// the kube-root-ca.crt ConfigMap.
+		c.unmod = append(c.unmod, kind+" "+ref)
+		c.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: "kube-apiserver", Kind: "stored.namespace", Object: ref})
+		return
 	case ok:
 	case dataKinds[kind]:
 		c.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: "kube-apiserver", Kind: "stored.data", Object: ref, Fields: trace.F("kind", kind)})

@@ -89,6 +89,18 @@ func Lookup(lang, kind string) Entry {
 	return Entry{Msg: msg, Explain: ex}
 }
 
+// Explanation returns the explanation of s's kind in lang with its
+// {field} placeholders filled from s (an explanation that depends on the
+// run, such as the Score weights of the profile in use), "" when the kind
+// has none.
+func Explanation(lang string, s *Step) string {
+	ex := Lookup(lang, s.Kind).Explain
+	if ex == "" || !strings.Contains(ex, "{") {
+		return ex
+	}
+	return fill(lang, ex, s)
+}
+
 // Text returns the rendered one-line message of s in lang.
 func Text(lang string, s *Step) string { return fill(lang, Lookup(lang, s.Kind).Msg, s) }
 

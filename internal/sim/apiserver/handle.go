@@ -383,7 +383,12 @@ func (s *Server) commit(c *Client, r *request, key string, build func(cur *store
 		rv := m.GetResourceVersion()
 		s.eng.After(RequestLatency, func() {
 			kind := "apiserver.response"
-			if code != http.StatusCreated {
+			switch {
+			case r.subresource == "binding":
+				// BindingREST.Create answers 201 with a Status, not the
+				// Pod (pkg/registry/core/pod/storage/storage.go, v1.37).
+				kind = "apiserver.bound"
+			case code != http.StatusCreated:
 				kind = "apiserver.updated"
 			}
 			if !s.rec.Full() {

@@ -105,7 +105,7 @@ func doc(tr *trace.Trace, o Options) *report.Doc {
 				}
 				lines = append(lines, line)
 			}
-			ex := trace.Lookup(o.Lang, s.Kind).Explain
+			ex := trace.Explanation(o.Lang, s)
 			if ex != "" && !explained[s.Kind] {
 				explained[s.Kind] = true
 				if md {

@@ -75,7 +75,7 @@ func htmlDoc(tr *trace.Trace, o Options) *report.Doc {
 // (for every kind) its fields open on a click.
 func timelineStep(tr *trace.Trace, s *trace.Step, id, lang string) report.TimelineStep {
 	ts := report.TimelineStep{ID: id, Time: trace.Clock(s.At - tr.Start), Actor: s.Actor, Text: trace.Text(lang, s),
-		Explain: trace.Lookup(lang, s.Kind).Explain, Table: stepTable(lang, s)}
+		Explain: trace.Explanation(lang, s), Table: stepTable(lang, s)}
 	var fs []string
 	if s.Object != "" {
 		fs = append(fs, s.Object)

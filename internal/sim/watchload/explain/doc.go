@@ -60,6 +60,7 @@ func designs(d *report.Doc, c *Catalogue, r *watchload.Result) {
 	d.H(1, c.F("designs.title"))
 	d.L(c.F("designs.poll", c.Dur(cfg.PollInterval)),
 		c.F("designs.informer"),
+		c.F("designs.streaming"),
 		c.F("designs.both", c.N(int64(cfg.Controllers), "n.controller")))
 }
 
