@@ -187,3 +187,37 @@ func TestProgressLine(t *testing.T) {
 		t.Error("progress on a non-terminal stderr")
 	}
 }
+
+// On an 80-column terminal no line of trace apply is wider than 80, the
+// score tables included (printed on their side), in both languages, so the
+// terminal never breaks a word; a long word alone on its line is the only
+// exception (a path).
+func TestTraceFitsEightyColumns(t *testing.T) {
+	inRoot(t)
+	for _, lang := range []string{"en", "ru"} {
+		io, _, out, _ := iostreams.Test()
+		io.OutTTY = true
+		io.Size = func() (int, error) { return 80, nil }
+		io.Getenv = func(k string) string {
+			if k == "K8SEXPLAIN_PAGER" {
+				return "cat"
+			}
+			return ""
+		}
+		if code := Execute(io, []string{"--color", "never", "--lang", lang, "trace", "apply", "examples/app.yaml"}); code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+		scores := 0
+		for _, l := range strings.Split(out.String(), "\n") {
+			if strings.HasPrefix(l, "TaintToleration ×3") {
+				scores++
+			}
+			if n := len([]rune(l)); n > 80 && strings.Contains(strings.TrimSpace(l[strings.LastIndex(l, "  ")+1:]), " ") {
+				t.Errorf("%s: a line of %d columns: %q", lang, n, l)
+			}
+		}
+		if scores != 3 {
+			t.Errorf("%s: %d score tables printed on their side, want 3:\n%s", lang, scores, out.String())
+		}
+	}
+}

@@ -109,7 +109,7 @@ func dnatRun(o *DNATOptions) error {
 	if p := in.Port; in.Mode == "ipvs" && in.Services == 0 && (p.ExternallyAccessible() || p.InternalPolicyLocal) {
 		return exitcode.Inputf("--mode ipvs models ClusterIP Services with the Cluster policy only: NodePort, LoadBalancer and Local traffic policies are modelled in --mode iptables and nftables")
 	}
-	return o.render(explain.Build(in))
+	return o.render(versioned("k8sexplain.dnat/v1", explain.Build(in)))
 }
 
 // The built-in example: Service default/web, port http 80/TCP → 8080.

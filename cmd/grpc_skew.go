@@ -128,7 +128,7 @@ func grpcSkewRun(o *GRPCSkewOptions) error {
 		r = grpclb.Run(grpclb.Config{Clients: o.Clients, Pods: o.Pods, RPCs: o.RPCs, Duration: o.Duration,
 			ScaleUp: o.ScaleUp, MaxConnectionAge: o.MaxConnectionAge, Envoy: o.Proxy == "envoy", KillPod: o.KillPod, Seed: g.Seed})
 	}
-	return o.render(explain.Build(r, g.Lang))
+	return o.render(versioned("k8sexplain.grpc-skew/v1", explain.Build(r, g.Lang)))
 }
 
 // validate checks the flags: one clear line per mistake.

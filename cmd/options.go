@@ -42,6 +42,13 @@ func (c *Common) render(d *report.Doc) error {
 	return render.Render(c.IO.Out, d, render.Options{Format: g.Format, Color: g.Color, Lang: g.Lang, Width: c.IO.TerminalWidth()})
 }
 
+// versioned names d's JSON structure and version (docs/json.md): --format
+// json writes it first, as "schema".
+func versioned(schema string, d *report.Doc) *report.Doc {
+	d.Schema = schema
+	return d
+}
+
 // shared gives runE the Common of any options that embed it.
 func (c *Common) shared() *Common { return c }
 

@@ -281,7 +281,7 @@ func quizRun(o *QuizOptions) error {
 		Mistakes: o.Mistakes, NewOnly: o.New})
 	if len(qs) == 0 {
 		if e.g.Format != render.Text {
-			return o.render(quiz.ReportDoc(&quiz.Outcome{}, e.g.Lang, o.Exam, false))
+			return o.render(versioned("k8sexplain.quiz-answers/v1", quiz.ReportDoc(&quiz.Outcome{}, e.g.Lang, o.Exam, false)))
 		}
 		fmt.Fprintln(o.IO.Out, quiz.Msg(e.g.Lang, "Nothing to ask: no question is due and none matches."))
 		if next := quiz.ComputeStats(e.bank, st, e.now()).NextDue; next != nil {
@@ -340,7 +340,7 @@ func quizRun(o *QuizOptions) error {
 	if !o.Exam && len(out.Answers) > 0 && talk == o.IO.Out {
 		fmt.Fprintln(o.IO.Out)
 	}
-	if rerr := o.render(quiz.ReportDoc(out, e.g.Lang, o.Exam, o.Exam)); rerr != nil {
+	if rerr := o.render(versioned("k8sexplain.quiz-answers/v1", quiz.ReportDoc(out, e.g.Lang, o.Exam, o.Exam))); rerr != nil {
 		return rerr
 	}
 	if out.Interrupted {

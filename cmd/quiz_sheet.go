@@ -49,7 +49,7 @@ func answersRun(o *QuizOptions, e *quizEnv) error {
 	if err != nil {
 		return err
 	}
-	return o.render(quiz.ReportDoc(out, e.g.Lang, o.Exam, true))
+	return o.render(versioned("k8sexplain.quiz-answers/v1", quiz.ReportDoc(out, e.g.Lang, o.Exam, true)))
 }
 
 // QuizStatsOptions are the inputs of `quiz stats`.
@@ -88,7 +88,7 @@ func quizStatsRun(o *QuizStatsOptions) error {
 	if err != nil {
 		return fmt.Errorf("load progress: %w", err)
 	}
-	return o.render(quiz.StatsDoc(quiz.ComputeStats(e.bank, st, e.now()), e.g.Lang))
+	return o.render(versioned("k8sexplain.quiz-stats/v1", quiz.StatsDoc(quiz.ComputeStats(e.bank, st, e.now()), e.g.Lang)))
 }
 
 // resetProgress deletes the progress after a confirmation: --yes, a survey
@@ -152,5 +152,5 @@ func quizListRun(o *QuizListOptions) error {
 	if err != nil {
 		return err
 	}
-	return o.render(quiz.ListDoc(e.bank, o.Topics, o.Difficulty, o.Choices, e.g.Lang, e.g.Seed))
+	return o.render(versioned("k8sexplain.quiz-list/v1", quiz.ListDoc(e.bank, o.Topics, o.Difficulty, o.Choices, e.g.Lang, e.g.Seed)))
 }

@@ -76,7 +76,7 @@ func quorumRun(o *QuorumOptions) error {
 	if err != nil {
 		return exitcode.Inputf("%v", err)
 	}
-	return o.render(explain.Build(story, o.Settings.Lang, o.Settings.Verbose))
+	return o.render(versioned("k8sexplain.quorum/v1", explain.Build(story, o.Settings.Lang, o.Settings.Verbose)))
 }
 
 // scenario validates the flags and turns them into an etcd.Scenario.

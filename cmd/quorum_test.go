@@ -37,6 +37,11 @@ func TestQuorumGolden(t *testing.T) {
 		{"nodes3-isolate-leader.mmd", []string{"--nodes", "3", "--isolate", "leader", "--format", "mermaid"}},
 		{"nodes2.md", []string{"--nodes", "2", "--format", "markdown"}},
 		{"nodes2.json", []string{"--nodes", "2", "--format", "json"}},
+		// Pairs of a page and its JSON: the browser test checks the page's
+		// member boxes against the simulation's states.
+		{"nodes3-isolate-leader.json", []string{"--nodes", "3", "--isolate", "leader", "--format", "json"}},
+		{"nodes5-fail2.html", []string{"--nodes", "5", "--fail", "2", "--format", "html"}},
+		{"nodes5-fail2.json", []string{"--nodes", "5", "--fail", "2", "--format", "json"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			runGolden(t, "quorum/"+tc.name, append([]string{"quorum", "--color", "never"}, tc.args...)...)
@@ -110,8 +115,8 @@ func TestQuorumCatalogue(t *testing.T) {
 }
 
 // Counts agree with their nouns and verbs in both languages (l10n.Count):
-// "1 member crashes", "2 members crash", "падает 1 член", "падают 2 члена",
-// "из 5 членов"; never "member(s)", "1 members" or "5 члена".
+// "1 member crashes", "2 members crash", "падает 1 участник", "падают 2 участника",
+// "из 5 участников"; never "member(s)", "1 members" or "5 участника".
 func TestQuorumPlurals(t *testing.T) {
 	want := map[string][]string{
 		"en --nodes 5 --fail 1": {"Fault: 1 member crashes: etcd-1", "etcd-1 crashes", "etcd-1 restarts from disk", "can lose 1 more member before"},
@@ -119,16 +124,16 @@ func TestQuorumPlurals(t *testing.T) {
 		"en --nodes 5 --fail 2": {"Fault: 2 members crash: etcd-1, etcd-5", "etcd-1, etcd-5 crash\n", "etcd-1, etcd-5 restart from disk"},
 		"en --nodes 4":          {"4 members tolerate 1 failure,"},
 		"en --nodes 1":          {"1 of 1 vote (needs 1)"},
-		"ru --nodes 5 --fail 1": {"Сбой: падает 1 член (etcd-1)", "падает etcd-1", "etcd-1 перезапускается", "может упасть ещё 1 член,", "Уцелело 4 из 5 членов"},
-		"ru --nodes 7 --fail 1": {"могут упасть ещё 2 члена,", "кластер переживает отказ не более 3 членов"},
-		"ru --nodes 5 --fail 2": {"Сбой: падают 2 члена (etcd-1, etcd-5)", "etcd-1, etcd-5 перезапускаются", "5 членов стартуют"},
-		"ru --nodes 3":          {"3 члена стартуют", "из 3 членов", "Кластер из 3 членов", "не более 1 члена"},
-		"ru --nodes 4":          {"Кластер из 4 членов переживает 1 отказ"},
-		"ru --nodes 1":          {"единственный член стартует", "1 из 1 голоса"},
+		"ru --nodes 5 --fail 1": {"Сбой: падает 1 участник (etcd-1)", "падает etcd-1", "etcd-1 перезапускается", "может упасть ещё 1 участник,", "Уцелело 4 из 5 участников"},
+		"ru --nodes 7 --fail 1": {"могут упасть ещё 2 участника,", "кластер переживает отказ не более 3 участников"},
+		"ru --nodes 5 --fail 2": {"Сбой: падают 2 участника (etcd-1, etcd-5)", "etcd-1, etcd-5 перезапускаются", "5 участников стартуют"},
+		"ru --nodes 3":          {"3 участника стартуют", "из 3 участников", "Кластер из 3 участников", "не более 1 участника"},
+		"ru --nodes 4":          {"Кластер из 4 участников переживает 1 отказ"},
+		"ru --nodes 1":          {"единственный участник стартует", "1 из 1 голоса"},
 	}
 	bad := map[string]*regexp.Regexp{
 		"en": regexp.MustCompile(`\(s\)|(^|[^\d])1 (members|failures|votes|more members)\b|(^|[^\d])[2-9] (member|failure|vote|more member)\b`),
-		"ru": regexp.MustCompile(`\(s\)|(^|[^\d])[05-9] члена?([^\p{L}]|$)|(^|[^\d])1 членов|(^|[^\d])[2-4] член([^\p{L}]|$)|(^|[^\d])[2-4] членов? (стартуют|падают)|узл|узел`),
+		"ru": regexp.MustCompile(`\(s\)|(^|[^\d])[05-9] участника?([^\p{L}]|$)|(^|[^\d])1 участников|(^|[^\d])[2-4] участник([^\p{L}]|$)|(^|[^\d])[2-4] участников? (стартуют|падают)|узл|узел`),
 	}
 	for n := 1; n <= 9; n++ {
 		for _, lang := range []string{"en", "ru"} {
@@ -155,7 +160,7 @@ func TestQuorumPlurals(t *testing.T) {
 }
 
 // The Russian goldens (*-ru.*: a bare *ru* would also catch
-// "checkquorum") say «член» (etcd) and «нода» (Kubernetes), never
+// "checkquorum") say «участник» (etcd) and «нода» (Kubernetes), never
 // «узел», and write durations and decimals the Russian way: no Go duration
 // literal (30s, 150ms, 2m30s) and no decimal point outside `code`.
 func TestQuorumRussianGoldens(t *testing.T) {

@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"github.com/k8sexplain/k8sexplain/internal/render"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -62,6 +63,9 @@ type TraceApplyOptions struct {
 	NodeCIDRMaskSize int
 	// SchedulerConfig is a KubeSchedulerConfiguration file (--scheduler-config).
 	SchedulerConfig string
+	// At, when set, prints the cluster's state at that time (00:01.500) or
+	// step number instead of the steps.
+	At string
 	// Live traces the apply on a real cluster (--kubeconfig).
 	Live LiveOptions
 }
@@ -98,6 +102,7 @@ namespace deleted at the end) and what the cluster reports is traced with the sa
 	bindIPAM(c, &o.ClusterCIDR, &o.NodeCIDRMaskSize)
 	c.Flags().StringVar(&o.Cluster, "cluster", "", "file with kind: Node manifests to use as the worker nodes")
 	c.Flags().BoolVar(&o.Summary, "summary", false, "print only the summary (for large clusters)")
+	c.Flags().StringVar(&o.At, "at", "", "print the cluster at a moment instead of the steps, as kubectl get -A lists it: a time as the trace prints it (00:01.500) or a step number (as the HTML page numbers them)")
 	c.Flags().IntVar(&o.Limit, "max-steps", 50000, "record at most this many steps, 1 to 200000 (more are counted)")
 	bindSchedulerConfig(c, &o.SchedulerConfig)
 	c.Flags().DurationVar(&o.BatchPeriod, "endpoint-updates-batch-period", 0, "the EndpointSlice controller's batch period: pod changes within it are written together (kube-controller-manager flag, default 0)")
@@ -127,6 +132,9 @@ func traceApplyRun(o *TraceApplyOptions) error {
 	if builtin {
 		o.Files = []string{builtinExample}
 	}
+	if o.Live.On && o.At != "" {
+		return exitcode.Inputf("--at replays the simulation's record; a real cluster (--kubeconfig) keeps none")
+	}
 	if o.Live.On {
 		return traceApplyLive(o, objs)
 	}
@@ -134,6 +142,11 @@ func traceApplyRun(o *TraceApplyOptions) error {
 		EndpointUpdatesBatchPeriod: o.BatchPeriod}
 	if o.BatchPeriod < 0 {
 		return exitcode.Inputf("--endpoint-updates-batch-period %s: must not be negative", o.BatchPeriod)
+	}
+	// The HTML page's player shows the cluster's state at every step.
+	cfg.RecordState = g.Format == render.HTML || o.At != ""
+	if o.At != "" && o.Summary {
+		return exitcode.Inputf("--at and --summary: choose one")
 	}
 	if o.Summary {
 		// Only the summary is printed: count the steps, build none, and
@@ -196,7 +209,13 @@ func traceApplyRun(o *TraceApplyOptions) error {
 	} else if pods := cl.Pods(); len(pods) > 0 {
 		tr.Tables = append(tr.Tables, story.DescribeEvents(tr, pods[0].Namespace+"/"+pods[0].Name))
 	}
-	if err := o.render(explain.Doc(tr, opts)); err != nil {
+	doc := explain.Doc(tr, opts)
+	if o.At != "" {
+		if doc, err = explain.StateAt(tr, opts, o.At); err != nil {
+			return exitcode.Inputf("%s", err)
+		}
+	}
+	if err := o.render(doc); err != nil {
 		return err
 	}
 	if tr.Failed != "" {

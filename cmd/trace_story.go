@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"github.com/k8sexplain/k8sexplain/internal/render"
 	"strings"
 
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
@@ -56,6 +57,8 @@ func (o *StoryOptions) scene(cfg sim.Config) (*story.Scene, string, error) {
 	}
 	cfg.Seed, cfg.Workers, cfg.StepLimit = g.Seed, o.Nodes, 50000
 	cfg.ClusterCIDR, cfg.NodeCIDRMaskSize = o.ClusterCIDR, o.NodeCIDRMaskSize
+	// The HTML page's player shows the cluster's state at every step.
+	cfg.RecordState = g.Format == render.HTML
 	if err := loadSchedulerConfig(o.SchedulerConfig, &cfg); err != nil {
 		return nil, "", err
 	}

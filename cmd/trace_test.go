@@ -53,6 +53,29 @@ func TestTraceApplyGolden(t *testing.T) {
 	runGolden(t, "trace-apply/builtin.en.txt", "trace", "apply")
 }
 
+// --at prints the cluster at a moment, replayed from the state log: at a
+// time, and at step 39, where the scheduler sends the binding of the
+// second pod: the API server has not stored it yet, so that pod still has
+// no node, while the first one has.
+func TestTraceAt(t *testing.T) {
+	inRoot(t)
+	runGolden(t, "trace-apply/at-00-01.500.en.txt", "trace", "apply", "--at", "00:01.500", "examples/app.yaml")
+	runGolden(t, "trace-apply/at-step-39.en.txt", "trace", "apply", "--at", "39", "examples/app.yaml") // README's sample
+	out39 := runGolden(t, "trace-apply/at-step-39.ru.txt", "--lang", "ru", "trace", "apply", "--at", "39", "examples/app.yaml")
+	if !regexp.MustCompile(`web-6c64cbcbb9-p8scn +0/1 +Pending .*<none> +<none>`).MatchString(out39) ||
+		!regexp.MustCompile(`web-6c64cbcbb9-rtqj5 +0/1 +Pending .* node-c`).MatchString(out39) {
+		t.Errorf("at step 39 the second pod is not yet bound and the first is:\n%s", out39)
+	}
+	out, _, code := run(t, "", "trace", "apply", "--at", "99:00.000", "examples/app.yaml")
+	if code != 0 || strings.Count(out, "Running") != 3 || strings.Contains(out, "Pending") {
+		t.Errorf("at the end every pod runs; exit %d:\n%s", code, out)
+	}
+	out, _, _ = run(t, "", "trace", "apply", "--at", "00:00.000", "examples/app.yaml")
+	if strings.Contains(out, "web-") || !strings.Contains(out, "node-a") {
+		t.Errorf("before kubectl's requests arrive there are nodes and no workload:\n%s", out)
+	}
+}
+
 var podName = regexp.MustCompile(`web-[bcdfghjklmnpqrstvwxz2456789]{1,10}-[bcdfghjklmnpqrstvwxz2456789]{5}`)
 
 func TestTraceDeterminism(t *testing.T) {
@@ -125,6 +148,9 @@ func TestTraceBadInput(t *testing.T) {
 		{[]string{"trace", "apply", neg}, "spec.replicas: Invalid value: -1: must be greater than or equal to 0"},
 		{[]string{"trace", "apply", typo}, `unknown field`},
 		{[]string{"trace", "apply", "--nodes", "0", "examples/app.yaml"}, "invalid --nodes 0"},
+		{[]string{"trace", "apply", "--at", "1.5s", "examples/app.yaml"}, `--at "1.5s": want a time as the trace prints it (00:01.500) or a step number (1 to 104)`},
+		{[]string{"trace", "apply", "--at", "0", "examples/app.yaml"}, "--at 0: no such step; this trace shows steps 1 to 104"},
+		{[]string{"trace", "apply", "--at", "5", "--summary", "examples/app.yaml"}, "--at and --summary: choose one"},
 	} {
 		_, errOut, code := run(t, "", tc.args...)
 		if code != 1 || !strings.Contains(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {

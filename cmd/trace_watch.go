@@ -58,7 +58,7 @@ func traceWatchRun(o *TraceWatchOptions) error {
 	if err != nil {
 		return exitcode.AsInput(err)
 	}
-	return o.render(explain.Doc(r, o.Settings.Lang))
+	return o.render(versioned("k8sexplain.trace-watch/v1", explain.Doc(r, o.Settings.Lang)))
 }
 
 // validate rejects values that parse but make no sense, in one line.

@@ -40,6 +40,8 @@ var verbatim = []struct {
 	re     *regexp.Regexp
 	reason string
 }{
+	{regexp.MustCompile(`(?:GA в|beta в|в|с|до|≥|Kubernetes|kube-proxy) v?1\.\d\d\b(?:\.\d+)?`), "a Kubernetes version (GA в 1.34, kube-proxy ≥ 1.30)"},
+	{regexp.MustCompile(`\b0\.\d{5,}\b`), "an iptables rule's --probability, as kube-proxy writes it (%0.10f) and iptables-save prints it"},
 	{regexp.MustCompile(`-m comment --comment \\?"[^"]*"|(?m)^.*(?:^|\s)-[AIN] [A-Z][A-Z0-9-]+\s.*$`), "an iptables rule and its comment, as iptables-save prints them"},
 	{regexp.MustCompile(`Event (?:Normal|Warning) \w+: .*`), "a Kubernetes Event's message is quoted as the API stores it and kubectl shows it"},
 	{regexp.MustCompile(`(?m)^\s*(?:\| )?(?:Normal|Warning)\s*(?:\| )?\w+\s.*$`), "a row of `kubectl describe`'s Events table: Age and Message are kubectl's own (4s, 1m10s)"},
@@ -48,6 +50,7 @@ var verbatim = []struct {
 	{regexp.MustCompile(`(?:k8sexplain|kubectl|iptables|nft|ipvsadm|etcdctl|curl|grpcurl) [^\n]*`), "a command line, as it is typed"},
 	{regexp.MustCompile(`«[^»а-яА-ЯёЁ]*»`), "Kubernetes' (or the user's) own English words, quoted in «» by the Russian sentence"},
 	{regexp.MustCompile(`Ваш ответ: .*`), "the user's answer, echoed as typed"},
+	{regexp.MustCompile(`(?:Снова|Трудно|Хорошо|Легко) — `), "the quiz's rating names (FSRS Again, Hard, Good, Easy), the labels of its keys"},
 	{regexp.MustCompile(`(?:cpu|memory|ephemeral-storage) (?:request|limit) for (?:init )?container [\w-]+`), "LimitRanger's annotation (kubernetes.io/limit-ranger), Kubernetes' own text"},
 	{regexp.MustCompile(`\s(?://|#) .*$`), "a comment in a Go or YAML example, which is code"},
 	{regexp.MustCompile(`\b\d+/\d+ nodes are available: .*`), "the scheduler's FailedScheduling message, Kubernetes' own text"},
@@ -91,6 +94,8 @@ var (
 	htmlSkip   = regexp.MustCompile(`(?s)<(script|style|pre|code)\b.*?</(?:script|style|pre|code)>|<div class="fields">.*?</div>`)
 	tag        = regexp.MustCompile(`<[^>]*>`)
 	cellEnd    = regexp.MustCompile(`</t[dh]>\s*<t[dh][^>]*>`)
+	tspanBreak = regexp.MustCompile(`</tspan><tspan[^>]*>`)
+	kubectlGet = regexp.MustCompile(`(?m)^(?:NAMESPACE|NAME) .*\bAGE\b.*\n(?:.+\n)*`)
 )
 
 // prose returns the text of a golden file a reader reads as sentences:
@@ -110,10 +115,12 @@ func prose(t *testing.T, path string, b []byte) string {
 		s = strings.NewReplacer("<br/>", " ", "#34;", `"`, "#59;", ";", "#quot;", `"`).Replace(s)
 	case ".html":
 		s = htmlSkip.ReplaceAllString(s, "\n")
-		s = cellEnd.ReplaceAllString(s, " | ") // a table row stays one line
+		s = tspanBreak.ReplaceAllString(s, " ") // a diagram label wrapped onto lines is one text
+		s = cellEnd.ReplaceAllString(s, " | ")  // a table row stays one line
 		s = html.UnescapeString(tag.ReplaceAllString(s, "\n"))
 	}
 	s = fenced.ReplaceAllString(s, "\n")
+	s = kubectlGet.ReplaceAllString(s, "\n") // kubectl get's own table (trace apply --at): AGE as kubectl writes it, 5s
 	return inlineCode.ReplaceAllString(s, " ")
 }
 
@@ -139,11 +146,43 @@ func jsonProse(v any, key string, out *[]string) {
 	}
 }
 
+// decimalPoint is a number written with a decimal point (33.3%, 1.00):
+// Russian writes 33,3 %, 1,00. Versions (v1.37, 1.37.2), addresses and
+// dotted names are not numbers of this kind (they are verbatim, or have
+// more than one dot).
+var decimalPoint = regexp.MustCompile(`(?:^|[\s(«×≈])(\d+\.\d+)(?:$|[\s%)»,;×]|: )`)
+
+// capitalAfterColon is a Cyrillic capital starting a word after a colon
+// inside a sentence: Russian goes on in lower case ("итог: все поды"),
+// unless a proper name or a quotation follows.
+var capitalAfterColon = regexp.MustCompile(`\p{L}[)»]?: ([А-ЯЁ][а-яё]+)`)
+
+// label is a line that starts with a label and a colon ("Образцовый
+// ответ: Только API-сервер…"): what follows is a sentence of its own.
+var label = regexp.MustCompile(`^\s*[А-ЯЁ][а-яё]+(?: [а-яё]+)?: `)
+
 // faults returns the Go durations and the English fragments of one line
 // of Russian prose, once the verbatim parts are taken out.
 func faults(line string) (durs, engl []string) {
-	for _, v := range verbatim {
+	durs, engl, _, _ = allFaults(line)
+	return durs, engl
+}
+
+// allFaults adds the numbers written with a decimal point and the
+// capitals after a colon.
+func allFaults(line string) (durs, engl, decimals, capitals []string) {
+	for i, v := range verbatim {
+		if i == len(verbatim)-1 {
+			// The last rule takes out dotted names, which would take
+			// 33.3 with them: decimals are looked for before it.
+			for _, m := range decimalPoint.FindAllStringSubmatch(line, -1) {
+				decimals = append(decimals, m[1])
+			}
+		}
 		line = v.re.ReplaceAllString(line, " ")
+	}
+	for _, m := range capitalAfterColon.FindAllStringSubmatch(label.ReplaceAllString(line, " "), -1) {
+		capitals = append(capitals, m[1])
 	}
 	for _, m := range goDuration.FindAllStringSubmatch(line, -1) {
 		durs = append(durs, m[1])
@@ -156,7 +195,7 @@ func faults(line string) (durs, engl []string) {
 			}
 		}
 	}
-	return durs, engl
+	return durs, engl, decimals, capitals
 }
 
 // No Russian output writes a duration as Go does or an English sentence
@@ -174,9 +213,15 @@ func TestRussianOutputIsRussian(t *testing.T) {
 		}
 		rel, _ := filepath.Rel(Dir(), path)
 		for _, line := range strings.Split(prose(t, path, b), "\n") {
-			durs, engl := faults(line)
+			durs, engl, decimals, capitals := allFaults(line)
 			for _, d := range durs {
 				t.Errorf("%s: Go duration %q in %q", rel, d, strings.TrimSpace(line))
+			}
+			for _, d := range decimals {
+				t.Errorf("%s: decimal point in %q (Russian writes a comma) in %q", rel, d, strings.TrimSpace(line))
+			}
+			for _, c := range capitals {
+				t.Errorf("%s: capital %q after a colon in %q", rel, c, strings.TrimSpace(line))
 			}
 			for _, e := range engl {
 				t.Errorf("%s: English %q in %q", rel, e, strings.TrimSpace(line))
@@ -200,6 +245,7 @@ func TestRussianScanFindsFaults(t *testing.T) {
 		{"проверка каждые --node-monitor-period 5s", false, false},
 		{"квота: requests.cpu=500m", false, false},
 		{"72Mi за 1,64 с", false, false},
+		{"GA в 1.34", false, false},
 	} {
 		durs, engls := faults(tc.line)
 		if dur, engl := len(durs) > 0, len(engls) > 0; dur != tc.dur || engl != tc.engl {
@@ -297,5 +343,29 @@ func TestRussianCataloguesFollowGlossary(t *testing.T) {
 	}
 	if checked < 1000 {
 		t.Fatalf("checked only %d string literals", checked)
+	}
+}
+
+// The scan finds a decimal point and a capital after a colon, and lets
+// versions, probabilities and addresses through.
+func TestRussianScanFindsDecimalsAndCapitals(t *testing.T) {
+	for _, tc := range []struct {
+		line          string
+		decimal, caps bool
+	}{
+		{"echo-0   501  16.7%", true, false},
+		{"max/среднее 1.00 — идеально", true, false},
+		{"echo-0   501  16,7 %", false, false},
+		{"GA в 1.34, kube-proxy ≥ 1.30, адрес 10.244.1.2, образ nginx:1.27", false, false},
+		{"KUBE-SEP-X | 0.3333333333 | 0.33333333349", false, false},
+		{"Образцовый ответ: Только API-сервер", false, false},
+		{"кворум потерян: Запись стоит", false, true},
+		{"итог: все поды готовы", false, false},
+		{"Сбой: etcd-1 падает", false, false},
+	} {
+		_, _, decimals, capitals := allFaults(tc.line)
+		if d, c := len(decimals) > 0, len(capitals) > 0; d != tc.decimal || c != tc.caps {
+			t.Errorf("%q: decimal %v (want %v), capital %v (want %v)", tc.line, d, tc.decimal, c, tc.caps)
+		}
 	}
 }

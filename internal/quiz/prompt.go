@@ -93,7 +93,7 @@ func FormatQuestion(p *Presentation) string {
 	if p.Retry != "" {
 		fmt.Fprintf(&b, "%s\n", retryLine(p))
 	} else {
-		fmt.Fprintf(&b, "\n%s · %s · %s%s\n%s\n", msgf(p.Lang, "Question {1} of {2}", p.Number, p.Total), p.Q.Topic, p.Q.Difficulty, timeLeft(p), p.Prompt)
+		fmt.Fprintf(&b, "\n%s · %s · %s%s\n%s\n", msgf(p.Lang, "Question {1} of {2}", p.Number, p.Total), topicName(p.Lang, p.Q.Topic), levelName(p.Lang, p.Q.Difficulty), timeLeft(p), p.Prompt)
 	}
 	if p.Retry == "" {
 		for i, c := range p.Choices {

@@ -107,7 +107,7 @@ func (s *SurveyPrompter) ask(stdio terminal.Stdio, p *Presentation, live bool) (
 		left = ""
 	}
 	head := fmt.Sprintf("%s · %s · %s%s\n  %s", msgf(p.Lang, "Question {1} of {2}", p.Number, p.Total),
-		p.Q.Topic, p.Q.Difficulty, left, p.Prompt)
+		topicName(p.Lang, p.Q.Topic), levelName(p.Lang, p.Q.Difficulty), left, p.Prompt)
 	if p.Retry != "" {
 		head = fmt.Sprintf("%s\n  %s", head, retryLine(p))
 	}

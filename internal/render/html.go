@@ -1,6 +1,7 @@
 package render
 
 import (
+	"encoding/json"
 	"fmt"
 	"html"
 	"io"
@@ -25,6 +26,17 @@ var htmlWords = map[string]map[string]string{
 		"collapse": "Collapse all",
 		"down":     "down",
 		"side":     "side",
+		"player":   "Player",
+		"first":    "First step (Home)",
+		"prev":     "Previous step (←)",
+		"play":     "Play or pause (space)",
+		"next":     "Next step (→)",
+		"last":     "Last step (End)",
+		"scrub":    "Step",
+		"state":    "Cluster state",
+		"at":       "The cluster at {t}, step {n} of {all}: what kubectl get would list; rows this step changed are highlighted.",
+		"dropped":  "The state stops at the recording limit: {n} later changes were counted, not kept.",
+		"more":     "… and {n} more",
 	},
 	"ru": {
 		"hint":     "Нажмите на стрелку или шаг, чтобы прочитать пояснение; нажмите на заголовок раздела, чтобы свернуть его.",
@@ -34,6 +46,17 @@ var htmlWords = map[string]map[string]string{
 		"collapse": "Свернуть всё",
 		"down":     "недоступен",
 		"side":     "сторона",
+		"player":   "Проигрыватель",
+		"first":    "Первый шаг (Home)",
+		"prev":     "Предыдущий шаг (←)",
+		"play":     "Пуск или пауза (пробел)",
+		"next":     "Следующий шаг (→)",
+		"last":     "Последний шаг (End)",
+		"scrub":    "Шаг",
+		"state":    "Состояние кластера",
+		"at":       "Кластер в {t}, шаг {n} из {all}: то, что показал бы kubectl get; строки, изменённые на этом шаге, выделены.",
+		"dropped":  "Состояние обрывается на пределе записи: ещё {n} изменений подсчитаны, но не сохранены.",
+		"more":     "… и ещё {n}",
 	},
 }
 
@@ -72,48 +95,116 @@ func htmlEnd(b *strings.Builder) {
 func renderHTML(w io.Writer, d *report.Doc, o Options) error {
 	var b strings.Builder
 	htmlStart(&b, o.Lang, d.Title)
-	if d.Timeline != nil {
-		timelineHTML(&b, d)
+	// One layout on every page: the figures the page is about first, then
+	// the diagram in a column that stays in view beside the flow of steps
+	// (or, without a timeline, the blocks) it illustrates.
+	var lead, rest []report.Block
+	for _, bl := range d.Blocks {
+		if bl.Figure != nil && bl.Figure.Lead {
+			lead = append(lead, bl)
+		} else {
+			rest = append(rest, bl)
+		}
 	}
-	htmlBlocks(&b, d.Blocks)
-	if d.Sequence != nil && d.Timeline == nil {
-		b.WriteString("<details class=\"sec\" open><summary><h2>" + esc(htmlWord(o.Lang, "sequence")) + "</h2></summary>\n")
-		sequenceSVG(&b, d.Sequence)
-		b.WriteString("</details>\n")
+	for _, bl := range lead {
+		figureHTML(&b, bl.Figure)
+	}
+	switch {
+	case d.Timeline != nil:
+		layoutHTML(&b, d.Sequence, d.Player, o.Lang, func() { timelineHTML(&b, d); htmlBlocks(&b, rest, o.Lang) })
+	case d.Sequence != nil:
+		layoutHTML(&b, d.Sequence, nil, o.Lang, func() { htmlBlocks(&b, rest, o.Lang) })
+	default:
+		htmlBlocks(&b, rest, o.Lang)
 	}
 	htmlEnd(&b)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// timelineHTML writes the document's sequence diagram beside its timeline:
-// one foldable section per group of steps, each step's explanation and
-// fields shown on a click, its arrow and its line selected together.
-func timelineHTML(b *strings.Builder, d *report.Doc) {
+// layoutHTML writes the sequence diagram in a column that stays in view
+// (CSS position:sticky on the column itself, as tall as the viewport, the
+// diagram scrolling inside it) beside flow, the column that scrolls. With
+// a player, the column starts with its controls and ends with the
+// cluster's state, which the page script draws from the player's data.
+func layoutHTML(b *strings.Builder, seq *report.Sequence, p *report.Player, lang string, flow func()) {
 	b.WriteString("<div class=\"layout\">\n<div class=\"diagram\">\n")
-	if d.Sequence != nil {
-		sequenceSVG(b, d.Sequence)
+	if p != nil {
+		playerBar(b, p, lang)
 	}
-	b.WriteString("</div>\n<div class=\"steplist\">\n")
+	if seq != nil {
+		sequenceSVG(b, seq)
+	}
+	if p != nil {
+		b.WriteString("<div class=\"state\" aria-live=\"polite\"></div>\n")
+	}
+	b.WriteString("</div>\n<div class=\"flow\">\n")
+	flow()
+	b.WriteString("</div>\n</div>\n")
+	if p != nil {
+		playerData(b, p, lang)
+	}
+}
+
+// playerBar writes the player's controls: first, back, play, forward,
+// last, a slider over the steps, the position, and the state toggle.
+func playerBar(b *strings.Builder, p *report.Player, lang string) {
+	btn := func(act, label, title string) {
+		fmt.Fprintf(b, "<button type=\"button\" data-p=\"%s\" title=\"%s\" aria-label=\"%s\">%s</button>", act, esc(title), esc(title), label)
+	}
+	fmt.Fprintf(b, "<div class=\"player\" role=\"toolbar\" aria-label=\"%s\">", esc(htmlWord(lang, "player")))
+	// Glyphs every common font has (DejaVu, Segoe UI, SF): « ‹ ▶ › ».
+	btn("first", "«", htmlWord(lang, "first"))
+	btn("prev", "‹", htmlWord(lang, "prev"))
+	btn("play", "▶", htmlWord(lang, "play"))
+	btn("next", "›", htmlWord(lang, "next"))
+	btn("last", "»", htmlWord(lang, "last"))
+	fmt.Fprintf(b, "<input type=\"range\" min=\"1\" max=\"%d\" value=\"1\" aria-label=\"%s\"><output class=\"pos\">0/%d</output>",
+		len(p.Steps), esc(htmlWord(lang, "scrub")), len(p.Steps))
+	fmt.Fprintf(b, "<button type=\"button\" data-p=\"state\" aria-pressed=\"false\">%s</button></div>\n", esc(htmlWord(lang, "state")))
+}
+
+// playerData embeds the player's data as JSON (encoding/json escapes <, >
+// and &, so it cannot end the script element) with the page's words.
+func playerData(b *strings.Builder, p *report.Player, lang string) {
+	words := map[string]string{}
+	for _, k := range []string{"at", "dropped", "more"} {
+		words[k] = htmlWord(lang, k)
+	}
+	data, err := json.Marshal(struct {
+		Words map[string]string `json:"words"`
+		*report.Player
+	}{words, p})
+	if err != nil {
+		return // only plain strings and numbers: cannot fail
+	}
+	b.WriteString("<script type=\"application/json\" id=\"k8x-player\">")
+	b.Write(data)
+	b.WriteString("</script>\n")
+}
+
+// timelineHTML writes the timeline: one foldable section per group of
+// steps, each step's explanation and fields shown on a click, its arrow
+// and its line selected together.
+func timelineHTML(b *strings.Builder, d *report.Doc) {
 	for _, sec := range d.Timeline.Sections {
 		fmt.Fprintf(b, "<details class=\"sec phase\" open><summary><h2>%s</h2> <span class=\"fields\">(%d)</span></summary>\n<ol class=\"steps\">\n",
-			esc(sec.Title), len(sec.Steps))
+			prose(sec.Title), len(sec.Steps))
 		for i := range sec.Steps {
 			stepHTML(b, &sec.Steps[i])
 		}
 		b.WriteString("</ol>\n</details>\n")
 	}
-	b.WriteString("</div>\n</div>\n")
 }
 
 // stepHTML writes one step of a timeline: time, actor, message; its
 // explanation and fields open on a click.
 func stepHTML(b *strings.Builder, s *report.TimelineStep) {
 	fmt.Fprintf(b, "<li class=\"step\" id=\"%s\" data-ref=\"%s\" tabindex=\"0\"><span class=\"t\">%s</span><span class=\"who\">%s</span><span class=\"msg\">%s</span>",
-		s.ID, s.ID, s.Time, esc(s.Actor), esc(s.Text))
+		s.ID, s.ID, s.Time, esc(s.Actor), prose(s.Text))
 	b.WriteString("<div class=\"ex\">")
 	if s.Explain != "" {
-		b.WriteString(esc(s.Explain))
+		b.WriteString(prose(s.Explain))
 	}
 	if s.Detail != "" {
 		b.WriteString("<div class=\"fields\">" + esc(s.Detail) + "</div>")
@@ -125,9 +216,31 @@ func stepHTML(b *strings.Builder, s *report.TimelineStep) {
 	b.WriteString("</li>\n")
 }
 
+// prose escapes running text and shows its `code spans` (the catalogue
+// writes commands and field names the way Markdown does) as <code>, not
+// as literal backticks. An unpaired backtick stays as it is.
+func prose(s string) string {
+	parts := strings.Split(s, "`")
+	if len(parts) < 3 {
+		return esc(s)
+	}
+	var b strings.Builder
+	for i, p := range parts {
+		switch {
+		case i%2 == 0:
+			b.WriteString(esc(p))
+		case i == len(parts)-1: // an opening backtick with no closing one
+			b.WriteString("`" + esc(p))
+		default:
+			b.WriteString("<code>" + esc(p) + "</code>")
+		}
+	}
+	return b.String()
+}
+
 // htmlBlocks writes blocks as HTML; a level-1 heading opens a foldable
 // section that runs to the next one.
-func htmlBlocks(b *strings.Builder, blocks []report.Block) {
+func htmlBlocks(b *strings.Builder, blocks []report.Block, lang string) {
 	open := false
 	for _, bl := range blocks {
 		switch {
@@ -136,17 +249,17 @@ func htmlBlocks(b *strings.Builder, blocks []report.Block) {
 				if open {
 					b.WriteString("</details>\n")
 				}
-				b.WriteString("<details class=\"sec\" open><summary><h2>" + esc(bl.Heading.Text) + "</h2></summary>\n")
+				b.WriteString("<details class=\"sec\" open><summary><h2>" + prose(bl.Heading.Text) + "</h2></summary>\n")
 				open = true
 			} else {
-				b.WriteString("<h3>" + esc(bl.Heading.Text) + "</h3>\n")
+				b.WriteString("<h3>" + prose(bl.Heading.Text) + "</h3>\n")
 			}
 		case bl.Para != nil:
 			cls := ""
 			if bl.Para.Style != "" {
 				cls = " class=\"" + esc(bl.Para.Style) + "\""
 			}
-			b.WriteString("<p" + cls + ">" + strings.ReplaceAll(esc(bl.Para.Text), "\n", "<br>") + "</p>\n")
+			b.WriteString("<p" + cls + ">" + strings.ReplaceAll(prose(bl.Para.Text), "\n", "<br>") + "</p>\n")
 		case bl.List != nil:
 			tag := "ul"
 			if bl.List.Numbered {
@@ -154,13 +267,13 @@ func htmlBlocks(b *strings.Builder, blocks []report.Block) {
 			}
 			b.WriteString("<" + tag + ">\n")
 			for _, it := range bl.List.Items {
-				b.WriteString("<li>" + strings.ReplaceAll(esc(it), "\n", "<br>") + "</li>\n")
+				b.WriteString("<li>" + strings.ReplaceAll(prose(it), "\n", "<br>") + "</li>\n")
 			}
 			b.WriteString("</" + tag + ">\n")
 		case bl.Table != nil:
 			htmlTable(b, bl.Table)
 		case bl.Bars != nil:
-			barsSVG(b, bl.Bars)
+			barsSVG(b, bl.Bars, lang)
 		case bl.Code != nil:
 			codeHTML(b, bl.Code)
 		case bl.Figure != nil:
@@ -171,6 +284,11 @@ func htmlBlocks(b *strings.Builder, blocks []report.Block) {
 		b.WriteString("</details>\n")
 	}
 }
+
+// longCell is the length past which a table cell wraps its text (at
+// spaces, at least 16rem wide); shorter cells never wrap, so a name such
+// as node-a is never broken at its hyphen.
+const longCell = 40
 
 // htmlTable writes a table; right-aligned columns and highlighted rows
 // keep their meaning.
@@ -197,7 +315,11 @@ func htmlTable(b *strings.Builder, t *report.Table) {
 			if i < len(row) {
 				c = row[i]
 			}
-			b.WriteString("<td" + cls(i) + ">" + strings.ReplaceAll(esc(c), "\n", "<br>") + "</td>")
+			attr := cls(i)
+			if utf8.RuneCountInString(c) > longCell {
+				attr = " class=\"long\""
+			}
+			b.WriteString("<td" + attr + ">" + strings.ReplaceAll(esc(c), "\n", "<br>") + "</td>")
 		}
 		b.WriteString("</tr>\n")
 	}
@@ -262,9 +384,10 @@ func fold(msgs []report.Message) []report.Message {
 // Sequence diagram geometry, in CSS pixels.
 const (
 	seqAxis  = 78  // the time axis on the left
-	seqLane  = 124 // distance between lifelines
+	seqLane  = 136 // distance between lifelines
 	seqHead  = 34  // participant boxes
-	seqRow   = 26  // one message
+	seqRow   = 26  // one message with a one-line label
+	seqLine  = 12  // each further line of a wrapped label
 	seqBand  = 28  // a section title
 	seqCharW = 6.4 // average width of one character at 11px
 )
@@ -299,7 +422,7 @@ func sequenceSVG(b *strings.Builder, s *report.Sequence) {
 		case m.Section:
 			height += seqBand
 		default:
-			height += seqRow
+			height += rowHeight(m, lx)
 			if m.Note || m.To == "" || m.To == m.From {
 				notes++
 			} else {
@@ -345,6 +468,9 @@ func sequenceSVG(b *strings.Builder, s *report.Sequence) {
 			y += seqBand
 			continue
 		}
+		rh := rowHeight(m, lx)
+		lines := wrapLabel(label(m), labelChars(m, lx))
+		extra := float64(len(lines)-1) * seqLine
 		mid := y + seqRow/2
 		if m.Time != "" {
 			fmt.Fprintf(b, "<text class=\"t\" x=\"4\" y=\"%s\">%s</text>\n", px(mid+4), esc(m.Time))
@@ -353,25 +479,103 @@ func sequenceSVG(b *strings.Builder, s *report.Sequence) {
 		if m.Note || m.To == "" || m.To == m.From {
 			x := lx(m.From)
 			w := float64(seqLane - 8)
-			fmt.Fprintf(b, "<g class=\"note\"%s><title>%s</title><rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%d\" rx=\"3\"/><text x=\"%s\" y=\"%s\">%s</text></g>\n",
-				ref(m), esc(text), px(x-w/2), px(y+3), px(w), seqRow-6, px(x), px(mid+4), esc(clip(text, chars(w-8))))
+			fmt.Fprintf(b, "<g class=\"note\"%s><title>%s</title><rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" rx=\"3\"/>",
+				ref(m), esc(text), px(x-w/2), px(y+3), px(w), px(seqRow-6+extra))
+			svgLines(b, x, mid+4, lines)
+			b.WriteString("</g>\n")
 		} else {
 			x1, x2 := lx(m.From), lx(m.To)
 			cls := "arrow"
 			if m.Reply {
 				cls += " reply"
 			}
-			span := math.Abs(x2 - x1)
-			fmt.Fprintf(b, "<g class=\"%s\"%s><title>%s</title><line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" marker-end=\"url(#k8x-arrow)\"/><text x=\"%s\" y=\"%s\">%s</text></g>\n",
-				cls, ref(m), esc(text), px(x1), px(mid+6), px(x2), px(mid+6), px((x1+x2)/2), px(mid), esc(clip(text, chars(span-8))))
+			fmt.Fprintf(b, "<g class=\"%s\"%s><title>%s</title><line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" marker-end=\"url(#k8x-arrow)\"/>",
+				cls, ref(m), esc(text), px(x1), px(mid+6+extra), px(x2), px(mid+6+extra))
+			svgLines(b, (x1+x2)/2, mid, lines)
+			b.WriteString("</g>\n")
 		}
-		y += seqRow
+		y += rh
 	}
 	b.WriteString("</svg></div>\n")
 }
 
+// labelChars is how many characters of m's label fit on one line: the
+// span between the arrow's ends, or a note's box.
+func labelChars(m report.Message, lx func(string) float64) int {
+	if m.Note || m.To == "" || m.To == m.From {
+		return chars(seqLane - 16)
+	}
+	return chars(math.Abs(lx(m.To)-lx(m.From)) - 8)
+}
+
+// seqLabelLines is how many lines a diagram label may take: enough to
+// tell the story without a click; the whole text is the element's title.
+const seqLabelLines = 2
+
+// rowHeight is the height of m's row: one line more for each line its
+// label wraps onto.
+func rowHeight(m report.Message, lx func(string) float64) float64 {
+	text := m.Text
+	if m.Count > 1 {
+		text += " ×" + fmt.Sprint(m.Count)
+	}
+	return seqRow + float64(len(wrapLabel(text, labelChars(m, lx)))-1)*seqLine
+}
+
+// wrapLabel breaks s at spaces (or after / , -) into at most seqLabelLines lines of n
+// runes; a word longer than a line is cut, and the last line ends in "…"
+// when text is left over.
+func wrapLabel(s string, n int) []string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	if n < 2 || utf8.RuneCountInString(s) <= n {
+		return []string{s}
+	}
+	var lines []string
+	rest := []rune(s)
+	for len(rest) > 0 && len(lines) < seqLabelLines {
+		if len(rest) <= n {
+			lines = append(lines, string(rest))
+			rest = nil
+			break
+		}
+		// Break at the last space, or after the last '/', ',' or '-'
+		// (a path, a list), in the line's second half.
+		cut := n
+		for i := n; i > n/2; i-- {
+			if rest[i] == ' ' || strings.ContainsRune("/,-", rest[i-1]) {
+				cut = i
+				break
+			}
+		}
+		lines = append(lines, strings.TrimRight(string(rest[:cut]), " "))
+		rest = []rune(strings.TrimLeft(string(rest[cut:]), " "))
+	}
+	if len(rest) > 0 {
+		last := lines[len(lines)-1] + " " + string(rest)
+		lines[len(lines)-1] = clip(last, n)
+	}
+	return lines
+}
+
+// svgLines writes a label's lines centred on x, the first at y.
+func svgLines(b *strings.Builder, x, y float64, lines []string) {
+	if len(lines) == 1 {
+		fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\">%s</text>", px(x), px(y), esc(lines[0]))
+		return
+	}
+	fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\">", px(x), px(y))
+	for i, l := range lines {
+		if i == 0 {
+			fmt.Fprintf(b, "<tspan x=\"%s\">%s</tspan>", px(x), esc(l))
+		} else {
+			fmt.Fprintf(b, "<tspan x=\"%s\" dy=\"%d\">%s</tspan>", px(x), seqLine, esc(l))
+		}
+	}
+	b.WriteString("</text>")
+}
+
 // barsSVG draws a horizontal bar chart with the values and notes beside.
-func barsSVG(b *strings.Builder, bs *report.Bars) {
+func barsSVG(b *strings.Builder, bs *report.Bars, lang string) {
 	const labelW, barW, rowH = 210.0, 320.0, 24.0
 	max := 0.0
 	for _, r := range bs.Rows {
@@ -382,6 +586,7 @@ func barsSVG(b *strings.Builder, bs *report.Bars) {
 	}
 	width := labelW + barW + 300
 	height := rowH*float64(len(bs.Rows)) + 8
+	b.WriteString("<div class=\"figwrap\">")
 	fmt.Fprintf(b, "<svg class=\"bars\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%s\" height=\"%s\" viewBox=\"0 0 %s %s\" role=\"img\" data-bars=\"%d\">\n",
 		px(width), px(height), px(width), px(height), len(bs.Rows))
 	for i, r := range bs.Rows {
@@ -393,7 +598,7 @@ func barsSVG(b *strings.Builder, bs *report.Bars) {
 		if w == 0 && r.Value > 0 {
 			w = 1
 		}
-		v := formatValue(r.Value)
+		v := formatValue(lang, r.Value)
 		if bs.Unit != "" {
 			v += " " + bs.Unit
 		}
@@ -404,12 +609,21 @@ func barsSVG(b *strings.Builder, bs *report.Bars) {
 			esc(r.Label), esc(v), px(labelW-8), px(y+rowH/2+4), esc(clip(r.Label, chars(labelW-12))),
 			px(labelW), px(y+3), px(w), px(rowH-6), px(labelW+w+6), px(y+rowH/2+4), esc(v))
 	}
-	b.WriteString("</svg>\n")
+	b.WriteString("</svg></div>\n")
 }
 
 // figureHTML draws a figure.
 func figureHTML(b *strings.Builder, f *report.Figure) {
-	b.WriteString("<figure>")
+	cls := ""
+	if f.Lead {
+		cls = " class=\"lead\""
+	}
+	b.WriteString("<figure" + cls + ">")
+	if f.Lead && f.Title != "" {
+		// The page's first picture says what it is before it shows it.
+		b.WriteString("<figcaption>" + prose(f.Title) + "</figcaption>")
+	}
+	b.WriteString("<div class=\"figwrap\">")
 	switch {
 	case f.Graph != nil:
 		graphSVG(b, f.Graph)
@@ -418,8 +632,12 @@ func figureHTML(b *strings.Builder, f *report.Figure) {
 	case f.Sides != nil:
 		sidesHTML(b, f.Sides)
 	}
-	if f.Title != "" {
-		b.WriteString("<figcaption>" + esc(f.Title) + "</figcaption>")
+	b.WriteString("</div>")
+	if f.Chart != nil {
+		chartLegend(b, f.Chart)
+	}
+	if f.Title != "" && !f.Lead {
+		b.WriteString("<figcaption>" + prose(f.Title) + "</figcaption>")
 	}
 	b.WriteString("</figure>\n")
 }
@@ -483,7 +701,7 @@ func graphSVG(b *strings.Builder, g *report.Graph) {
 }
 
 func chartSVG(b *strings.Builder, c *report.Chart) {
-	const w, h, left, bottom, top, right = 640.0, 240.0, 40.0, 34.0, 12.0, 150.0
+	const w, h, left, bottom, top, right = 560.0, 240.0, 40.0, 34.0, 12.0, 16.0
 	max := 1.0
 	for _, s := range c.Series {
 		for _, v := range s.Values {
@@ -504,7 +722,7 @@ func chartSVG(b *strings.Builder, c *report.Chart) {
 	step := math.Max(1, math.Ceil(max/8))
 	for v := 0.0; v <= max; v += step {
 		fmt.Fprintf(b, "<g class=\"grid\"><line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\"/><text x=\"%s\" y=\"%s\">%s</text></g>\n",
-			px(left), px(y(v)), px(left+plotW), px(y(v)), px(left-6), px(y(v)+4), formatValue(v))
+			px(left), px(y(v)), px(left+plotW), px(y(v)), px(left-6), px(y(v)+4), formatValue("en", v))
 	}
 	for i, l := range c.X {
 		fmt.Fprintf(b, "<text class=\"xt\" x=\"%s\" y=\"%s\">%s</text>\n", px(x(i)), px(top+plotH+16), esc(l))
@@ -522,12 +740,21 @@ func chartSVG(b *strings.Builder, c *report.Chart) {
 		}
 		fmt.Fprintf(b, "<g class=\"series s%d\"><title>%s</title><polyline points=\"%s\"/>", si%6, esc(s.Name), strings.Join(pts, " "))
 		for i, v := range s.Values {
-			fmt.Fprintf(b, "<circle cx=\"%s\" cy=\"%s\" r=\"3\"><title>%s %s: %s</title></circle>", px(x(i)), px(y(v)), esc(s.Name), esc(c.X[min(i, n-1)]), formatValue(v))
+			fmt.Fprintf(b, "<circle cx=\"%s\" cy=\"%s\" r=\"3\"><title>%s %s: %s</title></circle>", px(x(i)), px(y(v)), esc(s.Name), esc(c.X[min(i, n-1)]), formatValue("en", v))
 		}
-		fmt.Fprintf(b, "<line class=\"key\" x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\"/><text class=\"key\" x=\"%s\" y=\"%s\">%s</text></g>\n",
-			px(w-right+14), px(top+8+float64(si)*20), px(w-right+34), px(top+8+float64(si)*20), px(w-right+40), px(top+12+float64(si)*20), esc(s.Name))
+		b.WriteString("</g>\n")
 	}
 	b.WriteString("</svg>\n")
+}
+
+// chartLegend names the chart's lines under it, as HTML text that wraps on
+// a narrow screen (a legend inside the SVG would be clipped or scaled).
+func chartLegend(b *strings.Builder, c *report.Chart) {
+	b.WriteString("<ul class=\"legend\">")
+	for si, s := range c.Series {
+		fmt.Fprintf(b, "<li class=\"s%d\"><span class=\"sw\"></span>%s</li>", si%6, esc(s.Name))
+	}
+	b.WriteString("</ul>\n")
 }
 
 func sidesHTML(b *strings.Builder, s *report.Sides) {

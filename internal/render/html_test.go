@@ -88,3 +88,61 @@ func TestHTMLPageIsSelfContainedAndDeterministic(t *testing.T) {
 		t.Errorf("text output has a gap where a figure was skipped:\n%s", txt.String())
 	}
 }
+
+func TestProseShowsCodeSpans(t *testing.T) {
+	for in, want := range map[string]string{
+		"run `kubectl apply` <now>": "run <code>kubectl apply</code> &lt;now&gt;",
+		"a ` alone":                 "a ` alone",
+		"`a` and `b":                "<code>a</code> and `b",
+		"no code":                   "no code",
+	} {
+		if got := prose(in); got != want {
+			t.Errorf("prose(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestWrapLabelKeepsTwoLinesAndBreaksAtWords(t *testing.T) {
+	got := wrapLabel("POST /api/v1/namespaces/default/services?fieldManager=kubectl", 20)
+	if len(got) != 2 || got[0] != "POST" && !strings.HasSuffix(got[0], "/") {
+		t.Errorf("break: %q", got)
+	}
+	for _, l := range got {
+		if n := len([]rune(l)); n > 20 {
+			t.Errorf("line %q is %d runes, over 20", l, n)
+		}
+	}
+	if !strings.HasSuffix(got[1], "…") {
+		t.Errorf("text left over but the last line %q does not end in …", got[1])
+	}
+	if got := wrapLabel("short", 20); len(got) != 1 || got[0] != "short" {
+		t.Errorf("short label: %q", got)
+	}
+	if got := wrapLabel("one two three four", 10); strings.Join(got, "|") != "one two|three four" {
+		t.Errorf("word break: %q", got)
+	}
+}
+
+func TestLeadFigureComesFirstAndTheDiagramHasItsColumn(t *testing.T) {
+	d := &report.Doc{Title: "T"}
+	d.H(1, "Story")
+	d.P("text")
+	d.Fig(&report.Figure{Lead: true, Title: "the chart", Chart: &report.Chart{X: []string{"1", "2"}, Series: []report.Series{{Name: "old", Values: []float64{3, 2}}}}})
+	d.Sequence = &report.Sequence{Participants: []report.Participant{{ID: "a", Label: "a"}, {ID: "b", Label: "b"}},
+		Messages: []report.Message{{From: "a", To: "b", Text: "hi"}}}
+	var out bytes.Buffer
+	if err := Render(&out, d, Options{Format: HTML}); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	lead, layout, story := strings.Index(s, `<figure class="lead">`), strings.Index(s, `<div class="layout">`), strings.Index(s, "<h2>Story</h2>")
+	if lead < 0 || layout < 0 || story < 0 || !(lead < layout && layout < story) {
+		t.Errorf("order: lead figure at %d, layout at %d, first section at %d", lead, layout, story)
+	}
+	if strings.Index(s, `<div class="flow">`) > story {
+		t.Error("the blocks are not in the flow column beside the diagram")
+	}
+	if !strings.Contains(s, `<ul class="legend"><li class="s0"><span class="sw"></span>old</li></ul>`) {
+		t.Error("the chart's legend is not HTML text")
+	}
+}

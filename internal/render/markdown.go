@@ -144,7 +144,7 @@ func renderMarkdown(w io.Writer, d *report.Doc, o Options) error {
 		case bl.Bars != nil:
 			t := &report.Table{Header: []string{"", "", ""}, Right: []bool{false, true, false}} // no words: the same in every language
 			for _, r := range bl.Bars.Rows {
-				v := formatValue(r.Value)
+				v := formatValue(o.Lang, r.Value)
 				if bl.Bars.Unit != "" {
 					v += " " + bl.Bars.Unit
 				}

@@ -60,3 +60,45 @@ func TestWrapKeepsNoBreakSpace(t *testing.T) {
 		t.Errorf("%q", got)
 	}
 }
+
+// On an 80-column terminal a score table too wide for it is printed on its
+// side (one row per plugin, one column per node), so no line is wider than
+// the terminal and the terminal never breaks a word; a pipe (width 0)
+// keeps the table as it is.
+func TestWideTablesFitTheTerminal(t *testing.T) {
+	tab := &report.Table{Header: []string{"node", "TaintToleration ×3", "NodeResourcesFit ×1", "PodTopologySpread ×2", "NodeResourcesBalancedAllocation ×1", "ImageLocality ×1", "total"},
+		Rows:  [][]string{{"node-a", "100", "95", "100", "73", "0", "668"}, {"node-b", "100", "95", "100", "73", "0", "668"}, {"node-c", "100", "91", "50", "74", "0", "565"}},
+		Right: []bool{false, true, true, true, true, true, true}, Highlight: []bool{false, true, false}}
+	d := &report.Doc{}
+	d.T(tab)
+	var term, pipe bytes.Buffer
+	if err := Render(&term, d, Options{Format: Text, Width: 80}); err != nil {
+		t.Fatal(err)
+	}
+	_ = Render(&pipe, d, Options{Format: Text})
+	for _, l := range strings.Split(term.String(), "\n") {
+		if Width(l) > 80 {
+			t.Errorf("line of %d columns at 80:\n%s", Width(l), term.String())
+		}
+	}
+	if !strings.Contains(term.String(), "node-b ◀") || !strings.Contains(term.String(), "NodeResourcesBalancedAllocation ×1") {
+		t.Errorf("on its side the table lost its mark or a plugin:\n%s", term.String())
+	}
+	if !strings.Contains(pipe.String(), "node-a                 100") {
+		t.Errorf("a pipe changed the table:\n%s", pipe.String())
+	}
+	// Twenty nodes do not fit on its side either: a block per node.
+	many := &report.Table{Header: tab.Header}
+	for i := 0; i < 20; i++ {
+		many.Rows = append(many.Rows, tab.Rows[i%3])
+	}
+	d = &report.Doc{}
+	d.T(many)
+	term.Reset()
+	_ = Render(&term, d, Options{Format: Text, Width: 80})
+	for _, l := range strings.Split(term.String(), "\n") {
+		if Width(l) > 80 {
+			t.Fatalf("line of %d columns at 80:\n%s", Width(l), term.String())
+		}
+	}
+}

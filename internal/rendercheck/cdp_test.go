@@ -38,6 +38,17 @@ type cdpMsg struct {
 	} `json:"error"`
 }
 
+// deadline is how long a browser call may wait: until shortly before the
+// test binary's own -timeout (go test's default is 10 minutes), not a fixed
+// number of seconds, so a loaded machine makes the test slow, not flaky. A
+// hung browser still fails the test with the call it hung in.
+func deadline(t *testing.T) time.Time {
+	if d, ok := t.Deadline(); ok {
+		return d.Add(-10 * time.Second)
+	}
+	return time.Now().Add(10 * time.Minute)
+}
+
 // chromiumPath finds Debian's chromium (or another Chromium/Chrome).
 func chromiumPath() string {
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
@@ -93,8 +104,8 @@ func startBrowser(t *testing.T) *browser {
 			t.Fatalf("%s exited without a DevTools endpoint", path)
 		}
 		wsURL = u
-	case <-time.After(60 * time.Second):
-		t.Fatalf("%s: no DevTools endpoint after 60 s", path)
+	case <-time.After(time.Until(deadline(t))):
+		t.Fatalf("%s: no DevTools endpoint before the test's deadline", path)
 	}
 	// The browser endpoint's host:port also serves /json/list, which
 	// names the page target's own WebSocket.
@@ -169,9 +180,9 @@ func (b *browser) call(t *testing.T, method string, params any) json.RawMessage 
 	if err := websocket.JSON.Send(b.ws, msg); err != nil {
 		t.Fatalf("devtools %s: %v", method, err)
 	}
-	deadline := time.Now().Add(60 * time.Second)
+	end := deadline(t)
 	for {
-		m := b.read(t, deadline)
+		m := b.read(t, end)
 		if m.ID == id {
 			if m.Error != nil {
 				t.Fatalf("devtools %s: %s", method, m.Error.Message)
@@ -186,14 +197,14 @@ func (b *browser) navigate(t *testing.T, url string) {
 	t.Helper()
 	b.events = nil
 	b.call(t, "Page.navigate", map[string]any{"url": url})
-	deadline := time.Now().Add(60 * time.Second)
+	end := deadline(t)
 	for _, e := range b.events {
 		if e.Method == "Page.loadEventFired" {
 			return
 		}
 	}
 	for {
-		if m := b.read(t, deadline); m.Method == "Page.loadEventFired" {
+		if m := b.read(t, end); m.Method == "Page.loadEventFired" {
 			return
 		}
 	}

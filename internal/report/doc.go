@@ -17,9 +17,16 @@ type Doc struct {
 	// Timeline, when set, is what --format html draws beside the
 	// sequence diagram, before the blocks.
 	Timeline *Timeline `json:"timeline,omitempty"`
+	// Player, when set with a Timeline, is the cluster's state at each
+	// of its steps: --format html plays the story with it.
+	Player *Player `json:"-"`
 	// Data, when set, replaces the block dump in --format json with a
 	// command-specific, documented structure.
 	Data any `json:"-"`
+	// Schema names Data's documented structure and its version
+	// (k8sexplain.quorum/v1, docs/json.md); --format json writes it as
+	// the object's first field, "schema".
+	Schema string `json:"-"`
 }
 
 // Block is one piece of a Doc. Exactly one field is set.

@@ -5,6 +5,10 @@ package report
 // so a figure never holds information the other formats lack.
 type Figure struct {
 	Title string
+	// Lead puts the figure at the top of the HTML page, before the
+	// diagram and the steps: the picture the page is about (a rollout's
+	// chart, a packet's path through the rules).
+	Lead  bool
 	Graph *Graph
 	Chart *Chart
 	Sides *Sides

@@ -25,3 +25,45 @@ type TimelineStep struct {
 	Detail  string `json:"detail,omitempty"`
 	Table   *Table `json:"table,omitempty"`
 }
+
+// Player is the cluster's state at every step of a Timeline, for the HTML
+// page's player: Changes replayed in order, each step naming how many of
+// them have happened by then. The page rebuilds the tables from these
+// alone; nothing is computed from the text.
+type Player struct {
+	Kinds   []PlayerKind   `json:"kinds"`
+	Changes []PlayerChange `json:"changes"`
+	// Steps are the timeline's steps in page order.
+	Steps []PlayerStep `json:"steps"`
+	// Dropped counts changes past the recording limit: the state stops
+	// at the last kept one.
+	Dropped int `json:"dropped,omitempty"`
+}
+
+// PlayerKind is one table: a kind, its title and kubectl get's header.
+type PlayerKind struct {
+	Kind   string   `json:"kind"`
+	Title  string   `json:"title"`
+	Header []string `json:"header"`
+}
+
+// PlayerChange is one committed change: K indexes Kinds, N is the
+// object's name, C its row (nil when deleted), A its creation time in
+// milliseconds of the story's clock (for AGE).
+type PlayerChange struct {
+	K int      `json:"k"`
+	N string   `json:"n"`
+	C []string `json:"c,omitempty"`
+	D bool     `json:"d,omitempty"`
+	A int64    `json:"a"`
+}
+
+// PlayerStep is one step, in page order (the n-th is TimelineStep ID
+// "sn"): T its time in milliseconds of the story's clock, N how many
+// changes have happened by it, P how many had by the step shown just
+// before it in time (the rows changed in between are this step's).
+type PlayerStep struct {
+	T int64 `json:"t"`
+	N int   `json:"n"`
+	P int   `json:"p"`
+}

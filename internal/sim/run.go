@@ -21,6 +21,9 @@ func (c *Cluster) Settle() bool {
 	c.api.ResetFirstRevision()
 	c.readyAt = 0
 	c.eventsBefore = c.eng.Processed()
+	if c.state != nil {
+		c.startStateLog()
+	}
 	return tr.Failed == "" && tr.Summary.AllReady
 }
 

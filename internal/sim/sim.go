@@ -73,6 +73,11 @@ type Config struct {
 	// LogWrites keeps the API server's log of write requests (Writes), for
 	// the comparison with a real control plane's audit log.
 	LogWrites bool
+	// RecordState keeps the log of the cluster's object changes
+	// (trace.StateLog) for the HTML player and --at; StateLimit bounds it
+	// (0: trace.DefaultStateLimit).
+	RecordState bool
+	StateLimit  int
 }
 
 // proxySample is how many nodes run a simulated kube-proxy.
@@ -106,6 +111,7 @@ type Cluster struct {
 	proxies      map[string]*proxyAgent // by node, the simulated ones
 	nodeLife     *controller.NodeLifecycle
 	comps        []Component // in start order
+	state        *trace.StateLog
 }
 
 // NewCluster builds the nodes and starts every component.
@@ -148,6 +154,13 @@ func NewCluster(cfg Config) (*Cluster, error) {
 	}
 	c.kubectl = api.NewClient("kubectl", cert("kubernetes-admin", "kubeadm:cluster-admins"), trace.PhaseKubectl)
 	c.kubectl.Loud = true
+	if cfg.RecordState {
+		if c.cfg.StateLimit == 0 {
+			c.cfg.StateLimit = trace.DefaultStateLimit
+		}
+		c.startStateLog()
+		api.OnCommit = c.logState
+	}
 	return c, nil
 }
 
@@ -350,7 +363,7 @@ func (c *Cluster) Engine() *engine.Engine { return c.eng }
 // Run drives the cluster until it settles and returns the trace.
 func (c *Cluster) Run(command string) *trace.Trace {
 	c.eng.Run(c.cfg.Deadline)
-	tr := &trace.Trace{Command: command, Steps: c.rec.Steps, Failed: c.failed,
+	tr := &trace.Trace{Command: command, Steps: c.rec.Steps, Failed: c.failed, State: c.state,
 		Latencies: &trace.Latencies{Request: apiserver.RequestLatency, Commit: apiserver.StoreLatency, Watch: apiserver.WatchLatency}}
 	s := &tr.Summary
 	s.Events = c.eng.Processed() - c.eventsBefore

@@ -60,6 +60,9 @@ type Step struct {
 	// Placement is the scheduler's filter or score result (scheduler
 	// steps only).
 	Placement *Placement `json:"placement,omitempty"`
+	// Seq is how many steps the recorder kept before this one: it orders
+	// the step against the cluster's state changes (StateLog).
+	Seq int `json:"-"`
 }
 
 // Get returns the value of field k, or "".
@@ -128,6 +131,9 @@ type Trace struct {
 	// Latencies are the simulator's fixed control-plane latencies, stated
 	// once in the trace's header (nil: none to state).
 	Latencies *Latencies
+	// State is the log of the cluster's object changes (nil unless the
+	// run recorded it): what the HTML player and --at show.
+	State *StateLog
 	// Source is "cluster" for a trace observed on a real cluster (trace
 	// apply --kubeconfig, package live); "" for the simulation.
 	Source string
@@ -169,6 +175,7 @@ type Recorder struct {
 	Limit   int
 	Dropped int
 	now     func() time.Duration
+	seq     int // steps kept so far, never reset
 }
 
 // NewRecorder returns a recorder that stamps steps with now().
@@ -182,6 +189,8 @@ func (r *Recorder) Add(s Step) {
 		return
 	}
 	s.At = r.now()
+	s.Seq = r.seq
+	r.seq++
 	clipStep(&s)
 	r.Steps = append(r.Steps, s)
 }
@@ -205,6 +214,9 @@ func clipStep(s *Step) {
 		}
 	}
 }
+
+// Seq is how many steps were kept so far (Reset does not restart it).
+func (r *Recorder) Seq() int { return r.seq }
 
 // Reset forgets the steps so far (a story starts after the cluster settled).
 func (r *Recorder) Reset() {

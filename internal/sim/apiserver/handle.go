@@ -78,7 +78,7 @@ func (s *Server) handle(c *Client, r *request, done Done) {
 	}
 	// 1. Authentication: who is asking.
 	if !s.rec.Full() {
-		step(apiPhase, "apiserver.authn", "user", c.ID.User, "groups", strings.Join(c.ID.Groups, ", "), "method", c.ID.Method)
+		step(apiPhase, "apiserver.authn", "user", c.ID.User, "groups", strings.Join(c.ID.Groups, ", "), "method", authnMethod(c.ID.Method))
 	}
 	// 2. Authorization: Node authorizer for kubelets, then RBAC.
 	verb := r.verb
@@ -526,4 +526,16 @@ func forbidden(user, verb string, r Resource, resource, ns, name string) *Status
 		msg += " at the cluster scope"
 	}
 	return &Status{Code: http.StatusForbidden, Reason: "Forbidden", Message: msg}
+}
+
+// authnMethod is how a client authenticated, as a phrase each output
+// language writes in its own words (the field's value stays English).
+func authnMethod(m string) any {
+	switch {
+	case strings.HasPrefix(m, "x509"):
+		return trace.P("authn.x509")
+	case strings.HasPrefix(m, "service account"):
+		return trace.P("authn.sa")
+	}
+	return m
 }

@@ -175,6 +175,11 @@ type Server struct {
 	// it as the real API server's audit log).
 	LogWrites bool
 	Writes    []Write
+
+	// OnCommit, when set, is told every committed change before it is
+	// delivered to the watches (the cluster's state log). It must not
+	// change the object.
+	OnCommit func(Event)
 }
 
 // New returns an empty API server on the engine.
@@ -341,6 +346,9 @@ func (s *Server) deliver(w *watch, ev Event) {
 
 // fanOut notifies every matching watch of a committed change.
 func (s *Server) fanOut(ev Event, res Resource, oldNode string) {
+	if s.OnCommit != nil {
+		s.OnCommit(ev)
+	}
 	before := s.WatchEvents
 	if n := s.passive[res.Plural]; n > 0 {
 		s.WatchEvents += n

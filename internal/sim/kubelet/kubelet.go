@@ -22,6 +22,7 @@ package kubelet
 import (
 	"fmt"
 	"net"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -449,16 +450,29 @@ func probeFirstSuccess(p *corev1.Probe) time.Duration {
 	return time.Duration(p.InitialDelaySeconds)*time.Second + time.Duration(n-1)*period
 }
 
+// describeProbe writes a probe's handler as kubectl describe pod does
+// (k8s.io/kubectl pkg/describe/describe.go DescribeProbe, v0.37):
+// "http-get http://:http/healthz", "tcp-socket :8080", "exec [cat /tmp/ok]",
+// "grpc <pod>:9000 " — the same words in every output language.
 func describeProbe(p *corev1.Probe) string {
 	switch {
 	case p.HTTPGet != nil:
-		return fmt.Sprintf("httpGet %s port %s", p.HTTPGet.Path, p.HTTPGet.Port.String())
+		scheme := strings.ToLower(string(p.HTTPGet.Scheme))
+		if scheme == "" {
+			scheme = "http" // the API server's default
+		}
+		u := &url.URL{Scheme: scheme, Host: net.JoinHostPort(p.HTTPGet.Host, p.HTTPGet.Port.String()), Path: p.HTTPGet.Path}
+		return "http-get " + u.String()
 	case p.TCPSocket != nil:
-		return "tcpSocket port " + p.TCPSocket.Port.String()
+		return "tcp-socket " + net.JoinHostPort(p.TCPSocket.Host, p.TCPSocket.Port.String())
 	case p.GRPC != nil:
-		return fmt.Sprintf("grpc port %d", p.GRPC.Port)
+		service := ""
+		if p.GRPC.Service != nil {
+			service = *p.GRPC.Service
+		}
+		return strings.TrimSpace(fmt.Sprintf("grpc <pod>:%d %s", p.GRPC.Port, service))
 	case p.Exec != nil:
-		return "exec " + strings.Join(p.Exec.Command, " ")
+		return "exec [" + strings.Join(p.Exec.Command, " ") + "]"
 	}
 	return "probe"
 }

@@ -84,7 +84,7 @@ func (c *Scene) Crash(pod *corev1.Pod, reason string, times int) error {
 		kind = "story.unready"
 	}
 	c.Recorder().Add(trace.Step{Phase: trace.PhaseKubectl, Actor: "story", Kind: kind, Object: apiserver.ObjectRef(pod),
-		Fields: trace.F("pod", pod.Name, "reason", reason, "times", times, "ip", pod.Status.PodIP, "node", pod.Spec.NodeName)})
+		Fields: trace.F("pod", pod.Name, "reason", trace.P("crash."+reason), "times", times, "ip", pod.Status.PodIP, "node", pod.Spec.NodeName)})
 	return k.Crash(pod.Name, reason, times)
 }
 

@@ -1,6 +1,7 @@
 package explain
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 
@@ -39,13 +40,29 @@ func htmlDoc(tr *trace.Trace, o Options) *report.Doc {
 	}
 	if n > 0 {
 		d.Timeline, d.Sequence = tl, sequence(tr, o)
+		if tr.State != nil {
+			var shown []trace.Step
+			for _, steps := range groups {
+				shown = append(shown, steps...)
+			}
+			d.Player = player(tr, shown)
+		}
 	}
 	rest := &report.Doc{}
 	resultTables(rest, tr, o.Lang)
+	heading, lead := "", false
 	for _, bl := range rest.Blocks {
 		d.Blocks = append(d.Blocks, bl)
+		if bl.Heading != nil {
+			heading = bl.Heading.Text
+		}
 		if bl.Table != nil {
 			if f := chartOf(bl.Table); f != nil {
+				// The story's first chart (a rollout's ReplicaSet
+				// sizes) is what the page is about: it comes first.
+				if !lead {
+					f.Lead, f.Title, lead = true, heading, true
+				}
 				d.Blocks = append(d.Blocks, report.Block{Figure: f})
 			}
 		}
@@ -100,4 +117,37 @@ func chartOf(t *report.Table) *report.Figure {
 		}
 	}
 	return &report.Figure{Chart: c}
+}
+
+// player is the state of the cluster at each shown step (in page order,
+// ids s1, s2, …), from the run's state log: the page replays the changes
+// up to a step to draw its tables.
+func player(tr *trace.Trace, shown []trace.Step) *report.Player {
+	p := &report.Player{Dropped: tr.State.Dropped}
+	kind := map[string]int{}
+	for i, k := range trace.StateKinds {
+		kind[k.Kind] = i
+		p.Kinds = append(p.Kinds, report.PlayerKind{Kind: k.Kind, Title: k.Kind + "s", Header: k.Header})
+	}
+	for _, c := range tr.State.Changes {
+		p.Changes = append(p.Changes, report.PlayerChange{K: kind[c.Kind], N: c.Name, C: c.Cols, D: c.Deleted,
+			A: (c.Created - tr.Start).Milliseconds()})
+	}
+	// The step shown just before each one in time: its changes end where
+	// this step's begin.
+	seqs := make([]int, len(shown))
+	for i, s := range shown {
+		seqs[i] = s.Seq
+	}
+	sort.Ints(seqs)
+	for _, s := range shown {
+		i := sort.SearchInts(seqs, s.Seq)
+		prev := s.Seq - 1
+		if i > 0 {
+			prev = seqs[i-1]
+		}
+		p.Steps = append(p.Steps, report.PlayerStep{T: (s.At - tr.Start).Milliseconds(),
+			N: tr.State.UptoSeq(s.Seq), P: tr.State.UptoSeq(prev)})
+	}
+	return p
 }

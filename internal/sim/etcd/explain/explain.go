@@ -73,8 +73,9 @@ func sidesFigure(c quorumtext.Catalogue, states []etcd.MemberState) *report.Figu
 	var order []int
 	for _, m := range states {
 		mm := report.Member{Name: member(m.ID) + " · " + c.T("role."+m.Role), Role: m.Role}
-		if m.Group == 0 {
-			mm.Role = "down"
+		// Group 0 is "not partitioned" for a live member and "down" only
+		// when its role says so (etcd.MemberState).
+		if m.Role == "down" {
 			row.Down = append(row.Down, mm)
 			continue
 		}
@@ -204,7 +205,7 @@ func stateTable(c quorumtext.Catalogue, states []etcd.MemberState) *report.Table
 		row := []string{member(m.ID)}
 		if split {
 			side := fmt.Sprint(m.Group)
-			if m.Group == 0 {
+			if m.Role == "down" {
 				side = "-"
 			}
 			row = append(row, side)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	_ "github.com/k8sexplain/k8sexplain/internal/golden"
+	"github.com/k8sexplain/k8sexplain/internal/quorumtext"
 	"github.com/k8sexplain/k8sexplain/internal/sim/etcd"
 )
 
@@ -51,6 +52,42 @@ func TestBuildNineMembersExtendTheTable(t *testing.T) {
 	s := story(t, etcd.Scenario{Nodes: 9, CheckQuorum: true, PreVote: true})
 	if n := len(Build(s, "en", false).Data.(quorumJSON).Sizes); n != 9 {
 		t.Errorf("%d sizes for 9 members, want 1 to 9", n)
+	}
+}
+
+// The HTML figure draws each member as the simulation's state says: a
+// live member of an unpartitioned cluster (group 0) is never drawn down,
+// a crashed one always is.
+func TestSidesFigureFollowsTheStates(t *testing.T) {
+	s := story(t, etcd.Scenario{Nodes: 5, CheckQuorum: true, PreVote: true, Fault: etcd.Fault{Kind: etcd.FaultCrash, Crash: 2}})
+	rows := 0
+	for _, e := range s.Events {
+		if e.Kind != etcd.KindState {
+			continue
+		}
+		rows++
+		row := sidesFigure(quorumtext.For("en"), e.States).Sides.Rows[0]
+		drawn := map[string]string{}
+		for _, g := range row.Groups {
+			for _, m := range g {
+				drawn[strings.Fields(m.Name)[0]] = m.Role
+			}
+		}
+		for _, m := range row.Down {
+			drawn[strings.Fields(m.Name)[0]] = "down (crossed out)"
+		}
+		for _, st := range e.States {
+			want := st.Role
+			if want == "down" {
+				want = "down (crossed out)"
+			}
+			if got := drawn[member(st.ID)]; got != want {
+				t.Errorf("state at tick %d: %s drawn as %q, the simulation says %q", e.Tick, member(st.ID), got, st.Role)
+			}
+		}
+	}
+	if rows == 0 {
+		t.Fatal("no state snapshots in the story")
 	}
 }
 

@@ -94,11 +94,18 @@ func allPods(r *grpclb.Result) []int {
 	return out
 }
 
-func share(n, total int) string {
-	if total == 0 {
-		return "0.0%"
+// share is n's part of total as a percentage with one decimal, written
+// the language's way: "16.7%", "16,7 %" (CLDR's Russian percent pattern,
+// a no-break space before the sign).
+func (c cat) share(n, total int) string {
+	v := 0.0
+	if total > 0 {
+		v = 100 * float64(n) / float64(total)
 	}
-	return fmt.Sprintf("%.1f%%", 100*float64(n)/float64(total))
+	if c.lang == "ru" {
+		return c.num(v, 1) + "\u00a0%"
+	}
+	return c.num(v, 1) + "%"
 }
 
 func sum(xs []int) int {
@@ -128,7 +135,7 @@ func sideBySide(d *report.Doc, c cat, r *grpclb.Result) {
 		}
 		row := []string{name, pod.IP}
 		for _, m := range r.Modes {
-			row = append(row, fmt.Sprint(m.Counts[p]), share(m.Counts[p], sum(m.Counts)))
+			row = append(row, fmt.Sprint(m.Counts[p]), c.share(m.Counts[p], sum(m.Counts)))
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -159,7 +166,7 @@ func bars(c cat, r *grpclb.Result, m *grpclb.ModeResult) *report.Bars {
 	b := &report.Bars{}
 	total := sum(m.Counts)
 	for p, pod := range r.Pods {
-		b.Rows = append(b.Rows, report.Bar{Label: pod.Name, Value: float64(m.Counts[p]), Note: share(m.Counts[p], total)})
+		b.Rows = append(b.Rows, report.Bar{Label: pod.Name, Value: float64(m.Counts[p]), Note: c.share(m.Counts[p], total)})
 	}
 	return b
 }

@@ -184,7 +184,8 @@ func steps(c cat, w kubeproxy.Walk) string {
 			if st.Roll.Draw < st.Roll.Threshold {
 				op = "<"
 			}
-			line += fmt.Sprintf("   [%s %.4f %s %.4f]", c.F("walk.roll"), float64(st.Roll.Draw)/(1<<31), op, float64(st.Roll.Threshold)/(1<<31))
+			lang := c.t.Lang()
+			line += fmt.Sprintf("   [%s %s %s %s]", c.F("walk.roll"), fixed(lang, float64(st.Roll.Draw)/(1<<31), 4), op, fixed(lang, float64(st.Roll.Threshold)/(1<<31), 4))
 		}
 		b.WriteString(line + "\n")
 	}
@@ -227,7 +228,7 @@ func walkSection(d *report.Doc, c cat, in Input, rs kubeproxy.Ruleset, data *Dat
 	}
 	d.Blocks = append(d.Blocks, report.Block{Code: walked})
 	if g := chainGraph(sp, &w); g != nil {
-		d.Fig(&report.Figure{Graph: g, Title: c.F("graph.caption", hostPort(sp.ClusterIP, int(sp.Port)))})
+		d.Fig(&report.Figure{Graph: g, Lead: true, Title: c.F("graph.caption", hostPort(sp.ClusterIP, int(sp.Port)))})
 	}
 	switch w.Verdict {
 	case "REJECT":

@@ -5,7 +5,7 @@ func en() map[string]string {
 	return map[string]string{
 		"title":    "Watch versus LIST in a loop: {1}, {2}, {3}, {4} of virtual time",
 		"modelled": "Modelled on Kubernetes {1}.",
-		"intro": "The course's gotcha, played on the simulator's clock: the same controllers, once written as a loop that LISTs " +
+		"intro": "A classic gotcha, played on the simulator's clock: the same controllers, once written as a loop that LISTs " +
 			"everything and sleeps, once on client-go informers that fetch the current state once and then WATCH. What does each cost the API server, " +
 			"and how soon does each notice that a pod changed?",
 

@@ -1,0 +1,244 @@
+package sim
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
+	"github.com/k8sexplain/k8sexplain/internal/trace"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// The state log: every committed change of an object `kubectl get` would
+// list, as the row kubectl prints for it (trace.StateKinds), recorded by
+// the API server's OnCommit hook. A row is a handful of short strings, so a
+// change costs about 100 bytes, not a copy of the object.
+
+// stateLogPlurals are the resources the state log lists, for a snapshot of
+// the store at the start of a story.
+var stateLogPlurals = []string{"deployments", "replicasets", "pods", "services", "endpointslices", "nodes"}
+
+// startStateLog (re)starts the log with the store as it is now: every
+// listed object as a change belonging to the story's first step.
+func (c *Cluster) startStateLog() {
+	c.state = &trace.StateLog{Limit: c.cfg.StateLimit}
+	for _, plural := range stateLogPlurals {
+		for _, o := range c.api.List(plural) {
+			c.logState(apiserver.Event{Type: apiserver.Added, Obj: o})
+		}
+	}
+}
+
+// logState records one committed change (the API server's OnCommit).
+func (c *Cluster) logState(ev apiserver.Event) {
+	kind, cols := stateRow(ev.Obj)
+	if kind == "" {
+		return
+	}
+	m := apiserver.Meta(ev.Obj)
+	name := m.GetName()
+	if ns := m.GetNamespace(); ns != "" {
+		name = ns + "/" + name
+	}
+	ch := trace.ObjectChange{Seq: c.rec.Seq(), At: c.eng.Now(), Kind: kind, Name: name, Deleted: ev.Type == apiserver.Deleted,
+		Created: m.GetCreationTimestamp().Sub(apiserver.Epoch)}
+	if !ch.Deleted {
+		ch.Cols = cols
+	}
+	c.state.Add(ch)
+}
+
+// stateRow is obj's kind and its kubectl get row in trace.StateKinds'
+// header order, NAME and AGE left empty; "" for a kind the log skips.
+// The cells follow kubectl's printers (kubernetes
+// pkg/printers/internalversion/printers.go, v1.37: printDeployment,
+// printReplicaSet, printPod, printService, printEndpointSlice, printNode).
+func stateRow(obj runtime.Object) (string, []string) {
+	switch o := obj.(type) {
+	case *appsv1.Deployment:
+		want := int32(1)
+		if o.Spec.Replicas != nil {
+			want = *o.Spec.Replicas
+		}
+		return "Deployment", []string{"", fmt.Sprintf("%d/%d", o.Status.ReadyReplicas, want),
+			itoa(o.Status.UpdatedReplicas), itoa(o.Status.AvailableReplicas), ""}
+	case *appsv1.ReplicaSet:
+		want := int32(1)
+		if o.Spec.Replicas != nil {
+			want = *o.Spec.Replicas
+		}
+		return "ReplicaSet", []string{"", itoa(want), itoa(o.Status.Replicas), itoa(o.Status.ReadyReplicas), ""}
+	case *corev1.Pod:
+		ready, status, restarts := podStatus(o)
+		return "Pod", []string{"", fmt.Sprintf("%d/%d", ready, len(o.Spec.Containers)), status, strconv.Itoa(restarts), "",
+			orNone(o.Status.PodIP), orNone(o.Spec.NodeName)}
+	case *corev1.Service:
+		typ := o.Spec.Type
+		if typ == "" {
+			typ = corev1.ServiceTypeClusterIP // the API server's default (bootstrap objects are stored undefaulted)
+		}
+		return "Service", []string{"", string(typ), orNone(o.Spec.ClusterIP), serviceExternal(o), servicePorts(o), ""}
+	case *discoveryv1.EndpointSlice:
+		return "EndpointSlice", []string{"", string(o.AddressType), slicePorts(o), sliceEndpoints(o), ""}
+	case *corev1.Node:
+		return "Node", []string{"", nodeStatus(o), nodeRoles(o), "", o.Status.NodeInfo.KubeletVersion}
+	}
+	return "", nil
+}
+
+func itoa(n int32) string { return strconv.Itoa(int(n)) }
+
+func orNone(s string) string {
+	if s == "" {
+		return "<none>"
+	}
+	return s
+}
+
+// podStatus is printPod's READY count, STATUS and RESTARTS: the phase (or
+// status.reason), then a container's waiting or terminated reason, and
+// Terminating once the pod has a deletionTimestamp and is not finished.
+// Init containers, which the simulator does not run, are left out.
+func podStatus(p *corev1.Pod) (ready int, reason string, restarts int) {
+	reason = string(p.Status.Phase)
+	if p.Status.Reason != "" {
+		reason = p.Status.Reason
+	}
+	hasRunning := false
+	for i := len(p.Status.ContainerStatuses) - 1; i >= 0; i-- {
+		cs := p.Status.ContainerStatuses[i]
+		restarts += int(cs.RestartCount)
+		switch st := cs.State; {
+		case st.Waiting != nil && st.Waiting.Reason != "":
+			reason = st.Waiting.Reason
+		case st.Terminated != nil && st.Terminated.Reason != "":
+			reason = st.Terminated.Reason
+		case st.Terminated != nil && st.Terminated.Signal != 0:
+			reason = fmt.Sprintf("Signal:%d", st.Terminated.Signal)
+		case st.Terminated != nil:
+			reason = fmt.Sprintf("ExitCode:%d", st.Terminated.ExitCode)
+		case cs.Ready && st.Running != nil:
+			hasRunning = true
+			ready++
+		}
+	}
+	if reason == "Completed" && hasRunning {
+		reason = "NotReady"
+		for _, c := range p.Status.Conditions {
+			if c.Type == corev1.PodReady && c.Status == corev1.ConditionTrue {
+				reason = "Running"
+			}
+		}
+	}
+	if p.DeletionTimestamp != nil && p.Status.Phase != corev1.PodSucceeded && p.Status.Phase != corev1.PodFailed {
+		reason = "Terminating"
+	}
+	return ready, reason, restarts
+}
+
+// serviceExternal is EXTERNAL-IP: the load balancer's addresses,
+// <pending> while it has none, <none> for other types.
+func serviceExternal(s *corev1.Service) string {
+	var ips []string
+	for _, in := range s.Status.LoadBalancer.Ingress {
+		if in.IP != "" {
+			ips = append(ips, in.IP)
+		} else if in.Hostname != "" {
+			ips = append(ips, in.Hostname)
+		}
+	}
+	ips = append(ips, s.Spec.ExternalIPs...)
+	switch {
+	case len(ips) > 0:
+		return strings.Join(ips, ",")
+	case s.Spec.Type == corev1.ServiceTypeLoadBalancer:
+		return "<pending>"
+	}
+	return "<none>"
+}
+
+// servicePorts is PORT(S): port[:nodePort]/protocol, comma-separated.
+func servicePorts(s *corev1.Service) string {
+	var out []string
+	for _, p := range s.Spec.Ports {
+		v := strconv.Itoa(int(p.Port))
+		if p.NodePort != 0 {
+			v += ":" + strconv.Itoa(int(p.NodePort))
+		}
+		out = append(out, v+"/"+string(p.Protocol))
+	}
+	if len(out) == 0 {
+		return "<none>"
+	}
+	return strings.Join(out, ",")
+}
+
+// slicePorts is PORTS: the port numbers, or <unset>.
+func slicePorts(s *discoveryv1.EndpointSlice) string {
+	var out []string
+	for _, p := range s.Ports {
+		if p.Port != nil {
+			out = append(out, strconv.Itoa(int(*p.Port)))
+		}
+	}
+	if len(out) == 0 {
+		return "<unset>"
+	}
+	return strings.Join(out, ",")
+}
+
+// sliceEndpoints is ENDPOINTS: the first three addresses and "+ N
+// more...", or <unset> (formatDiscoveryEndpoints).
+func sliceEndpoints(s *discoveryv1.EndpointSlice) string {
+	var addrs []string
+	for _, e := range s.Endpoints {
+		addrs = append(addrs, e.Addresses...)
+	}
+	if len(addrs) == 0 {
+		return "<unset>"
+	}
+	if len(addrs) > 3 {
+		return strings.Join(addrs[:3], ",") + " + " + strconv.Itoa(len(addrs)-3) + " more..."
+	}
+	return strings.Join(addrs, ",")
+}
+
+// nodeStatus is STATUS: Ready, NotReady or Unknown, with
+// SchedulingDisabled when cordoned.
+func nodeStatus(n *corev1.Node) string {
+	st := "Unknown"
+	for _, c := range n.Status.Conditions {
+		if c.Type == corev1.NodeReady {
+			switch c.Status {
+			case corev1.ConditionTrue:
+				st = "Ready"
+			case corev1.ConditionFalse:
+				st = "NotReady"
+			}
+		}
+	}
+	if n.Spec.Unschedulable {
+		st += ",SchedulingDisabled"
+	}
+	return st
+}
+
+// nodeRoles is ROLES: the node-role.kubernetes.io/<role> labels, or <none>.
+func nodeRoles(n *corev1.Node) string {
+	var roles []string
+	for k := range n.Labels {
+		if r, ok := strings.CutPrefix(k, "node-role.kubernetes.io/"); ok && r != "" {
+			roles = append(roles, r)
+		}
+	}
+	if len(roles) == 0 {
+		return "<none>"
+	}
+	sort.Strings(roles)
+	return strings.Join(roles, ",")
+}
