@@ -46,7 +46,8 @@ type EndpointSlice struct {
 	// its Service after this delay, so the changes within it are written
 	// together (endpointslice_controller.go onPodUpdate: queue.AddAfter).
 	BatchPeriod time.Duration
-	sel         []member // write's buffer, reused: nothing keeps it past a write
+	sel         []member          // write's buffer, reused: nothing keeps it past a write
+	informers   *informer.Factory // its own, when built without kube-controller-manager's
 }
 
 // member is one pod a slice write selects, with its name.
@@ -89,11 +90,12 @@ type sliceState struct {
 
 // NewEndpointSlice builds the controller on its client; Start opens its
 // watches.
-func NewEndpointSlice(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *EndpointSlice {
-	e := &EndpointSlice{c: c, eng: eng, rec: rec, services: informer.New[*corev1.Service]("services"), sels: map[string]labels.Selector{},
-		pods: informer.New[*corev1.Pod]("pods"), state: map[string]*svcSlices{}}
+func NewEndpointSlice(f *informer.Factory, c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *EndpointSlice {
+	f, own := informer.Or(f, c)
+	e := &EndpointSlice{c: c, eng: eng, rec: rec, services: informer.For[*corev1.Service](f, "services"), sels: map[string]labels.Selector{},
+		pods: informer.For[*corev1.Pod](f, "pods"), state: map[string]*svcSlices{}, informers: own}
 	e.queue = newWorkQueue(eng, procSync(eng, e.syncService))
-	e.services.AddEventHandler(func(ev informer.Event[*corev1.Service]) {
+	e.services.AddEventHandlerFor(c.Actor, func(ev informer.Event[*corev1.Service]) {
 		svc := ev.Obj
 		k := svc.Namespace + "/" + svc.Name
 		if ev.Deleted() {
@@ -108,7 +110,7 @@ func NewEndpointSlice(c *apiserver.Client, eng *engine.Engine, rec *trace.Record
 		e.reindex(k, svc)
 		e.queue.add(k)
 	})
-	e.pods.AddEventHandler(func(ev informer.Event[*corev1.Pod]) {
+	e.pods.AddEventHandlerFor(c.Actor, func(ev informer.Event[*corev1.Pod]) {
 		pod := ev.Obj
 		for _, svc := range e.services.ByNamespace(pod.Namespace) {
 			k := svc.Namespace + "/" + svc.Name
@@ -124,11 +126,9 @@ func NewEndpointSlice(c *apiserver.Client, eng *engine.Engine, rec *trace.Record
 // Name is the controller's client name.
 func (e *EndpointSlice) Name() string { return e.c.Actor }
 
-// Start opens the controller's watches: Services, then pods.
-func (e *EndpointSlice) Start() {
-	e.services.Run(e.c)
-	e.pods.Run(e.c)
-}
+// Start opens the controller's own watches (Services, then pods); on
+// shared informers kube-controller-manager opens them.
+func (e *EndpointSlice) Start() { e.informers.Start() }
 
 // touch records a pod change and marks the slice that holds it dirty.
 func (e *EndpointSlice) touch(k string, pod *corev1.Pod, deleted bool) {

@@ -50,7 +50,7 @@ func (h *harness) slices(svc string) []*discoveryv1.EndpointSlice {
 }
 
 func startEndpointSlice(h *harness) *EndpointSlice {
-	e := NewEndpointSlice(h.client("endpointslice-controller"), h.eng, h.rec)
+	e := NewEndpointSlice(nil, h.client("endpointslice-controller"), h.eng, h.rec)
 	e.Start()
 	return e
 }
@@ -181,7 +181,7 @@ func TestEndpointSliceStepByStep(t *testing.T) {
 	}
 	c := h.client("endpointslice-controller")
 	ob := c.Hold()
-	NewEndpointSlice(c, h.eng, h.rec).Start()
+	NewEndpointSlice(nil, c, h.eng, h.rec).Start()
 	h.create(service("web", set("app", "web")))
 	lines, creates := held(ob, "/endpointslices")
 	if len(creates) != 2 || len(lines) != 2 {
