@@ -2,8 +2,10 @@ package cmd
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -52,6 +54,10 @@ func TestUsageAndBoundsExitCodes(t *testing.T) {
 		msg  string
 	}{
 		{[]string{"trace", "bogus"}, 2, `unknown command "bogus" for "k8sexplain trace"`},
+		// issue 29: 0 silently meant unlimited.
+		{[]string{"trace", "apply", "-v", "--max-steps", "0"}, 1, "invalid --max-steps 0: want 1 to 200000 steps kept"},
+		{[]string{"trace", "apply", "--max-steps", "-3"}, 1, "invalid --max-steps -3"},
+		{[]string{"trace", "apply", "--max-steps", "200001"}, 1, "invalid --max-steps 200001"},
 		{[]string{"help", "nosuch"}, 2, `unknown help topic "nosuch"`},
 		{[]string{"trace", "rollout"}, 2, "required flag --image"},
 		{[]string{"--config", seedABC, "version"}, 2, `seed: "abc" is not a valid value for --seed (int64)`},
@@ -246,6 +252,92 @@ func TestConfigKeyOfAnotherCommand(t *testing.T) {
 	for _, args := range [][]string{{"version"}, {"quorum", "--nodes", "3"}, {"dnat"}} {
 		if _, errOut, code := run(t, "", append([]string{"--config", cfg}, args...)...); code != 0 {
 			t.Errorf("%v with max-steps (a trace flag) in the config: exit %d, %q", args, code, errOut)
+		}
+	}
+}
+
+// Objects a real kubectl refuses before sending anything are refused with
+// its message, not traced as created (issue 27 §3, moved to issue 29).
+func TestKubectlClientSideRefusals(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"apiVersion: v1\nkind: ConfigMap\nmetadata: {}\ndata: {a: b}\n",
+			`error when retrieving current configuration of: Resource: "/v1, Resource=configmaps", GroupVersionKind: "/v1, Kind=ConfigMap" Name: "", Namespace: "default" from server for: "`},
+		{"apiVersion: v1\nkind: ConfigMap\nmetadata: {generateName: cm-}\n", "from cm-: cannot use generate name with apply"},
+		{"apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {a: 1}\n",
+			`resource mapping not found for name: "w" namespace: "" from "`},
+		{"apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles: [{schedulerName: default-scheduler}]\n",
+			`no matches for kind "KubeSchedulerConfiguration" in version "kubescheduler.config.k8s.io/v1" ensure CRDs are installed first`},
+	} {
+		p := write(t, "m.yaml", tc.src)
+		out, errOut, code := run(t, "", "trace", "apply", p)
+		if code != 1 || !strings.Contains(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%q: exit %d, stderr %q; want exit 1 and one line with %q", tc.src, code, errOut, tc.want)
+		}
+		if strings.Contains(out, " created") {
+			t.Errorf("%q: traced as created", tc.src)
+		}
+	}
+}
+
+// Objects a real API server refuses are refused with its message (issue 29
+// Low): Services a single-stack IPv4 cluster with 10.96.0.0/12 cannot
+// allocate, and Nodes that would give pods the same IPs.
+func TestClusterRefusesWhatItCannotAllocate(t *testing.T) {
+	svc := "apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec: {%s, ports: [{port: 80}]}\n"
+	node := "apiVersion: v1\nkind: Node\nmetadata: {name: %s}\nspec: {podCIDR: %s}\nstatus: {capacity: {cpu: \"4\", memory: 8Gi, pods: \"110\"}}\n"
+	for _, tc := range []struct {
+		args      []string
+		src, want string
+	}{
+		{nil, fmt.Sprintf(svc, "clusterIP: 192.168.5.5"),
+			`Service "s" is invalid: spec.clusterIPs: Invalid value: ["192.168.5.5"]: failed to allocate IP 192.168.5.5: provided IP is not in the valid range. The range of valid IPs is 10.96.0.0/12`},
+		{nil, fmt.Sprintf(svc, "clusterIP: 10.96.0.1"), `failed to allocate IP 10.96.0.1: provided IP is already allocated`},
+		{nil, fmt.Sprintf(svc, `clusterIP: "fd00::5"`), `Service "s" is invalid: spec.clusterIPs[0]: Invalid value: ["fd00::5"]: IPv6 is not configured on this cluster`},
+		{nil, fmt.Sprintf(svc, "ipFamilyPolicy: RequireDualStack"),
+			`Service "s" is invalid: spec.ipFamilyPolicy: Invalid value: "RequireDualStack": this cluster is not configured for dual-stack services`},
+		{[]string{"--cluster"}, fmt.Sprintf(node, "n1", "10.244.1.0/24") + "---\n" + fmt.Sprintf(node, "n2", "10.244.1.128/25"),
+			`node "n2": spec.podCIDR 10.244.1.128/25 overlaps node "n1"'s 10.244.1.0/24`},
+	} {
+		p := write(t, "m.yaml", tc.src)
+		_, errOut, code := run(t, "", append(append([]string{"trace", "apply"}, tc.args...), p)...)
+		if code != 1 || !strings.Contains(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%q: exit %d, stderr %q; want exit 1 and one line with %q", tc.src, code, errOut, tc.want)
+		}
+	}
+}
+
+// fullWriter refuses every write as /dev/full does.
+type fullWriter struct{}
+
+func (fullWriter) Write([]byte) (int, error) {
+	return 0, &os.PathError{Op: "write", Path: "/dev/stdout", Err: syscall.ENOSPC}
+}
+
+// Help and completion that cannot be written are exit 4, like every other
+// output (issue 29: `--help > /dev/full` exited 0).
+func TestHelpToFullDisk(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"trace", "--help"}, {"completion", "bash"}, {"help", "environment"}} {
+		io, _, _, errOut := iostreams.Test()
+		io.Getenv = testGetenv
+		io.Out = fullWriter{}
+		if code := Execute(io, args); code != 4 || !strings.Contains(errOut.String(), "no space left on device") {
+			t.Errorf("%v > /dev/full: exit %d, %q", args, code, errOut)
+		}
+	}
+}
+
+// Durations from a manifest never wrap into negative ones in a story
+// (issue 29: terminationGracePeriodSeconds 9223372036854775807 printed
+// "SIGKILL at -1s").
+func TestHugeDurationsDoNotWrap(t *testing.T) {
+	src := "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: web}}\n" +
+		"  template:\n    metadata: {labels: {app: web}}\n    spec:\n      terminationGracePeriodSeconds: 9223372036854775807\n" +
+		"      containers: [{name: web, image: nginx, lifecycle: {preStop: {sleep: {seconds: 9223372036854775807}}}}]\n"
+	p := write(t, "g.yaml", src)
+	for _, args := range [][]string{{"trace", "delete", "pod", "-f", p}, {"trace", "crash", "-f", p, "--reason", "liveness"}} {
+		out, errOut, code := run(t, "", args...)
+		if code > 1 || regexp.MustCompile(`-\d+(h|m|s|ms)\b|-\d+\.\d+s`).MatchString(out) {
+			t.Errorf("%v: exit %d, %s; a negative duration: %q", args, code, errOut, regexp.MustCompile(`.*-\d+(h|m|s|ms)\b.*`).FindString(out))
 		}
 	}
 }

@@ -17,6 +17,8 @@ var notRun = map[string]string{
 	"quiz":             "interactive, and reads/writes the user's progress in ~/.local/state",
 	"grpc-skew --live": "opens real gRPC connections on 127.0.0.1 (covered by internal/grpclive tests)",
 	"man ":             "writes files into DIR (covered by TestHelpEnvironmentAndManPages)",
+	// A flag anywhere on the line (a key starting with --).
+	"--kubeconfig": "applies to a real cluster (covered by internal/live: fake and httptest API servers, TestLiveCluster)",
 }
 
 // exampleLines returns every example command line: README.md's sh blocks and
@@ -71,7 +73,8 @@ func TestExamplesRun(t *testing.T) {
 		args := strings.Fields(line)[1:]
 		skip := ""
 		for prefix, why := range notRun {
-			if strings.HasPrefix(strings.Join(args, " "), prefix) {
+			joined := strings.Join(args, " ")
+			if strings.HasPrefix(joined, prefix) || (strings.HasPrefix(prefix, "--") && strings.Contains(" "+joined+" ", " "+prefix+" ")) {
 				skip = why
 			}
 		}

@@ -65,7 +65,9 @@ answer; optionally an Envoy proxy balancing per request.
 connection breaks), --max-connection-age makes servers send GOAWAY so connections are re-drawn,
 --kill-pod stops the busiest pod at half time. --live runs the experiment with real
 google.golang.org/grpc servers, a DNAT-like proxy and clients on 127.0.0.1 (with
---max-connection-age too, 50ms to 2s there).`,
+--max-connection-age too, 50ms to 2s there, and at most 1,000 reconnections a second: clients ×
+(pods + 1) / age; the servers keep grpc-go's default MaxConnectionAgeGrace, infinity, so no call
+is cut).`,
 		Example: `  k8sexplain grpc-skew
   k8sexplain grpc-skew --clients 6 --pods 10 --rpcs 10000
   k8sexplain grpc-skew --scale-up 3
@@ -116,6 +118,8 @@ func grpcSkewRun(o *GRPCSkewOptions) error {
 		switch {
 		case errors.Is(err, grpclive.ErrTimeout):
 			return exitcode.Timeoutf("grpc-skew --live: timed out after %v (the deadline for %d pods, %d clients, %d RPCs%s): the machine is too busy for this size; try fewer --rpcs or --clients", cfg.Timeout, o.Pods, o.Clients, o.RPCs, ageNote(o.MaxConnectionAge))
+		case errors.Is(err, grpclive.ErrEnvironment):
+			return exitcode.Environmentf("grpc-skew --live: %v", err)
 		case err != nil:
 			return fmt.Errorf("grpc-skew --live: %w", err)
 		}
@@ -193,6 +197,12 @@ func (o *GRPCSkewOptions) validate() error {
 	}
 	if o.Pods > maxLiveBackends || o.Clients > maxLiveClients || o.RPCs > maxLiveRPCs {
 		return exitcode.Inputf("--live starts real servers: at most %d --pods, %d --clients and %d --rpcs", maxLiveBackends, maxLiveClients, maxLiveRPCs)
+	}
+	cfg := grpclive.Config{Backends: o.Pods, Clients: o.Clients, MaxConnectionAge: o.MaxConnectionAge}
+	if rate := grpclive.ReconnectRate(cfg); rate > grpclive.MaxReconnectRate {
+		least := time.Duration(float64(grpclive.Channels(cfg)) / grpclive.MaxReconnectRate * float64(time.Second)).Round(time.Millisecond)
+		return exitcode.Inputf("--max-connection-age %v with --live, %d clients and %d pods means about %.0f reconnections a second (each round_robin channel reconnects to every pod once per age); --live keeps to %d a second: raise the age to at least %v or use fewer clients or pods",
+			o.MaxConnectionAge, o.Clients, o.Pods, rate, grpclive.MaxReconnectRate, least+time.Millisecond)
 	}
 	return nil
 }

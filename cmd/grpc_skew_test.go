@@ -64,6 +64,8 @@ func TestGRPCSkewBadInput(t *testing.T) {
 		{[]string{"--live", "--scale-up", "2"}, "--scale-up is simulated only"},
 		{[]string{"--live", "--proxy", "envoy"}, "--proxy is simulated only"},
 		{[]string{"--live", "--max-connection-age", "10s"}, "want 50ms to 2s"},
+		// issue 29: 8,400 reconnections a second is refused with the age that works.
+		{[]string{"--live", "--pods", "20", "--clients", "20", "--rpcs", "20000", "--max-connection-age", "50ms"}, "about 8400 reconnections a second (each round_robin channel reconnects to every pod once per age); --live keeps to 1000 a second: raise the age to at least 421ms"},
 		{[]string{"--live", "--pods", "50"}, "--live starts real servers"},
 	} {
 		_, errOut, code := run(t, "", append([]string{"grpc-skew"}, tc.args...)...)

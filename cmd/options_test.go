@@ -104,7 +104,7 @@ func TestNewCmdQuorum(t *testing.T) {
 }
 
 func TestNewCmdTraceApply(t *testing.T) {
-	testFlags(t, NewCmdTraceApply, TraceApplyOptions{Nodes: 3, Limit: 50000, NodeCIDRMaskSize: 24},
+	testFlags(t, NewCmdTraceApply, TraceApplyOptions{Nodes: 3, Limit: 50000, NodeCIDRMaskSize: 24, Live: LiveOptions{DryRun: "none", Timeout: 2 * time.Minute}},
 		func(t *testing.T, o *TraceApplyOptions) { checkCommon(t, &o.Common) },
 		[]flagCase[TraceApplyOptions]{
 			{"built-in example", nil, func(o *TraceApplyOptions) {}},
@@ -117,6 +117,11 @@ func TestNewCmdTraceApply(t *testing.T) {
 				o.Summary, o.Limit, o.BatchPeriod = true, 10, time.Second
 			}},
 			{"scheduler config", []string{"--scheduler-config", "sched.yaml"}, func(o *TraceApplyOptions) { o.SchedulerConfig = "sched.yaml" }},
+			{"a real cluster", []string{"--kubeconfig", "kc", "--context", "c", "-n", "ns", "--force", "--keep", "--allow-cluster-scoped", "--dry-run", "server", "--timeout", "30s", "--compare"}, func(o *TraceApplyOptions) {
+				o.Live = LiveOptions{On: true, Kubeconfig: "kc", Context: "c", Namespace: "ns", Force: true, Keep: true, AllowClusterScoped: true, DryRun: "server", Timeout: 30 * time.Second, Compare: true,
+					Changed: []string{"--context", "--namespace", "--keep", "--force", "--allow-cluster-scoped", "--dry-run", "--timeout", "--compare"}}
+			}},
+			{"--kubeconfig= : $KUBECONFIG, then ~/.kube/config", []string{"--kubeconfig="}, func(o *TraceApplyOptions) { o.Live.On = true }},
 		})
 }
 

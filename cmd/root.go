@@ -303,10 +303,17 @@ func Execute(io *iostreams.Streams, args []string) (code int) {
 	root := newRoot(f, needsFor(args))
 	root.SetArgs(args)
 	root.SetIn(io.In)
-	root.SetOut(io.Out)
+	// Cobra writes help and usage itself and drops write errors: this
+	// writer keeps the first, so `--help > /dev/full` is exit 4, not 0
+	// (issue 29).
+	help := &stickyWriter{w: io.Out}
+	root.SetOut(help)
 	root.SetErr(io.ErrOut)
 	err := root.Execute()
 	io.StopPager()
+	if err == nil && help.err != nil {
+		err = help.err
+	}
 	if err == nil {
 		return exitcode.OK
 	}
@@ -342,4 +349,18 @@ func isCobraUsage(err error) bool {
 		}
 	}
 	return false
+}
+
+// stickyWriter remembers the first error of the writes through it.
+type stickyWriter struct {
+	w   interface{ Write([]byte) (int, error) }
+	err error
+}
+
+func (s *stickyWriter) Write(b []byte) (int, error) {
+	n, err := s.w.Write(b)
+	if err != nil && s.err == nil {
+		s.err = err
+	}
+	return n, err
 }

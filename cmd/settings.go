@@ -14,6 +14,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/clip"
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/readcap"
+	"github.com/k8sexplain/k8sexplain/internal/yamldoc"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"gopkg.in/yaml.v3"
@@ -28,7 +29,17 @@ import (
 var configKeys = map[string]bool{"quiz.state-dir": true}
 
 // notSettings are flags that make no sense in the environment or a file.
-var notSettings = map[string]bool{"help": true, "version": true, "config": true}
+var notSettings = map[string]bool{"help": true, "version": true, "config": true, "reset": true, "yes": true}
+
+// destructive are flags that delete something: they are taken from the
+// command line only, and a config key or K8SEXPLAIN_* variable naming one
+// is an error (issue 29: `reset: true` in the config made every `quiz
+// stats` delete all progress).
+var destructive = map[string]bool{"reset": true, "yes": true}
+
+func destructiveSetting(where, name string) error {
+	return exitcode.Usagef("%s: --%s is read from the command line only (with --reset it deletes all quiz progress), never from a config file or the environment", where, name)
+}
 
 // envName is the environment variable of a setting: quiz.state-dir →
 // K8SEXPLAIN_QUIZ_STATE_DIR.
@@ -90,12 +101,18 @@ func readConfig(f *Factory, cmd *cobra.Command) error {
 	if err := yaml.Unmarshal(data, &m); err != nil {
 		return exitcode.Inputf("%s %s: %v", label, path, oneLine(clip.Message(err.Error())))
 	}
+	if err := yamldoc.One(data); err != nil {
+		return exitcode.Inputf("%s %s: %v", label, path, err)
+	}
 	// A key may be the flag of a command this command line did not build
 	// (NewRoot builds only the commands a line names): the whole tree is
 	// built to check it only when the built part does not know the key.
 	flags := allFlags(cmd.Root())
 	every := sync.OnceValue(func() map[string]bool { return allFlags(NewRoot(&Factory{IO: f.IO, Config: newConfig()})) })
 	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if destructive[k] {
+			return destructiveSetting(label+" "+path, k)
+		}
 		if (flags[k] || every()[k]) && !notSettings[k] {
 			continue
 		}
@@ -115,6 +132,11 @@ func readConfig(f *Factory, cmd *cobra.Command) error {
 		for _, sk := range slices.Sorted(maps.Keys(sub)) {
 			if !configKeys[k+"."+sk] {
 				return exitcode.Usagef("%s %s: unknown key %q", label, path, clip.Value(k+"."+sk))
+			}
+			switch sub[sk].(type) {
+			case map[string]any, []any, nil:
+				// `state-dir: [1, 2]` was read as "[1 2]" (issue 29).
+				return exitcode.Usagef("%s %s: %s.%s: want a single value", label, path, k, sk)
 			}
 		}
 	}
@@ -138,6 +160,9 @@ func oneLine(s string) string {
 func applySettings(f *Factory, cmd *cobra.Command) error {
 	var err error
 	cmd.Flags().VisitAll(func(fl *pflag.Flag) {
+		if err == nil && destructive[fl.Name] && f.getenv(envName(fl.Name)) != "" {
+			err = destructiveSetting(envName(fl.Name), fl.Name)
+		}
 		if err != nil || fl.Changed || notSettings[fl.Name] {
 			return
 		}

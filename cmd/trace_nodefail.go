@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -58,13 +59,18 @@ Pod is evicted too, and nobody recreates it.`,
 }
 
 func traceNodeFailureRun(o *TraceNodeFailureOptions) error {
-	known := false
-	var names []string
-	for _, n := range sim.DefaultNodes(o.Nodes, true) {
-		known = known || n.Name == o.Node
-		names = append(names, n.Name)
+	// The count is checked before the node list is made from it.
+	if err := checkNodes(o.Nodes); err != nil {
+		return err
 	}
-	if !known {
+	o.checkWorkers = func(names []string) error {
+		if slices.Contains(names, o.Node) {
+			return nil
+		}
+		if len(names) > 6 {
+			// A list of 10,000 names helps nobody: the first few and the last.
+			names = append(names[:4:4], "…", names[len(names)-1])
+		}
 		return exitcode.Inputf("node %q is not in the cluster (nodes: %s)", o.Node, strings.Join(names, ", "))
 	}
 	cfg := sim.Config{Heartbeats: true}

@@ -22,6 +22,10 @@ func TestTraceApplySchedulerConfigGolden(t *testing.T) {
 		if !strings.Contains(out, "kube-scheduler runs profile default-scheduler from examples/scheduler-mostallocated.yaml: NodeResourcesFit MostAllocated") {
 			t.Error("the trace does not name the profile")
 		}
+		// The Score explanation lists the weights of the profile in use.
+		if !strings.Contains(unwrapExplanations(out), "with the weights of the profile in use: TaintToleration ×3, NodeAffinity ×2, NodeResourcesFit ×5, InterPodAffinity ×2, NodeResourcesBalancedAllocation ×1, ImageLocality ×1 (") {
+			t.Errorf("the Score explanation does not list the profile's weights:\n%s", out)
+		}
 		nodes := map[string]bool{}
 		for _, m := range regexp.MustCompile(`bind web-\S+ → (node-\w+)`).FindAllStringSubmatch(out, -1) {
 			nodes[m[1]] = true
@@ -39,6 +43,15 @@ func TestTraceApplySchedulerConfigGolden(t *testing.T) {
 	if len(nodes) != 3 || strings.Contains(out, "kube-scheduler runs profile") {
 		t.Errorf("default profile: replicas on %v", nodes)
 	}
+	if !strings.Contains(unwrapExplanations(out), "with the weights of the profile in use: TaintToleration ×3, NodeAffinity ×2, NodeResourcesFit ×1, PodTopologySpread ×2, InterPodAffinity ×2, NodeResourcesBalancedAllocation ×1, ImageLocality ×1 (") {
+		t.Errorf("default profile: the Score explanation does not list its weights:\n%s", out)
+	}
+}
+
+// unwrapExplanations joins the lines a text trace wraps an explanation
+// onto ("│ " under the step).
+func unwrapExplanations(out string) string {
+	return regexp.MustCompile(`\n\s*│ `).ReplaceAllString(out, " ")
 }
 
 // A bad --scheduler-config is one line at file:line and exit 1, for apply

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
+	"github.com/k8sexplain/k8sexplain/internal/manifest"
 	"github.com/k8sexplain/k8sexplain/internal/sim"
 	"github.com/k8sexplain/k8sexplain/internal/sim/story"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
@@ -26,6 +27,9 @@ type StoryOptions struct {
 	SchedulerConfig string
 	// rollout counts each Deployment's maxSurge in the scale check.
 	rollout bool
+	// checkWorkers, when set, vets the worker names before anything runs
+	// (node-failure's --node).
+	checkWorkers func(names []string) error
 }
 
 func (o *StoryOptions) bind(c *cobra.Command) {
@@ -59,6 +63,36 @@ func (o *StoryOptions) scene(cfg sim.Config) (*story.Scene, string, error) {
 	cfg.Progress, done = progress(o.IO, g.Lang)
 	defer done()
 	limitMemory(o.IO)
+	// Nodes in the manifests are the cluster's shape, as in trace apply:
+	// they become the workers instead of --nodes (issue 29: four story
+	// commands applied them as bare objects nobody ran).
+	var apply []manifest.Object
+	for _, obj := range objs {
+		if _, isNode := obj.Obj.(*corev1.Node); !isNode {
+			apply = append(apply, obj)
+		}
+	}
+	if len(apply) < len(objs) {
+		nodes, err := sim.WorkerNodes(objs)
+		if err != nil {
+			return nil, "", exitcode.AsInput(err)
+		}
+		cfg.Nodes, objs = nodes, apply
+	}
+	if o.checkWorkers != nil {
+		var names []string
+		for _, n := range cfg.Nodes {
+			names = append(names, n.Name)
+		}
+		if len(cfg.Nodes) == 0 {
+			for _, n := range sim.DefaultNodes(o.Nodes, true) {
+				names = append(names, n.Name)
+			}
+		}
+		if err := o.checkWorkers(names); err != nil {
+			return nil, "", err
+		}
+	}
 	cl, err := sim.NewCluster(cfg)
 	if err != nil {
 		return nil, "", exitcode.AsInput(err)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -240,6 +241,10 @@ func TestStoryBadInput(t *testing.T) {
 		{[]string{"trace", "crash", "--reason", "cosmic-ray"}, `invalid --reason "cosmic-ray"`},
 		{[]string{"trace", "crash", "--pod", "nope"}, `pod "nope" is not in the cluster`},
 		{[]string{"trace", "node-failure", "--node", "node-z"}, `node "node-z" is not in the cluster`},
+		// Counts are checked before anything is made from them (issue 29: the
+		// node list of ten million was built first and ran out of memory).
+		{[]string{"trace", "node-failure", "--nodes", "10000000"}, "invalid --nodes 10000000: want 1 to 10000 workers"},
+		{[]string{"trace", "node-failure", "--nodes", "10000", "--node", "x"}, `(nodes: control-plane, node-a, node-b, node-c, …, node-`},
 		{[]string{"trace", "rollout", "-f", "examples/unschedulable.yaml", "--image", "worker=busybox:1.37"}, "did not settle"},
 	} {
 		_, errOut, code := run(t, "", tc.args...)
@@ -291,5 +296,65 @@ spec:
 	out, _, _ := run(t, "", "trace", "rollout", "-v", "-f", f, "--image", "api=example/api:2.0")
 	if !strings.Contains(out, "409 Conflict for system:serviceaccount:kube-system:") || !strings.Contains(out, "Optimistic concurrency") {
 		t.Error("-v does not show and explain the conflict")
+	}
+}
+
+// A readiness failure happens once, whatever --times says, and the story
+// says so; the text about it follows what the simulation did: the readiness
+// probe restarts nothing, and the story names the liveness probe it kept
+// passing (issue 23).
+func TestCrashReadinessSaysWhatHappened(t *testing.T) {
+	inRoot(t)
+	out, _, code := run(t, "", "trace", "crash", "--reason", "readiness", "--times", "4")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if strings.Contains(out, "4 times in a row") || strings.Contains(out, "— no restart") {
+		t.Errorf("the readiness story claims what did not happen:\n%s", out)
+	}
+	if !strings.Contains(out, "starts failing its readiness check and keeps failing it") || !strings.Contains(out, "keeps the liveness probe") {
+		t.Errorf("the readiness story does not say what the simulation did:\n%s", out)
+	}
+}
+
+// A preStop hook longer than the grace period is cut there: the trace must
+// not say it runs its whole length before SIGTERM (issue 23; kuberuntime
+// killContainer, v1.37), and SIGTERM comes at the grace period.
+func TestPreStopLongerThanGrace(t *testing.T) {
+	inRoot(t)
+	out, _, code := run(t, "", "trace", "delete", "pod", "-f", "examples/app.yaml", "--prestop-sleep", "40s")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if strings.Contains(out, "runs for 40s before SIGTERM") || !strings.Contains(out, "at most until the grace period ends") {
+		t.Errorf("the preStop step claims the hook runs its full length before SIGTERM:\n%s", out)
+	}
+	if !regexp.MustCompile(`SIGTERM to PID 1 of web \(30s after deletion; SIGKILL at 32s\)`).MatchString(out) {
+		t.Errorf("SIGTERM does not come at the 30 s grace period:\n%s", out)
+	}
+}
+
+// Node objects in a story's manifest become its workers, as in trace apply
+// (issue 29: crash, delete, node-failure and rollout applied them as bare
+// objects no kubelet ran), and node-failure's --node is checked against them.
+func TestStoryInlineNodes(t *testing.T) {
+	inRoot(t)
+	app, err := os.ReadFile("examples/app.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := write(t, "inline.yaml", "apiVersion: v1\nkind: Node\nmetadata: {name: big-1}\nstatus: {capacity: {cpu: \"64\", memory: 256Gi, pods: \"110\"}}\n---\n"+string(app))
+	for _, args := range [][]string{{"trace", "crash", "-f", p}, {"trace", "delete", "pod", "-f", p}, {"trace", "node-failure", "--node", "big-1", "-f", p},
+		{"trace", "rollout", "--image", "web=nginx:2", "-f", p}} {
+		out, errOut, code := run(t, "", append(args, "-o", "json")...)
+		if code != 0 || !strings.Contains(out, `"nodeName": "big-1"`) && !strings.Contains(out, "big-1") {
+			t.Errorf("%v: exit %d %s; the pods do not run on the inline node", args, code, errOut)
+		}
+		if strings.Contains(out, "node-a") {
+			t.Errorf("%v: the default workers are still there", args)
+		}
+	}
+	if _, errOut, code := run(t, "", "trace", "node-failure", "-f", p); code != 1 || !strings.Contains(errOut, `node "node-b" is not in the cluster (nodes: big-1)`) {
+		t.Errorf("node-failure --node node-b on inline nodes: exit %d, %q", code, errOut)
 	}
 }

@@ -6,6 +6,7 @@
 //	cd oracle && go run . [-runs 3] [-only SCENARIO[,SCENARIO...]]
 //	cd oracle && go run . -hash-only   # only hash.json, from upstream's ComputeHash
 //	cd oracle && go run . -dry-run-only   # only the corpus dry run (etcd, kube-apiserver, kubectl)
+//	cd oracle && go run . -no-build -serve KUBECONFIG   # only bring it up, until Ctrl-C (live-test.sh)
 //
 // It builds (once, via build.sh) and starts etcd, kube-apiserver,
 // kube-controller-manager, kube-scheduler and kwok on 127.0.0.1, replays
@@ -56,6 +57,7 @@ func run() error {
 	hashOnly := flag.Bool("hash-only", false, "only write hash.json and defaults.json from upstream's own code (builds just hashcheck; no control plane)")
 	flag.StringVar(&repoRoot, "repo", "..", "the repository root")
 	corpus := flag.String("corpus", "", "the real-manifest corpus (default: REPO/../shared/manifests/real)")
+	serve := flag.String("serve", "", "bring up the control plane with the default nodes, write its admin kubeconfig to this file and keep it running until SIGINT/SIGTERM (for trace apply --kubeconfig's integration test)")
 	flag.Parse()
 	var err error
 	if repoRoot, err = filepath.Abs(repoRoot); err != nil {
@@ -97,6 +99,16 @@ func run() error {
 		}
 		logv("binaries ready in %s", time.Since(t0).Round(time.Second))
 	}
+	if *serve != "" {
+		// Nothing is recorded: only the control plane, until interrupted.
+		stages, err := kwokStages(cache)
+		if err != nil {
+			return err
+		}
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		return serveCluster(ctx, cache, stages, *serve)
+	}
 	if err := writeHashes(ver, filepath.Join(cache, "bin", "hashcheck")); err != nil {
 		return err
 	}
@@ -132,6 +144,38 @@ func run() error {
 	}
 	logv("recorded %d runs in %s", *runs, time.Since(t0).Round(time.Second))
 	return writeFixtures(ver, *runs, all, dry, *dryRunOnly)
+}
+
+// serveCluster brings up a control plane with the default nodes, copies
+// its admin kubeconfig to out, and keeps it up until ctx ends.
+func serveCluster(ctx context.Context, cache, stages, out string) error {
+	dir, err := os.MkdirTemp("", "k8sexplain-oracle-serve-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	c := &cluster{bin: filepath.Join(cache, "bin"), dir: dir, kwokStages: stages}
+	defer c.stop()
+	if err := c.up(ctx); err != nil {
+		return err
+	}
+	if err := c.createNodes(ctx, defaultNodes()); err != nil {
+		return err
+	}
+	kc, err := os.ReadFile(c.admin)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(out+".tmp", kc, 0o600); err != nil {
+		return err
+	}
+	if err := os.Rename(out+".tmp", out); err != nil {
+		return err
+	}
+	logv("serving %s; admin kubeconfig in %s", c.server, out)
+	<-ctx.Done()
+	os.Remove(out)
+	return nil
 }
 
 // k8sVersion is v1.X.Y for the k8s.io/api v0.X.Y of the main module.

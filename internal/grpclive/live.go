@@ -14,8 +14,8 @@
 // loopback ports only, and closes every listener, connection and goroutine
 // it started before returning.
 //
-// Left out compared with the simulation: --scale-up, --max-connection-age,
-// --kill-pod and the Envoy mode; time is the wall clock, so counts of the
+// Left out compared with the simulation: --scale-up, --kill-pod and the
+// Envoy mode; time is the wall clock, so counts of the
 // round_robin clients vary from run to run (see Result).
 package grpclive
 
@@ -25,16 +25,19 @@ import (
 	"fmt"
 	"net"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/resolver"
 	"google.golang.org/grpc/resolver/manual"
+	"google.golang.org/grpc/status"
 )
 
 // Config sizes a run.
@@ -49,6 +52,9 @@ type Config struct {
 	// MaxConnectionAge; the calls are then paced over five ages per policy,
 	// so every connection gets its GOAWAY several times.
 	MaxConnectionAge time.Duration
+	// serveDelay, in tests, makes every call take this long on the server,
+	// as a starved machine does.
+	serveDelay time.Duration
 }
 
 // Budgets Deadline sizes a run from: a fixed start-up allowance, the
@@ -57,24 +63,56 @@ type Config struct {
 const (
 	StartupBudget = 10 * time.Second
 	PerCallBudget = 2 * time.Millisecond
+	// PerConnBudget is the allowance per reconnection after a GOAWAY.
+	PerConnBudget = 5 * time.Millisecond
 	// PacedAges is how many MaxConnectionAges each policy's calls span.
 	PacedAges = 5
 )
 
 // Deadline is the time a run of cfg is allowed: StartupBudget, plus for
-// each of the two policies its paced span (PacedAges × MaxConnectionAge)
-// and PerCallBudget per call.
+// each of the two policies its paced span (PacedAges × MaxConnectionAge),
+// PerCallBudget per call and PerConnBudget per reconnection.
 func Deadline(cfg Config) time.Duration {
 	per := time.Duration(cfg.RPCs) * PerCallBudget
 	if cfg.MaxConnectionAge > 0 {
-		per += PacedAges * cfg.MaxConnectionAge
+		per += PacedAges*cfg.MaxConnectionAge + time.Duration(PacedAges*Channels(cfg))*PerConnBudget
 	}
 	return StartupBudget + 2*per
 }
 
+// Channels is how many connections the clients keep open at once: a
+// round_robin channel has one per backend, a pick_first channel one. With
+// MaxConnectionAge each of them is made again once per age.
+func Channels(cfg Config) int { return cfg.Clients * (cfg.Backends + 1) }
+
+// ReconnectRate is how many connections a second the servers' GOAWAYs make
+// the clients open again: Channels / MaxConnectionAge (0 without an age).
+func ReconnectRate(cfg Config) float64 {
+	if cfg.MaxConnectionAge <= 0 {
+		return 0
+	}
+	return float64(Channels(cfg)) / cfg.MaxConnectionAge.Seconds()
+}
+
+// MaxReconnectRate bounds ReconnectRate. Each reconnection is a TCP
+// connection, an HTTP/2 handshake and two goroutines per side; past about a
+// thousand a second a busy 2-core machine spends the run reconnecting and
+// the calls fall behind their pace, which makes the storm last longer
+// (load average 10: 20 clients × 20 pods at 50 ms, 8,400 a second, took
+// 4–20 s for 2,000 calls; 2,100 a second 2–5 s, and up to 43 s with a
+// core kept busy beside it).
+const MaxReconnectRate = 1000
+
 // ErrTimeout is returned (wrapped) when a run did not finish within its
 // deadline.
 var ErrTimeout = errors.New("the live run did not finish within its deadline")
+
+// ErrEnvironment is returned (wrapped) when the machine refuses what the
+// run needs: a loopback listener, a connection to one (no 127.0.0.1, too
+// few file descriptors under `ulimit -n`). Every call is made on loopback
+// to servers the run started, so a call that fails Unavailable means the
+// same.
+var ErrEnvironment = errors.New("the machine refused the live run's loopback connections (is 127.0.0.1 up? is `ulimit -n` large enough?)")
 
 // Result is what the backends counted.
 type Result struct {
@@ -113,8 +151,11 @@ type counter struct {
 	n      int
 }
 
-func (k *counter) interceptor(backend int) grpc.UnaryServerInterceptor {
+func (k *counter) interceptor(backend int, delay time.Duration) grpc.UnaryServerInterceptor {
 	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+		if delay > 0 {
+			time.Sleep(delay)
+		}
 		md, _ := metadata.FromIncomingContext(ctx)
 		id := "?"
 		if v := md.Get(clientKey); len(v) > 0 {
@@ -214,14 +255,18 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	for b := 0; b < cfg.Backends; b++ {
 		lis, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%w: %v", ErrEnvironment, err)
 		}
-		opts := []grpc.ServerOption{grpc.UnaryInterceptor(k.interceptor(b)), grpc.ForceServerCodec(wireCodec{})}
+		opts := []grpc.ServerOption{grpc.UnaryInterceptor(k.interceptor(b, cfg.serveDelay)), grpc.ForceServerCodec(wireCodec{})}
 		if cfg.MaxConnectionAge > 0 {
-			// GOAWAY at the age ±10 %, close a grace period later
-			// (internal/transport/http2_server.go keepalive).
-			opts = append(opts, grpc.KeepaliveParams(keepalive.ServerParameters{
-				MaxConnectionAge: cfg.MaxConnectionAge, MaxConnectionAgeGrace: cfg.MaxConnectionAge}))
+			// GOAWAY at the age ±10 % (grpc-go v1.85.0
+			// internal/transport/http2_server.go keepalive). The grace
+			// stays grpc-go's default, infinity: the connection closes
+			// when its last RPC ends, so no call is cut however short the
+			// age and however busy the machine (issue 29, issue 23 §4:
+			// a grace equal to a 50 ms age cut calls that a loaded
+			// machine had not finished in time).
+			opts = append(opts, grpc.KeepaliveParams(keepalive.ServerParameters{MaxConnectionAge: cfg.MaxConnectionAge}))
 		}
 		s := grpc.NewServer(opts...)
 		s.RegisterService(&healthService, nil)
@@ -323,6 +368,12 @@ func calls(ctx context.Context, cfg Config, prefix string, dial func(int) (*grpc
 		if err := check(cctx, ccs[c]); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
+			}
+			// Unavailable without a GOAWAY is a connection the machine
+			// refused; one after a GOAWAY would be a call cut by the
+			// servers, a bug of this run.
+			if status.Code(err) == codes.Unavailable && !strings.Contains(err.Error(), "goaway") {
+				return fmt.Errorf("%w: %s client %d, call %d: %v", ErrEnvironment, prefix, c, g+1, err)
 			}
 			return fmt.Errorf("live run: %s client %d, call %d: %w", prefix, c, g+1, err)
 		}

@@ -125,6 +125,10 @@ func TestLiveTimeout(t *testing.T) {
 	if d := Deadline(Config{RPCs: 20000, MaxConnectionAge: 2 * time.Second}); d != StartupBudget+2*(20000*PerCallBudget+PacedAges*2*time.Second) {
 		t.Errorf("Deadline = %v", d)
 	}
+	// Reconnections count too: 2 clients × (3 backends + 1) channels, five ages.
+	if d := Deadline(Config{Clients: 2, Backends: 3, RPCs: 100, MaxConnectionAge: time.Second}); d != StartupBudget+2*(100*PerCallBudget+PacedAges*time.Second+PacedAges*8*PerConnBudget) {
+		t.Errorf("Deadline = %v", d)
+	}
 }
 
 // 20 runs in a row and 4 in parallel leave no listener, goroutine or child
@@ -189,5 +193,75 @@ func TestLiveLeavesNothingBehind(t *testing.T) {
 		if b, err := os.ReadFile(f); err == nil && strings.TrimSpace(string(b)) != "" {
 			t.Errorf("child processes left: %s", b)
 		}
+	}
+}
+
+// A call that takes longer than the age is not cut when its connection
+// ages out: the grace is grpc-go's default, infinity (issue 23 §4).
+func TestLiveSlowCallsOutliveTheAge(t *testing.T) {
+	cfg := Config{Backends: 3, Clients: 2, RPCs: 30, Seed: 1, MaxConnectionAge: 50 * time.Millisecond, serveDelay: 120 * time.Millisecond}
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Short ages with many clients end with a result, also while the machine
+// is busy (issue 29, issue 23 §4: with MaxConnectionAgeGrace equal to a
+// 50 ms age, a call the loaded machine had not finished within the grace
+// was cut, "Unavailable … max_age", and the run exited 3). The sizes are
+// the largest the command allows: 20 clients × 20 pods at the shortest age
+// ReconnectRate permits, and 50 ms with as many clients as it permits
+// then. Burners keep every core busy meanwhile.
+func TestLiveShortAgesUnderLoad(t *testing.T) {
+	if testing.Short() {
+		t.Skip("live runs under load")
+	}
+	stop := make(chan struct{})
+	var burners sync.WaitGroup
+	for range max(runtime.NumCPU()/2, 1) {
+		burners.Add(1)
+		go func() {
+			defer burners.Done()
+			for x := 0; ; x++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				for range 1 << 16 {
+					x ^= x << 1
+				}
+			}
+		}()
+	}
+	defer func() { close(stop); burners.Wait() }()
+	for _, cfg := range []Config{
+		{Backends: 20, Clients: 20, RPCs: 2000, Seed: 1, MaxConnectionAge: 420 * time.Millisecond},
+		{Backends: 20, Clients: 2, RPCs: 2000, Seed: 2, MaxConnectionAge: 50 * time.Millisecond},
+	} {
+		if r := ReconnectRate(cfg); r > MaxReconnectRate {
+			t.Fatalf("%+v: %.0f reconnections a second, past the bound the command enforces", cfg, r)
+		}
+		start := time.Now()
+		res, err := Run(context.Background(), cfg)
+		if errors.Is(err, ErrTimeout) {
+			// A machine starved past the deadline is told so (exit 124
+			// in the command); what must never happen is a cut call.
+			t.Logf("%d clients × %d backends at %v: timed out on this busy machine: %v", cfg.Clients, cfg.Backends, cfg.MaxConnectionAge, err)
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%d clients × %d backends at %v: %v", cfg.Clients, cfg.Backends, cfg.MaxConnectionAge, err)
+		}
+		total := 0
+		for _, row := range res.PickFirst {
+			for _, n := range row {
+				total += n
+			}
+		}
+		if total != cfg.RPCs {
+			t.Errorf("%+v: pick_first served %d calls, want %d", cfg, total, cfg.RPCs)
+		}
+		t.Logf("%d clients × %d backends at %v under load: %v of its %v deadline, %d proxied connections", cfg.Clients, cfg.Backends, cfg.MaxConnectionAge, time.Since(start).Round(time.Millisecond), Deadline(cfg), len(res.ProxyChoices))
 	}
 }

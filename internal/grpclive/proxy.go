@@ -1,6 +1,7 @@
 package grpclive
 
 import (
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"net"
@@ -34,7 +35,7 @@ type proxy struct {
 func newProxy(backends []string, seed int64) (*proxy, error) {
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %v", ErrEnvironment, err)
 	}
 	// The Service's endpoints are the simulated pod addresses; pod i is
 	// served by backend i.

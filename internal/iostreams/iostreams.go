@@ -6,12 +6,14 @@ package iostreams
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"golang.org/x/term"
 )
@@ -109,6 +111,7 @@ type lazyPager struct {
 	s       *Streams
 	command string
 	w       io.Writer
+	quit    bool // the reader closed the pager: the rest is dropped
 }
 
 func (l *lazyPager) Write(b []byte) (int, error) {
@@ -127,7 +130,17 @@ func (l *lazyPager) Write(b []byte) (int, error) {
 			}
 		}
 	}
-	return l.w.Write(b)
+	if l.quit {
+		return len(b), nil
+	}
+	n, err := l.w.Write(b)
+	if err != nil && l.s.pager != nil && (errors.Is(err, syscall.EPIPE) || errors.Is(err, os.ErrClosed)) {
+		// The reader pressed q: a normal end, as git and kubectl take it,
+		// not "write |1: broken pipe" (issue 29).
+		l.quit = true
+		return len(b), nil
+	}
+	return n, err
 }
 
 // StopPager closes the pager's input, waits for the reader to quit and

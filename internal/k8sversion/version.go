@@ -7,6 +7,8 @@
 // k8s.io/api forces a review of those facts.
 package k8sversion
 
+import "strings"
+
 const (
 	// Major and Minor are the modelled Kubernetes release.
 	Major = 1
@@ -43,3 +45,10 @@ const (
 	ContainerdVersion = "2.2.0"
 	RuncVersion       = "1.3.3"
 )
+
+// SameMinor reports whether a server's gitVersion ("v1.37.2",
+// "v1.37.0-gke.100", "v1.37.1+k3s1") is of the modelled minor release.
+func SameMinor(gitVersion string) bool {
+	rest, ok := strings.CutPrefix(gitVersion, MinorString)
+	return ok && (rest == "" || rest[0] == '.' || rest[0] == '-' || rest[0] == '+')
+}

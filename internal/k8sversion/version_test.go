@@ -31,3 +31,12 @@ func TestVersionFollowsGoMod(t *testing.T) {
 		t.Fatalf("Version %q, MinorString %q", Version, MinorString)
 	}
 }
+
+func TestSameMinor(t *testing.T) {
+	for v, want := range map[string]bool{"v1.37.2": true, "v1.37.0-gke.100": true, "v1.37.1+k3s1": true, MinorString: true,
+		"v1.36.4": false, "v1.370.0": false, "v1.3": false, "": false} {
+		if SameMinor(v) != want {
+			t.Errorf("SameMinor(%q) = %v", v, !want)
+		}
+	}
+}

@@ -102,8 +102,27 @@ func decode(id ident, doc *jsonDoc) (Object, error) {
 // noMatch is kubectl's message when discovery has no such kind
 // (cli-runtime resource mapping + apimachinery meta.NoKindMatchError).
 func noMatch(id ident) string {
+	return NoMatch(id.name, id.namespace, id.file, id.kind, id.apiVersion)
+}
+
+// NoMatch is kubectl's message for an object whose kind the cluster does
+// not serve (k8s.io/cli-runtime pkg/resource/mapper.go infoForData, v1.37:
+// "resource mapping not found for name: %q namespace: %q from %q: %w").
+func NoMatch(name, namespace, file, kind, apiVersion string) string {
 	return fmt.Sprintf("resource mapping not found for name: %q namespace: %q from %q: no matches for kind %q in version %q",
-		id.name, id.namespace, id.file, id.kind, id.apiVersion)
+		name, namespace, file, kind, apiVersion)
+}
+
+// CRDHint is the line cli-runtime's mapper adds after NoMatch for a kind no
+// CRD serves; kubectl prints it on a line of its own.
+const CRDHint = "ensure CRDs are installed first"
+
+// Custom reports whether gvk is a custom resource: a kind of a group the
+// API server itself does not serve, so only a CRD installed beforehand can
+// make it known (a KubeSchedulerConfiguration or another component's
+// config file is one too: no server serves it).
+func Custom(gvk schema.GroupVersionKind) bool {
+	return !builtinGroups[gvk.Group] && !servedUntyped[gvk]
 }
 
 // replacement suggests the served version of a kind whose version was

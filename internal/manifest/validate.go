@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -109,6 +110,18 @@ func validateObject(obj runtime.Object) field.ErrorList {
 		return append(objectMeta(o, &o.ObjectMeta), validatePodSpec(&o.Spec, specPath)...)
 	case *corev1.Service:
 		return append(objectMeta(o, &o.ObjectMeta), validateServiceSpec(&o.Spec)...)
+	case *corev1.Node:
+		// core/validation ValidateNode (v1.37): every capacity and
+		// allocatable quantity is >= 0, an integer where it must be.
+		errs := objectMeta(o, &o.ObjectMeta)
+		errs = append(errs, resourceQuantities(o.Status.Capacity, field.NewPath("status", "capacity"), false)...)
+		errs = append(errs, resourceQuantities(o.Status.Allocatable, field.NewPath("status", "allocatable"), false)...)
+		return errs
+	case *corev1.ResourceQuota:
+		// core/validation ValidateResourceQuotaSpec: spec.hard[name].
+		return append(objectMeta(o, &o.ObjectMeta), resourceQuantities(o.Spec.Hard, specPath.Child("hard"), true)...)
+	case *corev1.LimitRange:
+		return append(objectMeta(o, &o.ObjectMeta), validateLimitRange(&o.Spec)...)
 	}
 	if a, ok := obj.(metav1.ObjectMetaAccessor); ok {
 		if om, ok := a.GetObjectMeta().(*metav1.ObjectMeta); ok {
@@ -297,4 +310,60 @@ func intOrPercentValue(v intstr.IntOrString) int {
 		return n
 	}
 	return v.IntValue()
+}
+
+// resourceQuantities is core/validation ValidateResourceQuantityValue for
+// each entry (v1.37): "must be greater than or equal to 0", and a whole
+// number for the integer resources (pods, counts). keyed: the quota's
+// path spec.hard[pods]; else the Node's status.capacity.pods.
+func resourceQuantities(rl corev1.ResourceList, path *field.Path, keyed bool) field.ErrorList {
+	var errs field.ErrorList
+	for _, name := range sortedResourceNames(rl) {
+		q := rl[name]
+		p := path.Child(string(name))
+		if keyed {
+			p = path.Key(string(name))
+		}
+		if q.Sign() < 0 {
+			errs = append(errs, field.Invalid(p, q.String(), apivalidation.IsNegativeErrorMsg))
+		}
+		if integerResource(name) && q.MilliValue()%1000 != 0 {
+			errs = append(errs, field.Invalid(p, q, "must be an integer"))
+		}
+	}
+	return errs
+}
+
+func sortedResourceNames(rl corev1.ResourceList) []corev1.ResourceName {
+	names := make([]corev1.ResourceName, 0, len(rl))
+	for n := range rl {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool { return names[i] < names[j] })
+	return names
+}
+
+// validateLimitRange is the part of core/validation ValidateLimitRange
+// (v1.37) the simulator's LimitRanger depends on: quantities >= 0 and no
+// min above its max.
+func validateLimitRange(s *corev1.LimitRangeSpec) field.ErrorList {
+	var errs field.ErrorList
+	for i := range s.Limits {
+		l := &s.Limits[i]
+		p := specPath.Child("limits").Index(i)
+		for _, part := range []struct {
+			name string
+			rl   corev1.ResourceList
+		}{{"max", l.Max}, {"min", l.Min}, {"default", l.Default}, {"defaultRequest", l.DefaultRequest}} {
+			errs = append(errs, resourceQuantities(part.rl, p.Child(part.name), true)...)
+		}
+		for _, name := range sortedResourceNames(l.Min) {
+			minQ := l.Min[name]
+			if maxQ, ok := l.Max[name]; ok && minQ.Cmp(maxQ) > 0 {
+				errs = append(errs, field.Invalid(p.Child("min").Key(string(name)), minQ,
+					fmt.Sprintf("min value %s is greater than max value %s", minQ.String(), maxQ.String())))
+			}
+		}
+	}
+	return errs
 }

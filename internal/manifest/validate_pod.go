@@ -62,6 +62,29 @@ func validateContainers(cs []corev1.Container, path *field.Path, names sets.Set[
 		errs = append(errs, validatePorts(c.Ports, p.Child("ports"))...)
 		errs = append(errs, validatePullPolicy(c.ImagePullPolicy, p.Child("imagePullPolicy"))...)
 		errs = append(errs, validateRequests(&c.Resources, p.Child("resources"))...)
+		errs = append(errs, validateProbe(c.LivenessProbe, p.Child("livenessProbe"))...)
+		errs = append(errs, validateProbe(c.ReadinessProbe, p.Child("readinessProbe"))...)
+		errs = append(errs, validateProbe(c.StartupProbe, p.Child("startupProbe"))...)
+	}
+	return errs
+}
+
+// validateProbe follows core/validation validateProbe (v1.37): every
+// count and duration >= 0, a probe-level grace period > 0.
+func validateProbe(pr *corev1.Probe, path *field.Path) field.ErrorList {
+	if pr == nil {
+		return nil
+	}
+	var errs field.ErrorList
+	for _, f := range []struct {
+		v    int32
+		name string
+	}{{pr.InitialDelaySeconds, "initialDelaySeconds"}, {pr.TimeoutSeconds, "timeoutSeconds"}, {pr.PeriodSeconds, "periodSeconds"},
+		{pr.SuccessThreshold, "successThreshold"}, {pr.FailureThreshold, "failureThreshold"}} {
+		errs = append(errs, apivalidation.ValidateNonnegativeField(int64(f.v), path.Child(f.name))...)
+	}
+	if g := pr.TerminationGracePeriodSeconds; g != nil && *g <= 0 {
+		errs = append(errs, field.Invalid(path.Child("terminationGracePeriodSeconds"), *g, "must be greater than 0"))
 	}
 	return errs
 }

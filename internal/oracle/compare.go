@@ -56,6 +56,16 @@ type UserMap struct {
 type Table struct {
 	Users       []UserMap `json:"users"`
 	Differences []*Known  `json:"differences"`
+	// Unseen are differences the oracle cannot record (a trace's own
+	// story, a model's assumption): listed with their reason, matched
+	// against nothing.
+	Unseen []Unseen `json:"unseen"`
+}
+
+// Unseen is a known difference outside the oracle's recordings.
+type Unseen struct {
+	What   string `json:"what"`
+	Reason string `json:"reason"`
 }
 
 // simUser maps a simulator user to the real one where the table says so.

@@ -145,6 +145,11 @@ func SimDryRun(corpus, file string) (objs []any, errs []string, loadErr error) {
 	from := len(c.Writes())
 	c.Apply(apply, []string{file})
 	c.Settle()
+	for _, e := range c.ClientErrors() {
+		// The comparison keeps the first line of a kubectl error.
+		first, _, _ := strings.Cut(e, "\n")
+		errs = append(errs, first)
+	}
 	n := &normalizer{names: map[string]string{}}
 	for _, w := range c.Writes()[from:] {
 		if w.Actor != "kubectl" || w.Verb != "create" {

@@ -143,6 +143,15 @@ func fidelityTable(b *strings.Builder, r Report) string {
 		}
 		p("\n")
 	}
+	if len(r.Table.Unseen) > 0 {
+		p("## Known differences the oracle cannot see\n\n")
+		p("Differences in what a trace simulates that no recording shows; each waits for its component's rebuild.\n\n")
+		p("| difference | why |\n|---|---|\n")
+		for _, u := range r.Table.Unseen {
+			p("| %s | %s |\n", strings.ReplaceAll(u.What, "|", "\\|"), strings.ReplaceAll(u.Reason, "|", "\\|"))
+		}
+		p("\n")
+	}
 	if len(r.Unmatched) > 0 {
 		p("## Not yet explained\n\n")
 		sort.Slice(r.Unmatched, func(i, j int) bool { return r.Unmatched[i].String() < r.Unmatched[j].String() })

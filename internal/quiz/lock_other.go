@@ -9,6 +9,9 @@ import (
 	"time"
 )
 
+// noFollow: no such open flag here; openRegular still checks the file.
+const noFollow = 0
+
 // lockFile creates path exclusively, retrying for up to ten seconds; a lock
 // file older than a minute is taken to be left by a crashed session.
 func lockFile(path string) (unlock func(), err error) {

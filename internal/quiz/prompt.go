@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/k8sexplain/k8sexplain/internal/yamldoc"
 	"io"
 	"strings"
 	"time"
@@ -168,6 +169,9 @@ func (a ScriptedAnswer) AnswerLine() string {
 func ParseAnswers(data []byte) ([]ScriptedAnswer, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, err
+	}
+	if err := yamldoc.One(data); err != nil {
 		return nil, err
 	}
 	if len(doc.Content) == 0 {

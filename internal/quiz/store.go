@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/readcap"
 )
 
@@ -55,7 +56,59 @@ func (s *Store) warn(format string, args ...any) {
 	}
 }
 
+// locked runs fn with the lock held. Every error of the store comes from
+// the machine (a directory that cannot be made, /proc, a name over 255
+// bytes, a symlink or a FIFO where a file should be, a full disk): it is an
+// environment error, exit 4, never exit 3 (issue 29).
 func (s *Store) locked(fn func() error) error {
+	err := s.lockedRun(fn)
+	if err == nil {
+		return nil
+	}
+	var coded *exitcode.Error
+	if errors.As(err, &coded) {
+		return err
+	}
+	return &exitcode.Error{Code: exitcode.Environment, Err: err}
+}
+
+// openRegular opens a file of the store without following a symbolic link
+// (a symlinked reviews.jsonl would have the quiz append to its target) and
+// refuses anything but a regular file (a FIFO at state.json hung the quiz).
+func openRegular(path string, flag int, perm os.FileMode) (*os.File, error) {
+	f, err := os.OpenFile(path, flag|noFollow, perm)
+	if err != nil {
+		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&os.ModeSymlink != 0 {
+			return nil, fmt.Errorf("%s is a symbolic link: k8sexplain keeps quiz progress in regular files only (remove it, or point quiz.state-dir elsewhere)", path)
+		}
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s is not a regular file (%s): k8sexplain keeps quiz progress in regular files only", path, fi.Mode().Type())
+	}
+	return f, nil
+}
+
+// readRegular reads a regular file of the store, at most limit bytes.
+func readRegular(path string, limit int64, what string) ([]byte, error) {
+	f, err := openRegular(path, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Size() > limit {
+		return nil, &readcap.TooLarge{Name: path, Limit: limit, What: what}
+	}
+	return readcap.ReadAll(path, f, limit, what)
+}
+
+func (s *Store) lockedRun(fn func() error) error {
 	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
 		return err
 	}
@@ -119,6 +172,8 @@ func (s *Store) Reset() error {
 const (
 	MaxLogBytes   = 64 << 20
 	MaxStateBytes = 16 << 20
+	// MaxReviewSeconds bounds one answer's time: a week.
+	MaxReviewSeconds = 7 * 24 * 3600
 )
 
 // logEntry is one complete line of the review log: the review, or nil for
@@ -142,7 +197,7 @@ func (s *Store) load() (*State, error) {
 		return nil, err
 	}
 	var file *State
-	data, err := readcap.ReadFile(path, MaxStateBytes, "the quiz state")
+	data, err := readRegular(path, MaxStateBytes, "the quiz state")
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 	case err != nil && !errors.Is(err, readcap.ErrTooLarge):
@@ -228,7 +283,7 @@ func sameState(a, b *State) bool {
 // without its newline is a write cut short by a crash and is ignored.
 func (s *Store) readLog() ([]logEntry, error) {
 	path := filepath.Join(s.Dir, LogFile)
-	data, err := readcap.ReadFile(path, MaxLogBytes, "the quiz review log")
+	data, err := readRegular(path, MaxLogBytes, "the quiz review log")
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -245,6 +300,14 @@ func (s *Store) readLog() ([]logEntry, error) {
 			out[n].bad = "is unreadable"
 		case CheckTime(r.At) != nil:
 			out[n].bad = "dates a review outside " + timeRange()
+		case !(r.Score >= 0 && r.Score <= 1):
+			// A score of 1e308 made `quiz stats --format json` write +Inf
+			// and exit 3 (issue 29).
+			out[n].bad = fmt.Sprintf("has score %g, outside 0 to 1", r.Score)
+		case !(r.Seconds >= 0 && r.Seconds <= MaxReviewSeconds):
+			out[n].bad = fmt.Sprintf("has seconds %g, outside 0 to %d", r.Seconds, MaxReviewSeconds)
+		case r.Rating < 0 || r.Rating > 4:
+			out[n].bad = fmt.Sprintf("has rating %d, outside 1 to 4 (0: from the score)", r.Rating)
 		default:
 			out[n].review = r
 		}
@@ -256,7 +319,7 @@ func (s *Store) readLog() ([]logEntry, error) {
 // log ends in a torn line, a newline first closes it off.
 func (s *Store) appendLog(rs []Review) error {
 	path := filepath.Join(s.Dir, LogFile)
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o600)
+	f, err := openRegular(path, os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o600)
 	if err != nil {
 		return err
 	}

@@ -143,3 +143,38 @@ func FuzzStateLoad(f *testing.F) {
 		}
 	})
 }
+
+// Numbers out of range in the review log are refused on load with the line
+// number, and stats stay finite (issue 29: a score of 1e308 reached
+// `quiz stats --format json` as +Inf and exited 3).
+func TestStoreRefusesOutOfRangeNumbers(t *testing.T) {
+	for _, tc := range []struct{ line, want string }{
+		{`{"id":"b","topic":"etcd","at":"2026-01-02T00:00:00Z","score":1e308,"rating":3,"seconds":4}`, "line 2 has score 1e+308, outside 0 to 1"},
+		{`{"id":"b","topic":"etcd","at":"2026-01-02T00:00:00Z","score":-0.5,"rating":3,"seconds":4}`, "line 2 has score -0.5"},
+		{`{"id":"b","topic":"etcd","at":"2026-01-02T00:00:00Z","score":1,"rating":3,"seconds":1e300}`, "line 2 has seconds 1e+300"},
+		{`{"id":"b","topic":"etcd","at":"2026-01-02T00:00:00Z","score":1,"rating":99,"seconds":4}`, "line 2 has rating 99"},
+	} {
+		dir := t.TempDir()
+		var warnings []string
+		s := &Store{Dir: dir, Warn: func(w string) { warnings = append(warnings, w) }}
+		if _, err := s.Record(review("a", 1, t0)); err != nil {
+			t.Fatal(err)
+		}
+		f, _ := os.OpenFile(filepath.Join(dir, LogFile), os.O_APPEND|os.O_WRONLY, 0)
+		f.WriteString(tc.line + "\n")
+		f.Close()
+		st, err := s.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(st.Cards) != 1 || st.Cards["b"] != nil {
+			t.Errorf("%s: the bad line was applied: %+v", tc.line, st.Cards)
+		}
+		if _, err := json.Marshal(st); err != nil {
+			t.Errorf("%s: state does not encode: %v", tc.line, err)
+		}
+		if len(warnings) != 1 || !strings.Contains(warnings[0], tc.want) {
+			t.Errorf("warnings %q, want one with %q", warnings, tc.want)
+		}
+	}
+}

@@ -45,8 +45,9 @@ func htmlWord(lang, key string) string {
 	return htmlWords["en"][key]
 }
 
-// esc escapes text for HTML element content and attribute values.
-func esc(s string) string { return html.EscapeString(s) }
+// esc escapes text for HTML element content and attribute values, its
+// control characters shown (ShowControls).
+func esc(s string) string { return html.EscapeString(ShowControls(s)) }
 
 // htmlStart writes the page head and opens the body: title, theme CSS and
 // the hint line.

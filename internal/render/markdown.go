@@ -17,6 +17,7 @@ import (
 // heading, a list or a quote are escaped too. Every renderer that writes
 // Markdown passes its text through this one function.
 func MDText(s string) string {
+	s = ShowControls(s)
 	var b strings.Builder
 	b.Grow(len(s) + 8)
 	lineStart := true
@@ -151,7 +152,7 @@ func renderMarkdown(w io.Writer, d *report.Doc, o Options) error {
 			}
 			mdTable(&b, t)
 		case bl.Code != nil:
-			b.WriteString("```" + bl.Code.Lang + "\n" + strings.TrimRight(bl.Code.Text, "\n") + "\n```\n")
+			b.WriteString("```" + bl.Code.Lang + "\n" + strings.TrimRight(ShowControls(bl.Code.Text), "\n") + "\n```\n")
 		}
 	}
 	if d.Sequence != nil {

@@ -13,7 +13,7 @@ import (
 // and line breaks become <br/>.
 func mermaidText(s string) string {
 	r := strings.NewReplacer("#", "#35;", ";", "#59;", "\n", "<br/>")
-	return r.Replace(s)
+	return r.Replace(ShowControls(s))
 }
 
 // mermaidWidth is where message and note text breaks into lines: mermaid

@@ -2,13 +2,18 @@ package sim
 
 import (
 	"fmt"
+	"math"
 	"net/netip"
+	"sort"
+	"strings"
 
 	"github.com/k8sexplain/k8sexplain/internal/clip"
 	"github.com/k8sexplain/k8sexplain/internal/l10n"
 	"github.com/k8sexplain/k8sexplain/internal/manifest"
+	"github.com/k8sexplain/k8sexplain/internal/sim/scheduler"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
@@ -36,6 +41,7 @@ type podDemand struct {
 	where, kind, name string
 	pods, containers  int64
 	surge             int64 // pods above replicas during a rolling update
+	spec              *corev1.PodSpec
 }
 
 // demands lists what each workload object asks for; rollout counts the
@@ -59,6 +65,7 @@ func demands(objs []manifest.Object, rollout bool) []podDemand {
 			continue
 		}
 		d.containers = (d.pods + d.surge) * int64(len(spec.Containers)+len(spec.InitContainers))
+		d.spec = spec
 		out = append(out, d)
 	}
 	return out
@@ -130,7 +137,102 @@ func (c *Cluster) CheckScale(objs []manifest.Object, rollout bool) error {
 		return fmt.Errorf("%s, but the %d nodes hold at most %s pods (their allocatable pods: %d per node by default, the kubelet's --max-pods), so %s would stay Pending (\"Too many pods\"); k8sexplain leaves at most %s pods Pending: run it on about %d nodes (--nodes), or with fewer replicas",
 			asks(biggest), len(c.nodes), l10n.Int("en", capacity), DefaultMaxPods, l10n.Int("en", pods-capacity), l10n.Int("en", MaxPending), need)
 	}
+	// Pods that do not fit by their requests stay Pending too
+	// ("Insufficient cpu"): the same allowance holds (issue 29: 150,000
+	// replicas of 8 CPUs left 128,176 Pending).
+	for _, d := range ds {
+		want := d.pods + d.surge
+		if want <= MaxPending || d.spec == nil {
+			continue
+		}
+		req := podRequests(d.spec)
+		fit := c.fitCount(d.spec, req)
+		switch {
+		case want <= fit+MaxPending:
+		case len(req) == 0 || fit == c.fitCount(d.spec, nil):
+			return fmt.Errorf("%s, but the nodes it may run on (schedulable, their taints tolerated) hold at most %s of them; k8sexplain leaves at most %s pods Pending: run it on more nodes (--nodes) or with fewer replicas",
+				asks(d), l10n.Int("en", fit), l10n.Int("en", MaxPending))
+		default:
+			return fmt.Errorf("%s, but each pod requests %s, so the nodes it may run on fit at most %s of them (\"Insufficient ...\"); k8sexplain leaves at most %s pods Pending: run it on more nodes (--nodes), with smaller requests or with fewer replicas",
+				asks(d), describeRequests(req), l10n.Int("en", fit), l10n.Int("en", MaxPending))
+		}
+	}
 	return nil
+}
+
+// podRequests is what one pod of spec asks the scheduler for, per resource
+// with a non-zero request: the larger of its containers' sum and its
+// largest init container (pkg/api/v1/resource PodRequests, v1.37; pod
+// overhead left out).
+func podRequests(spec *corev1.PodSpec) map[corev1.ResourceName]int64 {
+	out := map[corev1.ResourceName]int64{}
+	for _, c := range spec.Containers {
+		for r, q := range c.Resources.Requests {
+			out[r] += q.MilliValue()
+		}
+	}
+	for _, c := range spec.InitContainers {
+		for r, q := range c.Resources.Requests {
+			out[r] = max(out[r], q.MilliValue())
+		}
+	}
+	for r, v := range out {
+		if v <= 0 || r == corev1.ResourcePods {
+			delete(out, r)
+		}
+	}
+	return out
+}
+
+// describeRequests writes requests as "cpu 8, memory 16Gi" in name order.
+func describeRequests(req map[corev1.ResourceName]int64) string {
+	names := make([]string, 0, len(req))
+	for r := range req {
+		names = append(names, string(r))
+	}
+	sort.Strings(names)
+	for i, n := range names {
+		q := resource.NewMilliQuantity(req[corev1.ResourceName(n)], resource.DecimalSI)
+		if n == string(corev1.ResourceMemory) || n == string(corev1.ResourceEphemeralStorage) {
+			q = resource.NewQuantity(q.Value(), resource.BinarySI)
+		}
+		names[i] = n + " " + q.String()
+	}
+	return strings.Join(names, ", ")
+}
+
+// fitCount is an upper bound of how many pods of spec the nodes hold: per
+// node that accepts them (schedulable, every NoSchedule/NoExecute taint
+// tolerated), the fewest that fit by any requested resource or by its
+// allocatable pods. Other pods, node selectors and affinity only lower it.
+func (c *Cluster) fitCount(spec *corev1.PodSpec, req map[corev1.ResourceName]int64) int64 {
+	var total int64
+	for _, n := range c.nodes {
+		if n.Spec.Unschedulable || !toleratesAll(spec.Tolerations, n.Spec.Taints) {
+			continue
+		}
+		fit := int64(math.MaxInt64)
+		if q, ok := n.Status.Allocatable[corev1.ResourcePods]; ok {
+			fit = q.Value()
+		}
+		for r, v := range req {
+			q := n.Status.Allocatable[r]
+			fit = min(fit, q.MilliValue()/v)
+		}
+		total += max(fit, 0)
+	}
+	return total
+}
+
+// toleratesAll: every taint that keeps pods off (NoSchedule, NoExecute) is
+// tolerated.
+func toleratesAll(tols []corev1.Toleration, taints []corev1.Taint) bool {
+	for i := range taints {
+		if taints[i].Effect != corev1.TaintEffectPreferNoSchedule && !scheduler.ToleratedBy(tols, &taints[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // DefaultMaxPods is the kubelet's default --max-pods.

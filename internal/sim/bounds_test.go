@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -17,7 +18,8 @@ func TestCheckScale(t *testing.T) {
 		want     string // "" accepts
 	}{
 		{"small", 3, 3, false, ""},
-		{"pending within the allowance", 3, 440 + MaxPending, false, ""},
+		{"pending within the allowance", 3, 330 + MaxPending, false, ""},
+		{"the tainted control plane holds none", 3, 331 + MaxPending, false, "the nodes it may run on (schedulable, their taints tolerated) hold at most 330 of them"},
 		{"a billion", 3, 1_000_000_000, false, "more than the 150,000 pods per cluster Kubernetes supports"},
 		{"just over the cluster limit", 2000, MaxPods + 1, false, "asks for 150,001 pods (spec.replicas)"},
 		{"beyond the nodes", 3, 5000, false, "the 4 nodes hold at most 440 pods"},
@@ -89,5 +91,46 @@ func TestNodesIPv6Refused(t *testing.T) {
 	}
 	if _, err := NewCluster(Config{Seed: 1, Workers: MaxNodes + 1}); err == nil {
 		t.Errorf("%d workers accepted", MaxNodes+1)
+	}
+}
+
+// Pods that do not fit by their requests count against the Pending
+// allowance too (issue 29: 150,000 replicas of 8 CPUs on 1,364 nodes left
+// 128,176 pods Pending).
+func TestCheckScaleRequests(t *testing.T) {
+	big := func(replicas int, cpu string) []manifest.Object {
+		src := fmt.Sprintf(`apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: %d
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - {name: web, image: nginx, resources: {requests: {cpu: "%s", memory: 16Mi}}}
+`, replicas, cpu)
+		objs, err := manifest.Parse("bench.yaml", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return objs
+	}
+	c, err := NewCluster(Config{Seed: 1, Workers: 1364, StepLimit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.CheckScale(big(150000, "8"), false); err == nil || !strings.Contains(err.Error(), "each pod requests cpu 8, memory 16Mi, so the nodes it may run on fit at most 0 of them") {
+		t.Fatalf("150,000 pods of 8 CPUs on 4-CPU nodes: %v", err)
+	}
+	// 3 workers of 4 CPUs hold 12 pods of 1 CPU (the control plane is
+	// tainted): 12 + 1,000 Pending pass, one more does not.
+	c, _ = NewCluster(Config{Seed: 1, Workers: 3, StepLimit: 10})
+	if err := c.CheckScale(big(12+MaxPending, "1"), false); err != nil {
+		t.Fatalf("within the allowance: %v", err)
+	}
+	if err := c.CheckScale(big(13+MaxPending, "1"), false); err == nil || !strings.Contains(err.Error(), "fit at most 12 of them") {
+		t.Fatalf("past the allowance: %v", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/k8sexplain/k8sexplain/internal/clip"
 	"github.com/k8sexplain/k8sexplain/internal/manifest"
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
@@ -31,13 +32,16 @@ var unmodeled = map[string]string{
 	"NetworkPolicy":            "the CNI plugin (Calico, Cilium…): kube-proxy does not enforce it",
 	"CustomResourceDefinition": "apiextensions-apiserver, which starts serving the new resource",
 	"StorageClass":             "a CSI provisioner, when a claim asks for this class",
+	// kube-controller-manager v1.37: pkg/controller/endpointslicemirroring mirrors a selector-less
+	// Service's Endpoints into EndpointSlices.
+	"Endpoints": "endpointslicemirroring controller (kube-controller-manager)",
 }
 
 // data kinds are stored and read by others; no controller reconciles them.
 var dataKinds = map[string]bool{
 	"ConfigMap": true, "Secret": true, "ServiceAccount": true, "Role": true, "RoleBinding": true,
-	"ClusterRole": true, "ClusterRoleBinding": true, "Namespace": true, "LimitRange": true,
-	"PriorityClass": true, "PodTemplate": true, "Endpoints": true, "EndpointSlice": true,
+	"ClusterRole": true, "ClusterRoleBinding": true, "LimitRange": true,
+	"PriorityClass": true, "PodTemplate": true, "EndpointSlice": true,
 }
 
 // Apply sends objs the way `kubectl apply` does with a new object: one at a
@@ -86,6 +90,16 @@ func (c *Cluster) applyOne(p *engine.Proc, o manifest.Object) {
 	}
 	c.rec.Add(trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", Kind: "kubectl.validate", Object: res.Plural + "/" + ns + "/" + name,
 		Fields: trace.F("kind", res.Kind, "apiVersion", o.APIVersion, "name", name, "where", where)})
+	if msg := clientSideRefusal(o, obj, res, ns); msg != "" {
+		// kubectl refuses it before any request: nothing is created.
+		c.rec.Add(trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", Kind: "kubectl.error", Object: res.Plural + "/" + ns + "/" + name,
+			Fields: trace.F("status", "not sent", "message", "error: "+msg)})
+		if c.failed == "" {
+			c.failed = where + ": " + strings.ReplaceAll(msg, "\n", " ")
+		}
+		c.clientErrs = append(c.clientErrs, "error: "+msg)
+		return
+	}
 	api := c.kubectl.In(p)
 	if m.GetName() != "" { // generateName: kubectl create semantics, nothing to GET
 		existing, err := api.Get(res, ns, m.GetName())
@@ -119,11 +133,54 @@ func (c *Cluster) applyOne(p *engine.Proc, o manifest.Object) {
 	c.noteUnmodeled(res, stored)
 }
 
+// ClientErrors are the errors kubectl itself printed for objects it did not
+// send, each as kubectl prints it (lines joined by "\n").
+func (c *Cluster) ClientErrors() []string { return c.clientErrs }
+
+// clientSideRefusal is kubectl apply's own error for an object it cannot
+// send, or "" (k8s.io/kubectl pkg/cmd/apply/apply.go applyOneObject and
+// k8s.io/cli-runtime pkg/resource/mapper.go, v1.37):
+//   - a custom resource, or a component's config file
+//     (KubeSchedulerConfiguration), whose kind no CRD serves: kubectl maps
+//     every object before it applies any, so even a CRD in the same apply
+//     comes too late;
+//   - generateName without a name: apply needs the name to merge;
+//   - no name at all: the GET of the current configuration has no name.
+func clientSideRefusal(o manifest.Object, obj runtime.Object, res apiserver.Resource, ns string) string {
+	gvk := obj.GetObjectKind().GroupVersionKind()
+	if gvk.Kind == "" {
+		gvk = manifest.KindOf(obj)
+	}
+	m := apiserver.Meta(obj)
+	if manifest.Custom(gvk) {
+		return manifest.NoMatch(clip.Value(m.GetName()), clip.Value(m.GetNamespace()), o.Pos.File, clip.Value(o.Kind), clip.Value(o.APIVersion)) + "\n" + manifest.CRDHint
+	}
+	if m.GetName() != "" {
+		return ""
+	}
+	if g := m.GetGenerateName(); g != "" {
+		return fmt.Sprintf("from %s: cannot use generate name with apply", clip.Value(g))
+	}
+	// resource.Info's String(), then client-go's "resource name may not be
+	// empty" from the GET, wrapped by cmdutil.AddSourceToErr.
+	group := gvk.Group + "/" + gvk.Version
+	return fmt.Sprintf("error when retrieving current configuration of:\nResource: %q, GroupVersionKind: %q\nName: \"\", Namespace: %q\nfrom server for: %q: resource name may not be empty",
+		group+", Resource="+res.Plural, group+", Kind="+gvk.Kind, ns, o.Pos.File)
+}
+
 func (c *Cluster) noteUnmodeled(res apiserver.Resource, obj runtime.Object) {
 	kind := res.Kind
 	ref := apiserver.ObjectRef(obj)
 	who, ok := unmodeled[kind]
 	switch {
+	case kind == "Namespace":
+		// kube-controller-manager v1.37 fills every new namespace:
+		// pkg/controller/serviceaccount/serviceaccounts_controller.go creates
+		// "default", pkg/controller/certificates/rootcacertpublisher/publisher.go
+		// the kube-root-ca.crt ConfigMap.
+		c.unmod = append(c.unmod, kind+" "+ref)
+		c.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: "kube-apiserver", Kind: "stored.namespace", Object: ref})
+		return
 	case ok:
 	case dataKinds[kind]:
 		c.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: "kube-apiserver", Kind: "stored.data", Object: ref, Fields: trace.F("kind", kind)})

@@ -42,6 +42,9 @@ type schedAgent struct {
 	failed   map[types.UID]*corev1.Pod // unschedulable, waiting for a cluster change
 	others   map[types.UID]bool        // pods for another scheduler, already reported
 	Pending  map[types.UID]string      // unschedulable pods' messages, for the summary
+	// weights are the profile's Score weights as the score step's
+	// explanation lists them (scheduler.Profile.Describe), built once.
+	weights string
 	// Scheduled counts binds that succeeded, between FirstBind and
 	// LastBind (virtual time), for the summary's scale section.
 	Scheduled           int
@@ -86,6 +89,7 @@ func (s *schedAgent) Start() {
 func (s *schedAgent) useProfile(p scheduler.Profile, source string) {
 	s.fw = scheduler.NewWithProfile(p)
 	strategy, weights := p.Describe()
+	s.weights = weights
 	s.rec.Add(trace.Step{Phase: trace.PhaseScheduler, Actor: s.c.Actor, Kind: "scheduler.profile",
 		Fields: trace.F("profile", p.Name, "file", source, "strategy", strategy, "weights", weights)})
 }
@@ -250,8 +254,11 @@ func (s *schedAgent) scheduleOne(p *engine.Proc, pod *corev1.Pod) {
 	if s.rec.Full() {
 		// past the recording limit: no tables to build
 	} else if len(res.Scores) > 0 {
+		if s.weights == "" {
+			_, s.weights = s.fw.Profile().Describe()
+		}
 		s.rec.Add(trace.Step{Phase: trace.PhaseScheduler, Actor: s.c.Actor, Kind: "scheduler.score", Object: ref,
-			Fields: trace.F("pod", pod.Name, "node", res.Node, "ties", len(res.Ties)), Placement: scorePlacement(res)})
+			Fields: trace.F("pod", pod.Name, "node", res.Node, "ties", len(res.Ties), "weights", s.weights), Placement: scorePlacement(res)})
 	} else {
 		s.rec.Add(trace.Step{Phase: trace.PhaseScheduler, Actor: s.c.Actor, Kind: "scheduler.single", Object: ref,
 			Fields: trace.F("pod", pod.Name, "node", res.Node)})

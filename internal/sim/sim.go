@@ -96,6 +96,7 @@ type Cluster struct {
 	nodes        []*corev1.Node
 	readyAt      time.Duration
 	failed       string
+	clientErrs   []string // kubectl's own errors, as it prints them
 	unmod        []string
 	start        time.Duration
 	deploy       *controller.Deployment

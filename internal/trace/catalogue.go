@@ -23,9 +23,21 @@ type Entry struct {
 // phrases field values are made of (phrase.*).
 // It is built on first use.
 var catalogue = l10n.LazyCatalog(func() (en, ru map[string]string) {
-	return flatten(catalogueEN(), uiEN(), prefixed("word.", wordsEN()), scaleEN(), prefixed("phrase.", phrasesEN())),
-		flatten(catalogueRU(), uiRU(), prefixed("word.", wordsRU()), scaleRU(), prefixed("phrase.", phrasesRU()))
+	simEN, simRU := catalogueEN(), catalogueRU()
+	return flatten(merged(simEN, withLiveExplanations(liveEN(), simEN)), uiEN(), liveUIEN(), liveWordsEN(), prefixed("word.", wordsEN()), scaleEN(), prefixed("phrase.", phrasesEN())),
+		flatten(merged(simRU, withLiveExplanations(liveRU(), simRU)), uiRU(), liveUIRU(), liveWordsRU(), prefixed("word.", wordsRU()), scaleRU(), prefixed("phrase.", phrasesRU()))
 })
+
+// merged adds the entries of more to steps (a key in both is a bug).
+func merged(steps, more map[string]Entry) map[string]Entry {
+	for k, e := range more {
+		if _, dup := steps[k]; dup {
+			panic("trace catalogue: kind " + k + " twice")
+		}
+		steps[k] = e
+	}
+	return steps
+}
 
 func prefixed(p string, m map[string]string) map[string]string {
 	out := make(map[string]string, len(m))
@@ -75,6 +87,18 @@ func Lookup(lang, kind string) Entry {
 	}
 	ex, _ := catalogue.Msg(lang, "explain."+kind)
 	return Entry{Msg: msg, Explain: ex}
+}
+
+// Explanation returns the explanation of s's kind in lang with its
+// {field} placeholders filled from s (an explanation that depends on the
+// run, such as the Score weights of the profile in use), "" when the kind
+// has none.
+func Explanation(lang string, s *Step) string {
+	ex := Lookup(lang, s.Kind).Explain
+	if ex == "" || !strings.Contains(ex, "{") {
+		return ex
+	}
+	return fill(lang, ex, s)
 }
 
 // Text returns the rendered one-line message of s in lang.

@@ -128,6 +128,18 @@ type Trace struct {
 	// Latencies are the simulator's fixed control-plane latencies, stated
 	// once in the trace's header (nil: none to state).
 	Latencies *Latencies
+	// Source is "cluster" for a trace observed on a real cluster (trace
+	// apply --kubeconfig, package live); "" for the simulation.
+	Source string
+	// Cluster names the cluster a "cluster" trace was observed on.
+	Cluster *ClusterInfo
+}
+
+// ClusterInfo is the cluster a trace was observed on: what the first line
+// of the trace names.
+type ClusterInfo struct {
+	Server, Context, Version, Namespace string
+	DryRun                              bool
 }
 
 // Latencies are the fixed virtual latencies of the simulated control plane.

@@ -4,13 +4,17 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/netip"
 	"strings"
 
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // defaultTolerationSeconds is what the DefaultTolerationSeconds admission
@@ -148,6 +152,72 @@ func newIPAllocator(cidr string) (*ipAllocator, error) {
 	return &ipAllocator{base: n.IP.To4(), size: size, used: map[int]bool{1: true}}, nil
 }
 
+// offset is ip's place in the range (1 to size), if it is inside.
+func (a *ipAllocator) offset(ip string) (int, bool) {
+	p, err := netip.ParseAddr(ip)
+	if err != nil || !p.Is4() {
+		return 0, false
+	}
+	b := p.As4()
+	v := uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])
+	base := uint32(a.base[0])<<24 | uint32(a.base[1])<<16 | uint32(a.base[2])<<8 | uint32(a.base[3])
+	if v <= base || int64(v)-int64(base) > int64(a.size) {
+		return 0, false // the network address and the broadcast are not assignable
+	}
+	return int(v - base), true
+}
+
+// isIPv4: an address that is not one is for validation to refuse
+// ("must be a valid IP address").
+func isIPv4(ip string) bool {
+	p, err := netip.ParseAddr(ip)
+	return err == nil && p.Is4()
+}
+
+// cidr writes the range as the allocator's message does.
+func (a *ipAllocator) cidr() string {
+	bits := 32
+	for n := a.size + 2; n > 1; n >>= 1 {
+		bits--
+	}
+	return fmt.Sprintf("%s/%d", net.IP(a.base).String(), bits)
+}
+
+// singleStackOnly refuses what a single-stack IPv4 cluster cannot give a
+// Service (pkg/registry/core/service/storage/alloc.go initIPFamilyFields,
+// v1.37): an IPv6 clusterIP or family, or RequireDualStack.
+func singleStackOnly(svc *corev1.Service) error {
+	var errs field.ErrorList
+	if ip := svc.Spec.ClusterIP; ip != "" && ip != corev1.ClusterIPNone {
+		if p, err := netip.ParseAddr(ip); err == nil && !p.Is4() {
+			ips := svc.Spec.ClusterIPs
+			if len(ips) == 0 {
+				ips = []string{ip}
+			}
+			errs = append(errs, field.Invalid(field.NewPath("spec", "clusterIPs").Index(0), ips, "IPv6 is not configured on this cluster"))
+		}
+	}
+	if len(errs) == 0 {
+		if p := svc.Spec.IPFamilyPolicy; p != nil && *p == corev1.IPFamilyPolicyRequireDualStack {
+			errs = append(errs, field.Invalid(field.NewPath("spec", "ipFamilyPolicy"), *p, "this cluster is not configured for dual-stack services"))
+		}
+		for i, f := range svc.Spec.IPFamilies {
+			if f != corev1.IPv4Protocol {
+				errs = append(errs, field.Invalid(field.NewPath("spec", "ipFamilies").Index(i), f, "not configured on this cluster"))
+			}
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return apierrors.NewInvalid(schema.GroupKind{Kind: "Service"}, svc.Name, errs)
+}
+
+func invalidClusterIP(svc *corev1.Service, msg string) *Status {
+	return AsStatus(apierrors.NewInvalid(schema.GroupKind{Kind: "Service"}, svc.Name,
+		field.ErrorList{field.Invalid(field.NewPath("spec", "clusterIPs"), []string{svc.Spec.ClusterIP}, msg)}))
+}
+
 func (a *ipAllocator) ip(off int) string {
 	v := uint32(a.base[0])<<24 | uint32(a.base[1])<<16 | uint32(a.base[2])<<8 | uint32(a.base[3])
 	v += uint32(off)
@@ -166,6 +236,9 @@ func (s *Server) allocateClusterIP(c *Client, svc *corev1.Service, step func(str
 	if svc.Spec.Type == corev1.ServiceTypeExternalName {
 		return nil, nil
 	}
+	if err := singleStackOnly(svc); err != nil {
+		return nil, AsStatus(err)
+	}
 	if svc.Spec.IPFamilyPolicy == nil {
 		p := corev1.IPFamilyPolicySingleStack
 		svc.Spec.IPFamilyPolicy = &p
@@ -179,6 +252,18 @@ func (s *Server) allocateClusterIP(c *Client, svc *corev1.Service, step func(str
 	}
 	a := s.serviceIPs
 	off := -1
+	if ip := svc.Spec.ClusterIP; ip != "" && isIPv4(ip) {
+		// A chosen address must be a free one of the range (alloc.go
+		// allocClusterIPs: "failed to allocate IP %v: %v", with
+		// ipallocator's ErrNotInRange / ErrAllocated texts).
+		if o, ok := a.offset(ip); !ok {
+			return nil, invalidClusterIP(svc, fmt.Sprintf("failed to allocate IP %s: provided IP is not in the valid range. The range of valid IPs is %s", ip, a.cidr()))
+		} else if a.used[o] || s.data[Key(Resource{Kind: "IPAddress", Plural: "ipaddresses", Group: "networking.k8s.io"}, "", ip)] != nil {
+			return nil, invalidClusterIP(svc, fmt.Sprintf("failed to allocate IP %s: provided IP is already allocated", ip))
+		} else {
+			a.used[o], off = true, o
+		}
+	}
 	if svc.Spec.ClusterIP == "" {
 		if len(a.used) >= a.size {
 			return nil, &Status{Code: http.StatusInternalServerError, Reason: "InternalError", Message: "failed to allocate a serviceIP: range is full"}

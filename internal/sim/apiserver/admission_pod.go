@@ -20,12 +20,16 @@ import (
 // set plus NodeRestriction), each listed in the phase where it runs, in
 // upstream's order (pkg/kubeapiserver/options/plugins.go AllOrderedPlugins).
 // Mutating plugins run after decoding; validating ones after the object's
-// own validation, with ResourceQuota last of all.
+// own validation, with ResourceQuota last of all. NamespaceLifecycle and
+// NodeRestriction implement only Admit, so they belong to the mutating
+// phase (plugin/pkg/admission/namespace/lifecycle/admission.go,
+// plugin/pkg/admission/noderestriction/admission.go, v1.37); the trace
+// names only the validating list.
 var (
-	mutatingPodPlugins   = []string{"LimitRanger", "ServiceAccount", "Priority", "DefaultTolerationSeconds", "MutatingAdmissionWebhook"}
-	validatingPodPlugins = []string{"NamespaceLifecycle", "LimitRanger", "ServiceAccount", "NodeRestriction", "PodSecurity", "Priority",
+	mutatingPodPlugins   = []string{"NamespaceLifecycle", "LimitRanger", "ServiceAccount", "NodeRestriction", "Priority", "DefaultTolerationSeconds", "MutatingAdmissionWebhook"}
+	validatingPodPlugins = []string{"LimitRanger", "ServiceAccount", "PodSecurity", "Priority",
 		"ValidatingAdmissionPolicy", "ValidatingAdmissionWebhook", "ResourceQuota"}
-	validatingPlugins_ = []string{"NamespaceLifecycle", "ValidatingAdmissionPolicy", "ValidatingAdmissionWebhook", "ResourceQuota"}
+	validatingPlugins_ = []string{"ValidatingAdmissionPolicy", "ValidatingAdmissionWebhook", "ResourceQuota"}
 )
 
 // Built-in priority classes the API server creates at start

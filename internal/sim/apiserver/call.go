@@ -22,20 +22,25 @@ func (c *Client) In(p *engine.Proc) Calls { return Calls{c: c, p: p} }
 
 // answer is one request's result, filled by the Done that wakes the proc.
 type answer struct {
-	p   *engine.Proc
-	obj runtime.Object
-	err *Status
+	p        *engine.Proc
+	obj      runtime.Object
+	err      *Status
+	answered bool
 }
 
 func (a *answer) done(obj runtime.Object, err *Status) {
-	a.obj, a.err = obj, err
+	a.obj, a.err, a.answered = obj, err, true
 	a.p.Wake()
 }
 
 func (k Calls) do(r request) (runtime.Object, *Status) {
 	a := &answer{p: k.p}
 	k.c.send(r, a.done)
-	k.p.Park()
+	// Only the answer ends the call: a wake meant for another park (a
+	// timer of an earlier Sleep) parks the proc again.
+	for !a.answered {
+		k.p.Park()
+	}
 	return a.obj, a.err
 }
 

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/manifest"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
@@ -383,7 +382,12 @@ func (s *Server) commit(c *Client, r *request, key string, build func(cur *store
 		rv := m.GetResourceVersion()
 		s.eng.After(RequestLatency, func() {
 			kind := "apiserver.response"
-			if code != http.StatusCreated {
+			switch {
+			case r.subresource == "binding":
+				// BindingREST.Create answers 201 with a Status, not the
+				// Pod (pkg/registry/core/pod/storage/storage.go, v1.37).
+				kind = "apiserver.bound"
+			case code != http.StatusCreated:
 				kind = "apiserver.updated"
 			}
 			if !s.rec.Full() {
@@ -423,7 +427,7 @@ func (s *Server) commitDelete(c *Client, r *request, done Done, step func(trace.
 				})
 				return
 			}
-			ts := TimeAt(s.eng.Now() + time.Duration(grace)*time.Second)
+			ts := TimeAt(s.eng.Now() + trace.Seconds(grace))
 			step(c.Phase, "apiserver.graceful", "pod", pod.Name, "grace", grace, "user", c.ID.User)
 			s.commit(c, r, key, func(cur *stored) (runtime.Object, *Status) {
 				if cur == nil {

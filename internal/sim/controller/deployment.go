@@ -12,7 +12,9 @@
 // the old extensions/v1beta1 rollbackTo; `kubectl rollout undo` on apps/v1
 // writes the old template back, and getNewReplicaSet finds its ReplicaSet. Every write carries the
 // resourceVersion read from the informer; a 409 Conflict ends the sync and
-// the key is retried with back-off, as client-go's work queue does.
+// the key is retried with back-off, as client-go's work queue does — except
+// for an old ReplicaSet's scale-down, after which rolling.go goes on to the
+// status write.
 //
 // Left out: pausing, proportional scaling of a rollout in progress,
 // revisionHistoryLimit clean-up, adoption of orphans and the garbage

@@ -83,7 +83,10 @@ func (d *Deployment) reconcileOldReplicaSets(p *engine.Proc, dep *appsv1.Deploym
 	}
 	out, err := d.scaleEach(p, dep, olds, which, sizes)
 	if err != nil {
-		return nil, false, err
+		// rolling.go: a failed scale-down returns (false, nil), so the
+		// sync goes on to write the Deployment's status; the old
+		// ReplicaSet's own update event brings the next sync.
+		return olds, false, nil
 	}
 	return out, true, nil
 }

@@ -15,7 +15,9 @@ func service(name string, sel map[string]string) *corev1.Service {
 	svc := &corev1.Service{}
 	svc.Namespace, svc.Name = "default", name
 	svc.Spec.Selector = sel
-	svc.Spec.ClusterIP = "10.96.0.10"
+	// No fixed clusterIP: two Services cannot share one (the registry
+	// refuses "provided IP is already allocated"); the API server
+	// allocates each its own.
 	svc.Spec.Ports = []corev1.ServicePort{{Name: "http", Port: 80, Protocol: corev1.ProtocolTCP, TargetPort: intstr.FromString("http")}}
 	return svc
 }

@@ -14,8 +14,10 @@ const (
 	retryMax  = 1000 * time.Second
 )
 
-// maxRetries is how often the deployment and replicaset controllers retry
-// a key before they drop it (deployment_controller.go maxRetries = 15).
+// maxRetries is how often the deployment controller retries a key before
+// it drops it (deployment_controller.go maxRetries = 15); upstream's
+// ReplicaSet controller never drops one (replica_set.go AddRateLimited on
+// every error), a difference kept here.
 const maxRetries = 15
 
 // workQueue is the controllers' work queue (client-go workqueue in

@@ -59,6 +59,10 @@ func (r *ReplicaSet) updateReplicaSetStatus(p *engine.Proc, rs *appsv1.ReplicaSe
 		reflect.DeepEqual(cur.Conditions, st.Conditions) {
 		return nil
 	}
+	// The generation this sync acted on, saved before a retry re-reads the
+	// ReplicaSet (replica_set_utils.go: "otherwise we might wrongfully
+	// indicate that we've seen a spec update when we retry").
+	st.ObservedGeneration = rs.Generation
 	api := r.c.In(p)
 	for attempt := 0; ; attempt++ {
 		// A status write carries only the status (the server keeps the
@@ -66,7 +70,6 @@ func (r *ReplicaSet) updateReplicaSetStatus(p *engine.Proc, rs *appsv1.ReplicaSe
 		upd := new(appsv1.ReplicaSet)
 		*upd = *rs
 		upd.Status = st
-		upd.Status.ObservedGeneration = rs.Generation
 		_, err := api.UpdateStatus(upd)
 		if err == nil {
 			if !r.rec.Full() {

@@ -62,23 +62,41 @@ func (n *NodeLifecycle) evict(p *corev1.Pod, wait time.Duration) {
 	n.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: te.Actor, Kind: "node.evict", Object: apiserver.ObjectRef(p),
 		Fields: trace.F("pod", p.Name, "after", wait)})
 	te.Event(trace.PhaseController, p, "Normal", "TaintManagerEviction", fmt.Sprintf("Marking for deletion Pod %s/%s", p.Namespace, p.Name))
-	n.eng.Go(func(pr *engine.Proc) { n.addConditionAndDeletePod(pr, te, p) })
+	n.eng.Go(func(pr *engine.Proc) {
+		// deletePodHandler tries addConditionAndDeletePod up to 5 times,
+		// 10 ms apart (taint_eviction.go retries, retryDelay).
+		for i := 0; i < evictRetries; i++ {
+			if n.addConditionAndDeletePod(pr, te, p) {
+				return
+			}
+			pr.Sleep(evictRetryDelay)
+		}
+	})
 }
+
+// The taint-eviction controller's retries of one eviction
+// (pkg/controller/tainteviction/taint_eviction.go: retries = 5, retryDelay = 10ms).
+const (
+	evictRetries    = 5
+	evictRetryDelay = 10 * time.Millisecond
+)
 
 // addConditionAndDeletePod is taint_eviction.go addConditionAndDeletePod:
 // GET the pod, PATCH its status with the DisruptionTarget condition, DELETE
-// it.
-func (n *NodeLifecycle) addConditionAndDeletePod(pr *engine.Proc, te *apiserver.Client, p *corev1.Pod) {
+// it. It reports whether all three got through (any error, a 404 too, is
+// retried upstream).
+func (n *NodeLifecycle) addConditionAndDeletePod(pr *engine.Proc, te *apiserver.Client, p *corev1.Pod) bool {
 	api := te.In(pr)
 	res := apiserver.ResourceOf(p)
 	if _, err := api.Get(res, p.Namespace, p.Name); err != nil {
-		return
+		return false
 	}
 	body := `{"status":{"conditions":[{"type":"DisruptionTarget","status":"True","reason":"DeletionByTaintManager","message":"Taint manager: deleting due to NoExecute taint"}]}}`
 	if _, err := api.PatchStatus(res, p.Namespace, p.Name, body, n.disruptionTarget); err != nil {
-		return
+		return false
 	}
-	api.Delete(res, p.Namespace, p.Name)
+	_, err := api.Delete(res, p.Namespace, p.Name)
+	return err == nil
 }
 
 // disruptionTarget sets the condition the eviction's status patch carries.
@@ -99,7 +117,7 @@ func tolerationFor(p *corev1.Pod) (time.Duration, bool) {
 			if t.TolerationSeconds == nil {
 				return 0, false
 			}
-			return time.Duration(*t.TolerationSeconds) * time.Second, true
+			return trace.Seconds(*t.TolerationSeconds), true
 		}
 	}
 	return 0, true

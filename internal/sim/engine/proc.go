@@ -125,12 +125,18 @@ func (p *Proc) Wake() {
 func (e *Engine) drain() {
 	ps := &e.ps
 	ps.draining = true
+	i := 0
 	defer func() {
+		// After a panic, the procs still queued behind the one that
+		// panicked must be wakeable again.
+		for _, q := range ps.ready[min(i+1, len(ps.ready)):] {
+			q.queued = false
+		}
 		ps.draining, ps.running = false, nil
 		clear(ps.ready)
 		ps.ready = ps.ready[:0]
 	}()
-	for i := 0; i < len(ps.ready); i++ {
+	for ; i < len(ps.ready); i++ {
 		p := ps.ready[i]
 		p.queued = false
 		ps.running = p
@@ -176,8 +182,13 @@ func (p *Proc) Yield() {
 // Sleep parks the proc for d of virtual time (a foreground timer: the run
 // waits for it).
 func (p *Proc) Sleep(d time.Duration) {
-	p.e.After(d, p.Wake)
-	p.Park()
+	rang := false
+	p.e.After(d, func() { rang = true; p.Wake() })
+	// Only its own timer ends the sleep: an earlier wake (from something
+	// else) parks it again, and the timer cannot reach a later park.
+	for !rang {
+		p.Park()
+	}
 }
 
 // Procs is how many procs are alive: started and not yet returned (parked,
@@ -224,8 +235,12 @@ func (g *WaitGroup) Go(e *Engine, fn func(*Proc)) {
 	})
 }
 
-// Wait parks p until every proc of the group has returned.
+// Wait parks p until every proc of the group has returned. A group has one
+// waiter at a time, as every caller here needs.
 func (g *WaitGroup) Wait(p *Proc) {
+	if g.waiter != nil && g.waiter != p {
+		panic("engine: a second proc waits on the same WaitGroup")
+	}
 	for g.n > 0 {
 		g.waiter = p
 		p.Park()

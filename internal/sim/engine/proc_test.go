@@ -272,3 +272,66 @@ func BenchmarkProc(b *testing.B) {
 		e.Run(e.Now() + time.Hour)
 	}
 }
+
+// A sleep ends on its own timer only: a wake from elsewhere parks it again,
+// and the timer cannot cut a later park short (found in review: a call
+// returned before its answer).
+func TestSleepEndsOnItsOwnTimer(t *testing.T) {
+	e := New(1)
+	var p0 *Proc
+	var slept, answered time.Duration
+	e.Go(func(p *Proc) {
+		p0 = p
+		p.Sleep(2 * time.Second) // someone wakes it at 1 s
+		slept = p.Now()
+		got := false
+		e.After(2*time.Second, func() { got = true; p.Wake() })
+		for !got {
+			p.Park()
+		}
+		answered = p.Now()
+	})
+	e.After(time.Second, func() { p0.Wake() })
+	e.Run(time.Hour)
+	if slept != 2*time.Second || answered != 4*time.Second {
+		t.Fatalf("sleep ended at %v, answer at %v: want 2s and 4s", slept, answered)
+	}
+}
+
+// After a panic is recovered, a proc that was queued behind the panicking
+// one can be woken again (found in review: it stayed marked queued).
+func TestPanicLeavesQueuedProcsWakeable(t *testing.T) {
+	e := New(1)
+	var w *Proc
+	ran := false
+	e.Go(func(p *Proc) { w = p; p.Park(); ran = true })
+	e.After(time.Second, func() {
+		e.Go(func(p *Proc) { w.Wake(); panic("boom") })
+	})
+	func() {
+		defer func() { _ = recover() }()
+		e.Run(time.Hour)
+	}()
+	w.Wake()
+	if !ran {
+		t.Fatal("the proc queued behind the panic never ran on a later Wake")
+	}
+}
+
+// A WaitGroup has one waiter: a second one is a programming error, not a
+// proc silently never woken.
+func TestWaitGroupRefusesASecondWaiter(t *testing.T) {
+	e := New(1)
+	var g WaitGroup
+	defer func() {
+		if recover() == nil {
+			t.Fatal("a second waiter was accepted")
+		}
+	}()
+	e.Go(func(p *Proc) {
+		g.Go(e, func(c *Proc) { call(c, time.Second) })
+		e.Go(func(w *Proc) { g.Wait(w) })
+		g.Wait(p)
+	})
+	e.Run(time.Hour)
+}

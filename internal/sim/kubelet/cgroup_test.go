@@ -1,10 +1,12 @@
 package kubelet
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	_ "github.com/k8sexplain/k8sexplain/internal/golden"
+	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 )
@@ -76,5 +78,29 @@ func TestCrashBackOff(t *testing.T) {
 	}
 	if imagePullBackOff(0).String() != "10s" || imagePullBackOff(10).String() != "5m0s" {
 		t.Error("image pull back-off")
+	}
+}
+
+// The cgroup explanation quotes the formula that made the printed weight:
+// its worked examples (1 CPU → 100, 250m → 35) are SharesToWeight's, in
+// both languages, and the old linear formula's results are named as the
+// old ones.
+func TestCgroupExplanationMatchesWeight(t *testing.T) {
+	one, quarter := SharesToWeight(MilliCPUToShares(1000)), SharesToWeight(MilliCPUToShares(250))
+	linear := func(m int64) int64 { return 1 + (MilliCPUToShares(m)-2)*9999/262142 }
+	for _, lang := range []string{"en", "ru"} {
+		ex := trace.Lookup(lang, "runtime.cgroup").Explain
+		for _, want := range []string{
+			fmt.Sprintf("%d", one), "250m|0,25 CPU", fmt.Sprintf("%d", quarter),
+			fmt.Sprintf("%d и %d|%d and %d", linear(1000), linear(250), linear(1000), linear(250)),
+		} {
+			ok := false
+			for _, alt := range strings.Split(want, "|") {
+				ok = ok || strings.Contains(ex, alt)
+			}
+			if !ok {
+				t.Errorf("%s: the explanation lacks %q (1 CPU → %d, 250m → %d):\n%s", lang, want, one, quarter, ex)
+			}
+		}
 	}
 }

@@ -178,7 +178,7 @@ func (k *Kubelet) livenessFails(ps *podState, c *corev1.Container, times int) {
 			"failures", threshold, "period", period)
 		// kuberuntime: the kill reason's message, then Killing.
 		k.c.Event(trace.PhaseKubelet, ps.pod, "Normal", "Killing", fmt.Sprintf("Container %s failed liveness probe, will be restarted", c.Name))
-		k.runtimeStep("runtime.livekill", ps.pod, "container", c.Name, "grace", time.Duration(terminationGrace(ps.pod))*time.Second)
+		k.runtimeStep("runtime.livekill", ps.pod, "container", c.Name, "grace", trace.Seconds(terminationGrace(ps.pod)))
 		// A hung process runs no handler of its own: SIGTERM's default
 		// action ends it at once, exit code 143 = 128 + 15.
 		k.eng.After(100*time.Millisecond, func() {
@@ -203,17 +203,24 @@ func (k *Kubelet) livenessFails(ps *podState, c *corev1.Container, times int) {
 func (k *Kubelet) probeFailures(ps *podState, c *corev1.Container, kind string, p *corev1.Probe, msg string, gen int, done func()) {
 	period := time.Duration(max(p.PeriodSeconds, 1)) * time.Second
 	threshold := int(max(p.FailureThreshold, 1))
-	for i := 1; i <= threshold; i++ {
-		k.eng.After(time.Duration(i)*period, func() {
+	// One check at a time, as the prober's worker ticks: a failureThreshold
+	// of 2147483647 (valid: upstream only asks for >= 0) costs one pending
+	// event, and the run's horizon bounds how many checks happen.
+	var check func(i int)
+	check = func(i int) {
+		k.eng.After(period, func() {
 			if ps.terminating || k.Dead || ps.generation != gen {
 				return
 			}
 			k.c.Event(trace.PhaseKubelet, ps.pod, "Warning", "Unhealthy", kind+" probe failed: "+msg)
 			if i == threshold {
 				done()
+				return
 			}
+			check(i + 1)
 		})
 	}
+	check(1)
 }
 
 // probeFailure is the prober's error text for a failing probe of the kind

@@ -245,7 +245,9 @@ func (k *Kubelet) startContainer(ps *podState, c *corev1.Container, then func())
 			k.criStep("CreateContainer", pod, "container", c.Name, "image", c.Image)
 		}
 		if !k.rec.Full() { // arguments are built only for a kept step
-			k.runtimeStep("runtime.namespaces", pod, "container", c.Name, "own", "pid, mnt", "shared", "net, ipc, uts")
+			// containerd gives a container on cgroup v2 its own cgroup namespace unless it is privileged
+			// (containerd internal/cri/server/container_create_linux.go, v2.2); the simulated nodes are cgroup v2.
+			k.runtimeStep("runtime.namespaces", pod, "container", c.Name, "own", "pid, mnt, cgroup", "shared", "net, ipc, uts")
 		}
 		if !k.rec.Full() { // the cgroup is only described, so only built for a kept step
 			id := fmt.Sprintf("%012x", uint64(rnd)<<16|uint64(k.cid))

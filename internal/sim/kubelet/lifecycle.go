@@ -79,7 +79,7 @@ func preStopDuration(c *corev1.Container) (time.Duration, string) {
 	h := c.Lifecycle.PreStop
 	switch {
 	case h.Sleep != nil:
-		return time.Duration(h.Sleep.Seconds) * time.Second, fmt.Sprintf("sleep %ds", h.Sleep.Seconds)
+		return trace.Seconds(h.Sleep.Seconds), fmt.Sprintf("sleep %ds", h.Sleep.Seconds)
 	case h.Exec != nil:
 		cmd := strings.Join(h.Exec.Command, " ")
 		f := strings.Fields(cmd)
@@ -106,7 +106,7 @@ func (k *Kubelet) terminate(ps *podState) {
 	pod := ps.pod
 	grace := time.Duration(corev1.DefaultTerminationGracePeriodSeconds) * time.Second
 	if pod.DeletionGracePeriodSeconds != nil {
-		grace = time.Duration(*pod.DeletionGracePeriodSeconds) * time.Second
+		grace = trace.Seconds(*pod.DeletionGracePeriodSeconds)
 	}
 	k.step(trace.PhaseKubelet, "kubelet.kill", pod, "grace", grace, "app", string(k.App))
 	if !ps.running {

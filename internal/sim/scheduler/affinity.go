@@ -27,6 +27,9 @@ func tolerates(t *corev1.Toleration, taint *corev1.Taint) bool {
 	return false
 }
 
+// ToleratedBy reports whether any of tols tolerates taint.
+func ToleratedBy(tols []corev1.Toleration, taint *corev1.Taint) bool { return toleratedBy(tols, taint) }
+
 func toleratedBy(tols []corev1.Toleration, taint *corev1.Taint) bool {
 	for i := range tols {
 		if tolerates(&tols[i], taint) {

@@ -171,6 +171,8 @@ func (*NodeResourcesFit) Name() string { return NodeResourcesFitName }
 var (
 	preFilterFitKey = NewStateKey("PreFilter" + NodeResourcesFitName)
 	preScoreFitKey  = NewStateKey("PreScore" + NodeResourcesFitName)
+	// preScoreFitResKey: the scoring resources that can score for the pod.
+	preScoreFitResKey = NewStateKey("PreScoreResources" + NodeResourcesFitName)
 )
 
 type fitState struct {
@@ -237,8 +239,27 @@ func (*NodeResourcesFit) Filter(st *CycleState, _ *corev1.Pod, n *NodeInfo) *Sta
 }
 
 // PreScore keeps the pod's requests with the non-zero defaults.
-func (*NodeResourcesFit) PreScore(st *CycleState, pod *corev1.Pod, _ []*NodeInfo) *Status {
-	*stateOf[Resource](st, preScoreFitKey) = PodRequests(pod, true)
+// It also keeps the scoring resources that can score at all: cpu, memory,
+// ephemeral-storage, and the extended resources the pod requests (for
+// another allocatableAndRequested gives 0, which Score skips). A
+// configuration of 10,000 scoring resources then costs one pass per pod,
+// not one per node and pod (issue 29: 24 CPU s instead of 1.2 for 3,000
+// pods on 200 nodes); the scores are the same.
+func (f *NodeResourcesFit) PreScore(st *CycleState, pod *corev1.Pod, _ []*NodeInfo) *Status {
+	req := stateOf[Resource](st, preScoreFitKey)
+	*req = PodRequests(pod, true)
+	used := stateOf[[]ResourceWeight](st, preScoreFitResKey)
+	*used = (*used)[:0]
+	for _, rw := range f.Resources {
+		switch rw.Name {
+		case corev1.ResourceCPU, corev1.ResourceMemory, corev1.ResourceEphemeralStorage:
+		default:
+			if req.Scalar[rw.Name] == 0 {
+				continue
+			}
+		}
+		*used = append(*used, rw)
+	}
 	return nil
 }
 
@@ -263,7 +284,7 @@ func (f *NodeResourcesFit) Score(st *CycleState, _ *corev1.Pod, n *NodeInfo) int
 		return score / weights
 	}
 	var score, weights int64
-	for _, rw := range f.Resources {
+	for _, rw := range *readState[[]ResourceWeight](st, preScoreFitResKey) {
 		alloc, req := allocatableAndRequested(n, &n.NonZeroRequested, nonZero, rw.Name)
 		if alloc == 0 {
 			continue

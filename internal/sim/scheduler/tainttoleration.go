@@ -24,13 +24,50 @@ var preScoreTaintKey = NewStateKey("PreScore" + TaintTolerationName)
 
 type taintState struct{ preferTols []corev1.Toleration }
 
-func (TaintToleration) Filter(_ *CycleState, pod *corev1.Pod, n *NodeInfo) *Status {
+// filterTaintKey holds the pod's tolerations indexed by key, for pods with
+// many of them: 35,000 taints per node against 2,500 tolerations cost 1.2
+// CPU s per pod checked pairwise (issue 29); by key it is linear.
+var filterTaintKey = NewStateKey("Filter" + TaintTolerationName)
+
+type tolIndex struct {
+	pod   *corev1.Pod
+	any   []corev1.Toleration            // empty key: they match any taint key
+	byKey map[string][]corev1.Toleration // the rest, by key
+}
+
+// manyTolerations is where the index starts to pay.
+const manyTolerations = 16
+
+// tolerated reports whether pod tolerates t, by the index for a pod with
+// many tolerations (the same answer as toleratedBy over all of them).
+func (x *tolIndex) tolerated(pod *corev1.Pod, t *corev1.Taint) bool {
+	if len(pod.Spec.Tolerations) < manyTolerations {
+		return toleratedBy(pod.Spec.Tolerations, t)
+	}
+	if x.pod != pod {
+		x.pod, x.any, x.byKey = pod, x.any[:0], map[string][]corev1.Toleration{}
+		for _, tol := range pod.Spec.Tolerations {
+			if tol.Key == "" {
+				x.any = append(x.any, tol)
+			} else {
+				x.byKey[tol.Key] = append(x.byKey[tol.Key], tol)
+			}
+		}
+	}
+	return toleratedBy(x.any, t) || toleratedBy(x.byKey[t.Key], t)
+}
+
+func (TaintToleration) Filter(st *CycleState, pod *corev1.Pod, n *NodeInfo) *Status {
+	var idx *tolIndex
 	for i := range n.taints {
 		t := &n.taints[i]
 		if t.Effect != corev1.TaintEffectNoSchedule && t.Effect != corev1.TaintEffectNoExecute {
 			continue
 		}
-		if !toleratedBy(pod.Spec.Tolerations, t) {
+		if idx == nil {
+			idx = stateOf[tolIndex](st, filterTaintKey)
+		}
+		if !idx.tolerated(pod, t) {
 			s := newStatus(UnschedulableAndUnresolvable, ReasonUntoleratedTaint)
 			s.Detail = "{" + t.Key + ": " + t.Value + "}"
 			return s

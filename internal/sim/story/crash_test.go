@@ -140,3 +140,39 @@ func TestDescribeEvents(t *testing.T) {
 		t.Fatalf("apply events: %s", got)
 	}
 }
+
+// A liveness probe with the largest failureThreshold the API allows
+// (upstream validates only >= 0) fails one check per period: the kubelet
+// keeps one pending check, not 2^31 (issue 29: every failure was
+// scheduled up front and the run ran out of memory), and the story's
+// horizon bounds how many checks the trace shows.
+func TestHugeFailureThresholdIsLazy(t *testing.T) {
+	src, err := os.ReadFile(golden.Root() + "/examples/app.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	huge := regexp.MustCompile(`failureThreshold: \d+`).ReplaceAllString(string(src), "failureThreshold: 2147483647")
+	if huge == string(src) {
+		huge = strings.Replace(string(src), "livenessProbe:\n", "livenessProbe:\n            failureThreshold: 2147483647\n", 1)
+	}
+	c, err := sim.NewCluster(sim.Config{Seed: 1, Workers: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Apply(simtest.Parse(t, huge), []string{"app.yaml"})
+	if !c.Settle() {
+		t.Fatal("did not settle")
+	}
+	before := c.Engine().Pending()
+	if err := New(c).Crash(c.Pods()[0], kubelet.CrashLiveness, 1); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Engine().Pending() - before; got > 100 {
+		t.Fatalf("the crash scheduled %d events up front", got)
+	}
+	c.RunFor(20 * time.Minute)
+	tr := c.Story("t", "crash")
+	if n := len(unhealthy(tr, "Liveness probe failed: ")); n == 0 || n > 20*60 {
+		t.Fatalf("%d liveness Unhealthy events in 20 minutes", n)
+	}
+}

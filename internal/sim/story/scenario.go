@@ -76,7 +76,14 @@ func (c *Scene) Crash(pod *corev1.Pod, reason string, times int) error {
 	if k == nil {
 		return fmt.Errorf("pod %s is not bound to a node", pod.Name)
 	}
-	c.Recorder().Add(trace.Step{Phase: trace.PhaseKubectl, Actor: "story", Kind: "story.crash", Object: apiserver.ObjectRef(pod),
+	kind := "story.crash"
+	if reason == "readiness" {
+		// The kubelet fails the readiness check once and for all
+		// (kubelet.Crash ignores times for it): the story must not say
+		// "N times in a row".
+		kind = "story.unready"
+	}
+	c.Recorder().Add(trace.Step{Phase: trace.PhaseKubectl, Actor: "story", Kind: kind, Object: apiserver.ObjectRef(pod),
 		Fields: trace.F("pod", pod.Name, "reason", reason, "times", times, "ip", pod.Status.PodIP, "node", pod.Spec.NodeName)})
 	return k.Crash(pod.Name, reason, times)
 }

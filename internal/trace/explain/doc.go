@@ -105,7 +105,7 @@ func doc(tr *trace.Trace, o Options) *report.Doc {
 				}
 				lines = append(lines, line)
 			}
-			ex := trace.Lookup(o.Lang, s.Kind).Explain
+			ex := trace.Explanation(o.Lang, s)
 			if ex != "" && !explained[s.Kind] {
 				explained[s.Kind] = true
 				if md {
@@ -179,6 +179,9 @@ func resultTables(d *report.Doc, tr *trace.Trace, lang string) {
 // run used.
 func header(tr *trace.Trace, lang string) string {
 	u := uiFor(lang)
+	if c := tr.Cluster; c != nil {
+		return clusterHeader(c, lang)
+	}
 	line := subst(u.Modelled, "version", k8sversion.MinorString)
 	if l := tr.Latencies; l != nil {
 		ms := func(d time.Duration) string { return l10n.Duration(lang, d) }
@@ -216,10 +219,16 @@ func summary(d *report.Doc, tr *trace.Trace, u ui, lang string) {
 	if tr.Failed != "" {
 		d.Styled("bad", u.Failed+": "+tr.Failed)
 	}
+	allReady, notReady, revisions := u.AllReady, u.NotReady, u.Revisions
+	if tr.Cluster != nil {
+		// Times of a real cluster are not virtual; its revisions are
+		// the resourceVersions its watch showed.
+		allReady, notReady, revisions = liveWord(lang, "allReady"), liveWord(lang, "notReady"), liveWord(lang, "revisions")
+	}
 	if s.AllReady {
-		d.Styled("ok", subst(u.AllReady, "pods", fmt.Sprint(s.Pods), "at", trace.Clock(s.ReadyAt)))
+		d.Styled("ok", subst(allReady, "pods", fmt.Sprint(s.Pods), "at", trace.Clock(s.ReadyAt)))
 	} else if s.Pods > 0 {
-		d.Styled("warn", subst(u.NotReady, "ready", fmt.Sprint(s.ReadyPods), "pods", fmt.Sprint(s.Pods), "at", trace.Clock(s.End)))
+		d.Styled("warn", subst(notReady, "ready", fmt.Sprint(s.ReadyPods), "pods", fmt.Sprint(s.Pods), "at", trace.Clock(s.End)))
 	}
 	if len(s.PendingPods) > 0 {
 		items := make([]string, len(s.PendingPods))
@@ -245,8 +254,10 @@ func summary(d *report.Doc, tr *trace.Trace, u ui, lang string) {
 	d.T(t)
 	lines := []string{
 		fmt.Sprintf("%s: %d", u.WatchEvents, s.WatchEvents),
-		fmt.Sprintf("%s: %d–%d", u.Revisions, s.FirstRevision, s.LastRevision),
-		fmt.Sprintf("%s: %d", u.Events, s.Events),
+		fmt.Sprintf("%s: %d–%d", revisions, s.FirstRevision, s.LastRevision),
+	}
+	if tr.Cluster == nil {
+		lines = append(lines, fmt.Sprintf("%s: %d", u.Events, s.Events))
 	}
 	if s.StepsDropped > 0 && (s.Scale == nil || s.Scale.StepLimit >= 0) { // a --summary run says it in the scale section
 		lines = append(lines, fmt.Sprintf("%d %s", s.StepsDropped, u.Dropped))
@@ -398,6 +409,10 @@ func sequence(tr *trace.Trace, o Options) *report.Sequence {
 type jsonTrace struct {
 	Schema  string `json:"schema"`
 	Command string `json:"command"`
+	// Source is "cluster" for a trace observed on a real cluster (absent:
+	// the simulation), Cluster which one.
+	Source  string       `json:"source,omitempty"`
+	Cluster *jsonCluster `json:"cluster,omitempty"`
 	// Kubernetes is the release the simulator models ("v1.37").
 	Kubernetes string      `json:"kubernetes"`
 	Story      string      `json:"story"`
@@ -454,6 +469,10 @@ func jsonOf(tr *trace.Trace, o Options) jsonTrace {
 		story = "apply"
 	}
 	out := jsonTrace{Schema: "k8sexplain.trace/v1", Command: tr.Command, Kubernetes: k8sversion.MinorString, Story: story, Lang: o.Lang, Builtin: o.Builtin, Failed: tr.Failed, Steps: []jsonStep{}}
+	if c := tr.Cluster; c != nil {
+		out.Source, out.Kubernetes = tr.Source, c.Version
+		out.Cluster = &jsonCluster{Server: c.Server, Context: c.Context, Version: c.Version, Namespace: c.Namespace, DryRun: c.DryRun}
+	}
 	for _, t := range tr.Tables {
 		jt := jsonTable{Title: t.Title, Subject: t.Subject, Rows: t.Rows}
 		jt.Header = append(jt.Header, t.Header...)

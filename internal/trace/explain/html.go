@@ -19,6 +19,10 @@ func stepID(n int) string { return "s" + strconv.Itoa(n) }
 func htmlDoc(tr *trace.Trace, o Options) *report.Doc {
 	u := uiFor(o.Lang)
 	d := &report.Doc{Title: title(tr, o.Builtin, u)}
+	if tr.Cluster != nil {
+		// Which cluster, and what its times mean (a real cluster's page).
+		d.P(header(tr, o.Lang))
+	}
 	groups, titles := sections(tr, o.Verbose, u)
 	tl := &report.Timeline{}
 	n := 0
@@ -54,7 +58,7 @@ func htmlDoc(tr *trace.Trace, o Options) *report.Doc {
 // (for every kind) its fields open on a click.
 func timelineStep(tr *trace.Trace, s *trace.Step, id, lang string) report.TimelineStep {
 	ts := report.TimelineStep{ID: id, Time: trace.Clock(s.At - tr.Start), Actor: s.Actor, Text: trace.Text(lang, s),
-		Explain: trace.Lookup(lang, s.Kind).Explain, Table: stepTable(lang, s)}
+		Explain: trace.Explanation(lang, s), Table: stepTable(lang, s)}
 	var fs []string
 	if s.Object != "" {
 		fs = append(fs, s.Object)

@@ -3,7 +3,6 @@ package explain
 import (
 	"github.com/k8sexplain/k8sexplain/internal/k8sversion"
 	"math"
-	"strings"
 	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/report"
@@ -60,6 +59,7 @@ func designs(d *report.Doc, c *Catalogue, r *watchload.Result) {
 	d.H(1, c.F("designs.title"))
 	d.L(c.F("designs.poll", c.Dur(cfg.PollInterval)),
 		c.F("designs.informer"),
+		c.F("designs.streaming"),
 		c.F("designs.both", c.N(int64(cfg.Controllers), "n.controller")))
 }
 
@@ -127,9 +127,8 @@ func ratio(c *Catalogue, a, b int64) string {
 		return c.N(int64(math.Round(v)), "n.time")
 	}
 	// A fraction takes the second form in Russian (4,5 раза); in English
-	// the plural.
-	forms := strings.Split(c.F("n.time"), "|")
-	return c.Dec(v, 1) + " " + forms[1]
+	// the plural (CLDR: a non-integer is "other" in English, "few" here).
+	return c.F("n.time.frac", c.Dec(v, 1))
 }
 
 func change(d *report.Doc, c *Catalogue, r *watchload.Result) {

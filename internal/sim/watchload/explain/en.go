@@ -6,7 +6,7 @@ func en() map[string]string {
 		"title":    "Watch versus LIST in a loop: {1}, {2}, {3}, {4} of virtual time",
 		"modelled": "Modelled on Kubernetes {1}.",
 		"intro": "The course's gotcha, played on the simulator's clock: the same controllers, once written as a loop that LISTs " +
-			"everything and sleeps, once on client-go informers that LIST once and then WATCH. What does each cost the API server, " +
+			"everything and sleeps, once on client-go informers that fetch the current state once and then WATCH. What does each cost the API server, " +
 			"and how soon does each notice that a pod changed?",
 
 		"n.controller": "{1:# controller|# controllers}",
@@ -14,6 +14,7 @@ func en() map[string]string {
 		"n.node":       "{1:# node|# nodes}",
 		"n.watch":      "{1:# watch|# watches}",
 		"n.time":       "{1:# time|# times}",
+		"n.time.frac":  "{1} times",
 
 		"unit.B":      "B",
 		"unit.kB":     "kB",
@@ -48,7 +49,15 @@ func en() map[string]string {
 		"designs.informer": "Informer: each controller's Reflector LISTs once with resourceVersion=0, which the API server " +
 			"answers from its watch cache, then WATCHes from that list's resourceVersion with allowWatchBookmarks=true, " +
 			"and keeps its own cache up to date from the events. Its resync (every 12 to 24 hours in kube-controller-manager) " +
-			"replays that local cache and sends nothing to the API server.",
+			"replays that local cache and sends nothing to the API server. This run simulates that path: it is client-go's " +
+			"fallback, and was the default before v1.35.",
+		"designs.streaming": "What v1.37 does by default: client-go's WatchListClient (on by default since v1.35) replaces " +
+			"the first LIST with a streaming list — one WATCH with sendInitialEvents=true, resourceVersionMatch=NotOlderThan " +
+			"and allowWatchBookmarks=true, which the watch cache answers with one ADDED event per existing object and then a " +
+			"BOOKMARK annotated k8s.io/initial-events-end; the Reflector goes on with the same watch. LIST then WATCH stays " +
+			"the fallback when the server does not stream. The same objects cross the wire either way, so the request and " +
+			"byte counts below change little (one request fewer per resource); what changes is memory: the API server never " +
+			"builds a whole list response, so the informers' start-up peak below is the fallback's, not v1.37's default.",
 		"designs.both": "Both: {1}, each with its own client and client-go's default limiter (QPS 5, burst 10). The loops " +
 			"have been running for a while, each at a random point of its loop; the informers start at random moments in " +
 			"the first second, as after a rollout, so their start-up is in the run too. The run is seeded: the same flags " +
@@ -106,7 +115,7 @@ func en() map[string]string {
 		"throttle.cap": "The limiter protects the server from one client, not from many: {1} controllers may together send " +
 			"{2} requests per second, and a LIST of {3} pods costs the API server the same whether its client waited or not. " +
 			"kube-controller-manager raises its own clients to --kube-api-qps {4} and --kube-api-burst {5}.",
-		"throttle.informer": "An informer's four requests (two LISTs, two WATCHes) fit in the burst of {1}; after that it " +
+		"throttle.informer": "An informer's four requests (two LISTs, two WATCHes; two WATCHes alone with the streaming list) fit in the burst of {1}; after that it " +
 			"sends nothing until a watch times out, 5 to 10 minutes later, and is re-opened without a LIST.",
 
 		"memory.title": "Memory pressure on the API server",
@@ -115,14 +124,14 @@ func en() map[string]string {
 			"Watch events are small and shared by all watchers; they are not counted.",
 		"memory.poll": "The loops keep {1} in flight on average, all the time (peak {2}, with {3} LISTs at once), and " +
 			"allocate {4} of response bytes that the garbage collector must reclaim.",
-		"memory.informer": "The informers' peak comes at start-up ({1}, {2} LISTs at once), because every controller " +
-			"lists when it starts; after that they hold nothing, and their average over the run is {3}. A restart of every " +
+		"memory.informer": "The informers' peak comes at start-up ({1}, {2} LISTs at once), because on the simulated " +
+			"LIST+WATCH path every controller lists when it starts (with v1.37's streaming list it would not hold a list at all); after that they hold nothing, and their average over the run is {3}. A restart of every " +
 			"controller, or of the API server, brings the spike back.",
 		"memory.streaming": "Since Kubernetes 1.33 the API server encodes list items one by one as it writes them " +
 			"(StreamingCollectionEncodingToJSON and …ToProtobuf, GA in 1.34), which cuts the bytes held, not the bytes " +
 			"serialised: the CPU each LIST costs stays. The start-up spike is why a process shares one informer per " +
-			"resource (SharedInformerFactory), and why client-go can stream the initial state over a watch instead of a " +
-			"LIST (WatchList, KEP-3157).",
+			"resource (SharedInformerFactory), and why client-go now streams the initial state over a watch instead of a " +
+			"LIST (WatchList, KEP-3157; the client side on by default since v1.35).",
 
 		"protect.title": "What protects the API server",
 		"protect.cache": "The watch cache: the API server keeps each resource in memory, fed by one etcd watch, and serves " +
@@ -147,7 +156,8 @@ func en() map[string]string {
 			"--kube-api-burst 30 (pkg/controller/apis/config/v1alpha1/defaults.go).",
 		"sources.reflector": "client-go tools/cache/reflector.go: the first LIST asks for resourceVersion \"0\"; the WATCH " +
 			"starts from the last resourceVersion with allowWatchBookmarks; its timeout is drawn from 5 to 10 minutes; " +
-			"an expired resourceVersion (410) leads to a new LIST.",
+			"an expired resourceVersion (410) leads to a new LIST. With WatchListClient (client-go features/known_features.go, " +
+			"on since v1.35) the first request is instead a WATCH with sendInitialEvents=true, and LIST+WATCH its fallback.",
 		"sources.cacher":  "kube-apiserver storage/cacher: a bookmark about every minute (defaultBookmarkFrequency).",
 		"sources.kubelet": "kubelet: nodeStatusReportFrequency 5 minutes, so each node's status is re-posted every 5 minutes.",
 		"sources.assumed": "Assumed: a LIST is served at {1} plus the simulator's 1 ms request latency; a watch event reaches " +

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	_ "github.com/k8sexplain/k8sexplain/internal/golden" // -update is a flag of every test binary
+	"github.com/k8sexplain/k8sexplain/internal/sim/watchload"
 )
 
 // Both catalogues have the same keys, each with the same placeholders.
@@ -43,5 +44,30 @@ func TestFormats(t *testing.T) {
 		if tc.got != tc.want {
 			t.Errorf("got %q, want %q", tc.got, tc.want)
 		}
+	}
+}
+
+// Every poll interval the command allows explains without a panic, and a
+// ratio under ten keeps its noun (issue 29: from about 6 s the fractional
+// ratio indexed a form that was not there).
+func TestDocAcrossPollIntervals(t *testing.T) {
+	for _, poll := range []time.Duration{watchload.MinPollInterval, time.Second, 6 * time.Second, 10 * time.Second, time.Minute, watchload.MaxPollInterval} {
+		cfg := watchload.Config{Controllers: 50, Pods: 10000, Nodes: 500, PollInterval: poll, Duration: time.Minute, Seed: 1}
+		r, err := watchload.Run(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, lang := range []string{"en", "ru"} {
+			d := Doc(r, lang)
+			if d == nil || len(d.Blocks) == 0 {
+				t.Fatalf("%s %s: empty report", poll, lang)
+			}
+		}
+	}
+	if got := ratio(For("en"), 45, 10); got != "4.5 times" {
+		t.Errorf("ratio 4.5 in English: %q", got)
+	}
+	if got := ratio(For("ru"), 45, 10); got != "4,5 раза" {
+		t.Errorf("ratio 4.5 in Russian: %q", got)
 	}
 }

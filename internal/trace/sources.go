@@ -1,0 +1,169 @@
+package trace
+
+import "github.com/k8sexplain/k8sexplain/internal/provenance"
+
+// sources says where each step kind's explanation comes from: the upstream
+// files or pull requests it paraphrases and the release it was read against
+// (package provenance). It lives apart from the catalogue files so that a
+// change of wording and a change of source do not touch the same lines; the
+// catalogue test fails on an explanation without a source, and
+// docs/PROVENANCE.md lists them.
+func sources() map[string]provenance.Source {
+	k := func(refs ...string) provenance.Source { return provenance.K8s("v1.37", refs...) }
+	containerd := func(refs ...string) provenance.Source {
+		return provenance.Of("containerd v2.2", refs...)
+	}
+	return map[string]provenance.Source{
+		// kubectl
+		"kubectl.setimage": k("staging/src/k8s.io/kubectl/pkg/cmd/set/set_image.go", "staging/src/k8s.io/kubectl/pkg/cmd/set/helper.go (CalculatePatches: strategic merge)", "pkg/controller/deployment/sync.go"),
+		"kubectl.undo":     k("staging/src/k8s.io/kubectl/pkg/polymorphichelpers/rollback.go (JSON patch of spec.template)", "pkg/controller/deployment/util/deployment_util.go (SetNewReplicaSetAnnotations, revision-history)"),
+		"kubectl.delete":   k("staging/src/k8s.io/kubectl/pkg/cmd/delete/delete.go (--wait defaults to true)"),
+		"kubectl.read":     k("staging/src/k8s.io/cli-runtime/pkg/resource/builder.go"),
+		"kubectl.validate": k("staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go (GetValidationDirective: strict)", "staging/src/k8s.io/apiserver/pkg/endpoints/handlers/fieldmanager (server-side field validation, GA v1.27)", "staging/src/k8s.io/kubectl/pkg/util/apply.go (last-applied-configuration)"),
+		"kubectl.post":     k("staging/src/k8s.io/kubectl/pkg/cmd/apply/apply.go (applyOneObject: Get, then Create on NotFound)"),
+		"kubectl.error":    k("staging/src/k8s.io/kubectl/pkg/cmd/apply/apply.go (errors collected, then returned)"),
+		"kubectl.created":  k("staging/src/k8s.io/kubectl/pkg/cmd/apply/apply.go (printer: created)"),
+
+		// kube-apiserver
+		"apiserver.patch":       k("staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go (patcher applies to the stored object, retried on conflict)"),
+		"apiserver.clusterip":   k("pkg/registry/core/service/storage/alloc.go", "pkg/registry/core/service/ipallocator/ipallocator.go (IPAddress objects)", "KEP-1880 (MultiCIDRServiceAllocator, GA v1.33)"),
+		"apiserver.conflict":    k("staging/src/k8s.io/apiserver/pkg/storage/etcd3/store.go (GuaranteedUpdate)", "staging/src/k8s.io/apimachinery/pkg/api/errors/errors.go (OptimisticLockErrorMsg)", "pkg/registry/core/pod/strategy.go (status and spec strategies)"),
+		"apiserver.graceful":    k("staging/src/k8s.io/apiserver/pkg/registry/rest/delete.go (BeforeDelete)", "pkg/registry/core/pod/strategy.go (CheckGracefulDelete)", "staging/src/k8s.io/api/core/v1/types.go (DefaultTerminationGracePeriodSeconds 30)"),
+		"apiserver.reject":      k("staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go"),
+		"apiserver.authn":       k("staging/src/k8s.io/apiserver/pkg/authentication/request/union/union.go", "pkg/kubeapiserver/authenticator/config.go"),
+		"apiserver.authz":       k("cmd/kubeadm/app/phases/controlplane/manifests.go (--authorization-mode=Node,RBAC)", "plugin/pkg/auth/authorizer/rbac/rbac.go"),
+		"apiserver.defaulted":   k("staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go (decode with defaulting)", "pkg/apis/apps/v1/defaults.go", "pkg/apis/core/v1/defaults.go"),
+		"apiserver.mutating":    k("pkg/kubeapiserver/options/plugins.go (AllOrderedPlugins)", "plugin/pkg/admission/namespace/lifecycle/admission.go (Admit only)", "plugin/pkg/admission/noderestriction/admission.go (Admit only)", "plugin/pkg/admission/limitranger/admission.go", "plugin/pkg/admission/serviceaccount/admission.go", "plugin/pkg/admission/priority/admission.go", "plugin/pkg/admission/defaulttolerationseconds/admission.go"),
+		"apiserver.validated":   k("pkg/kubeapiserver/options/plugins.go (AllOrderedPlugins)", "staging/src/k8s.io/apiserver/pkg/admission/chain.go", "staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/admission.go"),
+		"apiserver.response":    k("staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go (201 after the store's Create)"),
+		"apiserver.bound":       k("pkg/registry/core/pod/storage/storage.go (BindingREST.Create returns a Status; assignPod sets nodeName and PodScheduled)"),
+		"apiserver.updated":     k("staging/src/k8s.io/apiserver/pkg/endpoints/handlers/update.go", "staging/src/k8s.io/apiserver/pkg/storage/cacher/cacher.go"),
+		"apiserver.statuspatch": k("pkg/kubelet/status/status_manager.go (syncPod)", "pkg/util/pod/pod.go (PatchPodStatus: strategic merge)"),
+		"etcd.put":              k("staging/src/k8s.io/apiserver/pkg/storage/etcd3/store.go (resourceVersion = mod revision)").Plus(provenance.Of("etcd v3.6", "etcd-io/etcd server/mvcc/kvstore.go")),
+
+		// controllers
+		"controller.conflict":     k("pkg/controller/deployment/deployment_controller.go (handleErr)", "staging/src/k8s.io/client-go/util/workqueue/default_rate_limiters.go (5 ms base, exponential)"),
+		"controller.observe":      k("staging/src/k8s.io/client-go/tools/cache/reflector.go (watchList, list then watch as fallback)", "staging/src/k8s.io/client-go/features/known_features.go (WatchListClient on since v1.35)", "KEP-3157"),
+		"deployment.recreatewait": k("pkg/controller/deployment/recreate.go (oldPodsRunning)"),
+		"deployment.reuse":        k("pkg/controller/deployment/sync.go (getNewReplicaSet)", "pkg/controller/deployment/util/deployment_util.go (SetNewReplicaSetAnnotations)"),
+		"deployment.rollout":      k("pkg/controller/deployment/rolling.go (reconcileNewReplicaSet, reconcileOldReplicaSets)"),
+		"deployment.complete":     k("pkg/controller/deployment/progress.go", "pkg/controller/deployment/util/deployment_util.go (NewRSAvailableReason)", "pkg/controller/deployment/sync.go (cleanupDeployment)"),
+		"deployment.deadline":     k("pkg/controller/deployment/progress.go (syncRolloutStatus)", "pkg/controller/deployment/util/deployment_util.go (TimedOutReason)"),
+		"deployment.newrs":        k("pkg/controller/deployment/sync.go (getNewReplicaSet)", "pkg/controller/controller_utils.go (ComputeHash)"),
+		"deployment.status":       k("pkg/controller/deployment/sync.go (calculateStatus)", "pkg/controller/deployment/util/deployment_util.go (MaxUnavailable)", "staging/src/k8s.io/kubectl/pkg/polymorphichelpers/rollout_status.go"),
+		"replicaset.shrink":       k("pkg/controller/replicaset/replica_set.go (getPodsToDelete)", "pkg/controller/controller_utils.go (ActivePodsWithRanks.Less)"),
+		"replicaset.diff":         k("pkg/controller/replicaset/replica_set.go (manageReplicas, slowStartBatch)", "staging/src/k8s.io/apiserver/pkg/storage/names/generate.go"),
+		"endpointslice.create":    k("pkg/controller/endpointslice/endpointslice_controller.go", "staging/src/k8s.io/endpointslice/reconciler.go", "pkg/controller/endpoint/endpoints_controller.go (the legacy Endpoints controller, still run)"),
+		"event":                   k("staging/src/k8s.io/client-go/tools/record/event.go", "staging/src/k8s.io/client-go/tools/events/event_recorder.go (events.k8s.io, the scheduler's)", "cmd/kube-apiserver/app/options/options.go (--event-ttl 1h)"),
+		"event.patch":             k("staging/src/k8s.io/client-go/tools/record/events_cache.go (EventCorrelator, EventAggregator)"),
+		"event.spam":              k("staging/src/k8s.io/client-go/tools/record/events_cache.go (EventSourceObjectSpamFilter: burst 25, refill 1 per 300 s)"),
+		"resourcequota.sync":      k("pkg/controller/resourcequota/resource_quota_controller.go", "staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go (status unknown for quota)"),
+		"stored.namespace":        k("pkg/controller/serviceaccount/serviceaccounts_controller.go", "pkg/controller/certificates/rootcacertpublisher/publisher.go", "pkg/controller/namespace/namespace_controller.go", "pkg/apis/core/v1/defaults.go (SetDefaults_Namespace)", "pkg/registry/core/namespace/strategy.go (finalizer, phase)"),
+		"unmodeled":               k("cmd/kube-controller-manager/app/controllermanager.go (NewControllerDescriptors)"),
+
+		// admission
+		"admission.limitranger": k("plugin/pkg/admission/limitranger/admission.go", "pkg/apis/core/v1/helper/qos/qos.go"),
+		"admission.quota":       k("staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go (checkQuotas: status.used updated before the create)"),
+
+		// kube-scheduler
+		"scheduler.profile": k("pkg/scheduler/apis/config/v1/default_plugins.go", "pkg/scheduler/framework/plugins/noderesources/fit.go (scoring strategies)"),
+		"scheduler.other":   k("pkg/scheduler/eventhandlers.go (responsibleForPod)"),
+		"scheduler.queue":   k("pkg/scheduler/eventhandlers.go (unassigned pods to the queue)"),
+		"scheduler.filter":  k("pkg/scheduler/apis/config/v1/default_plugins.go", "pkg/scheduler/framework/plugins/noderesources/fit.go"),
+		"scheduler.score":   k("pkg/scheduler/apis/config/v1/default_plugins.go (weights)", "pkg/scheduler/schedule_one.go (prioritizeNodes, selectHost)"),
+		"scheduler.single":  k("pkg/scheduler/schedule_one.go (schedulePod: one feasible node)"),
+		"scheduler.bind":    k("pkg/scheduler/schedule_one.go (assume, then bind)", "pkg/scheduler/framework/plugins/defaultbinder/default_binder.go"),
+
+		// kubelet
+		"kubelet.admit":       k("pkg/kubelet/kubelet.go (HandlePodAdditions)", "pkg/kubelet/config/apiserver.go (fieldSelector spec.nodeName)", "pkg/apis/core/v1/helper/qos/qos.go"),
+		"kubelet.kill":        k("pkg/kubelet/kuberuntime/kuberuntime_container.go (killContainer)"),
+		"kubelet.prestop":     k("pkg/kubelet/kuberuntime/kuberuntime_container.go (killContainer, executePreStopHook, minimumGracePeriodInSeconds 2)"),
+		"kubelet.exited":      k("pkg/kubelet/kuberuntime/kuberuntime_manager.go (doBackOff)", "pkg/kubelet/kubelet.go (backOffPeriod 10 s, MaxContainerBackOff 300 s)"),
+		"kubelet.exitednow":   k("pkg/kubelet/kuberuntime/kuberuntime_manager.go (doBackOff)", "pkg/kubelet/kubelet.go (backOffPeriod 10 s, MaxContainerBackOff 300 s)"),
+		"kubelet.liveness":    k("pkg/kubelet/prober/worker.go", "pkg/kubelet/kuberuntime/kuberuntime_manager.go (computePodActions: liveness failure kills)"),
+		"runtime.unready":     k("pkg/kubelet/prober/worker.go (each probe on its own worker)", "pkg/kubelet/kuberuntime/kuberuntime_manager.go (computePodActions: liveness failure kills)"),
+		"kubelet.readiness":   k("pkg/kubelet/prober/worker.go", "pkg/kubelet/prober/prober_manager.go"),
+		"kubelet.finaldelete": k("pkg/kubelet/status/status_manager.go (canBeDeleted, Delete with grace 0)"),
+		"kubelet.initstatus":  k("pkg/kubelet/kuberuntime/kuberuntime_manager.go (computeInitContainerActions)", "pkg/kubelet/status/generate.go (PodInitialized)", "pkg/printers/internalversion/printers.go (Init:N/M)"),
+		"kubelet.sidecar":     k("pkg/kubelet/kuberuntime/kuberuntime_manager.go (computeInitContainerActions: restartable init containers)", "KEP-753 (SidecarContainers, GA v1.33)"),
+		"kubelet.initretry":   k("pkg/kubelet/kuberuntime/kuberuntime_manager.go (computeInitContainerActions)"),
+		"kubelet.initnever":   k("pkg/kubelet/kuberuntime/kuberuntime_manager.go (computeInitContainerActions)", "pkg/kubelet/kubelet_pods.go (getPhase)"),
+		"kubelet.running":     k("pkg/kubelet/status/status_manager.go", "pkg/kubelet/prober/prober_manager.go (no readiness probe: ready)", "pkg/kubelet/kubelet_pods.go (generateAPIPodStatus: Pending, ContainerCreating, hostIP, startTime)"),
+		"kubelet.probe":       k("pkg/kubelet/prober/worker.go", "pkg/controller/endpointslice/ (endpoint conditions)"),
+
+		// the stories
+		"story.nodedown":    k("pkg/kubelet/nodelease/", "pkg/controller/nodelifecycle/node_lifecycle_controller.go (tryUpdateNodeHealth)"),
+		"node.unknown":      k("pkg/controller/nodelifecycle/node_lifecycle_controller.go (monitorNodeHealth)", "pkg/controller/nodelifecycle/config/v1alpha1/defaults.go", "#126287 (grace period 50 s)"),
+		"node.taint":        k("pkg/controller/nodelifecycle/node_lifecycle_controller.go (doNoScheduleTaintingPass, doNoExecuteTaintingPass)", "pkg/controller/util/node/controller_utils.go", "staging/src/k8s.io/cloud-provider/node/helpers/taints.go (AddOrUpdateTaintOnNode, PatchNodeTaints)"),
+		"node.evictplan":    k("plugin/pkg/admission/defaulttolerationseconds/admission.go"),
+		"node.podsnotready": k("pkg/controller/util/node/controller_utils.go (MarkPodsNotReady)"),
+		"node.evict":        k("pkg/controller/tainteviction/taint_eviction.go", "pkg/controller/podgc/gc_controller.go (out-of-service taint)", "pkg/controller/statefulset/stateful_set_control.go"),
+		"race.removed":      k("pkg/proxy/iptables/proxier.go (syncRunner)", "pkg/proxy/runner/bounded_frequency_runner.go", "#131615 (no burst since v1.34)", "pkg/proxy/apis/config/v1alpha1/defaults.go (MinSyncPeriod 1 s)"),
+		"race.result":       k("pkg/proxy/iptables/proxier.go (syncRunner)", "pkg/proxy/runner/bounded_frequency_runner.go", "#131615 (no burst since v1.34)", "pkg/proxy/apis/config/v1alpha1/defaults.go (MinSyncPeriod 1 s)").Plus(provenance.Of("Go 1.26", "golang/go src/net/http/server.go (Server.Shutdown)")),
+
+		// the container runtime
+		"cri.RunPodSandbox":     k("staging/src/k8s.io/cri-api/pkg/apis/runtime/v1/api.proto").Plus(containerd("containerd/containerd internal/cri/server/podsandbox/sandbox_run.go")),
+		"cri.PullImage":         k("pkg/apis/core/v1/defaults.go (imagePullPolicy)", "pkg/kubelet/apis/config/v1beta1/defaults.go (serializeImagePulls true)", "pkg/kubelet/images/puller.go"),
+		"cri.PullImageResolved": k("pkg/kubelet/images/image_manager.go", "pkg/kubelet/images/puller.go").Plus(containerd("containerd/containerd internal/cri/server/images/image_pull.go")),
+		"cri.PullImageFailed":   k("pkg/kubelet/images/image_manager.go (ErrImagePull, ImagePullBackOff)", "pkg/kubelet/kubelet.go (image back-off 10 s to 300 s)"),
+		"cri.ImagePresent":      k("pkg/kubelet/images/image_manager.go (shouldPullImage)", "pkg/scheduler/framework/plugins/imagelocality/image_locality.go"),
+		"cri.CreateContainer":   k("pkg/kubelet/kuberuntime/kuberuntime_container.go (startContainer)").Plus(containerd("containerd/containerd internal/cri/server/container_create.go")),
+		"runtime.pullpause":     containerd("containerd/containerd internal/cri/server/podsandbox/sandbox_run.go (sandbox image ensured by the runtime)", "kubernetes/kubernetes cmd/kubeadm/app/preflight/checks.go (ImagePullCheck)"),
+		"runtime.sandbox":       containerd("containerd/containerd internal/cri/server/podsandbox/sandbox_run.go (CNI setup in the sandbox's netns)", "containernetworking/plugins plugins/main/bridge/bridge.go"),
+		"runtime.namespaces":    containerd("containerd/containerd internal/cri/server/container_create_linux.go (cgroup namespace on cgroup v2 unless privileged)", "containerd/containerd internal/cri/server/podsandbox/helpers_linux.go (join the sandbox's net, ipc, uts)"),
+		"runtime.cgroup":        k("pkg/kubelet/cm/helpers_linux.go (MilliCPUToShares, MilliCPUToQuota)").Plus(provenance.Of("runc v1.3.3", "opencontainers/runc#4785", "opencontainers/cgroups utils.go (ConvertCPUSharesToCgroupV2Value)")),
+		"runtime.start":         k("pkg/kubelet/kuberuntime/kuberuntime_container.go (killContainer: SIGTERM to the container's PID 1)"),
+		"runtime.sigterm":       k("pkg/kubelet/kuberuntime/kuberuntime_container.go (killContainer)").Plus(provenance.Of("Go 1.26", "golang/go src/net/http/server.go (Server.Shutdown)")),
+		"runtime.exited":        k("pkg/kubelet/kuberuntime/kuberuntime_container.go (killContainer)"),
+		"runtime.sigkill":       k("pkg/kubelet/kuberuntime/kuberuntime_container.go (killContainer: StopContainer with the remaining grace)").Plus(containerd("containerd/containerd internal/cri/server/container_stop.go")),
+		"runtime.panic":         provenance.Of("Go 1.26", "golang/go src/runtime/panic.go (fatalpanic: exit(2))"),
+		"runtime.oom":           k("pkg/kubelet/cm/helpers_linux.go").Plus(containerd("containerd/containerd internal/cri/server/events.go (reason OOMKilled)")),
+		"runtime.restart":       k("pkg/kubelet/kuberuntime/kuberuntime_manager.go (computePodActions: the sandbox is kept)"),
+		"runtime.initdone":      k("pkg/kubelet/kuberuntime/kuberuntime_manager.go (computeInitContainerActions)"),
+		"runtime.initfailed":    k("pkg/kubelet/kuberuntime/kuberuntime_manager.go (computeInitContainerActions)"),
+
+		// Services
+		"kubeproxy.sync":        k("pkg/proxy/iptables/proxier.go (syncProxyRules: KUBE-SVC jumps to a KUBE-SEP chain, which DNATs)"),
+		"kubeproxy.reject":      k("pkg/proxy/iptables/proxier.go (syncProxyRules: filter-table REJECT without endpoints)"),
+		"kubeproxy.rejectagain": k("pkg/proxy/iptables/proxier.go (syncProxyRules, stale chains deleted)"),
+		"dns.record":            provenance.Of("CoreDNS v1.12", "coredns/coredns plugin/kubernetes/kubernetes.go", "kubernetes/dns docs/specification.md"),
+	}
+}
+
+// liveSources are the sources of the live trace's own explanations
+// (catalogue_live.go); a live kind that shows a simulated kind's
+// explanation (liveExplainedAs) has that kind's source.
+func liveSources() map[string]provenance.Source {
+	k := func(refs ...string) provenance.Source { return provenance.K8s("v1.37", refs...) }
+	return map[string]provenance.Source{
+		"live.namespace": k("pkg/controller/namespace/deletion/namespaced_resources_deleter.go (deleting a namespace deletes its contents)"),
+		"live.validate":  k("staging/src/k8s.io/apiserver/pkg/endpoints/handlers/rest.go (fieldValidation=Strict)", "staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go (--validate=strict)"),
+		"live.apply":     k("staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go (application/apply-patch+yaml)", "staging/src/k8s.io/apimachinery/pkg/util/managedfields (managedFields)", "KEP-555 (server-side apply)"),
+		"live.dryrun":    k("staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go (dryRun=All)", "staging/src/k8s.io/api/admissionregistration/v1/types.go (sideEffects)"),
+		"live.waiting":   k("pkg/kubelet/images/image_manager.go (ErrImagePull, ImagePullBackOff)", "pkg/kubelet/kuberuntime/kuberuntime_container.go (CreateContainerConfigError)", "pkg/kubelet/kuberuntime/kuberuntime_manager.go (CrashLoopBackOff)"),
+	}
+}
+
+// Provenance is the trace catalogue's explanations (English) and their
+// sources, for the listing in docs/PROVENANCE.md: the simulated trace's
+// and the live trace's (trace apply --kubeconfig).
+func Provenance() provenance.Catalogue {
+	sim := catalogueEN()
+	texts := map[string]string{}
+	src := sources()
+	for kind, e := range merged(catalogueEN(), withLiveExplanations(liveEN(), sim)) {
+		if e.Explain != "" {
+			texts[kind] = e.Explain
+		}
+	}
+	for kind, s := range liveSources() {
+		src[kind] = s
+	}
+	for live, as := range liveExplainedAs {
+		if s, ok := src[as]; ok {
+			src[live] = s
+		}
+	}
+	return provenance.Catalogue{Name: "trace: the explanation of each step kind", Package: "internal/trace",
+		Texts: texts, Sources: src}
+}
