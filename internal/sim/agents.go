@@ -91,7 +91,7 @@ func newProxyAgent(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder,
 		}
 		p.count(k, ps, programmed(svc))
 		p.dirty[k] = true
-		p.schedule()
+		p.Run()
 	})
 	p.slices.AddEventHandler(func(ev informer.Event[*discoveryv1.EndpointSlice]) {
 		sl := ev.Obj
@@ -118,7 +118,7 @@ func newProxyAgent(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder,
 		p.add(ps, old[head:len(old)-tail], -1)
 		p.add(ps, now[head:len(now)-tail], 1)
 		p.dirty[k] = true
-		p.schedule()
+		p.Run()
 	})
 	return p
 }
@@ -227,27 +227,44 @@ func ipHash(ip string) uint64 {
 	return h
 }
 
-func (p *proxyAgent) schedule() {
+// Run is the change trackers' trigger, BoundedFrequencyRunner.Run
+// (pkg/proxy/runner/bounded_frequency_runner.go, read at kubernetes
+// master 95cca0b): a sync is due. A runner already waiting takes the
+// change with it; an idle one is started.
+func (p *proxyAgent) Run() {
 	if p.scheduled || p.dead {
 		return
 	}
 	p.scheduled = true
-	wait := time.Duration(0)
-	if p.synced {
-		wait = max(0, p.lastSync+minSyncPeriod-p.eng.Now())
-	}
-	p.eng.After(wait, func() {
-		p.scheduled = false
-		if p.dead {
-			return
-		}
-		p.synced = true
-		p.lastSync = p.eng.Now()
-		p.sync()
-	})
+	p.eng.Go(p.syncRunner)
 }
 
-func (p *proxyAgent) sync() {
+// syncRunner is one turn of BoundedFrequencyRunner.Loop on a proc of the
+// node's kube-proxy: it waits out minSyncPeriod since the last sync began
+// (upstream's minIntervalTimer; the first sync runs at once), then
+// syncProxyRules. Upstream's loop then parks on its run channel; this one
+// returns, and the next change starts it again, so a settled cluster has
+// no proc parked. A node that lost power meanwhile does not sync.
+func (p *proxyAgent) syncRunner(pr *engine.Proc) {
+	wait := time.Duration(0)
+	if p.synced {
+		wait = max(0, p.lastSync+minSyncPeriod-pr.Now())
+	}
+	pr.Sleep(wait)
+	p.scheduled = false
+	if p.dead {
+		return
+	}
+	p.synced = true
+	p.lastSync = pr.Now()
+	p.syncProxyRules()
+}
+
+// syncProxyRules is syncProxyRules (pkg/proxy/iptables/proxier.go): the
+// Services the change trackers marked since the last sync are rewritten,
+// each service port whose endpoints changed a kubeproxy.sync step (or a
+// REJECT when none is ready).
+func (p *proxyAgent) syncProxyRules() {
 	// The rules are written first; then the IPs that left them are gone.
 	defer func() {
 		for _, ip := range slices.Sorted(maps.Keys(p.touched)) {

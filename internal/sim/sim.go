@@ -15,6 +15,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/controller"
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
+	"github.com/k8sexplain/k8sexplain/internal/sim/informer"
 	"github.com/k8sexplain/k8sexplain/internal/sim/kubelet"
 	"github.com/k8sexplain/k8sexplain/internal/sim/scheduler"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
@@ -173,20 +174,26 @@ func (c *Cluster) components() ([]Component, error) {
 	saClient := func(name, account string, phase trace.Phase) *apiserver.Client {
 		return api.NewClient(name, sa(account), phase)
 	}
-	c.deploy = controller.NewDeployment(saClient("deployment-controller", "deployment-controller", trace.PhaseController), eng, rec)
-	c.slices = controller.NewEndpointSlice(saClient("endpointslice-controller", "endpointslice-controller", trace.PhaseReady), eng, rec)
+	// kube-controller-manager's controllers share one informer factory on
+	// its own client, started after them (controllermanager.go:
+	// rootClientBuilder.ClientOrDie("shared-informers"), then
+	// InformerFactory.Start once the controllers are started); each
+	// controller writes with its own service account.
+	kcm := informer.NewFactory(api.NewClient("kube-controller-manager", cert("system:kube-controller-manager"), trace.PhaseController))
+	c.deploy = controller.NewDeployment(kcm, saClient("deployment-controller", "deployment-controller", trace.PhaseController), eng, rec)
+	rs := controller.NewReplicaSet(kcm, saClient("replicaset-controller", "replicaset-controller", trace.PhaseController), eng, rec)
+	c.slices = controller.NewEndpointSlice(kcm, saClient("endpointslice-controller", "endpointslice-controller", trace.PhaseReady), eng, rec)
+	quota := controller.NewResourceQuota(kcm, saClient("resourcequota-controller", "resourcequota-controller", trace.PhaseController), eng, rec)
+	if c.cfg.Heartbeats {
+		c.nodeLife = controller.NewNodeLifecycle(kcm, saClient("node-lifecycle-controller", "node-controller", trace.PhaseController), eng, rec)
+		c.nodeLife.Eviction = saClient("taint-eviction-controller", "taint-eviction-controller", trace.PhaseController)
+	}
 	c.slices.BatchPeriod = c.cfg.EndpointUpdatesBatchPeriod
 	c.sched = newSchedAgent(api.NewClient("default-scheduler", cert("system:kube-scheduler"), trace.PhaseScheduler), eng, rec)
 	if c.cfg.Scheduler != nil {
 		c.sched.useProfile(*c.cfg.Scheduler, c.cfg.SchedulerSource)
 	}
-	comps := []Component{
-		c.deploy,
-		controller.NewReplicaSet(saClient("replicaset-controller", "replicaset-controller", trace.PhaseController), eng, rec),
-		c.slices,
-		controller.NewResourceQuota(saClient("resourcequota-controller", "resourcequota-controller", trace.PhaseController), eng, rec),
-		c.sched,
-	}
+	comps := []Component{c.deploy, rs, c.slices, quota, kcm, c.sched}
 	c.kubelets = map[string]*kubelet.Kubelet{}
 	first := firstWorker(c.nodes)
 	for i, n := range c.nodes {
@@ -216,8 +223,6 @@ func (c *Cluster) components() ([]Component, error) {
 		}
 	}
 	if c.cfg.Heartbeats {
-		c.nodeLife = controller.NewNodeLifecycle(saClient("node-lifecycle-controller", "node-controller", trace.PhaseController), eng, rec)
-		c.nodeLife.Eviction = saClient("taint-eviction-controller", "taint-eviction-controller", trace.PhaseController)
 		comps = append(comps, c.nodeLife)
 		for _, n := range c.nodes {
 			comps = append(comps, heartbeat{c.kubelets[n.Name]})

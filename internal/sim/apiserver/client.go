@@ -159,6 +159,15 @@ func (c *Client) Watch(plural string, h func(Event)) {
 	c.s.watch(c.Actor, plural, "", h)
 }
 
+// WatchShared opens the watch of a shared informer (client-go's
+// SharedInformerFactory): one watch for the process, whose events the
+// handlers of the components named in handlers hear; -v shows each event
+// once, naming them.
+func (c *Client) WatchShared(plural, handlers string, h func(Event)) {
+	c.s.Requests[c.Actor]++
+	c.s.watch(c.Actor, plural, "", h).shared = handlers
+}
+
 // WatchNode opens a watch on pods bound to node.
 func (c *Client) WatchNode(plural, node string, h func(Event)) {
 	c.s.Requests[c.Actor]++

@@ -89,7 +89,8 @@ type watch struct {
 	plural  string
 	node    string // for pods: only pods bound to this node (fieldSelector spec.nodeName)
 	handler func(Event)
-	events  int // deliveries so far
+	events  int    // deliveries so far
+	shared  string // a shared informer's watch: the components whose handlers hear it
 }
 
 // passiveActor names the counted, not simulated, watchers.
@@ -278,7 +279,7 @@ var Epoch = time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)
 // Watch registers a watch on a resource (plural). For "pods", node limits
 // it to pods bound to that node, as the kubelet's fieldSelector does.
 // Existing objects are delivered first as ADDED (the LIST of list+watch).
-func (s *Server) watch(actor, plural, node string, h func(Event)) {
+func (s *Server) watch(actor, plural, node string, h func(Event)) *watch {
 	w := &watch{actor: actor, plural: plural, node: node, handler: h}
 	if node != "" {
 		if s.nodeWatches[plural] == nil {
@@ -297,6 +298,7 @@ func (s *Server) watch(actor, plural, node string, h func(Event)) {
 		}
 	}
 	s.deliverAll(Event{}, nil, ds)
+	return w
 }
 
 // delivery is one watch event on its way to one watcher.
@@ -338,8 +340,13 @@ func (s *Server) deliverAll(ev Event, ws []*watch, ds []delivery) {
 
 func (s *Server) deliver(w *watch, ev Event) {
 	if !s.rec.Full() {
-		s.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: w.actor, Kind: "watch.event", Verbose: true,
-			Object: objectRef(ev.Obj), Fields: trace.F("type", ev.Type, "rev", ev.Rev)})
+		if w.shared != "" {
+			s.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: w.actor, Kind: "watch.shared", Verbose: true,
+				Object: objectRef(ev.Obj), Fields: trace.F("type", ev.Type, "rev", ev.Rev, "handlers", w.shared)})
+		} else {
+			s.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: w.actor, Kind: "watch.event", Verbose: true,
+				Object: objectRef(ev.Obj), Fields: trace.F("type", ev.Type, "rev", ev.Rev)})
+		}
 	}
 	w.handler(ev)
 }

@@ -54,28 +54,30 @@ type Deployment struct {
 	pods          *informer.Informer[*corev1.Pod] // indexed by controller UID
 	waiting       map[string]bool                 // Recreate: waiting for old pods to go
 	shown         map[string][3]int32             // last status line shown: ready, available, minAvailable
+	informers     *informer.Factory               // its own, when built without kube-controller-manager's
 }
 
 // NewDeployment builds the controller on its client; Start opens its
 // watches.
-func NewDeployment(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *Deployment {
-	d := &Deployment{c: c, eng: eng, rec: rec, deploys: informer.New[*appsv1.Deployment]("deployments"),
-		rsets: informer.New[*appsv1.ReplicaSet]("replicasets").AddIndexer(informer.ControllerIndex, informer.ByController[*appsv1.ReplicaSet]),
+func NewDeployment(f *informer.Factory, c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *Deployment {
+	f, own := informer.Or(f, c)
+	d := &Deployment{c: c, eng: eng, rec: rec, deploys: informer.For[*appsv1.Deployment](f, "deployments"), informers: own,
+		rsets: informer.For[*appsv1.ReplicaSet](f, "replicasets").EnsureIndexer(informer.ControllerIndex, informer.ByController[*appsv1.ReplicaSet]),
 		avail: map[string]int32{}, History: map[string][]RolloutRow{}, progress: map[string]time.Duration{}, deadlineArmed: map[string]time.Duration{},
 		complete: map[string]bool{}, exceeded: map[string]bool{}, rolledOut: map[string]bool{},
-		pods:    informer.New[*corev1.Pod]("pods").AddIndexer(informer.ControllerIndex, informer.ByController[*corev1.Pod]),
+		pods:    informer.For[*corev1.Pod](f, "pods").EnsureIndexer(informer.ControllerIndex, informer.ByController[*corev1.Pod]),
 		waiting: map[string]bool{}, shown: map[string][3]int32{}}
 	d.queue = newWorkQueue(eng, procSync(eng, d.syncDeployment))
 	d.queue.onRetry = retryStep(rec, c.Actor, "deployments")
-	d.deploys.AddEventHandler(observeAndQueue[*appsv1.Deployment](rec, c.Actor, "Deployment", d.queue))
-	d.rsets.AddEventHandler(func(ev informer.Event[*appsv1.ReplicaSet]) {
+	d.deploys.AddEventHandlerFor(c.Actor, observeAndQueue[*appsv1.Deployment](rec, c.Actor, "Deployment", d.queue))
+	d.rsets.AddEventHandlerFor(c.Actor, func(ev informer.Event[*appsv1.ReplicaSet]) {
 		if ref := metav1.GetControllerOfNoCopy(ev.Obj); ref != nil && ref.Kind == "Deployment" {
 			d.queue.add(ev.Obj.Namespace + "/" + ref.Name)
 		}
 	})
 	// Pods, for Recreate: the new ReplicaSet waits until no old pod exists
 	// (deployment_controller.go deletePod enqueues the Deployment).
-	d.pods.AddEventHandler(func(ev informer.Event[*corev1.Pod]) {
+	d.pods.AddEventHandlerFor(c.Actor, func(ev informer.Event[*corev1.Pod]) {
 		if !ev.Deleted() {
 			return
 		}
@@ -100,12 +102,9 @@ func NewDeployment(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder)
 // Name is the controller's client name.
 func (d *Deployment) Name() string { return d.c.Actor }
 
-// Start opens the controller's watches: Deployments, ReplicaSets, pods.
-func (d *Deployment) Start() {
-	d.deploys.Run(d.c)
-	d.rsets.Run(d.c)
-	d.pods.Run(d.c)
-}
+// Start opens the controller's own watches (Deployments, ReplicaSets,
+// pods); on shared informers kube-controller-manager opens them.
+func (d *Deployment) Start() { d.informers.Start() }
 
 // retryStep records a failed sync and its back-off.
 func retryStep(rec *trace.Recorder, actor, plural string) func(string, error, time.Duration, int) {

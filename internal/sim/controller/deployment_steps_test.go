@@ -18,7 +18,7 @@ func TestDeploymentStepByStep(t *testing.T) {
 	h := newHarness(t)
 	c := h.client("deployment-controller")
 	ob := c.Hold()
-	NewDeployment(c, h.eng, h.rec).Start()
+	NewDeployment(nil, c, h.eng, h.rec).Start()
 	dep := rollingDeployment(4, "nginx:1.27")
 	deadline := int32(600)
 	dep.Spec.ProgressDeadlineSeconds = &deadline

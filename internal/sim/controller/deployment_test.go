@@ -12,7 +12,7 @@ import (
 // startDeployment runs the deployment controller and, under it, the
 // replicaset controller that turns its ReplicaSets into pods.
 func startDeployment(h *harness) *Deployment {
-	d := NewDeployment(h.client("deployment-controller"), h.eng, h.rec)
+	d := NewDeployment(nil, h.client("deployment-controller"), h.eng, h.rec)
 	d.Start()
 	startReplicaSet(h)
 	return d

@@ -15,7 +15,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/runtime"
 )
 
 // MaxEndpointsPerSlice is the endpointslice controller's
@@ -47,7 +46,8 @@ type EndpointSlice struct {
 	// its Service after this delay, so the changes within it are written
 	// together (endpointslice_controller.go onPodUpdate: queue.AddAfter).
 	BatchPeriod time.Duration
-	sel         []member // write's buffer, reused: nothing keeps it past a write
+	sel         []member          // write's buffer, reused: nothing keeps it past a write
+	informers   *informer.Factory // its own, when built without kube-controller-manager's
 }
 
 // member is one pod a slice write selects, with its name.
@@ -90,11 +90,12 @@ type sliceState struct {
 
 // NewEndpointSlice builds the controller on its client; Start opens its
 // watches.
-func NewEndpointSlice(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *EndpointSlice {
-	e := &EndpointSlice{c: c, eng: eng, rec: rec, services: informer.New[*corev1.Service]("services"), sels: map[string]labels.Selector{},
-		pods: informer.New[*corev1.Pod]("pods"), state: map[string]*svcSlices{}}
-	e.queue = newWorkQueue(eng, syncNow(e.sync))
-	e.services.AddEventHandler(func(ev informer.Event[*corev1.Service]) {
+func NewEndpointSlice(f *informer.Factory, c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *EndpointSlice {
+	f, own := informer.Or(f, c)
+	e := &EndpointSlice{c: c, eng: eng, rec: rec, services: informer.For[*corev1.Service](f, "services"), sels: map[string]labels.Selector{},
+		pods: informer.For[*corev1.Pod](f, "pods"), state: map[string]*svcSlices{}, informers: own}
+	e.queue = newWorkQueue(eng, procSync(eng, e.syncService))
+	e.services.AddEventHandlerFor(c.Actor, func(ev informer.Event[*corev1.Service]) {
 		svc := ev.Obj
 		k := svc.Namespace + "/" + svc.Name
 		if ev.Deleted() {
@@ -109,7 +110,7 @@ func NewEndpointSlice(c *apiserver.Client, eng *engine.Engine, rec *trace.Record
 		e.reindex(k, svc)
 		e.queue.add(k)
 	})
-	e.pods.AddEventHandler(func(ev informer.Event[*corev1.Pod]) {
+	e.pods.AddEventHandlerFor(c.Actor, func(ev informer.Event[*corev1.Pod]) {
 		pod := ev.Obj
 		for _, svc := range e.services.ByNamespace(pod.Namespace) {
 			k := svc.Namespace + "/" + svc.Name
@@ -125,11 +126,9 @@ func NewEndpointSlice(c *apiserver.Client, eng *engine.Engine, rec *trace.Record
 // Name is the controller's client name.
 func (e *EndpointSlice) Name() string { return e.c.Actor }
 
-// Start opens the controller's watches: Services, then pods.
-func (e *EndpointSlice) Start() {
-	e.services.Run(e.c)
-	e.pods.Run(e.c)
-}
+// Start opens the controller's own watches (Services, then pods); on
+// shared informers kube-controller-manager opens them.
+func (e *EndpointSlice) Start() { e.informers.Start() }
 
 // touch records a pod change and marks the slice that holds it dirty.
 func (e *EndpointSlice) touch(k string, pod *corev1.Pod, deleted bool) {
@@ -176,31 +175,104 @@ func (st *svcSlices) dirty(i int) {
 	st.pending[i] = true
 }
 
-func (e *EndpointSlice) sync(k string) {
-	svc, _ := e.services.GetByKey(k)
-	st := e.state[k]
+// syncService is syncService (pkg/controller/endpointslice/
+// endpointslice_controller.go, read at kubernetes master 0b1dcab): the
+// Service from the lister, no selector and nothing is managed, else the
+// reconciler makes its slices match the pods it selects.
+func (e *EndpointSlice) syncService(p *engine.Proc, key string) error {
+	svc, _ := e.services.GetByKey(key)
+	st := e.state[key]
 	if svc == nil || st == nil || len(svc.Spec.Selector) == 0 {
-		return // no selector: the user manages endpoints
+		return nil // no selector: the user manages endpoints
 	}
+	e.reconcile(key, svc, st)
+	return nil
+}
+
+// sliceWrite is one create or update finalize sends.
+type sliceWrite struct {
+	i   int
+	obj *discoveryv1.EndpointSlice
+}
+
+// reconcile is the reconciler's Reconcile (staging/src/k8s.io/endpointslice/
+// reconciler.go at 0b1dcab): the desired slices, then finalize writes
+// them. The pod → slice assignment is kept incrementally by touch (a pod
+// keeps its slice, as reconcileByPortMapping keeps an endpoint where it
+// is), so only the slices marked dirty are rebuilt; a slice with a write
+// in flight waits for it (its write queues the Service again).
+func (e *EndpointSlice) reconcile(k string, svc *corev1.Service, st *svcSlices) {
 	if len(st.slices) == 0 {
+		// The placeholder: a Service with no endpoints still gets a slice.
 		st.slices = []*sliceState{{pods: map[string]*corev1.Pod{}}}
 		st.dirty(0)
 	}
+	var writes []sliceWrite
 	for _, i := range slices.Sorted(maps.Keys(st.pending)) {
 		sl := st.slices[i]
 		if sl.creating || sl.updating {
-			continue // its callback queues the Service again
+			continue
 		}
 		delete(st.pending, i)
-		if sl.dirty {
-			sl.dirty = false
-			e.write(k, svc, st, i)
+		if !sl.dirty {
+			continue
 		}
+		sl.dirty = false
+		if obj := e.desiredSlice(k, svc, st, i); obj != nil {
+			writes = append(writes, sliceWrite{i, obj})
+		}
+	}
+	e.finalize(k, st, writes)
+}
+
+// finalize is the reconciler's finalize: it creates the new slices and
+// updates the changed ones, each write on a proc of its own, so a
+// Service's slices go out in the same engine event. Upstream sends them one
+// after another and its sync returns when the last is answered; this sync
+// returns once they are sent (a slice with a write in flight is skipped
+// by the next sync, and its write queues the Service again). That is the
+// timing the simulator's traces have always had: waiting for the writes
+// (an engine.WaitGroup) moves steps and removes simulation events from the
+// goldens, a fidelity change for a commit of its own.
+func (e *EndpointSlice) finalize(k string, st *svcSlices, writes []sliceWrite) {
+	for _, w := range writes {
+		e.eng.Go(func(wp *engine.Proc) { e.writeSlice(wp, k, st, w.i, w.obj) })
 	}
 }
 
-// write rebuilds slice i of service k and sends it to the API server.
-func (e *EndpointSlice) write(k string, svc *corev1.Service, st *svcSlices, i int) {
+// writeSlice sends one slice: a create for a slice not stored yet, else an
+// update carrying the resourceVersion of the last write stored — one write
+// per slice at a time, since a second update sent with the same version
+// would be refused with 409 Conflict.
+func (e *EndpointSlice) writeSlice(p *engine.Proc, k string, st *svcSlices, i int, obj *discoveryv1.EndpointSlice) {
+	sl := st.slices[i]
+	if sl.obj == nil {
+		sl.creating = true
+		stored, err := e.c.In(p).Create(obj)
+		sl.creating = false
+		if err == nil {
+			sl.obj = stored.(*discoveryv1.EndpointSlice)
+		}
+	} else {
+		sl.updating = true
+		stored, err := e.c.In(p).Update(obj)
+		sl.updating = false
+		if err == nil {
+			sl.obj = stored.(*discoveryv1.EndpointSlice)
+		} else {
+			sl.dirty = true
+			sl.sig = 0 // rewrite it
+		}
+	}
+	if sl.dirty { // pods changed while the slice was being written
+		st.dirty(i)
+		e.queue.add(k)
+	}
+}
+
+// desiredSlice rebuilds slice i of service k as it should be stored, and
+// records the step; nil when nothing an endpoint shows has changed.
+func (e *EndpointSlice) desiredSlice(k string, svc *corev1.Service, st *svcSlices, i int) *discoveryv1.EndpointSlice {
 	sl := st.slices[i]
 	// The slice's own map holds its pods (the members map holds every pod
 	// of the Service: at 150,000 pods a lookup there is a cache miss).
@@ -218,30 +290,16 @@ func (e *EndpointSlice) write(k string, svc *corev1.Service, st *svcSlices, i in
 		h = h.Str(n).Str(p.Status.PodIP).Byte(flag(PodReady(p))).Byte(flag(p.DeletionTimestamp != nil))
 	}
 	if sl.obj != nil && uint64(h) == sl.sig {
-		return // nothing an endpoint shows has changed
+		return nil // nothing an endpoint shows has changed
 	}
 	sl.sig = uint64(h)
 	obj := &discoveryv1.EndpointSlice{AddressType: discoveryv1.AddressTypeIPv4}
 	ready := 0
 	obj.Endpoints = make([]discoveryv1.Endpoint, 0, len(sel))
 	for _, m := range sel {
-		n, p := m.name, m.pod
-		isReady := PodReady(p) && p.DeletionTimestamp == nil
-		serving := PodReady(p)
-		term := p.DeletionTimestamp != nil
-		node := p.Spec.NodeName
-		pe := st.eps[n]
-		if pe == nil || pe.ip != p.Status.PodIP || pe.ready != serving || pe.term != term || pe.node != node {
-			pe = &podEndpoint{ip: p.Status.PodIP, ready: serving, term: term, node: node, ep: discoveryv1.Endpoint{
-				Addresses:  []string{p.Status.PodIP},
-				Conditions: discoveryv1.EndpointConditions{Ready: &isReady, Serving: &serving, Terminating: &term},
-				NodeName:   &node,
-				TargetRef:  &corev1.ObjectReference{Kind: "Pod", Namespace: p.Namespace, Name: p.Name, UID: p.UID},
-			}}
-			st.eps[n] = pe
-		}
+		pe := st.endpoint(m.name, m.pod)
 		obj.Endpoints = append(obj.Endpoints, pe.ep)
-		if isReady {
+		if *pe.ep.Conditions.Ready {
 			ready++
 		}
 	}
@@ -269,37 +327,27 @@ func (e *EndpointSlice) write(k string, svc *corev1.Service, st *svcSlices, i in
 		e.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: e.c.Actor, Kind: kind, Object: "services/" + k,
 			Fields: trace.F("service", svc.Name, "ready", st.ready, "total", st.total, "endpoints", e.describe(st))})
 	}
-	if sl.obj == nil {
-		sl.creating = true
-		e.c.Create(obj, func(stored runtime.Object, err *apiserver.Status) {
-			sl.creating = false
-			if err == nil {
-				sl.obj = stored.(*discoveryv1.EndpointSlice)
-			}
-			if sl.dirty {
-				st.dirty(i)
-				e.queue.add(k) // pods changed while the slice was being created
-			}
-		})
-		return
+	return obj
+}
+
+// endpoint is podToEndpoint (reconciler's utils.go): the pod's entry,
+// reused while what it shows has not changed.
+func (st *svcSlices) endpoint(n string, p *corev1.Pod) *podEndpoint {
+	isReady := PodReady(p) && p.DeletionTimestamp == nil
+	serving := PodReady(p)
+	term := p.DeletionTimestamp != nil
+	node := p.Spec.NodeName
+	pe := st.eps[n]
+	if pe == nil || pe.ip != p.Status.PodIP || pe.ready != serving || pe.term != term || pe.node != node {
+		pe = &podEndpoint{ip: p.Status.PodIP, ready: serving, term: term, node: node, ep: discoveryv1.Endpoint{
+			Addresses:  []string{p.Status.PodIP},
+			Conditions: discoveryv1.EndpointConditions{Ready: &isReady, Serving: &serving, Terminating: &term},
+			NodeName:   &node,
+			TargetRef:  &corev1.ObjectReference{Kind: "Pod", Namespace: p.Namespace, Name: p.Name, UID: p.UID},
+		}}
+		st.eps[n] = pe
 	}
-	// One write per slice at a time, each with the resourceVersion of the
-	// last one stored: a second update sent with the same version would be
-	// refused with 409 Conflict.
-	sl.updating = true
-	e.c.Update(obj, func(stored runtime.Object, err *apiserver.Status) {
-		sl.updating = false
-		if err == nil {
-			sl.obj = stored.(*discoveryv1.EndpointSlice)
-		} else {
-			sl.dirty = true
-			sl.sig = 0 // rewrite it
-		}
-		if sl.dirty {
-			st.dirty(i)
-			e.queue.add(k)
-		}
-	})
+	return pe
 }
 
 // describe lists a Service's endpoints for the trace, or counts them when

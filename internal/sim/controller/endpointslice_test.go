@@ -3,6 +3,7 @@ package controller
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -51,7 +52,7 @@ func (h *harness) slices(svc string) []*discoveryv1.EndpointSlice {
 }
 
 func startEndpointSlice(h *harness) *EndpointSlice {
-	e := NewEndpointSlice(h.client("endpointslice-controller"), h.eng, h.rec)
+	e := NewEndpointSlice(nil, h.client("endpointslice-controller"), h.eng, h.rec)
 	e.Start()
 	return e
 }
@@ -167,5 +168,56 @@ func TestEndpointSliceServicesInOrder(t *testing.T) {
 		} else if !slices.Equal(order, first) {
 			t.Fatalf("run %d wrote slices in another order:\n%q\nthe first run:\n%q", run, order, first)
 		}
+	}
+}
+
+// TestEndpointSliceStepByStep drives the controller with its requests
+// held: one sync sends all of a Service's slices at once (a write per
+// slice, each on its own proc); a pod change while a slice's write is in
+// flight asks for nothing more until that write is answered, then the
+// slice is written again with the stored resourceVersion.
+func TestEndpointSliceStepByStep(t *testing.T) {
+	h := newHarness(t)
+	for i := range 150 {
+		h.seedPod(i, true)
+	}
+	c := h.client("endpointslice-controller")
+	ob := c.Hold()
+	NewEndpointSlice(nil, c, h.eng, h.rec).Start()
+	h.create(service("web", set("app", "web")))
+	lines, creates := held(ob, "/endpointslices")
+	if len(creates) != 2 || len(lines) != 2 {
+		t.Fatalf("first sync asked for %q, want two slice creations (150 pods, 100 a slice)", lines)
+	}
+	var sizes []int
+	for _, r := range ob.Requests() {
+		sizes = append(sizes, len(r.Object.(*discoveryv1.EndpointSlice).Endpoints))
+	}
+	if !slices.Equal(sizes, []int{100, 50}) {
+		t.Fatalf("held slices of %v endpoints, want [100 50]", sizes)
+	}
+	// web-000 turns not ready while both creations are held: its slice has
+	// a write in flight, so the sync sends nothing.
+	notReady := readyPod(h.pods("default")[0], 0)
+	notReady.Status.Conditions[0].Status = corev1.ConditionFalse
+	h.admin.UpdateStatus(notReady, nil)
+	h.settle()
+	if n := ob.Len(); n != 2 {
+		t.Fatalf("%d requests held after the pod change, want the 2 creations only", n)
+	}
+	ob.SendAll()
+	h.settle()
+	lines, _ = held(ob, "")
+	if len(lines) != 1 || !strings.HasPrefix(lines[0], "PUT /apis/discovery.k8s.io/v1/namespaces/default/endpointslices/web-") {
+		t.Fatalf("after the creations were answered it asked for %q, want one slice update", lines)
+	}
+	upd := ob.Requests()[0].Object.(*discoveryv1.EndpointSlice)
+	if upd.ResourceVersion == "" || *upd.Endpoints[0].Conditions.Ready {
+		t.Fatalf("update rv %q, web-000 ready %v: want the stored version and web-000 not ready", upd.ResourceVersion, *upd.Endpoints[0].Conditions.Ready)
+	}
+	ob.Release()
+	h.settle()
+	if n := len(h.slices("web")); n != 2 {
+		t.Fatalf("%d slices stored, want 2", n)
 	}
 }

@@ -78,17 +78,21 @@ type NodeLifecycle struct {
 	// planned is the trigger time of each pod's scheduled eviction
 	// (taint-eviction's TimedWorkerQueue), by namespace/name.
 	planned map[string]time.Duration
+	// informers are its own, when built without kube-controller-manager's.
+	informers *informer.Factory
 }
 
 // nodeIndex files pods under spec.nodeName.
 const nodeIndex = "node"
 
-// NewNodeLifecycle builds the controller on its client; Start opens its
-// watches and its monitor loop.
-func NewNodeLifecycle(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *NodeLifecycle {
-	n := &NodeLifecycle{c: c, eng: eng, rec: rec, renewed: map[string]time.Duration{},
-		leases: informer.New[*coordinationv1.Lease]("leases"), nodes: informer.New[*corev1.Node]("nodes"),
-		pods: informer.New[*corev1.Pod]("pods").AddIndexer(nodeIndex, func(p *corev1.Pod) []string {
+// NewNodeLifecycle builds the controller on its client, its informers from
+// f (kube-controller-manager's shared factory; nil: its own); Start opens
+// its own watches and starts its monitor loop.
+func NewNodeLifecycle(f *informer.Factory, c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *NodeLifecycle {
+	f, own := informer.Or(f, c)
+	n := &NodeLifecycle{c: c, eng: eng, rec: rec, renewed: map[string]time.Duration{}, informers: own,
+		leases: informer.For[*coordinationv1.Lease](f, "leases"), nodes: informer.For[*corev1.Node](f, "nodes"),
+		pods: informer.For[*corev1.Pod](f, "pods").EnsureIndexer(nodeIndex, func(p *corev1.Pod) []string {
 			if p.Spec.NodeName == "" {
 				return nil
 			}
@@ -97,7 +101,7 @@ func NewNodeLifecycle(c *apiserver.Client, eng *engine.Engine, rec *trace.Record
 		unknown: map[string]bool{}, Marked: map[string]time.Duration{}, passAt: -1, planned: map[string]time.Duration{}}
 	// The monitor measures silence from when the controller saw a renewal
 	// (upstream's probeTimestamp is the observation time too).
-	n.leases.AddEventHandler(func(ev informer.Event[*coordinationv1.Lease]) {
+	n.leases.AddEventHandlerFor(c.Actor, func(ev informer.Event[*coordinationv1.Lease]) {
 		if ev.Obj.Namespace == "kube-node-lease" {
 			n.renewed[ev.Obj.Name] = eng.Now()
 		}
@@ -105,7 +109,7 @@ func NewNodeLifecycle(c *apiserver.Client, eng *engine.Engine, rec *trace.Record
 	// kube-controller-manager's controllers share one informer factory:
 	// the node update worker and the taint-eviction-controller both hear
 	// of every node change here.
-	n.nodes.AddEventHandler(func(ev informer.Event[*corev1.Node]) {
+	n.nodes.AddEventHandlerFor(c.Actor, func(ev informer.Event[*corev1.Node]) {
 		if ev.Deleted() {
 			return
 		}
@@ -124,12 +128,11 @@ func NewNodeLifecycle(c *apiserver.Client, eng *engine.Engine, rec *trace.Record
 // Name is the controller's client name.
 func (n *NodeLifecycle) Name() string { return n.c.Actor }
 
-// Start opens the controller's watches (Leases, nodes, pods) and starts
-// the node monitor.
+// Start opens the controller's own watches (Leases, nodes, pods; on
+// shared informers kube-controller-manager opens them) and starts the
+// node monitor.
 func (n *NodeLifecycle) Start() {
-	n.leases.Run(n.c)
-	n.nodes.Run(n.c)
-	n.pods.Run(n.c)
+	n.informers.Start()
 	n.started = n.eng.Now()
 	var monitor func()
 	monitor = func() {

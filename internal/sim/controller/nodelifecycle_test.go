@@ -38,7 +38,7 @@ func TestNodeLifecycleTaintsSilentNode(t *testing.T) {
 	h := newHarness(t)
 	h.seedNode("node-a", 30)
 	h.seedNode("node-b", 30)
-	n := NewNodeLifecycle(h.client("node-controller"), h.eng, h.rec)
+	n := NewNodeLifecycle(nil, h.client("node-controller"), h.eng, h.rec)
 	n.Eviction = h.client("taint-eviction-controller")
 	n.Start()
 	// node-b's kubelet renews every 10 s; node-a's is silent.
@@ -111,7 +111,7 @@ func TestNodeLifecycleTaintsSilentNode(t *testing.T) {
 func TestNodeLifecycleTaintStored(t *testing.T) {
 	h := newHarness(t)
 	h.seedNode("node-a", 30)
-	n := NewNodeLifecycle(h.client("node-controller"), h.eng, h.rec)
+	n := NewNodeLifecycle(nil, h.client("node-controller"), h.eng, h.rec)
 	n.Start()
 	h.runUntil(NodeMonitorGracePeriod + 2*NodeMonitorPeriod)
 	node := h.get(&corev1.Node{}, "", "node-a").(*corev1.Node)
@@ -146,7 +146,7 @@ func TestNodeLifecycleTaintRetriesOnConflict(t *testing.T) {
 	node := h.get(&corev1.Node{}, "", "node-a").(*corev1.Node).DeepCopy()
 	node.Status.Conditions[0].Status = corev1.ConditionUnknown
 	h.api.Seed(node)
-	n := NewNodeLifecycle(h.client("node-controller"), h.eng, h.rec)
+	n := NewNodeLifecycle(nil, h.client("node-controller"), h.eng, h.rec)
 	n.Start()
 	h.runUntil(time.Second) // informers filled
 	n.swapTaint(node, []corev1.Taint{{Key: TaintUnreachable, Effect: corev1.TaintEffectNoExecute}}, nil)
@@ -183,7 +183,7 @@ func TestNodeLifecycleNoExecuteRateLimited(t *testing.T) {
 	h := newHarness(t)
 	h.seedNode("node-a", 30)
 	h.seedNode("node-b", 30)
-	NewNodeLifecycle(h.client("node-controller"), h.eng, h.rec).Start()
+	NewNodeLifecycle(nil, h.client("node-controller"), h.eng, h.rec).Start()
 	h.runUntil(NodeMonitorGracePeriod + NodeMonitorPeriod + 15*time.Second)
 	at := map[string]time.Duration{}
 	for _, s := range h.steps("node.taint") {

@@ -41,11 +41,6 @@ func newWorkQueue(eng *engine.Engine, sync func(string, func(error))) *workQueue
 		dirty: map[string]bool{}, waiting: map[string]bool{}, failures: map[string]int{}, sync: sync}
 }
 
-// syncNow adapts a synchronous sync that never fails.
-func syncNow(f func(string)) func(string, func(error)) {
-	return func(k string, done func(error)) { f(k); done(nil) }
-}
-
 // procSync runs a sync written as client-go writes it, func(p, key) error,
 // on a proc of its own: started from the queue's engine event, it runs at
 // once up to its first API call, where the callback form would have run.

@@ -37,18 +37,22 @@ type ReplicaSet struct {
 	deleting   map[types.UID]map[string]bool   // deletions sent, not yet seen
 	queue      *workQueue                      // syncs queued
 	lastStatus map[string][4]int64
-	retry      itemBackoff // failed creations requeue with back-off
+	retry      itemBackoff       // failed creations requeue with back-off
+	informers  *informer.Factory // its own, when built without kube-controller-manager's
 }
 
-// NewReplicaSet builds the controller on its client; Start opens its watches.
-func NewReplicaSet(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *ReplicaSet {
-	r := &ReplicaSet{c: c, eng: eng, rec: rec, rsets: informer.New[*appsv1.ReplicaSet]("replicasets"),
-		pods:     informer.New[*corev1.Pod]("pods").AddIndexer(informer.ControllerIndex, informer.ByController[*corev1.Pod]),
-		inFlight: map[types.UID]int{}, counts: map[types.UID]*podCounts{}, deleting: map[types.UID]map[string]bool{}}
+// NewReplicaSet builds the controller on its client, its informers from f
+// (kube-controller-manager's shared factory; nil: its own, which Start
+// opens).
+func NewReplicaSet(f *informer.Factory, c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *ReplicaSet {
+	f, own := informer.Or(f, c)
+	r := &ReplicaSet{c: c, eng: eng, rec: rec, rsets: informer.For[*appsv1.ReplicaSet](f, "replicasets"),
+		pods:     informer.For[*corev1.Pod](f, "pods").EnsureIndexer(informer.ControllerIndex, informer.ByController[*corev1.Pod]),
+		inFlight: map[types.UID]int{}, counts: map[types.UID]*podCounts{}, deleting: map[types.UID]map[string]bool{}, informers: own}
 	r.queue = newWorkQueue(eng, procSync(eng, r.syncReplicaSet))
 	r.queue.onRetry = retryStep(rec, c.Actor, "replicasets")
-	r.rsets.AddEventHandler(observeAndQueue[*appsv1.ReplicaSet](rec, c.Actor, "ReplicaSet", r.queue))
-	r.pods.AddEventHandler(func(ev informer.Event[*corev1.Pod]) {
+	r.rsets.AddEventHandlerFor(c.Actor, observeAndQueue[*appsv1.ReplicaSet](rec, c.Actor, "ReplicaSet", r.queue))
+	r.pods.AddEventHandlerFor(c.Actor, func(ev informer.Event[*corev1.Pod]) {
 		pod := ev.Obj
 		ref := metav1.GetControllerOfNoCopy(pod)
 		if ref == nil || ref.Kind != "ReplicaSet" {
@@ -76,11 +80,9 @@ func NewReplicaSet(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder)
 // Name is the controller's client name.
 func (r *ReplicaSet) Name() string { return r.c.Actor }
 
-// Start opens the controller's watches: ReplicaSets, then pods.
-func (r *ReplicaSet) Start() {
-	r.rsets.Run(r.c)
-	r.pods.Run(r.c)
-}
+// Start opens the controller's own watches (ReplicaSets, then pods); on
+// shared informers kube-controller-manager opens them.
+func (r *ReplicaSet) Start() { r.informers.Start() }
 
 // syncReplicaSet is syncReplicaSet (pkg/controller/replicaset/replica_set.go,
 // read at kubernetes master 003e862): when the expectations are met (no creations in flight),

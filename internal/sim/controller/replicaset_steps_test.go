@@ -35,7 +35,7 @@ func TestReplicaSetStepByStep(t *testing.T) {
 	h := newHarness(t)
 	c := h.client("replicaset-controller")
 	ob := c.Hold()
-	NewReplicaSet(c, h.eng, h.rec).Start()
+	NewReplicaSet(nil, c, h.eng, h.rec).Start()
 	h.create(replicaSet("web", 10))
 
 	// Batch 1: one POST, nothing delivered yet, no pod stored.
@@ -139,7 +139,7 @@ func TestSlowStartBatch(t *testing.T) {
 func TestReplicaSetWaitsForDeletions(t *testing.T) {
 	h := newHarness(t)
 	c := h.client("replicaset-controller")
-	NewReplicaSet(c, h.eng, h.rec).Start()
+	NewReplicaSet(nil, c, h.eng, h.rec).Start()
 	h.create(replicaSet("web", 3))
 	rs := h.rs("web").DeepCopy()
 	one := int32(1)

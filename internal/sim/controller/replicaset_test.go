@@ -8,7 +8,7 @@ import (
 )
 
 func startReplicaSet(h *harness) *ReplicaSet {
-	r := NewReplicaSet(h.client("replicaset-controller"), h.eng, h.rec)
+	r := NewReplicaSet(nil, h.client("replicaset-controller"), h.eng, h.rec)
 	r.Start()
 	return r
 }

@@ -27,19 +27,21 @@ type ResourceQuota struct {
 	quotas *informer.Informer[*corev1.ResourceQuota]
 	pods   *informer.Informer[*corev1.Pod]
 	queue  *workQueue
+	own    *informer.Factory // its own informers, when built without kube-controller-manager's
 }
 
 // NewResourceQuota builds the controller on its client; Start opens its
 // watches.
-func NewResourceQuota(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *ResourceQuota {
-	q := &ResourceQuota{c: c, rec: rec, quotas: informer.New[*corev1.ResourceQuota]("resourcequotas"), pods: informer.New[*corev1.Pod]("pods")}
+func NewResourceQuota(f *informer.Factory, c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *ResourceQuota {
+	f, own := informer.Or(f, c)
+	q := &ResourceQuota{c: c, rec: rec, quotas: informer.For[*corev1.ResourceQuota](f, "resourcequotas"), pods: informer.For[*corev1.Pod](f, "pods"), own: own}
 	q.queue = newWorkQueue(eng, procSync(eng, q.syncResourceQuota))
-	q.quotas.AddEventHandler(func(ev informer.Event[*corev1.ResourceQuota]) {
+	q.quotas.AddEventHandlerFor(c.Actor, func(ev informer.Event[*corev1.ResourceQuota]) {
 		if rq := ev.Obj; !ev.Deleted() && !sameList(rq.Spec.Hard, rq.Status.Hard) {
 			q.queue.add(rq.Namespace + "/" + rq.Name)
 		}
 	})
-	q.pods.AddEventHandler(func(ev informer.Event[*corev1.Pod]) {
+	q.pods.AddEventHandlerFor(c.Actor, func(ev informer.Event[*corev1.Pod]) {
 		// Replenish when a pod stops counting: deleted, or finished.
 		if pod, old := ev.Obj, ev.Old; ev.Deleted() || (old != nil && counts(old) && !counts(pod)) {
 			for _, rq := range q.quotas.ByNamespace(pod.Namespace) {
@@ -53,11 +55,9 @@ func NewResourceQuota(c *apiserver.Client, eng *engine.Engine, rec *trace.Record
 // Name is the controller's client name.
 func (q *ResourceQuota) Name() string { return q.c.Actor }
 
-// Start opens the controller's watches: ResourceQuotas, then pods.
-func (q *ResourceQuota) Start() {
-	q.quotas.Run(q.c)
-	q.pods.Run(q.c)
-}
+// Start opens the controller's own watches (ResourceQuotas, then pods);
+// on shared informers kube-controller-manager opens them.
+func (q *ResourceQuota) Start() { q.own.Start() }
 
 // counts: a pod charges its quota until it is Succeeded or Failed.
 func counts(p *corev1.Pod) bool {

@@ -34,7 +34,7 @@ func TestResourceQuotaUsageRecomputed(t *testing.T) {
 	elsewhere := quotaPod("c", "1")
 	elsewhere.Namespace = "default"
 	h.api.Seed(elsewhere)
-	q := NewResourceQuota(h.client("resourcequota-controller"), h.eng, h.rec)
+	q := NewResourceQuota(nil, h.client("resourcequota-controller"), h.eng, h.rec)
 	q.Start()
 	rq := &corev1.ResourceQuota{}
 	rq.Namespace, rq.Name = "team", "q"

@@ -16,7 +16,7 @@ import (
 func TestOldScaleDownConflictDoesNotEndTheSync(t *testing.T) {
 	h := newHarness(t)
 	c := h.client("deployment-controller")
-	NewDeployment(c, h.eng, h.rec).Start()
+	NewDeployment(nil, c, h.eng, h.rec).Start()
 	startReplicaSet(h)
 	h.create(rollingDeployment(4, "nginx:1.27"))
 	h.readyAll("default")
@@ -63,7 +63,7 @@ func TestStatusRetryKeepsTheObservedGeneration(t *testing.T) {
 	h := newHarness(t)
 	c := h.client("replicaset-controller")
 	ob := c.Hold()
-	NewReplicaSet(c, h.eng, h.rec).Start()
+	NewReplicaSet(nil, c, h.eng, h.rec).Start()
 	h.create(replicaSet("web", 1))
 	ob.SendAll() // the pod
 	h.settle()

@@ -14,9 +14,10 @@
 // Delivery adds no engine event: each watch event reaches the store and the
 // handlers in the callback the API server schedules for it, so a component
 // that reads through an informer sees changes at the same virtual time, in
-// the same order, as one that kept its own map. Components do not share
-// informers (kube-controller-manager shares one factory): each watch is a
-// request of its component, and the summary counts them.
+// the same order, as one that kept its own map. kube-controller-manager's
+// controllers share one Factory (factory.go): one watch per resource for
+// the process, a handler per controller; the other components keep their
+// own informers, each watch a request of its component.
 //
 // Reads are sorted by key, so a loop over a lister is the same on every
 // run (a Go map's order is not).
@@ -61,6 +62,7 @@ type Informer[T runtime.Object] struct {
 	sorted   []string // the keys in order; nil when a key came or went since
 	indexers []*index[T]
 	handlers []func(Event[T])
+	names    []string // the components whose handlers these are (shared informers)
 	running  bool
 }
 

@@ -343,7 +343,7 @@ func participantOf(actor string) string {
 		return "kubectl"
 	case actor == "kube-apiserver":
 		return "apiserver"
-	case strings.HasSuffix(actor, "-controller"):
+	case strings.HasSuffix(actor, "-controller"), actor == "kube-controller-manager":
 		return "cm"
 	case actor == "default-scheduler":
 		return "sched"
@@ -397,7 +397,7 @@ func sequence(tr *trace.Trace, o Options) *report.Sequence {
 				add(report.Message{From: "apiserver", To: "etcd", Text: text})
 			case s.Kind == "apiserver.response" || s.Kind == "apiserver.updated":
 				add(report.Message{From: "apiserver", To: "kubectl", Text: text, Reply: true})
-			case s.Kind == "watch.event" || s.Kind == "controller.observe" || s.Kind == "scheduler.queue" || s.Kind == "kubelet.admit" || s.Kind == "dns.record" || strings.HasPrefix(s.Kind, "kubeproxy."):
+			case s.Kind == "watch.event" || s.Kind == "watch.shared" || s.Kind == "controller.observe" || s.Kind == "scheduler.queue" || s.Kind == "kubelet.admit" || s.Kind == "dns.record" || strings.HasPrefix(s.Kind, "kubeproxy."):
 				add(report.Message{From: "apiserver", To: who, Text: text, Reply: true})
 			case s.To != "" || s.Kind == "deployment.newrs" || s.Kind == "replicaset.diff" || strings.HasPrefix(s.Kind, "endpointslice.") ||
 				s.Kind == "kubelet.running" || s.Kind == "event" || s.Kind == "event.patch" || s.Kind == "deployment.status":
