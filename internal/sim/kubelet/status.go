@@ -1,0 +1,80 @@
+package kubelet
+
+import (
+	"strings"
+	"time"
+
+	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
+	"github.com/k8sexplain/k8sexplain/internal/trace"
+	corev1 "k8s.io/api/core/v1"
+)
+
+// running reports the pod Running (the status manager's PATCH, sent now)
+// and, once it is stored, starts the readiness wait. It does not block: a
+// restarted container's worker goes on while the status travels.
+func (k *Kubelet) running(ps *podState, ip string, containers []string) {
+	pod := ps.pod
+	ps.running = true
+	ps.startedAt = k.eng.Now()
+	upd := statusCopy(pod)
+	upd.Status.Phase = corev1.PodRunning
+	upd.Status.PodIP = ip
+	upd.Status.PodIPs = []corev1.PodIP{{IP: ip}}
+	upd.Status.HostIP = ""
+	upd.Status.QOSClass = QoSClass(pod)
+	ready, delay, probeDesc := readinessPlan(pod)
+	setCond(upd, corev1.PodReadyToStartContainers, true)
+	setCond(upd, corev1.PodInitialized, true)
+	setCond(upd, corev1.ContainersReady, ready)
+	setCond(upd, corev1.PodReady, ready)
+	upd.Status.ContainerStatuses = runningStatuses(pod, ps, containers, apiTime(ps.startedAt))
+	for i, c := range pod.Spec.Containers {
+		// prober_manager.go UpdatePodStatus: a started container without
+		// a readiness probe is ready; one with a probe waits for it.
+		upd.Status.ContainerStatuses[i].Ready = ready || c.ReadinessProbe == nil
+	}
+	if n := len(pod.Spec.InitContainers); n > 0 {
+		upd.Status.InitContainerStatuses = k.initStatuses(ps, n, nil, "")
+		containers = append(append([]string{}, ps.sidecars...), containers...)
+	}
+	if !k.rec.Full() { // arguments are built only for a kept step
+		k.step(trace.PhaseReady, "kubelet.running", pod, "ip", ip, "ready", ready, "containers", strings.Join(containers, ", "))
+	}
+	gen := ps.generation
+	k.patchStatus(ps, upd, func() { k.afterRunning(ps, ready, gen, delay, probeDesc) })
+}
+
+// afterRunning runs when the Running status is stored: a pod without
+// readiness probes is Ready already; otherwise a prober waits for the
+// probes' first success.
+func (k *Kubelet) afterRunning(ps *podState, ready bool, gen int, delay time.Duration, probeDesc string) {
+	if ready {
+		ps.ready = true
+		k.ready()
+		return
+	}
+	k.eng.Go(func(p *engine.Proc) { k.awaitReadiness(p, ps, gen, delay, probeDesc) })
+}
+
+// awaitReadiness is the readiness prober's first success (prober
+// worker.go doProbe, then status_manager SetContainerReadiness): after
+// delay the containers and the pod turn Ready, unless a restart or a
+// failing probe came first.
+func (k *Kubelet) awaitReadiness(p *engine.Proc, ps *podState, gen int, delay time.Duration, probeDesc string) {
+	pod := ps.pod
+	p.Sleep(delay)
+	if ps.terminating || ps.generation != gen || ps.failReadiness {
+		return
+	}
+	k.step(trace.PhaseReady, "kubelet.probe", pod, "probe", probeDesc, "after", delay)
+	r := statusCopy(ps.pod)
+	setCond(r, corev1.ContainersReady, true)
+	setCond(r, corev1.PodReady, true)
+	for i := range r.Status.ContainerStatuses {
+		r.Status.ContainerStatuses[i].Ready = true
+	}
+	if k.writeStatus(p, ps, r) {
+		ps.ready = true
+		k.ready()
+	}
+}
