@@ -134,14 +134,14 @@ func (k *Kubelet) containerDown(p *engine.Proc, ps *podState, c *corev1.Containe
 	if !k.backOffRestart(p, ps, pod, c.Name, delay) {
 		return false
 	}
-	k.c.Event(trace.PhaseKubelet, pod, "Normal", "Pulled", fmt.Sprintf("Container image %q already present on machine and can be accessed by the pod", c.Image))
+	k.containerEvent(pod, c.Name, "Normal", "Pulled", fmt.Sprintf("Container image %q already present on machine and can be accessed by the pod", c.Image))
 	k.criStep("CreateContainer", pod, "container", c.Name, "image", c.Image)
 	k.runtimeStep("runtime.restart", pod, "container", c.Name, "ip", ps.ip, "restarts", ps.restartCount[c.Name])
 	p.Sleep(createTime)
-	k.c.Event(trace.PhaseKubelet, pod, "Normal", "Created", "Created container: "+c.Name)
+	k.containerEvent(pod, c.Name, "Normal", "Created", "Created container: "+c.Name)
 	k.criStep("StartContainer", pod, "container", c.Name)
 	p.Sleep(startTime)
-	k.c.Event(trace.PhaseKubelet, pod, "Normal", "Started", "Started container "+c.Name)
+	k.containerEvent(pod, c.Name, "Normal", "Started", "Started container "+c.Name)
 	k.running(ps, ps.ip, []string{c.Name})
 	return true
 }
@@ -165,12 +165,12 @@ func (k *Kubelet) livenessFails(ps *podState, c *corev1.Container, times int) {
 // restarts it; the hang comes back times-1 more times.
 func (k *Kubelet) livenessWorker(p *engine.Proc, ps *podState, c *corev1.Container, gen, times int) {
 	probe := c.LivenessProbe
-	if !k.probeFailures(p, ps, "Liveness", probe, probeFailure(ps, c, probe, true), gen) {
+	if !k.probeFailures(p, ps, c.Name, "Liveness", probe, probeFailure(ps, c, probe, true), gen) {
 		return
 	}
 	k.step(trace.PhaseKubelet, "kubelet.liveness", ps.pod, "container", c.Name, "probe", describeProbe(probe),
 		"failures", max(probe.FailureThreshold, 1), "period", time.Duration(max(probe.PeriodSeconds, 1))*time.Second)
-	k.c.Event(trace.PhaseKubelet, ps.pod, "Normal", "Killing", fmt.Sprintf("Container %s failed liveness probe, will be restarted", c.Name))
+	k.containerEvent(ps.pod, c.Name, "Normal", "Killing", fmt.Sprintf("Container %s failed liveness probe, will be restarted", c.Name))
 	k.runtimeStep("runtime.livekill", ps.pod, "container", c.Name, "grace", trace.Seconds(terminationGrace(ps.pod)))
 	p.Sleep(100 * time.Millisecond) // SIGTERM, and the hung process dies
 	if !k.containerDown(p, ps, c, 143, "Error", int(ps.restartCount[c.Name])) || times <= 1 {
@@ -187,7 +187,7 @@ func (k *Kubelet) livenessWorker(p *engine.Proc, ps *podState, c *corev1.Contain
 // (the probe times out) rather than answering "not ready".
 func (k *Kubelet) readinessWorker(p *engine.Proc, ps *podState, c *corev1.Container, gen int, hung bool) {
 	r := c.ReadinessProbe
-	if !k.probeFailures(p, ps, "Readiness", r, probeFailure(ps, c, r, hung), gen) {
+	if !k.probeFailures(p, ps, c.Name, "Readiness", r, probeFailure(ps, c, r, hung), gen) {
 		return
 	}
 	period := time.Duration(max(r.PeriodSeconds, 1)) * time.Second
@@ -204,7 +204,7 @@ func (k *Kubelet) readinessWorker(p *engine.Proc, ps *podState, c *corev1.Contai
 // failed check (the kubelet records every one; kubectl shows them as one
 // line with a count) up to failureThreshold, when it reports true. A
 // restart in between (generation changed) ends it.
-func (k *Kubelet) probeFailures(p *engine.Proc, ps *podState, kind string, probe *corev1.Probe, msg string, gen int) bool {
+func (k *Kubelet) probeFailures(p *engine.Proc, ps *podState, name, kind string, probe *corev1.Probe, msg string, gen int) bool {
 	period := time.Duration(max(probe.PeriodSeconds, 1)) * time.Second
 	threshold := int(max(probe.FailureThreshold, 1))
 	for range threshold {
@@ -212,7 +212,7 @@ func (k *Kubelet) probeFailures(p *engine.Proc, ps *podState, kind string, probe
 		if ps.terminating || k.Dead || ps.generation != gen {
 			return false
 		}
-		k.c.Event(trace.PhaseKubelet, ps.pod, "Warning", "Unhealthy", kind+" probe failed: "+msg)
+		k.containerEvent(ps.pod, name, "Warning", "Unhealthy", kind+" probe failed: "+msg)
 	}
 	return true
 }

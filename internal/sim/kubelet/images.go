@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
-	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -54,10 +53,10 @@ func (k *Kubelet) ensureImage(p *engine.Proc, ps *podState, c *corev1.Container)
 		}
 		// image_manager.go: with KubeletEnsureSecretPulledImages (beta, on
 		// by default since v1.35) the text ends "and can be accessed by the pod".
-		k.c.Event(trace.PhaseKubelet, pod, "Normal", "Pulled", fmt.Sprintf("Container image %q already present on machine and can be accessed by the pod", c.Image))
+		k.containerEvent(pod, c.Name, "Normal", "Pulled", fmt.Sprintf("Container image %q already present on machine and can be accessed by the pod", c.Image))
 		return
 	}
-	k.c.Event(trace.PhaseKubelet, pod, "Normal", "Pulling", fmt.Sprintf("Pulling image %q", c.Image))
+	k.containerEvent(pod, c.Name, "Normal", "Pulling", fmt.Sprintf("Pulling image %q", c.Image))
 	r := &pullRequest{ps: ps, c: c, queued: k.eng.Now(), worker: p}
 	k.puller.queue = append(k.puller.queue, r)
 	k.nextPull()
@@ -96,7 +95,7 @@ func (k *Kubelet) pulled(r *pullRequest, present bool, size int64, d time.Durati
 	}
 	k.criStep(call, pod, "image", r.c.Image, "container", r.c.Name, "size", HumanBytes(size), "took", d,
 		"queued", total-d)
-	k.c.Event(trace.PhaseKubelet, pod, "Normal", "Pulled", PulledMessage(r.c.Image, d, total, size))
+	k.containerEvent(pod, r.c.Name, "Normal", "Pulled", PulledMessage(r.c.Image, d, total, size))
 	r.done = true
 	r.worker.Wake() // a worker whose pod went away returns at once
 	k.nextPull()

@@ -185,7 +185,7 @@ func (k *Kubelet) initFailed(ps *podState, i, code int, run time.Duration) (dela
 // meanwhile.
 func (k *Kubelet) backOffRestart(p *engine.Proc, ps *podState, pod *corev1.Pod, name string, delay time.Duration) bool {
 	if delay > 0 {
-		k.c.Event(trace.PhaseKubelet, pod, "Warning", "BackOff", "Back-off restarting failed container "+name+" in pod "+pod.Name+"_"+pod.Namespace+"("+string(pod.UID)+")")
+		k.containerEvent(pod, name, "Warning", "BackOff", "Back-off restarting failed container "+name+" in pod "+pod.Name+"_"+pod.Namespace+"("+string(pod.UID)+")")
 	}
 	p.Sleep(delay)
 	if !k.alive(ps) {
@@ -229,7 +229,7 @@ func (k *Kubelet) startContainer(p *engine.Proc, ps *podState, c *corev1.Contain
 		return false
 	}
 	// kuberuntime_container.go startContainer's event texts.
-	k.c.Event(trace.PhaseKubelet, pod, "Normal", "Created", "Created container: "+c.Name)
+	k.containerEvent(pod, c.Name, "Normal", "Created", "Created container: "+c.Name)
 	if !k.rec.Full() { // arguments are built only for a kept step
 		k.criStep("StartContainer", pod, "container", c.Name)
 		var cmd any = strings.Join(append(append([]string{}, c.Command...), c.Args...), " ")
@@ -242,7 +242,7 @@ func (k *Kubelet) startContainer(p *engine.Proc, ps *podState, c *corev1.Contain
 	if !k.alive(ps) {
 		return false
 	}
-	k.c.Event(trace.PhaseKubelet, pod, "Normal", "Started", "Started container "+c.Name)
+	k.containerEvent(pod, c.Name, "Normal", "Started", "Started container "+c.Name)
 	return true
 }
 
@@ -257,7 +257,7 @@ func (k *Kubelet) pullFails(p *engine.Proc, ps *podState, c *corev1.Container) {
 	for attempt := 0; k.alive(ps); attempt++ {
 		pod := ps.pod
 		if attempt == 0 {
-			k.c.Event(trace.PhaseKubelet, pod, "Normal", "Pulling", fmt.Sprintf("Pulling image %q", c.Image))
+			k.containerEvent(pod, c.Name, "Normal", "Pulling", fmt.Sprintf("Pulling image %q", c.Image))
 		}
 		p.Sleep(500 * time.Millisecond)
 		if !k.alive(ps) {
@@ -283,8 +283,8 @@ func (k *Kubelet) errImagePull(ps *podState, pod *corev1.Pod, c *corev1.Containe
 	setCond(upd, corev1.PodReady, false)
 	k.patchStatus(ps, upd, nil)
 	ref := DockerReference(c.Image)
-	k.c.Event(trace.PhaseKubelet, pod, "Warning", "Failed", fmt.Sprintf("Failed to pull image %q: rpc error: code = NotFound desc = failed to pull and unpack image %q: failed to resolve reference %q: %s: not found", c.Image, ref, ref, ref))
-	k.c.Event(trace.PhaseKubelet, pod, "Warning", "Failed", "Error: ErrImagePull")
-	k.c.Event(trace.PhaseKubelet, pod, "Normal", "BackOff", fmt.Sprintf("Back-off pulling image %q", c.Image))
-	k.c.Event(trace.PhaseKubelet, pod, "Warning", "Failed", "Error: ImagePullBackOff")
+	k.containerEvent(pod, c.Name, "Warning", "Failed", fmt.Sprintf("Failed to pull image %q: rpc error: code = NotFound desc = failed to pull and unpack image %q: failed to resolve reference %q: %s: not found", c.Image, ref, ref, ref))
+	k.containerEvent(pod, c.Name, "Warning", "Failed", "Error: ErrImagePull")
+	k.containerEvent(pod, c.Name, "Normal", "BackOff", fmt.Sprintf("Back-off pulling image %q", c.Image))
+	k.containerEvent(pod, c.Name, "Warning", "Failed", "Error: ImagePullBackOff")
 }

@@ -78,3 +78,22 @@ func (k *Kubelet) awaitReadiness(p *engine.Proc, ps *podState, gen int, delay ti
 		k.ready()
 	}
 }
+
+// containerEvent records an event about container name of pod, with the
+// container's field path as involvedObject.fieldPath: every event of
+// kuberuntime and the image manager goes through the container's reference
+// (pkg/kubelet/container/ref.go GenerateContainerRef: spec.containers{web},
+// spec.initContainers{init}).
+func (k *Kubelet) containerEvent(pod *corev1.Pod, name, typ, reason, msg string) {
+	k.c.ContainerEvent(trace.PhaseKubelet, pod, fieldPath(pod, name), typ, reason, msg)
+}
+
+// fieldPath is the field path of container name in pod.
+func fieldPath(pod *corev1.Pod, name string) string {
+	for _, c := range pod.Spec.InitContainers {
+		if c.Name == name {
+			return "spec.initContainers{" + name + "}"
+		}
+	}
+	return "spec.containers{" + name + "}"
+}

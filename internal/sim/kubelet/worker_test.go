@@ -148,3 +148,27 @@ func TestMissingImage(t *testing.T) {
 		t.Fatal("pod still stored after deletion")
 	}
 }
+
+// TestContainerEventsCarryFieldPath: each container's events name it in
+// involvedObject.fieldPath, so two containers pulling one image are two
+// Events, not one with count 2 (getEventKey includes the field path).
+func TestContainerEventsCarryFieldPath(t *testing.T) {
+	h := newHarness(t)
+	p := newPod("web", ctr("a", "nginx:1.27"), ctr("b", "nginx:1.27"))
+	for i := range p.Spec.Containers {
+		p.Spec.Containers[i].ImagePullPolicy = corev1.PullAlways
+	}
+	p.Spec.InitContainers = []corev1.Container{ctr("init", "busybox")}
+	ob := h.k.c.Hold()
+	h.create(p)
+	h.settle()
+	var paths []string
+	for _, r := range ob.Requests() {
+		if ev, ok := r.Object.(*corev1.Event); ok && r.Verb == "POST" && ev.Reason == "Pulling" {
+			paths = append(paths, ev.InvolvedObject.FieldPath)
+		}
+	}
+	wantLines(t, "Pulling events created", paths, []string{"spec.initContainers{init}", "spec.containers{a}", "spec.containers{b}"})
+	ob.Release()
+	h.settle()
+}
