@@ -138,10 +138,10 @@ func (k *Kubelet) containerDown(p *engine.Proc, ps *podState, c *corev1.Containe
 	k.criStep("CreateContainer", pod, "container", c.Name, "image", c.Image)
 	k.runtimeStep("runtime.restart", pod, "container", c.Name, "ip", ps.ip, "restarts", ps.restartCount[c.Name])
 	p.Sleep(createTime)
-	k.containerEvent(pod, c.Name, "Normal", "Created", "Created container: "+c.Name)
+	k.containerEvent(pod, c.Name, "Normal", "Created", "Container created")
 	k.criStep("StartContainer", pod, "container", c.Name)
 	p.Sleep(startTime)
-	k.containerEvent(pod, c.Name, "Normal", "Started", "Started container "+c.Name)
+	k.containerEvent(pod, c.Name, "Normal", "Started", "Container started")
 	k.running(ps, ps.ip, []string{c.Name})
 	return true
 }

@@ -127,14 +127,14 @@ func TestCrashPanic(t *testing.T) {
 	wantLines(t, "the kubelet asked for", asked(ob), []string{
 		"PATCH /api/v1/namespaces/default/pods/web/status",
 		`event Pulled: Container image "nginx:1.27" already present on machine and can be accessed by the pod`,
-		"event Created: Created container: web",
-		"event Started: Started container web",
+		"event Created: Container created",
+		"event Started: Container started",
 		"PATCH /api/v1/namespaces/default/pods/web/status",
 		"PATCH /api/v1/namespaces/default/pods/web/status",
 		"event BackOff: Back-off restarting failed container web in pod web_default(" + string(h.pod("web").UID) + ")",
 		`event Pulled: Container image "nginx:1.27" already present on machine and can be accessed by the pod`,
-		"event Created: Created container: web",
-		"event Started: Started container web",
+		"event Created: Container created",
+		"event Started: Container started",
 		"PATCH /api/v1/namespaces/default/pods/web/status",
 	})
 	ob.Release()

@@ -228,8 +228,11 @@ func (k *Kubelet) startContainer(p *engine.Proc, ps *podState, c *corev1.Contain
 	if !k.alive(ps) {
 		return false
 	}
-	// kuberuntime_container.go startContainer's event texts.
-	k.containerEvent(pod, c.Name, "Normal", "Created", "Created container: "+c.Name)
+	// kuberuntime_container.go startContainer's event texts since v1.35
+	// (kubernetes PR #134043; checked for v1.37): "Container created",
+	// "Container started" — the container is named by the event's
+	// fieldPath, not in the message.
+	k.containerEvent(pod, c.Name, "Normal", "Created", "Container created")
 	if !k.rec.Full() { // arguments are built only for a kept step
 		k.criStep("StartContainer", pod, "container", c.Name)
 		var cmd any = strings.Join(append(append([]string{}, c.Command...), c.Args...), " ")
@@ -242,7 +245,7 @@ func (k *Kubelet) startContainer(p *engine.Proc, ps *podState, c *corev1.Contain
 	if !k.alive(ps) {
 		return false
 	}
-	k.containerEvent(pod, c.Name, "Normal", "Started", "Started container "+c.Name)
+	k.containerEvent(pod, c.Name, "Normal", "Started", "Container started")
 	return true
 }
 

@@ -22,8 +22,8 @@ func TestPodWorkerStepByStep(t *testing.T) {
 	wantLines(t, "the kubelet asked for", asked(ob), []string{
 		`event Pulling: Pulling image "nginx:1.27"`,
 		`event Pulled: Successfully pulled image "nginx:1.27" in 1.64s (1.64s including waiting). Image size: 75497472 bytes.`,
-		"event Created: Created container: web",
-		"event Started: Started container web",
+		"event Created: Container created",
+		"event Started: Container started",
 		"PATCH /api/v1/namespaces/default/pods/web/status",
 	})
 	if p := h.pod("web"); p.Status.Phase == corev1.PodRunning || h.ready != 0 {
