@@ -44,6 +44,7 @@ func newHarness(t *testing.T, images ...string) *harness {
 	node := &corev1.Node{}
 	node.Name = "node-a"
 	node.Spec.PodCIDR = "10.244.1.0/24"
+	node.Status.Addresses = []corev1.NodeAddress{{Type: corev1.NodeInternalIP, Address: "10.0.0.11"}, {Type: corev1.NodeHostName, Address: "node-a"}}
 	node.Status.Images = []corev1.ContainerImage{{Names: append([]string{PauseImage}, images...), SizeBytes: 1 << 20}}
 	node.Status.Allocatable = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("2"), corev1.ResourceMemory: resource.MustParse("4Gi"), corev1.ResourcePods: resource.MustParse("110")}
 	api.Seed(node)

@@ -58,6 +58,7 @@ type Kubelet struct {
 	rec    *trace.Recorder
 	images map[string]int64 // present on the node: name → size
 	cidr   *net.IPNet
+	hostIP string // the node's InternalIP: pods' status.hostIP
 	nextIP int
 	pods   map[types.UID]*podState         // the pod workers' state
 	podInf *informer.Informer[*corev1.Pod] // the node's pods as the API server has them
@@ -82,6 +83,11 @@ func New(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder, node *cor
 	for _, im := range node.Status.Images {
 		for _, n := range im.Names {
 			k.images[n] = im.SizeBytes
+		}
+	}
+	for _, a := range node.Status.Addresses {
+		if a.Type == corev1.NodeInternalIP && k.hostIP == "" {
+			k.hostIP = a.Address
 		}
 	}
 	if node.Spec.PodCIDR != "" {

@@ -38,6 +38,7 @@ func (k *Kubelet) podWorker(p *engine.Proc, ps *podState) {
 		k.step(trace.PhaseKubelet, "kubelet.admit", pod, "node", k.Node, "qos", string(QoSClass(pod)))
 		k.criStep("RunPodSandbox", pod, "image", PauseImage)
 	}
+	k.pending(ps)
 	p.Sleep(k.sandboxTime(pod))
 	if !k.alive(ps) {
 		return

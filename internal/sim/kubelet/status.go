@@ -20,7 +20,7 @@ func (k *Kubelet) running(ps *podState, ip string, containers []string) {
 	upd.Status.Phase = corev1.PodRunning
 	upd.Status.PodIP = ip
 	upd.Status.PodIPs = []corev1.PodIP{{IP: ip}}
-	upd.Status.HostIP = ""
+	k.setHostIP(upd)
 	upd.Status.QOSClass = QoSClass(pod)
 	ready, delay, probeDesc := readinessPlan(pod)
 	setCond(upd, corev1.PodReadyToStartContainers, true)
@@ -96,4 +96,55 @@ func fieldPath(pod *corev1.Pod, name string) string {
 		}
 	}
 	return "spec.containers{" + name + "}"
+}
+
+// setHostIP writes the node's address into the status (kubelet_pods.go
+// generateAPIPodStatus: hostIP and hostIPs from the node's InternalIP).
+func (k *Kubelet) setHostIP(upd *corev1.Pod) {
+	upd.Status.HostIP = k.hostIP
+	upd.Status.HostIPs = nil
+	if k.hostIP != "" {
+		upd.Status.HostIPs = []corev1.HostIP{{IP: k.hostIP}}
+	}
+}
+
+// pending is the first status the kubelet writes for a pod, at the start
+// of its first sync (kubelet.go SyncPod: generateAPIPodStatus, then
+// statusManager.SetPodStatus, before the runtime creates the sandbox):
+// phase Pending, the node's hostIP, startTime, and every container waiting
+// — ContainerCreating, or PodInitializing while init containers have to
+// run first (kubelet_pods.go convertToAPIContainerStatuses). This is what
+// kubectl get pods shows as ContainerCreating during the image pull.
+func (k *Kubelet) pending(ps *podState) {
+	pod := ps.pod
+	upd := statusCopy(pod)
+	upd.Status.Phase = corev1.PodPending
+	upd.Status.QOSClass = QoSClass(pod)
+	k.setHostIP(upd)
+	waiting := "ContainerCreating"
+	if len(pod.Spec.InitContainers) > 0 {
+		waiting = "PodInitializing"
+	}
+	statuses := func(cs []corev1.Container) []corev1.ContainerStatus {
+		out := make([]corev1.ContainerStatus, 0, len(cs))
+		for _, c := range cs {
+			out = append(out, corev1.ContainerStatus{Name: c.Name, Image: c.Image, Started: ptrBool(false),
+				State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: waiting}}})
+		}
+		return out
+	}
+	if len(pod.Spec.InitContainers) > 0 {
+		upd.Status.InitContainerStatuses = statuses(pod.Spec.InitContainers)
+	}
+	upd.Status.ContainerStatuses = statuses(pod.Spec.Containers)
+	unready := "containers with unready status: [" + strings.ReplaceAll(containerNames(pod), ",", "") + "]"
+	setCond(upd, corev1.PodReadyToStartContainers, false)
+	if len(pod.Spec.InitContainers) > 0 {
+		setCondReason(upd, corev1.PodInitialized, false, "ContainersNotInitialized", incomplete(pod, 0))
+	} else {
+		setCond(upd, corev1.PodInitialized, true)
+	}
+	setCondReason(upd, corev1.ContainersReady, false, "ContainersNotReady", unready)
+	setCondReason(upd, corev1.PodReady, false, "ContainersNotReady", unready)
+	k.patchStatus(ps, upd, nil)
 }

@@ -20,6 +20,7 @@ func TestPodWorkerStepByStep(t *testing.T) {
 	h.create(newPod("web", ctr("web", "nginx:1.27")))
 	h.settle()
 	wantLines(t, "the kubelet asked for", asked(ob), []string{
+		"PATCH /api/v1/namespaces/default/pods/web/status",
 		`event Pulling: Pulling image "nginx:1.27"`,
 		`event Pulled: Successfully pulled image "nginx:1.27" in 1.64s (1.64s including waiting). Image size: 75497472 bytes.`,
 		"event Created: Container created",
@@ -48,10 +49,10 @@ func TestPodWorkerFailedStatusWrite(t *testing.T) {
 	h.create(newPod("web", ctr("web", "nginx:1.27")))
 	h.settle()
 	lines := asked(ob)
-	if len(lines) != 4 || !strings.HasPrefix(lines[0], "event Pulled: Container image \"nginx:1.27\" already present") {
+	if len(lines) != 5 || !strings.HasPrefix(lines[1], "event Pulled: Container image \"nginx:1.27\" already present") {
 		t.Fatalf("asked for %q", lines)
 	}
-	ob.Fail(3, &apiserver.Status{Code: 409, Reason: "Conflict", Message: "no"})
+	ob.Fail(4, &apiserver.Status{Code: 409, Reason: "Conflict", Message: "no"})
 	ob.Release()
 	h.settle()
 	if h.ready != 0 || h.pod("web").Status.Phase == corev1.PodRunning {
@@ -125,6 +126,7 @@ func TestMissingImage(t *testing.T) {
 	h.create(newPod("web", ctr("web", "nginx:9")))
 	h.eng.RunUntil(time.Minute)
 	wantLines(t, "the kubelet asked for", asked(ob), []string{
+		"PATCH /api/v1/namespaces/default/pods/web/status",
 		`event Pulling: Pulling image "nginx:9"`,
 		"PATCH /api/v1/namespaces/default/pods/web/status",
 		`event Failed: Failed to pull image "nginx:9": rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:9": failed to resolve reference "docker.io/library/nginx:9": docker.io/library/nginx:9: not found`,
@@ -170,5 +172,48 @@ func TestContainerEventsCarryFieldPath(t *testing.T) {
 	}
 	wantLines(t, "Pulling events created", paths, []string{"spec.initContainers{init}", "spec.containers{a}", "spec.containers{b}"})
 	ob.Release()
+	h.settle()
+}
+
+// TestFirstStatusIsPending: the kubelet's first status write comes as it
+// admits the pod, before the pull (kubelet.go SyncPod →
+// generateAPIPodStatus): Pending, the container Waiting ContainerCreating,
+// hostIP/hostIPs from the node's InternalIP, startTime; the Running write
+// keeps hostIP.
+func TestFirstStatusIsPending(t *testing.T) {
+	h := newHarness(t)
+	h.create(newPod("web", ctr("web", "nginx:1.27")))
+	h.eng.RunUntil(time.Second) // the pull takes 1.64 s
+	p := h.pod("web")
+	cs := p.Status.ContainerStatuses
+	if p.Status.Phase != corev1.PodPending || p.Status.HostIP != "10.0.0.11" || len(p.Status.HostIPs) != 1 || p.Status.StartTime == nil ||
+		len(cs) != 1 || cs[0].State.Waiting == nil || cs[0].State.Waiting.Reason != "ContainerCreating" || p.Status.PodIP != "" {
+		t.Fatalf("during the pull: phase %s hostIP %q hostIPs %v startTime %v podIP %q statuses %+v",
+			p.Status.Phase, p.Status.HostIP, p.Status.HostIPs, p.Status.StartTime, p.Status.PodIP, cs)
+	}
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodReady && (c.Status != corev1.ConditionFalse || c.Message != "containers with unready status: [web]") {
+			t.Fatalf("Ready condition %+v", c)
+		}
+	}
+	h.settle()
+	if p := h.pod("web"); p.Status.Phase != corev1.PodRunning || p.Status.HostIP != "10.0.0.11" {
+		t.Fatalf("running: phase %s hostIP %q", p.Status.Phase, p.Status.HostIP)
+	}
+}
+
+// TestFirstStatusWithInitContainers: with init containers every container
+// waits with PodInitializing and Initialized is False.
+func TestFirstStatusWithInitContainers(t *testing.T) {
+	h := newHarness(t)
+	p := newPod("web", ctr("web", "nginx:1.27"))
+	p.Spec.InitContainers = []corev1.Container{ctr("init", "busybox")}
+	h.create(p)
+	h.eng.RunUntil(100 * time.Millisecond)
+	got := h.pod("web")
+	if got.Status.InitContainerStatuses[0].State.Waiting.Reason != "PodInitializing" || got.Status.ContainerStatuses[0].State.Waiting.Reason != "PodInitializing" ||
+		PodStatusColumn(got) != "Init:0/1" {
+		t.Fatalf("statuses %+v / %+v, column %s", got.Status.InitContainerStatuses, got.Status.ContainerStatuses, PodStatusColumn(got))
+	}
 	h.settle()
 }
