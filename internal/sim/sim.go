@@ -323,6 +323,7 @@ func nodeName(i int) string {
 // podCIDRs come from node-ipam when the cluster starts (AllocateNodeCIDRs).
 func DefaultNodes(workers int, controlPlane bool) []*corev1.Node {
 	var out []*corev1.Node
+	nodeIndex := 0
 	mk := func(name string) *corev1.Node {
 		n := &corev1.Node{}
 		n.Name = name
@@ -337,6 +338,11 @@ func DefaultNodes(workers int, controlPlane bool) []*corev1.Node {
 			{Names: []string{k8sversion.PauseImage}, SizeBytes: 320 << 10},
 			{Names: []string{k8sversion.KubeProxyImage}, SizeBytes: 30 << 20},
 		}
+		// The kubelet reports the node's addresses (InternalIP, Hostname;
+		// kubelet_node_status.go setNodeAddress); pods' status.hostIP comes
+		// from them. 10.0.0.0/16 as kubeadm clusters often use, in list order.
+		n.Status.Addresses = []corev1.NodeAddress{{Type: corev1.NodeInternalIP, Address: nodeAddress(nodeIndex)}, {Type: corev1.NodeHostName, Address: name}}
+		nodeIndex++
 		n.Status.NodeInfo = corev1.NodeSystemInfo{KubeletVersion: k8sversion.Version, OperatingSystem: "linux", Architecture: "amd64",
 			ContainerRuntimeVersion: "containerd://" + k8sversion.ContainerdVersion}
 		return n
@@ -352,6 +358,9 @@ func DefaultNodes(workers int, controlPlane bool) []*corev1.Node {
 	}
 	return out
 }
+
+// nodeAddress is the InternalIP of the i-th node (0-based): 10.0.0.10 on.
+func nodeAddress(i int) string { return fmt.Sprintf("10.0.%d.%d", (i+10)/250, (i+10)%250) }
 
 // Writes is the API server's log of write requests (with Config.LogWrites).
 func (c *Cluster) Writes() []apiserver.Write { return c.api.Writes }

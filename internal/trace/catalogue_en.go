@@ -250,7 +250,7 @@ func catalogueEN() map[string]Entry {
 		"runtime.start": {"process started in {container}: {cmd}",
 			"The container's first process runs as PID 1 in its PID namespace: it must handle SIGTERM itself, or graceful shutdown ends with SIGKILL."},
 		"kubelet.running": {"status PATCH: phase Running, podIP {ip}, Ready={ready} (containers: {containers})",
-			"The kubelet reports through the pods/status subresource. A pod without a readiness probe is Ready as soon as its containers run. A real kubelet writes once before this, while the image is still pulled: phase Pending, the container Waiting with reason ContainerCreating, hostIP and startTime — that is the ContainerCreating `kubectl get pods` shows; this simulator's first status write is this one (docs/FIDELITY.md)."},
+			"The kubelet reports through the pods/status subresource. A pod without a readiness probe is Ready as soon as its containers run. Its first write came earlier, when it admitted the pod, before the image pull: phase Pending, every container Waiting with reason ContainerCreating (PodInitializing while init containers have to run), hostIP and startTime — that is the ContainerCreating `kubectl get pods` shows during the pull (-v shows that PATCH)."},
 		"kubelet.probe": {"readiness probe {probe} passed after {after}: Ready=True",
 			"The readiness probe starts after initialDelaySeconds and runs every periodSeconds; only a Ready pod's endpoint is marked ready and gets traffic (a not-ready one is listed with ready=false). Liveness failures restart the container; readiness failures only mark its endpoint not ready."},
 		"endpointslice.create": {"EndpointSlice for Service {service}: {ready} ready of {total} — {endpoints}",

@@ -39,8 +39,8 @@ func TestExplanationFacts(t *testing.T) {
 			has: []string{"Endpoints", "docs/FIDELITY.md"}},
 		{kind: "replicaset.shrink", why: "ActivePodsWithRanks also ranks by pod-deletion-cost, ready time and restarts",
 			has: []string{"pod-deletion-cost"}},
-		{kind: "kubelet.running", why: "a real kubelet's first status write is Pending with ContainerCreating; the trace says this one is the simulator's first",
-			has: []string{"ContainerCreating", "docs/FIDELITY.md"}},
+		{kind: "kubelet.running", why: "a real kubelet's first status write is Pending with ContainerCreating, hostIP and startTime, and the simulator's kubelet writes it first too",
+			has: []string{"ContainerCreating", "hostIP", "startTime"}},
 		{kind: "kubectl.delete", why: "kubectl delete waits for the object to go by default", has: []string{"--wait=true"}},
 	} {
 		for _, lang := range []string{"en", "ru"} {

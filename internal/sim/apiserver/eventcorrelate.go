@@ -44,9 +44,11 @@ import (
 // pkg/controller/replicaset/replica_set.go NewBaseController; the kubelet
 // one, cmd/kubelet/app/server.go).
 //
-// Left out: involvedObject.fieldPath (the kubelet's container events carry
-// spec.containers{name}; getEventKey includes it, the aggregation and spam
-// keys do not), and the broadcaster's serialization: upstream one goroutine
+// The kubelet's container events carry involvedObject.fieldPath
+// (spec.containers{name}, ContainerEvent): getEventKey includes it, the
+// aggregation and spam keys do not.
+//
+// Left out: the broadcaster's serialization: upstream one goroutine
 // writes a recorder's events one request at a time (event.go
 // recordToSink), here each create goes out when recorded.
 const (
@@ -105,14 +107,18 @@ func hashStrings(parts ...string) uint64 {
 // logKey is the logger's key: the whole event (getEventKey), or the
 // aggregation key for an aggregate event (combined, msg "").
 type logKey struct {
-	agg      aggregateKey
-	msg      string
-	combined bool
+	agg       aggregateKey
+	msg       string
+	fieldPath string // involvedObject.fieldPath: getEventKey includes it
+	combined  bool
 }
 
 // hash is the key as the logger's LRU holds it (see aggregateRecord).
 func (k logKey) hash() uint64 {
 	h := fnv1a.Hash(hashStrings(k.agg.uid, k.agg.typ, k.agg.reason, k.msg))
+	if k.fieldPath != "" {
+		h = fnv1a.Hash(hashStrings(k.agg.uid, k.agg.typ, k.agg.reason, k.msg, k.fieldPath))
+	}
 	if k.combined {
 		h = h.Byte(1)
 	}
@@ -293,6 +299,14 @@ func (c *Client) aggregate(agg aggregateKey, msg string) (string, bool) {
 // then POST events for a new one or PATCH events/NAME for one seen before;
 // a step for the story either way.
 func (c *Client) Event(phase trace.Phase, regarding runtime.Object, typ, reason, msg string) {
+	c.ContainerEvent(phase, regarding, "", typ, reason, msg)
+}
+
+// ContainerEvent is Event about one container of a pod: fieldPath is its
+// field path (spec.containers{web}), as the kubelet's container reference
+// carries it (pkg/kubelet/container/ref.go GenerateContainerRef); "" for
+// the object as a whole.
+func (c *Client) ContainerEvent(phase trace.Phase, regarding runtime.Object, fieldPath, typ, reason, msg string) {
 	m := Meta(regarding)
 	res := ResourceOf(regarding)
 	agg := keyOf(regarding, typ, reason)
@@ -301,7 +315,7 @@ func (c *Client) Event(phase trace.Phase, regarding runtime.Object, typ, reason,
 	ts := metav1.NewTime(Epoch.Add(now))
 	// The logger counts the event before the filter decides (eventObserve
 	// runs before filterFunc in EventCorrelate).
-	lk := logKey{agg: agg, combined: combined}
+	lk := logKey{agg: agg, combined: combined, fieldPath: fieldPath}
 	if !combined {
 		lk.msg = msg
 	}
@@ -330,14 +344,14 @@ func (c *Client) Event(phase trace.Phase, regarding runtime.Object, typ, reason,
 		c.s.EventsDropped++
 		if !c.s.rec.Full() {
 			c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event.spam", Object: objectRef(regarding),
-				Fields: trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind)})
+				Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind), fieldPath)})
 		}
 		return
 	}
 
 	component, _, _ := strings.Cut(c.Actor, "/")
 	ev := &corev1.Event{
-		InvolvedObject: corev1.ObjectReference{Kind: res.Kind, Namespace: m.GetNamespace(), Name: m.GetName(), UID: m.GetUID()},
+		InvolvedObject: corev1.ObjectReference{Kind: res.Kind, Namespace: m.GetNamespace(), Name: m.GetName(), UID: m.GetUID(), FieldPath: fieldPath},
 		Type:           typ, Reason: reason, Message: msg,
 		Source:         corev1.EventSource{Component: component},
 		FirstTimestamp: metav1.NewTime(Epoch.Add(log.first)), LastTimestamp: ts, Count: count,
@@ -350,7 +364,7 @@ func (c *Client) Event(phase trace.Phase, regarding runtime.Object, typ, reason,
 		c.s.EventsCreated++
 		if !c.s.rec.Full() {
 			c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event", Object: objectRef(regarding),
-				Fields: trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind)})
+				Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind), fieldPath)})
 		}
 		c.createEvent(ev, log)
 		return
@@ -358,7 +372,7 @@ func (c *Client) Event(phase trace.Phase, regarding runtime.Object, typ, reason,
 	c.s.EventsPatched++
 	if !c.s.rec.Full() {
 		c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event.patch", Object: objectRef(regarding),
-			Fields: trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind, "count", count)})
+			Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind, "count", count), fieldPath)})
 	}
 	if log.answered {
 		c.patchEvent(ev, log)
@@ -418,4 +432,13 @@ func (c *Client) patchEvent(ev *corev1.Event, le *eventLog) {
 			c.createEvent(&fresh, le)
 		}
 	})
+}
+
+// withFieldPath adds an event's involvedObject.fieldPath to its step, when
+// it has one (kubectl describe prints it before the message).
+func withFieldPath(f []trace.Field, fieldPath string) []trace.Field {
+	if fieldPath == "" {
+		return f
+	}
+	return append(f, trace.F("fieldpath", fieldPath)...)
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -64,7 +65,7 @@ func (k *Kubelet) Crash(pod string, reason string, times int) error {
 				}
 				k.readinessFails(ps, c)
 			default:
-				k.exitContainer(ps, c, reason, 0, times)
+				k.exitContainer(ps, c, reason, times)
 			}
 			return nil
 		}
@@ -73,27 +74,39 @@ func (k *Kubelet) Crash(pod string, reason string, times int) error {
 }
 
 // exitContainer: the process dies; the kubelet records it and restarts
-// only this container, inside the same sandbox.
-func (k *Kubelet) exitContainer(ps *podState, c *corev1.Container, reason string, n, times int) {
-	pod := ps.pod
-	code, why := 2, "Error"
-	if reason == CrashOOM {
-		code, why = 137, "OOMKilled"
-		lim := c.Resources.Limits[corev1.ResourceMemory]
-		k.runtimeStep("runtime.oom", pod, "container", c.Name, "limit", lim.String())
-	} else if reason == CrashPanic {
-		k.runtimeStep("runtime.panic", pod, "container", c.Name)
-	}
-	k.containerDown(ps, c, code, why, int(ps.restartCount[c.Name]), func() {
-		if n+1 < times {
-			k.eng.After(uptimeBeforeCrash, func() { k.exitContainer(ps, c, reason, n+1, times) })
+// only this container, inside the same sandbox, times times in a row.
+func (k *Kubelet) exitContainer(ps *podState, c *corev1.Container, reason string, times int) {
+	k.eng.Go(func(p *engine.Proc) { k.crashLoop(p, ps, c, reason, times) })
+}
+
+// crashLoop is the container dying times times, each after
+// uptimeBeforeCrash of running since its restart.
+func (k *Kubelet) crashLoop(p *engine.Proc, ps *podState, c *corev1.Container, reason string, times int) {
+	for n := range times {
+		if n > 0 {
+			p.Sleep(uptimeBeforeCrash)
 		}
-	})
+		pod := ps.pod
+		code, why := 2, "Error" // a Go panic's exit status
+		if reason == CrashOOM {
+			// The kernel's OOM killer: SIGKILL, exit 137, reason OOMKilled.
+			code, why = 137, "OOMKilled"
+			lim := c.Resources.Limits[corev1.ResourceMemory]
+			k.runtimeStep("runtime.oom", pod, "container", c.Name, "limit", lim.String())
+		} else if reason == CrashPanic {
+			k.runtimeStep("runtime.panic", pod, "container", c.Name)
+		}
+		if !k.containerDown(p, ps, c, code, why, int(ps.restartCount[c.Name])) {
+			return
+		}
+	}
 }
 
 // containerDown reports the terminated container, waits out the back-off
-// and restarts it; then runs after the restart.
-func (k *Kubelet) containerDown(ps *podState, c *corev1.Container, code int, why string, n int, then func()) {
+// and restarts it in the same sandbox (kuberuntime_manager.go SyncPod:
+// computePodActions finds it exited, doBackOff, then startContainer); false
+// when the pod went away during the back-off.
+func (k *Kubelet) containerDown(p *engine.Proc, ps *podState, c *corev1.Container, code int, why string, n int) bool {
 	pod := ps.pod
 	ps.generation++
 	ps.ready = false
@@ -118,41 +131,19 @@ func (k *Kubelet) containerDown(ps *podState, c *corev1.Container, code int, why
 	}
 	k.step(trace.PhaseKubelet, kind, pod, "container", c.Name, "code", code, "reason", why, "restart", ps.restartCount[c.Name]+1, "delay", delay, "state", waiting)
 	k.patchStatus(ps, upd, nil)
-	k.restartAfter(ps, pod, c.Name, delay, func() {
-		// The restart is a new startContainer: the image check, Created, Started.
-		k.c.Event(trace.PhaseKubelet, pod, "Normal", "Pulled", fmt.Sprintf("Container image %q already present on machine and can be accessed by the pod", c.Image))
-		k.criStep("CreateContainer", pod, "container", c.Name, "image", c.Image)
-		k.runtimeStep("runtime.restart", pod, "container", c.Name, "ip", ps.ip, "restarts", ps.restartCount[c.Name])
-		k.eng.After(createTime, func() {
-			k.c.Event(trace.PhaseKubelet, pod, "Normal", "Created", "Created container: "+c.Name)
-			k.criStep("StartContainer", pod, "container", c.Name)
-			k.eng.After(startTime, func() {
-				k.c.Event(trace.PhaseKubelet, pod, "Normal", "Started", "Started container "+c.Name)
-				k.running(ps, ps.ip, []string{c.Name})
-				then()
-			})
-		})
-	})
-}
-
-// restartAfter records the BackOff event when the restart has to wait,
-// then after delay counts the restart and runs restart, unless the pod is
-// going away or the node died meanwhile (pkg/kubelet/kuberuntime
-// doBackOff, then a new start in the same sandbox).
-func (k *Kubelet) restartAfter(ps *podState, pod *corev1.Pod, name string, delay time.Duration, restart func()) {
-	if delay > 0 {
-		k.c.Event(trace.PhaseKubelet, pod, "Warning", "BackOff", "Back-off restarting failed container "+name+" in pod "+pod.Name+"_"+pod.Namespace+"("+string(pod.UID)+")")
+	if !k.backOffRestart(p, ps, pod, c.Name, delay) {
+		return false
 	}
-	k.eng.After(delay, func() {
-		if ps.terminating || k.Dead {
-			return
-		}
-		if ps.restartCount == nil {
-			ps.restartCount = map[string]int32{}
-		}
-		ps.restartCount[name]++
-		restart()
-	})
+	k.containerEvent(pod, c.Name, "Normal", "Pulled", fmt.Sprintf("Container image %q already present on machine and can be accessed by the pod", c.Image))
+	k.criStep("CreateContainer", pod, "container", c.Name, "image", c.Image)
+	k.runtimeStep("runtime.restart", pod, "container", c.Name, "ip", ps.ip, "restarts", ps.restartCount[c.Name])
+	p.Sleep(createTime)
+	k.containerEvent(pod, c.Name, "Normal", "Created", "Container created")
+	k.criStep("StartContainer", pod, "container", c.Name)
+	p.Sleep(startTime)
+	k.containerEvent(pod, c.Name, "Normal", "Started", "Container started")
+	k.running(ps, ps.ip, []string{c.Name})
+	return true
 }
 
 // livenessFails: the process hangs. The kubelet's probe workers run each
@@ -161,66 +152,69 @@ func (k *Kubelet) restartAfter(ps *podState, pod *corev1.Pod, name string, delay
 // endpoints; the liveness probe, at its own threshold, makes the kubelet
 // kill and restart the container (pkg/kubelet/prober/worker.go).
 func (k *Kubelet) livenessFails(ps *podState, c *corev1.Container, times int) {
-	p := c.LivenessProbe
-	period := time.Duration(max(p.PeriodSeconds, 1)) * time.Second
-	threshold := max(p.FailureThreshold, 1)
 	gen := ps.generation
 	k.runtimeStep("runtime.hang", ps.pod, "container", c.Name)
-	if r := c.ReadinessProbe; r != nil {
-		k.probeFailures(ps, c, "Readiness", r, probeFailure(ps, c, r, true), gen, func() {
-			k.step(trace.PhaseKubelet, "kubelet.readiness", ps.pod, "container", c.Name, "probe", describeProbe(r),
-				"failures", max(r.FailureThreshold, 1), "period", fmt.Sprintf("%ds", max(r.PeriodSeconds, 1)))
-			k.notReady(ps)
-		})
+	if c.ReadinessProbe != nil {
+		k.eng.Go(func(p *engine.Proc) { k.readinessWorker(p, ps, c, gen, true) })
 	}
-	k.probeFailures(ps, c, "Liveness", p, probeFailure(ps, c, p, true), gen, func() {
-		k.step(trace.PhaseKubelet, "kubelet.liveness", ps.pod, "container", c.Name, "probe", describeProbe(p),
-			"failures", threshold, "period", period)
-		// kuberuntime: the kill reason's message, then Killing.
-		k.c.Event(trace.PhaseKubelet, ps.pod, "Normal", "Killing", fmt.Sprintf("Container %s failed liveness probe, will be restarted", c.Name))
-		k.runtimeStep("runtime.livekill", ps.pod, "container", c.Name, "grace", trace.Seconds(terminationGrace(ps.pod)))
-		// A hung process runs no handler of its own: SIGTERM's default
-		// action ends it at once, exit code 143 = 128 + 15.
-		k.eng.After(100*time.Millisecond, func() {
-			k.containerDown(ps, c, 143, "Error", int(ps.restartCount[c.Name]), func() {
-				if times > 1 {
-					// The restarted process serves for a while, then hangs again.
-					k.eng.After(uptimeBeforeCrash, func() {
-						if !ps.terminating && !k.Dead {
-							k.livenessFails(ps, c, times-1)
-						}
-					})
-				}
-			})
-		})
-	})
+	k.eng.Go(func(p *engine.Proc) { k.livenessWorker(p, ps, c, gen, times) })
+}
+
+// livenessWorker is the liveness probe's worker on a hung container: at
+// failureThreshold the kubelet kills the container (event Killing) and
+// restarts it; the hang comes back times-1 more times.
+func (k *Kubelet) livenessWorker(p *engine.Proc, ps *podState, c *corev1.Container, gen, times int) {
+	probe := c.LivenessProbe
+	if !k.probeFailures(p, ps, c.Name, "Liveness", probe, probeFailure(ps, c, probe, true), gen) {
+		return
+	}
+	k.step(trace.PhaseKubelet, "kubelet.liveness", ps.pod, "container", c.Name, "probe", describeProbe(probe),
+		"failures", max(probe.FailureThreshold, 1), "period", time.Duration(max(probe.PeriodSeconds, 1))*time.Second)
+	k.containerEvent(ps.pod, c.Name, "Normal", "Killing", fmt.Sprintf("Container %s failed liveness probe, will be restarted", c.Name))
+	k.runtimeStep("runtime.livekill", ps.pod, "container", c.Name, "grace", trace.Seconds(terminationGrace(ps.pod)))
+	p.Sleep(100 * time.Millisecond) // SIGTERM, and the hung process dies
+	if !k.containerDown(p, ps, c, 143, "Error", int(ps.restartCount[c.Name])) || times <= 1 {
+		return
+	}
+	p.Sleep(uptimeBeforeCrash)
+	if k.alive(ps) {
+		k.livenessFails(ps, c, times-1)
+	}
+}
+
+// readinessWorker is the readiness probe's worker while it fails: at
+// failureThreshold the pod is marked not Ready. hung: the process hangs
+// (the probe times out) rather than answering "not ready".
+func (k *Kubelet) readinessWorker(p *engine.Proc, ps *podState, c *corev1.Container, gen int, hung bool) {
+	r := c.ReadinessProbe
+	if !k.probeFailures(p, ps, c.Name, "Readiness", r, probeFailure(ps, c, r, hung), gen) {
+		return
+	}
+	period := time.Duration(max(r.PeriodSeconds, 1)) * time.Second
+	var shown any = period
+	if hung {
+		shown = fmt.Sprintf("%ds", max(r.PeriodSeconds, 1))
+	}
+	k.step(trace.PhaseKubelet, "kubelet.readiness", ps.pod, "container", c.Name, "probe", describeProbe(r),
+		"failures", max(r.FailureThreshold, 1), "period", shown)
+	k.notReady(ps)
 }
 
 // probeFailures runs one probe's failing checks: an Unhealthy event per
 // failed check (the kubelet records every one; kubectl shows them as one
-// line with a count), then done at failureThreshold. A restart in between
-// (generation changed) ends it.
-func (k *Kubelet) probeFailures(ps *podState, c *corev1.Container, kind string, p *corev1.Probe, msg string, gen int, done func()) {
-	period := time.Duration(max(p.PeriodSeconds, 1)) * time.Second
-	threshold := int(max(p.FailureThreshold, 1))
-	// One check at a time, as the prober's worker ticks: a failureThreshold
-	// of 2147483647 (valid: upstream only asks for >= 0) costs one pending
-	// event, and the run's horizon bounds how many checks happen.
-	var check func(i int)
-	check = func(i int) {
-		k.eng.After(period, func() {
-			if ps.terminating || k.Dead || ps.generation != gen {
-				return
-			}
-			k.c.Event(trace.PhaseKubelet, ps.pod, "Warning", "Unhealthy", kind+" probe failed: "+msg)
-			if i == threshold {
-				done()
-				return
-			}
-			check(i + 1)
-		})
+// line with a count) up to failureThreshold, when it reports true. A
+// restart in between (generation changed) ends it.
+func (k *Kubelet) probeFailures(p *engine.Proc, ps *podState, name, kind string, probe *corev1.Probe, msg string, gen int) bool {
+	period := time.Duration(max(probe.PeriodSeconds, 1)) * time.Second
+	threshold := int(max(probe.FailureThreshold, 1))
+	for range threshold {
+		p.Sleep(period)
+		if ps.terminating || k.Dead || ps.generation != gen {
+			return false
+		}
+		k.containerEvent(ps.pod, name, "Warning", "Unhealthy", kind+" probe failed: "+msg)
 	}
-	check(1)
+	return true
 }
 
 // probeFailure is the prober's error text for a failing probe of the kind
@@ -288,16 +282,10 @@ func (k *Kubelet) notReady(ps *podState) {
 // marked not Ready and the EndpointSlice controller drops it. No restart:
 // that is the liveness probe's job, and it keeps passing.
 func (k *Kubelet) readinessFails(ps *podState, c *corev1.Container) {
-	p := c.ReadinessProbe
-	period := time.Duration(max(p.PeriodSeconds, 1)) * time.Second
-	threshold := max(p.FailureThreshold, 1)
 	ps.failReadiness = true
 	k.runtimeStep("runtime.unready", ps.pod, "container", c.Name)
-	k.probeFailures(ps, c, "Readiness", p, probeFailure(ps, c, p, false), ps.generation, func() {
-		k.step(trace.PhaseKubelet, "kubelet.readiness", ps.pod, "container", c.Name, "probe", describeProbe(p),
-			"failures", threshold, "period", period)
-		k.notReady(ps)
-	})
+	gen := ps.generation
+	k.eng.Go(func(p *engine.Proc) { k.readinessWorker(p, ps, c, gen, false) })
 }
 
 func terminationGrace(p *corev1.Pod) int64 {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/k8sexplain/k8sexplain/internal/trace"
+	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -28,22 +28,23 @@ func pullTime(size int64, present bool) time.Duration {
 // being pulled right now.
 type puller struct {
 	busy  bool
-	queue []pullRequest
+	queue []*pullRequest
 }
 
 type pullRequest struct {
 	ps     *podState
 	c      *corev1.Container
 	queued time.Duration // when EnsureImageExists asked (the Pulling event)
-	then   func()
+	worker *engine.Proc  // the pod worker waiting for the pull
+	done   bool
 }
 
 // ensureImage is imageManager.EnsureImageExists: an image the policy lets
 // the node reuse, and that a finished pull put there, is used at once
 // (event Pulled "already present"); otherwise the pull joins the queue
-// (event Pulling) and then runs after it (event Pulled with the pull time
-// and the time including the wait).
-func (k *Kubelet) ensureImage(ps *podState, c *corev1.Container, then func()) {
+// (event Pulling) and the worker waits until the puller has run it (event
+// Pulled with the pull time and the time including the wait).
+func (k *Kubelet) ensureImage(p *engine.Proc, ps *podState, c *corev1.Container) {
 	pod := ps.pod
 	_, present := k.images[c.Image]
 	if c.ImagePullPolicy == corev1.PullNever || (c.ImagePullPolicy == corev1.PullIfNotPresent && present) {
@@ -52,13 +53,16 @@ func (k *Kubelet) ensureImage(ps *podState, c *corev1.Container, then func()) {
 		}
 		// image_manager.go: with KubeletEnsureSecretPulledImages (beta, on
 		// by default since v1.35) the text ends "and can be accessed by the pod".
-		k.c.Event(trace.PhaseKubelet, pod, "Normal", "Pulled", fmt.Sprintf("Container image %q already present on machine and can be accessed by the pod", c.Image))
-		then()
+		k.containerEvent(pod, c.Name, "Normal", "Pulled", fmt.Sprintf("Container image %q already present on machine and can be accessed by the pod", c.Image))
 		return
 	}
-	k.c.Event(trace.PhaseKubelet, pod, "Normal", "Pulling", fmt.Sprintf("Pulling image %q", c.Image))
-	k.puller.queue = append(k.puller.queue, pullRequest{ps: ps, c: c, queued: k.eng.Now(), then: then})
+	k.containerEvent(pod, c.Name, "Normal", "Pulling", fmt.Sprintf("Pulling image %q", c.Image))
+	r := &pullRequest{ps: ps, c: c, queued: k.eng.Now(), worker: p}
+	k.puller.queue = append(k.puller.queue, r)
 	k.nextPull()
+	for !r.done {
+		p.Park()
+	}
 }
 
 // nextPull starts the request at the head of the queue when the puller is free.
@@ -72,25 +76,29 @@ func (k *Kubelet) nextPull() {
 	_, present := k.images[r.c.Image]
 	size := ImageSize(r.c.Image)
 	d := pullTime(size, present)
-	k.eng.After(d, func() {
-		k.puller.busy = false
-		// Only now is the image on the node: a pod that looks for it
-		// earlier queues its own pull behind this one.
-		k.images[r.c.Image] = size
-		pod := r.ps.pod
-		total := k.eng.Now() - r.queued
-		call := "PullImage"
-		if present {
-			call = "PullImageResolved" // another pod's pull brought it while this one queued
-		}
-		k.criStep(call, pod, "image", r.c.Image, "container", r.c.Name, "size", HumanBytes(size), "took", d,
-			"queued", total-d)
-		k.c.Event(trace.PhaseKubelet, pod, "Normal", "Pulled", PulledMessage(r.c.Image, d, total, size))
-		if !r.ps.terminating && !k.Dead {
-			r.then()
-		}
-		k.nextPull()
-	})
+	k.eng.After(d, func() { k.pulled(r, present, size, d) })
+}
+
+// pulled ends the puller's current pull after d: the image is on the node,
+// the waiting worker goes on (up to its next wait, before the next pull
+// starts), and the queue moves.
+func (k *Kubelet) pulled(r *pullRequest, present bool, size int64, d time.Duration) {
+	k.puller.busy = false
+	// Only now is the image on the node: a pod that looks for it earlier
+	// queues its own pull behind this one.
+	k.images[r.c.Image] = size
+	pod := r.ps.pod
+	total := k.eng.Now() - r.queued
+	call := "PullImage"
+	if present {
+		call = "PullImageResolved" // another pod's pull brought it while this one queued
+	}
+	k.criStep(call, pod, "image", r.c.Image, "container", r.c.Name, "size", HumanBytes(size), "took", d,
+		"queued", total-d)
+	k.containerEvent(pod, r.c.Name, "Normal", "Pulled", PulledMessage(r.c.Image, d, total, size))
+	r.done = true
+	r.worker.Wake() // a worker whose pod went away returns at once
+	k.nextPull()
 }
 
 // PulledMessage is the kubelet's Pulled event after a pull

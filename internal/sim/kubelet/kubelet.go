@@ -58,6 +58,7 @@ type Kubelet struct {
 	rec    *trace.Recorder
 	images map[string]int64 // present on the node: name → size
 	cidr   *net.IPNet
+	hostIP string // the node's InternalIP: pods' status.hostIP
 	nextIP int
 	pods   map[types.UID]*podState         // the pod workers' state
 	podInf *informer.Informer[*corev1.Pod] // the node's pods as the API server has them
@@ -82,6 +83,11 @@ func New(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder, node *cor
 	for _, im := range node.Status.Images {
 		for _, n := range im.Names {
 			k.images[n] = im.SizeBytes
+		}
+	}
+	for _, a := range node.Status.Addresses {
+		if a.Type == corev1.NodeInternalIP && k.hostIP == "" {
+			k.hostIP = a.Address
 		}
 	}
 	if node.Spec.PodCIDR != "" {
@@ -162,176 +168,11 @@ func (k *Kubelet) allocateIP() string {
 	return net.IPv4(byte(v>>24), byte(v>>16), byte(v>>8), byte(v)).String()
 }
 
-// syncPod is the pod worker's first sync: the sandbox (the runtime pulls
-// the pause image itself inside RunPodSandbox if the node lacks it), then
-// init containers one at a time, then the app containers
-// (kuberuntime_manager.go SyncPod).
-func (k *Kubelet) syncPod(ps *podState) {
-	pod := ps.pod
-	ps.admittedAt = k.eng.Now()
-	if !k.rec.Full() { // arguments are built only for a kept step
-		k.step(trace.PhaseKubelet, "kubelet.admit", pod, "node", k.Node, "qos", string(QoSClass(pod)))
-	}
-	if !k.rec.Full() { // arguments are built only for a kept step
-		k.criStep("RunPodSandbox", pod, "image", PauseImage)
-	}
-	sandbox := sandboxTime
-	if _, ok := k.images[PauseImage]; !ok {
-		// containerd's RunPodSandbox ensures its sandbox_image itself: no
-		// PullImage from the kubelet, no Pulling event.
-		size := ImageSize(PauseImage)
-		d := pullTime(size, false)
-		k.runtimeStep("runtime.pullpause", pod, "image", PauseImage, "size", HumanBytes(size), "took", d)
-		k.images[PauseImage] = size
-		sandbox += d
-	}
-	k.eng.After(sandbox, func() {
-		if ps.terminating || k.Dead {
-			return
-		}
-		ip := k.allocateIP()
-		ps.ip = ip
-		if !k.rec.Full() { // arguments are built only for a kept step
-			k.runtimeStep("runtime.sandbox", pod, "image", PauseImage, "ip", ip, "cidr", cidrString(k.cidr), "hostname", pod.Name)
-		}
-		k.runInit(ps, 0, func() { k.startContainers(ps, ip) })
-	})
-}
-
 func cidrString(c *net.IPNet) string {
 	if c == nil {
 		return "-"
 	}
 	return c.String()
-}
-
-// startContainers starts the app containers one after another, as SyncPod
-// does (each start pulls its image first), and reports the pod Running.
-func (k *Kubelet) startContainers(ps *podState, ip string) {
-	pod := ps.pod
-	var started []string
-	var next func(i int)
-	next = func(i int) {
-		if ps.terminating || k.Dead {
-			return
-		}
-		if i == len(pod.Spec.Containers) {
-			k.running(ps, ip, started)
-			return
-		}
-		c := &pod.Spec.Containers[i]
-		k.startContainer(ps, c, func() {
-			started = append(started, c.Name)
-			next(i + 1)
-		})
-	}
-	next(0)
-}
-
-// startContainer is kuberuntime startContainer: ensure the image, then
-// CreateContainer (event Created) and StartContainer (event Started).
-func (k *Kubelet) startContainer(ps *podState, c *corev1.Container, then func()) {
-	pod := ps.pod
-	if k.Missing[c.Image] {
-		k.pullFails(ps, c, 0)
-		return
-	}
-	k.ensureImage(ps, c, func() {
-		if ps.terminating || k.Dead {
-			return
-		}
-		k.cid++
-		rnd := k.eng.Rand().Uint32() // drawn whether or not the id is shown
-		if !k.rec.Full() {           // arguments are built only for a kept step
-			k.criStep("CreateContainer", pod, "container", c.Name, "image", c.Image)
-		}
-		if !k.rec.Full() { // arguments are built only for a kept step
-			// containerd gives a container on cgroup v2 its own cgroup namespace unless it is privileged
-			// (containerd internal/cri/server/container_create_linux.go, v2.2); the simulated nodes are cgroup v2.
-			k.runtimeStep("runtime.namespaces", pod, "container", c.Name, "own", "pid, mnt, cgroup", "shared", "net, ipc, uts")
-		}
-		if !k.rec.Full() { // the cgroup is only described, so only built for a kept step
-			id := fmt.Sprintf("%012x", uint64(rnd)<<16|uint64(k.cid))
-			cg := ContainerCgroup(pod, c, id)
-			k.runtimeStep("runtime.cgroup", pod, "container", c.Name, "path", cg.Path, "weight", cg.CPUWeight, "cpumax", cg.CPUMax, "memmax", cg.MemoryMax)
-		}
-		k.eng.After(createTime, func() {
-			if ps.terminating || k.Dead {
-				return
-			}
-			// kuberuntime_container.go startContainer's event texts.
-			k.c.Event(trace.PhaseKubelet, pod, "Normal", "Created", "Created container: "+c.Name)
-			if !k.rec.Full() { // arguments are built only for a kept step
-				k.criStep("StartContainer", pod, "container", c.Name)
-			}
-			if !k.rec.Full() {
-				var cmd any = strings.Join(append(append([]string{}, c.Command...), c.Args...), " ")
-				if cmd == "" {
-					cmd = trace.P("imagecmd")
-				}
-				k.runtimeStep("runtime.start", pod, "container", c.Name, "cmd", cmd)
-			}
-			k.eng.After(startTime, func() {
-				if ps.terminating || k.Dead {
-					return
-				}
-				k.c.Event(trace.PhaseKubelet, pod, "Normal", "Started", "Started container "+c.Name)
-				then()
-			})
-		})
-	})
-}
-
-// running reports the pod Running and starts its probes.
-func (k *Kubelet) running(ps *podState, ip string, containers []string) {
-	pod := ps.pod
-	ps.running = true
-	ps.startedAt = k.eng.Now()
-	upd := statusCopy(pod)
-	upd.Status.Phase = corev1.PodRunning
-	upd.Status.PodIP = ip
-	upd.Status.PodIPs = []corev1.PodIP{{IP: ip}}
-	upd.Status.HostIP = ""
-	upd.Status.QOSClass = QoSClass(pod)
-	ready, delay, probeDesc := readinessPlan(pod)
-	setCond(upd, corev1.PodReadyToStartContainers, true)
-	setCond(upd, corev1.PodInitialized, true)
-	setCond(upd, corev1.ContainersReady, ready)
-	setCond(upd, corev1.PodReady, ready)
-	upd.Status.ContainerStatuses = runningStatuses(pod, ps, containers, apiTime(ps.startedAt))
-	for i, c := range pod.Spec.Containers {
-		// prober_manager.go UpdatePodStatus: a started container without
-		// a readiness probe is ready; one with a probe waits for it.
-		upd.Status.ContainerStatuses[i].Ready = ready || c.ReadinessProbe == nil
-	}
-	if n := len(pod.Spec.InitContainers); n > 0 {
-		upd.Status.InitContainerStatuses = k.initStatuses(ps, n, nil, "")
-		containers = append(append([]string{}, ps.sidecars...), containers...)
-	}
-	if !k.rec.Full() { // arguments are built only for a kept step
-		k.step(trace.PhaseReady, "kubelet.running", pod, "ip", ip, "ready", ready, "containers", strings.Join(containers, ", "))
-	}
-	gen := ps.generation
-	k.patchStatus(ps, upd, func() {
-		if ready {
-			ps.ready = true
-			k.ready()
-			return
-		}
-		k.eng.After(delay, func() {
-			if ps.terminating || ps.generation != gen || ps.failReadiness {
-				return
-			}
-			k.step(trace.PhaseReady, "kubelet.probe", pod, "probe", probeDesc, "after", delay)
-			r := statusCopy(ps.pod)
-			setCond(r, corev1.ContainersReady, true)
-			setCond(r, corev1.PodReady, true)
-			for i := range r.Status.ContainerStatuses {
-				r.Status.ContainerStatuses[i].Ready = true
-			}
-			k.patchStatus(ps, r, func() { ps.ready = true; k.ready() })
-		})
-	})
 }
 
 // readinessPlan says whether the pod is Ready as soon as it runs, else
@@ -357,6 +198,16 @@ func readinessPlan(pod *corev1.Pod) (bool, time.Duration, string) {
 // strategic-merge PATCH of what changed since the kubelet's last copy
 // (statusutil.PatchPodStatus) — and keeps the stored result as that copy.
 func (k *Kubelet) patchStatus(ps *podState, upd *corev1.Pod, then func()) {
+	k.sendStatus(ps, upd, func(obj runtime.Object, err *apiserver.Status) {
+		if k.stored(ps, obj, err) && then != nil {
+			then()
+		}
+	})
+}
+
+// sendStatus completes the status (startTime, condition times, observed
+// generation) and sends the PATCH; done gets the answer.
+func (k *Kubelet) sendStatus(ps *podState, upd *corev1.Pod, done apiserver.Done) {
 	if upd.Status.StartTime == nil {
 		// The time the kubelet acknowledged the pod, before any image pull
 		// (kubelet_pods.go generateAPIPodStatus; PodStatus.startTime).
@@ -365,21 +216,37 @@ func (k *Kubelet) patchStatus(ps *podState, upd *corev1.Pod, then func()) {
 	apiserver.StampConditions(&ps.pod.Status, &upd.Status, ps.pod.Generation, k.eng.Now())
 	// CalculatePodStatusObservedGeneration: the generation the status is for.
 	upd.Status.ObservedGeneration = ps.pod.Generation
-	k.c.PatchPodStatus(ps.pod, upd, func(obj runtime.Object, err *apiserver.Status) {
-		if err != nil {
-			return
+	k.c.PatchPodStatus(ps.pod, upd, done)
+}
+
+// stored keeps the API server's answer to a status write as the kubelet's
+// copy; false when the write failed.
+func (k *Kubelet) stored(ps *podState, obj runtime.Object, err *apiserver.Status) bool {
+	if err != nil {
+		return false
+	}
+	if p, ok := obj.(*corev1.Pod); ok {
+		dt, dg := ps.pod.DeletionTimestamp, ps.pod.DeletionGracePeriodSeconds
+		ps.pod = p // the stored object, shared read-only
+		if p.DeletionTimestamp == nil && dt != nil {
+			ps.pod = withDeletion(p, dt, dg)
 		}
-		if p, ok := obj.(*corev1.Pod); ok {
-			dt, dg := ps.pod.DeletionTimestamp, ps.pod.DeletionGracePeriodSeconds
-			ps.pod = p // the stored object, shared read-only
-			if p.DeletionTimestamp == nil && dt != nil {
-				ps.pod = withDeletion(p, dt, dg)
-			}
-		}
-		if then != nil {
-			then()
-		}
+	}
+	return true
+}
+
+// writeStatus is patchStatus for a proc: it parks until the write is
+// answered and reports whether it was stored.
+func (k *Kubelet) writeStatus(p *engine.Proc, ps *podState, upd *corev1.Pod) bool {
+	var answered, ok bool
+	k.sendStatus(ps, upd, func(obj runtime.Object, err *apiserver.Status) {
+		answered, ok = true, k.stored(ps, obj, err)
+		p.Wake()
 	})
+	for !answered {
+		p.Park()
+	}
+	return ok
 }
 
 // statusCopy is the kubelet's next status for pod: a new top-level object
@@ -514,44 +381,4 @@ func (k *Kubelet) ready() {
 	if k.OnReady != nil {
 		k.OnReady()
 	}
-}
-
-// imagePullBackOff is the image pull back-off after attempt n (0-based):
-// 10 s doubling to 300 s.
-func imagePullBackOff(attempt int) time.Duration { return backOff(attempt) }
-
-// pullFails is a pull of an image the registry does not have: ErrImagePull,
-// then ImagePullBackOff retries; the container never starts.
-func (k *Kubelet) pullFails(ps *podState, c *corev1.Container, attempt int) {
-	if ps.terminating || k.Dead {
-		return
-	}
-	pod := ps.pod
-	wait := 500 * time.Millisecond
-	if attempt == 0 {
-		k.c.Event(trace.PhaseKubelet, pod, "Normal", "Pulling", fmt.Sprintf("Pulling image %q", c.Image))
-	}
-	k.eng.After(wait, func() {
-		if ps.terminating || k.Dead {
-			return
-		}
-		next := imagePullBackOff(attempt)
-		k.criStep("PullImageFailed", pod, "image", c.Image, "container", c.Name, "attempt", attempt+1, "next", next)
-		if attempt == 0 {
-			upd := statusCopy(ps.pod)
-			upd.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: c.Name, Image: c.Image,
-				State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "ErrImagePull"}}}}
-			setCond(upd, corev1.PodReady, false)
-			k.patchStatus(ps, upd, nil)
-			// image_manager.go pullImage and kuberuntime startContainer:
-			// the runtime's error, then "Error: ErrImagePull"; the next sync
-			// finds the pull in back-off.
-			ref := DockerReference(c.Image)
-			k.c.Event(trace.PhaseKubelet, pod, "Warning", "Failed", fmt.Sprintf("Failed to pull image %q: rpc error: code = NotFound desc = failed to pull and unpack image %q: failed to resolve reference %q: %s: not found", c.Image, ref, ref, ref))
-			k.c.Event(trace.PhaseKubelet, pod, "Warning", "Failed", "Error: ErrImagePull")
-			k.c.Event(trace.PhaseKubelet, pod, "Normal", "BackOff", fmt.Sprintf("Back-off pulling image %q", c.Image))
-			k.c.Event(trace.PhaseKubelet, pod, "Warning", "Failed", "Error: ImagePullBackOff")
-		}
-		k.eng.After(next, func() { k.pullFails(ps, c, attempt+1) })
-	})
 }

@@ -115,7 +115,7 @@ func (k *Kubelet) terminate(ps *podState) {
 	}
 	// kuberuntime killContainer records Killing before it runs preStop.
 	for _, n := range append(append([]string{}, ps.sidecars...), strings.Split(containerNames(pod), ", ")...) {
-		k.c.Event(trace.PhaseKubelet, pod, "Normal", "Killing", "Stopping container "+n)
+		k.containerEvent(pod, n, "Normal", "Killing", "Stopping container "+n)
 	}
 	var pre time.Duration
 	var hook string

@@ -17,7 +17,10 @@ import (
 // "AGE (xN over FIRST)"; events its spam filter dropped were never sent —
 // oldest first, with Age as kubectl prints it (duration.HumanDuration) and
 // From the component (source.component, or reportingController for
-// events.k8s.io/v1).
+// events.k8s.io/v1). An event about one container starts with its field
+// path, "spec.containers{web}: Container created", as kubectl describe
+// prints it since v1.35 (k8s.io/kubectl pkg/describe/describe.go
+// DescribeEvents, kubernetes PR #133627).
 func DescribeEvents(tr *trace.Trace, pod string) trace.KeyedTable {
 	t := trace.KeyedTable{Title: "describe.title", Subject: pod, Left: true,
 		Header: []string{"describe.type", "describe.reason", "describe.age", "describe.from", "describe.message"}}
@@ -39,14 +42,14 @@ func DescribeEvents(tr *trace.Trace, pod string) trace.KeyedTable {
 		if strings.HasPrefix(msgKey, "(combined from similar events): ") {
 			msgKey = "(combined)"
 		}
-		key := strings.Join([]string{s.Get("type"), s.Get("reason"), from, msgKey}, "\x00")
+		key := strings.Join([]string{s.Get("type"), s.Get("reason"), from, s.Get("fieldpath"), msgKey}, "\x00")
 		if r := index[key]; r != nil && s.Kind == "event.patch" {
 			r.count, _ = strconv.Atoi(s.Get("count"))
 			r.last = s.At
-			r.msg = s.Get("message")
+			r.msg = describeMessage(&s)
 			continue
 		}
-		r := &row{typ: s.Get("type"), reason: s.Get("reason"), from: from, msg: s.Get("message"), first: s.At, last: s.At, count: 1}
+		r := &row{typ: s.Get("type"), reason: s.Get("reason"), from: from, msg: describeMessage(&s), first: s.At, last: s.At, count: 1}
 		index[key] = r
 		rows = append(rows, r)
 	}
@@ -59,4 +62,13 @@ func DescribeEvents(tr *trace.Trace, pod string) trace.KeyedTable {
 		t.Rows = append(t.Rows, []string{r.typ, r.reason, age, r.from, r.msg})
 	}
 	return t
+}
+
+// describeMessage is an event's message as describe prints it: after its
+// involvedObject.fieldPath when it has one.
+func describeMessage(s *trace.Step) string {
+	if fp := s.Get("fieldpath"); fp != "" {
+		return fp + ": " + s.Get("message")
+	}
+	return s.Get("message")
 }

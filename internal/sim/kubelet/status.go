@@ -1,0 +1,150 @@
+package kubelet
+
+import (
+	"strings"
+	"time"
+
+	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
+	"github.com/k8sexplain/k8sexplain/internal/trace"
+	corev1 "k8s.io/api/core/v1"
+)
+
+// running reports the pod Running (the status manager's PATCH, sent now)
+// and, once it is stored, starts the readiness wait. It does not block: a
+// restarted container's worker goes on while the status travels.
+func (k *Kubelet) running(ps *podState, ip string, containers []string) {
+	pod := ps.pod
+	ps.running = true
+	ps.startedAt = k.eng.Now()
+	upd := statusCopy(pod)
+	upd.Status.Phase = corev1.PodRunning
+	upd.Status.PodIP = ip
+	upd.Status.PodIPs = []corev1.PodIP{{IP: ip}}
+	k.setHostIP(upd)
+	upd.Status.QOSClass = QoSClass(pod)
+	ready, delay, probeDesc := readinessPlan(pod)
+	setCond(upd, corev1.PodReadyToStartContainers, true)
+	setCond(upd, corev1.PodInitialized, true)
+	setCond(upd, corev1.ContainersReady, ready)
+	setCond(upd, corev1.PodReady, ready)
+	upd.Status.ContainerStatuses = runningStatuses(pod, ps, containers, apiTime(ps.startedAt))
+	for i, c := range pod.Spec.Containers {
+		// prober_manager.go UpdatePodStatus: a started container without
+		// a readiness probe is ready; one with a probe waits for it.
+		upd.Status.ContainerStatuses[i].Ready = ready || c.ReadinessProbe == nil
+	}
+	if n := len(pod.Spec.InitContainers); n > 0 {
+		upd.Status.InitContainerStatuses = k.initStatuses(ps, n, nil, "")
+		containers = append(append([]string{}, ps.sidecars...), containers...)
+	}
+	if !k.rec.Full() { // arguments are built only for a kept step
+		k.step(trace.PhaseReady, "kubelet.running", pod, "ip", ip, "ready", ready, "containers", strings.Join(containers, ", "))
+	}
+	gen := ps.generation
+	k.patchStatus(ps, upd, func() { k.afterRunning(ps, ready, gen, delay, probeDesc) })
+}
+
+// afterRunning runs when the Running status is stored: a pod without
+// readiness probes is Ready already; otherwise a prober waits for the
+// probes' first success.
+func (k *Kubelet) afterRunning(ps *podState, ready bool, gen int, delay time.Duration, probeDesc string) {
+	if ready {
+		ps.ready = true
+		k.ready()
+		return
+	}
+	k.eng.Go(func(p *engine.Proc) { k.awaitReadiness(p, ps, gen, delay, probeDesc) })
+}
+
+// awaitReadiness is the readiness prober's first success (prober
+// worker.go doProbe, then status_manager SetContainerReadiness): after
+// delay the containers and the pod turn Ready, unless a restart or a
+// failing probe came first.
+func (k *Kubelet) awaitReadiness(p *engine.Proc, ps *podState, gen int, delay time.Duration, probeDesc string) {
+	pod := ps.pod
+	p.Sleep(delay)
+	if ps.terminating || ps.generation != gen || ps.failReadiness {
+		return
+	}
+	k.step(trace.PhaseReady, "kubelet.probe", pod, "probe", probeDesc, "after", delay)
+	r := statusCopy(ps.pod)
+	setCond(r, corev1.ContainersReady, true)
+	setCond(r, corev1.PodReady, true)
+	for i := range r.Status.ContainerStatuses {
+		r.Status.ContainerStatuses[i].Ready = true
+	}
+	if k.writeStatus(p, ps, r) {
+		ps.ready = true
+		k.ready()
+	}
+}
+
+// containerEvent records an event about container name of pod, with the
+// container's field path as involvedObject.fieldPath: every event of
+// kuberuntime and the image manager goes through the container's reference
+// (pkg/kubelet/container/ref.go GenerateContainerRef: spec.containers{web},
+// spec.initContainers{init}).
+func (k *Kubelet) containerEvent(pod *corev1.Pod, name, typ, reason, msg string) {
+	k.c.ContainerEvent(trace.PhaseKubelet, pod, fieldPath(pod, name), typ, reason, msg)
+}
+
+// fieldPath is the field path of container name in pod.
+func fieldPath(pod *corev1.Pod, name string) string {
+	for _, c := range pod.Spec.InitContainers {
+		if c.Name == name {
+			return "spec.initContainers{" + name + "}"
+		}
+	}
+	return "spec.containers{" + name + "}"
+}
+
+// setHostIP writes the node's address into the status (kubelet_pods.go
+// generateAPIPodStatus: hostIP and hostIPs from the node's InternalIP).
+func (k *Kubelet) setHostIP(upd *corev1.Pod) {
+	upd.Status.HostIP = k.hostIP
+	upd.Status.HostIPs = nil
+	if k.hostIP != "" {
+		upd.Status.HostIPs = []corev1.HostIP{{IP: k.hostIP}}
+	}
+}
+
+// pending is the first status the kubelet writes for a pod, at the start
+// of its first sync (kubelet.go SyncPod: generateAPIPodStatus, then
+// statusManager.SetPodStatus, before the runtime creates the sandbox):
+// phase Pending, the node's hostIP, startTime, and every container waiting
+// — ContainerCreating, or PodInitializing while init containers have to
+// run first (kubelet_pods.go convertToAPIContainerStatuses). This is what
+// kubectl get pods shows as ContainerCreating during the image pull.
+func (k *Kubelet) pending(ps *podState) {
+	pod := ps.pod
+	upd := statusCopy(pod)
+	upd.Status.Phase = corev1.PodPending
+	upd.Status.QOSClass = QoSClass(pod)
+	k.setHostIP(upd)
+	waiting := "ContainerCreating"
+	if len(pod.Spec.InitContainers) > 0 {
+		waiting = "PodInitializing"
+	}
+	statuses := func(cs []corev1.Container) []corev1.ContainerStatus {
+		out := make([]corev1.ContainerStatus, 0, len(cs))
+		for _, c := range cs {
+			out = append(out, corev1.ContainerStatus{Name: c.Name, Image: c.Image, Started: ptrBool(false),
+				State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: waiting}}})
+		}
+		return out
+	}
+	if len(pod.Spec.InitContainers) > 0 {
+		upd.Status.InitContainerStatuses = statuses(pod.Spec.InitContainers)
+	}
+	upd.Status.ContainerStatuses = statuses(pod.Spec.Containers)
+	unready := "containers with unready status: [" + strings.ReplaceAll(containerNames(pod), ",", "") + "]"
+	setCond(upd, corev1.PodReadyToStartContainers, false)
+	if len(pod.Spec.InitContainers) > 0 {
+		setCondReason(upd, corev1.PodInitialized, false, "ContainersNotInitialized", incomplete(pod, 0))
+	} else {
+		setCond(upd, corev1.PodInitialized, true)
+	}
+	setCondReason(upd, corev1.ContainersReady, false, "ContainersNotReady", unready)
+	setCondReason(upd, corev1.PodReady, false, "ContainersNotReady", unready)
+	k.patchStatus(ps, upd, nil)
+}
