@@ -48,6 +48,10 @@ type Client struct {
 	// Loud records the request pipeline as regular steps (kubectl does);
 	// otherwise the pipeline shows only with -v.
 	Loud bool
+	// Component, when set, is the event source's component in place of
+	// the actor's name (a controller whose recorder names itself
+	// otherwise, as the node lifecycle controller's "node-controller").
+	Component string
 	// corr is the event recorder's correlator state (eventcorrelate.go).
 	corr correlator
 	// held, when a test set it (Hold), keeps requests instead of sending.

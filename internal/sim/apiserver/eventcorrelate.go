@@ -336,6 +336,9 @@ func (c *Client) Event(phase trace.Phase, regarding runtime.Object, typ, reason,
 	}
 
 	component, _, _ := strings.Cut(c.Actor, "/")
+	if c.Component != "" {
+		component = c.Component
+	}
 	ev := &corev1.Event{
 		InvolvedObject: corev1.ObjectReference{Kind: res.Kind, Namespace: m.GetNamespace(), Name: m.GetName(), UID: m.GetUID()},
 		Type:           typ, Reason: reason, Message: msg,
