@@ -48,7 +48,7 @@ func sources() map[string]provenance.Source {
 		"deployment.reuse":        k("pkg/controller/deployment/sync.go (getNewReplicaSet)", "pkg/controller/deployment/util/deployment_util.go (SetNewReplicaSetAnnotations)"),
 		"deployment.rollout":      k("pkg/controller/deployment/rolling.go (reconcileNewReplicaSet, reconcileOldReplicaSets)"),
 		"deployment.complete":     k("pkg/controller/deployment/progress.go", "pkg/controller/deployment/util/deployment_util.go (NewRSAvailableReason)", "pkg/controller/deployment/sync.go (cleanupDeployment)"),
-		"deployment.deadline":     k("pkg/controller/deployment/progress.go (syncRolloutStatus)", "pkg/controller/deployment/util/deployment_util.go (TimedOutReason)"),
+		"deployment.deadline":     k("pkg/controller/deployment/progress.go (syncRolloutStatus, requeueStuckDeployment)", "pkg/controller/deployment/util/deployment_util.go (TimedOutReason)"),
 		"deployment.newrs":        k("pkg/controller/deployment/sync.go (getNewReplicaSet)", "pkg/controller/controller_utils.go (ComputeHash)"),
 		"deployment.status":       k("pkg/controller/deployment/sync.go (calculateStatus)", "pkg/controller/deployment/util/deployment_util.go (MaxUnavailable)", "staging/src/k8s.io/kubectl/pkg/polymorphichelpers/rollout_status.go"),
 		"replicaset.shrink":       k("pkg/controller/replicaset/replica_set.go (getPodsToDelete)", "pkg/controller/controller_utils.go (ActivePodsWithRanks.Less)"),
