@@ -46,7 +46,7 @@ func sources() map[string]provenance.Source {
 		"controller.observe":      k("staging/src/k8s.io/client-go/tools/cache/reflector.go (watchList, list then watch as fallback)", "staging/src/k8s.io/client-go/features/known_features.go (WatchListClient on since v1.35)", "KEP-3157"),
 		"deployment.recreatewait": k("pkg/controller/deployment/recreate.go (oldPodsRunning)"),
 		"deployment.reuse":        k("pkg/controller/deployment/sync.go (getNewReplicaSet)", "pkg/controller/deployment/util/deployment_util.go (SetNewReplicaSetAnnotations)"),
-		"deployment.rollout":      k("pkg/controller/deployment/rolling.go (reconcileNewReplicaSet, reconcileOldReplicaSets)"),
+		"deployment.rollout":      k("pkg/controller/deployment/rolling.go (reconcileNewReplicaSet, reconcileOldReplicaSets)", "pkg/controller/deployment/sync.go (calculateStatus: terminatingReplicas)", "pkg/features/kube_features.go (DeploymentReplicaSetTerminatingReplicas)"),
 		"deployment.complete":     k("pkg/controller/deployment/progress.go", "pkg/controller/deployment/util/deployment_util.go (NewRSAvailableReason)", "pkg/controller/deployment/sync.go (cleanupDeployment)"),
 		"deployment.deadline":     k("pkg/controller/deployment/progress.go (syncRolloutStatus, requeueStuckDeployment)", "pkg/controller/deployment/util/deployment_util.go (TimedOutReason)"),
 		"deployment.newrs":        k("pkg/controller/deployment/sync.go (getNewReplicaSet)", "pkg/controller/controller_utils.go (ComputeHash)"),

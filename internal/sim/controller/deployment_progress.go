@@ -16,6 +16,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/utils/ptr"
 )
 
 // syncRolloutStatus is syncRolloutStatus (progress.go) with calculateStatus
@@ -25,7 +26,18 @@ import (
 func (d *Deployment) syncRolloutStatus(p *engine.Proc, k string, dep *appsv1.Deployment, replicas, maxUnavail int32,
 	newRS *appsv1.ReplicaSet, olds []*appsv1.ReplicaSet) error {
 	var ready, available, total, desired int32
+	// GetTerminatingReplicaCountForReplicaSets (deployment/util): the
+	// ReplicaSets' terminatingReplicas summed, unknown (nil) when one does
+	// not report it.
+	terminating := ptr.To(int32(0))
 	for _, rs := range append([]*appsv1.ReplicaSet{newRS}, olds...) {
+		switch {
+		case rs.Spec.Replicas == nil: // Recreate's placeholder, not a ReplicaSet yet
+		case rs.Status.TerminatingReplicas == nil:
+			terminating = nil
+		case terminating != nil:
+			*terminating += *rs.Status.TerminatingReplicas
+		}
 		ready += rs.Status.ReadyReplicas
 		available += rs.Status.AvailableReplicas
 		total += rs.Status.Replicas
@@ -52,6 +64,7 @@ func (d *Deployment) syncRolloutStatus(p *engine.Proc, k string, dep *appsv1.Dep
 	// calculateStatus (deployment/sync.go): the ReplicaSets' desired
 	// replicas (surge included) minus the available ones, not below 0.
 	next.UnavailableReplicas = max(desired-available, 0)
+	next.TerminatingReplicas = terminating
 	setDeploymentCondition(next, d.condition(appsv1.DeploymentAvailable, cond, reason, msg))
 	d.rolloutConditions(dep, replicas, newRS, olds, next)
 	if equality.Semantic.DeepEqual(&dep.Status, next) {
