@@ -135,6 +135,14 @@ func (c *Client) PatchRV(res Resource, ns, name, rv, body string, apply func(run
 	c.send(request{verb: "patch", res: res, ns: ns, name: name, body: body, apply: apply, rv: rv}, done)
 }
 
+// PatchScale sends `kubectl scale`'s PATCH of the scale subresource,
+// {"spec":{"replicas":N}} (k8s.io/kubectl pkg/scale, a merge patch of the
+// autoscaling/v1 Scale); the answer is the Scale (scale.go).
+func (c *Client) PatchScale(res Resource, ns, name string, replicas int32, done Done) {
+	c.send(request{verb: "patch", subresource: "scale", res: res, ns: ns, name: name,
+		body: fmt.Sprintf(`{"spec":{"replicas":%d}}`, replicas), apply: func(o runtime.Object) { setScaleReplicas(o, replicas) }}, done)
+}
+
 // PatchStatus sends a PATCH of the status subresource (see Patch).
 func (c *Client) PatchStatus(res Resource, ns, name, body string, apply func(runtime.Object), done Done) {
 	c.send(request{verb: "patch", subresource: "status", res: res, ns: ns, name: name, body: body, apply: apply}, done)
