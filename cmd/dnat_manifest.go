@@ -104,17 +104,9 @@ func fromManifest(o *DNATOptions, in *explain.Input) error {
 		strings.Contains(p.ClusterIP, ":") != strings.Contains(in.Config.ClusterCIDR, ":") {
 		return exitcode.Inputf("--cluster-cidr %s is not of the family of Service %s's cluster IP %s", in.Config.ClusterCIDR, names[pick], p.ClusterIP)
 	}
-	// The simulated API server does not allocate node ports: do it here,
-	// deterministically, from the default range 30000-32767, and say so.
-	if (in.Port.Type == "NodePort" || in.Port.Type == "LoadBalancer") && in.Port.NodePort == 0 &&
-		(svc.Spec.AllocateLoadBalancerNodePorts == nil || *svc.Spec.AllocateLoadBalancerNodePorts || in.Port.Type == "NodePort") {
-		in.Port.NodePort = kubeproxy.AllocateNodePort(names[pick]+":"+in.Port.PortName, 0)
-		in.AllocatedNodePort = true
-	}
-	if in.Port.Type == "LoadBalancer" && in.Port.ExternalPolicyLocal && in.Port.HealthCheckNodePort == 0 {
-		in.Port.HealthCheckNodePort = kubeproxy.AllocateNodePort(names[pick]+"/healthz", in.Port.NodePort)
-		in.AllocatedNodePort = true
-	}
+	// Node ports (and a health-check node port) come from the simulated
+	// API server's Service registry, as upstream's do
+	// (pkg/registry/core/service/storage/alloc.go).
 	in.PendingLB = in.Port.Type == "LoadBalancer" && len(in.Port.LoadBalancerIPs) == 0
 	if !o.Changed["node"] {
 		in.Config.NodeName = "node-a"

@@ -21,6 +21,7 @@ var traceCases = []struct {
 	{"tainted-nodes", []string{"trace", "apply", "examples/tainted-nodes.yaml"}},
 	{"init", []string{"trace", "apply", "examples/init.yaml"}},
 	{"quota", []string{"trace", "apply", "examples/quota.yaml"}},
+	{"nodeport-local", []string{"trace", "apply", "examples/nodeport-local.yaml"}},
 }
 
 var formatExt = map[string]string{"text": "txt", "markdown": "md", "mermaid": "mmd", "json": "json"}
@@ -50,6 +51,8 @@ func TestTraceApplyGolden(t *testing.T) {
 		}
 	}
 	runGolden(t, "trace-apply/app.verbose.en.txt", "-v", "trace", "apply", "examples/app.yaml")
+	// Every node's kube-proxy: KUBE-SVL or the drop per node, by traffic policy.
+	runGolden(t, "trace-apply/nodeport-local.verbose.en.txt", "-v", "trace", "apply", "examples/nodeport-local.yaml")
 	runGolden(t, "trace-apply/builtin.en.txt", "trace", "apply")
 }
 

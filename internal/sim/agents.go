@@ -46,6 +46,7 @@ type proxyAgent struct {
 	lastSync  time.Duration
 	synced    bool
 	last      map[string]uint64 // hash of the rules last written per service port
+	lastRules map[string]string // the restore input last written per service port of a policyRules Service
 	loud      bool
 	// refs counts, per ready IP, the programmed endpoints that carry it
 	// now (kept on the first worker's kube-proxy only, whose routes the
@@ -292,6 +293,9 @@ func (p *proxyAgent) syncProxyRules() {
 		for _, sp := range svc.Spec.Ports {
 			h := fnv.New64a()
 			fmt.Fprintf(h, "%d:%d:%d", ps.n, sp.Port, ps.sum)
+			if policyRules(svc) { // the spec shapes the rules too
+				fmt.Fprintf(h, ":%s:%s:%v:%d:%d", svc.Spec.Type, svc.Spec.ExternalTrafficPolicy, svc.Spec.InternalTrafficPolicy, sp.NodePort, svc.Spec.HealthCheckNodePort)
+			}
 			state := h.Sum64()
 			if last, ok := p.last[k+"/"+sp.Name]; ok && last == state {
 				continue
@@ -321,6 +325,10 @@ func (p *proxyAgent) syncProxyRules() {
 				continue
 			}
 			sls := p.slices.ByIndex(serviceIndex, k) // in name order
+			if policyRules(svc) {
+				p.syncPolicy(k, svc, sp, sls)
+				continue
+			}
 			tp := sp.TargetPort.String()
 			if len(sls) > 0 {
 				// A named targetPort is resolved per pod by the EndpointSlice controller.

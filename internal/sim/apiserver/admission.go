@@ -294,3 +294,123 @@ func (s *Server) allocateClusterIP(c *Client, svc *corev1.Service, step func(str
 		}
 	}, nil
 }
+
+// The default --service-node-port-range, 30000-32767.
+const (
+	nodePortBase = 30000
+	nodePortSize = 2768
+)
+
+// nodePortOffset is the size of the range's static band, which dynamic
+// allocation leaves to users first: min(max(16, size/32), 128), 86 ports
+// for the default range (pkg/registry/core/service/portallocator
+// allocator.go calcOffset, ServiceNodePortStaticSubrange, GA v1.29; read
+// at v1.37).
+const nodePortOffset = 86
+
+// allocateNodePorts is the Service registry's node-port allocation
+// (pkg/registry/core/service/storage/alloc.go allocNodePorts and
+// allocHealthCheckNodePort, v1.37): every port of a NodePort or
+// LoadBalancer Service gets a nodePort (a user-given one is kept if free),
+// and a LoadBalancer with externalTrafficPolicy: Local also gets
+// spec.healthCheckNodePort (apiservice.NeedsHealthCheck). A free port is
+// drawn at random from the upper band, as the allocator's random scan with
+// offset does, from the run's seeded RNG. The returned func frees them.
+func (s *Server) allocateNodePorts(svc *corev1.Service, step func(string, ...any)) (func(), *Status) {
+	// A LoadBalancer with allocateLoadBalancerNodePorts: false gets none
+	// (alloc.go shouldAllocateNodePorts); its health-check port it still gets.
+	lbNoPorts := svc.Spec.Type == corev1.ServiceTypeLoadBalancer &&
+		svc.Spec.AllocateLoadBalancerNodePorts != nil && !*svc.Spec.AllocateLoadBalancerNodePorts
+	if svc.Spec.Type != corev1.ServiceTypeNodePort && svc.Spec.Type != corev1.ServiceTypeLoadBalancer {
+		return nil, nil
+	}
+	if s.nodePorts == nil {
+		s.nodePorts = map[int32]bool{}
+	}
+	var taken []int32
+	release := func() {
+		for _, p := range taken {
+			delete(s.nodePorts, p)
+		}
+	}
+	claim := func(p int32) string {
+		switch {
+		case p < nodePortBase || p >= nodePortBase+nodePortSize:
+			return fmt.Sprintf("provided port is not in the valid range. The range of valid ports is %d-%d", nodePortBase, nodePortBase+nodePortSize-1)
+		case s.nodePorts[p]:
+			return "provided port is already allocated" // portallocator.ErrAllocated
+		}
+		s.nodePorts[p] = true
+		taken = append(taken, p)
+		return ""
+	}
+	next := func() (int32, bool) {
+		if len(s.nodePorts) >= nodePortSize {
+			return 0, false
+		}
+		// Random in the upper band first, then anywhere free.
+		for range 64 {
+			p := int32(nodePortBase + nodePortOffset + s.eng.Rand().IntN(nodePortSize-nodePortOffset))
+			if !s.nodePorts[p] {
+				return p, true
+			}
+		}
+		for p := int32(nodePortBase + nodePortSize - 1); p >= nodePortBase; p-- {
+			if !s.nodePorts[p] {
+				return p, true
+			}
+		}
+		return 0, false
+	}
+	// User-given ports first, so that a random pick never takes one.
+	for i := range svc.Spec.Ports {
+		if p := svc.Spec.Ports[i].NodePort; p != 0 {
+			if msg := claim(p); msg != "" {
+				release()
+				return nil, AsStatus(apierrors.NewInvalid(schema.GroupKind{Kind: "Service"}, svc.Name,
+					field.ErrorList{field.Invalid(field.NewPath("spec", "ports").Index(i).Child("nodePort"), p, msg)}))
+			}
+		}
+	}
+	for i := range svc.Spec.Ports {
+		if svc.Spec.Ports[i].NodePort == 0 && !lbNoPorts {
+			p, ok := next()
+			if !ok {
+				release()
+				return nil, AsStatus(apierrors.NewInternalError(fmt.Errorf("failed to allocate a nodePort: range is full")))
+			}
+			s.nodePorts[p] = true
+			taken = append(taken, p)
+			svc.Spec.Ports[i].NodePort = p
+		}
+	}
+	var ports []string
+	for _, sp := range svc.Spec.Ports {
+		if sp.NodePort != 0 {
+			ports = append(ports, fmt.Sprintf("%d→%d", sp.Port, sp.NodePort))
+		}
+	}
+	if len(ports) > 0 {
+		step("apiserver.nodeport", "ports", strings.Join(ports, ", "), "type", string(svc.Spec.Type))
+	}
+	local := svc.Spec.ExternalTrafficPolicy == corev1.ServiceExternalTrafficPolicyLocal
+	if svc.Spec.Type == corev1.ServiceTypeLoadBalancer && local {
+		if p := svc.Spec.HealthCheckNodePort; p != 0 {
+			if msg := claim(p); msg != "" {
+				release()
+				return nil, AsStatus(apierrors.NewInternalError(fmt.Errorf("failed to allocate requested HealthCheck NodePort %d: %s", p, msg)))
+			}
+		} else {
+			p, ok := next()
+			if !ok {
+				release()
+				return nil, AsStatus(apierrors.NewInternalError(fmt.Errorf("failed to allocate a HealthCheck NodePort %d: range is full", p)))
+			}
+			s.nodePorts[p] = true
+			taken = append(taken, p)
+			svc.Spec.HealthCheckNodePort = p
+		}
+		step("apiserver.healthchecknodeport", "hc", svc.Spec.HealthCheckNodePort)
+	}
+	return release, nil
+}

@@ -181,7 +181,23 @@ func (s *Server) handle(c *Client, r *request, done Done) {
 				fail(err)
 				return
 			}
-			release = rel
+			// Then its node ports (alloc.go txnAllocNodePorts, same BeginCreate).
+			relPorts, err := s.allocateNodePorts(svc, func(kind string, fields ...any) { step(apiPhase, kind, fields...) })
+			if err != nil {
+				if rel != nil {
+					rel()
+				}
+				fail(err)
+				return
+			}
+			release = func() {
+				if rel != nil {
+					rel()
+				}
+				if relPorts != nil {
+					relPorts()
+				}
+			}
 		}
 	}
 	// 5. Validation (the type's rules) and validating admission.

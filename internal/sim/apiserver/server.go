@@ -162,6 +162,7 @@ type Server struct {
 	// spam filter (eventcorrelate.go).
 	EventsCreated, EventsPatched, EventsDropped int
 	serviceIPs                                  *ipAllocator
+	nodePorts                                   map[int32]bool // node ports the Service registry handed out
 	uidSeq                                      uint64
 	limitNoted                                  map[string]bool // LimitRanger defaults already shown, by namespace/generateName
 

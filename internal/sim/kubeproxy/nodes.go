@@ -1,7 +1,6 @@
 package kubeproxy
 
 import (
-	"hash/fnv"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -20,20 +19,6 @@ func NodeIP(name string) string {
 		return "192.168.0." + strconv.Itoa(11+int(name[5]-'a'))
 	}
 	return "192.168.0.10"
-}
-
-// AllocateNodePort picks a port in 30000-32767 (the default
-// --service-node-port-range) from a hash of key, skipping avoid: stable for
-// the same Service. The simulated API server allocates no node ports, so a
-// Service from a manifest gets its ports here.
-func AllocateNodePort(key string, avoid int32) int32 {
-	h := fnv.New32a()
-	h.Write([]byte(key))
-	p := int32(30000 + h.Sum32()%2768)
-	if p == avoid {
-		p = 30000 + (p-30000+1)%2768
-	}
-	return p
 }
 
 // ClientOnNode is the walk's client pod on node: an address of the node's

@@ -13,16 +13,6 @@ func TestNodeNamesAndIPs(t *testing.T) {
 	}
 }
 
-func TestAllocateNodePort(t *testing.T) {
-	p := AllocateNodePort("default/web:http", 0)
-	if p < 30000 || p > 32767 || AllocateNodePort("default/web:http", 0) != p {
-		t.Fatalf("port %d: want a stable port in 30000-32767", p)
-	}
-	if q := AllocateNodePort("default/web:http", p); q == p || q < 30000 || q > 32767 {
-		t.Errorf("avoiding %d gave %d", p, q)
-	}
-}
-
 func TestClientOnNode(t *testing.T) {
 	eps := []Endpoint{{IP: "10.244.1.5", NodeName: "node-a"}, {IP: "10.244.1.6", NodeName: "node-a"}, {IP: "10.244.2.5", NodeName: "node-b"}}
 	if got := ClientOnNode(eps, "node-a"); got != "10.244.1.7" {

@@ -29,10 +29,9 @@ type Input struct {
 	Example bool
 	// Client is the client pod's IP for the walk ("" for the default).
 	Client string
-	// AllocatedNodePort: k8sexplain chose the node ports (the simulated
-	// API server does not allocate them). PendingLB: a LoadBalancer with
-	// no ingress IP yet (no cloud controller).
-	AllocatedNodePort, PendingLB bool
+	// PendingLB: a LoadBalancer with no ingress IP yet (no cloud
+	// controller).
+	PendingLB bool
 	// Source names the manifests the Service came from (dnat -f), after a
 	// simulated apply; "" when it came from flags.
 	Source string
@@ -116,9 +115,6 @@ func inputNote(c cat, in Input) string {
 	}
 	if in.Config.NodeName != "" && sp.Proxied() {
 		desc += ", " + c.F("input.node", in.Config.NodeName, in.Config.NodeIP)
-	}
-	if in.AllocatedNodePort {
-		desc += " " + c.F("input.allocated")
 	}
 	if in.PendingLB {
 		desc += " " + c.F("input.pending")
