@@ -286,12 +286,13 @@ func (c *Cluster) previousRS(dep *appsv1.Deployment) *appsv1.ReplicaSet {
 	return owned[1]
 }
 
-// Scale is `kubectl scale deployment/NAME --replicas=N`. Real kubectl
-// patches the scale subresource; the simulator writes the Deployment.
+// Scale is `kubectl scale deployment/NAME --replicas=N`: a merge PATCH
+// {"spec":{"replicas":N}} of the scale subresource, answered with an
+// autoscaling/v1 Scale (k8s.io/kubectl pkg/cmd/scale, pkg/scale; the API
+// server's ScaleREST, pkg/registry/apps/deployment/storage/storage.go,
+// v1.37.2).
 func (c *Cluster) Scale(dep *appsv1.Deployment, replicas int32) {
-	upd := dep.DeepCopy()
-	upd.Spec.Replicas = &replicas
-	c.kubectl.Update(upd, func(_ runtime.Object, err *apiserver.Status) {
+	c.kubectl.PatchScale(apiserver.ResourceOf(dep), dep.Namespace, dep.Name, replicas, func(_ runtime.Object, err *apiserver.Status) {
 		if err != nil {
 			c.failed = err.Message
 		}

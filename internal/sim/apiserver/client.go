@@ -48,6 +48,10 @@ type Client struct {
 	// Loud records the request pipeline as regular steps (kubectl does);
 	// otherwise the pipeline shows only with -v.
 	Loud bool
+	// Component, when set, is the event source's component in place of
+	// the actor's name (a controller whose recorder names itself
+	// otherwise, as the node lifecycle controller's "node-controller").
+	Component string
 	// corr is the event recorder's correlator state (eventcorrelate.go).
 	corr correlator
 	// held, when a test set it (Hold), keeps requests instead of sending.
@@ -129,6 +133,14 @@ func (c *Client) Patch(res Resource, ns, name, body string, apply func(runtime.O
 // (pkg/controller/controller_utils.go).
 func (c *Client) PatchRV(res Resource, ns, name, rv, body string, apply func(runtime.Object), done Done) {
 	c.send(request{verb: "patch", res: res, ns: ns, name: name, body: body, apply: apply, rv: rv}, done)
+}
+
+// PatchScale sends `kubectl scale`'s PATCH of the scale subresource,
+// {"spec":{"replicas":N}} (k8s.io/kubectl pkg/scale, a merge patch of the
+// autoscaling/v1 Scale); the answer is the Scale (scale.go).
+func (c *Client) PatchScale(res Resource, ns, name string, replicas int32, done Done) {
+	c.send(request{verb: "patch", subresource: "scale", res: res, ns: ns, name: name,
+		body: fmt.Sprintf(`{"spec":{"replicas":%d}}`, replicas), apply: func(o runtime.Object) { setScaleReplicas(o, replicas) }}, done)
 }
 
 // PatchStatus sends a PATCH of the status subresource (see Patch).

@@ -350,6 +350,9 @@ func (c *Client) ContainerEvent(phase trace.Phase, regarding runtime.Object, fie
 	}
 
 	component, _, _ := strings.Cut(c.Actor, "/")
+	if c.Component != "" {
+		component = c.Component
+	}
 	ev := &corev1.Event{
 		InvolvedObject: corev1.ObjectReference{Kind: res.Kind, Namespace: m.GetNamespace(), Name: m.GetName(), UID: m.GetUID(), FieldPath: fieldPath},
 		Type:           typ, Reason: reason, Message: msg,

@@ -396,6 +396,10 @@ func (s *Server) commit(c *Client, r *request, key string, build func(cur *store
 			code = http.StatusCreated
 		}
 		rv := m.GetResourceVersion()
+		answer, answerKind := obj, r.res.Kind
+		if r.subresource == "scale" {
+			answer, answerKind = scaleOf(obj), "Scale"
+		}
 		s.eng.After(RequestLatency, func() {
 			kind := "apiserver.response"
 			switch {
@@ -407,10 +411,10 @@ func (s *Server) commit(c *Client, r *request, key string, build func(cur *store
 				kind = "apiserver.updated"
 			}
 			if !s.rec.Full() {
-				step(storePhase, kind, "status", fmt.Sprintf("%d %s", code, http.StatusText(code)), "rv", rv, "kind", r.res.Kind)
+				step(storePhase, kind, "status", fmt.Sprintf("%d %s", code, http.StatusText(code)), "rv", rv, "kind", answerKind)
 			}
 			if done != nil {
-				done(obj, nil)
+				done(answer, nil)
 			}
 		})
 	})

@@ -45,16 +45,12 @@ type Deployment struct {
 	queue   *workQueue                             // syncs queued
 	avail   map[string]int32                       // last reported available replicas
 	// History is each Deployment's rollout table: sizes after every scaling.
-	History       map[string][]RolloutRow
-	progress      map[string]time.Duration // last progress (scaling, more available)
-	deadlineArmed map[string]time.Duration
-	complete      map[string]bool
-	exceeded      map[string]bool
-	rolledOut     map[string]bool                 // the last rollout completed
-	pods          *informer.Informer[*corev1.Pod] // indexed by controller UID
-	waiting       map[string]bool                 // Recreate: waiting for old pods to go
-	shown         map[string][3]int32             // last status line shown: ready, available, minAvailable
-	informers     *informer.Factory               // its own, when built without kube-controller-manager's
+	History   map[string][]RolloutRow
+	complete  map[string]bool
+	pods      *informer.Informer[*corev1.Pod] // indexed by controller UID
+	waiting   map[string]bool                 // Recreate: waiting for old pods to go
+	shown     map[string][3]int32             // last status line shown: ready, available, minAvailable
+	informers *informer.Factory               // its own, when built without kube-controller-manager's
 }
 
 // NewDeployment builds the controller on its client; Start opens its
@@ -63,10 +59,10 @@ func NewDeployment(f *informer.Factory, c *apiserver.Client, eng *engine.Engine,
 	f, own := informer.Or(f, c)
 	d := &Deployment{c: c, eng: eng, rec: rec, deploys: informer.For[*appsv1.Deployment](f, "deployments"), informers: own,
 		rsets: informer.For[*appsv1.ReplicaSet](f, "replicasets").EnsureIndexer(informer.ControllerIndex, informer.ByController[*appsv1.ReplicaSet]),
-		avail: map[string]int32{}, History: map[string][]RolloutRow{}, progress: map[string]time.Duration{}, deadlineArmed: map[string]time.Duration{},
-		complete: map[string]bool{}, exceeded: map[string]bool{}, rolledOut: map[string]bool{},
-		pods:    informer.For[*corev1.Pod](f, "pods").EnsureIndexer(informer.ControllerIndex, informer.ByController[*corev1.Pod]),
-		waiting: map[string]bool{}, shown: map[string][3]int32{}}
+		avail: map[string]int32{}, History: map[string][]RolloutRow{},
+		complete: map[string]bool{},
+		pods:     informer.For[*corev1.Pod](f, "pods").EnsureIndexer(informer.ControllerIndex, informer.ByController[*corev1.Pod]),
+		waiting:  map[string]bool{}, shown: map[string][3]int32{}}
 	d.queue = newWorkQueue(eng, procSync(eng, d.syncDeployment))
 	d.queue.onRetry = retryStep(rec, c.Actor, "deployments")
 	d.deploys.AddEventHandlerFor(c.Actor, observeAndQueue[*appsv1.Deployment](rec, c.Actor, "Deployment", d.queue))

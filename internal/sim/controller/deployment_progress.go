@@ -7,6 +7,7 @@ package controller
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
@@ -15,6 +16,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/utils/ptr"
 )
 
 // syncRolloutStatus is syncRolloutStatus (progress.go) with calculateStatus
@@ -24,7 +26,18 @@ import (
 func (d *Deployment) syncRolloutStatus(p *engine.Proc, k string, dep *appsv1.Deployment, replicas, maxUnavail int32,
 	newRS *appsv1.ReplicaSet, olds []*appsv1.ReplicaSet) error {
 	var ready, available, total, desired int32
+	// GetTerminatingReplicaCountForReplicaSets (deployment/util): the
+	// ReplicaSets' terminatingReplicas summed, unknown (nil) when one does
+	// not report it.
+	terminating := ptr.To(int32(0))
 	for _, rs := range append([]*appsv1.ReplicaSet{newRS}, olds...) {
+		switch {
+		case rs.Spec.Replicas == nil: // Recreate's placeholder, not a ReplicaSet yet
+		case rs.Status.TerminatingReplicas == nil:
+			terminating = nil
+		case terminating != nil:
+			*terminating += *rs.Status.TerminatingReplicas
+		}
 		ready += rs.Status.ReadyReplicas
 		available += rs.Status.AvailableReplicas
 		total += rs.Status.Replicas
@@ -37,9 +50,6 @@ func (d *Deployment) syncRolloutStatus(p *engine.Proc, k string, dep *appsv1.Dep
 		if spec(rs) > 0 {
 			complete = false
 		}
-	}
-	if available > d.avail[k] {
-		d.progress[k] = d.eng.Now()
 	}
 	d.avail[k] = available
 	cond := corev1.ConditionFalse
@@ -54,11 +64,19 @@ func (d *Deployment) syncRolloutStatus(p *engine.Proc, k string, dep *appsv1.Dep
 	// calculateStatus (deployment/sync.go): the ReplicaSets' desired
 	// replicas (surge included) minus the available ones, not below 0.
 	next.UnavailableReplicas = max(desired-available, 0)
+	next.TerminatingReplicas = terminating
 	setDeploymentCondition(next, d.condition(appsv1.DeploymentAvailable, cond, reason, msg))
 	d.rolloutConditions(dep, replicas, newRS, olds, next)
 	if equality.Semantic.DeepEqual(&dep.Status, next) {
+		d.requeueStuckDeployment(k, dep, replicas, next)
 		d.finishRollout(k, dep, replicas, newRS, olds, complete)
 		return nil
+	}
+	if c := deploymentCondition(*next, appsv1.DeploymentProgressing); c != nil && c.Reason == timedOutReason {
+		if cur := deploymentCondition(dep.Status, appsv1.DeploymentProgressing); cur == nil || cur.Reason != timedOutReason {
+			d.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: d.c.Actor, Kind: "deployment.deadline", Object: apiserver.ObjectRef(dep),
+				Fields: trace.F("rs", newRS.Name, "seconds", *dep.Spec.ProgressDeadlineSeconds)})
+		}
 	}
 	// A status write carries only the status (the server keeps the stored
 	// spec): a shallow copy of the informer's read-only object.
@@ -78,18 +96,13 @@ func (d *Deployment) syncRolloutStatus(p *engine.Proc, k string, dep *appsv1.Dep
 	return nil
 }
 
-// finishRollout notes a rollout that completed and arms the progress
-// deadline of one that did not.
+// finishRollout notes a rollout that completed.
 func (d *Deployment) finishRollout(k string, dep *appsv1.Deployment, replicas int32, newRS *appsv1.ReplicaSet, olds []*appsv1.ReplicaSet, complete bool) {
 	if complete && !d.complete[k] && len(olds) > 0 {
 		d.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: d.c.Actor, Kind: "deployment.complete", Object: apiserver.ObjectRef(dep),
 			Fields: trace.F("rs", newRS.Name, "replicas", replicas)})
 	}
 	d.complete[k] = complete
-	if complete {
-		d.rolledOut[k] = true
-	}
-	d.watchDeadline(k, dep, newRS, complete)
 }
 
 // rolloutConditions is the conditions half of syncRolloutStatus
@@ -121,6 +134,8 @@ func (d *Deployment) rolloutConditions(dep *appsv1.Deployment, replicas int32, n
 				removeDeploymentCondition(next, appsv1.DeploymentProgressing)
 			}
 			setDeploymentCondition(next, c)
+		case d.timedOut(dep, next):
+			setDeploymentCondition(next, d.condition(appsv1.DeploymentProgressing, corev1.ConditionFalse, timedOutReason, name+" has timed out progressing."))
 		}
 	}
 	var failure *appsv1.ReplicaSetCondition
@@ -172,52 +187,56 @@ func removeDeploymentCondition(st *appsv1.DeploymentStatus, t appsv1.DeploymentC
 	st.Conditions = keep
 }
 
-// watchDeadline arms the progressDeadlineSeconds check of an unfinished
-// rollout (deployment/progress.go): no progress for that long sets
-// Progressing=False with reason ProgressDeadlineExceeded. No rollback.
-func (d *Deployment) watchDeadline(k string, dep *appsv1.Deployment, newRS *appsv1.ReplicaSet, complete bool) {
-	// A finished rollout is not measured again until the next one
-	// (syncRolloutStatus: isCompleteDeployment).
-	if complete || d.exceeded[k] || d.rolledOut[k] || dep.Spec.ProgressDeadlineSeconds == nil {
-		return
-	}
-	last, armed := d.progress[k], d.deadlineArmed[k]
-	if armed == last+1 {
-		return
-	}
-	d.deadlineArmed[k] = last + 1
-	secs := *dep.Spec.ProgressDeadlineSeconds
-	limit := time.Duration(secs) * time.Second
-	// The timer holds names, not this moment's objects: one is armed per
-	// progress step and outlives the run, so capturing dep and newRS kept
-	// every version of both alive.
-	ref, rsName := apiserver.ObjectRef(dep), newRS.Name
-	d.eng.Background(last+limit-d.eng.Now(), func() {
-		if d.complete[k] || d.exceeded[k] || d.progress[k] != last {
-			return
-		}
-		d.exceeded[k] = true
-		d.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: d.c.Actor, Kind: "deployment.deadline", Object: ref,
-			Fields: trace.F("rs", rsName, "seconds", secs)})
-		cond := d.condition(appsv1.DeploymentProgressing, corev1.ConditionFalse, "ProgressDeadlineExceeded", fmt.Sprintf("ReplicaSet %q has timed out progressing.", rsName))
-		d.eng.Go(func(p *engine.Proc) { d.writeCondition(p, k, cond) })
-	})
+// timedOutReason is util.TimedOutReason (deployment/util/deployment_util.go).
+const timedOutReason = "ProgressDeadlineExceeded"
+
+// hasProgressDeadline is util.HasProgressDeadline: a deadline other than
+// MaxInt32.
+func hasProgressDeadline(dep *appsv1.Deployment) bool {
+	return dep.Spec.ProgressDeadlineSeconds != nil && *dep.Spec.ProgressDeadlineSeconds != math.MaxInt32
 }
 
-// writeCondition sets a status condition from the informer's copy; a
-// conflict is retried with back-off from the newer copy, as the requeued
-// sync would, up to maxRetries times.
-func (d *Deployment) writeCondition(p *engine.Proc, k string, cond appsv1.DeploymentCondition) {
-	for attempt := 0; attempt < maxRetries; attempt++ {
-		dep, _ := d.deploys.GetByKey(k)
-		if dep == nil {
-			return
-		}
-		st := dep.DeepCopy()
-		setDeploymentCondition(&st.Status, cond)
-		if _, err := d.c.In(p).UpdateStatus(st); err == nil {
-			return
-		}
-		p.Sleep(RetryBackoff(attempt))
+// timedOut is util.DeploymentTimedOut (deployment_util.go, v1.37.2): the
+// Progressing condition's lastUpdateTime (whole seconds, as stored) plus
+// the deadline is before now; a condition already timed out stays so, a
+// completed one never is.
+func (d *Deployment) timedOut(dep *appsv1.Deployment, st *appsv1.DeploymentStatus) bool {
+	if !hasProgressDeadline(dep) {
+		return false
 	}
+	c := deploymentCondition(*st, appsv1.DeploymentProgressing)
+	switch {
+	case c == nil || c.Reason == "NewReplicaSetAvailable":
+		return false
+	case c.Reason == timedOutReason:
+		return true
+	}
+	limit := time.Duration(*dep.Spec.ProgressDeadlineSeconds) * time.Second
+	return c.LastUpdateTime.Add(limit).Before(apiserver.Epoch.Add(d.eng.Now()))
+}
+
+// requeueStuckDeployment is requeueStuckDeployment (progress.go, v1.37.2):
+// a sync that wrote nothing while the rollout is neither complete nor
+// timed out queues the Deployment again for the moment its Progressing
+// condition's lastUpdateTime + progressDeadlineSeconds passes, plus 1 s
+// "to avoid milliseconds skew in AddAfter"; under a second away, at once
+// (rate limited: the first back-off). That sync finds it timed out. A
+// rollout stopped by quota makes no other sync happen, so this requeue
+// is what ends it in ProgressDeadlineExceeded.
+func (d *Deployment) requeueStuckDeployment(k string, dep *appsv1.Deployment, replicas int32, st *appsv1.DeploymentStatus) {
+	cur := deploymentCondition(dep.Status, appsv1.DeploymentProgressing)
+	if !hasProgressDeadline(dep) || cur == nil || cur.Reason == timedOutReason {
+		return
+	}
+	// util.DeploymentComplete
+	if st.UpdatedReplicas == replicas && st.Replicas == replicas && st.AvailableReplicas == replicas && st.ObservedGeneration >= dep.Generation {
+		return
+	}
+	limit := time.Duration(*dep.Spec.ProgressDeadlineSeconds) * time.Second
+	after := cur.LastUpdateTime.Add(limit).Sub(apiserver.Epoch.Add(d.eng.Now()))
+	if after < time.Second {
+		d.queue.addAfterQuietly(k, retryBase)
+		return
+	}
+	d.queue.addAfterQuietly(k, after+time.Second)
 }

@@ -49,8 +49,6 @@ func (d *Deployment) getNewReplicaSet(p *engine.Proc, dep *appsv1.Deployment, ex
 		}
 		d.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: d.c.Actor, Kind: "deployment.reuse", Object: apiserver.ObjectRef(dep),
 			Fields: trace.F("rs", existing.Name, "from", old, "revision", rev)})
-		d.progress[key] = d.eng.Now()
-		d.rolledOut[key] = false // a new rollout starts
 		d.complete[key] = false
 		return obj.(*appsv1.ReplicaSet), false, nil
 	}
@@ -84,8 +82,6 @@ func (d *Deployment) getNewReplicaSet(p *engine.Proc, dep *appsv1.Deployment, ex
 	if size > 0 {
 		d.c.Event(trace.PhaseController, dep, "Normal", "ScalingReplicaSet", fmt.Sprintf("Scaled up replica set %s from 0 to %d", name, size))
 	}
-	d.progress[key] = d.eng.Now()
-	d.rolledOut[key] = false // a new rollout starts
 	return obj.(*appsv1.ReplicaSet), true, nil
 }
 
@@ -144,7 +140,6 @@ func (d *Deployment) scaleReplicaSet(p *engine.Proc, dep *appsv1.Deployment, rs 
 		return nil, err
 	}
 	d.c.Event(trace.PhaseController, dep, "Normal", "ScalingReplicaSet", fmt.Sprintf("Scaled %s replica set %s from %d to %d", dir, rs.Name, from, to))
-	d.progress[dep.Namespace+"/"+dep.Name] = d.eng.Now()
 	return obj.(*appsv1.ReplicaSet), nil
 }
 

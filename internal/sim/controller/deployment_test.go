@@ -3,6 +3,7 @@ package controller
 import (
 	"testing"
 
+	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/informer"
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -145,5 +146,38 @@ func TestDeploymentOwnedByIndex(t *testing.T) {
 	}
 	if got := d.rsets.ByIndex(informer.ControllerIndex, string(dep.UID)); len(got) != 1 {
 		t.Fatalf("index: %d ReplicaSets", len(got))
+	}
+}
+
+// status.terminatingReplicas (DeploymentReplicaSetTerminatingReplicas,
+// beta and on by default since v1.35): a ReplicaSet counts its pods that
+// are being deleted and not yet finished (controller.FilterTerminatingPods
+// in syncReplicaSet, calculateStatus in replica_set_utils.go), and the
+// Deployment sums its ReplicaSets' (calculateStatus in
+// deployment/sync.go). They are not replicas: status.replicas leaves them
+// out, which is why more pods than replicas + maxSurge can exist while old
+// ones shut down.
+func TestTerminatingReplicasCounted(t *testing.T) {
+	h := newHarness(t)
+	startDeployment(h)
+	h.create(rollingDeployment(3, "nginx:1.27"))
+	h.readyAll("default")
+	rs := h.ownedSets(h.deploy("web"))["1"]
+	if rs.Status.TerminatingReplicas == nil || *rs.Status.TerminatingReplicas != 0 {
+		t.Fatalf("ReplicaSet terminatingReplicas %v, want 0", rs.Status.TerminatingReplicas)
+	}
+	// A pod with a grace period: deleted, still there (no kubelet here
+	// finishes it), replaced by the ReplicaSet.
+	pod := h.pods("default")[0]
+	h.admin.Bind(pod, "node-a", nil) // a pod on no node is deleted at once
+	h.settle()
+	h.admin.DeleteGrace(apiserver.ResourceOf(pod), pod.Namespace, pod.Name, 30, nil)
+	h.settle()
+	rs = h.ownedSets(h.deploy("web"))["1"]
+	if rs.Status.TerminatingReplicas == nil || *rs.Status.TerminatingReplicas != 1 || rs.Status.Replicas != 3 {
+		t.Fatalf("ReplicaSet replicas %d terminatingReplicas %v, want 3 and 1", rs.Status.Replicas, rs.Status.TerminatingReplicas)
+	}
+	if st := h.deploy("web").Status; st.TerminatingReplicas == nil || *st.TerminatingReplicas != 1 || st.Replicas != 3 {
+		t.Fatalf("Deployment replicas %d terminatingReplicas %v, want 3 and 1", st.Replicas, st.TerminatingReplicas)
 	}
 }

@@ -2,6 +2,8 @@ package controller
 
 import (
 	"encoding/json"
+	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -90,6 +92,10 @@ const nodeIndex = "node"
 // its own watches and starts its monitor loop.
 func NewNodeLifecycle(f *informer.Factory, c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *NodeLifecycle {
 	f, own := informer.Or(f, c)
+	// Its recorder's source: record.NewBroadcaster().NewRecorder(...,
+	// v1.EventSource{Component: "node-controller"}) in
+	// NewNodeLifecycleController (node_lifecycle_controller.go, v1.37.2).
+	c.Component = "node-controller"
 	n := &NodeLifecycle{c: c, eng: eng, rec: rec, renewed: map[string]time.Duration{}, informers: own,
 		leases: informer.For[*coordinationv1.Lease](f, "leases"), nodes: informer.For[*corev1.Node](f, "nodes"),
 		pods: informer.For[*corev1.Pod](f, "pods").EnsureIndexer(nodeIndex, func(p *corev1.Pod) []string {
@@ -181,7 +187,10 @@ func (n *NodeLifecycle) markUnknown(node *corev1.Node, silent time.Duration) {
 			return
 		}
 		n.markNodeForTainting(node.Name)
-		n.podsNotReady(node.Name)
+		// RecordNodeStatusChange, once on the Ready → not Ready transition
+		// (pkg/controller/util/node/controller_utils.go, v1.37.2).
+		n.c.Event(trace.PhaseController, node, "Normal", "NodeNotReady", fmt.Sprintf("Node %s status is now: NodeNotReady", node.Name))
+		n.podsNotReady(p, node.Name)
 	})
 }
 
@@ -421,24 +430,36 @@ func noExecuteTaints(taints []corev1.Taint) []corev1.Taint {
 	return out
 }
 
-// podsNotReady is MarkPodsNotReady: each pod on the node gets Ready=False
-// through a status update.
-func (n *NodeLifecycle) podsNotReady(node string) {
+// podsNotReady is MarkPodsNotReady (pkg/controller/util/node/
+// controller_utils.go, v1.37.2): each pod on the node whose Ready
+// condition is not already False gets it set False (the kubelet's reason
+// and message kept; UpdatePodCondition moves lastTransitionTime) through a
+// status update, one pod at a time, and after its write the event
+// Warning NodeNotReady "Node is not ready". A pod already not ready, or
+// without a Ready condition, is neither written nor told.
+func (n *NodeLifecycle) podsNotReady(proc *engine.Proc, node string) {
 	var names []string
+	var todo []*corev1.Pod
 	for _, p := range n.podsOn(node) {
+		i := slices.IndexFunc(p.Status.Conditions, func(c corev1.PodCondition) bool { return c.Type == corev1.PodReady })
+		if i < 0 || p.Status.Conditions[i].Status == corev1.ConditionFalse {
+			continue
+		}
 		names = append(names, p.Name)
 		upd := p.DeepCopy()
-		for i := range upd.Status.Conditions {
-			if upd.Status.Conditions[i].Type == corev1.PodReady {
-				upd.Status.Conditions[i].Status = corev1.ConditionFalse
-				upd.Status.Conditions[i].Reason = "NodeNotReady"
-			}
-		}
+		upd.Status.Conditions[i].Status = corev1.ConditionFalse
 		apiserver.StampConditions(&p.Status, &upd.Status, p.Generation, n.eng.Now())
-		n.c.UpdateStatus(upd, nil)
+		todo = append(todo, upd)
 	}
 	n.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: n.c.Actor, Kind: "node.podsnotready", Object: "nodes/" + node,
 		Fields: trace.F("node", node, "pods", strings.Join(names, ", "))})
+	for _, upd := range todo {
+		if _, err := n.c.In(proc).UpdateStatus(upd); err != nil && err.Code == 404 {
+			continue
+		}
+		// After the write, "to make sure pod still exists".
+		n.c.Event(trace.PhaseController, upd, "Warning", "NodeNotReady", "Node is not ready")
+	}
 }
 
 // podsOn lists the node's pods not being deleted, by name.

@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -200,5 +201,53 @@ func TestNodeLifecycleNoExecuteRateLimited(t *testing.T) {
 	}
 	if d := at["node-a NoExecute"] - at["node-a NoSchedule"]; d <= 0 || d > NodeEvictionPeriod {
 		t.Errorf("node-a NoExecute %v after NoSchedule, want within one pass period", d)
+	}
+}
+
+// A node going NotReady gets the node lifecycle controller's events, as
+// monitorNodeHealth records them at v1.37: first RecordNodeStatusChange's
+// Normal NodeNotReady on the Node, then MarkPodsNotReady's Warning
+// NodeNotReady on each pod whose Ready condition it turned False, each
+// after that pod's status write, from the component "node-controller"
+// (pkg/controller/nodelifecycle/node_lifecycle_controller.go,
+// pkg/controller/util/node/controller_utils.go). A pod already not ready
+// is not written and gets no event (UpdatePodCondition reports no change);
+// the pod's Ready condition keeps the kubelet's reason.
+func TestNodeLifecycleNotReadyEvents(t *testing.T) {
+	h := newHarness(t)
+	h.seedNode("node-a", 300)
+	p := &corev1.Pod{}
+	p.Namespace, p.Name = "default", "idle-node-a"
+	p.Spec.NodeName = "node-a"
+	p.Spec.Containers = []corev1.Container{{Name: "c", Image: "nginx"}}
+	p.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionFalse, Reason: "ContainersNotReady"}}
+	p.Spec.Tolerations = []corev1.Toleration{{Operator: corev1.TolerationOpExists}}
+	h.api.Seed(p)
+	NewNodeLifecycle(nil, h.client("node-controller"), h.eng, h.rec).Start()
+	h.runUntil(NodeMonitorGracePeriod + 2*NodeMonitorPeriod)
+
+	var got []string
+	for _, s := range h.steps("event") {
+		got = append(got, s.Object+" "+s.Get("type")+" "+s.Get("reason")+" "+s.Get("message"))
+	}
+	want := []string{
+		"nodes/node-a Normal NodeNotReady Node node-a status is now: NodeNotReady",
+		"pods/default/on-node-a Warning NodeNotReady Node is not ready",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, o := range h.api.List("events") {
+		if ev := o.(*corev1.Event); ev.Source.Component != "node-controller" {
+			t.Fatalf("event %s/%s from %q, want node-controller", ev.InvolvedObject.Name, ev.Reason, ev.Source.Component)
+		}
+	}
+	pod := h.get(&corev1.Pod{}, "default", "on-node-a").(*corev1.Pod)
+	if c := pod.Status.Conditions[0]; c.Status != corev1.ConditionFalse || c.Reason != "" {
+		t.Fatalf("on-node-a Ready condition %+v, want False with the kubelet's (empty) reason", c)
+	}
+	idle := h.get(&corev1.Pod{}, "default", "idle-node-a").(*corev1.Pod)
+	if idle.Status.Conditions[0].Reason != "ContainersNotReady" {
+		t.Fatalf("idle-node-a rewritten: %+v", idle.Status.Conditions[0])
 	}
 }

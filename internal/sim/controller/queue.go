@@ -80,6 +80,20 @@ func (q *workQueue) addAfter(key string, d time.Duration) {
 	})
 }
 
+// addAfterQuietly is addAfter on a background timer: a requeue that only
+// re-checks (the Deployment's progress deadline) does not keep the
+// simulation running by itself.
+func (q *workQueue) addAfterQuietly(key string, d time.Duration) {
+	if q.waiting[key] {
+		return
+	}
+	q.waiting[key] = true
+	q.eng.Background(d, func() {
+		delete(q.waiting, key)
+		q.add(key)
+	})
+}
+
 func (q *workQueue) run(key string) {
 	delete(q.queued, key)
 	q.processing[key] = true

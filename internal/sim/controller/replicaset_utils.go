@@ -10,6 +10,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 )
 
 // statusUpdateRetries is how often updateReplicaSetStatus reads the
@@ -27,6 +28,9 @@ func (r *ReplicaSet) calculateStatus(rs *appsv1.ReplicaSet, seen podCounts, mana
 	st.ReadyReplicas = int32(seen.ready)
 	st.AvailableReplicas = int32(seen.ready) // minReadySeconds 0: available as soon as Ready
 	st.FullyLabeledReplicas = st.Replicas
+	// DeploymentReplicaSetTerminatingReplicas: beta, on by default since
+	// v1.35 (pkg/features/kube_features.go); the pods being deleted.
+	st.TerminatingReplicas = ptr.To(int32(seen.terminating))
 	failure := replicaFailure(rs.Status)
 	switch {
 	case manageErr != nil && failure == nil:
@@ -55,7 +59,8 @@ func (r *ReplicaSet) calculateStatus(rs *appsv1.ReplicaSet, seen podCounts, mana
 func (r *ReplicaSet) updateReplicaSetStatus(p *engine.Proc, rs *appsv1.ReplicaSet, st appsv1.ReplicaSetStatus) *apiserver.Status {
 	cur := rs.Status
 	if cur.Replicas == st.Replicas && cur.ReadyReplicas == st.ReadyReplicas && cur.AvailableReplicas == st.AvailableReplicas &&
-		cur.FullyLabeledReplicas == st.FullyLabeledReplicas && cur.ObservedGeneration == rs.Generation &&
+		cur.FullyLabeledReplicas == st.FullyLabeledReplicas && ptr.Equal(cur.TerminatingReplicas, st.TerminatingReplicas) &&
+		cur.ObservedGeneration == rs.Generation &&
 		reflect.DeepEqual(cur.Conditions, st.Conditions) {
 		return nil
 	}
@@ -100,10 +105,17 @@ func replicaFailure(st appsv1.ReplicaSetStatus) *appsv1.ReplicaSetCondition {
 
 // podCounts are a ReplicaSet's pods counted incrementally, so a status
 // sync costs O(1) however many pods it owns.
-type podCounts struct{ all, active, ready int }
+// terminating counts the pods being deleted that have not finished
+// (controller.FilterTerminatingPods, pkg/controller/controller_utils.go,
+// v1.37.2): status.terminatingReplicas.
+type podCounts struct{ all, active, ready, terminating int }
 
 func (c *podCounts) add(p *corev1.Pod, d int) {
-	if p.DeletionTimestamp != nil || p.Status.Phase == corev1.PodFailed || p.Status.Phase == corev1.PodSucceeded {
+	finished := p.Status.Phase == corev1.PodFailed || p.Status.Phase == corev1.PodSucceeded
+	if p.DeletionTimestamp != nil && !finished {
+		c.terminating += d
+	}
+	if p.DeletionTimestamp != nil || finished {
 		return // terminating and finished pods are not replicas
 	}
 	c.all += d

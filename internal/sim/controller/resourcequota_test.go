@@ -2,6 +2,9 @@ package controller
 
 import (
 	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -63,5 +66,61 @@ func TestResourceQuotaUsageRecomputed(t *testing.T) {
 	h.delete(h.get(&corev1.Pod{}, "team", "a"))
 	if got := h.quota(); used(got, corev1.ResourcePods) != "0" || used(got, corev1.ResourceRequestsCPU) != "0" {
 		t.Fatalf("after a was deleted: %v", got.Status.Used)
+	}
+}
+
+// A rollout that quota stops (the third pod refused) makes no progress:
+// its Progressing condition must turn False, ProgressDeadlineExceeded,
+// once progressDeadlineSeconds have passed since its last update. The
+// sync that finds nothing to write requeues the Deployment for that moment
+// (requeueStuckDeployment, pkg/controller/deployment/progress.go, v1.37.2),
+// and that sync sets the condition (syncRolloutStatus, DeploymentTimedOut).
+func TestQuotaStuckRolloutTimesOut(t *testing.T) {
+	h := newHarness(t)
+	rq := &corev1.ResourceQuota{}
+	rq.Namespace, rq.Name = "team", "q"
+	rq.Spec.Hard = corev1.ResourceList{corev1.ResourcePods: resource.MustParse("2")}
+	h.api.Seed(rq)
+	NewResourceQuota(nil, h.client("resourcequota-controller"), h.eng, h.rec).Start()
+	startDeployment(h)
+	dep := rollingDeployment(3, "nginx:1.27")
+	dep.Namespace = "team"
+	deadline := int32(30)
+	dep.Spec.ProgressDeadlineSeconds = &deadline
+	h.admin.Create(dep, nil)
+	h.runUntil(2 * time.Second)
+	for i, p := range h.pods("team") { // the kubelets, without settling
+		h.admin.UpdateStatus(readyPod(p, i), nil)
+	}
+	progressing := func() *appsv1.DeploymentCondition {
+		got := h.get(&appsv1.Deployment{}, "team", "web").(*appsv1.Deployment)
+		for i := range got.Status.Conditions {
+			if got.Status.Conditions[i].Type == appsv1.DeploymentProgressing {
+				return &got.Status.Conditions[i]
+			}
+		}
+		return nil
+	}
+	h.runUntil(20 * time.Second)
+	before := progressing()
+	if before == nil || before.Status != corev1.ConditionTrue {
+		t.Fatalf("Progressing condition at 20s: %+v", before)
+	}
+	h.runUntil(2 * time.Minute)
+	if n := len(h.pods("team")); n != 2 {
+		t.Fatalf("%d pods, want 2 (quota)", n)
+	}
+	prog := progressing()
+	if prog == nil || prog.Status != corev1.ConditionFalse || prog.Reason != "ProgressDeadlineExceeded" {
+		t.Fatalf("Progressing condition %+v, want False ProgressDeadlineExceeded", prog)
+	}
+	// The requeue is for lastUpdateTime (whole seconds, as stored) +
+	// deadline + 1 s ("to avoid milliseconds skew in AddAfter"): the
+	// timed-out condition is written no earlier.
+	if earliest := before.LastUpdateTime.Add(31 * time.Second); prog.LastTransitionTime.Time.Before(earliest) {
+		t.Fatalf("timed out at %s, before %s (last update %s + 30 s + 1 s)", prog.LastTransitionTime.Time, earliest, before.LastUpdateTime.Time)
+	}
+	if st := h.steps("deployment.deadline"); len(st) != 1 {
+		t.Fatalf("deadline steps: %+v", st)
 	}
 }
