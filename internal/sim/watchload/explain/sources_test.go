@@ -3,20 +3,7 @@ package explain
 import (
 	"strings"
 	"testing"
-
-	"github.com/k8sexplain/k8sexplain/internal/provenance"
 )
-
-// Every sentence that states a fact names its source (sources.go).
-func TestEverySentenceHasASource(t *testing.T) {
-	c := Provenance()
-	if len(c.Texts) < 25 {
-		t.Fatalf("only %d sentences found", len(c.Texts))
-	}
-	for _, p := range provenance.Problems(c.Package, c.Texts, c.Sources) {
-		t.Error(p)
-	}
-}
 
 // v1.37 informers start with a streaming list; the report says which path
 // it simulates and what the default changes (issue 23).
