@@ -49,6 +49,8 @@ func Default(obj runtime.Object) []string {
 	case *corev1.Secret:
 		// core/v1 defaults.go SetDefaults_Secret.
 		d.str((*string)(&o.Type), string(corev1.SecretTypeOpaque), "type")
+	case *corev1.Namespace:
+		d.namespaceObject(o)
 	}
 	return d.filled
 }
@@ -214,4 +216,18 @@ func (d *defaulter) cronJob(o *batchv1.CronJob) {
 	d.int32p(&o.Spec.SuccessfulJobsHistoryLimit, 3, "spec.successfulJobsHistoryLimit")
 	d.int32p(&o.Spec.FailedJobsHistoryLimit, 1, "spec.failedJobsHistoryLimit")
 	d.podSpec(&o.Spec.JobTemplate.Spec.Template.Spec, "spec.jobTemplate.spec.template.spec")
+}
+
+// namespaceObject follows core/v1 defaults.go SetDefaults_Namespace (the
+// kubernetes.io/metadata.name label, always the name; not on a nameless
+// generateName request) and SetDefaults_NamespaceStatus (phase Active).
+func (d *defaulter) namespaceObject(o *corev1.Namespace) {
+	if o.Name != "" && o.Labels[corev1.LabelMetadataName] != o.Name {
+		if o.Labels == nil {
+			o.Labels = map[string]string{}
+		}
+		o.Labels[corev1.LabelMetadataName] = o.Name
+		d.note("metadata.labels."+corev1.LabelMetadataName, o.Name)
+	}
+	d.str((*string)(&o.Status.Phase), string(corev1.NamespaceActive), "status.phase")
 }

@@ -108,7 +108,7 @@ spec:
 			[]string{"spec.completions=1", "spec.parallelism=1", "spec.backoffLimit=6", "metadata.labels=spec.template.metadata.labels", "spec.completionMode=NonIndexed", "spec.suspend=false"}},
 		{"cronjob", "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: c, namespace: a}\nspec:\n  schedule: '* * * * *'\n  jobTemplate:\n    spec:\n      parallelism: 2\n      template:\n        spec: {restartPolicy: OnFailure, dnsPolicy: ClusterFirst, securityContext: {}, terminationGracePeriodSeconds: 30, schedulerName: default-scheduler}\n",
 			[]string{"spec.concurrencyPolicy=Allow", "spec.suspend=false", "spec.successfulJobsHistoryLimit=3", "spec.failedJobsHistoryLimit=1"}},
-		{"cluster-scoped", "apiVersion: v1\nkind: Namespace\nmetadata: {name: n}\n", nil},
+		{"cluster-scoped", "apiVersion: v1\nkind: Namespace\nmetadata: {name: n}\n", []string{"metadata.labels.kubernetes.io/metadata.name=n", "status.phase=Active"}},
 		{"custom resource", "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n", nil},
 	}
 	for _, tt := range tests {
@@ -159,5 +159,23 @@ func TestPullPolicyFor(t *testing.T) {
 		if got := PullPolicyFor(image); got != want {
 			t.Errorf("PullPolicyFor(%q) = %s, want %s", image, got, want)
 		}
+	}
+}
+
+// core/v1 defaults.go SetDefaults_Namespace and SetDefaults_NamespaceStatus
+// (v1.37): the metadata.name label and phase Active.
+func TestDefaultNamespace(t *testing.T) {
+	obj := mustParse(t, "apiVersion: v1\nkind: Namespace\nmetadata: {name: team-a, labels: {kubernetes.io/metadata.name: other}}\n")
+	filled := Default(obj)
+	ns := obj.(*corev1.Namespace)
+	if got := ns.Labels[corev1.LabelMetadataName]; got != "team-a" {
+		t.Errorf("label %s = %q, want team-a", corev1.LabelMetadataName, got)
+	}
+	if ns.Status.Phase != corev1.NamespaceActive {
+		t.Errorf("phase %q, want Active", ns.Status.Phase)
+	}
+	want := "metadata.labels.kubernetes.io/metadata.name=team-a, status.phase=Active"
+	if got := strings.Join(filled, ", "); got != want {
+		t.Errorf("filled %q, want %q", got, want)
 	}
 }

@@ -169,6 +169,16 @@ func (s *Server) handle(c *Client, r *request, done Done) {
 			// its QoS class computed from what admission left.
 			pod.Status = corev1.PodStatus{Phase: corev1.PodPending, QOSClass: manifest.PodQOS(pod)}
 		}
+		if ns, ok := obj.(*corev1.Namespace); ok {
+			// The namespace strategy's PrepareForCreate
+			// (pkg/registry/core/namespace/strategy.go): a new namespace is
+			// Active and carries the kubernetes finalizer, which the
+			// namespace controller removes once it has emptied it.
+			ns.Status = corev1.NamespaceStatus{Phase: corev1.NamespaceActive}
+			if !slices.Contains(ns.Spec.Finalizers, corev1.FinalizerKubernetes) {
+				ns.Spec.Finalizers = append(ns.Spec.Finalizers, corev1.FinalizerKubernetes)
+			}
+		}
 		if m.GetName() == "" && m.GetGenerateName() != "" {
 			m.SetName(s.generateName(r.res, m.GetNamespace(), m.GetGenerateName()))
 		}
