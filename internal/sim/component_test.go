@@ -19,8 +19,8 @@ func TestComponentStartOrder(t *testing.T) {
 	for _, comp := range c.comps {
 		got = append(got, comp.Name())
 	}
-	want := []string{"deployment-controller", "replicaset-controller", "endpointslice-controller", "resourcequota-controller", "kube-controller-manager",
-		"default-scheduler", "kubelet/control-plane", "kube-proxy/control-plane", "kubelet/node-a", "kube-proxy/node-a", "kubelet/node-b", "kube-proxy/node-b",
+	want := []string{"deployment-controller", "replicaset-controller", "endpointslice-controller", "resourcequota-controller", "service-account-controller", "root-ca-cert-publisher",
+		"kube-controller-manager", "default-scheduler", "kubelet/control-plane", "kube-proxy/control-plane", "kubelet/node-a", "kube-proxy/node-a", "kubelet/node-b", "kube-proxy/node-b",
 		"node-lifecycle-controller", "kubelet/control-plane (node lease)", "kubelet/node-a (node lease)", "kubelet/node-b (node lease)", "coredns"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("start order:\n got %q\nwant %q", got, want)
@@ -43,7 +43,8 @@ func TestComponentStartOrder(t *testing.T) {
 
 // kube-controller-manager's controllers share its informer factory: one
 // watch per resource for the process (Deployments, ReplicaSets, pods,
-// Services, ResourceQuotas, and with heartbeats Leases and nodes), none of
+// Services, ResourceQuotas, Namespaces, ServiceAccounts, ConfigMaps, and
+// with heartbeats Leases and nodes), none of
 // a controller's own.
 func TestControllersShareInformers(t *testing.T) {
 	for _, hb := range []bool{false, true} {
@@ -51,14 +52,14 @@ func TestControllersShareInformers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := 5
+		want := 8
 		if hb {
-			want = 7
+			want = 10
 		}
 		if got := c.api.Requests["kube-controller-manager"]; got != want {
 			t.Errorf("heartbeats %v: kube-controller-manager opened %d watches, want %d", hb, got, want)
 		}
-		for _, name := range []string{"deployment-controller", "replicaset-controller", "endpointslice-controller", "resourcequota-controller", "node-lifecycle-controller"} {
+		for _, name := range []string{"deployment-controller", "replicaset-controller", "endpointslice-controller", "resourcequota-controller", "service-account-controller", "root-ca-cert-publisher", "node-lifecycle-controller"} {
 			if n := c.api.Requests[name]; n != 0 {
 				t.Errorf("heartbeats %v: %s sent %d requests before anything was applied, want none (its informers are shared)", hb, name, n)
 			}

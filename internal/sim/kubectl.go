@@ -174,13 +174,7 @@ func (c *Cluster) noteUnmodeled(res apiserver.Resource, obj runtime.Object) {
 	who, ok := unmodeled[kind]
 	switch {
 	case kind == "Namespace":
-		// kube-controller-manager v1.37 fills every new namespace:
-		// pkg/controller/serviceaccount/serviceaccounts_controller.go creates
-		// "default", pkg/controller/certificates/rootcacertpublisher/publisher.go
-		// the kube-root-ca.crt ConfigMap.
-		c.unmod = append(c.unmod, kind+" "+ref)
-		c.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: "kube-apiserver", Kind: "stored.namespace", Object: ref})
-		return
+		return // modelled: the serviceaccount controller and the root-ca-cert-publisher fill it
 	case ok:
 	case dataKinds[kind]:
 		c.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: "kube-apiserver", Kind: "stored.data", Object: ref, Fields: trace.F("kind", kind)})

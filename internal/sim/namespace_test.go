@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
+	"github.com/k8sexplain/k8sexplain/internal/sim/simtest"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -23,5 +24,36 @@ func TestNamespaceDefaults(t *testing.T) {
 	}
 	if len(ns.Spec.Finalizers) != 1 || ns.Spec.Finalizers[0] != corev1.FinalizerKubernetes {
 		t.Errorf("spec.finalizers %v, want [kubernetes]", ns.Spec.Finalizers)
+	}
+}
+
+// kube-controller-manager fills a new namespace: the serviceaccount
+// controller creates "default", the root-ca-cert-publisher the
+// kube-root-ca.crt ConfigMap, each with its own service account and a
+// step of its own, after the Namespace's watch event.
+func TestNamespaceControllers(t *testing.T) {
+	c := exampleCluster(t, "quota.yaml", Config{Seed: 1, Workers: 3})
+	tr := c.Run("t")
+	if _, ok := c.api.Get(apiserver.ResourceOf(&corev1.ServiceAccount{}), "team-a", "default").(*corev1.ServiceAccount); !ok {
+		t.Error("no ServiceAccount team-a/default")
+	}
+	cm, _ := c.api.Get(apiserver.ResourceOf(&corev1.ConfigMap{}), "team-a", "kube-root-ca.crt").(*corev1.ConfigMap)
+	if cm == nil || cm.Data["ca.crt"] == "" || cm.Annotations["kubernetes.io/description"] == "" {
+		t.Errorf("kube-root-ca.crt: %v", cm)
+	}
+	for kind, actor := range map[string]string{"serviceaccount.create": "service-account-controller", "rootca.publish": "root-ca-cert-publisher"} {
+		s, ok := simtest.FirstAt(tr, kind, "", "")
+		if !ok || s.Actor != actor || s.Get("namespace") != "team-a" {
+			t.Errorf("%s: %v %+v", kind, ok, s)
+		}
+	}
+	// the bootstrap namespaces already have theirs: nothing is written
+	if n := len(simtest.StepsOf(tr, "serviceaccount.create")); n != 1 {
+		t.Errorf("%d serviceaccount.create steps, want 1", n)
+	}
+	for _, ns := range []string{"default", "kube-system", "kube-public", "kube-node-lease"} {
+		if c.api.Get(apiserver.ResourceOf(&corev1.ConfigMap{}), ns, "kube-root-ca.crt") == nil {
+			t.Errorf("bootstrap namespace %s has no kube-root-ca.crt", ns)
+		}
 	}
 }

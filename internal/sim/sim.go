@@ -184,6 +184,12 @@ func (c *Cluster) components() ([]Component, error) {
 	rs := controller.NewReplicaSet(kcm, saClient("replicaset-controller", "replicaset-controller", trace.PhaseController), eng, rec)
 	c.slices = controller.NewEndpointSlice(kcm, saClient("endpointslice-controller", "endpointslice-controller", trace.PhaseReady), eng, rec)
 	quota := controller.NewResourceQuota(kcm, saClient("resourcequota-controller", "resourcequota-controller", trace.PhaseController), eng, rec)
+	// The serviceaccount controller and the root-ca-cert-publisher fill
+	// every new namespace (cmd/kube-controller-manager/app/core.go,
+	// certificates.go: clients "service-account-controller" and
+	// "root-ca-cert-publisher").
+	sas := controller.NewServiceAccounts(kcm, saClient("service-account-controller", "service-account-controller", trace.PhaseController), eng, rec)
+	rootCA := controller.NewRootCAPublisher(kcm, saClient("root-ca-cert-publisher", "root-ca-cert-publisher", trace.PhaseController), eng, rec)
 	if c.cfg.Heartbeats {
 		c.nodeLife = controller.NewNodeLifecycle(kcm, saClient("node-lifecycle-controller", "node-controller", trace.PhaseController), eng, rec)
 		c.nodeLife.Eviction = saClient("taint-eviction-controller", "taint-eviction-controller", trace.PhaseController)
@@ -193,7 +199,7 @@ func (c *Cluster) components() ([]Component, error) {
 	if c.cfg.Scheduler != nil {
 		c.sched.useProfile(*c.cfg.Scheduler, c.cfg.SchedulerSource)
 	}
-	comps := []Component{c.deploy, rs, c.slices, quota, kcm, c.sched}
+	comps := []Component{c.deploy, rs, c.slices, quota, sas, rootCA, kcm, c.sched}
 	c.kubelets = map[string]*kubelet.Kubelet{}
 	first := firstWorker(c.nodes)
 	for i, n := range c.nodes {
@@ -245,13 +251,24 @@ func cert(user string, groups ...string) apiserver.Identity {
 }
 
 // seedBootstrap stores what kubeadm creates before any component runs: the
-// namespaces and the kubernetes Service.
+// namespaces and the kubernetes Service; and what kube-controller-manager
+// wrote into those namespaces long before the trace starts (the
+// ServiceAccount "default", the kube-root-ca.crt ConfigMap), so that its
+// controllers find nothing to do there.
 func seedBootstrap(api *apiserver.Server) {
 	for _, ns := range []string{"default", "kube-system", "kube-public", "kube-node-lease"} {
 		n := &corev1.Namespace{}
 		n.Name = ns
+		n.Labels = map[string]string{corev1.LabelMetadataName: ns}
+		n.Spec.Finalizers = []corev1.FinalizerName{corev1.FinalizerKubernetes}
 		n.Status.Phase = corev1.NamespaceActive
 		api.Seed(n)
+	}
+	for _, ns := range []string{"default", "kube-system", "kube-public", "kube-node-lease"} {
+		sa := &corev1.ServiceAccount{}
+		sa.Name, sa.Namespace = controller.DefaultServiceAccount, ns
+		api.SeedBefore(sa)
+		api.SeedBefore(controller.RootCAConfigMap(ns))
 	}
 	kube := &corev1.Service{}
 	kube.Name, kube.Namespace = "kubernetes", "default"

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/simtest"
-	"github.com/k8sexplain/k8sexplain/internal/trace"
 )
 
 // POST pods/binding is answered with a Status, not the Pod
@@ -15,20 +14,6 @@ func TestBindingAnswersStatus(t *testing.T) {
 	tr := exampleCluster(t, "app.yaml", Config{Seed: 1, Workers: 3}).Run("t")
 	if _, ok := simtest.FirstAt(tr, "apiserver.bound", "status", "201 Created"); !ok {
 		t.Fatal("no binding answered with a Status")
-	}
-}
-
-// A new Namespace is acted on by kube-controller-manager (the default
-// ServiceAccount, the kube-root-ca.crt ConfigMap): the trace no longer says
-// no controller reconciles it (issue 23); the simulator does not run them.
-func TestNamespaceNamesItsControllers(t *testing.T) {
-	tr := exampleCluster(t, "quota.yaml", Config{Seed: 1, Workers: 3}).Run("t")
-	s, ok := simtest.FirstAt(tr, "stored.namespace", "", "")
-	if !ok || !strings.Contains(trace.Text("en", &s), "default ServiceAccount") || !strings.Contains(trace.Text("en", &s), "kube-root-ca.crt") {
-		t.Fatalf("the Namespace step does not name the controllers that act on it: %+v", s)
-	}
-	if _, ok := simtest.FirstAt(tr, "stored.data", "kind", "Namespace"); ok {
-		t.Fatal("a Namespace is still described as data no controller reconciles")
 	}
 }
 

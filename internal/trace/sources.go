@@ -60,7 +60,8 @@ func sources() map[string]provenance.Source {
 		"event.patch":             k("staging/src/k8s.io/client-go/tools/record/events_cache.go (EventCorrelator, EventAggregator)"),
 		"event.spam":              k("staging/src/k8s.io/client-go/tools/record/events_cache.go (EventSourceObjectSpamFilter: burst 25, refill 1 per 300 s)"),
 		"resourcequota.sync":      k("pkg/controller/resourcequota/resource_quota_controller.go", "staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go (status unknown for quota)"),
-		"stored.namespace":        k("pkg/controller/serviceaccount/serviceaccounts_controller.go", "pkg/controller/certificates/rootcacertpublisher/publisher.go", "pkg/controller/namespace/namespace_controller.go", "pkg/apis/core/v1/defaults.go (SetDefaults_Namespace)", "pkg/registry/core/namespace/strategy.go (finalizer, phase)"),
+		"serviceaccount.create":   k("pkg/controller/serviceaccount/serviceaccounts_controller.go (syncNamespace)", "cmd/kube-controller-manager/app/core.go (ServiceAccountsToEnsure: default)", "plugin/pkg/admission/serviceaccount/admission.go (default account, refused while missing)"),
+		"rootca.publish":          k("pkg/controller/certificates/rootcacertpublisher/publisher.go (syncNamespace)", "pkg/serviceaccount/util.go (kube-api-access projected volume)", "pkg/apis/core/v1/defaults.go (SetDefaults_Namespace)", "pkg/registry/core/namespace/strategy.go (PrepareForCreate: finalizer, phase)", "pkg/controller/namespace/namespace_controller.go"),
 		"unmodeled":               k("cmd/kube-controller-manager/app/controllermanager.go (NewControllerDescriptors)"),
 
 		// admission

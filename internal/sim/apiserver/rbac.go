@@ -79,6 +79,14 @@ func bootstrapRBAC() *RBAC {
 			r("*", "*", "list,watch"),
 			r("", "resourcequotas/status", "update"),
 		}, ev...),
+		// controller_policy.go: service-account-controller,
+		// root-ca-cert-publisher
+		"system:controller:service-account-controller": append([]rule{
+			r("", "serviceaccounts", "create"),
+		}, ev...),
+		"system:controller:root-ca-cert-publisher": append([]rule{
+			r("", "configmaps", "create,update"),
+		}, ev...),
 		"system:coredns": {
 			r("", "endpoints,services,pods,namespaces", "list,watch"),
 			r("discovery.k8s.io", "endpointslices", "list,watch"),
@@ -95,6 +103,8 @@ func bootstrapRBAC() *RBAC {
 		{name: "system:coredns", role: "system:coredns", users: []string{sa("coredns")}},
 		{name: "system:controller:taint-eviction-controller", role: "system:controller:taint-eviction-controller", users: []string{sa("taint-eviction-controller")}},
 		{name: "system:controller:resourcequota-controller", role: "system:controller:resourcequota-controller", users: []string{sa("resourcequota-controller")}},
+		{name: "system:controller:service-account-controller", role: "system:controller:service-account-controller", users: []string{sa("service-account-controller")}},
+		{name: "system:controller:root-ca-cert-publisher", role: "system:controller:root-ca-cert-publisher", users: []string{sa("root-ca-cert-publisher")}},
 		{name: "system:controller:node-controller", role: "system:controller:node-controller", users: []string{sa("node-controller")}},
 	}}
 	for i := range a.bindings {

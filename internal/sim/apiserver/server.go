@@ -212,6 +212,21 @@ func (s *Server) Seed(obj runtime.Object) {
 	s.put(Key(r, m.GetNamespace(), m.GetName()), &stored{obj: obj, res: r})
 }
 
+// SeedBefore stores obj as written before the trace starts, without
+// moving the store's revision or drawing from the random stream: it
+// shares the current resourceVersion, so that adding it changes no other
+// object's resourceVersion, uid or generated name.
+func (s *Server) SeedBefore(obj runtime.Object) {
+	r := ResourceOf(obj)
+	m := Meta(obj)
+	m.SetResourceVersion(strconv.FormatInt(s.rev, 10))
+	if m.GetUID() == "" {
+		m.SetUID(types.UID("bootstrap-" + r.Plural + "-" + m.GetNamespace() + "-" + m.GetName()))
+	}
+	m.SetCreationTimestamp(TimeAt(s.eng.Now()))
+	s.put(Key(r, m.GetNamespace(), m.GetName()), &stored{obj: obj, res: r})
+}
+
 // put stores st under key (and in its resource's index).
 func (s *Server) put(key string, st *stored) {
 	if st.res.Kind == "Event" {
