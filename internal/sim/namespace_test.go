@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
@@ -55,5 +56,27 @@ func TestNamespaceControllers(t *testing.T) {
 		if c.api.Get(apiserver.ResourceOf(&corev1.ConfigMap{}), ns, "kube-root-ca.crt") == nil {
 			t.Errorf("bootstrap namespace %s has no kube-root-ca.crt", ns)
 		}
+	}
+}
+
+// NamespaceLifecycle implements only Admit (plugin/pkg/admission/namespace/
+// lifecycle/admission.go, v1.37): an object for a namespace that does not
+// exist is refused in the mutating phase, before validation, so an invalid
+// object there gets 404 namespaces "x" not found, not 422; and no other
+// mutating plugin has run.
+func TestMissingNamespaceRefusedBeforeValidation(t *testing.T) {
+	c := appliedCluster(t, Config{Seed: 1, Workers: 1}, "t.yaml", `apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: nowhere}
+spec:
+  ports: [{port: 99999}]
+`)
+	tr := c.Run("t")
+	s, ok := simtest.FirstAt(tr, "kubectl.error", "", "")
+	if !ok || !strings.Contains(s.Get("message"), `namespaces "nowhere" not found`) {
+		t.Fatalf("want the NotFound of NamespaceLifecycle, got %v %q", ok, s.Get("message"))
+	}
+	if _, ok := simtest.FirstAt(tr, "apiserver.clusterip", "", ""); ok {
+		t.Error("a ClusterIP was allocated for a request NamespaceLifecycle refuses")
 	}
 }

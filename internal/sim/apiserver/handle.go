@@ -153,6 +153,15 @@ func (s *Server) handle(c *Client, r *request, done Done) {
 				step(apiPhase, "apiserver.defaulted", "fields", strings.Join(filled, ", "))
 			}
 		}
+		// NamespaceLifecycle, the first mutating plugin, implements only
+		// Admit (plugin/pkg/admission/namespace/lifecycle/admission.go): no
+		// new object in a namespace that does not exist, refused with the
+		// NotFound of its namespace GET before any other plugin or
+		// validation runs.
+		if r.res.Namespaced && s.data[Key(Resource{Kind: "Namespace", Plural: "namespaces"}, "", r.ns)] == nil {
+			fail(&Status{Code: http.StatusNotFound, Reason: "NotFound", Message: fmt.Sprintf("namespaces %q not found", r.ns)})
+			return
+		}
 		plugins, st := s.mutate(obj)
 		if st != nil {
 			fail(st)
@@ -222,11 +231,6 @@ func (s *Server) handle(c *Client, r *request, done Done) {
 	}
 	key := Key(r.res, r.ns, r.name)
 	prev := s.data[key]
-	// NamespaceLifecycle: no new objects in a namespace that does not exist.
-	if r.verb == "create" && r.res.Namespaced && s.data[Key(Resource{Kind: "Namespace", Plural: "namespaces"}, "", r.ns)] == nil {
-		fail(&Status{Code: http.StatusNotFound, Reason: "NotFound", Message: fmt.Sprintf("namespaces %q not found", r.ns)})
-		return
-	}
 	if r.verb == "create" && r.subresource == "" {
 		if !s.admitQuota(c, *r, obj, step, fail) {
 			return
