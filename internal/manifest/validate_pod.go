@@ -150,7 +150,8 @@ func validatePullPolicy(p corev1.PullPolicy, path *field.Path) field.ErrorList {
 // validateRequests follows core/validation validateResourceRequirements
 // for what the scheduler's numbers depend on: no quantity is negative
 // (ValidateNonnegativeQuantity), integer resources such as pods are whole
-// (ValidateResourceQuantityValue), and no request exceeds its limit.
+// (ValidateResourceQuantityValue), no request exceeds its limit, and a
+// resource that cannot be overcommitted has a limit equal to its request.
 // Limits first, then requests, each in name order (upstream walks maps).
 func validateRequests(r *corev1.ResourceRequirements, path *field.Path) field.ErrorList {
 	var errs field.ErrorList
@@ -161,13 +162,31 @@ func validateRequests(r *corev1.ResourceRequirements, path *field.Path) field.Er
 		req := r.Requests[k]
 		p := path.Child("requests").Key(string(k))
 		errs = append(errs, quantityValue(k, req, p)...)
+		// Upstream reports these on the requests path itself, without the
+		// resource's key (field.Invalid(reqPath, …)).
 		lim, ok := r.Limits[k]
-		if ok && req.Cmp(lim) > 0 {
-			errs = append(errs, field.Invalid(p, req.String(),
+		switch {
+		case ok && req.Cmp(lim) != 0 && !overcommitAllowed(k):
+			errs = append(errs, field.Invalid(path.Child("requests"), req.String(),
+				fmt.Sprintf("must be equal to %s limit of %s", k, lim.String())))
+		case ok && req.Cmp(lim) > 0:
+			errs = append(errs, field.Invalid(path.Child("requests"), req.String(),
 				fmt.Sprintf("must be less than or equal to %s limit of %s", k, lim.String())))
+		case !ok && !overcommitAllowed(k):
+			errs = append(errs, field.Required(path.Child("limits"), "Limit must be set for non overcommitable resources"))
 		}
 	}
 	return errs
+}
+
+// overcommitAllowed is core/helper IsOvercommitAllowed: only native
+// resources (no domain, or a kubernetes.io/ one) other than hugepages may
+// have a request below their limit; extended resources (example.com/gpu)
+// and hugepages are granted whole, so request and limit must be equal.
+func overcommitAllowed(name corev1.ResourceName) bool {
+	s := string(name)
+	native := !strings.Contains(s, "/") || strings.Contains(s, "kubernetes.io/")
+	return native && !strings.HasPrefix(s, corev1.ResourceHugePagesPrefix)
 }
 
 // quantityValue is core/validation ValidateResourceQuantityValue: not

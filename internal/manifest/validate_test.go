@@ -48,7 +48,17 @@ func TestValidate(t *testing.T) {
 		{"bad name", deployment("Web", sel, "{app: web}", "[{name: web, image: a}]"),
 			`Deployment.apps "Web" is invalid: metadata.name: Invalid value: "Web": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`},
 		{"requests above limits", deployment("web", sel, "{app: web}", "[{name: web, image: a, resources: {requests: {cpu: 2}, limits: {cpu: 1}}}]"),
-			`Deployment.apps "web" is invalid: spec.template.spec.containers[0].resources.requests[cpu]: Invalid value: "2": must be less than or equal to cpu limit of 1`},
+			`Deployment.apps "web" is invalid: spec.template.spec.containers[0].resources.requests: Invalid value: "2": must be less than or equal to cpu limit of 1`},
+		// pkg/apis/core/validation/validation.go ValidateResourceRequirements
+		// (v1.37): an extended resource cannot be overcommitted
+		// (helper.IsOvercommitAllowed): a request needs a limit, and equal.
+		{"extended request without limit", deployment("web", sel, "{app: web}", "[{name: web, image: a, resources: {requests: {example.com/gpu: 1}}}]"),
+			`Deployment.apps "web" is invalid: spec.template.spec.containers[0].resources.limits: Required value: Limit must be set for non overcommitable resources`},
+		{"extended request below limit", deployment("web", sel, "{app: web}", "[{name: web, image: a, resources: {requests: {example.com/gpu: 1}, limits: {example.com/gpu: 2}}}]"),
+			`Deployment.apps "web" is invalid: spec.template.spec.containers[0].resources.requests: Invalid value: "1": must be equal to example.com/gpu limit of 2`},
+		{"hugepages request without limit", deployment("web", sel, "{app: web}", "[{name: web, image: a, resources: {requests: {hugepages-2Mi: 2Mi, memory: 1Mi}, limits: {memory: 1Mi}}}]"),
+			`Deployment.apps "web" is invalid: spec.template.spec.containers[0].resources.limits: Required value: Limit must be set for non overcommitable resources`},
+		{"extended limit only", deployment("web", sel, "{app: web}", "[{name: web, image: a, resources: {limits: {example.com/gpu: 1}}}]"), ""},
 		{"service name", "apiVersion: v1\nkind: Service\nmetadata: {name: 1web}\nspec: {ports: [{port: 80}]}\n",
 			`Service "1web" is invalid: metadata.name: Invalid value: "1web": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`},
 		{"service without ports", "apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec: {selector: {app: web}}\n",
