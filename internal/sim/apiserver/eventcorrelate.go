@@ -130,12 +130,12 @@ func (k logKey) hash() uint64 {
 // create answered that a PATCH must name (the Event's body is not kept;
 // upstream's logger keeps only the name and resourceVersion).
 //
-// Upstream the recorder names an Event itself (util.GenerateEventName:
-// <object>.<unix nanoseconds in hex>) and so knows the name before the
-// create returns; the simulator's creates use generateName, so the name
-// is known only from the create's answer, and a PATCH recorded before that
-// waits for it (upstream the broadcaster's single goroutine sends the
-// PATCH only after the create returned anyway, event.go recordToSink).
+// The recorder names an Event itself (Server.eventName, as makeEvent:
+// <object>.<unix nanoseconds in hex>); the logger learns it, with the uid
+// and creationTimestamp a PATCH carries, from the create's answer, and a
+// PATCH recorded before that waits for it (upstream the broadcaster's
+// single goroutine sends the PATCH only after the create returned anyway,
+// event.go recordToSink).
 type eventLog struct {
 	count    int32
 	answered bool // the create has answered
@@ -388,7 +388,9 @@ func (c *Client) ContainerEvent(phase trace.Phase, regarding runtime.Object, fie
 // le points into the logger's LRU entry: an entry forgotten meanwhile
 // still gets the answer, and nothing reads it again.
 func (c *Client) createEvent(ev *corev1.Event, le *eventLog) {
-	ev.GenerateName = ev.InvolvedObject.Name + "."
+	if ev.Name == "" {
+		ev.Name = c.s.eventName(ev.InvolvedObject.Name)
+	}
 	c.send(request{verb: "create", obj: ev, res: ResourceOf(ev), ns: ev.Namespace}, func(obj runtime.Object, st *Status) {
 		le.answered = true
 		if st == nil {
@@ -431,7 +433,9 @@ func (c *Client) patchEvent(ev *corev1.Event, le *eventLog) {
 	c.send(r, func(_ runtime.Object, st *Status) {
 		if st != nil && st.Code == 404 {
 			fresh := *ev
-			fresh.ObjectMeta = metav1.ObjectMeta{Namespace: ev.Namespace}
+			// recordEvent creates it under the name it had (only the
+			// resourceVersion is cleared)
+			fresh.ObjectMeta = metav1.ObjectMeta{Namespace: ev.Namespace, Name: ev.Name}
 			c.createEvent(&fresh, le)
 		}
 	})

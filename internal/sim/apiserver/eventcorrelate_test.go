@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -268,5 +269,29 @@ func TestEventDroppedFirstIsCreatedLater(t *testing.T) {
 	got := eventWrites(s)
 	if last := got[len(got)-1]; !strings.HasPrefix(last, "create 201 p1.") || !strings.HasSuffix(last, " count=2 Liveness probe failed") {
 		t.Fatalf("last write %q, want a create with count 2", last)
+	}
+}
+
+// client-go's recorders name an Event <object>.<hex of UnixNano> from
+// their clock (tools/record/event.go makeEvent, tools/events
+// event_recorder.go generateEvent), here the virtual one; two events at the
+// same instant are a nanosecond apart.
+func TestEventNamesFromTheClock(t *testing.T) {
+	s, c, eng, _ := recorderRig(t)
+	eng.RunUntil(1500 * time.Millisecond)
+	c.Event(trace.PhaseKubelet, testPod(1), "Normal", "Pulling", "Pulling image")
+	c.Event(trace.PhaseKubelet, testPod(2), "Normal", "Pulling", "Pulling image")
+	c.EventV1(trace.PhaseKubelet, testPod(3), "Normal", "Scheduled", "Binding", "assigned")
+	eng.Run(time.Minute)
+	at := Epoch.Add(1500 * time.Millisecond).UnixNano()
+	want := []string{fmt.Sprintf("p1.%x", at), fmt.Sprintf("p2.%x", at+1), fmt.Sprintf("p3.%x", at+2)}
+	var got []string
+	for _, w := range s.Writes {
+		if w.Verb == "create" && (w.Resource == "events" || w.Resource == "events.events.k8s.io") {
+			got = append(got, Meta(w.Object).GetName())
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("event names %q, want %q", got, want)
 	}
 }

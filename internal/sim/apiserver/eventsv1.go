@@ -33,6 +33,6 @@ func (c *Client) EventV1(phase trace.Phase, regarding runtime.Object, typ, reaso
 	if ev.Namespace == "" {
 		ev.Namespace = "default"
 	}
-	ev.GenerateName = m.GetName() + "."
+	ev.Name = c.s.eventName(m.GetName()) // event_recorder.go generateEvent: the same scheme
 	c.send(request{verb: "create", obj: ev, res: ResourceOf(ev), ns: ev.Namespace}, nil)
 }

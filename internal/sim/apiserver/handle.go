@@ -190,6 +190,15 @@ func (s *Server) handle(c *Client, r *request, done Done) {
 		}
 		if m.GetName() == "" && m.GetGenerateName() != "" {
 			m.SetName(s.generateName(r.res, m.GetNamespace(), m.GetGenerateName()))
+		} else if r.res.Kind == "Event" {
+			// Events were created with generateName before their
+			// recorders named them (eventName); the five draws it made
+			// here are kept so that a seeded run keeps the random stream
+			// its pod names, uids and scheduler tie-breaks come from (the
+			// examples and goldens name those pods). They name nothing.
+			for range 5 {
+				s.eng.Rand().IntN(len(nameAlphabet))
+			}
 		}
 		r.name = m.GetName()
 		// The Service registry allocates the ClusterIP after admission and
@@ -531,6 +540,21 @@ func SetPodCondition(p *corev1.Pod, c corev1.PodCondition) {
 		}
 	}
 	p.Status.Conditions = append(p.Status.Conditions, c)
+}
+
+// eventName is how client-go's recorders name an Event
+// (staging/src/k8s.io/client-go/tools/record/event.go makeEvent,
+// tools/events/event_recorder.go generateEvent: fmt.Sprintf("%v.%x",
+// ref.Name, t.UnixNano())), at the virtual clock's now. Events recorded
+// at the same virtual instant are a nanosecond apart, as a real clock
+// would have moved on between them, so no two names collide.
+func (s *Server) eventName(object string) string {
+	n := Epoch.Add(s.eng.Now()).UnixNano()
+	if n <= s.lastEventNano {
+		n = s.lastEventNano + 1
+	}
+	s.lastEventNano = n
+	return fmt.Sprintf("%v.%x", object, n)
 }
 
 func (s *Server) generateName(r Resource, ns, base string) string {

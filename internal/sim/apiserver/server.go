@@ -161,6 +161,7 @@ type Server struct {
 	// Event, PATCH the count of one written before, or drop it in the
 	// spam filter (eventcorrelate.go).
 	EventsCreated, EventsPatched, EventsDropped int
+	lastEventNano                               int64 // the last Event name's timestamp (eventName)
 	serviceIPs                                  *ipAllocator
 	nodePorts                                   map[int32]bool // node ports the Service registry handed out
 	uidSeq                                      uint64
