@@ -4,9 +4,11 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 )
 
 // A 409 on an old ReplicaSet's scale-down: upstream's reconcileOldReplicaSets
@@ -90,4 +92,54 @@ func TestStatusRetryKeepsTheObservedGeneration(t *testing.T) {
 	}
 	ob.Release()
 	h.settle()
+}
+
+// deletePodHandler tries addConditionAndDeletePod up to 5 times, 10 ms
+// apart (taint_eviction.go retries, retryDelay): a failed status PATCH is
+// followed by a fresh GET 10 ms later, and the pod is still evicted.
+func TestTaintEvictionRetries(t *testing.T) {
+	h := newHarness(t)
+	h.seedNode("node-a", 30)
+	n := NewNodeLifecycle(nil, h.client("node-controller"), h.eng, h.rec)
+	te := h.client("taint-eviction-controller")
+	n.Eviction = te
+	n.Start()
+	ob := te.Hold()
+	h.runUntil(NodeMonitorGracePeriod + 2*NodeMonitorPeriod + 31*time.Second)
+	step := func(d time.Duration) { h.runUntil(h.eng.Now() + d) }
+	// podCalls lists the held requests on the pod (the eviction's Event
+	// goes through the same client).
+	podCalls := func() (verbs []string, idx []int) {
+		for i, r := range ob.Requests() {
+			if strings.Contains(r.Path, "/pods/on-node-a") {
+				verbs, idx = append(verbs, r.Verb), append(idx, i)
+			}
+		}
+		return verbs, idx
+	}
+	// GET, answered; then the PATCH of the DisruptionTarget condition fails.
+	for _, want := range []string{"GET", "PATCH"} {
+		verbs, idx := podCalls()
+		if len(verbs) != 1 || verbs[0] != want {
+			t.Fatalf("held on the pod: %v; want one %s", verbs, want)
+		}
+		if want == "PATCH" {
+			ob.Fail(idx[0], &apiserver.Status{Code: http.StatusInternalServerError, Reason: "InternalError", Message: "etcdserver: request timed out"})
+		} else {
+			ob.SendAll()
+		}
+		step(5 * time.Millisecond)
+	}
+	if verbs, _ := podCalls(); len(verbs) != 0 {
+		t.Fatalf("asked again within 5 ms (%v); want the retry 10 ms later", verbs)
+	}
+	step(evictRetryDelay)
+	if verbs, _ := podCalls(); len(verbs) != 1 || verbs[0] != "GET" {
+		t.Fatalf("after 10 ms: %v; want the retry's GET", verbs)
+	}
+	ob.Release()
+	step(time.Second)
+	if pod := h.get(&corev1.Pod{}, "default", "on-node-a").(*corev1.Pod); pod.DeletionTimestamp == nil {
+		t.Fatal("the pod was not evicted on the retry")
+	}
 }
