@@ -118,6 +118,30 @@ func Problems(catalogue string, texts map[string]string, sources map[string]Sour
 	return out
 }
 
+// BySection gives each text the source of its own key in all, else the
+// source of the longest key of all that ends in "." and prefixes it (a
+// section); a text with neither gets none, which Problems reports. It serves
+// the catalogues whose sources are assigned by section.
+func BySection(texts map[string]string, all map[string]Source) map[string]Source {
+	out := make(map[string]Source, len(texts))
+	for key := range texts {
+		if s, ok := all[key]; ok {
+			out[key] = s
+			continue
+		}
+		best := ""
+		for p := range all {
+			if strings.HasSuffix(p, ".") && strings.HasPrefix(key, p) && len(p) > len(best) {
+				best = p
+			}
+		}
+		if best != "" {
+			out[key] = all[best]
+		}
+	}
+	return out
+}
+
 func sortedKeys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {

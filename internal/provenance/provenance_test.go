@@ -44,3 +44,20 @@ func TestListingRecheck(t *testing.T) {
 		t.Fatalf("listing:\n%s", got)
 	}
 }
+
+// A text takes its own key's source, else the longest section (a key ending
+// in ".") that prefixes it, else none.
+func TestBySection(t *testing.T) {
+	a, b, c := Of("v1", "a.go"), Of("v1", "b.go"), Of("v1", "c.go")
+	all := map[string]Source{"read.": a, "read.np.": b, "read.np.lo": c}
+	texts := map[string]string{"read.x": "", "read.np.nolo": "", "read.np.lo": "", "other": ""}
+	got := BySection(texts, all)
+	for key, want := range map[string]string{"read.x": "a.go", "read.np.nolo": "b.go", "read.np.lo": "c.go"} {
+		if s, ok := got[key]; !ok || s.Refs[0] != want {
+			t.Errorf("%s: %+v, want %s", key, s, want)
+		}
+	}
+	if _, ok := got["other"]; ok || len(got) != 3 {
+		t.Errorf("got %v: want no source for a key outside every section", got)
+	}
+}

@@ -6,26 +6,11 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/provenance"
 )
 
-// sourceOf says where each sentence of `quorum` that states a fact comes
-// from (package provenance): a key's own source, else its prefix's. The
+// quorumSources says where each sentence of `quorum` that states a fact comes
+// from (package provenance): by key or by section (provenance.BySection). The
 // Raft sentences were read against go.etcd.io/raft/v3 v3.6.0 (go.mod), the
 // etcd ones against etcd v3.6's code and docs, the Kubernetes ones against
 // v1.37.
-func sourceOf(key string) (provenance.Source, bool) {
-	all := quorumSources()
-	if s, ok := all[key]; ok {
-		return s, true
-	}
-	best := ""
-	for p := range all {
-		if strings.HasSuffix(p, ".") && strings.HasPrefix(key, p) && len(p) > len(best) {
-			best = p
-		}
-	}
-	s, ok := all[best]
-	return s, ok && best != ""
-}
-
 func quorumSources() map[string]provenance.Source {
 	raft := func(refs ...string) provenance.Source { return provenance.Of("raft v3.6.0", refs...) }
 	etcd := func(refs ...string) provenance.Source { return provenance.Of("etcd v3.6", refs...) }
@@ -72,12 +57,7 @@ func explanations() map[string]string {
 // docs/PROVENANCE.md.
 func Provenance() provenance.Catalogue {
 	texts := explanations()
-	src := map[string]provenance.Source{}
-	for key := range texts {
-		if s, ok := sourceOf(key); ok {
-			src[key] = s
-		}
-	}
+	src := provenance.BySection(texts, quorumSources())
 	return provenance.Catalogue{Name: "quorum: the story and its lessons", Package: "internal/quorumtext", Texts: texts, Sources: src,
 		Note: "Sources are assigned by section (a key prefix): every sentence of a section names the files that section paraphrases; the sentences were not each read again against them in this pass."}
 }

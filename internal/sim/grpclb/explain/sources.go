@@ -6,24 +6,9 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/provenance"
 )
 
-// sourceOf says where each sentence of `grpc-skew` that states a fact comes
-// from (package provenance): a key's own source, else its prefix's. grpc-go
+// grpcSources says where each sentence of `grpc-skew` that states a fact comes
+// from (package provenance): by key or by section (provenance.BySection). grpc-go
 // was read at the version in go.mod.
-func sourceOf(key string) (provenance.Source, bool) {
-	all := grpcSources()
-	if s, ok := all[key]; ok {
-		return s, true
-	}
-	best := ""
-	for p := range all {
-		if strings.HasSuffix(p, ".") && strings.HasPrefix(key, p) && len(p) > len(best) {
-			best = p
-		}
-	}
-	s, ok := all[best]
-	return s, ok && best != ""
-}
-
 func grpcSources() map[string]provenance.Source {
 	grpc := func(refs ...string) provenance.Source { return provenance.Of("grpc-go v1.85.0", refs...) }
 	k := func(refs ...string) provenance.Source { return provenance.K8s("v1.37", refs...) }
@@ -81,12 +66,7 @@ func explanations() map[string]string {
 // for docs/PROVENANCE.md.
 func Provenance() provenance.Catalogue {
 	texts := explanations()
-	src := map[string]provenance.Source{}
-	for key := range texts {
-		if s, ok := sourceOf(key); ok {
-			src[key] = s
-		}
-	}
+	src := provenance.BySection(texts, grpcSources())
 	return provenance.Catalogue{Name: "grpc-skew: the report's sentences", Package: "internal/sim/grpclb/explain", Texts: texts, Sources: src,
 		Note: "Sources are assigned by section (a key prefix): every sentence of a section names the files that section paraphrases; the sentences were not each read again against them in this pass."}
 }

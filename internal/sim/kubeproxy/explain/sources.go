@@ -6,24 +6,10 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/provenance"
 )
 
-// sourceOf says where each sentence of `dnat` that states a fact comes
-// from (package provenance): a key's own source, else the source of the
-// longest key prefix below. kube-proxy's sources are v1.37's; the kernel's
+// dnatSources says where each sentence of `dnat` that states a fact comes
+// from (package provenance): by key or by section
+// (provenance.BySection). kube-proxy's sources are v1.37's; the kernel's
 // are its netfilter documentation and source.
-func sourceOf(key string) (provenance.Source, bool) {
-	if s, ok := dnatSources()[key]; ok {
-		return s, true
-	}
-	best := ""
-	for p := range dnatSources() {
-		if strings.HasSuffix(p, ".") && strings.HasPrefix(key, p) && len(p) > len(best) {
-			best = p
-		}
-	}
-	s, ok := dnatSources()[best]
-	return s, ok && best != ""
-}
-
 func dnatSources() map[string]provenance.Source {
 	k := func(refs ...string) provenance.Source { return provenance.K8s("v1.37", refs...) }
 	proxier := "pkg/proxy/iptables/proxier.go (syncProxyRules)"
@@ -91,12 +77,7 @@ func explanations() map[string]string {
 // docs/PROVENANCE.md.
 func Provenance() provenance.Catalogue {
 	texts := explanations()
-	src := map[string]provenance.Source{}
-	for key := range texts {
-		if s, ok := sourceOf(key); ok {
-			src[key] = s
-		}
-	}
+	src := provenance.BySection(texts, dnatSources())
 	return provenance.Catalogue{Name: "dnat: the reading of the rules", Package: "internal/sim/kubeproxy/explain", Texts: texts, Sources: src,
 		Note: "Sources are assigned by section (a key prefix): every sentence of a section names the files that section paraphrases; the sentences were not each read again against them in this pass."}
 }
