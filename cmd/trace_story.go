@@ -116,7 +116,7 @@ func (o *StoryOptions) scene(cfg sim.Config) (*story.Scene, string, error) {
 // renderTrace prints a story's trace.
 func (c *Common) renderTrace(tr *trace.Trace) error {
 	g := c.Settings
-	return c.render(explain.Doc(tr, explain.Options{Format: g.Format, Lang: g.Lang, Verbose: g.Verbose, Width: c.IO.TerminalWidth()}))
+	return c.render(explain.Doc(tr, explain.Options{Lang: g.Lang, Verbose: g.Verbose}))
 }
 
 // pickDeployment finds the Deployment a story is about.
