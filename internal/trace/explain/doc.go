@@ -81,7 +81,7 @@ func title(tr *trace.Trace, builtin bool, u ui) string {
 		return u.Title + " — " + strings.TrimSuffix(u.Builtin, ".")
 	}
 	title := u.Title
-	if t, ok := u.Stories[tr.Story]; ok {
+	if t, ok := storyTitle(u.Lang, tr.Story); ok {
 		title = t
 	}
 	return title + " — " + tr.Command
