@@ -41,6 +41,7 @@ func NewCmdTrace(f *Factory) *cobra.Command {
 		NewCmdTraceApply(f, nil),
 		NewCmdTraceRollout(f, nil),
 		NewCmdTraceNodeFailure(f, nil),
+		NewCmdTraceDrain(f, nil),
 		NewCmdTraceDelete(f, nil),
 		NewCmdTraceCrash(f, nil),
 		NewCmdTraceWatch(f, nil),

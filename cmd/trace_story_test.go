@@ -27,6 +27,8 @@ var storyCases = []struct {
 		[]string{"trace", "crash", "-f", "examples/app.yaml", "--reason", "readiness"}},
 	{"trace-node-failure", []string{"trace", "node-failure", "-f", "examples/app.yaml", "--node", "node-b"},
 		[]string{"trace", "node-failure", "-f", "examples/app.yaml", "--node", "node-a", "--bare-pod=false"}},
+	{"trace-drain", []string{"trace", "drain", "node-b", "examples/app.yaml", "--nodes", "2", "--pdb", "minAvailable=2"},
+		[]string{"trace", "drain", "node-b", "examples/app.yaml", "--nodes", "2", "--pdb", "minAvailable=2", "--disable-eviction"}},
 }
 
 func TestStoryGolden(t *testing.T) {
