@@ -156,6 +156,12 @@ func (s *Server) evict(c *Client, r *request, done Done, pipeline func(trace.Pha
 		refuse(st)
 		return
 	}
+	s.decrementBudget(c, r, done, step, pdb)
+}
+
+// decrementBudget is checkAndDecrement: the budget's status write that
+// takes one disruption, then the pod's DisruptionTarget and delete.
+func (s *Server) decrementBudget(c *Client, r *request, done Done, step func(trace.Phase, string, ...any), pdb *policyv1.PodDisruptionBudget) {
 	step(c.Phase, "eviction.check", "pod", r.name, "pdb", pdb.Name, "allowed", pdb.Status.DisruptionsAllowed,
 		"healthy", pdb.Status.CurrentHealthy, "desired", pdb.Status.DesiredHealthy)
 	// checkAndDecrement's UpdateStatus of the budget, through the API
