@@ -216,3 +216,21 @@ func TestStoreReplaysOnlyAfterTheCheckpoint(t *testing.T) {
 		t.Errorf("rewritten log: %v, warnings %q, decoded %d", err, warnings, s.decoded)
 	}
 }
+
+// BenchmarkStoreLoad loads an up-to-date state over a log of 20,000
+// reviews (what `quiz stats` does first).
+func BenchmarkStoreLoad(b *testing.B) {
+	s := &Store{Dir: b.TempDir()}
+	var rs []Review
+	for i := range 20000 {
+		rs = append(rs, review(fmt.Sprintf("q%d", i%500), float64(i%3)/2, t0.Add(time.Duration(i)*time.Minute)))
+	}
+	if _, err := s.Record(rs...); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := s.Load(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
