@@ -324,7 +324,6 @@ func (c *Cluster) progress() {
 
 func (c *Cluster) podReady() { c.readyAt = c.eng.Now() }
 
-
 // Writes is the API server's log of write requests (with Config.LogWrites).
 func (c *Cluster) Writes() []apiserver.Write { return c.api.Writes }
 
