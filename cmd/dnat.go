@@ -10,6 +10,7 @@ import (
 type DNATOptions struct {
 	Common
 	Service, Port, ClusterIP, Endpoints, ClusterCIDR string
+	EndpointsFile                                    string
 	SessionAffinity, ExternalName, Form, Mode        string
 	TargetPort, Connections, Services                int
 	EndpointsPerService                              int
@@ -56,6 +57,7 @@ Without flags it explains a built-in example Service (default/web, 3 endpoints).
   k8sexplain dnat --type LoadBalancer --load-balancer-source-ranges 203.0.113.0/25 --mode nftables
   k8sexplain dnat --internal-traffic-policy Local --node node-d
   k8sexplain dnat --port dns:53/UDP --endpoints 10.244.1.3:53,10.244.2.4:53
+  k8sexplain dnat --endpoints-file examples/endpoints.txt --mode nftables
   k8sexplain dnat --endpoints 10.244.1.2:8080 --client 10.244.1.2     # hairpin`,
 		Args: noArgs,
 		RunE: runE(f, o, runF, dnatRun, func(cmd *cobra.Command, _ []string) { o.Changed = changedFlags(cmd) }),
@@ -67,6 +69,7 @@ Without flags it explains a built-in example Service (default/web, 3 endpoints).
 	fl.IntVar(&o.TargetPort, "target-port", 0, "the endpoints' port when --endpoints gives none (default: the example's 8080, else the service port)")
 	fl.StringVar(&o.ClusterIP, "cluster-ip", "10.96.47.112", "the Service's cluster IP (IPv4 or IPv6), or None for a headless Service")
 	fl.StringVar(&o.Endpoints, "endpoints", "", "comma-separated ready endpoints ip[:port] (IPv6 as [ip]:port); an empty value means none")
+	fl.StringVar(&o.EndpointsFile, "endpoints-file", "", "read the ready endpoints from this file (- for stdin): one ip[:port][@node] a line as in --endpoints, blank lines and # comments skipped; for more than a command line holds (up to 150,000)")
 	fl.StringVar(&o.ClusterCIDR, "cluster-cidr", "10.244.0.0/16", "the pod network; empty for no local-traffic detector (no masquerade rule)")
 	fl.StringVar(&o.SessionAffinity, "session-affinity", "None", "sessionAffinity: None or ClientIP")
 	fl.StringVar(&o.ExternalName, "external-name", "", "make it an ExternalName Service pointing to this DNS name")

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"fmt"
 	"net/netip"
 	"strings"
 
@@ -65,7 +66,7 @@ func (o *DNATOptions) input() (explain.Input, error) {
 		return in, err
 	}
 	target := int(sp.Port)
-	example := !o.Changed["endpoints"]
+	example := !o.Changed["endpoints"] && !o.Changed["endpoints-file"]
 	if example {
 		target = exampleTargetPort
 	}
@@ -91,17 +92,22 @@ func (o *DNATOptions) input() (explain.Input, error) {
 	} else {
 		sp.ClusterIP = ""
 	}
-	list := exampleEndpoints
-	if sp.ExternalName != "" {
-		list = nil // an ExternalName Service has no endpoints
-	} else if !example {
-		list = nil
-		if strings.TrimSpace(o.Endpoints) != "" {
-			list = strings.Split(o.Endpoints, ",")
+	var list []endpointEntry
+	switch {
+	case sp.ExternalName != "": // an ExternalName Service has no endpoints
+	case example:
+		for _, s := range exampleEndpoints {
+			list = append(list, endpointEntry{text: s})
+		}
+	default:
+		var err error
+		if list, err = o.endpointList(); err != nil {
+			return in, err
 		}
 	}
-	for i, s := range list {
-		ep, err := parseEndpoint(strings.TrimSpace(s), target)
+	for i, e := range list {
+		s := e.text
+		ep, err := parseEndpoint(strings.TrimSpace(s), target, e.where)
 		if err != nil {
 			return in, err
 		}
@@ -112,7 +118,11 @@ func (o *DNATOptions) input() (explain.Input, error) {
 			if example {
 				return in, exitcode.Inputf("the example endpoints are IPv4 but --cluster-ip %s is %s: give --endpoints of the same family", sp.ClusterIP, family)
 			}
-			return in, exitcode.Inputf("endpoint %q is %s but the cluster IP %s is %s: kube-proxy ignores endpoints of the other family", s, ipFamily(netip.MustParseAddr(ep.IP)), sp.ClusterIP, family)
+			msg := fmt.Sprintf("endpoint %q is %s but the cluster IP %s is %s: kube-proxy ignores endpoints of the other family", s, ipFamily(netip.MustParseAddr(ep.IP)), sp.ClusterIP, family)
+			if e.where != "" {
+				msg = e.where + ": " + msg
+			}
+			return in, exitcode.Inputf("%s", msg)
 		}
 		sp.Endpoints = append(sp.Endpoints, ep)
 	}

@@ -63,12 +63,20 @@ func ipFamily(a netip.Addr) string {
 // parseEndpoint reads ip, ip:port, [ipv6] or [ipv6]:port, each optionally
 // followed by @node. The address must be one an EndpointSlice accepts
 // (core/validation ValidateEndpointIP: not unspecified, loopback or
-// link-local).
-func parseEndpoint(s string, defPort int) (kubeproxy.Endpoint, error) {
+// link-local). where says where s came from in an error: "" for
+// --endpoints, "FILE:LINE" for a line of --endpoints-file.
+func parseEndpoint(s string, defPort int, where string) (kubeproxy.Endpoint, error) {
+	bad := func(format string, a ...any) error {
+		why := fmt.Sprintf(format, a...)
+		if where != "" {
+			return exitcode.Inputf("%s: invalid endpoint %q: %s", where, s, why)
+		}
+		return exitcode.Inputf("invalid endpoint %q in --endpoints: %s", s, why)
+	}
 	addr, node, _ := strings.Cut(s, "@")
 	if node != "" {
 		for _, m := range validation.IsDNS1123Subdomain(node) {
-			return kubeproxy.Endpoint{}, exitcode.Inputf("invalid endpoint %q in --endpoints: node name: %s", s, m)
+			return kubeproxy.Endpoint{}, bad("node name: %s", m)
 		}
 	}
 	host, port := addr, strconv.Itoa(defPort)
@@ -79,15 +87,15 @@ func parseEndpoint(s string, defPort int) (kubeproxy.Endpoint, error) {
 	}
 	a, err := netip.ParseAddr(host)
 	if err != nil || a.Zone() != "" {
-		return kubeproxy.Endpoint{}, exitcode.Inputf("invalid endpoint %q in --endpoints: want ip:port (IPv6 as [ip]:port), optionally @node", s)
+		return kubeproxy.Endpoint{}, bad("want ip:port (IPv6 as [ip]:port), optionally @node")
 	}
 	a = a.Unmap()
 	for _, m := range endpointIPErrors(a) {
-		return kubeproxy.Endpoint{}, exitcode.Inputf("invalid endpoint %q in --endpoints: endpoints[0].addresses[0]: Invalid value: %q: %s", s, a.String(), m)
+		return kubeproxy.Endpoint{}, bad("endpoints[0].addresses[0]: Invalid value: %q: %s", a.String(), m)
 	}
 	n, err := strconv.Atoi(port)
 	if err != nil || n < 1 || n > 65535 {
-		return kubeproxy.Endpoint{}, exitcode.Inputf("invalid endpoint %q in --endpoints: port must be 1 to 65535", s)
+		return kubeproxy.Endpoint{}, bad("port must be 1 to 65535")
 	}
 	return kubeproxy.Endpoint{IP: a.String(), Port: int32(n), Ready: true, Serving: true, NodeName: node}, nil
 }

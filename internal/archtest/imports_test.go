@@ -89,6 +89,11 @@ var rules = []struct {
 		banned: func(i string) bool { return i == "internal/report" || under(i, "internal/render") || isExplain(i) },
 	},
 	{
+		why:    "the other commands' models stand beside the cluster, not on it: the nodes they share come from sim/nodeset",
+		covers: func(p string) bool { return under(p, "internal/sim/watchload") },
+		banned: func(i string) bool { return i == "internal/sim" },
+	},
+	{
 		why:    "internal/trace is the step model: no document, no renderer, no simulator",
 		covers: func(p string) bool { return p == "internal/trace" },
 		banned: func(i string) bool {

@@ -51,8 +51,6 @@ var sizeExceptions = map[string]string{
 	"internal/sim/agents.go:proxyAgent.syncProxyRules":            "not split yet",
 	"internal/sim/kubeproxy/explain/iptables.go:walkSection":      "not split yet",
 	"internal/sim/kubeproxy/fromapi.go:FromAPI":                   "not split yet",
-	"internal/sim/kubeproxy/iptables.go":                          "not split yet",
-	"internal/sim/kubeproxy/iptables.go:Ruleset.writeServicePort": "not split yet (proxier.go syncProxyRules' per-service loop)",
 	"internal/sim/kubeproxy/nftables.go:BuildNFT":                 "not split yet (nftables proxier.go syncProxyRules)",
 	"internal/sim/scheduler/registry.go:Registry.NewProfile":      "not split yet",
 	"internal/sim/scheduler/schedconfig/config.go:parse":          "not split yet",

@@ -284,12 +284,12 @@ func TestRussianPlurals(t *testing.T) {
 // loggedReviews returns the readable reviews of store's log, in order.
 func loggedReviews(t *testing.T, store *Store) []Review {
 	t.Helper()
-	entries, err := store.readLog()
+	log, err := store.readLog()
 	if err != nil {
 		t.Fatal(err)
 	}
 	var rs []Review
-	for _, e := range entries {
+	for _, e := range store.parseLog(log) {
 		if e.review != nil {
 			rs = append(rs, *e.review)
 		}

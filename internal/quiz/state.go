@@ -38,6 +38,17 @@ type State struct {
 	Applied int                  `json:"applied"`
 	Cards   map[string]*Progress `json:"cards"`
 	Days    []string             `json:"days"`
+	// Log is the checkpoint that ties the state to the log lines it
+	// reflects, so a load replays only the lines after them.
+	Log *Checkpoint `json:"log,omitempty"`
+}
+
+// Checkpoint is where a state stands in the review log: Bytes, the length
+// of its first Applied lines; Sum, the SHA-256 (hex) of those lines
+// followed by the state's own JSON without the checkpoint.
+type Checkpoint struct {
+	Bytes int64  `json:"bytes"`
+	Sum   string `json:"sum"`
 }
 
 const stateVersion = 1

@@ -2,6 +2,8 @@ package quiz
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -32,6 +34,9 @@ type Store struct {
 	// beforeRename, in tests, runs after the temporary file is written and
 	// before it replaces the state; an error simulates a crash there.
 	beforeRename func() error
+	// decoded counts the log lines the last load decoded (tests: only
+	// those after the state's checkpoint).
+	decoded int
 }
 
 // StateDir resolves where progress lives: the configured directory, else
@@ -184,18 +189,24 @@ type logEntry struct {
 	bad    string
 }
 
-// load reads the state file and checks that the log justifies it: the
-// first Applied lines of the log, replayed, must give exactly that state.
-// A state the log does not justify (unreadable, an unknown version, Applied
-// out of range, cards that do not match) is moved aside and rebuilt from
-// the log. The log lines past Applied are replayed, and the state is
-// rewritten if anything changed. Called with the lock held.
+// load reads the state file and checks that the log justifies it: its
+// checkpoint (State.Log) must match the log's first Applied lines and the
+// state itself, so only the lines after them are decoded and replayed
+// (issue 26 §3: `quiz stats` no longer replays the whole log to check
+// the file). A state written before checkpoints is checked the old way:
+// the first Applied lines, replayed, must give exactly that state. A
+// state the log does not justify (unreadable, an unknown version, Applied
+// out of range, a checkpoint or cards that do not match) is moved aside
+// and rebuilt from the whole log. The state is rewritten if anything
+// changed. Called with the lock held.
 func (s *Store) load() (*State, error) {
 	path := filepath.Join(s.Dir, StateFile)
-	entries, err := s.readLog()
+	log, err := s.readLog()
 	if err != nil {
 		return nil, err
 	}
+	s.decoded = 0
+	lines := bytes.Count(log, []byte("\n"))
 	var file *State
 	data, err := readRegular(path, MaxStateBytes, "the quiz state")
 	switch {
@@ -209,34 +220,32 @@ func (s *Store) load() (*State, error) {
 			why = json.Unmarshal(data, st)
 		}
 		if why == nil {
-			why = st.check(len(entries))
+			why = st.check(lines)
 		}
-		var replayed *State
 		if why == nil {
-			replayed = replay(entries[:st.Applied], nil)
-			if !sameState(st, replayed) {
-				why = fmt.Errorf("it does not match the first %d lines of %s", st.Applied, LogFile)
-			}
+			why = s.justified(st, log)
 		}
 		if why != nil {
 			aside := s.moveAside(path)
 			s.warn("%s is corrupt (%v); moved it to %s and rebuilt it from the review log", path, why, aside)
 		} else {
-			file = replayed
+			file = st
 		}
 	}
-	st := file
+	st, from := file, 0
 	if st == nil {
-		st = replay(entries, s.warnBad)
+		st = NewState()
 	} else {
-		for n := st.Applied; n < len(entries); n++ {
-			st.applyEntry(n, entries[n], s.warnBad)
-		}
+		from = lineOffset(log, st.Applied)
 	}
-	if file != nil && file.Applied == len(entries) {
+	for i, e := range s.parseLog(log[from:]) {
+		st.applyEntry(st.Applied+i, e, s.warnBad)
+	}
+	if file != nil && file.Applied == lines {
 		return st, nil
 	}
-	st.Applied = len(entries)
+	st.Applied = lines
+	st.Log = checkpoint(st, log)
 	out, err := json.MarshalIndent(st, "", " ")
 	if err != nil {
 		return nil, err
@@ -245,6 +254,48 @@ func (s *Store) load() (*State, error) {
 		return nil, fmt.Errorf("write %s: %w", path, err)
 	}
 	return st, nil
+}
+
+// justified reports why the log does not justify st, or nil: st's
+// checkpoint must cover exactly its Applied lines of the log and sum them
+// with st; without a checkpoint (a state file from before them) those
+// lines are replayed and must give st.
+func (s *Store) justified(st *State, log []byte) error {
+	mismatch := fmt.Errorf("it does not match the first %d lines of %s", st.Applied, LogFile)
+	if st.Log == nil {
+		if !sameState(st, replay(s.parseLog(log[:lineOffset(log, st.Applied)]), nil)) {
+			return mismatch
+		}
+		return nil
+	}
+	if st.Log.Bytes != int64(lineOffset(log, st.Applied)) || checkpoint(st, log).Sum != st.Log.Sum {
+		return mismatch
+	}
+	return nil
+}
+
+// lineOffset is where line n (0-based) of the log starts: the length of
+// its first n lines. n is at most the log's complete lines.
+func lineOffset(log []byte, n int) int {
+	off := 0
+	for ; n > 0; n-- {
+		off += bytes.IndexByte(log[off:], '\n') + 1
+	}
+	return off
+}
+
+// checkpoint is st's Log for the first st.Applied lines of log: their
+// length, and the SHA-256 of those lines followed by st's JSON (without
+// its checkpoint), so a change to either is seen without a replay.
+func checkpoint(st *State, log []byte) *Checkpoint {
+	n := lineOffset(log, st.Applied)
+	c := *st
+	c.Log = nil
+	own, _ := json.Marshal(&c) // strings, numbers and times in range: cannot fail
+	h := sha256.New()
+	h.Write(log[:n])
+	h.Write(own)
+	return &Checkpoint{Bytes: int64(n), Sum: hex.EncodeToString(h.Sum(nil))}
 }
 
 func (s *Store) warnBad(n int, why string) {
@@ -279,9 +330,9 @@ func sameState(a, b *State) bool {
 	return err1 == nil && err2 == nil && bytes.Equal(ja, jb)
 }
 
-// readLog returns one entry per complete line of the log. A last line
-// without its newline is a write cut short by a crash and is ignored.
-func (s *Store) readLog() ([]logEntry, error) {
+// readLog returns the complete lines of the log. A last line without its
+// newline is a write cut short by a crash and is ignored.
+func (s *Store) readLog() ([]byte, error) {
 	path := filepath.Join(s.Dir, LogFile)
 	data, err := readRegular(path, MaxLogBytes, "the quiz review log")
 	if errors.Is(err, os.ErrNotExist) {
@@ -290,8 +341,14 @@ func (s *Store) readLog() ([]logEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	complete := bytes.Count(data, []byte("\n"))
-	lines := bytes.SplitN(data, []byte("\n"), complete+1)[:complete]
+	return data[:bytes.LastIndexByte(data, '\n')+1], nil
+}
+
+// parseLog returns one entry per line of log (complete lines only).
+func (s *Store) parseLog(log []byte) []logEntry {
+	complete := bytes.Count(log, []byte("\n"))
+	lines := bytes.SplitN(log, []byte("\n"), complete+1)[:complete]
+	s.decoded += len(lines)
 	out := make([]logEntry, len(lines))
 	for n, line := range lines {
 		r := &Review{}
@@ -312,7 +369,7 @@ func (s *Store) readLog() ([]logEntry, error) {
 			out[n].review = r
 		}
 	}
-	return out, nil
+	return out
 }
 
 // appendLog writes reviews as JSON lines with O_APPEND and syncs. If the

@@ -2,6 +2,7 @@ package quiz
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -175,6 +176,61 @@ func TestStoreRefusesOutOfRangeNumbers(t *testing.T) {
 		}
 		if len(warnings) != 1 || !strings.Contains(warnings[0], tc.want) {
 			t.Errorf("warnings %q, want one with %q", warnings, tc.want)
+		}
+	}
+}
+
+// A load decodes only the log lines after the state's checkpoint: the
+// whole log is replayed only when there is no state or it is corrupt
+// (issue 26 §3: `quiz stats` replayed all of it to check the file).
+func TestStoreReplaysOnlyAfterTheCheckpoint(t *testing.T) {
+	dir := t.TempDir()
+	s := &Store{Dir: dir}
+	var rs []Review
+	for i := range 50 {
+		rs = append(rs, review(fmt.Sprintf("q%d", i), 1, t0))
+	}
+	if _, err := s.Record(rs...); err != nil {
+		t.Fatal(err)
+	}
+	if s.decoded != 50 {
+		t.Errorf("first load decoded %d lines, want all 50 (no state yet)", s.decoded)
+	}
+	st, err := s.Record(review("q0", 0.5, t0.Add(time.Hour)))
+	if err != nil || st.Applied != 51 {
+		t.Fatalf("record: %+v %v", st, err)
+	}
+	if s.decoded != 1 {
+		t.Errorf("record decoded %d lines, want only the new one", s.decoded)
+	}
+	if _, err := s.Load(); err != nil || s.decoded != 0 {
+		t.Errorf("load of an up-to-date state decoded %d lines (%v), want none", s.decoded, err)
+	}
+	// The checkpoint still catches a log rewritten under the state.
+	log := filepath.Join(dir, LogFile)
+	data, _ := os.ReadFile(log)
+	os.WriteFile(log, []byte(strings.Replace(string(data), `"score":1`, `"score":0`, 1)), 0o600)
+	var warnings []string
+	s.Warn = func(w string) { warnings = append(warnings, w) }
+	if st, err := s.Load(); err != nil || st.Cards["q0"].Reviews != 2 || len(warnings) != 1 || !strings.Contains(warnings[0], "does not match the first 51 lines") || s.decoded != 51 {
+		t.Errorf("rewritten log: %v, warnings %q, decoded %d", err, warnings, s.decoded)
+	}
+}
+
+// BenchmarkStoreLoad loads an up-to-date state over a log of 20,000
+// reviews (what `quiz stats` does first).
+func BenchmarkStoreLoad(b *testing.B) {
+	s := &Store{Dir: b.TempDir()}
+	var rs []Review
+	for i := range 20000 {
+		rs = append(rs, review(fmt.Sprintf("q%d", i%500), float64(i%3)/2, t0.Add(time.Duration(i)*time.Minute)))
+	}
+	if _, err := s.Record(rs...); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := s.Load(); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

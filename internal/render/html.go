@@ -37,6 +37,7 @@ var htmlWords = map[string]map[string]string{
 		"at":       "The cluster at {t}, step {n} of {all}: what kubectl get would list; rows this step changed are highlighted.",
 		"dropped":  "The state stops at the recording limit: {n} later changes were counted, not kept.",
 		"more":     "… and {n} more",
+		"tableCut": "Table left out: a page embeds the first 10,000 rows of step tables (the scheduler's filter and score tables); --format text or json has every one.",
 	},
 	"ru": {
 		"hint":     "Нажмите на стрелку или шаг, чтобы прочитать пояснение; нажмите на заголовок раздела, чтобы свернуть его.",
@@ -57,6 +58,7 @@ var htmlWords = map[string]map[string]string{
 		"at":       "Кластер в {t}, шаг {n} из {all}: то, что показал бы kubectl get; строки, изменённые на этом шаге, выделены.",
 		"dropped":  "Состояние обрывается на пределе записи: ещё {n} изменений подсчитаны, но не сохранены.",
 		"more":     "… и ещё {n}",
+		"tableCut": "Таблица не встроена: страница содержит первые 10\u00a0000 строк таблиц шагов (фильтры и оценки планировщика); в --format text или json есть все.",
 	},
 }
 
@@ -116,7 +118,7 @@ func renderHTML(w io.Writer, d *report.Doc, o Options) error {
 	}
 	switch {
 	case tl != nil:
-		layoutHTML(&b, tl.Diagram, d.Player, o.Lang, func() { timelineHTML(&b, tl); htmlBlocks(&b, rest, o.Lang) })
+		layoutHTML(&b, tl.Diagram, d.Player, o.Lang, func() { timelineHTML(&b, tl, o.Lang); htmlBlocks(&b, rest, o.Lang) })
 	case d.Sequence != nil && len(d.Sequence.Messages) > 0:
 		layoutHTML(&b, d.Sequence, nil, o.Lang, func() { htmlBlocks(&b, rest, o.Lang) })
 	default:
@@ -188,23 +190,33 @@ func playerData(b *strings.Builder, p *report.Player, lang string) {
 	b.WriteString("</script>\n")
 }
 
+// MaxPageTableRows bounds the rows of step tables one page embeds: a
+// scheduler cycle's score table has a row per scored node (420 of 1,000
+// nodes), so a 30,000-pod page embedded 258,000 rows, 29 MB of its 40.
+// Tables are embedded in step order while they fit; from the first that
+// does not, each step says its table was left out (htmlWords "tableCut"
+// names the limit), and the text and JSON outputs keep every one.
+const MaxPageTableRows = 10000
+
 // timelineHTML writes the timeline: one foldable section per group of
 // steps, each step's explanation and fields shown on a click, its arrow
 // and its line selected together.
-func timelineHTML(b *strings.Builder, tl *report.Timeline) {
+func timelineHTML(b *strings.Builder, tl *report.Timeline, lang string) {
+	left := MaxPageTableRows
 	for _, sec := range tl.Sections {
 		fmt.Fprintf(b, "<details class=\"sec phase\" open><summary><h2>%s</h2> <span class=\"fields\">(%d)</span></summary>\n<ol class=\"steps\">\n",
 			prose(sec.Title), len(sec.Steps))
 		for i := range sec.Steps {
-			stepHTML(b, &sec.Steps[i])
+			stepHTML(b, &sec.Steps[i], &left, lang)
 		}
 		b.WriteString("</ol>\n</details>\n")
 	}
 }
 
 // stepHTML writes one step of a timeline: time, actor, message; its
-// explanation and fields open on a click.
-func stepHTML(b *strings.Builder, s *report.TimelineStep) {
+// explanation and fields open on a click. Its table is embedded if its
+// rows fit in what is left of MaxPageTableRows (left, -1 once one did not).
+func stepHTML(b *strings.Builder, s *report.TimelineStep, left *int, lang string) {
 	fmt.Fprintf(b, "<li class=\"step\" id=\"%s\" data-ref=\"%s\" tabindex=\"0\"><span class=\"t\">%s</span><span class=\"who\">%s</span><span class=\"msg\">%s</span>",
 		s.ID, s.ID, s.Time, esc(s.Actor), prose(s.Text))
 	b.WriteString("<div class=\"ex\">")
@@ -216,7 +228,13 @@ func stepHTML(b *strings.Builder, s *report.TimelineStep) {
 	}
 	b.WriteString("</div>")
 	if s.Table != nil {
-		htmlTable(b, s.Table)
+		if *left >= 0 && len(s.Table.Rows) <= *left {
+			*left -= len(s.Table.Rows)
+			htmlTable(b, s.Table)
+		} else {
+			*left = -1
+			b.WriteString("<p class=\"note\">" + esc(htmlWord(lang, "tableCut")) + "</p>")
+		}
 	}
 	b.WriteString("</li>\n")
 }

@@ -21,7 +21,9 @@ const DocSchema = "k8sexplain.doc/v1"
 func renderJSON(w io.Writer, d *report.Doc, _ Options) error {
 	var v any = d
 	schema := d.Schema
-	if d.Data != nil {
+	if f, ok := d.Data.(func() any); ok {
+		v = f()
+	} else if d.Data != nil {
 		v = d.Data
 	} else if schema == "" {
 		schema = DocSchema

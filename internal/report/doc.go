@@ -19,7 +19,8 @@ type Doc struct {
 	// each of its steps: --format html plays the story with it.
 	Player *Player `json:"-"`
 	// Data, when set, replaces the block dump in --format json with a
-	// command-specific, documented structure.
+	// command-specific, documented structure. A func() any is called only
+	// when JSON is written (a trace's structure costs as much as its page).
 	Data any `json:"-"`
 	// Schema names Data's documented structure and its version
 	// (k8sexplain.quorum/v1, docs/json.md); --format json writes it as

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/manifest"
-	"github.com/k8sexplain/k8sexplain/internal/sim"
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/controller"
+	"github.com/k8sexplain/k8sexplain/internal/sim/nodeset"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -84,10 +84,10 @@ func newObjects(rng *rand.Rand, nodes int) (*objects, error) {
 		o.template.Labels = map[string]string{}
 	}
 	o.template.Labels["pod-template-hash"] = hash
-	o.nodes = sim.DefaultNodes(nodes, false)
+	o.nodes = nodeset.DefaultNodes(nodes, false)
 	// podCIDRs as node-ipam hands them out (the default cluster CIDR,
 	// widened for large clusters, /24 per node).
-	if err := sim.AllocateNodeCIDRs(o.nodes, sim.ClusterCIDRFor(len(o.nodes)), sim.DefaultNodeCIDRMaskSize); err != nil {
+	if err := nodeset.AllocateNodeCIDRs(o.nodes, nodeset.ClusterCIDRFor(len(o.nodes)), nodeset.DefaultNodeCIDRMaskSize); err != nil {
 		return nil, err
 	}
 	return o, nil

@@ -29,7 +29,7 @@ type Options struct {
 // k8sexplain.trace/v1 structure --format json prints (docs/trace-schema.md).
 func Doc(tr *trace.Trace, o Options) *report.Doc {
 	u := uiFor(o.Lang)
-	d := &report.Doc{Title: title(tr, o.Builtin, u), Data: jsonOf(tr, o)}
+	d := &report.Doc{Title: title(tr, o.Builtin, u), Data: func() any { return jsonOf(tr, o) }}
 	// A real cluster's page says which cluster, and what its times mean;
 	// the simulation's line stays out of the page.
 	d.Blocks = append(d.Blocks, report.Block{Para: &report.Para{Text: header(tr, o.Lang), Plain: tr.Cluster == nil}})

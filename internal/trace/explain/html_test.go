@@ -1,8 +1,12 @@
 package explain
 
 import (
+	"fmt"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/k8sexplain/k8sexplain/internal/render"
 	"github.com/k8sexplain/k8sexplain/internal/report"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 )
@@ -39,5 +43,48 @@ func TestPlayerStepsReplayTheStateLog(t *testing.T) {
 	}
 	if p.Steps[1].N != 2 || p.Steps[1].P > p.Steps[1].N {
 		t.Errorf("step s2 (seq 0): n=%d p=%d, want n=2, p<=n", p.Steps[1].N, p.Steps[1].P)
+	}
+}
+
+// A page of a 30,000-pod trace stays under 16 MB: the shape measured on
+// `trace apply --nodes 1000 -o html` of 30,000 replicas (9,698 steps shown,
+// 616 of them scheduler cycles scoring 420 nodes each; 40 MB before the
+// cap, 29 MB of it score tables). Step tables past render.MaxPageTableRows
+// rows are left out with a note that says the limit.
+func TestThirtyThousandPodPageIsCapped(t *testing.T) {
+	const limit = 16 << 20
+	plugins := []string{"TaintToleration", "NodeAffinity", "NodeResourcesFit", "PodTopologySpread", "InterPodAffinity", "NodeResourcesBalancedAllocation", "ImageLocality"}
+	tr := &trace.Trace{Command: "k8sexplain trace apply --nodes 1000 app.yaml"}
+	for i := range 9698 {
+		s := trace.Step{At: time.Duration(i) * time.Millisecond, Phase: trace.PhaseKubelet, Actor: fmt.Sprintf("kubelet/node-%04d", i%1000),
+			Kind: "kubelet.running", Object: fmt.Sprintf("pods/default/web-6fcbdccd87-%05d", i), Fields: trace.F("pod", fmt.Sprintf("web-6fcbdccd87-%05d", i))}
+		if i%16 == 0 && i/16 < 616 {
+			p := &trace.Placement{Node: "node-0001"}
+			for n := range 420 {
+				ns := trace.NodeScore{Node: fmt.Sprintf("node-%04d", n), Total: int64(300 + n%50)}
+				for j, pl := range plugins {
+					ns.Plugins = append(ns.Plugins, trace.PluginScore{Plugin: pl, Normalized: int64(50 + (n+j)%50), Weight: int64(1 + j%3)})
+				}
+				p.Scores = append(p.Scores, ns)
+			}
+			s.Phase, s.Actor, s.Kind, s.Placement = trace.PhaseScheduler, "default-scheduler", "scheduler.score", p
+		}
+		tr.Steps = append(tr.Steps, s)
+	}
+	for _, lang := range []string{"en"} {
+		var b strings.Builder
+		if err := render.Render(&b, Doc(tr, Options{Lang: lang}), render.Options{Format: render.HTML, Lang: lang}); err != nil {
+			t.Fatal(err)
+		}
+		page := b.String()
+		if len(page) > limit {
+			t.Errorf("%s: the page is %.1f MB, over %d MB", lang, float64(len(page))/(1<<20), limit>>20)
+		}
+		if rows := strings.Count(page, "<tr"); rows > render.MaxPageTableRows+616 { // + a header row per table
+			t.Errorf("%s: %d table rows embedded, limit %d", lang, rows, render.MaxPageTableRows)
+		}
+		if !strings.Contains(page, "10,000") && !strings.Contains(page, "10\u00a0000") {
+			t.Errorf("%s: the page does not say the limit", lang)
+		}
 	}
 }
