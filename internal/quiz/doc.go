@@ -79,10 +79,10 @@
 //	      en: ["majority|quorum|more than half + commit|acknowledge|persist"]
 //	      ru: ["большинств|кворум|больше половины + коммит|подтвержд|сохран"]
 //	    wrong:
-//	      - name: {en: "any single member can accept writes", ru: "любой член может сам принять запись"}
+//	      - name: {en: "any single member can accept writes", ru: "любой участник может сам принять запись"}
 //	        says:
 //	          en: ["any|every|single + member|node + accept|commit"]
-//	          ru: ["любой|каждый + член|нода|узел + принима|коммит"]
+//	          ru: ["любой|каждый + участник|член|нода|узел + принима|коммит"]
 //	pass: 2
 //
 // Both languages are required in every `says`; the patterns of both
