@@ -221,3 +221,33 @@ func TestTraceFitsEightyColumns(t *testing.T) {
 		}
 	}
 }
+
+// `quiz stats` on a terminal (issue 22): a screen that fits is printed
+// without the pager, a terminal too short for it gets the pager.
+func TestQuizStatsPagedOnlyWhenTaller(t *testing.T) {
+	quizTest(t)
+	pager := filepath.Join(t.TempDir(), "pager")
+	if err := os.WriteFile(pager, []byte("#!/bin/sh\nsed 's/^/PAGED: /'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		rows  int
+		paged bool
+	}{{200, false}, {5, true}} {
+		io, _, out, errOut := iostreams.Test()
+		io.OutTTY = true
+		io.Rows = func() (int, error) { return tc.rows, nil }
+		io.Getenv = func(k string) string {
+			if k == "K8SEXPLAIN_PAGER" {
+				return pager
+			}
+			return os.Getenv(k)
+		}
+		if code := Execute(io, []string{"--color", "never", "quiz", "stats"}); code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		if got := strings.HasPrefix(out.String(), "PAGED: "); got != tc.paged || !strings.Contains(out.String(), "Quiz progress") {
+			t.Errorf("%d rows: paged %v, want %v:\n%s", tc.rows, got, tc.paged, out)
+		}
+	}
+}

@@ -33,7 +33,7 @@ TERM: TERM=dumb turns colour off when --color is auto.
 
 K8SEXPLAIN_PAGER, PAGER: the pager for long output on a terminal, in that order; less -FRX when
 neither is set. An empty K8SEXPLAIN_PAGER, or "cat", turns paging off. Output to a pipe or a file
-is never paged.
+is never paged, nor output that fits on the screen (its height, else LINES).
 
 COLUMNS: the width text output wraps to on a terminal when the terminal does not report one.
 Output to a pipe or a file is never wrapped to the terminal.

@@ -91,11 +91,14 @@ func checkCommon(t *testing.T, c *Common) {
 }
 
 func TestNewCmdQuorum(t *testing.T) {
-	testFlags(t, NewCmdQuorum, QuorumOptions{Nodes: 3, CheckQuorum: true, PreVote: true},
+	testFlags(t, NewCmdQuorum, QuorumOptions{Nodes: 3, CheckQuorum: true, PreVote: true, Defrag: true},
 		func(t *testing.T, o *QuorumOptions) { checkCommon(t, &o.Common) },
 		[]flagCase[QuorumOptions]{
 			{"defaults", nil, func(o *QuorumOptions) {}},
 			{"fail 0 is given", []string{"--nodes", "5", "--fail", "0"}, func(o *QuorumOptions) { o.Nodes, o.FailSet = 5, true }},
+			{"space story", []string{"--quota-backend-bytes", "0", "--compact", "7", "--defrag=false"}, func(o *QuorumOptions) {
+				o.Space, o.Compact, o.Defrag, o.SpaceOnly = true, 7, false, "compact"
+			}},
 			{"partition", []string{"--nodes", "4", "--partition", "2,2"}, func(o *QuorumOptions) { o.Nodes, o.Partition = 4, "2,2" }},
 			{"isolate without pre-vote", []string{"--isolate", "leader", "--pre-vote=false", "--check-quorum=false"}, func(o *QuorumOptions) {
 				o.Isolate, o.PreVote, o.CheckQuorum = "leader", false, false

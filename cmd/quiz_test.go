@@ -73,7 +73,7 @@ func TestQuizDrillFlags(t *testing.T) {
 		t.Errorf("--id: exit %d %s\n%s", code, errOut, out)
 	}
 	out, _, _ = run(t, "", "quiz", "--type", "text", "--count", "0", "--new")
-	if strings.Count(out, "Answer: free text on one line") != 1 {
+	if strings.Count(out, "Answer: free text on one line here (several lines in an answers file or on a terminal)") != 1 {
 		t.Errorf("--type text: %s", out)
 	}
 	out, errOut, code = run(t, "3\n", "quiz", "--exam", "--time-limit", "30m", "--count", "1", "--type", "numeric", "--lang", "ru")

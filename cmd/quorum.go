@@ -24,6 +24,15 @@ type QuorumOptions struct {
 	PreVote     bool
 	// FailSet: --fail was given (--fail 0 is a fault of its own).
 	FailSet bool
+	// QuotaBackendBytes, Compact and Defrag play the space story
+	// (etcd.RunSpace) instead of the quorum one, when Space is set
+	// (--quota-backend-bytes was given; 0 is etcd's default, 2 GiB).
+	QuotaBackendBytes int64
+	Compact           int64
+	Defrag            bool
+	Space             bool
+	// SpaceOnly names a space flag given without --quota-backend-bytes.
+	SpaceOnly string
 }
 
 // quorumShort is the summary root --help lists.
@@ -44,16 +53,29 @@ hits, writes are attempted on every side, the network heals and the members catc
 votes and commits are decided by the library; the run is deterministic.
 
 Without a fault flag the network splits into two halves with the leader on the smaller side
-(a single member gets no fault). Finally it says what the Kubernetes cluster can and cannot do.`,
+(a single member gets no fault). Finally it says what the Kubernetes cluster can and cannot do.
+
+With --quota-backend-bytes it plays etcd's space story instead: a controller rewrites a ConfigMap
+until the quota check refuses a Put with "etcdserver: mvcc: database space exceeded" and the
+NOSPACE alarm is raised through Raft; a delete still passes; then etcdctl compact (--compact,
+default the current revision), etcdctl defrag on each member (--defrag) and etcdctl alarm disarm.`,
 		Example: `  k8sexplain quorum --nodes 2                      # the split-brain example: nobody can win
   k8sexplain quorum --nodes 3 --isolate leader     # the leader lands in the minority and steps down
   k8sexplain quorum --nodes 5 --fail 2             # still writes; --fail 3 stops them
   k8sexplain quorum --nodes 4 --partition 2,2      # even sizes add no tolerance
   k8sexplain quorum --nodes 3 --isolate follower --pre-vote=false -v
-  k8sexplain quorum --nodes 3 --format mermaid     # sequenceDiagram of the election and the refused write`,
+  k8sexplain quorum --nodes 3 --format mermaid     # sequenceDiagram of the election and the refused write
+  k8sexplain quorum --quota-backend-bytes 16777216 # fill the quota: NOSPACE, compact, defrag, alarm disarm
+  k8sexplain quorum --quota-backend-bytes 16777216 --defrag=false  # disarm without defrag: NOSPACE again`,
 		Args: noArgs,
 		RunE: runE(f, o, runF, quorumRun, func(cmd *cobra.Command, _ []string) {
 			o.FailSet = cmd.Flags().Changed("fail")
+			o.Space = cmd.Flags().Changed("quota-backend-bytes")
+			for _, n := range []string{"compact", "defrag"} {
+				if cmd.Flags().Changed(n) && o.SpaceOnly == "" {
+					o.SpaceOnly = n
+				}
+			}
 		}),
 	}
 	fl := cmd.Flags()
@@ -63,11 +85,17 @@ Without a fault flag the network splits into two halves with the leader on the s
 	fl.StringVar(&o.Isolate, "isolate", "", "cut one member off the network: leader or follower")
 	fl.BoolVar(&o.CheckQuorum, "check-quorum", true, "leaders step down without a majority (etcd always enables it)")
 	fl.BoolVar(&o.PreVote, "pre-vote", true, "ask for a pre-vote before raising the term (etcd's default)")
+	fl.Int64Var(&o.QuotaBackendBytes, "quota-backend-bytes", 0, "play the space story with this backend quota in bytes (0: etcd's default, 2 GiB)")
+	fl.Int64Var(&o.Compact, "compact", 0, "with --quota-backend-bytes: the revision etcdctl compact is given (0: the current one)")
+	fl.BoolVar(&o.Defrag, "defrag", true, "with --quota-backend-bytes: etcdctl defrag every member before the alarm is disarmed")
 	_ = cmd.RegisterFlagCompletionFunc("isolate", fixedCompletion("leader", "follower"))
 	return cmd
 }
 
 func quorumRun(o *QuorumOptions) error {
+	if o.Space || o.SpaceOnly != "" {
+		return spaceRun(o)
+	}
 	s, err := o.scenario()
 	if err != nil {
 		return err
@@ -144,4 +172,37 @@ func parseGroups(v string, n int) ([]int, error) {
 		return nil, exitcode.Inputf("invalid --partition %q: groups add up to %d, but --nodes is %d", v, sum, n)
 	}
 	return groups, nil
+}
+
+// spaceRun plays the space story (etcd.RunSpace).
+func spaceRun(o *QuorumOptions) error {
+	s, err := o.spaceScenario()
+	if err != nil {
+		return err
+	}
+	story, err := etcd.RunSpace(s)
+	if err != nil {
+		return exitcode.Inputf("invalid --quota-backend-bytes %d: %v", o.QuotaBackendBytes, err)
+	}
+	return o.render(versioned("k8sexplain.quorum-space/v1", explain.BuildSpace(story, o.Settings.Lang)))
+}
+
+// spaceScenario validates the space flags.
+func (o *QuorumOptions) spaceScenario() (etcd.SpaceScenario, error) {
+	s := etcd.SpaceScenario{Nodes: o.Nodes, QuotaBytes: o.QuotaBackendBytes, Compact: o.Compact, Defrag: o.Defrag}
+	switch {
+	case !o.Space:
+		return s, exitcode.Inputf("--%s only applies with --quota-backend-bytes", o.SpaceOnly)
+	case o.Nodes < 1 || o.Nodes > maxNodes:
+		return s, exitcode.Inputf("invalid --nodes %d: want 1 to %d members", o.Nodes, maxNodes)
+	case o.FailSet || o.Partition != "" || o.Isolate != "":
+		return s, exitcode.Inputf("--quota-backend-bytes plays the space story on a healthy cluster: use it without --fail, --partition and --isolate")
+	case o.QuotaBackendBytes < 0:
+		return s, exitcode.Inputf("invalid --quota-backend-bytes %d: a negative quota disables it (etcd), so nothing fills up", o.QuotaBackendBytes)
+	case o.QuotaBackendBytes > etcd.MaxQuotaBytes:
+		return s, exitcode.Inputf("invalid --quota-backend-bytes %d: above etcd's suggested maximum of %d (8 GiB)", o.QuotaBackendBytes, etcd.MaxQuotaBytes)
+	case o.Compact < 0:
+		return s, exitcode.Inputf("invalid --compact %d: want a revision, or 0 for the current one", o.Compact)
+	}
+	return s, nil
 }

@@ -42,6 +42,15 @@ func TestQuorumGolden(t *testing.T) {
 		{"nodes3-isolate-leader.json", []string{"--nodes", "3", "--isolate", "leader", "--format", "json"}},
 		{"nodes5-fail2.html", []string{"--nodes", "5", "--fail", "2", "--format", "html"}},
 		{"nodes5-fail2.json", []string{"--nodes", "5", "--fail", "2", "--format", "json"}},
+		// The space story (issue 22 §5): quota, NOSPACE, compact, defrag, disarm.
+		{"space-quota16m.txt", []string{"--quota-backend-bytes", "16777216"}},
+		{"space-quota16m-ru.txt", []string{"--quota-backend-bytes", "16777216", "--lang", "ru"}},
+		{"space-quota16m-nodefrag.txt", []string{"--quota-backend-bytes", "16777216", "--defrag=false"}},
+		{"space-quota1m-compact-future.txt", []string{"--nodes", "1", "--quota-backend-bytes", "1048576", "--compact", "99"}},
+		{"space-quota16m.json", []string{"--quota-backend-bytes", "16777216", "--format", "json"}},
+		{"space-quota16m-ru.md", []string{"--quota-backend-bytes", "16777216", "--lang", "ru", "--format", "markdown"}},
+		{"space-quota16m.mmd", []string{"--quota-backend-bytes", "16777216", "--format", "mermaid"}},
+		{"space-quota16m.html", []string{"--quota-backend-bytes", "16777216", "--format", "html"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			runGolden(t, "quorum/"+tc.name, append([]string{"quorum", "--color", "never"}, tc.args...)...)
@@ -78,6 +87,13 @@ func TestQuorumBadInput(t *testing.T) {
 		{[]string{"--isolate", "candidate"}, `invalid --isolate "candidate"`},
 		{[]string{"--nodes", "1", "--isolate", "leader"}, "no one to be cut off"},
 		{[]string{"--fail", "1", "--isolate", "leader"}, "only one of"},
+		{[]string{"--compact", "5"}, "--compact only applies with --quota-backend-bytes"},
+		{[]string{"--defrag=false"}, "--defrag only applies with --quota-backend-bytes"},
+		{[]string{"--quota-backend-bytes", "-1"}, "a negative quota disables it"},
+		{[]string{"--quota-backend-bytes", "9000000000"}, "above etcd's suggested maximum"},
+		{[]string{"--quota-backend-bytes", "1000"}, "invalid --quota-backend-bytes 1000: quota 1000 bytes is too small for the story: want at least 65536"},
+		{[]string{"--quota-backend-bytes", "16777216", "--compact", "-2"}, "invalid --compact -2"},
+		{[]string{"--quota-backend-bytes", "16777216", "--fail", "1"}, "on a healthy cluster"},
 	} {
 		_, errOut, code := run(t, "", append([]string{"quorum"}, tc.args...)...)
 		if code != 1 || !strings.Contains(errOut, tc.msg) || strings.Count(errOut, "\n") != 1 {
@@ -97,6 +113,25 @@ func TestQuorumAllRuns(t *testing.T) {
 				}
 				for _, format := range []string{"text", "mermaid"} {
 					args := append([]string{"quorum", "--nodes", itoa(n), "--lang", lang, "--format", format}, extra...)
+					out, errOut, code := run(t, "", args...)
+					if code != 0 || missingKey.MatchString(out) || strings.Contains(out, "%!") || strings.Contains(out, "?}") {
+						t.Errorf("%v: exit %d %s\n%s", args, code, errOut, out)
+					}
+				}
+			}
+		}
+	}
+}
+
+// The space story runs on every size, with and without defragmentation,
+// in both languages, without a missing catalogue key; the last Put commits
+// only after a defragmentation.
+func TestQuorumSpaceAllRuns(t *testing.T) {
+	for n := 1; n <= 9; n++ {
+		for _, lang := range []string{"en", "ru"} {
+			for _, defrag := range []string{"--defrag=true", "--defrag=false"} {
+				for _, format := range []string{"text", "mermaid"} {
+					args := []string{"quorum", "--nodes", itoa(n), "--quota-backend-bytes", "4194304", defrag, "--lang", lang, "--format", format}
 					out, errOut, code := run(t, "", args...)
 					if code != 0 || missingKey.MatchString(out) || strings.Contains(out, "%!") || strings.Contains(out, "?}") {
 						t.Errorf("%v: exit %d %s\n%s", args, code, errOut, out)

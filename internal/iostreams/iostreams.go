@@ -29,6 +29,9 @@ type Streams struct {
 	InTTY, OutTTY, ErrTTY bool
 	// Size, when set, asks the terminal on stdout for its width.
 	Size func() (int, error)
+	// Rows, when set, asks the terminal on stdout for its height: output
+	// that fits on one screen is not paged (screen.go).
+	Rows func() (int, error)
 
 	pager *exec.Cmd
 	out   io.Writer // stdout while a pager reads Out
@@ -48,6 +51,10 @@ func System() *Streams {
 		Size: func() (int, error) {
 			w, _, err := term.GetSize(int(os.Stdout.Fd()))
 			return w, err
+		},
+		Rows: func() (int, error) {
+			_, h, err := term.GetSize(int(os.Stdout.Fd()))
+			return h, err
 		},
 		Getenv: os.Getenv,
 	}
@@ -93,28 +100,50 @@ func (s *Streams) PagerCommand() string {
 }
 
 // StartPager sends Out through the pager until StopPager, only when stdout
-// is a terminal: piped or redirected output is never paged. The pager
-// starts with the first byte of output, so a run's progress line on stderr
-// is done before it takes the screen; a pager that cannot start leaves the
-// output going straight to stdout.
+// is a terminal: piped or redirected output is never paged. When the
+// terminal's height is known (Rows, else LINES) the output is held until
+// it no longer fits on one screen: output that fits is printed without a
+// pager, whatever the pager and its options (a short `quiz stats`). The
+// pager starts with the first byte past that (the first byte when the
+// height is unknown), so a run's progress line on stderr is done before it
+// takes the screen; a pager that cannot start leaves the output going
+// straight to stdout.
 func (s *Streams) StartPager() {
 	p := s.PagerCommand()
 	if !s.OutTTY || s.out != nil || p == "" || p == "cat" {
 		return
 	}
 	s.out = s.Out
-	s.Out = &lazyPager{s: s, command: p}
+	s.Out = &lazyPager{s: s, command: p, screen: s.screen()}
 }
 
-// lazyPager starts the pager on the first write.
+// lazyPager starts the pager on the first write that no longer fits on
+// the screen.
 type lazyPager struct {
 	s       *Streams
 	command string
 	w       io.Writer
 	quit    bool // the reader closed the pager: the rest is dropped
+	screen  screen
+	held    []byte // output that fits on the screen so far
 }
 
 func (l *lazyPager) Write(b []byte) (int, error) {
+	if l.w == nil && l.screen.rows > 0 {
+		l.held = append(l.held, b...)
+		if l.screen.fits(l.held) {
+			return len(b), nil
+		}
+		b, l.held = l.held, nil
+		if _, err := l.write(b); err != nil {
+			return 0, err
+		}
+		return len(b), nil
+	}
+	return l.write(b)
+}
+
+func (l *lazyPager) write(b []byte) (int, error) {
 	if l.w == nil {
 		l.w = l.s.out
 		args := strings.Fields(l.command)
@@ -154,6 +183,8 @@ func (s *Streams) StopPager() {
 			_ = c.Close()
 		}
 		_ = s.pager.Wait()
+	} else if ok && len(l.held) > 0 {
+		_, _ = s.out.Write(l.held) // it fitted: no pager
 	}
 	s.Out, s.out, s.pager = s.out, nil, nil
 }

@@ -79,10 +79,10 @@
 //	      en: ["majority|quorum|more than half + commit|acknowledge|persist"]
 //	      ru: ["большинств|кворум|больше половины + коммит|подтвержд|сохран"]
 //	    wrong:
-//	      - name: {en: "any single member can accept writes", ru: "любой член может сам принять запись"}
+//	      - name: {en: "any single member can accept writes", ru: "любой участник может сам принять запись"}
 //	        says:
 //	          en: ["any|every|single + member|node + accept|commit"]
-//	          ru: ["любой|каждый + член|нода|узел + принима|коммит"]
+//	          ru: ["любой|каждый + участник|член|нода|узел + принима|коммит"]
 //	pass: 2
 //
 // Both languages are required in every `says`; the patterns of both
@@ -166,7 +166,12 @@
 // (✗, quoted, the only case where it says "Wrong"). A sentence that warns
 // ("a common mistake", "don't…", "never…", "bad idea", "last resort";
 // "ошибка", "нельзя…", "не стоит", "в крайнем случае"…) states no
-// misconception.
+// misconception. A misconception pattern ends with its verb group: when an
+// object pronoun stands next to the verb ("a higher-priority pod preempts
+// it", «его вытеснит под с большим приоритетом») or an agent word before
+// the other words ("preempted by a higher-priority pod", «вытеснен подом…»),
+// those words name the doer, not the one the misconception says is done
+// to, and the misconception does not match (roleSwapped).
 //
 // Scoring: score = stated concepts / all concepts; full credit (Correct)
 // only when every concept is stated and no misconception matched; a pass

@@ -154,7 +154,7 @@ func TestGradeDetails(t *testing.T) {
 	if r.Score != 1 || r.Note == "" {
 		t.Errorf("unknown unit should be noted: %+v", r)
 	}
-	for _, ans := range []string{"3 nodes", "3 узла", "3 реплики", "3 servers", "3 членов", "3 ноды"} {
+	for _, ans := range []string{"3 nodes", "3 узла", "3 реплики", "3 servers", "3 членов", "3 участника", "3 ноды"} {
 		if r := Grade(b.Get("t-num-quorum"), nil, ans, "ru"); r.Score != 1 || r.Note != "" {
 			t.Errorf("%q: a member is a node is a replica: %+v", ans, r)
 		}

@@ -213,3 +213,29 @@ func TestClassRussianListWords(t *testing.T) {
 		}
 	}
 }
+
+// A role swap: the misconception "a pod of higher priority is preempted"
+// names the victim, while an answer that says the pod is preempted BY a
+// pod of higher priority names the preemptor, the right fact. The last
+// group of a misconception pattern is its verb; an object pronoun next to
+// it ("preempts it", «его вытеснит») or an agent ("by", «подом») between
+// it and the other words makes those words the doer, not the one done to.
+func TestClassRoleSwap(t *testing.T) {
+	q := concept([]string{"lower + priority + evicted|preempted"}, []string{"меньш|низк + приоритет + вытесн"},
+		[]string{"higher|equal + priority + pod|pods + preempt|preempted|preempts|evict|evicted"},
+		[]string{"больш|высок|равн + приоритет + вытесн|выселя"})
+	runClass(t, q, []classCase{
+		// the misconception, stated plainly
+		{"a pod of higher priority can be preempted too", "en", Misconception},
+		{"the scheduler may preempt pods with equal priority", "en", Misconception},
+		{"поды с большим приоритетом тоже вытесняются", "ru", Misconception},
+		{"планировщик вытесняет поды с равным приоритетом", "ru", Misconception},
+		{"его могут вытеснить, а поды с высоким приоритетом вытесняются первыми", "ru", Misconception},
+		// the same words, the higher-priority pod the doer
+		{"the nominated pod may still lose the spot: a higher priority pod preempts it", "en", Missing},
+		{"it can itself be preempted by a higher priority pod later", "en", Missing},
+		{"номинация не гарантия: его вытеснит под с большим приоритетом", "ru", Missing},
+		{"под с большим приоритетом потом вытеснит его", "ru", Missing},
+		{"он сам может быть вытеснен подом с более высоким приоритетом", "ru", Missing},
+	})
+}

@@ -77,7 +77,7 @@ func TestFeedbackChecklist(t *testing.T) {
 		t.Errorf("a contradiction is shown as not recognised, never as wrong:\n%s", out)
 	}
 	out = render(t, FeedbackDoc(answered(q, "нужно большинство, но любой член может сам принимать запись", "ru"), "ru"))
-	if !strings.Contains(out, "✗ большинство") && !strings.Contains(out, "заблуждение: любой член может сам принять запись («любой член может сам принимать запись»)") || !strings.Contains(out, "Неверно: в ответе есть заблуждение.") {
+	if !strings.Contains(out, "✗ большинство") && !strings.Contains(out, "заблуждение: любой участник может сам принять запись («любой член может сам принимать запись»)") || !strings.Contains(out, "Неверно: в ответе есть заблуждение.") {
 		t.Errorf("misconception not named:\n%s", out)
 	}
 }

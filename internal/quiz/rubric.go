@@ -482,7 +482,7 @@ func matchPattern(c clause, p pattern, prefer bool) (patternMatch, bool) {
 			for _, h := range acc {
 				lo, hi = min(lo, h.lo), max(hi, h.hi)
 			}
-			if hi-lo > maxSpan(len(acc), prefer) {
+			if hi-lo > maxSpan(len(acc), prefer) || !prefer && roleSwapped(c, acc) {
 				return
 			}
 			matched := map[int]bool{}
@@ -528,6 +528,59 @@ func maxSpan(groups int, says bool) int {
 }
 
 var spanSays, spanWrong = 12, 8
+
+// Role words (issue 22 §4). A misconception such as "a pod of higher
+// priority is preempted" names the one an action is done to; the same
+// words in "a higher-priority pod preempts it" or «его вытеснит под с
+// большим приоритетом» name the doer, which is the right fact. By the
+// bank's convention a misconception pattern ends with its verb group.
+var (
+	// objectAfter are object pronouns that follow their verb ("preempts
+	// it"); "it" before a verb is its subject
+	objectAfter = map[string]bool{"it": true, "them": true}
+	// objectNear are Russian accusative pronouns, next to their verb on
+	// either side («его вытеснит», «вытеснит его»): never a subject
+	objectNear = map[string]bool{"его": true, "ее": true, "их": true, "него": true, "нее": true, "них": true}
+	// agentWords introduce the doer of a passive verb ("preempted by a
+	// pod", «вытеснен подом»)
+	agentWords = map[string]bool{"by": true, "подом": true, "подами": true}
+)
+
+// roleSwapped says whether the words a misconception's other groups
+// matched (acc but the last) name the doer of its verb (the last group's
+// hit): an object pronoun stands next to the verb on the other side from
+// them, or an agent word stands between a verb that comes first and them.
+func roleSwapped(c clause, acc []groupHit) bool {
+	if len(acc) < 2 {
+		return false
+	}
+	v := acc[len(acc)-1]
+	lo, hi := len(c.toks), -1 // the other words' extent
+	for _, h := range acc[:len(acc)-1] {
+		lo, hi = min(lo, h.lo), max(hi, h.hi)
+	}
+	word := func(i int) string {
+		if i < 0 || i >= len(c.toks) {
+			return ""
+		}
+		return c.toks[i].raw
+	}
+	switch {
+	case hi < v.lo: // the others before the verb: "X preempts it", «X вытеснит его»
+		w := word(v.hi + 1)
+		return objectAfter[w] || objectNear[w]
+	case lo > v.hi: // the verb first: «его вытеснит X», "preempted by X"
+		if objectNear[word(v.lo-1)] {
+			return true
+		}
+		for k := v.hi + 1; k < lo; k++ {
+			if agentWords[word(k)] {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // negatorAcrossComma says whether a negation word the pattern asks for
 // ("no|not + add + tolerance") was found on the other side of a comma, dash

@@ -345,7 +345,7 @@ func TestSurveyCountdownNarrow(t *testing.T) {
 	}
 	// survey draws after the status row is written: once its prompt is on
 	// the screen, the whole status row is too
-	if _, err := c.ExpectString("(члена):"); err != nil {
+	if _, err := c.ExpectString("(участника):"); err != nil {
 		t.Fatal(err)
 	}
 	ptytest.WaitRaw(t, c.Tty().Fd())

@@ -237,9 +237,10 @@ func gradeNumeric(q *Question, answer, lang string) Result {
 // machineWords name the members of a cluster interchangeably: "3 nodes"
 // answers "how many members", "3 узла" answers "сколько реплик". "узла"
 // is there beside "узел": the stem of its other forms (узлов, узлам) is
-// узл-, not узел-.
+// узл-, not узел-. "участник" is the glossary's etcd member; "член", the
+// word the bank used before, still reads as one.
 var machineWords = []string{"member", "node", "replica", "instance", "server", "machine", "voter",
-	"член", "узел", "узла", "нода", "реплика", "сервер", "экземпляр", "машина"}
+	"участник", "член", "узел", "узла", "нода", "реплика", "сервер", "экземпляр", "машина"}
 
 func isMachineWord(t token) bool {
 	for _, w := range machineWords {

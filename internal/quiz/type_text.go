@@ -49,7 +49,12 @@ func (textKind) Validate(q *Question, bad func(string, ...any)) {
 	}
 }
 
-func (textKind) Present(p *Presentation) { p.Hint = msg(p.Lang, "free text on one line") }
+// Present: the hint is the line mode's (pipes, files): one line per
+// answer there, while an answers file and the terminal's editor field take
+// several lines (askText has its own words).
+func (textKind) Present(p *Presentation) {
+	p.Hint = msg(p.Lang, "free text on one line here (several lines in an answers file or on a terminal); an empty line or ? shows the model answer")
+}
 
 func (textKind) Ask(p *Presentation, head string, opts []survey.AskOpt) (string, error) {
 	return askText(p, head, opts)

@@ -37,6 +37,7 @@ func quorumSources() map[string]provenance.Source {
 		"campaign.pre":  raft(raftgo+" (campaignPreElection; randomized election timeout [ElectionTick, 2·ElectionTick))", "etcd-io/raft README.md"),
 		"campaign":      raft(raftgo + " (randomized election timeout [ElectionTick, 2·ElectionTick))"),
 		"vote.no.lease": raft(raftgo + " (Step: in-lease vote requests ignored under CheckQuorum)"),
+		"space.":        etcd("etcd-io/etcd server/storage/quota.go (DefaultQuotaBytes 2 GiB, MaxQuotaBytes 8 GiB, kvOverhead 256, costPut, Available: Size()+cost < quota)", "etcd-io/etcd server/etcdserver/api/v3rpc/quota.go (quotaAlarmer.check raises NOSPACE, ErrGRPCNoSpace)", "etcd-io/etcd server/etcdserver/apply (applierV3Capped: Put, Txn with puts, LeaseGrant refused while NOSPACE is raised)", "etcd-io/etcd server/etcdserver/v3_server.go (Alarm, Compact go through Raft)", "etcd-io/etcd etcdctl/ctlv3/command/defrag_command.go, compaction_command.go, alarm_command.go", "etcd-io/website content/en/docs/v3.6/op-guide/maintenance.md (space quota, history compaction, defragmentation)").Plus(k("staging/src/k8s.io/apiserver/pkg/storage/storagebackend/config.go (DefaultCompactInterval 5 min, --etcd-compaction-interval)", "pkg/apis/core/validation ValidateConfigMap (1 MiB)", "staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go (a graceful delete updates deletionTimestamp; a delete at once is a Txn with a DeleteRange)")),
 	}
 }
 

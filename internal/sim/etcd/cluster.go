@@ -64,6 +64,9 @@ type cluster struct {
 	// stepping is the message being delivered, so that a role change
 	// can name its cause.
 	stepping *pb.Message
+	// applyHook, when set, applies committed entries' data to a state
+	// machine of the caller's (the space story's MVCC stores).
+	applyHook func(m *member, data []byte)
 }
 
 // Config is how the members run.

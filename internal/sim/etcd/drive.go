@@ -78,6 +78,10 @@ func (c *cluster) apply(m *member, e pb.Entry) {
 	if len(e.Data) == 0 {
 		return // the new leader's empty entry
 	}
+	if c.applyHook != nil {
+		c.applyHook(m, e.Data)
+		return
+	}
 	w := c.writeOf(e.Data)
 	if w == nil || w.Committed {
 		return
