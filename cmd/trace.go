@@ -43,6 +43,7 @@ func NewCmdTrace(f *Factory) *cobra.Command {
 		NewCmdTraceNodeFailure(f, nil),
 		NewCmdTraceDelete(f, nil),
 		NewCmdTraceCrash(f, nil),
+		NewCmdTraceAutoscale(f, nil),
 		NewCmdTraceWatch(f, nil),
 	)
 	return c

@@ -101,3 +101,23 @@ func (c *Cluster) PowerOff(node string) {
 		p.dead = true
 	}
 }
+
+// SetCPULoad sets the CPU demand metrics-server reports for the pods l
+// selects (Config.Autoscaling); a later call replaces it.
+func (c *Cluster) SetCPULoad(l CPULoad) {
+	if c.metrics != nil {
+		c.metrics.load = &l
+	}
+}
+
+// HPAHistory is every sync of the HorizontalPodAutoscaler ns/name so far
+// (Config.Autoscaling).
+func (c *Cluster) HPAHistory(ns, name string) []controller.HPASync {
+	if c.hpa == nil {
+		return nil
+	}
+	return c.hpa.History[ns+"/"+name]
+}
+
+// StoryStart is the virtual time the story began (the last Settle).
+func (c *Cluster) StoryStart() time.Duration { return c.start }
