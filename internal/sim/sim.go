@@ -216,6 +216,9 @@ func (c *Cluster) components() ([]Component, error) {
 		c.hpa = controller.NewHPA(kcm, saClient("horizontal-pod-autoscaler", "horizontal-pod-autoscaler", trace.PhaseController), eng, rec, c.metrics)
 		comps = append(comps, c.hpa)
 	}
+	if c.cfg.StatefulSets {
+		comps = append(comps, controller.NewStatefulSet(kcm, saClient("statefulset-controller", "statefulset-controller", trace.PhaseController), eng, rec))
+	}
 	comps = append(comps, kcm, c.sched)
 	c.kubelets = map[string]*kubelet.Kubelet{}
 	first := firstWorker(c.nodes)

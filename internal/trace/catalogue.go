@@ -29,9 +29,9 @@ var catalogue = l10n.LazyCatalog(func() (en, ru map[string]string) {
 })
 
 // simEN and simRU are the simulator's step kinds: the catalogue files'
-// and the scenarios' own (catalogue_autoscale.go).
-func simEN() map[string]Entry { return merged(catalogueEN(), autoscaleEN()) }
-func simRU() map[string]Entry { return merged(catalogueRU(), autoscaleRU()) }
+// and the scenarios' own (catalogue_autoscale.go, catalogue_statefulset.go).
+func simEN() map[string]Entry { return merged(merged(catalogueEN(), autoscaleEN()), statefulSetEN()) }
+func simRU() map[string]Entry { return merged(merged(catalogueRU(), autoscaleRU()), statefulSetRU()) }
 
 // merged adds the entries of more to steps (a key in both is a bug).
 func merged(steps, more map[string]Entry) map[string]Entry {
