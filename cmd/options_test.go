@@ -163,6 +163,16 @@ func TestNewCmdTraceStories(t *testing.T) {
 				o.Reason, o.Times, o.Pod, o.ClusterCIDR, o.SchedulerConfig = "oom", 6, "web-1", "10.1.0.0/16", "sched.yaml"
 			}},
 		}, allowStory)
+	testFlags(t, NewCmdTraceAutoscale, TraceAutoscaleOptions{StoryOptions: storyDefault, Min: 1, Max: 10, TargetCPU: 50, CPU: defaultLoad, Every: time.Minute},
+		func(t *testing.T, o *TraceAutoscaleOptions) { checkCommon(t, &o.Common) },
+		[]flagCase[TraceAutoscaleOptions]{
+			{"autoscale", []string{"app.yaml", "hpa.yaml", "--min", "2", "--max", "8", "--target-cpu", "60", "--cpu", "20%,150%", "--every", "2m", "--deployment", "web"}, func(o *TraceAutoscaleOptions) {
+				o.Files, o.Min, o.Max, o.TargetCPU, o.CPU, o.Every, o.Deployment, o.hpaFlags = []string{"app.yaml", "hpa.yaml"}, 2, 8, 60, "20%,150%", 2*time.Minute, "web", true
+			}},
+			{"load file", []string{"-f", "app.yaml", "--load-file", "load.txt"}, func(o *TraceAutoscaleOptions) {
+				o.Files, o.LoadFile = []string{"app.yaml"}, "load.txt"
+			}},
+		}, allowStory, cmp.AllowUnexported(TraceAutoscaleOptions{}))
 	testFlags(t, NewCmdTraceWatch, TraceWatchOptions{Controllers: 50, Pods: 10000, Nodes: 500, PollInterval: time.Second, Duration: time.Minute},
 		func(t *testing.T, o *TraceWatchOptions) { checkCommon(t, &o.Common) },
 		[]flagCase[TraceWatchOptions]{

@@ -44,6 +44,7 @@ func NewCmdTrace(f *Factory) *cobra.Command {
 		NewCmdTraceDrain(f, nil),
 		NewCmdTraceDelete(f, nil),
 		NewCmdTraceCrash(f, nil),
+		NewCmdTraceAutoscale(f, nil),
 		NewCmdTraceWatch(f, nil),
 	)
 	return c
@@ -140,7 +141,7 @@ func traceApplyRun(o *TraceApplyOptions) error {
 		return traceApplyLive(o, objs)
 	}
 	cfg := sim.Config{Seed: g.Seed, Workers: o.Nodes, StepLimit: o.Limit, ClusterCIDR: o.ClusterCIDR, NodeCIDRMaskSize: o.NodeCIDRMaskSize,
-		EndpointUpdatesBatchPeriod: o.BatchPeriod}
+		EndpointUpdatesBatchPeriod: o.BatchPeriod, StatefulSets: sim.NeedsStatefulSets(objs)}
 	if o.BatchPeriod < 0 {
 		return exitcode.Inputf("--endpoint-updates-batch-period %s: must not be negative", o.BatchPeriod)
 	}

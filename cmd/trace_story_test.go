@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/k8sexplain/k8sexplain/internal/trace"
+	"time"
 )
 
 // storyCases are the golden runs of the "what happens when…" traces:
@@ -25,6 +26,8 @@ var storyCases = []struct {
 		[]string{"trace", "delete", "pod", "-f", "examples/app.yaml", "--prestop-sleep", "5s"}},
 	{"trace-crash", []string{"trace", "crash", "-f", "examples/app.yaml"},
 		[]string{"trace", "crash", "-f", "examples/app.yaml", "--reason", "readiness"}},
+	{"trace-autoscale", []string{"trace", "autoscale", "-f", "examples/app.yaml"},
+		[]string{"trace", "autoscale", "-f", "examples/app.yaml", "--min", "2", "--max", "5", "--target-cpu", "60", "--cpu", "20%,90%,150%,40%", "--every", "2m"}},
 	{"trace-node-failure", []string{"trace", "node-failure", "-f", "examples/app.yaml", "--node", "node-b"},
 		[]string{"trace", "node-failure", "-f", "examples/app.yaml", "--node", "node-a", "--bare-pod=false"}},
 	{"trace-drain", []string{"trace", "drain", "node-b", "examples/app.yaml", "--nodes", "2", "--pdb", "minAvailable=2"},
@@ -389,5 +392,52 @@ func TestEveryStoryHasATitleAndAGolden(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("NewCmdTrace registers no story")
+	}
+}
+
+// The autoscale story's table on the default curve (40 %, 120 %, 120 %,
+// 20 % a minute each, target 50 %): the first sync over target wants 8
+// and the scale-up policy allows 7; the scale-down comes only once the
+// 300 s window holds no higher recommendation — 300 s after the last
+// recommendation of 7 —, and lands on 2.
+func TestAutoscaleWindows(t *testing.T) {
+	inRoot(t)
+	j := storyJSON(t, "trace", "autoscale", "-f", "examples/app.yaml")
+	var tab [][]string
+	for _, tb := range j.Tables {
+		tab = tb.Rows
+	}
+	secs := func(s string) int {
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			t.Fatalf("time %q: %v", s, err)
+		}
+		return int(d.Seconds())
+	}
+	up, lastHigh, firstLow, down := -1, -1, -1, -1
+	for _, r := range tab {
+		if firstLow < 0 && atoi(r[6]) >= 7 {
+			lastHigh = secs(r[0])
+		}
+		switch {
+		case up < 0 && r[8] == "7":
+			up = secs(r[0])
+			if r[6] != "8" || r[9] != "ScaleUpLimit" {
+				t.Errorf("scale-up row %v: want proposed 8 limited to 7 (ScaleUpLimit)", r)
+			}
+		case up >= 0 && firstLow < 0 && r[6] == "2":
+			firstLow = secs(r[0])
+		case firstLow >= 0 && down < 0 && r[8] == "2":
+			down = secs(r[0])
+		}
+	}
+	if up < 0 || firstLow < 0 || down < 0 {
+		t.Fatalf("want a scale-up to 7, a proposal of 2 and a scale-down to 2; table %v", tab)
+	}
+	if w := down - lastHigh; w < 300 || w > 315 {
+		t.Errorf("scale-down %ds after the last recommendation of 7; want the 300 s window (one sync more at most)", w)
+	}
+	if down-firstLow >= 300 {
+		t.Errorf("the window counts from the last high recommendation, not the first low one: %ds", down-firstLow)
 	}
 }

@@ -22,6 +22,7 @@ var traceCases = []struct {
 	{"init", []string{"trace", "apply", "examples/init.yaml"}},
 	{"quota", []string{"trace", "apply", "examples/quota.yaml"}},
 	{"nodeport-local", []string{"trace", "apply", "examples/nodeport-local.yaml"}},
+	{"statefulset", []string{"trace", "apply", "examples/statefulset.yaml"}},
 }
 
 var formatExt = map[string]string{"text": "txt", "markdown": "md", "mermaid": "mmd", "json": "json"}

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -30,6 +31,8 @@ func Default(obj runtime.Object) []string {
 		d.statefulSet(o)
 	case *appsv1.DaemonSet:
 		d.daemonSet(o)
+	case *autoscalingv2.HorizontalPodAutoscaler:
+		d.hpa(o)
 	case *corev1.ReplicationController:
 		// core/v1 types.go: replicas is +default=1.
 		d.int32p(&o.Spec.Replicas, 1, "spec.replicas")

@@ -13,6 +13,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 )
@@ -177,6 +178,10 @@ func (c *Cluster) noteUnmodeled(res apiserver.Resource, obj runtime.Object) {
 		return // modelled: the serviceaccount controller and the root-ca-cert-publisher fill it
 	case kind == "PodDisruptionBudget" && c.cfg.Disruption:
 		return // modelled: the disruption controller keeps its status
+	case kind == "HorizontalPodAutoscaler" && c.cfg.Autoscaling:
+		return // modelled: controller.HPA with metrics-server
+	case (kind == "StatefulSet" || kind == "PersistentVolumeClaim" || kind == "StorageClass") && c.cfg.StatefulSets:
+		return // modelled: controller.StatefulSet, the binder and the provisioner
 	case ok:
 	case dataKinds[kind]:
 		c.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: "kube-apiserver", Kind: "stored.data", Object: ref, Fields: trace.F("kind", kind)})
@@ -301,4 +306,35 @@ func (c *Cluster) DeletePod(pod *corev1.Pod) {
 	c.rec.Add(trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", To: "kube-apiserver", Kind: "kubectl.delete", Object: apiserver.ObjectRef(pod),
 		Fields: trace.F("pod", pod.Name, "ip", pod.Status.PodIP, "node", pod.Spec.NodeName)})
 	c.kubectl.Delete(apiserver.ResourceOf(pod), pod.Namespace, pod.Name, nil)
+}
+
+// Autoscale is `kubectl autoscale deployment NAME --min=MIN --max=MAX
+// --cpu=TARGET%`: kubectl builds an autoscaling/v2 HorizontalPodAutoscaler
+// named after the Deployment and POSTs it (k8s.io/kubectl pkg/cmd/autoscale
+// autoscale.go, v1.37: --cpu as a percentage is an Utilization target).
+func (c *Cluster) Autoscale(hpa *autoscalingv2.HorizontalPodAutoscaler) {
+	target := int32(0)
+	if m := hpa.Spec.Metrics; len(m) > 0 && m[0].Resource != nil && m[0].Resource.Target.AverageUtilization != nil {
+		target = *m[0].Resource.Target.AverageUtilization
+	}
+	minR := int32(1)
+	if hpa.Spec.MinReplicas != nil {
+		minR = *hpa.Spec.MinReplicas
+	}
+	c.rec.Add(trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", To: "kube-apiserver", Kind: "kubectl.autoscale",
+		Object: apiserver.ObjectRef(hpa), Fields: trace.F("deployment", hpa.Spec.ScaleTargetRef.Name, "min", minR, "max", hpa.Spec.MaxReplicas, "cpu", target)})
+	c.kubectl.Create(hpa.DeepCopy(), func(_ runtime.Object, err *apiserver.Status) {
+		if err != nil {
+			c.failed = err.Message
+		}
+	})
+}
+
+// HPAs lists the stored HorizontalPodAutoscalers.
+func (c *Cluster) HPAs() []*autoscalingv2.HorizontalPodAutoscaler {
+	var out []*autoscalingv2.HorizontalPodAutoscaler
+	for _, o := range c.api.List("horizontalpodautoscalers") {
+		out = append(out, o.(*autoscalingv2.HorizontalPodAutoscaler))
+	}
+	return out
 }

@@ -59,6 +59,13 @@ type Config struct {
 	// Heartbeats runs kubelet Leases and the node lifecycle controller
 	// (the node-failure story; apply traces leave them out).
 	Heartbeats bool
+	// Autoscaling runs the horizontal-pod-autoscaler controller and
+	// metrics-server (the autoscale story; other traces leave them out).
+	Autoscaling bool
+	// StatefulSets runs the statefulset controller, the persistent volume
+	// binder and a CSI provisioner (set when the manifests hold a
+	// StatefulSet: NeedsStatefulSets).
+	StatefulSets bool
 	// ClusterCIDR and NodeCIDRMaskSize are node-ipam's --cluster-cidr and
 	// --node-cidr-mask-size (defaults: ClusterCIDRFor the node count, 24).
 	ClusterCIDR      string
@@ -114,6 +121,8 @@ type Cluster struct {
 	proxies      map[string]*proxyAgent // by node, the simulated ones
 	nodeLife     *controller.NodeLifecycle
 	comps        []Component // in start order
+	hpa          *controller.HPA
+	metrics      *metricsServer
 	state        *trace.StateLog
 }
 
@@ -205,6 +214,16 @@ func (c *Cluster) components() ([]Component, error) {
 	if c.cfg.Disruption {
 		comps = append(comps, controller.NewDisruption(kcm, saClient("disruption-controller", "disruption-controller", trace.PhaseController), eng, rec))
 	}
+	if c.cfg.Autoscaling {
+		// metrics-server is an add-on in kube-system with its own service
+		// account; the HPA controller reads it through the aggregated API.
+		c.metrics = newMetricsServer(saClient("metrics-server", "metrics-server", trace.PhaseReady), eng, rec)
+		c.hpa = controller.NewHPA(kcm, saClient("horizontal-pod-autoscaler", "horizontal-pod-autoscaler", trace.PhaseController), eng, rec, c.metrics)
+		comps = append(comps, c.hpa)
+	}
+	if c.cfg.StatefulSets {
+		comps = append(comps, controller.NewStatefulSet(kcm, saClient("statefulset-controller", "statefulset-controller", trace.PhaseController), eng, rec))
+	}
 	comps = append(comps, kcm, c.sched)
 	c.kubelets = map[string]*kubelet.Kubelet{}
 	first := firstWorker(c.nodes)
@@ -239,6 +258,9 @@ func (c *Cluster) components() ([]Component, error) {
 		for _, n := range c.nodes {
 			comps = append(comps, heartbeat{c.kubelets[n.Name]})
 		}
+	}
+	if c.metrics != nil {
+		comps = append(comps, c.metrics)
 	}
 	return append(comps, newDNSAgent(saClient("coredns", "coredns", trace.PhaseReady), rec, ClusterDomain)), nil
 }

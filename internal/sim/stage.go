@@ -5,10 +5,12 @@ import (
 	"slices"
 	"time"
 
+	"github.com/k8sexplain/k8sexplain/internal/manifest"
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/controller"
 	"github.com/k8sexplain/k8sexplain/internal/sim/kubelet"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
+	appsv1 "k8s.io/api/apps/v1"
 )
 
 // What the stories (package sim/story) drive a settled cluster with and
@@ -100,4 +102,36 @@ func (c *Cluster) PowerOff(node string) {
 	if p := c.proxies[node]; p != nil {
 		p.dead = true
 	}
+}
+
+// SetCPULoad sets the CPU demand metrics-server reports for the pods l
+// selects (Config.Autoscaling); a later call replaces it.
+func (c *Cluster) SetCPULoad(l CPULoad) {
+	if c.metrics != nil {
+		c.metrics.load = &l
+	}
+}
+
+// HPAHistory is every sync of the HorizontalPodAutoscaler ns/name so far
+// (Config.Autoscaling).
+func (c *Cluster) HPAHistory(ns, name string) []controller.HPASync {
+	if c.hpa == nil {
+		return nil
+	}
+	return c.hpa.History[ns+"/"+name]
+}
+
+// StoryStart is the virtual time the story began (the last Settle).
+func (c *Cluster) StoryStart() time.Duration { return c.start }
+
+// NeedsStatefulSets reports whether objs hold a StatefulSet, for
+// Config.StatefulSets: the statefulset controller runs only then, so the
+// other traces keep their watches and requests.
+func NeedsStatefulSets(objs []manifest.Object) bool {
+	for _, o := range objs {
+		if _, ok := o.Obj.(*appsv1.StatefulSet); ok {
+			return true
+		}
+	}
+	return false
 }

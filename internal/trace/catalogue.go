@@ -23,10 +23,15 @@ type Entry struct {
 // phrases field values are made of (phrase.*).
 // It is built on first use.
 var catalogue = l10n.LazyCatalog(func() (en, ru map[string]string) {
-	simEN, simRU := catalogueEN(), catalogueRU()
-	return flatten(merged(simEN, withLiveExplanations(liveEN(), simEN)), uiEN(), liveUIEN(), liveWordsEN(), prefixed("word.", wordsEN()), scaleEN(), prefixed("phrase.", phrasesEN())),
-		flatten(merged(simRU, withLiveExplanations(liveRU(), simRU)), uiRU(), liveUIRU(), liveWordsRU(), prefixed("word.", wordsRU()), scaleRU(), prefixed("phrase.", phrasesRU()))
+	simEN, simRU := simEN(), simRU()
+	return flatten(merged(simEN, withLiveExplanations(liveEN(), simEN)), uiEN(), liveUIEN(), liveWordsEN(), prefixed("word.", wordsEN()), prefixed("word.", autoscaleWordsEN()), scaleEN(), prefixed("phrase.", phrasesEN())),
+		flatten(merged(simRU, withLiveExplanations(liveRU(), simRU)), uiRU(), liveUIRU(), liveWordsRU(), prefixed("word.", wordsRU()), prefixed("word.", autoscaleWordsRU()), scaleRU(), prefixed("phrase.", phrasesRU()))
 })
+
+// simEN and simRU are the simulator's step kinds: the catalogue files'
+// and the scenarios' own (catalogue_autoscale.go, catalogue_statefulset.go).
+func simEN() map[string]Entry { return merged(merged(catalogueEN(), autoscaleEN()), statefulSetEN()) }
+func simRU() map[string]Entry { return merged(merged(catalogueRU(), autoscaleRU()), statefulSetRU()) }
 
 // merged adds the entries of more to steps (a key in both is a bug).
 func merged(steps, more map[string]Entry) map[string]Entry {

@@ -35,6 +35,7 @@ func uiEN() map[string]string {
 		"ui.story.rollout":      "A rolling update, step by step",
 		"ui.story.delete":       "Deleting a pod: graceful shutdown and the endpoint race",
 		"ui.story.crash":        "A container crashes: restart, back-off, the pause container",
+		"ui.story.autoscale":    "A HorizontalPodAutoscaler under load: metrics, the formula, windows and policies",
 		"ui.story.node-failure": "A node dies: NotReady, taints, eviction, replacement",
 		"ui.story.drain":        "Draining a node: cordon, evictions, the PodDisruptionBudget",
 		"ui.phase.1":            "1. kubectl validates and sends the request",

@@ -35,6 +35,7 @@ func uiRU() map[string]string {
 		"ui.story.rollout":      "Последовательное обновление (rolling update) шаг за шагом",
 		"ui.story.delete":       "Удаление пода: graceful shutdown и гонка с эндпоинтами",
 		"ui.story.crash":        "Контейнер падает: перезапуск, back-off, pause-контейнер",
+		"ui.story.autoscale":    "HorizontalPodAutoscaler под нагрузкой: метрики, формула, окна и политики",
 		"ui.story.node-failure": "Нода умирает: NotReady, taint'ы, вытеснение, замена",
 		"ui.story.drain":        "Drain ноды: cordon, вытеснения, PodDisruptionBudget",
 		"ui.phase.1":            "1. kubectl проверяет манифест и отправляет запрос",

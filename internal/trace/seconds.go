@@ -3,6 +3,8 @@ package trace
 import (
 	"math"
 	"time"
+
+	"github.com/k8sexplain/k8sexplain/internal/l10n"
 )
 
 // maxSeconds is half the whole seconds a time.Duration holds: about 146
@@ -22,3 +24,17 @@ func Seconds(n int64) time.Duration {
 	}
 	return time.Duration(n) * time.Second
 }
+
+// Fixed is a decimal with exactly Prec digits after the mark ("2.40",
+// "2,40"), as a step field: written per language in the catalogue's
+// sentence, in English in JSON.
+type Fixed struct {
+	V    float64
+	Prec int
+}
+
+// Localize writes f the way lang writes decimals.
+func (f Fixed) Localize(lang string) string { return l10n.Fixed(lang, f.V, f.Prec) }
+
+// String is the English form.
+func (f Fixed) String() string { return l10n.Fixed("en", f.V, f.Prec) }

@@ -95,14 +95,27 @@ func sources() map[string]provenance.Source {
 		"kubelet.probe":       k("pkg/kubelet/prober/worker.go", "pkg/controller/endpointslice/ (endpoint conditions)"),
 
 		// the stories
-		"story.nodedown":    k("pkg/kubelet/nodelease/", "pkg/controller/nodelifecycle/node_lifecycle_controller.go (tryUpdateNodeHealth)"),
-		"node.unknown":      k("pkg/controller/nodelifecycle/node_lifecycle_controller.go (monitorNodeHealth)", "pkg/controller/nodelifecycle/config/v1alpha1/defaults.go", "#126287 (grace period 50 s)"),
-		"node.taint":        k("pkg/controller/nodelifecycle/node_lifecycle_controller.go (doNoScheduleTaintingPass, doNoExecuteTaintingPass)", "pkg/controller/util/node/controller_utils.go", "staging/src/k8s.io/cloud-provider/node/helpers/taints.go (AddOrUpdateTaintOnNode, PatchNodeTaints)"),
-		"node.evictplan":    k("plugin/pkg/admission/defaulttolerationseconds/admission.go"),
-		"node.podsnotready": k("pkg/controller/util/node/controller_utils.go (MarkPodsNotReady)"),
-		"node.evict":        k("pkg/controller/tainteviction/taint_eviction.go", "pkg/controller/podgc/gc_controller.go (out-of-service taint)", "pkg/controller/statefulset/stateful_set_control.go"),
-		"race.removed":      k("pkg/proxy/iptables/proxier.go (syncRunner)", "pkg/proxy/runner/bounded_frequency_runner.go", "#131615 (no burst since v1.34)", "pkg/proxy/apis/config/v1alpha1/defaults.go (MinSyncPeriod 1 s)"),
-		"race.result":       k("pkg/proxy/iptables/proxier.go (syncRunner)", "pkg/proxy/runner/bounded_frequency_runner.go", "#131615 (no burst since v1.34)", "pkg/proxy/apis/config/v1alpha1/defaults.go (MinSyncPeriod 1 s)").Plus(provenance.Of("Go 1.26", "golang/go src/net/http/server.go (Server.Shutdown)")),
+		"kubectl.autoscale":    k("staging/src/k8s.io/kubectl/pkg/cmd/autoscale/autoscale.go (--cpu as a percentage: Utilization target)", "pkg/apis/autoscaling/v2/defaults.go (SetDefaults_HorizontalPodAutoscalerBehavior, GenerateHPAScaleUpRules, GenerateHPAScaleDownRules)"),
+		"story.load":           k("pkg/kubelet/cm (CPU limit as CFS quota)", "pkg/controller/podautoscaler/replica_calculator.go (what the HPA reads: usage per pod)"),
+		"metrics.scrape":       provenance.Of("metrics-server v0.8", "kubernetes-sigs/metrics-server pkg/scraper/scraper.go (--metric-resolution 15s)", "kubernetes-sigs/metrics-server pkg/storage/pod.go (rate from two points)"),
+		"hpa.failed":           k("pkg/controller/podautoscaler/horizontal.go (computeStatusForResourceMetric, getUnableComputeReplicaCountCondition, reconcileAutoscaler: FailedComputeMetricsReplicas)", "pkg/controller/podautoscaler/replica_calculator.go (GetResourceReplicas errors)"),
+		"hpa.sync":             k("pkg/controller/podautoscaler/horizontal.go (reconcileAutoscaler, computeReplicasForMetrics)", "pkg/controller/podautoscaler/replica_calculator.go (GetResourceReplicas)", "pkg/controller/podautoscaler/metrics/utilization.go (GetResourceUtilizationRatio)", "cmd/kube-controller-manager/app/options/hpacontroller.go (sync period 15s, tolerance 0.1)"),
+		"hpa.tolerance":        k("pkg/controller/podautoscaler/replica_calculator.go (GetResourceReplicas: tolerance)", "cmd/kube-controller-manager/app/options/hpacontroller.go (--horizontal-pod-autoscaler-tolerance 0.1)"),
+		"hpa.rebalance":        k("pkg/controller/podautoscaler/replica_calculator.go (groupPods, GetResourceReplicas: missing and unready pods)", "cmd/kube-controller-manager/app/options/hpacontroller.go (--horizontal-pod-autoscaler-cpu-initialization-period 5m, --horizontal-pod-autoscaler-initial-readiness-delay 30s)"),
+		"hpa.stabilized":       k("pkg/controller/podautoscaler/horizontal.go (stabilizeRecommendationWithBehaviors, maybeInitScaleDownStabilizationWindow)", "cmd/kube-controller-manager/app/options/hpacontroller.go (--horizontal-pod-autoscaler-downscale-stabilization 5m)"),
+		"hpa.limited":          k("pkg/controller/podautoscaler/horizontal.go (convertDesiredReplicasWithBehaviorRate, calculateScaleUpLimitWithScalingRules, calculateScaleDownLimitWithBehaviors)", "pkg/apis/autoscaling/v2/defaults.go"),
+		"hpa.scale":            k("pkg/controller/podautoscaler/horizontal.go (reconcileAutoscaler: Scales().Update, SuccessfulRescale)", "pkg/registry/apps/deployment/storage/storage.go (ScaleREST)", "pkg/controller/deployment/sync.go (scale: no new ReplicaSet for an unchanged template)"),
+		"statefulset.revision": k("pkg/controller/statefulset/stateful_set_control.go (getStatefulSetRevisions)", "pkg/controller/history/controller_history.go (NewControllerRevision, ControllerRevisionHashLabel)"),
+		"statefulset.create":   k("pkg/controller/statefulset/stateful_pod_control.go (CreateStatefulPod, createPersistentVolumeClaims, recordPodEvent, recordClaimEvent)", "pkg/controller/statefulset/stateful_set_utils.go (newStatefulSetPod, getPersistentVolumeClaimName, initIdentity)"),
+		"statefulset.wait":     k("pkg/controller/statefulset/stateful_set_control.go (updateStatefulSet: monotonic creation under OrderedReady)", "staging/src/k8s.io/api/apps/v1/types.go (PodManagementPolicyType)"),
+		"story.nodedown":       k("pkg/kubelet/nodelease/", "pkg/controller/nodelifecycle/node_lifecycle_controller.go (tryUpdateNodeHealth)"),
+		"node.unknown":         k("pkg/controller/nodelifecycle/node_lifecycle_controller.go (monitorNodeHealth)", "pkg/controller/nodelifecycle/config/v1alpha1/defaults.go", "#126287 (grace period 50 s)"),
+		"node.taint":           k("pkg/controller/nodelifecycle/node_lifecycle_controller.go (doNoScheduleTaintingPass, doNoExecuteTaintingPass)", "pkg/controller/util/node/controller_utils.go", "staging/src/k8s.io/cloud-provider/node/helpers/taints.go (AddOrUpdateTaintOnNode, PatchNodeTaints)"),
+		"node.evictplan":       k("plugin/pkg/admission/defaulttolerationseconds/admission.go"),
+		"node.podsnotready":    k("pkg/controller/util/node/controller_utils.go (MarkPodsNotReady)"),
+		"node.evict":           k("pkg/controller/tainteviction/taint_eviction.go", "pkg/controller/podgc/gc_controller.go (out-of-service taint)", "pkg/controller/statefulset/stateful_set_control.go"),
+		"race.removed":         k("pkg/proxy/iptables/proxier.go (syncRunner)", "pkg/proxy/runner/bounded_frequency_runner.go", "#131615 (no burst since v1.34)", "pkg/proxy/apis/config/v1alpha1/defaults.go (MinSyncPeriod 1 s)"),
+		"race.result":          k("pkg/proxy/iptables/proxier.go (syncRunner)", "pkg/proxy/runner/bounded_frequency_runner.go", "#131615 (no burst since v1.34)", "pkg/proxy/apis/config/v1alpha1/defaults.go (MinSyncPeriod 1 s)").Plus(provenance.Of("Go 1.26", "golang/go src/net/http/server.go (Server.Shutdown)")),
 
 		// the container runtime
 		"cri.RunPodSandbox":     k("staging/src/k8s.io/cri-api/pkg/apis/runtime/v1/api.proto").Plus(containerd("containerd/containerd internal/cri/server/podsandbox/sandbox_run.go")),
@@ -161,10 +174,10 @@ func liveSources() map[string]provenance.Source {
 // sources, for the listing in docs/PROVENANCE.md: the simulated trace's
 // and the live trace's (trace apply --kubeconfig).
 func Provenance() provenance.Catalogue {
-	sim := catalogueEN()
+	sim := simEN()
 	texts := map[string]string{}
 	src := sources()
-	for kind, e := range merged(catalogueEN(), withLiveExplanations(liveEN(), sim)) {
+	for kind, e := range merged(simEN(), withLiveExplanations(liveEN(), sim)) {
 		if e.Explain != "" {
 			texts[kind] = e.Explain
 		}

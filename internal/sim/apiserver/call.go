@@ -91,3 +91,20 @@ func (k Calls) Delete(res Resource, ns, name string) (runtime.Object, *Status) {
 func (k Calls) Bind(pod *corev1.Pod, node string) (runtime.Object, *Status) {
 	return k.do(request{verb: "create", subresource: "binding", res: ResourceOf(pod), ns: pod.Namespace, name: pod.Name, node: node})
 }
+
+// GetScale reads the scale subresource of a Deployment or ReplicaSet (GET
+// …/scale): the Scale built from the stored parent (scale.go), as the HPA
+// controller's scale client does before it decides
+// (pkg/controller/podautoscaler/horizontal.go scaleForResourceMappings).
+func (k Calls) GetScale(res Resource, ns, name string) (runtime.Object, *Status) {
+	return k.do(request{verb: "get", subresource: "scale", res: res, ns: ns, name: name})
+}
+
+// UpdateScale PUTs the Scale read at resourceVersion rv with
+// spec.replicas set to n (the HPA controller's
+// scaleNamespacer.Scales(ns).Update): the API server writes the parent's
+// spec.replicas, or answers 409 Conflict when the parent moved on since rv.
+func (k Calls) UpdateScale(res Resource, ns, name, rv string, n int32) (runtime.Object, *Status) {
+	return k.do(request{verb: "update", subresource: "scale", res: res, ns: ns, name: name, rv: rv,
+		apply: func(o runtime.Object) { setScaleReplicas(o, n) }})
+}

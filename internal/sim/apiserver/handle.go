@@ -114,6 +114,10 @@ func (s *Server) handle(c *Client, r *request, done Done) {
 				done(nil, nf)
 				return
 			}
+			if r.subresource == "scale" {
+				done(scaleOf(st.obj), nil)
+				return
+			}
 			done(st.obj.DeepCopyObject(), nil)
 		})
 		return
@@ -130,6 +134,12 @@ func (s *Server) handle(c *Client, r *request, done Done) {
 	}
 	if r.subresource == "binding" {
 		s.bind(c, r, done, step)
+		return
+	}
+	if r.verb == "update" && r.subresource == "scale" {
+		// A PUT of the Scale changes only the parent's spec.replicas; its
+		// resourceVersion is the parent's (ScaleREST.Update).
+		s.patch(c, r, done, step)
 		return
 	}
 	if r.verb == "patch" {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -44,6 +45,25 @@ func mergeUpdate(prev, next runtime.Object, status bool) runtime.Object {
 		out := split(p, n, status, func(x *appsv1.ReplicaSet) *appsv1.ReplicaSetStatus { return &x.Status })
 		bumpGeneration(&out.ObjectMeta, p.Spec, out.Spec, status)
 		return out
+	case *appsv1.StatefulSet:
+		// pkg/registry/apps/statefulset/strategy.go: the same split, and
+		// generation bumped on a spec change.
+		p := prev.(*appsv1.StatefulSet)
+		out := split(p, n, status, func(x *appsv1.StatefulSet) *appsv1.StatefulSetStatus { return &x.Status })
+		bumpGeneration(&out.ObjectMeta, p.Spec, out.Spec, status)
+		return out
+	case *autoscalingv2.HorizontalPodAutoscaler:
+		// pkg/registry/autoscaling/horizontalpodautoscaler/strategy.go.
+		p := prev.(*autoscalingv2.HorizontalPodAutoscaler)
+		out := split(p, n, status, func(x *autoscalingv2.HorizontalPodAutoscaler) *autoscalingv2.HorizontalPodAutoscalerStatus {
+			return &x.Status
+		})
+		bumpGeneration(&out.ObjectMeta, p.Spec, out.Spec, status)
+		return out
+	case *corev1.PersistentVolumeClaim:
+		return split(prev.(*corev1.PersistentVolumeClaim), n, status, func(x *corev1.PersistentVolumeClaim) *corev1.PersistentVolumeClaimStatus { return &x.Status })
+	case *corev1.PersistentVolume:
+		return split(prev.(*corev1.PersistentVolume), n, status, func(x *corev1.PersistentVolume) *corev1.PersistentVolumeStatus { return &x.Status })
 	case *corev1.Node:
 		return split(prev.(*corev1.Node), n, status, func(x *corev1.Node) *corev1.NodeStatus { return &x.Status })
 	}

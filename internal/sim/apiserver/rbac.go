@@ -96,6 +96,41 @@ func bootstrapRBAC() *RBAC {
 		"system:controller:root-ca-cert-publisher": append([]rule{
 			r("", "configmaps", "create,update"),
 		}, ev...),
+		// controller_policy.go: horizontal-pod-autoscaler ("*/scale"
+		// written out for the kinds the simulator scales).
+		"system:controller:horizontal-pod-autoscaler": append([]rule{
+			r("autoscaling", "horizontalpodautoscalers", "get,list,watch"),
+			r("autoscaling", "horizontalpodautoscalers/status", "update"),
+			r("*", "deployments/scale,replicasets/scale,statefulsets/scale", "get,update"),
+			r("", "pods", "list"),
+			r("metrics.k8s.io", "pods", "list"),
+		}, ev...),
+		// controller_policy.go: statefulset-controller.
+		"system:controller:statefulset-controller": append([]rule{
+			r("", "pods", "create,delete,get,list,patch,update,watch"),
+			r("apps", "statefulsets", "list,watch"),
+			r("apps", "statefulsets/status", "update"),
+			r("apps", "statefulsets/finalizers", "update"),
+			r("apps", "controllerrevisions", "create,delete,get,list,patch,update,watch"),
+			r("", "persistentvolumeclaims", "create,delete,get,update"),
+		}, ev...),
+		// controller_policy.go: persistent-volume-binder (trimmed), and
+		// the external provisioner's own ClusterRole
+		// (kubernetes-csi/external-provisioner deploy/kubernetes/rbac.yaml).
+		"system:controller:persistent-volume-binder": append([]rule{
+			r("", "persistentvolumes", "create,delete,get,list,update,watch"),
+			r("", "persistentvolumes/status", "update"),
+			r("", "persistentvolumeclaims", "get,list,update,watch"),
+			r("", "persistentvolumeclaims/status", "update"),
+			r("", "pods", "get,list,watch"),
+			r("storage.k8s.io", "storageclasses", "get,list,watch"),
+		}, ev...),
+		// metrics-server's ClusterRole system:metrics-server
+		// (kubernetes-sigs/metrics-server manifests/base/rbac.yaml).
+		"system:metrics-server": {
+			r("", "nodes/metrics", "get"),
+			r("", "pods,nodes", "get,list,watch"),
+		},
 		"system:coredns": {
 			r("", "endpoints,services,pods,namespaces", "list,watch"),
 			r("discovery.k8s.io", "endpointslices", "list,watch"),
@@ -115,6 +150,10 @@ func bootstrapRBAC() *RBAC {
 		{name: "system:controller:service-account-controller", role: "system:controller:service-account-controller", users: []string{sa("service-account-controller")}},
 		{name: "system:controller:root-ca-cert-publisher", role: "system:controller:root-ca-cert-publisher", users: []string{sa("root-ca-cert-publisher")}},
 		{name: "system:controller:disruption-controller", role: "system:controller:disruption-controller", users: []string{sa("disruption-controller")}},
+		{name: "system:controller:horizontal-pod-autoscaler", role: "system:controller:horizontal-pod-autoscaler", users: []string{sa("horizontal-pod-autoscaler")}},
+		{name: "system:controller:statefulset-controller", role: "system:controller:statefulset-controller", users: []string{sa("statefulset-controller")}},
+		{name: "system:controller:persistent-volume-binder", role: "system:controller:persistent-volume-binder", users: []string{sa("persistent-volume-binder")}},
+		{name: "system:metrics-server", role: "system:metrics-server", users: []string{sa("metrics-server")}},
 		{name: "system:controller:node-controller", role: "system:controller:node-controller", users: []string{sa("node-controller")}},
 	}}
 	for i := range a.bindings {

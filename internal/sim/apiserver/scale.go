@@ -20,6 +20,8 @@ func setScaleReplicas(o runtime.Object, n int32) {
 		x.Spec.Replicas = &n
 	case *appsv1.ReplicaSet:
 		x.Spec.Replicas = &n
+	case *appsv1.StatefulSet:
+		x.Spec.Replicas = &n
 	}
 }
 
@@ -36,6 +38,12 @@ func scaleOf(o runtime.Object) runtime.Object {
 		}
 		status, sel = x.Status.Replicas, x.Spec.Selector
 	case *appsv1.ReplicaSet:
+		if x.Spec.Replicas != nil {
+			spec = *x.Spec.Replicas
+		}
+		status, sel = x.Status.Replicas, x.Spec.Selector
+	case *appsv1.StatefulSet:
+		// pkg/registry/apps/statefulset/storage/storage.go scaleFromStatefulSet.
 		if x.Spec.Replicas != nil {
 			spec = *x.Spec.Replicas
 		}

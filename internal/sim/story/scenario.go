@@ -31,6 +31,8 @@ type Scene struct {
 	historyFrom int
 	downAt      time.Duration
 	race        race
+	curve       LoadCurve // the autoscale story's load
+	curveBase   int64
 }
 
 // New starts a story on c.

@@ -1,0 +1,293 @@
+package controller
+
+// The statefulset controller of kube-controller-manager
+// (pkg/controller/statefulset: stateful_set.go, stateful_set_control.go
+// UpdateStatefulSet/updateStatefulSet, stateful_pod_control.go
+// CreateStatefulPod and its event texts, stateful_set_utils.go
+// newStatefulSetPod, getPersistentVolumeClaimName; v1.37). A sync makes
+// sure the current revision is stored as a ControllerRevision, then walks
+// the ordinals 0…replicas−1: a missing pod gets its claims
+// (<template>-<set>-<ordinal>) and is created; under OrderedReady the walk
+// stops at the first pod that is not Running and Ready, so web-1 is
+// created only once web-0 is Ready. Parallel creates every missing pod at
+// once. Pods above replicas are deleted from the highest ordinal down.
+//
+// Left out: rolling updates of the template (updateStrategy, partition),
+// minReadySeconds, the PVC retention policy, maxUnavailable, and revision
+// history clean-up.
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
+	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
+	"github.com/k8sexplain/k8sexplain/internal/sim/informer"
+	"github.com/k8sexplain/k8sexplain/internal/trace"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// Labels the statefulset controller puts on its pods (apps/v1 types.go).
+const (
+	StatefulSetPodNameLabel = "statefulset.kubernetes.io/pod-name"
+	PodIndexLabel           = "apps.kubernetes.io/pod-index"
+	RevisionHashLabel       = "controller-revision-hash"
+)
+
+// StatefulSet is the statefulset controller.
+type StatefulSet struct {
+	c         *apiserver.Client
+	eng       *engine.Engine
+	rec       *trace.Recorder
+	sets      *informer.Informer[*appsv1.StatefulSet]
+	pods      *informer.Informer[*corev1.Pod] // indexed by controller UID
+	queue     *workQueue
+	revisions map[string]string // set key → the ControllerRevision stored
+	claims    map[string]bool   // claims created (namespace/name)
+	waiting   map[string]string // set key → the pod the last sync waited for
+	informers *informer.Factory
+}
+
+// NewStatefulSet builds the controller on its client; Start opens its
+// watches.
+func NewStatefulSet(f *informer.Factory, c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *StatefulSet {
+	f, own := informer.Or(f, c)
+	s := &StatefulSet{c: c, eng: eng, rec: rec, informers: own,
+		sets:      informer.For[*appsv1.StatefulSet](f, "statefulsets"),
+		pods:      informer.For[*corev1.Pod](f, "pods").EnsureIndexer(informer.ControllerIndex, informer.ByController[*corev1.Pod]),
+		revisions: map[string]string{}, claims: map[string]bool{}, waiting: map[string]string{}}
+	s.queue = newWorkQueue(eng, procSync(eng, s.sync))
+	s.queue.onRetry = retryStep(rec, c.Actor, "statefulsets")
+	s.sets.AddEventHandlerFor(c.Actor, observeAndQueue[*appsv1.StatefulSet](rec, c.Actor, "StatefulSet", s.queue))
+	s.pods.AddEventHandlerFor(c.Actor, func(ev informer.Event[*corev1.Pod]) {
+		if ref := metav1.GetControllerOfNoCopy(ev.Obj); ref != nil && ref.Kind == "StatefulSet" {
+			s.queue.add(ev.Obj.Namespace + "/" + ref.Name)
+		}
+	})
+	return s
+}
+
+// Name is the controller's client name.
+func (s *StatefulSet) Name() string { return s.c.Actor }
+
+// Start opens the controller's own watches; on shared informers
+// kube-controller-manager opens them.
+func (s *StatefulSet) Start() { s.informers.Start() }
+
+// ClaimName is getPersistentVolumeClaimName: <template>-<set>-<ordinal>.
+func ClaimName(set *appsv1.StatefulSet, claim *corev1.PersistentVolumeClaim, ordinal int) string {
+	return fmt.Sprintf("%s-%s-%d", claim.Name, set.Name, ordinal)
+}
+
+func ordinalOf(set *appsv1.StatefulSet, pod *corev1.Pod) (int, bool) {
+	rest, ok := strings.CutPrefix(pod.Name, set.Name+"-")
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(rest)
+	return n, err == nil && n >= 0
+}
+
+func runningAndReady(p *corev1.Pod) bool {
+	return p.Status.Phase == corev1.PodRunning && PodReady(p) && p.DeletionTimestamp == nil
+}
+
+func (s *StatefulSet) sync(p *engine.Proc, key string) error {
+	ns, name, _ := strings.Cut(key, "/")
+	set, ok := s.sets.Get(ns, name)
+	if !ok {
+		return nil
+	}
+	rev, err := s.ensureRevision(p, set)
+	if err != nil {
+		return err
+	}
+	replicas := 1
+	if set.Spec.Replicas != nil {
+		replicas = int(*set.Spec.Replicas)
+	}
+	byOrdinal := map[int]*corev1.Pod{}
+	var condemned []*corev1.Pod
+	for _, pod := range s.pods.ByIndex(informer.ControllerIndex, string(set.UID)) {
+		if o, ok := ordinalOf(set, pod); ok {
+			if o < replicas {
+				byOrdinal[o] = pod
+			} else {
+				condemned = append(condemned, pod)
+			}
+		}
+	}
+	ordered := set.Spec.PodManagementPolicy != appsv1.ParallelPodManagement
+	for o := 0; o < replicas; o++ {
+		pod := byOrdinal[o]
+		if pod == nil {
+			created, err := s.createPod(p, set, rev, o)
+			if err != nil {
+				return err
+			}
+			byOrdinal[o] = created
+			if ordered {
+				break // wait for it to be Running and Ready
+			}
+			continue
+		}
+		if ordered && !runningAndReady(pod) {
+			if s.waiting[key] != pod.Name {
+				s.waiting[key] = pod.Name
+				s.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: s.c.Actor, Kind: "statefulset.wait", Object: "statefulsets/" + key,
+					Fields: trace.F("set", set.Name, "pod", pod.Name, "next", fmt.Sprintf("%s-%d", set.Name, o+1))})
+			}
+			break
+		}
+	}
+	// Scale down: the highest ordinal first, one at a time when ordered.
+	for i := len(condemned) - 1; i >= 0; i-- {
+		pod := condemned[i]
+		if pod.DeletionTimestamp != nil {
+			if ordered {
+				break
+			}
+			continue
+		}
+		if _, err := s.c.In(p).Delete(apiserver.ResourceOf(pod), pod.Namespace, pod.Name); err != nil {
+			s.c.Event(trace.PhaseController, set, corev1.EventTypeWarning, "FailedDelete", fmt.Sprintf("delete Pod %s in StatefulSet %s failed error: %s", pod.Name, set.Name, err.Message))
+			return err
+		}
+		s.c.Event(trace.PhaseController, set, corev1.EventTypeNormal, "SuccessfulDelete", fmt.Sprintf("delete Pod %s in StatefulSet %s successful", pod.Name, set.Name))
+		if ordered {
+			break
+		}
+	}
+	return s.updateStatus(p, set, rev, byOrdinal)
+}
+
+// ensureRevision stores the set's template as a ControllerRevision named
+// <set>-<hash> (history.NewControllerRevision; the hash is the one of the
+// pod template, as the pods' controller-revision-hash label carries it).
+func (s *StatefulSet) ensureRevision(p *engine.Proc, set *appsv1.StatefulSet) (string, error) {
+	key := set.Namespace + "/" + set.Name
+	rev := set.Name + "-" + PodTemplateHash(&set.Spec.Template, set.Status.CollisionCount)
+	if s.revisions[key] == rev {
+		return rev, nil
+	}
+	cr := &appsv1.ControllerRevision{}
+	cr.Name, cr.Namespace = rev, set.Namespace
+	cr.Labels = map[string]string{RevisionHashLabel: strings.TrimPrefix(rev, set.Name+"-")}
+	for k, v := range set.Spec.Template.Labels {
+		cr.Labels[k] = v
+	}
+	cr.OwnerReferences = []metav1.OwnerReference{*metav1.NewControllerRef(set, appsv1.SchemeGroupVersion.WithKind("StatefulSet"))}
+	data, _ := json.Marshal(map[string]any{"spec": map[string]any{"template": set.Spec.Template}})
+	cr.Data = runtime.RawExtension{Raw: data}
+	cr.Revision = int64(len(s.revisions) + 1)
+	if _, err := s.c.In(p).Create(cr); err != nil && err.Reason != "AlreadyExists" {
+		return "", err
+	}
+	s.revisions[key] = rev
+	s.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: s.c.Actor, Kind: "statefulset.revision", Object: "controllerrevisions/" + set.Namespace + "/" + rev,
+		Fields: trace.F("set", set.Name, "revision", rev)})
+	return rev, nil
+}
+
+// createPod is CreateStatefulPod: the claims first, then the pod.
+func (s *StatefulSet) createPod(p *engine.Proc, set *appsv1.StatefulSet, rev string, ordinal int) (*corev1.Pod, error) {
+	pod := newStatefulSetPod(set, rev, ordinal)
+	for i := range set.Spec.VolumeClaimTemplates {
+		tmpl := &set.Spec.VolumeClaimTemplates[i]
+		claim := &corev1.PersistentVolumeClaim{}
+		claim.Name, claim.Namespace = ClaimName(set, tmpl, ordinal), set.Namespace
+		if s.claims[claim.Namespace+"/"+claim.Name] {
+			continue
+		}
+		claim.Labels = map[string]string{}
+		for k, v := range set.Spec.Selector.MatchLabels {
+			claim.Labels[k] = v
+		}
+		claim.Spec = *tmpl.Spec.DeepCopy()
+		if _, err := s.c.In(p).Create(claim); err != nil && err.Reason != "AlreadyExists" {
+			s.c.Event(trace.PhaseController, set, corev1.EventTypeWarning, "FailedCreate",
+				fmt.Sprintf("create Claim %s for Pod %s in StatefulSet %s failed error: %s", claim.Name, pod.Name, set.Name, err.Message))
+			return nil, err
+		}
+		s.claims[claim.Namespace+"/"+claim.Name] = true
+		s.c.Event(trace.PhaseController, set, corev1.EventTypeNormal, "SuccessfulCreate",
+			fmt.Sprintf("create Claim %s Pod %s in StatefulSet %s success", claim.Name, pod.Name, set.Name))
+	}
+	s.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: s.c.Actor, Kind: "statefulset.create", Object: "pods/" + set.Namespace + "/" + pod.Name,
+		Fields: trace.F("set", set.Name, "pod", pod.Name, "ordinal", ordinal, "policy", string(set.Spec.PodManagementPolicy))})
+	obj, err := s.c.In(p).Create(pod)
+	if err != nil {
+		s.c.Event(trace.PhaseController, set, corev1.EventTypeWarning, "FailedCreate",
+			fmt.Sprintf("create Pod %s in StatefulSet %s failed error: %s", pod.Name, set.Name, err.Message))
+		return nil, err
+	}
+	s.c.Event(trace.PhaseController, set, corev1.EventTypeNormal, "SuccessfulCreate",
+		fmt.Sprintf("create Pod %s in StatefulSet %s successful", pod.Name, set.Name))
+	return obj.(*corev1.Pod), nil
+}
+
+// newStatefulSetPod is newVersionedStatefulSetPod: the template with a
+// stable name, the identity labels, hostname and subdomain, and each
+// claim template's volume pointing at the ordinal's claim.
+func newStatefulSetPod(set *appsv1.StatefulSet, rev string, ordinal int) *corev1.Pod {
+	pod := &corev1.Pod{}
+	pod.Name, pod.Namespace = fmt.Sprintf("%s-%d", set.Name, ordinal), set.Namespace
+	pod.Labels = map[string]string{}
+	for k, v := range set.Spec.Template.Labels {
+		pod.Labels[k] = v
+	}
+	pod.Labels[StatefulSetPodNameLabel] = pod.Name
+	pod.Labels[PodIndexLabel] = strconv.Itoa(ordinal)
+	pod.Labels[RevisionHashLabel] = rev
+	pod.Annotations = set.Spec.Template.Annotations
+	pod.OwnerReferences = []metav1.OwnerReference{*metav1.NewControllerRef(set, appsv1.SchemeGroupVersion.WithKind("StatefulSet"))}
+	pod.Spec = *set.Spec.Template.Spec.DeepCopy()
+	pod.Spec.Hostname, pod.Spec.Subdomain = pod.Name, set.Spec.ServiceName
+	for i := range set.Spec.VolumeClaimTemplates {
+		tmpl := &set.Spec.VolumeClaimTemplates[i]
+		vol := corev1.Volume{Name: tmpl.Name, VolumeSource: corev1.VolumeSource{PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{ClaimName: ClaimName(set, tmpl, ordinal)}}}
+		replaced := false
+		for j := range pod.Spec.Volumes {
+			if pod.Spec.Volumes[j].Name == tmpl.Name {
+				pod.Spec.Volumes[j], replaced = vol, true
+			}
+		}
+		if !replaced {
+			pod.Spec.Volumes = append(pod.Spec.Volumes, vol)
+		}
+	}
+	return pod
+}
+
+// updateStatus is updateStatefulSetStatus: counts written only when they
+// changed.
+func (s *StatefulSet) updateStatus(p *engine.Proc, set *appsv1.StatefulSet, rev string, pods map[int]*corev1.Pod) error {
+	st := appsv1.StatefulSetStatus{ObservedGeneration: set.Generation, CurrentRevision: rev, UpdateRevision: rev, CollisionCount: set.Status.CollisionCount}
+	for _, pod := range pods {
+		st.Replicas++
+		if pod.Labels[RevisionHashLabel] == rev {
+			st.CurrentReplicas++
+			st.UpdatedReplicas++
+		}
+		if runningAndReady(pod) {
+			st.ReadyReplicas++
+			st.AvailableReplicas++
+		}
+	}
+	if equality.Semantic.DeepEqual(st, set.Status) {
+		return nil
+	}
+	upd := set.DeepCopy()
+	upd.Status = st
+	_, err := s.c.In(p).UpdateStatus(upd)
+	if err != nil {
+		return err
+	}
+	return nil
+}
