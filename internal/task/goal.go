@@ -29,7 +29,8 @@ type Goal struct {
 	Count int `yaml:"count"`
 	Min   int `yaml:"min"`
 	Max   int `yaml:"max"`
-	// Nodes are the nodes the pods may run on (nodes).
+	// Nodes are the nodes the pods may run on (nodes), or Min of them
+	// must run on (someOn).
 	Nodes []string `yaml:"nodes"`
 	// TopologyKey and MaxSkew bound how unevenly Ready pods spread over
 	// the nodes' values of a label (spread).
@@ -60,6 +61,7 @@ var goalTypes = map[string]struct {
 }{
 	"ready":        {needs: []string{"selector", "count"}},
 	"nodes":        {needs: []string{"selector", "nodes"}},
+	"someOn":       {needs: []string{"selector", "nodes", "min"}},
 	"distinct":     {needs: []string{"selector"}},
 	"spread":       {needs: []string{"selector", "topologyKey", "maxSkew"}},
 	"requests":     {needs: []string{"selector"}},
@@ -173,6 +175,16 @@ func (g *Goal) check(s *state) *Finding {
 				return found("pod {1} runs on {2}, not on {3}", p.Name, p.Spec.NodeName, strings.Join(g.Nodes, ", "))
 			}
 		}
+	case "someOn":
+		n := 0
+		for _, p := range g.pods(s.pods) {
+			if slices.Contains(g.Nodes, p.Spec.NodeName) {
+				n++
+			}
+		}
+		if n < g.Min {
+			return found("{1} pods of {2} on {3}, fewer than {4}", n, g.Selector, strings.Join(g.Nodes, ", "), g.Min)
+		}
 	case "distinct":
 		on := map[string]string{}
 		for _, p := range g.pods(s.pods) {
@@ -242,8 +254,11 @@ func (g *Goal) checkReady(s *state) *Finding {
 			pending = p
 		}
 	}
-	if ready == g.Count && len(pods) == g.Count {
+	if ready == g.Count {
 		return nil
+	}
+	if ready > g.Count {
+		return found("{1} pods Ready, more than {2}", ready, g.Count)
 	}
 	if pending != nil {
 		for _, c := range pending.Status.Conditions {

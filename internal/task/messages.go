@@ -36,6 +36,10 @@ func ru() map[string]string {
 		"{1} of {2} pods Ready ({3} exist); {4} is not Ready":                    "Ready {1} из {2} подов (существует {3}); {4} не Ready",
 		"{1} pods of {2} at once, more than {3}":                                 "одновременно {1} подов {2}, больше {3}",
 
+		"{1} pods of {2} on {3}, fewer than {4}": "подов {2} на {3}: {1}, меньше {4}",
+
+		"{1} pods Ready, more than {2}": "подов в Ready: {1}, больше {2}",
+
 		// reports
 		"Tasks":                              "Задачи",
 		"Task":                               "Задача",
