@@ -108,12 +108,13 @@ type Options struct {
 	Seed int64
 }
 
-// Run windows: the learner's objects settle within settleFor, the
+// startFor bounds the starting state's settling. Run windows: the learner's objects settle within settleFor, the
 // action plays out within actionFor (a rollout of a few pods takes
 // seconds; the quota controller's retries stop well before).
 const (
-	settleFor = 5 * time.Minute
-	actionFor = 15 * time.Minute
+	startFor  = 30 * time.Second
+	settleFor = 2 * time.Minute
+	actionFor = 10 * time.Minute
 )
 
 // Check runs objs (the learner's manifests, read from files) on the task's
@@ -127,7 +128,14 @@ func Check(t *Task, objs []manifest.Object, files []string, o Options) (*Result,
 	if err != nil {
 		return nil, fmt.Errorf("task %s: %v", t.ID, err)
 	}
-	c, err := sim.NewCluster(sim.Config{Seed: o.Seed, Nodes: nodes, Deadline: settleFor + actionFor + time.Hour})
+	// The deadline ends the run for good (a ReplicaSet refused by a quota
+	// retries for ever): the starting state settles within seconds, then
+	// the learner's objects and the action get their windows.
+	deadline := startFor + settleFor
+	if t.Action != nil {
+		deadline += actionFor
+	}
+	c, err := sim.NewCluster(sim.Config{Seed: o.Seed, Nodes: nodes, Deadline: deadline})
 	if err != nil {
 		return nil, fmt.Errorf("task %s: %v", t.ID, err)
 	}
@@ -221,6 +229,11 @@ func endState(c *sim.Cluster) *state {
 	return s
 }
 
+// historyKinds are the steps that explain a history goal's violation: the
+// rollout's scaling decisions and the pods' deletion.
+var historyKinds = map[string]bool{"deployment.rollout": true, "replicaset.shrink": true, "replicaset.diff": true,
+	"apiserver.graceful": true, "deployment.newrs": true, "deployment.recreatewait": true}
+
 // maxSteps is how many trace steps explain one failed condition.
 const maxSteps = 4
 
@@ -243,11 +256,19 @@ func explaining(tr *trace.Trace, g *Goal, at time.Duration) []trace.Step {
 		return len(parts) == 3 && parts[1] == g.Namespace
 	}
 	if g.History() {
+		// the controllers' decisions and the deletions in the second
+		// before the change that broke the goal, nearest last
+		var near []trace.Step
 		for _, s := range tr.Steps {
-			if !s.Verbose && s.At-tr.Start <= at && s.At-tr.Start >= at-20*time.Millisecond && inNS(&s) && s.Kind != "event" {
-				add(s, s.Kind+s.Object)
+			t := s.At - tr.Start
+			if !s.Verbose && t <= at && t >= at-time.Second && inNS(&s) && historyKinds[s.Kind] {
+				near = append(near, s)
 			}
 		}
+		for i := len(near) - 1; i >= 0 && len(out) < maxSteps; i-- {
+			add(near[i], near[i].Kind+near[i].Object+near[i].Get("message"))
+		}
+		slices.Reverse(out)
 		return out
 	}
 	for _, s := range tr.Steps {
