@@ -250,10 +250,11 @@ func taskStart(o *TaskOptions, t *task.Task) error {
 	}
 	d := task.StartDoc(t, o.Settings.Lang, o.Write, checkCmd)
 	if o.Write == "" && t.Starter != "" {
+		d.P(task.Word(o.Settings.Lang, "Starter manifest (task start --write FILE writes it to a file):"))
 		d.C("yaml", strings.TrimSpace(t.Starter))
 	}
 	if o.Hint {
-		d.H(1, task.Msg(o.Settings.Lang, "Hint"))
+		d.H(1, task.Word(o.Settings.Lang, "Hint"))
 		d.P(t.Hint.In(o.Settings.Lang))
 	}
 	return o.render(d)

@@ -41,6 +41,9 @@ func ru() map[string]string {
 		"{1} pods Ready, more than {2}": "подов в Ready: {1}, больше {2}",
 
 		// reports
+		"labels": "метки",
+		"Starter manifest (task start --write FILE writes it to a file):": "Заготовка манифеста (task start --write FILE запишет её в файл):",
+		"Tasks by topic":                     "Задачи по темам",
 		"Tasks":                              "Задачи",
 		"Task":                               "Задача",
 		"Topic":                              "Тема",
@@ -114,8 +117,8 @@ func msgf(lang, key string, args ...any) string {
 // In writes the finding in lang.
 func (f *Finding) In(lang string) string { return msgf(lang, f.Key, f.Args...) }
 
-// Msg is msg for the command layer.
-func Msg(lang, key string) string { return msg(lang, key) }
+// Word is msg for the command layer.
+func Word(lang, key string) string { return msg(lang, key) }
 
-// Msgf is msgf for the command layer.
-func Msgf(lang, key string, args ...any) string { return msgf(lang, key, args...) }
+// Wordf is msgf for the command layer.
+func Wordf(lang, key string, args ...any) string { return msgf(lang, key, args...) }

@@ -60,12 +60,12 @@ func ListDoc(tasks []*Task, status map[string]Status, lang string) *report.Doc {
 // StartDoc is `task start`: the situation, the starting cluster, the goal
 // and its conditions; written names the starter file, if one was written.
 func StartDoc(t *Task, lang, written, checkCmd string) *report.Doc {
-	d := &report.Doc{Title: msg(lang, "Task") + " " + t.ID + ": " + t.Title.In(lang)}
+	d := &report.Doc{Title: msg(lang, "Task") + " " + t.ID + " — " + t.Title.In(lang)}
 	d.P(t.Topic + " · " + t.Level)
 	d.H(1, msg(lang, "Situation"))
 	d.P(t.Situation.In(lang))
 	d.H(1, msg(lang, "Starting cluster"))
-	nodes := &report.Table{Header: []string{msg(lang, "Nodes"), "cpu", "memory", "labels", "taints"}}
+	nodes := &report.Table{Header: []string{msg(lang, "Nodes"), "cpu", "memory", msg(lang, "labels"), "taints"}}
 	for _, o := range t.nodes {
 		n := o.Obj.(*corev1.Node)
 		var taints []string
@@ -189,7 +189,7 @@ type StepData struct {
 func CheckDoc(r *Result, lang string, withHint bool) *report.Doc {
 	t := r.Task
 	data := &CheckData{Task: t.ID, Files: r.Files, Passed: r.Passed(), End: clock(r.End), Conditions: []CheckCondData{}}
-	d := &report.Doc{Title: msg(lang, "Task") + " " + t.ID + ": " + t.Title.In(lang), Data: data}
+	d := &report.Doc{Title: msg(lang, "Task") + " " + t.ID + " — " + t.Title.In(lang), Data: data}
 	d.P("k8sexplain task check " + t.ID + " " + strings.Join(r.Files, " ") + " — " + msgf(lang, "ends at {1} (virtual time)", clock(r.End)))
 	if r.Action != nil {
 		data.Action = r.Action.In(lang)
