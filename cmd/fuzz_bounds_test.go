@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/k8sexplain/k8sexplain/internal/render"
 )
 
 // Fuzz targets that reach what issue 29 found by hand: every trace
@@ -35,7 +37,7 @@ func checkRun(t *testing.T, args []string, out, errOut string, code int) {
 // scenario, each flag inside the bound its help and README give.
 func scenarioArgs(path string, scenario, nodes uint8, a uint16, b uint8) []string {
 	n := fmt.Sprint(1 + int(nodes)%5)
-	formats := []string{"text", "markdown", "mermaid", "json", "html"}
+	formats := render.Formats // the registry: a new format is fuzzed too
 	format := formats[int(b)%len(formats)]
 	switch scenario % 7 {
 	case 0:

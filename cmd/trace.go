@@ -41,6 +41,7 @@ func NewCmdTrace(f *Factory) *cobra.Command {
 		NewCmdTraceApply(f, nil),
 		NewCmdTraceRollout(f, nil),
 		NewCmdTraceNodeFailure(f, nil),
+		NewCmdTraceDrain(f, nil),
 		NewCmdTraceDelete(f, nil),
 		NewCmdTraceCrash(f, nil),
 		NewCmdTraceWatch(f, nil),
@@ -202,7 +203,7 @@ func traceApplyRun(o *TraceApplyOptions) error {
 	start := o.Clock()
 	tr := cl.Run(command)
 	done()
-	opts := explain.Options{Format: g.Format, Lang: g.Lang, Verbose: g.Verbose, Builtin: builtin, Width: o.IO.TerminalWidth()}
+	opts := explain.Options{Lang: g.Lang, Verbose: g.Verbose, Builtin: builtin}
 	if o.Summary {
 		tr.Steps = nil
 		wallClock(o.IO, tr, o.Clock().Sub(start))

@@ -125,7 +125,7 @@ func traceApplyLive(o *TraceApplyOptions, objs []manifest.Object) error {
 		}
 		tr.Tables = append(tr.Tables, live.Compare(tr, simulated)...)
 	}
-	if err := o.render(explain.Doc(tr, explain.Options{Format: g.Format, Lang: g.Lang, Verbose: g.Verbose, Width: o.IO.TerminalWidth()})); err != nil {
+	if err := o.render(explain.Doc(tr, explain.Options{Lang: g.Lang, Verbose: g.Verbose})); err != nil {
 		return err
 	}
 	switch {

@@ -31,6 +31,9 @@ type StoryOptions struct {
 	// checkWorkers, when set, vets the worker names before anything runs
 	// (node-failure's --node).
 	checkWorkers func(names []string) error
+	// addObjects, when set, adds objects to the loaded manifests before
+	// the scene is applied (drain's --pdb).
+	addObjects func(objs []manifest.Object) ([]manifest.Object, error)
 }
 
 func (o *StoryOptions) bind(c *cobra.Command) {
@@ -54,6 +57,11 @@ func (o *StoryOptions) scene(cfg sim.Config) (*story.Scene, string, error) {
 	source := strings.Join(o.Files, " ")
 	if len(o.Files) == 0 {
 		source = builtinExample
+	}
+	if o.addObjects != nil {
+		if objs, err = o.addObjects(objs); err != nil {
+			return nil, "", err
+		}
 	}
 	cfg.Seed, cfg.Workers, cfg.StepLimit = g.Seed, o.Nodes, 50000
 	cfg.ClusterCIDR, cfg.NodeCIDRMaskSize = o.ClusterCIDR, o.NodeCIDRMaskSize
@@ -116,7 +124,7 @@ func (o *StoryOptions) scene(cfg sim.Config) (*story.Scene, string, error) {
 // renderTrace prints a story's trace.
 func (c *Common) renderTrace(tr *trace.Trace) error {
 	g := c.Settings
-	return c.render(explain.Doc(tr, explain.Options{Format: g.Format, Lang: g.Lang, Verbose: g.Verbose, Width: c.IO.TerminalWidth()}))
+	return c.render(explain.Doc(tr, explain.Options{Lang: g.Lang, Verbose: g.Verbose}))
 }
 
 // pickDeployment finds the Deployment a story is about.

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/k8sexplain/k8sexplain/internal/trace"
 )
 
 // storyCases are the golden runs of the "what happens when…" traces:
@@ -25,6 +27,8 @@ var storyCases = []struct {
 		[]string{"trace", "crash", "-f", "examples/app.yaml", "--reason", "readiness"}},
 	{"trace-node-failure", []string{"trace", "node-failure", "-f", "examples/app.yaml", "--node", "node-b"},
 		[]string{"trace", "node-failure", "-f", "examples/app.yaml", "--node", "node-a", "--bare-pod=false"}},
+	{"trace-drain", []string{"trace", "drain", "node-b", "examples/app.yaml", "--nodes", "2", "--pdb", "minAvailable=2"},
+		[]string{"trace", "drain", "node-b", "examples/app.yaml", "--nodes", "2", "--pdb", "minAvailable=2", "--disable-eviction"}},
 }
 
 func TestStoryGolden(t *testing.T) {
@@ -356,5 +360,34 @@ func TestStoryInlineNodes(t *testing.T) {
 	}
 	if _, errOut, code := run(t, "", "trace", "node-failure", "-f", p); code != 1 || !strings.Contains(errOut, `node "node-b" is not in the cluster (nodes: big-1)`) {
 		t.Errorf("node-failure --node node-b on inline nodes: exit %d, %q", code, errOut)
+	}
+}
+
+// Every story `trace` offers (its subcommands, the registry) has its title
+// in the trace catalogue in both languages and a golden case above: a new
+// story that forgets either fails here, not in a reader's terminal.
+func TestEveryStoryHasATitleAndAGolden(t *testing.T) {
+	cases := map[string]bool{}
+	for _, tc := range storyCases {
+		cases[tc.dir] = true
+	}
+	n := 0
+	for _, sub := range NewCmdTrace(&Factory{Config: newConfig()}).Commands() {
+		name := sub.Name()
+		if name == "apply" || name == "watch" { // apply has the phases' titles; watch is no story of the cluster
+			continue
+		}
+		n++
+		for _, lang := range []string{"en", "ru"} {
+			if _, ok := trace.Texts(lang).Msg("ui.story." + name); !ok {
+				t.Errorf("trace %s: no ui.story.%s in the %s catalogue", name, name, lang)
+			}
+		}
+		if !cases["trace-"+name] {
+			t.Errorf("trace %s: no golden case in storyCases", name)
+		}
+	}
+	if n == 0 {
+		t.Fatal("NewCmdTrace registers no story")
 	}
 }

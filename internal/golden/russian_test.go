@@ -58,6 +58,8 @@ var verbatim = []struct {
 	{regexp.MustCompile(`node\(s\)[^;|\n]*|Insufficient \w+|Preemption is not helpful[^\n]*`), "a scheduler plugin's reason, Kubernetes' own text"},
 	{regexp.MustCompile(`(?:Operation cannot be fulfilled|the object has been modified|please apply your changes)[^\n]*`), "an API error message, Kubernetes' own text"},
 	{regexp.MustCompile(`pods "[^"]*" is forbidden: [^\n]*`), "an admission error message, Kubernetes' own text"},
+	{regexp.MustCompile(`(?:Cannot evict pod as it would violate|The disruption budget \S+ (?:needs|is still)|This pod has more than one PodDisruptionBudget)[^\n]*`), "the eviction subresource's 429/500 message and cause, Kubernetes' own text"},
+	{regexp.MustCompile(`(?:evicting pod |error when (?:evicting|waiting for) pod|(?:error: )?unable to (?:drain|cordon) node|There are pending (?:nodes|pods)|(?:Warning: )?(?:ignoring|deleting) (?:DaemonSet-managed )?Pods|cannot delete (?:DaemonSet-managed )?Pods)[^\n]*`), "a line kubectl drain prints, as it prints it"},
 	{regexp.MustCompile(`(?m)^\s*participant .*$|Note over [\w-]+(?:,[\w-]+)?:|[\w-]+-[>)x]+[\w-]+:`), "Mermaid's own syntax (participant, Note over, arrows)"},
 	{regexp.MustCompile(`\b(?:GET|PUT|POST|PATCH|DELETE|LIST|WATCH|get|list|watch|create|update|patch|delete) [a-z]+\b`), "an HTTP or RBAC verb and a resource's plural name, as the API names them (PUT nodes, delete pods)"},
 	{regexp.MustCompile(`^[^а-яА-ЯёЁ«]*»`), "the end of a quotation in «» wrapped onto the next line"},

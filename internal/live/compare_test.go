@@ -120,7 +120,7 @@ func TestCompareRecordedWithSimulation(t *testing.T) {
 	real.Cluster = &trace.ClusterInfo{Server: "https://127.0.0.1:6443", Context: "kind-kind", Version: "v1.37.2"}
 	for lang, want := range map[string]string{"en": "ReplicaSet name (pod-template-hash)", "ru": "имя ReplicaSet (pod-template-hash)"} {
 		var b bytes.Buffer
-		if err := render.Render(&b, explain.Doc(real, explain.Options{Format: render.Text, Lang: lang}), render.Options{Format: render.Text, Lang: lang}); err != nil {
+		if err := render.Render(&b, explain.Doc(real, explain.Options{Lang: lang}), render.Options{Format: render.Text, Lang: lang}); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(b.String(), want) || strings.Contains(b.String(), "live.note.") {

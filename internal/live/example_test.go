@@ -35,7 +35,7 @@ func TestSideBySidePage(t *testing.T) {
 	tr.Cluster.Server, tr.Cluster.Context = "https://127.0.0.1:6443", "kind-kind"
 	tr.Tables = Compare(tr, simulated(t, recordedNodes()))
 	var b bytes.Buffer
-	if err := render.Render(&b, explain.Doc(tr, explain.Options{Format: render.HTML, Lang: "en"}), render.Options{Format: render.HTML, Lang: "en"}); err != nil {
+	if err := render.Render(&b, explain.Doc(tr, explain.Options{Lang: "en"}), render.Options{Format: render.HTML, Lang: "en"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"The cluster against the simulation", "ReplicaSet name (pod-template-hash)", "Notes on the differences", "kind-kind"} {

@@ -175,7 +175,7 @@ func TestClusterTraceRenders(t *testing.T) {
 	for _, lang := range []string{"en", "ru"} {
 		for _, f := range render.Formats {
 			var b bytes.Buffer
-			err := render.Render(&b, explain.Doc(tr, explain.Options{Format: render.Format(f), Lang: lang}), render.Options{Format: render.Format(f), Lang: lang})
+			err := render.Render(&b, explain.Doc(tr, explain.Options{Lang: lang}), render.Options{Format: render.Format(f), Lang: lang})
 			if err != nil {
 				t.Fatalf("%s %s: %v", lang, f, err)
 			}
@@ -214,7 +214,7 @@ func TestClusterTraceRenders(t *testing.T) {
 	// A server of another minor version gets the warning.
 	tr.Cluster.Version = "v1.31.4"
 	var b bytes.Buffer
-	_ = render.Render(&b, explain.Doc(tr, explain.Options{Format: render.Text, Lang: "en"}), render.Options{Format: render.Text})
+	_ = render.Render(&b, explain.Doc(tr, explain.Options{Lang: "en"}), render.Options{Format: render.Text})
 	if !strings.Contains(b.String(), "the simulator models v1.37") {
 		t.Errorf("no version warning:\n%s", b.String()[:600])
 	}

@@ -99,10 +99,15 @@ func renderHTML(w io.Writer, d *report.Doc, o Options) error {
 	// the diagram in a column that stays in view beside the flow of steps
 	// (or, without a timeline, the blocks) it illustrates.
 	var lead, rest []report.Block
+	var tl *report.Timeline
 	for _, bl := range d.Blocks {
-		if bl.Figure != nil && bl.Figure.Lead {
+		switch {
+		case bl.Figure != nil && bl.Figure.Lead:
 			lead = append(lead, bl)
-		} else {
+		case bl.Timeline != nil && tl == nil:
+			tl = bl.Timeline
+		case bl.Para != nil && bl.Para.Plain:
+		default:
 			rest = append(rest, bl)
 		}
 	}
@@ -110,9 +115,9 @@ func renderHTML(w io.Writer, d *report.Doc, o Options) error {
 		figureHTML(&b, bl.Figure)
 	}
 	switch {
-	case d.Timeline != nil:
-		layoutHTML(&b, d.Sequence, d.Player, o.Lang, func() { timelineHTML(&b, d); htmlBlocks(&b, rest, o.Lang) })
-	case d.Sequence != nil:
+	case tl != nil:
+		layoutHTML(&b, tl.Diagram, d.Player, o.Lang, func() { timelineHTML(&b, tl); htmlBlocks(&b, rest, o.Lang) })
+	case d.Sequence != nil && len(d.Sequence.Messages) > 0:
 		layoutHTML(&b, d.Sequence, nil, o.Lang, func() { htmlBlocks(&b, rest, o.Lang) })
 	default:
 		htmlBlocks(&b, rest, o.Lang)
@@ -186,8 +191,8 @@ func playerData(b *strings.Builder, p *report.Player, lang string) {
 // timelineHTML writes the timeline: one foldable section per group of
 // steps, each step's explanation and fields shown on a click, its arrow
 // and its line selected together.
-func timelineHTML(b *strings.Builder, d *report.Doc) {
-	for _, sec := range d.Timeline.Sections {
+func timelineHTML(b *strings.Builder, tl *report.Timeline) {
+	for _, sec := range tl.Sections {
 		fmt.Fprintf(b, "<details class=\"sec phase\" open><summary><h2>%s</h2> <span class=\"fields\">(%d)</span></summary>\n<ol class=\"steps\">\n",
 			prose(sec.Title), len(sec.Steps))
 		for i := range sec.Steps {

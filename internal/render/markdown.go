@@ -109,6 +109,7 @@ func mdCell(s string) string {
 }
 
 func renderMarkdown(w io.Writer, d *report.Doc, o Options) error {
+	d = withTimelines(d, true, 0)
 	var b strings.Builder
 	if d.Title != "" {
 		b.WriteString("# " + MDText(d.Title) + "\n")
@@ -155,7 +156,7 @@ func renderMarkdown(w io.Writer, d *report.Doc, o Options) error {
 			b.WriteString("```" + bl.Code.Lang + "\n" + strings.TrimRight(ShowControls(bl.Code.Text), "\n") + "\n```\n")
 		}
 	}
-	if d.Sequence != nil {
+	if d.Sequence != nil && len(d.Sequence.Messages) > 0 {
 		// GitHub, GitLab, VS Code and Obsidian draw a fenced mermaid block.
 		b.WriteString("\n## " + MDText(htmlWord(o.Lang, "sequence")) + "\n\n```mermaid\n")
 		_ = RenderSequence(&b, "", d.Sequence)

@@ -45,12 +45,17 @@ func safeID(id string) string {
 	return id
 }
 
-// renderMermaid writes the document's sequence diagram, titled.
+// renderMermaid writes the document's sequence diagram, titled unless it
+// says otherwise.
 func renderMermaid(w io.Writer, d *report.Doc, _ Options) error {
 	if d.Sequence == nil {
 		return exitcode.Inputf("--format mermaid: this output has no sequence diagram; use text, markdown or json")
 	}
-	return RenderSequence(w, d.Title, d.Sequence)
+	title := d.Title
+	if d.Sequence.Untitled {
+		title = ""
+	}
+	return RenderSequence(w, title, d.Sequence)
 }
 
 // RenderSequence writes a Mermaid sequenceDiagram.

@@ -73,7 +73,7 @@ func Wrap(text string, width int, indent string) string {
 }
 
 func renderText(w io.Writer, d *report.Doc, o Options) error {
-	d = textDoc(d)
+	d = textDoc(withTimelines(d, false, o.Width))
 	p := newPalette(o.Color)
 	width := o.Width
 	if width == 0 {

@@ -12,13 +12,11 @@ package report
 type Doc struct {
 	Title  string  `json:"title"`
 	Blocks []Block `json:"blocks"`
-	// Sequence, when set, is what --format mermaid draws.
+	// Sequence, when set, is what --format mermaid draws (and Markdown
+	// embeds, and HTML draws beside blocks without a Timeline).
 	Sequence *Sequence `json:"sequence,omitempty"`
-	// Timeline, when set, is what --format html draws beside the
-	// sequence diagram, before the blocks.
-	Timeline *Timeline `json:"timeline,omitempty"`
-	// Player, when set with a Timeline, is the cluster's state at each
-	// of its steps: --format html plays the story with it.
+	// Player, when set with a Timeline block, is the cluster's state at
+	// each of its steps: --format html plays the story with it.
 	Player *Player `json:"-"`
 	// Data, when set, replaces the block dump in --format json with a
 	// command-specific, documented structure.
@@ -40,6 +38,9 @@ type Block struct {
 	// Figure is a picture only --format html draws; the other formats
 	// carry the same facts in the blocks around it and skip it.
 	Figure *Figure `json:"-"`
+	// Timeline is a story's timed steps (see Timeline): HTML draws the
+	// first one beside its diagram, ahead of the other blocks.
+	Timeline *Timeline `json:"timeline,omitempty"`
 }
 
 // Heading is a section title; Level 1 is the largest under the Doc title.
@@ -53,6 +54,10 @@ type Heading struct {
 type Para struct {
 	Text  string `json:"text"`
 	Style string `json:"style,omitempty"`
+	// Plain says only the plain formats (text, Markdown) print it: the
+	// HTML page leaves it out (a simulated trace's version and latencies
+	// line; the page's steps carry their times).
+	Plain bool `json:"-"`
 }
 
 // List is a bulleted (or numbered) list.
@@ -101,6 +106,9 @@ type Code struct {
 type Sequence struct {
 	Participants []Participant `json:"participants"`
 	Messages     []Message     `json:"messages"`
+	// Untitled draws the diagram without the document's title (a
+	// trace's: its title is the command line the reader just ran).
+	Untitled bool `json:"-"`
 }
 
 // Participant is one lifeline; ID must be a plain identifier.
@@ -164,3 +172,6 @@ func (d *Doc) Fig(f *Figure) { d.Blocks = append(d.Blocks, Block{Figure: f}) }
 
 // B appends a bar chart.
 func (d *Doc) B(b *Bars) { d.Blocks = append(d.Blocks, Block{Bars: b}) }
+
+// Line appends a timeline.
+func (d *Doc) Line(t *Timeline) { d.Blocks = append(d.Blocks, Block{Timeline: t}) }

@@ -1,11 +1,18 @@
 package report
 
 // Timeline is a story told as timed steps in titled sections (the phases
-// of `trace apply`, or one timeline for the other stories). --format html
-// draws it beside the document's sequence diagram, each step's
-// explanation opening on a click; the other formats print the blocks.
+// of `trace apply`, or one timeline for the other stories), a block every
+// format draws its own way: text as one titled section of "time actor
+// message" lines per group, each kind explained under its first step;
+// Markdown the same as lists; --format html beside its Diagram, every
+// step's explanation opening on a click. Mermaid draws the document's
+// Sequence and JSON its Data instead.
 type Timeline struct {
 	Sections []TimelineSection `json:"sections"`
+	// Diagram is what the HTML page draws beside the steps: every step's
+	// arrow, its time on the axis (Message.Time) and its text alone,
+	// tied to the step by Message.Ref.
+	Diagram *Sequence `json:"-"`
 }
 
 // TimelineSection is one titled group of steps.
@@ -24,6 +31,9 @@ type TimelineStep struct {
 	Explain string `json:"explain,omitempty"`
 	Detail  string `json:"detail,omitempty"`
 	Table   *Table `json:"table,omitempty"`
+	// Kind is the step's catalogue key: text and Markdown explain a kind
+	// under its first step only.
+	Kind string `json:"-"`
 }
 
 // Player is the cluster's state at every step of a Timeline, for the HTML

@@ -90,13 +90,13 @@ func simulate(t testing.TB, s scene, seed int64) []byte {
 	c.Apply(objs, []string{"scene.json"})
 	var out bytes.Buffer
 	tr := c.Run("k8sexplain trace apply scene.json")
-	if err := render.Render(&out, explain.Doc(tr, explain.Options{Format: render.JSON, Lang: "en"}), render.Options{Format: render.JSON, Lang: "en"}); err != nil {
+	if err := render.Render(&out, explain.Doc(tr, explain.Options{Lang: "en"}), render.Options{Format: render.JSON, Lang: "en"}); err != nil {
 		t.Fatalf("render: %v", err)
 	}
 	if dep := c.Deployment("default", "web"); dep != nil && tr.Failed == "" && tr.Summary.AllReady {
 		if err := c.SetImage(dep, "app", s.image+"-v2"); err == nil {
 			c.RunFor(2 * time.Minute)
-			d := explain.Doc(c.Story("rollout", "rollout"), explain.Options{Format: render.Text, Lang: "ru"})
+			d := explain.Doc(c.Story("rollout", "rollout"), explain.Options{Lang: "ru"})
 			if err := render.Render(&out, d, render.Options{Format: render.Text, Lang: "ru"}); err != nil {
 				t.Fatalf("render rollout: %v", err)
 			}

@@ -175,6 +175,8 @@ func (c *Cluster) noteUnmodeled(res apiserver.Resource, obj runtime.Object) {
 	switch {
 	case kind == "Namespace":
 		return // modelled: the serviceaccount controller and the root-ca-cert-publisher fill it
+	case kind == "PodDisruptionBudget" && c.cfg.Disruption:
+		return // modelled: the disruption controller keeps its status
 	case ok:
 	case dataKinds[kind]:
 		c.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: "kube-apiserver", Kind: "stored.data", Object: ref, Fields: trace.F("kind", kind)})

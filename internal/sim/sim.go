@@ -54,6 +54,11 @@ type Config struct {
 	Mutate func(*corev1.PodSpec)
 	// Extra objects join the scene after the user's manifests.
 	Extra []manifest.Object
+	// Disruption runs kube-controller-manager's disruption controller,
+	// which keeps PodDisruptionBudgets' status for the eviction API (the
+	// drain story; other traces leave it out, as their manifests have no
+	// budget to keep).
+	Disruption bool
 	// Heartbeats runs kubelet Leases and the node lifecycle controller
 	// (the node-failure story; apply traces leave them out).
 	Heartbeats bool
@@ -199,7 +204,11 @@ func (c *Cluster) components() ([]Component, error) {
 	if c.cfg.Scheduler != nil {
 		c.sched.useProfile(*c.cfg.Scheduler, c.cfg.SchedulerSource)
 	}
-	comps := []Component{c.deploy, rs, c.slices, quota, sas, rootCA, kcm, c.sched}
+	comps := []Component{c.deploy, rs, c.slices, quota, sas, rootCA}
+	if c.cfg.Disruption {
+		comps = append(comps, controller.NewDisruption(kcm, saClient("disruption-controller", "disruption-controller", trace.PhaseController), eng, rec))
+	}
+	comps = append(comps, kcm, c.sched)
 	c.kubelets = map[string]*kubelet.Kubelet{}
 	first := firstWorker(c.nodes)
 	for i, n := range c.nodes {

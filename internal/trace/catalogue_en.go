@@ -36,6 +36,7 @@ func uiEN() map[string]string {
 		"ui.story.delete":       "Deleting a pod: graceful shutdown and the endpoint race",
 		"ui.story.crash":        "A container crashes: restart, back-off, the pause container",
 		"ui.story.node-failure": "A node dies: NotReady, taints, eviction, replacement",
+		"ui.story.drain":        "Draining a node: cordon, evictions, the PodDisruptionBudget",
 		"ui.phase.1":            "1. kubectl validates and sends the request",
 		"ui.phase.2":            "2. API server: authentication, authorization (RBAC), admission",
 		"ui.phase.3":            "3. etcd write and 201 Created: only the intent exists yet",
@@ -48,7 +49,7 @@ func uiEN() map[string]string {
 }
 
 func catalogueEN() map[string]Entry {
-	return map[string]Entry{
+	return merged(drainEN(), map[string]Entry{
 		"kubectl.setimage": {"kubectl set image deployment/{deployment} {container}={image}: the pod template changes",
 			"kubectl reads the Deployment, changes the image locally and sends only the difference as a strategic merge patch (PATCH, RBAC verb patch). Only the desired state changed; the Deployment controller sees a template whose pod-template-hash matches no ReplicaSet and starts a rolling update."},
 		"kubectl.undo": {"kubectl rollout undo deployment/{deployment}: the template of {rs} (revision {revision}) is written back",
@@ -278,7 +279,7 @@ func catalogueEN() map[string]Entry {
 			"For a LoadBalancer Service with externalTrafficPolicy: Local the API server allocates spec.healthCheckNodePort, and kube-proxy serves HTTP on it on every node: 200 where the node has a local endpoint, 503 where it has none, so the cloud load balancer sends traffic only to nodes that can keep the client IP."},
 		"dns.record": {"CoreDNS: {fqdn} → {rr}",
 			"CoreDNS watches Services: a ClusterIP Service gets one A record for its virtual IP; a headless one gets one A record per ready pod."},
-	}
+	})
 }
 
 func wordsEN() map[string]string {

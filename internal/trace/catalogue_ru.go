@@ -36,6 +36,7 @@ func uiRU() map[string]string {
 		"ui.story.delete":       "Удаление пода: graceful shutdown и гонка с эндпоинтами",
 		"ui.story.crash":        "Контейнер падает: перезапуск, back-off, pause-контейнер",
 		"ui.story.node-failure": "Нода умирает: NotReady, taint'ы, вытеснение, замена",
+		"ui.story.drain":        "Drain ноды: cordon, вытеснения, PodDisruptionBudget",
 		"ui.phase.1":            "1. kubectl проверяет манифест и отправляет запрос",
 		"ui.phase.2":            "2. API-сервер: аутентификация, авторизация (RBAC), admission",
 		"ui.phase.3":            "3. Запись в etcd и 201 Created: пока существует только намерение",
@@ -48,7 +49,7 @@ func uiRU() map[string]string {
 }
 
 func catalogueRU() map[string]Entry {
-	return map[string]Entry{
+	return merged(drainRU(), map[string]Entry{
 		"kubectl.setimage": {"kubectl set image deployment/{deployment} {container}={image}: меняется шаблон пода",
 			"kubectl читает Deployment, меняет образ у себя и отправляет только разницу — strategic merge patch (PATCH, глагол RBAC patch). Изменилось только желаемое состояние: контроллер Deployment видит шаблон, чей pod-template-hash не совпадает ни с одним ReplicaSet, и начинает rolling update."},
 		"kubectl.undo": {"kubectl rollout undo deployment/{deployment}: в Deployment возвращается шаблон {rs} (ревизия {revision})",
@@ -278,7 +279,7 @@ func catalogueRU() map[string]Entry {
 			"Для сервиса LoadBalancer с externalTrafficPolicy: Local API-сервер выделяет spec.healthCheckNodePort, и kube-proxy на каждой ноде отвечает на нём по HTTP: 200, если на ноде есть локальный эндпоинт, 503, если нет, — так облачный балансировщик шлёт трафик только на ноды, которые сохранят IP клиента."},
 		"dns.record": {"CoreDNS: {fqdn} → {rr}",
 			"CoreDNS следит за сервисами: ClusterIP-сервис получает одну A-запись на свой виртуальный IP, headless-сервис — по одной A-записи на каждый готовый под."},
-	}
+	})
 }
 
 func wordsRU() map[string]string {

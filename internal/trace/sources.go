@@ -13,7 +13,7 @@ func sources() map[string]provenance.Source {
 	containerd := func(refs ...string) provenance.Source {
 		return provenance.Of("containerd v2.2", refs...)
 	}
-	return map[string]provenance.Source{
+	all := map[string]provenance.Source{
 		// kubectl
 		"kubectl.setimage": k("staging/src/k8s.io/kubectl/pkg/cmd/set/set_image.go", "staging/src/k8s.io/kubectl/pkg/cmd/set/helper.go (CalculatePatches: strategic merge)", "pkg/controller/deployment/sync.go"),
 		"kubectl.undo":     k("staging/src/k8s.io/kubectl/pkg/polymorphichelpers/rollback.go (JSON patch of spec.template)", "pkg/controller/deployment/util/deployment_util.go (SetNewReplicaSetAnnotations, revision-history)"),
@@ -137,6 +137,10 @@ func sources() map[string]provenance.Source {
 		"kubeproxy.healthcheck":   k("pkg/proxy/healthcheck/service_health.go (200 with local endpoints, 503 without)", "pkg/registry/core/service/storage/alloc.go (allocHealthCheckNodePort)"),
 		"dns.record":              provenance.Of("CoreDNS v1.12", "coredns/coredns plugin/kubernetes/kubernetes.go", "kubernetes/dns docs/specification.md"),
 	}
+	for kind, src := range drainSources() {
+		all[kind] = src
+	}
+	return all
 }
 
 // liveSources are the sources of the live trace's own explanations

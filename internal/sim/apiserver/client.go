@@ -15,6 +15,9 @@ type Status struct {
 	Code    int
 	Reason  string
 	Message string
+	// Cause is details.causes[0] as "Type: message" (the eviction's
+	// DisruptionBudget cause), "" for none.
+	Cause string
 }
 
 func (s *Status) Error() string { return s.Message }
@@ -73,7 +76,7 @@ type request struct {
 	obj         runtime.Object
 	res         Resource
 	ns, name    string
-	node        string // binding target
+	node        string // binding target; list: the spec.nodeName field selector
 	// patch: the body as sent (for the trace) and its effect on the
 	// stored object, applied when the write reaches etcd.
 	body  string

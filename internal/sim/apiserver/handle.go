@@ -35,6 +35,11 @@ func (r request) path() string {
 	if r.verb == "create" && r.subresource == "" {
 		name = "" // POST goes to the collection
 	}
+	if r.verb == "list" {
+		// kubectl drain's list of the node's pods in every namespace
+		// (drain.go GetPodsForDeletion: fieldSelector spec.nodeName).
+		return "/api/v1/pods?fieldSelector=spec.nodeName%3D" + r.node
+	}
 	p := Path(r.res, r.ns, name)
 	if r.subresource != "" {
 		p += "/" + r.subresource
@@ -44,7 +49,7 @@ func (r request) path() string {
 
 // handle runs the API server's request pipeline for one request.
 func (s *Server) handle(c *Client, r *request, done Done) {
-	loud := c.Loud && r.verb != "get" // kubectl's GET before a create shows only with -v
+	loud := c.Loud && r.verb != "get" && r.verb != "list" // kubectl's GET before a create shows only with -v
 	step := func(phase trace.Phase, kind string, fields ...any) {
 		if s.rec.Full() {
 			return
@@ -112,8 +117,15 @@ func (s *Server) handle(c *Client, r *request, done Done) {
 			done(st.obj.DeepCopyObject(), nil)
 		})
 		return
+	case "list":
+		s.list(r, done)
+		return
 	case "delete":
 		s.commitDelete(c, r, done, step)
+		return
+	}
+	if r.subresource == "eviction" {
+		s.evict(c, r, done, step)
 		return
 	}
 	if r.subresource == "binding" {

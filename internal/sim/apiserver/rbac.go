@@ -84,6 +84,15 @@ func bootstrapRBAC() *RBAC {
 		"system:controller:service-account-controller": append([]rule{
 			r("", "serviceaccounts", "create"),
 		}, ev...),
+		// controller_policy.go: disruption-controller (it reads the
+		// workloads' scale and writes the budgets' status).
+		"system:controller:disruption-controller": append([]rule{
+			r("apps", "deployments,replicasets,statefulsets", "get,list,watch"),
+			r("", "replicationcontrollers", "get,list,watch"),
+			r("policy", "poddisruptionbudgets", "get,list,watch"),
+			r("*", "*/scale", "get"),
+			r("policy", "poddisruptionbudgets/status", "update"),
+		}, ev...),
 		"system:controller:root-ca-cert-publisher": append([]rule{
 			r("", "configmaps", "create,update"),
 		}, ev...),
@@ -105,6 +114,7 @@ func bootstrapRBAC() *RBAC {
 		{name: "system:controller:resourcequota-controller", role: "system:controller:resourcequota-controller", users: []string{sa("resourcequota-controller")}},
 		{name: "system:controller:service-account-controller", role: "system:controller:service-account-controller", users: []string{sa("service-account-controller")}},
 		{name: "system:controller:root-ca-cert-publisher", role: "system:controller:root-ca-cert-publisher", users: []string{sa("root-ca-cert-publisher")}},
+		{name: "system:controller:disruption-controller", role: "system:controller:disruption-controller", users: []string{sa("disruption-controller")}},
 		{name: "system:controller:node-controller", role: "system:controller:node-controller", users: []string{sa("node-controller")}},
 	}}
 	for i := range a.bindings {

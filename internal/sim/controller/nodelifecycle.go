@@ -258,21 +258,37 @@ func (n *NodeLifecycle) noExecuteTaintingPass() {
 
 // noScheduleTaintingPass is doNoScheduleTaintingPass, run by the node update
 // worker on every node event: from the node in the informer, the NoSchedule
-// taint its Ready condition calls for. (Upstream also maps the pressure
-// conditions and spec.unschedulable; the simulator's nodes never have
-// those.)
+// taints its Ready condition and spec.unschedulable call for
+// (node.kubernetes.io/unschedulable for a cordoned node), compared with the
+// NoSchedule taints of those keys it carries (TaintSetDiff); a difference
+// is swapped in (node_lifecycle_controller.go v1.37). The pressure
+// conditions' taints are left out: the simulator's nodes never report them.
 func (n *NodeLifecycle) noScheduleTaintingPass(name string) {
 	node, _ := n.nodes.Get("", name)
 	if node == nil {
 		return
 	}
-	add, remove, ok := readyTaints(node, corev1.TaintEffectNoSchedule)
-	if !ok {
-		// Ready (or no condition): the Ready taints come off.
-		remove = []corev1.Taint{{Key: TaintUnreachable, Effect: corev1.TaintEffectNoSchedule}, {Key: TaintNotReady, Effect: corev1.TaintEffectNoSchedule}}
-		add = nil
+	want, _, _ := readyTaints(node, corev1.TaintEffectNoSchedule)
+	if node.Spec.Unschedulable {
+		want = append(want, corev1.Taint{Key: corev1.TaintNodeUnschedulable, Effect: corev1.TaintEffectNoSchedule})
 	}
-	if (len(add) == 0 || hasTaint(node.Spec.Taints, add[0])) && !hasTaint(node.Spec.Taints, remove...) {
+	var have, add, remove []corev1.Taint
+	for _, t := range node.Spec.Taints {
+		if t.Effect == corev1.TaintEffectNoSchedule && (t.Key == corev1.TaintNodeUnschedulable || t.Key == TaintUnreachable || t.Key == TaintNotReady) {
+			have = append(have, t)
+		}
+	}
+	for _, t := range want {
+		if !hasTaint(have, t) {
+			add = append(add, t)
+		}
+	}
+	for _, t := range have {
+		if !hasTaint(want, t) {
+			remove = append(remove, t)
+		}
+	}
+	if len(add) == 0 && len(remove) == 0 {
 		return // TaintSetDiff is empty: no API call
 	}
 	n.swapTaint(node, add, remove)
@@ -343,7 +359,11 @@ func (n *NodeLifecycle) updateTaints(p *engine.Proc, name string, change func([]
 		// 409 (with -v) and the next attempt's step.
 		for _, t := range taints {
 			if !hasTaint(cur.Spec.Taints, t) {
-				n.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: n.c.Actor, Kind: "node.taint", Object: "nodes/" + name,
+				kind := "node.taint"
+				if t.Key == corev1.TaintNodeUnschedulable {
+					kind = "node.taint.unschedulable"
+				}
+				n.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: n.c.Actor, Kind: kind, Object: "nodes/" + name,
 					Fields: trace.F("node", name, "taint", t.Key, "effect", string(t.Effect), "rv", cur.ResourceVersion, "attempt", attempt)})
 			}
 		}

@@ -8,43 +8,56 @@ import (
 
 	"github.com/k8sexplain/k8sexplain/internal/k8sversion"
 	"github.com/k8sexplain/k8sexplain/internal/l10n"
-	"github.com/k8sexplain/k8sexplain/internal/render"
 	"github.com/k8sexplain/k8sexplain/internal/report"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 )
 
 // Options select what the document of a trace holds.
 type Options struct {
-	// Format is the format the document is for: each shows the trace its
-	// own way (see Doc).
-	Format  render.Format
 	Lang    string
 	Verbose bool
 	Builtin bool // the input was the built-in example
-	// Width is the terminal's width on a TTY (lines wrap to it), else 0:
-	// pipes and golden files keep the fixed width.
-	Width int
 }
 
-// Doc turns tr into the document its format prints: text and Markdown read
-// one section per phase (Markdown with the sequence diagram below); Mermaid
-// is the diagram alone, untitled and kept under Mermaid's size limit; JSON
-// is the k8sexplain.trace/v1 structure (docs/trace-schema.md); HTML is the
-// steps as a timeline beside the diagram, then the story's tables (numbers
-// also as a chart) and the summary.
+// Doc turns tr into the one document every format prints: the title, the
+// version and latencies line (text and Markdown), the steps as a timeline
+// block (one section per phase of `trace apply`, one for the other
+// stories) with the sequence diagram the HTML page draws beside it, the
+// story's tables (numbers also as a chart, drawn by HTML only) and the
+// summary. Sequence is the diagram kept under Mermaid's size limit, which
+// --format mermaid prints untitled and Markdown embeds; Data is the
+// k8sexplain.trace/v1 structure --format json prints (docs/trace-schema.md).
 func Doc(tr *trace.Trace, o Options) *report.Doc {
-	switch o.Format {
-	case render.Mermaid:
-		return &report.Doc{Sequence: mermaidSequence(tr, o)}
-	case render.JSON:
-		return &report.Doc{Data: jsonOf(tr, o)}
-	case render.HTML:
-		return htmlDoc(tr, o)
+	u := uiFor(o.Lang)
+	d := &report.Doc{Title: title(tr, o.Builtin, u), Data: jsonOf(tr, o)}
+	// A real cluster's page says which cluster, and what its times mean;
+	// the simulation's line stays out of the page.
+	d.Blocks = append(d.Blocks, report.Block{Para: &report.Para{Text: header(tr, o.Lang), Plain: tr.Cluster == nil}})
+	groups, titles := sections(tr, o.Verbose, u)
+	tl := &report.Timeline{}
+	var shown []trace.Step
+	for gi, steps := range groups {
+		if len(steps) == 0 {
+			continue
+		}
+		sec := report.TimelineSection{Title: titles[gi]}
+		for i := range steps {
+			sec.Steps = append(sec.Steps, timelineStep(tr, &steps[i], stepID(len(shown)+i+1), o.Lang))
+		}
+		shown = append(shown, steps...)
+		tl.Sections = append(tl.Sections, sec)
 	}
-	d := doc(tr, o)
-	if o.Format == render.Markdown && len(tr.Steps) > 0 {
-		d.Sequence = mermaidSequence(tr, o) // embedded as a fenced mermaid block
+	full := sequence(tr, groups, titles, o.Lang)
+	d.Sequence = mermaidSequence(full, o.Lang)
+	if len(shown) > 0 {
+		tl.Diagram = full
+		d.Line(tl)
+		if tr.State != nil {
+			d.Player = player(tr, shown)
+		}
 	}
+	resultTables(d, tr, o.Lang)
+	summary(d, tr, u, o.Lang)
 	return d
 }
 
@@ -61,75 +74,6 @@ func subst(s string, kv ...string) string {
 	})
 }
 
-// doc turns the trace into a report document: one section per phase, each
-// step a line "time  actor  message" with its explanation the first time
-// its kind appears.
-func doc(tr *trace.Trace, o Options) *report.Doc {
-	u := uiFor(o.Lang)
-	d := &report.Doc{Title: title(tr, o.Builtin, u)}
-	d.P(header(tr, o.Lang))
-	groups, titles := sections(tr, o.Verbose, u)
-	explained := map[string]bool{}
-	md := o.Format == render.Markdown
-	for i, steps := range groups {
-		if len(steps) == 0 {
-			continue
-		}
-		d.H(1, titles[i])
-		var lines []string
-		flush := func() {
-			if len(lines) == 0 {
-				return
-			}
-			if md {
-				d.Blocks = append(d.Blocks, report.Block{List: &report.List{Items: lines, Markdown: true}})
-			} else {
-				d.C("", strings.Join(lines, "\n"))
-			}
-			lines = nil
-		}
-		for i := range steps {
-			s := &steps[i]
-			msg := trace.Text(o.Lang, s)
-			if md {
-				lines = append(lines, fmt.Sprintf("`%s` **%s** — %s", trace.Clock(s.At-tr.Start), render.MDText(s.Actor), render.MDText(msg)))
-			} else {
-				line := fmt.Sprintf("%s  %-24s %s", trace.Clock(s.At-tr.Start), s.Actor, msg)
-				if o.Width > 0 && render.Width(line) > o.Width {
-					// On a terminal a long step wraps under its message.
-					head := line[:len(line)-len(msg)]
-					if rest := o.Width - render.Width(head); rest >= 20 {
-						body := render.Wrap(msg, rest, "")
-						line = head + strings.ReplaceAll(body, "\n", "\n"+strings.Repeat(" ", render.Width(head)))
-					}
-				}
-				lines = append(lines, line)
-			}
-			ex := trace.Explanation(o.Lang, s)
-			if ex != "" && !explained[s.Kind] {
-				explained[s.Kind] = true
-				if md {
-					lines[len(lines)-1] += "<br>\n  *" + render.MDText(ex) + "*"
-				} else {
-					width := 100
-					if o.Width > 0 {
-						width = o.Width
-					}
-					lines = append(lines, render.Wrap(ex, width, strings.Repeat(" ", 11)+"│ "))
-				}
-			}
-			if t := stepTable(o.Lang, s); t != nil {
-				flush()
-				d.T(t)
-			}
-		}
-		flush()
-	}
-	resultTables(d, tr, o.Lang)
-	summary(d, tr, u, o.Lang)
-	return d
-}
-
 // title is the document's title: the story's and the command line.
 func title(tr *trace.Trace, builtin bool, u ui) string {
 	if builtin {
@@ -137,7 +81,7 @@ func title(tr *trace.Trace, builtin bool, u ui) string {
 		return u.Title + " — " + strings.TrimSuffix(u.Builtin, ".")
 	}
 	title := u.Title
-	if t, ok := u.Stories[tr.Story]; ok {
+	if t, ok := storyTitle(u.Lang, tr.Story); ok {
 		title = t
 	}
 	return title + " — " + tr.Command
@@ -145,8 +89,10 @@ func title(tr *trace.Trace, builtin bool, u ui) string {
 
 // resultTables adds the story's result tables, translated.
 func resultTables(d *report.Doc, tr *trace.Trace, lang string) {
+	lead := false
 	for _, t := range tr.Tables {
-		d.H(1, strings.ReplaceAll(word(lang, t.Title), "{subject}", t.Subject))
+		heading := strings.ReplaceAll(word(lang, t.Title), "{subject}", t.Subject)
+		d.H(1, heading)
 		rt := &report.Table{Right: make([]bool, len(t.Header))}
 		for i, h := range t.Header {
 			rt.Header = append(rt.Header, word(lang, h))
@@ -171,6 +117,14 @@ func resultTables(d *report.Doc, tr *trace.Trace, lang string) {
 			rt.Rows = append(rt.Rows, row)
 		}
 		d.T(rt)
+		if f := chartOf(rt); f != nil {
+			// The story's first chart (a rollout's ReplicaSet sizes) is
+			// what the page is about: it comes first.
+			if !lead {
+				f.Lead, f.Title, lead = true, heading, true
+			}
+			d.Fig(f)
+		}
 	}
 }
 
@@ -361,57 +315,48 @@ func participantOf(actor string) string {
 
 // sequence draws the trace as the course's sequence diagram: requests to
 // the API server as arrows, watch deliveries as dashed arrows back,
-// in-process work as notes.
-func sequence(tr *trace.Trace, o Options) *report.Sequence {
-	u := uiFor(o.Lang)
+// in-process work as notes. Each step's arrow carries its time apart from
+// its text (the HTML diagram puts the time on its axis and ties the arrow
+// to the step's explanation; mermaidSequence joins them).
+func sequence(tr *trace.Trace, groups [][]trace.Step, titles []string, lang string) *report.Sequence {
 	seq := &report.Sequence{Participants: participants}
-	groups, titles := sections(tr, o.Verbose, u)
-	html := o.Format == render.HTML
 	n := 0 // the step's number, as stepID names it in the HTML page
-	var cur *trace.Step
-	add := func(m report.Message) {
-		if cur != nil {
-			m.Time, m.Kind, m.Ref, m.Minor = trace.Clock(cur.At-tr.Start), cur.Kind, stepID(n), cur.Verbose
-			if html {
-				// The HTML diagram puts the time on its axis and ties
-				// the arrow to the step's explanation.
-				m.Text = trace.Text(o.Lang, cur)
-			}
-		}
-		seq.Messages = append(seq.Messages, m)
-	}
 	for g, steps := range groups {
 		if len(steps) == 0 {
 			continue
 		}
-		cur = nil
-		add(report.Message{Section: true, Text: titles[g]})
+		seq.Messages = append(seq.Messages, report.Message{Section: true, Text: titles[g]})
 		for i := range steps {
 			s := &steps[i]
 			n++
-			cur = s
-			who := participantOf(s.Actor)
-			text := trace.Clock(s.At-tr.Start) + " " + trace.Text(o.Lang, s)
-			switch {
-			case s.Kind == "etcd.put" && who == "apiserver":
-				add(report.Message{From: "apiserver", To: "etcd", Text: text})
-			case s.Kind == "apiserver.response" || s.Kind == "apiserver.updated":
-				add(report.Message{From: "apiserver", To: "kubectl", Text: text, Reply: true})
-			case s.Kind == "watch.event" || s.Kind == "watch.shared" || s.Kind == "controller.observe" || s.Kind == "scheduler.queue" || s.Kind == "kubelet.admit" || s.Kind == "dns.record" || strings.HasPrefix(s.Kind, "kubeproxy."):
-				add(report.Message{From: "apiserver", To: who, Text: text, Reply: true})
-			case s.To != "" || s.Kind == "deployment.newrs" || s.Kind == "replicaset.diff" || strings.HasPrefix(s.Kind, "endpointslice.") ||
-				s.Kind == "kubelet.running" || s.Kind == "event" || s.Kind == "event.patch" || s.Kind == "deployment.status":
-				to := "apiserver"
-				if s.To != "" {
-					to = participantOf(s.To)
-				}
-				add(report.Message{From: who, To: to, Text: text})
-			default:
-				add(report.Message{From: who, Note: true, Text: text})
-			}
+			m := arrow(s, participantOf(s.Actor))
+			m.Text, m.Time, m.Kind, m.Ref, m.Minor = trace.Text(lang, s), trace.Clock(s.At-tr.Start), s.Kind, stepID(n), s.Verbose
+			seq.Messages = append(seq.Messages, m)
 		}
 	}
 	return seq
+}
+
+// arrow is how the diagram draws a step by who: a write to etcd, an
+// answer or watch delivery from the API server, a request to it (or to
+// the step's To), else a note over who.
+func arrow(s *trace.Step, who string) report.Message {
+	switch {
+	case s.Kind == "etcd.put" && who == "apiserver":
+		return report.Message{From: "apiserver", To: "etcd"}
+	case s.Kind == "apiserver.response" || s.Kind == "apiserver.updated":
+		return report.Message{From: "apiserver", To: "kubectl", Reply: true}
+	case s.Kind == "watch.event" || s.Kind == "watch.shared" || s.Kind == "controller.observe" || s.Kind == "scheduler.queue" || s.Kind == "kubelet.admit" || s.Kind == "dns.record" || strings.HasPrefix(s.Kind, "kubeproxy."):
+		return report.Message{From: "apiserver", To: who, Reply: true}
+	case s.To != "" || s.Kind == "deployment.newrs" || s.Kind == "replicaset.diff" || strings.HasPrefix(s.Kind, "endpointslice.") ||
+		s.Kind == "kubelet.running" || s.Kind == "event" || s.Kind == "event.patch" || s.Kind == "deployment.status":
+		to := "apiserver"
+		if s.To != "" {
+			to = participantOf(s.To)
+		}
+		return report.Message{From: who, To: to}
+	}
+	return report.Message{From: who, Note: true}
 }
 
 // JSON schema k8sexplain.trace/v1 (docs/trace-schema.md).

@@ -13,69 +13,11 @@ import (
 // diagram's arrows refer to it.
 func stepID(n int) string { return "s" + strconv.Itoa(n) }
 
-// htmlDoc is the trace as one page: the steps as a timeline beside the
-// sequence diagram (each with its explanation, shown on a click), one
-// foldable section per phase, then the story's tables (numbers also as a
-// chart) and the summary.
-func htmlDoc(tr *trace.Trace, o Options) *report.Doc {
-	u := uiFor(o.Lang)
-	d := &report.Doc{Title: title(tr, o.Builtin, u)}
-	if tr.Cluster != nil {
-		// Which cluster, and what its times mean (a real cluster's page).
-		d.P(header(tr, o.Lang))
-	}
-	groups, titles := sections(tr, o.Verbose, u)
-	tl := &report.Timeline{}
-	n := 0
-	for gi, steps := range groups {
-		if len(steps) == 0 {
-			continue
-		}
-		sec := report.TimelineSection{Title: titles[gi]}
-		for i := range steps {
-			n++
-			sec.Steps = append(sec.Steps, timelineStep(tr, &steps[i], stepID(n), o.Lang))
-		}
-		tl.Sections = append(tl.Sections, sec)
-	}
-	if n > 0 {
-		d.Timeline, d.Sequence = tl, sequence(tr, o)
-		if tr.State != nil {
-			var shown []trace.Step
-			for _, steps := range groups {
-				shown = append(shown, steps...)
-			}
-			d.Player = player(tr, shown)
-		}
-	}
-	rest := &report.Doc{}
-	resultTables(rest, tr, o.Lang)
-	heading, lead := "", false
-	for _, bl := range rest.Blocks {
-		d.Blocks = append(d.Blocks, bl)
-		if bl.Heading != nil {
-			heading = bl.Heading.Text
-		}
-		if bl.Table != nil {
-			if f := chartOf(bl.Table); f != nil {
-				// The story's first chart (a rollout's ReplicaSet
-				// sizes) is what the page is about: it comes first.
-				if !lead {
-					f.Lead, f.Title, lead = true, heading, true
-				}
-				d.Blocks = append(d.Blocks, report.Block{Figure: f})
-			}
-		}
-	}
-	summary(d, tr, u, o.Lang)
-	return d
-}
-
 // timelineStep is one step: time, actor, message; its explanation and
 // (for every kind) its fields open on a click.
 func timelineStep(tr *trace.Trace, s *trace.Step, id, lang string) report.TimelineStep {
 	ts := report.TimelineStep{ID: id, Time: trace.Clock(s.At - tr.Start), Actor: s.Actor, Text: trace.Text(lang, s),
-		Explain: trace.Explanation(lang, s), Table: stepTable(lang, s)}
+		Explain: trace.Explanation(lang, s), Table: stepTable(lang, s), Kind: s.Kind}
 	var fs []string
 	if s.Object != "" {
 		fs = append(fs, s.Object)

@@ -7,7 +7,6 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/l10n"
 	"github.com/k8sexplain/k8sexplain/internal/render"
 	"github.com/k8sexplain/k8sexplain/internal/report"
-	"github.com/k8sexplain/k8sexplain/internal/trace"
 )
 
 // MermaidMaxText is mermaid's default maxTextSize: a longer diagram is not
@@ -21,11 +20,18 @@ const MermaidMaxText = 50000
 // message with the count in its label; if that is still too long, every
 // message with a kind folds so; if even that is too long, the diagram stops
 // with a note that says how much was left out.
-func mermaidSequence(tr *trace.Trace, o Options) *report.Sequence {
-	full := sequence(tr, o)
+func mermaidSequence(page *report.Sequence, lang string) *report.Sequence {
+	// Mermaid has no time axis: a step's time leads its label.
+	full := &report.Sequence{Participants: page.Participants, Messages: make([]report.Message, len(page.Messages)), Untitled: true}
+	for i, m := range page.Messages {
+		if m.Time != "" {
+			m.Text = m.Time + " " + m.Text
+		}
+		full.Messages[i] = m
+	}
 	var s *report.Sequence
 	for _, all := range []bool{false, true} {
-		s = &report.Sequence{Participants: full.Participants, Messages: summarise(full.Messages, all)}
+		s = &report.Sequence{Participants: full.Participants, Messages: summarise(full.Messages, all), Untitled: true}
 		if mermaidLen(s) <= MermaidMaxText {
 			return s
 		}
@@ -47,9 +53,9 @@ func mermaidSequence(tr *trace.Trace, o Options) *report.Sequence {
 	}
 	msgs := s.Messages[:keep]
 	left := len(s.Messages) - keep
-	u := uiFor(o.Lang)
-	msgs = append(msgs, report.Message{Section: true, Text: l10n.Format(o.Lang, u.MermaidCut, l10n.Vars{"n": left}.Lookup)})
-	return &report.Sequence{Participants: s.Participants, Messages: msgs}
+	u := uiFor(lang)
+	msgs = append(msgs, report.Message{Section: true, Text: l10n.Format(lang, u.MermaidCut, l10n.Vars{"n": left}.Lookup)})
+	return &report.Sequence{Participants: s.Participants, Messages: msgs, Untitled: true}
 }
 
 func mermaidLen(s *report.Sequence) int {

@@ -18,7 +18,7 @@ func TestMermaidSequenceStaysUnderTheLimit(t *testing.T) {
 		tr.Steps = append(tr.Steps, trace.Step{At: time.Duration(i) * time.Millisecond, Actor: "kubectl", To: "kube-apiserver", Kind: fmt.Sprintf("k%d", i)})
 	}
 	for _, lang := range []string{"en", "ru"} {
-		s := mermaidSequence(tr, Options{Lang: lang})
+		s := Doc(tr, Options{Lang: lang}).Sequence
 		if n := mermaidLen(s); n > MermaidMaxText {
 			t.Fatalf("%s: %d characters", lang, n)
 		}
@@ -32,7 +32,7 @@ func TestMermaidSequenceStaysUnderTheLimit(t *testing.T) {
 	for i := 0; i < 500; i++ {
 		tr.Steps = append(tr.Steps, trace.Step{At: time.Duration(i) * time.Millisecond, Actor: "replicaset-controller", Kind: "watch.event", Verbose: true})
 	}
-	s := mermaidSequence(tr, Options{Lang: "en", Verbose: true})
+	s := Doc(tr, Options{Lang: "en", Verbose: true}).Sequence
 	if len(s.Messages) != 2 || s.Messages[1].Count != 500 || !strings.Contains(s.Messages[1].Text, "watch.event ×500") {
 		t.Errorf("folded: %+v", s.Messages)
 	}

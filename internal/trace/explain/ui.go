@@ -13,8 +13,6 @@ type ui struct {
 	Title, Builtin, Summary, AllReady, NotReady, Pending, Requests, WatchEvents, Revisions,
 	Events, Dropped, Unmodeled, Failed, Component, Count, Timeline, Modelled, Latencies, MermaidCut, Lang string
 	Phases [9]string
-	// Stories are the titles of the other traces, by story name.
-	Stories map[string]string
 }
 
 func uiFor(lang string) ui {
@@ -25,15 +23,21 @@ func uiFor(lang string) ui {
 		Revisions: m("revisions"), Events: m("events"), Dropped: m("dropped"), Unmodeled: m("unmodeled"),
 		Failed: m("failed"), Component: m("component"), Count: m("count"), Timeline: m("timeline"),
 		Modelled: m("modelled"), Latencies: m("latencies"), MermaidCut: m("mermaidCut"), Lang: m("lang"),
-		Stories: map[string]string{},
 	}
 	for i := 1; i < len(u.Phases); i++ {
 		u.Phases[i] = m(fmt.Sprintf("phase.%d", i))
 	}
-	for _, story := range []string{"rollout", "delete", "crash", "node-failure"} {
-		u.Stories[story] = m("story." + story)
-	}
 	return u
+}
+
+// storyTitle is the title of a story's trace from the catalogue
+// (ui.story.<story>): a new story names its title there, nowhere else.
+// The apply story, and one without a title, use ui.title.
+func storyTitle(lang, story string) (string, bool) {
+	if story == "" || story == "apply" {
+		return "", false
+	}
+	return trace.Texts(lang).Msg("ui.story." + story)
 }
 
 // scaleUI is the text of the scale section, with {placeholders}.
