@@ -33,6 +33,8 @@ type Result struct {
 	// End is the virtual time the run ended, from the learner's apply.
 	End   time.Duration
 	Trace *trace.Trace
+
+	drain *sim.DrainResult
 }
 
 // Passed reports whether every condition passed.
@@ -135,7 +137,10 @@ func Check(t *Task, objs []manifest.Object, files []string, o Options) (*Result,
 	if t.Action != nil {
 		deadline += actionFor
 	}
-	c, err := sim.NewCluster(sim.Config{Seed: o.Seed, Nodes: nodes, Deadline: deadline})
+	draining := t.Action != nil && t.Action.Drain != ""
+	// A drain needs the disruption controller (PDB status for the
+	// eviction API) and the node lifecycle controller (the cordon's taint).
+	c, err := sim.NewCluster(sim.Config{Seed: o.Seed, Nodes: nodes, Deadline: deadline, Disruption: draining, Heartbeats: draining})
 	if err != nil {
 		return nil, fmt.Errorf("task %s: %v", t.ID, err)
 	}
@@ -152,7 +157,7 @@ func Check(t *Task, objs []manifest.Object, files []string, o Options) (*Result,
 	c.RunFor(settleFor)
 	if t.Action != nil {
 		h.on = true
-		res.Action = act(scene, t.Action)
+		res.Action, res.drain = act(scene, t.Action)
 		c.RunFor(settleFor + actionFor)
 	}
 	res.Failed = c.Failed()
@@ -167,6 +172,10 @@ func Check(t *Task, objs []manifest.Object, files []string, o Options) (*Result,
 			if v, bad := h.first[g.ID]; bad {
 				cond.Pass, cond.At, cond.Finding = false, v.at-tr.Start, v.find
 			}
+		} else if g.Type == "drained" {
+			if f := drained(res.drain); f != nil {
+				cond.Pass, cond.Finding = false, f
+			}
 		} else if f := g.check(st); f != nil {
 			cond.Pass, cond.Finding = false, f
 		}
@@ -178,8 +187,34 @@ func Check(t *Task, objs []manifest.Object, files []string, o Options) (*Result,
 	return res, nil
 }
 
+// drainTimeout is the task's kubectl drain --timeout: a budget that
+// allows nothing makes the drain give up with kubectl's own error.
+const drainTimeout = 2 * time.Minute
+
+// drained judges the drain goal: kubectl drain returned and printed
+// "drained".
+func drained(r *sim.DrainResult) *Finding {
+	switch {
+	case r == nil:
+		return found("no drain ran")
+	case !r.Done:
+		return found("kubectl drain had not returned at the end of the run")
+	case !r.Drained:
+		return found("kubectl drain failed: {1}", r.Err)
+	}
+	return nil
+}
+
 // act plays the task's action; a Finding says why it could not.
-func act(c *story.Scene, a *Action) *Finding {
+func act(c *story.Scene, a *Action) (*Finding, *sim.DrainResult) {
+	if a.Drain != "" {
+		return nil, c.Drain(sim.DrainOptions{Node: a.Drain, IgnoreDaemonSets: true, Timeout: drainTimeout})
+	}
+	return play(c, a), nil
+}
+
+// play runs a set image or a probe failure.
+func play(c *story.Scene, a *Action) *Finding {
 	ns := a.Namespace
 	if ns == "" {
 		ns = "default"
@@ -232,7 +267,8 @@ func endState(c *sim.Cluster) *state {
 // historyKinds are the steps that explain a history goal's violation: the
 // rollout's scaling decisions and the pods' deletion.
 var historyKinds = map[string]bool{"deployment.rollout": true, "replicaset.shrink": true, "replicaset.diff": true,
-	"apiserver.graceful": true, "deployment.newrs": true, "deployment.recreatewait": true}
+	"apiserver.graceful": true, "deployment.newrs": true, "deployment.recreatewait": true,
+	"eviction.evicted": true, "eviction.nopdb": true, "drain.evicting": true}
 
 // maxSteps is how many trace steps explain one failed condition.
 const maxSteps = 4
@@ -253,7 +289,7 @@ func explaining(tr *trace.Trace, g *Goal, at time.Duration) []trace.Step {
 	}
 	inNS := func(s *trace.Step) bool {
 		parts := strings.SplitN(s.Object, "/", 3)
-		return len(parts) == 3 && parts[1] == g.Namespace
+		return len(parts) == 3 && parts[1] == g.Namespace || strings.HasPrefix(s.Kind, "drain.")
 	}
 	if g.History() {
 		// the controllers' decisions and the deletions in the second
@@ -273,8 +309,10 @@ func explaining(tr *trace.Trace, g *Goal, at time.Duration) []trace.Step {
 	}
 	for _, s := range tr.Steps {
 		switch {
-		case s.Kind == "kubectl.error", strings.HasPrefix(s.Kind, "story."):
+		case s.Kind == "kubectl.error", strings.HasPrefix(s.Kind, "story."), s.Kind == "drain.failed":
 			add(s, s.Kind+s.Get("message"))
+		case s.Kind == "eviction.refused":
+			add(s, s.Kind+s.Get("cause"))
 		case s.Kind == "event" && s.Get("type") == "Warning" && inNS(&s):
 			// one per reason and message, the pod names left out
 			add(s, s.Get("reason")+stripNames(s.Get("message")))

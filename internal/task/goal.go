@@ -71,6 +71,7 @@ var goalTypes = map[string]struct {
 	"restarts":     {needs: []string{"selector", "min"}},
 	"readyDelay":   {needs: []string{"selector", "seconds"}},
 	"rolloutDone":  {needs: []string{"deployment"}},
+	"drained":      {},
 	"minAvailable": {needs: []string{"selector", "min"}, history: true},
 	"maxPods":      {needs: []string{"selector", "max"}, history: true},
 	"oneVersion":   {needs: []string{"selector"}, history: true},

@@ -40,6 +40,11 @@ func ru() map[string]string {
 
 		"{1} pods Ready, more than {2}": "подов в Ready: {1}, больше {2}",
 
+		"no drain ran": "drain не запускался",
+		"kubectl drain had not returned at the end of the run":                           "kubectl drain не завершился к концу прогона",
+		"kubectl drain failed: {1}":                                                      "kubectl drain завершился ошибкой: {1}",
+		"`kubectl drain {1} --ignore-daemonsets --timeout 2m` after your objects are up": "`kubectl drain {1} --ignore-daemonsets --timeout 2m` после того, как ваши объекты поднимутся",
+
 		// reports
 		"labels": "метки",
 		"Starter manifest (task start --write FILE writes it to a file):": "Заготовка манифеста (task start --write FILE запишет её в файл):",

@@ -124,6 +124,9 @@ func actionText(a *Action, lang string) string {
 	if a.SetImage != "" {
 		return msgf(lang, "kubectl set image {1} after your objects are up", a.SetImage)
 	}
+	if a.Drain != "" {
+		return msgf(lang, "`kubectl drain {1} --ignore-daemonsets --timeout 2m` after your objects are up", a.Drain)
+	}
 	return msgf(lang, "the first Ready pod of {1} stops answering its {2} probe", a.Selector, a.Fail)
 }
 

@@ -64,6 +64,9 @@ type Action struct {
 	// "readiness" (it answers 503).
 	Fail     string `yaml:"fail"`
 	Selector string `yaml:"selector"`
+	// Drain runs kubectl drain NODE --ignore-daemonsets (--timeout 2m),
+	// with the disruption controller keeping the budgets' status.
+	Drain string `yaml:"drain"`
 }
 
 // Wrong is a plausible wrong solution and the condition it must fail (a
@@ -186,8 +189,14 @@ func (t *Task) validate() error {
 		}
 	}
 	if a := t.Action; a != nil {
-		if (a.SetImage == "") == (a.Fail == "") {
-			return fmt.Errorf("action: want setImage or fail")
+		n := 0
+		for _, set := range []bool{a.SetImage != "", a.Fail != "", a.Drain != ""} {
+			if set {
+				n++
+			}
+		}
+		if n != 1 {
+			return fmt.Errorf("action: want one of setImage, fail, drain")
 		}
 		if a.Fail != "" && a.Fail != "liveness" && a.Fail != "readiness" {
 			return fmt.Errorf("action: fail %q: want liveness or readiness", a.Fail)
