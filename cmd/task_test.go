@@ -20,6 +20,7 @@ func TestTaskGoldens(t *testing.T) {
 	runGolden(t, "task/check-rollout-fail-ru.txt", "task", "check", "rollout-no-downtime", "testdata/task/web-default.yaml", "--lang", "ru", "--now", "2026-03-01T09:00:00Z")
 	runGolden(t, "task/check-quota-fail.json", "task", "check", "quota-fit", "-f", "testdata/task/quota-default.yaml", "--hint", "--format", "json", "--now", "2026-03-01T09:00:00Z")
 	runGolden(t, "task/check-quota-fail.md", "task", "check", "quota-fit", "testdata/task/quota-default.yaml", "--format", "markdown", "--now", "2026-03-01T09:00:00Z")
+	runGolden(t, "task/check-drain-fail.txt", "task", "check", "drain-singleton", "testdata/task/auth-one.yaml", "--now", "2026-03-01T09:00:00Z")
 	runGolden(t, "task/solution-quota-fit.txt", "task", "solution", "quota-fit")
 	// the statuses after the checks above
 	runGolden(t, "task/list-after.txt", "task", "list", "--now", "2026-03-01T09:00:30Z")
