@@ -14,9 +14,13 @@ import (
 // other `k8sexplain …` line of README.md and of every command's --help
 // Example runs and must exit 0.
 var notRun = map[string]string{
-	"quiz":             "interactive, and reads/writes the user's progress in ~/.local/state",
-	"grpc-skew --live": "opens real gRPC connections on 127.0.0.1 (covered by internal/grpclive tests)",
-	"man ":             "writes files into DIR (covered by TestHelpEnvironmentAndManPages)",
+	"quiz":                               "interactive, and reads/writes the user's progress in ~/.local/state",
+	"grpc-skew --live":                   "opens real gRPC connections on 127.0.0.1 (covered by internal/grpclive tests)",
+	"man ":                               "writes files into DIR (covered by TestHelpEnvironmentAndManPages)",
+	"task check":                         "checks the learner's own manifest file and records progress (covered by TestTaskGoldens, with cmd/testdata/task)",
+	"task list":                          "reads the user's progress in ~/.local/state (covered by TestTaskGoldens)",
+	"task solution":                      "needs a first check in the user's progress (covered by TestTaskGoldens)",
+	"task start sched-gpu-nodes --write": "writes a file (covered by TestTaskStartWrites)",
 	// A flag anywhere on the line (a key starting with --).
 	"--kubeconfig": "applies to a real cluster (covered by internal/live: fake and httptest API servers, TestLiveCluster)",
 }

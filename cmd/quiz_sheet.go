@@ -12,6 +12,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/quiz"
 	"github.com/k8sexplain/k8sexplain/internal/readcap"
+	"github.com/k8sexplain/k8sexplain/internal/task"
 	"github.com/spf13/cobra"
 )
 
@@ -88,7 +89,17 @@ func quizStatsRun(o *QuizStatsOptions) error {
 	if err != nil {
 		return fmt.Errorf("load progress: %w", err)
 	}
-	return o.render(versioned("k8sexplain.quiz-stats/v1", quiz.StatsDoc(quiz.ComputeStats(e.bank, st, e.now()), e.g.Lang)))
+	stats := quiz.ComputeStats(e.bank, st, e.now())
+	tasks, err := task.All()
+	if err != nil {
+		return fmt.Errorf("tasks: %w", err)
+	}
+	items := make([]quiz.TaskItem, len(tasks))
+	for i, t := range tasks {
+		items[i] = quiz.TaskItem{ID: taskID(t.ID), Topic: t.Topic}
+	}
+	stats.AddTasks(st, items, e.now())
+	return o.render(versioned("k8sexplain.quiz-stats/v1", quiz.StatsDoc(stats, e.g.Lang)))
 }
 
 // resetProgress deletes the progress after a confirmation: --yes, a survey

@@ -124,6 +124,7 @@ var topCommands = []topCommand{
 	{"dnat", dnatShort, func(f *Factory) *cobra.Command { return NewCmdDNAT(f, nil) }},
 	{"grpc-skew", grpcSkewShort, func(f *Factory) *cobra.Command { return NewCmdGRPCSkew(f, nil) }},
 	{"quiz", quizShort, func(f *Factory) *cobra.Command { return NewCmdQuiz(f, nil) }},
+	{"task", taskShort, func(f *Factory) *cobra.Command { return NewCmdTask(f, nil) }},
 }
 
 // stub stands in for a command the command line does not name: root

@@ -21,6 +21,8 @@ func ru() map[string]string {
 		" for help":                                               " — подсказка",
 		"{1:# question|# questions}":                              "{1:# вопрос|# вопроса|# вопросов}",
 		"{1:# review|# reviews}; streak {2:# day|# days}; {3} due now, {4} new, {5} of {6} mastered.": "Ответов: {1}; серия: {2:# день|# дня|# дней}; к повторению: {3}, новых: {4}, освоено {5} из {6}.",
+		"Tasks":                                "Задачи",
+		"Hands-on tasks (k8sexplain task)":     "Практические задачи (k8sexplain task)",
 		"no answer":                            "нет ответа",
 		"one number expected":                  "нужен один номер",
 		"a step is repeated":                   "шаг повторяется",

@@ -20,6 +20,50 @@ type Stats struct {
 	Total    int         `json:"total"`
 	NextDue  *time.Time  `json:"next_due,omitempty"`
 	Topics   []TopicStat `json:"topics"`
+	// Tasks are the hands-on tasks (k8sexplain task) per topic: Questions
+	// counts the tasks, Mastered those whose last check passed and whose
+	// card has graduated, as for questions.
+	Tasks []TopicStat `json:"tasks,omitempty"`
+}
+
+// TaskItem is a hands-on task as the stats count it: its card id in the
+// store ("task/ID") and its topic.
+type TaskItem struct{ ID, Topic string }
+
+// AddTasks fills s.Tasks from the tasks' cards in st.
+func (s *Stats) AddTasks(st *State, tasks []TaskItem, now time.Time) {
+	by := map[string]*TopicStat{}
+	sums := map[string]float64{}
+	var order []string
+	for _, t := range tasks {
+		x := by[t.Topic]
+		if x == nil {
+			x = &TopicStat{Topic: t.Topic}
+			by[t.Topic] = x
+			order = append(order, t.Topic)
+		}
+		x.Questions++
+		p := st.Cards[t.ID]
+		if p == nil {
+			continue
+		}
+		x.Seen++
+		sums[t.Topic] += p.LastScore
+		if p.Card.State == fsrs.Review && p.LastScore >= revisitBelow {
+			x.Mastered++
+		}
+		if !p.Card.Due.After(now) {
+			x.Due++
+		}
+	}
+	sort.Strings(order)
+	for _, topic := range order {
+		x := by[topic]
+		if x.Seen > 0 {
+			x.LastScore = round3(sums[topic] / float64(x.Seen))
+		}
+		s.Tasks = append(s.Tasks, *x)
+	}
 }
 
 // TopicStat is the mastery of one topic. A question is mastered when its
@@ -98,6 +142,19 @@ func StatsDoc(s *Stats, lang string) *report.Doc {
 		bars.Rows = append(bars.Rows, report.Bar{Label: x.Topic, Value: math100(x.Mastered, x.Questions)})
 	}
 	d.T(t)
+	if len(s.Tasks) > 0 {
+		tt := &report.Table{Header: []string{msg(lang, "Topic"), msg(lang, "Tasks"), msg(lang, "Seen"),
+			msg(lang, "Mastered"), msg(lang, "Due"), msg(lang, "Last score")}, Right: []bool{false, true, true, true, true, true}}
+		for _, x := range s.Tasks {
+			score := "-"
+			if x.Seen > 0 {
+				score = percent(x.LastScore)
+			}
+			tt.Rows = append(tt.Rows, []string{x.Topic, fmt.Sprint(x.Questions), fmt.Sprint(x.Seen), fmt.Sprint(x.Mastered), fmt.Sprint(x.Due), score})
+		}
+		d.H(1, msg(lang, "Hands-on tasks (k8sexplain task)"))
+		d.T(tt)
+	}
 	d.H(1, msg(lang, "Mastery by topic"))
 	d.B(bars)
 	return d

@@ -11,6 +11,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/sim/kubelet"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 )
 
 // What the stories (package sim/story) drive a settled cluster with and
@@ -134,4 +135,18 @@ func NeedsStatefulSets(objs []manifest.Object) bool {
 		}
 	}
 	return false
+}
+
+// OnCommit has f told every committed change after the state log is: the
+// object as stored and whether it was deleted. A task grades what the
+// cluster went through (the fewest pods available during a rollout), not
+// only where it ended. f must not change the object.
+func (c *Cluster) OnCommit(f func(obj runtime.Object, deleted bool)) {
+	prev := c.api.OnCommit
+	c.api.OnCommit = func(ev apiserver.Event) {
+		if prev != nil {
+			prev(ev)
+		}
+		f(ev.Obj, ev.Type == apiserver.Deleted)
+	}
 }

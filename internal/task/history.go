@@ -1,0 +1,125 @@
+package task
+
+import (
+	"sort"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// history follows every committed pod change (sim.Cluster.OnCommit) and
+// judges the history goals after each one while it is on: the first
+// violation of each goal is kept with its virtual time.
+type history struct {
+	on    bool
+	now   func() time.Duration
+	pods  map[string]*corev1.Pod
+	goals []*Goal
+	first map[string]violation
+}
+
+type violation struct {
+	at   time.Duration
+	find *Finding
+}
+
+func newHistory(goals []Goal, now func() time.Duration) *history {
+	h := &history{now: now, pods: map[string]*corev1.Pod{}, first: map[string]violation{}}
+	for i := range goals {
+		if goals[i].History() {
+			h.goals = append(h.goals, &goals[i])
+		}
+	}
+	return h
+}
+
+// commit is the cluster's OnCommit hook.
+func (h *history) commit(obj runtime.Object, deleted bool) {
+	p, ok := obj.(*corev1.Pod)
+	if !ok {
+		return
+	}
+	key := p.Namespace + "/" + p.Name
+	if deleted {
+		delete(h.pods, key)
+	} else {
+		h.pods[key] = p
+	}
+	if !h.on {
+		return
+	}
+	for _, g := range h.goals {
+		if _, seen := h.first[g.ID]; seen {
+			continue
+		}
+		if f := h.judge(g); f != nil {
+			h.first[g.ID] = violation{at: h.now(), find: f}
+		}
+	}
+}
+
+// matching are the goal's pods in the store now, terminating ones too,
+// by name.
+func (h *history) matching(g *Goal) []*corev1.Pod {
+	var out []*corev1.Pod
+	for _, p := range h.pods {
+		if p.Namespace == g.Namespace && g.sel.Matches(labels.Set(p.Labels)) {
+			out = append(out, p)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+func (h *history) judge(g *Goal) *Finding {
+	pods := h.matching(g)
+	switch g.Type {
+	case "minAvailable":
+		// Available as the ReplicaSet counts it with minReadySeconds 0:
+		// Ready and not being deleted (controller.FilterActivePods).
+		n := 0
+		for _, p := range pods {
+			if p.DeletionTimestamp == nil && podReady(p) {
+				n++
+			}
+		}
+		if n < g.Min {
+			return found("only {1} pods of {2} available, fewer than {3}", n, g.Selector, g.Min)
+		}
+	case "maxPods":
+		n := 0
+		for _, p := range pods {
+			if p.DeletionTimestamp == nil {
+				n++
+			}
+		}
+		if n > g.Max {
+			return found("{1} pods of {2} at once, more than {3}", n, g.Selector, g.Max)
+		}
+	case "oneVersion":
+		byImage := map[string]string{}
+		var images []string
+		for _, p := range pods {
+			if len(p.Spec.Containers) == 0 || p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed {
+				continue
+			}
+			img := p.Spec.Containers[0].Image
+			if _, ok := byImage[img]; !ok {
+				byImage[img] = p.Name
+				images = append(images, img)
+			}
+		}
+		if len(images) > 1 {
+			sort.Strings(images)
+			names := make([]string, len(images))
+			for i, img := range images {
+				names[i] = byImage[img] + " (" + img + ")"
+			}
+			return found("pods of two versions exist at once: {1}", strings.Join(names, ", "))
+		}
+	}
+	return nil
+}
