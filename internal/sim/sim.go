@@ -211,19 +211,7 @@ func (c *Cluster) components() ([]Component, error) {
 		c.sched.useProfile(*c.cfg.Scheduler, c.cfg.SchedulerSource)
 	}
 	comps := []Component{c.deploy, rs, c.slices, quota, sas, rootCA}
-	if c.cfg.Disruption {
-		comps = append(comps, controller.NewDisruption(kcm, saClient("disruption-controller", "disruption-controller", trace.PhaseController), eng, rec))
-	}
-	if c.cfg.Autoscaling {
-		// metrics-server is an add-on in kube-system with its own service
-		// account; the HPA controller reads it through the aggregated API.
-		c.metrics = newMetricsServer(saClient("metrics-server", "metrics-server", trace.PhaseReady), eng, rec)
-		c.hpa = controller.NewHPA(kcm, saClient("horizontal-pod-autoscaler", "horizontal-pod-autoscaler", trace.PhaseController), eng, rec, c.metrics)
-		comps = append(comps, c.hpa)
-	}
-	if c.cfg.StatefulSets {
-		comps = append(comps, controller.NewStatefulSet(kcm, saClient("statefulset-controller", "statefulset-controller", trace.PhaseController), eng, rec))
-	}
+	comps = append(comps, c.optionalControllers(kcm, saClient)...)
 	comps = append(comps, kcm, c.sched)
 	c.kubelets = map[string]*kubelet.Kubelet{}
 	first := firstWorker(c.nodes)
@@ -263,6 +251,28 @@ func (c *Cluster) components() ([]Component, error) {
 		comps = append(comps, c.metrics)
 	}
 	return append(comps, newDNSAgent(saClient("coredns", "coredns", trace.PhaseReady), rec, ClusterDomain)), nil
+}
+
+// optionalControllers are the controllers only some stories run
+// (Config.Disruption, Autoscaling, StatefulSets), so the other traces keep
+// their watches and requests.
+func (c *Cluster) optionalControllers(kcm *informer.Factory, saClient func(name, account string, phase trace.Phase) *apiserver.Client) []Component {
+	eng, rec := c.eng, c.rec
+	var comps []Component
+	if c.cfg.Disruption {
+		comps = append(comps, controller.NewDisruption(kcm, saClient("disruption-controller", "disruption-controller", trace.PhaseController), eng, rec))
+	}
+	if c.cfg.Autoscaling {
+		// metrics-server is an add-on in kube-system with its own service
+		// account; the HPA controller reads it through the aggregated API.
+		c.metrics = newMetricsServer(saClient("metrics-server", "metrics-server", trace.PhaseReady), eng, rec)
+		c.hpa = controller.NewHPA(kcm, saClient("horizontal-pod-autoscaler", "horizontal-pod-autoscaler", trace.PhaseController), eng, rec, c.metrics)
+		comps = append(comps, c.hpa)
+	}
+	if c.cfg.StatefulSets {
+		comps = append(comps, controller.NewStatefulSet(kcm, saClient("statefulset-controller", "statefulset-controller", trace.PhaseController), eng, rec))
+	}
+	return comps
 }
 
 // sa is a service account's identity in kube-system (a controller of

@@ -262,7 +262,14 @@ func RunSpace(s SpaceScenario) (*SpaceStory, error) {
 	sc.replicate("delete " + KeyEvent)
 	sc.state()
 
-	// Recovery: compact, defragment, disarm, write.
+	sc.recover(s, story, value)
+	story.Steps = sc.steps
+	return story, nil
+}
+
+// recover is the operator's way out: compact, defragment (followers
+// first, the leader last), disarm the alarm, write again.
+func (sc *spaceCluster) recover(s SpaceScenario, story *SpaceStory, value int) {
 	sc.phase = SpacePhaseRecover
 	rev := s.Compact
 	if rev == 0 {
@@ -290,8 +297,6 @@ func RunSpace(s SpaceScenario) (*SpaceStory, error) {
 	sc.replicate("alarm deactivate NOSPACE 1")
 	story.Recovered = sc.tryPut(KeyBig, value, true)
 	sc.state()
-	story.Steps = sc.steps
-	return story, nil
 }
 
 func (sc *spaceCluster) add(st SpaceStep) {
