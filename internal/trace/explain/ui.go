@@ -30,7 +30,7 @@ func uiFor(lang string) ui {
 	for i := 1; i < len(u.Phases); i++ {
 		u.Phases[i] = m(fmt.Sprintf("phase.%d", i))
 	}
-	for _, story := range []string{"rollout", "delete", "crash", "node-failure", "drain"} {
+	for _, story := range []string{"rollout", "delete", "crash", "node-failure", "drain", "preempt"} {
 		u.Stories[story] = m("story." + story)
 	}
 	return u
