@@ -42,6 +42,7 @@ func NewCmdTrace(f *Factory) *cobra.Command {
 		NewCmdTraceRollout(f, nil),
 		NewCmdTraceNodeFailure(f, nil),
 		NewCmdTraceDrain(f, nil),
+		NewCmdTracePreempt(f, nil),
 		NewCmdTraceDelete(f, nil),
 		NewCmdTraceCrash(f, nil),
 		NewCmdTraceAutoscale(f, nil),

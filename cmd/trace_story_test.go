@@ -32,6 +32,7 @@ var storyCases = []struct {
 		[]string{"trace", "node-failure", "-f", "examples/app.yaml", "--node", "node-a", "--bare-pod=false"}},
 	{"trace-drain", []string{"trace", "drain", "node-b", "examples/app.yaml", "--nodes", "2", "--pdb", "minAvailable=2"},
 		[]string{"trace", "drain", "node-b", "examples/app.yaml", "--nodes", "2", "--pdb", "minAvailable=2", "--disable-eviction"}},
+	{"trace-preempt", []string{"trace", "preempt"}, []string{"trace", "preempt", "--pdb", "minAvailable=2"}},
 }
 
 func TestStoryGolden(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
@@ -39,9 +40,12 @@ type schedAgent struct {
 	services *informer.Informer[*corev1.Service]
 	rsets    *informer.Informer[*appsv1.ReplicaSet]
 	pods     *informer.Informer[*corev1.Pod]
-	failed   map[types.UID]*corev1.Pod // unschedulable, waiting for a cluster change
-	others   map[types.UID]bool        // pods for another scheduler, already reported
-	Pending  map[types.UID]string      // unschedulable pods' messages, for the summary
+	// pdbs is the PodDisruptionBudget lister preemption reads, nil when
+	// the cluster keeps no budgets' status (Config.Disruption).
+	pdbs    *informer.Informer[*policyv1.PodDisruptionBudget]
+	failed  map[types.UID]*corev1.Pod // unschedulable, waiting for a cluster change
+	others  map[types.UID]bool        // pods for another scheduler, already reported
+	Pending map[types.UID]string      // unschedulable pods' messages, for the summary
 	// weights are the profile's Score weights as the score step's
 	// explanation lists them (scheduler.Profile.Describe), built once.
 	weights string
@@ -82,6 +86,9 @@ func (s *schedAgent) Start() {
 	s.services.Run(s.c)
 	s.rsets.Run(s.c)
 	s.pods.Run(s.c)
+	if s.pdbs != nil {
+		s.pdbs.Run(s.c)
+	}
 }
 
 // useProfile replaces the default profile with one from a
@@ -190,7 +197,13 @@ func (s *schedAgent) retryFailed() {
 	for _, p := range s.failed {
 		pods = append(pods, p)
 	}
-	sort.Slice(pods, func(i, j int) bool { // namespace/name order, without a name kept for every pod ever queued
+	// The active queue's PrioritySort: higher spec.priority first (a
+	// preemptor before the pods it made room against), then namespace/name
+	// order, without a name kept for every pod ever queued.
+	sort.Slice(pods, func(i, j int) bool {
+		if pi, pj := scheduler.PodPriority(pods[i]), scheduler.PodPriority(pods[j]); pi != pj {
+			return pi > pj
+		}
 		return pods[i].Namespace+"/"+pods[i].Name < pods[j].Namespace+"/"+pods[j].Name
 	})
 	for _, p := range pods {
@@ -236,15 +249,21 @@ func (s *schedAgent) scheduleOne(p *engine.Proc, pod *corev1.Pod) {
 			Placement: filterPlacement(res)})
 	}
 	if res.Node == "" {
+		// PostFilter: DefaultPreemption may nominate a node and evict
+		// victims there (preempt.go).
+		nominated, msg := s.postFilter(pod, res)
 		s.failed[pod.UID] = pod
-		s.Pending[pod.UID] = res.Message
+		s.Pending[pod.UID] = msg
 		// The scheduler records through events.k8s.io/v1 (schedule_one.go
 		// handleSchedulingFailure: action "Scheduling").
-		s.c.EventV1(trace.PhaseScheduler, pod, "Warning", "FailedScheduling", "Scheduling", res.Message)
+		s.c.EventV1(trace.PhaseScheduler, pod, "Warning", "FailedScheduling", "Scheduling", msg)
 		upd := pod.DeepCopy()
+		if nominated != "" {
+			upd.Status.NominatedNodeName = nominated
+		}
 		upd.Status.Phase = corev1.PodPending
 		upd.Status.Conditions = append(upd.Status.Conditions, corev1.PodCondition{Type: corev1.PodScheduled,
-			Status: corev1.ConditionFalse, Reason: corev1.PodReasonUnschedulable, Message: res.Message})
+			Status: corev1.ConditionFalse, Reason: corev1.PodReasonUnschedulable, Message: msg})
 		apiserver.StampConditions(&pod.Status, &upd.Status, pod.Generation, s.eng.Now())
 		// The scheduler patches the condition in (scheduler util.PatchPodStatus).
 		s.c.PatchPodStatus(pod, upd, nil)

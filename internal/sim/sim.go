@@ -19,6 +19,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
@@ -207,6 +208,9 @@ func (c *Cluster) components() ([]Component, error) {
 	}
 	c.slices.BatchPeriod = c.cfg.EndpointUpdatesBatchPeriod
 	c.sched = newSchedAgent(api.NewClient("default-scheduler", cert("system:kube-scheduler"), trace.PhaseScheduler), eng, rec)
+	if c.cfg.Disruption {
+		c.sched.pdbs = informer.New[*policyv1.PodDisruptionBudget]("poddisruptionbudgets")
+	}
 	if c.cfg.Scheduler != nil {
 		c.sched.useProfile(*c.cfg.Scheduler, c.cfg.SchedulerSource)
 	}

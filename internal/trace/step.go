@@ -120,7 +120,7 @@ type Trace struct {
 	Summary Summary
 	Failed  string // set when the apply stopped on an error (the one-line message)
 	// Story names the scenario ("apply", "rollout", "delete", "crash",
-	// "node-failure"); every story but apply reads as one timeline.
+	// "node-failure", "drain", "preempt"); every story but apply reads as one timeline.
 	Story string
 	// Start is the virtual time the story begins (after the cluster settled);
 	// times are printed relative to it.

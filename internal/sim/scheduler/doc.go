@@ -40,10 +40,13 @@
 //   - The FailedScheduling message exactly as FitError.Error builds it,
 //     including the PostFilter sentences of DynamicResources and
 //     DefaultPreemption.
+//   - DefaultPreemption's victim search and node choice (preemption.go,
+//     Preempt): lower-priority pods only, reprieve with PodDisruptionBudget
+//     violators first, and pickOneNodeForPreemption's criteria; the caller
+//     evicts the victims and writes nominatedNodeName.
 //
-// What it leaves out: preemption itself (the simulator has no priorities, so
-// DefaultPreemption can only ever report that it found no victims or that
-// preemption cannot help), volumes (VolumeBinding, VolumeZone,
+// What it leaves out: nominated pods counted on their node by later cycles,
+// preemption's candidate sampling (every node is a candidate), volumes (VolumeBinding, VolumeZone,
 // VolumeRestrictions, NodeVolumeLimits), DynamicResources beyond its
 // PostFilter sentence, PodTopologySpread's nodeTaintsPolicy, pod affinity's
 // matchLabelKeys (the API server merges them into the selector) and

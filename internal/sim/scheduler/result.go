@@ -204,6 +204,18 @@ func failureMessage(pod *corev1.Pod, numAll int, verdicts []NodeVerdict, dra boo
 	return msg + " " + post
 }
 
+// WithoutPostFilter is a FailedScheduling message without its PostFilter
+// sentence: what FitError.Error prints when preemption succeeded (its
+// Success status has no message) or when the scheduler adds its own.
+func WithoutPostFilter(msg string) string {
+	for _, cut := range []string{" no new claims to deallocate, preemption: ", " preemption: "} {
+		if i := strings.Index(msg, cut); i >= 0 {
+			return msg[:i]
+		}
+	}
+	return msg
+}
+
 func histogram(counts map[string]int) string {
 	parts := make([]string, 0, len(counts))
 	for r, n := range counts {

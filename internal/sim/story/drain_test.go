@@ -181,6 +181,34 @@ spec:
 	}
 }
 
+// A pod a DaemonSet controls is refused without --ignore-daemonsets and
+// left in place with it, with kubectl's warning.
+func TestDrainDaemonSetPods(t *testing.T) {
+	extra := `apiVersion: v1
+kind: Pod
+metadata:
+  name: agent
+  ownerReferences: [{apiVersion: apps/v1, kind: DaemonSet, name: agent, uid: 6f0d3c3e-0000-4000-8000-000000000001, controller: true}]
+spec:
+  nodeName: node-b
+  containers: [{name: c, image: busybox:1.36, command: [sleep, infinity]}]
+`
+	tr, res := drainStory(t, extra, 3, sim.DrainOptions{Node: "node-b"})
+	want := `error: unable to drain node "node-b" due to error: cannot delete DaemonSet-managed Pods (use --ignore-daemonsets to ignore): default/agent, continuing command...`
+	if got := lines(tr, "drain.failed"); res.Drained || len(got) != 1 || !strings.HasPrefix(got[0], want+"\n") {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	tr, res = drainStory(t, extra, 3, sim.DrainOptions{Node: "node-b", IgnoreDaemonSets: true})
+	if w := lines(tr, "drain.warning"); !res.Drained || len(w) != 1 || w[0] != "Warning: ignoring DaemonSet-managed Pods: default/agent" {
+		t.Errorf("drained %v, warnings %q", res.Drained, w)
+	}
+	for _, s := range simtest.StepsOf(tr, "drain.evicting") {
+		if strings.HasSuffix(s.Object, "/agent") {
+			t.Error("the DaemonSet pod was evicted")
+		}
+	}
+}
+
 // The Eviction API's texts are upstream's, letter for letter
 // (pkg/registry/core/pod/storage/eviction.go v1.37).
 func TestEvictionTexts(t *testing.T) {
