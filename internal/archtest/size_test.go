@@ -49,7 +49,6 @@ var sizeExceptions = map[string]string{
 	// Not split yet (issue 26 §3): each mirrors one long upstream function
 	// and needs its own golden-checked split.
 	"internal/sim/agents.go:proxyAgent.syncProxyRules":            "not split yet",
-	"internal/sim/kubeproxy/explain/iptables.go:walkSection":      "not split yet",
 	"internal/sim/kubeproxy/fromapi.go:FromAPI":                   "not split yet",
 	"internal/sim/kubeproxy/nftables.go:BuildNFT":                 "not split yet (nftables proxier.go syncProxyRules)",
 	"internal/sim/scheduler/registry.go:Registry.NewProfile":      "not split yet",

@@ -107,7 +107,7 @@ func TestUnknownTypeIsAFileLineError(t *testing.T) {
 		got = append(got, err.Error())
 	}
 	want := []string{
-		`x.yaml:9 (q-essay): type "essay" is not one of single, multi, order, numeric, text`,
+		`x.yaml:9 (q-essay): type "essay" is not one of ` + strings.Join(Types, ", "), // the registry: kinds
 		`x.yaml:9 (q-essay): choices are only for single, multi and order`,
 	}
 	if !slices.Equal(got, want) {

@@ -203,6 +203,34 @@ func dataWalk(w kubeproxy.Walk, dest string) *DataWalk {
 	return dw
 }
 
+// walkItems are the walk told in five points: the masquerade mark, the
+// service chain, the random pick among n endpoints, the DNAT (or the
+// hairpin), the masquerade or not.
+func walkItems(c cat, in Input, w *kubeproxy.Walk, client, chain string, n int) []string {
+	s1 := c.F("walk.s1") + " "
+	switch {
+	case in.Config.MasqueradeAll:
+		s1 += c.F("walk.s1all")
+	case in.Config.ClusterCIDR != "":
+		s1 += c.F("walk.s1cidr", client)
+	default:
+		s1 += c.F("walk.s1none")
+	}
+	items := []string{s1, c.F("walk.s2", chain)}
+	if n > 1 {
+		items = append(items, c.F("walk.s3"))
+	}
+	if w.Hairpin {
+		items = append(items, c.F("walk.s4hairpin", w.SEP, w.Endpoint))
+	} else {
+		items = append(items, c.F("walk.s4", w.SEP, w.Endpoint))
+	}
+	if w.Masquerade {
+		return append(items, c.F("walk.s5masq", w.After.Src))
+	}
+	return append(items, c.F("walk.s5"))
+}
+
 // walkSection sends one connection through the rules, then K more if
 // asked, and returns the first connection's walk.
 func walkSection(d *report.Doc, c cat, in Input, rs kubeproxy.Ruleset, data *Data) *kubeproxy.Walk {
@@ -240,34 +268,11 @@ func walkSection(d *report.Doc, c cat, in Input, rs kubeproxy.Ruleset, data *Dat
 		d.Sequence = rejectSequence(c, in, client, sport, "DROP")
 		return &w
 	}
-	s1 := c.F("walk.s1") + " "
-	switch {
-	case in.Config.MasqueradeAll:
-		s1 += c.F("walk.s1all")
-	case in.Config.ClusterCIDR != "":
-		s1 += c.F("walk.s1cidr", client)
-	default:
-		s1 += c.F("walk.s1none")
-	}
 	chain, eps := sp.SVCChain(), sp.UsableEndpoints()
 	if sp.InternalPolicyLocal {
 		chain, eps = sp.SVLChain(), sp.Categorize(in.Config.NodeName).Local
 	}
-	items := []string{s1, c.F("walk.s2", chain)}
-	if len(eps) > 1 {
-		items = append(items, c.F("walk.s3"))
-	}
-	if w.Hairpin {
-		items = append(items, c.F("walk.s4hairpin", w.SEP, w.Endpoint))
-	} else {
-		items = append(items, c.F("walk.s4", w.SEP, w.Endpoint))
-	}
-	if w.Masquerade {
-		items = append(items, c.F("walk.s5masq", w.After.Src))
-	} else {
-		items = append(items, c.F("walk.s5"))
-	}
-	d.L(items...)
+	d.L(walkItems(c, in, &w, client, chain, len(eps))...)
 	d.H(2, c.F("ct.h"))
 	d.P(c.F("ct.p." + proto))
 	d.C("", conntrackLine(sp, w, rng))
