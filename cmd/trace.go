@@ -24,6 +24,10 @@ import (
 	corev1 "k8s.io/api/core/v1"
 )
 
+// observeCommits, set only by tests, is told every change a trace's cluster
+// commits (TestTraceObjects compares them with the recorded ones).
+var observeCommits sim.CommitFunc
+
 // traceShort is the summary root --help lists.
 const traceShort = "Trace what the cluster does, step by step, from a deterministic simulation"
 
@@ -190,6 +194,7 @@ func traceApplyRun(o *TraceApplyOptions) error {
 	if len(apply) == 0 {
 		return exitcode.Inputf("%s: no objects to apply", strings.Join(o.Files, ", "))
 	}
+	cfg.OnCommit = observeCommits
 	cl, err := sim.NewCluster(cfg)
 	if err != nil {
 		return exitcode.AsInput(err)

@@ -104,6 +104,7 @@ func (o *StoryOptions) scene(cfg sim.Config) (*story.Scene, string, error) {
 			return nil, "", err
 		}
 	}
+	cfg.OnCommit = observeCommits
 	cl, err := sim.NewCluster(cfg)
 	if err != nil {
 		return nil, "", exitcode.AsInput(err)

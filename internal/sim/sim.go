@@ -89,7 +89,15 @@ type Config struct {
 	// (0: trace.DefaultStateLimit).
 	RecordState bool
 	StateLimit  int
+	// OnCommit, when set, is told every committed change as the API
+	// server's watchers receive it, and every Event stored (the objects
+	// test compares them with the recorded ones).
+	OnCommit CommitFunc
 }
+
+// CommitFunc is told one committed change: its watch event type (ADDED,
+// MODIFIED, DELETED), etcd revision, "namespace/name" key and object.
+type CommitFunc func(typ string, rev int64, key string, obj runtime.Object)
 
 // proxySample is how many nodes run a simulated kube-proxy.
 const proxySample = 10
@@ -173,6 +181,16 @@ func NewCluster(cfg Config) (*Cluster, error) {
 		}
 		c.startStateLog()
 		api.OnCommit = c.logState
+	}
+	if hook := cfg.OnCommit; hook != nil {
+		prev := api.OnCommit
+		api.OnCommit = func(ev apiserver.Event) {
+			if prev != nil {
+				prev(ev)
+			}
+			hook(string(ev.Type), ev.Rev, apiserver.MetaKey(ev.Obj), ev.Obj)
+		}
+		api.OnEvent = func(ev apiserver.Event) { hook(string(ev.Type), ev.Rev, apiserver.MetaKey(ev.Obj), ev.Obj) }
 	}
 	return c, nil
 }

@@ -327,46 +327,12 @@ func (s *Server) allocateNodePorts(svc *corev1.Service, step func(string, ...any
 	if s.nodePorts == nil {
 		s.nodePorts = map[int32]bool{}
 	}
-	var taken []int32
-	release := func() {
-		for _, p := range taken {
-			delete(s.nodePorts, p)
-		}
-	}
-	claim := func(p int32) string {
-		switch {
-		case p < nodePortBase || p >= nodePortBase+nodePortSize:
-			return fmt.Sprintf("provided port is not in the valid range. The range of valid ports is %d-%d", nodePortBase, nodePortBase+nodePortSize-1)
-		case s.nodePorts[p]:
-			return "provided port is already allocated" // portallocator.ErrAllocated
-		}
-		s.nodePorts[p] = true
-		taken = append(taken, p)
-		return ""
-	}
-	next := func() (int32, bool) {
-		if len(s.nodePorts) >= nodePortSize {
-			return 0, false
-		}
-		// Random in the upper band first, then anywhere free.
-		for range 64 {
-			p := int32(nodePortBase + nodePortOffset + s.eng.Rand().IntN(nodePortSize-nodePortOffset))
-			if !s.nodePorts[p] {
-				return p, true
-			}
-		}
-		for p := int32(nodePortBase + nodePortSize - 1); p >= nodePortBase; p-- {
-			if !s.nodePorts[p] {
-				return p, true
-			}
-		}
-		return 0, false
-	}
+	a := &portClaims{s: s}
 	// User-given ports first, so that a random pick never takes one.
 	for i := range svc.Spec.Ports {
 		if p := svc.Spec.Ports[i].NodePort; p != 0 {
-			if msg := claim(p); msg != "" {
-				release()
+			if msg := a.claim(p); msg != "" {
+				a.release()
 				return nil, AsStatus(apierrors.NewInvalid(schema.GroupKind{Kind: "Service"}, svc.Name,
 					field.ErrorList{field.Invalid(field.NewPath("spec", "ports").Index(i).Child("nodePort"), p, msg)}))
 			}
@@ -374,13 +340,12 @@ func (s *Server) allocateNodePorts(svc *corev1.Service, step func(string, ...any
 	}
 	for i := range svc.Spec.Ports {
 		if svc.Spec.Ports[i].NodePort == 0 && !lbNoPorts {
-			p, ok := next()
+			p, ok := a.next()
 			if !ok {
-				release()
+				a.release()
 				return nil, AsStatus(apierrors.NewInternalError(fmt.Errorf("failed to allocate a nodePort: range is full")))
 			}
-			s.nodePorts[p] = true
-			taken = append(taken, p)
+			a.take(p)
 			svc.Spec.Ports[i].NodePort = p
 		}
 	}
@@ -393,24 +358,83 @@ func (s *Server) allocateNodePorts(svc *corev1.Service, step func(string, ...any
 	if len(ports) > 0 {
 		step("apiserver.nodeport", "ports", strings.Join(ports, ", "), "type", string(svc.Spec.Type))
 	}
-	local := svc.Spec.ExternalTrafficPolicy == corev1.ServiceExternalTrafficPolicyLocal
-	if svc.Spec.Type == corev1.ServiceTypeLoadBalancer && local {
-		if p := svc.Spec.HealthCheckNodePort; p != 0 {
-			if msg := claim(p); msg != "" {
-				release()
-				return nil, AsStatus(apierrors.NewInternalError(fmt.Errorf("failed to allocate requested HealthCheck NodePort %d: %s", p, msg)))
-			}
-		} else {
-			p, ok := next()
-			if !ok {
-				release()
-				return nil, AsStatus(apierrors.NewInternalError(fmt.Errorf("failed to allocate a HealthCheck NodePort %d: range is full", p)))
-			}
-			s.nodePorts[p] = true
-			taken = append(taken, p)
-			svc.Spec.HealthCheckNodePort = p
+	if svc.Spec.Type == corev1.ServiceTypeLoadBalancer && svc.Spec.ExternalTrafficPolicy == corev1.ServiceExternalTrafficPolicyLocal {
+		if st := a.healthCheckPort(svc); st != nil {
+			return nil, st
 		}
 		step("apiserver.healthchecknodeport", "hc", svc.Spec.HealthCheckNodePort)
 	}
-	return release, nil
+	return a.release, nil
+}
+
+// portClaims are the node ports one Service's create has taken so far.
+type portClaims struct {
+	s     *Server
+	taken []int32
+}
+
+// take marks p allocated to this Service.
+func (a *portClaims) take(p int32) {
+	a.s.nodePorts[p] = true
+	a.taken = append(a.taken, p)
+}
+
+// release frees every port taken.
+func (a *portClaims) release() {
+	for _, p := range a.taken {
+		delete(a.s.nodePorts, p)
+	}
+}
+
+// claim takes a user-given port, or says why it cannot.
+func (a *portClaims) claim(p int32) string {
+	switch {
+	case p < nodePortBase || p >= nodePortBase+nodePortSize:
+		return fmt.Sprintf("provided port is not in the valid range. The range of valid ports is %d-%d", nodePortBase, nodePortBase+nodePortSize-1)
+	case a.s.nodePorts[p]:
+		return "provided port is already allocated" // portallocator.ErrAllocated
+	}
+	a.take(p)
+	return ""
+}
+
+// next is a free port: random in the upper band first, then anywhere free.
+func (a *portClaims) next() (int32, bool) {
+	s := a.s
+	if len(s.nodePorts) >= nodePortSize {
+		return 0, false
+	}
+	for range 64 {
+		p := int32(nodePortBase + nodePortOffset + s.eng.Rand().IntN(nodePortSize-nodePortOffset))
+		if !s.nodePorts[p] {
+			return p, true
+		}
+	}
+	for p := int32(nodePortBase + nodePortSize - 1); p >= nodePortBase; p-- {
+		if !s.nodePorts[p] {
+			return p, true
+		}
+	}
+	return 0, false
+}
+
+// healthCheckPort gives a LoadBalancer with externalTrafficPolicy: Local its
+// spec.healthCheckNodePort (alloc.go allocHealthCheckNodePort): the given
+// one if free, else a drawn one; on failure every port taken is freed.
+func (a *portClaims) healthCheckPort(svc *corev1.Service) *Status {
+	if p := svc.Spec.HealthCheckNodePort; p != 0 {
+		if msg := a.claim(p); msg != "" {
+			a.release()
+			return AsStatus(apierrors.NewInternalError(fmt.Errorf("failed to allocate requested HealthCheck NodePort %d: %s", p, msg)))
+		}
+		return nil
+	}
+	p, ok := a.next()
+	if !ok {
+		a.release()
+		return AsStatus(apierrors.NewInternalError(fmt.Errorf("failed to allocate a HealthCheck NodePort %d: range is full", p)))
+	}
+	a.take(p)
+	svc.Spec.HealthCheckNodePort = p
+	return nil
 }

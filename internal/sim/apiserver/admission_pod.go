@@ -262,44 +262,10 @@ func (s *Server) quotaCheck(pod *corev1.Pod, name string) ([]*corev1.ResourceQuo
 		if len(rq.Status.Hard) == 0 {
 			return nil, nil, forbid(fmt.Sprintf("status unknown for quota: %s, resources: %s", rq.Name, strings.Join(tracked, ",")))
 		}
-		// Constraints: a tracked compute resource must be set on every container.
-		missing := map[string][]string{}
-		for _, c := range append(append([]corev1.Container{}, pod.Spec.Containers...), pod.Spec.InitContainers...) {
-			cu := PodUsage(&corev1.Pod{Spec: corev1.PodSpec{Containers: []corev1.Container{c}}})
-			for _, k := range tracked {
-				if _, ok := cu[corev1.ResourceName(k)]; computeNames[corev1.ResourceName(k)] && !ok {
-					missing[k] = append(missing[k], c.Name)
-				}
-			}
+		if missing := missingCompute(pod, tracked); missing != "" {
+			return nil, nil, forbid(fmt.Sprintf("failed quota: %s: must specify %s", rq.Name, missing))
 		}
-		if len(missing) > 0 {
-			var parts []string
-			for _, k := range tracked {
-				if names := missing[k]; len(names) > 0 {
-					sort.Strings(names)
-					parts = append(parts, fmt.Sprintf("%s for: %s", k, strings.Join(names, ",")))
-				}
-			}
-			return nil, nil, forbid(fmt.Sprintf("failed quota: %s: must specify %s", rq.Name, strings.Join(parts, "; ")))
-		}
-		var exceeded []corev1.ResourceName
-		newUsed := rq.Status.Used.DeepCopy()
-		if newUsed == nil {
-			newUsed = corev1.ResourceList{}
-		}
-		for _, k := range tracked {
-			rn := corev1.ResourceName(k)
-			req, ok := usage[rn]
-			if !ok || req.IsZero() {
-				continue
-			}
-			n := newUsed[rn]
-			n.Add(req)
-			newUsed[rn] = n
-			if hard := rq.Status.Hard[rn]; n.Cmp(hard) > 0 {
-				exceeded = append(exceeded, rn)
-			}
-		}
+		newUsed, exceeded := charge(rq, usage, tracked)
 		if len(exceeded) > 0 {
 			pick := func(l corev1.ResourceList) string {
 				var p []string
@@ -324,6 +290,53 @@ func (s *Server) quotaCheck(pod *corev1.Pod, name string) ([]*corev1.ResourceQuo
 		notes = append(notes, strings.Join(charged, ", "))
 	}
 	return out, notes, nil
+}
+
+// missingCompute is the quota evaluator's constraint: a tracked compute
+// resource must be set on every container; it lists, per resource, the
+// containers without it ("" when none is missing).
+func missingCompute(pod *corev1.Pod, tracked []string) string {
+	missing := map[string][]string{}
+	for _, c := range append(append([]corev1.Container{}, pod.Spec.Containers...), pod.Spec.InitContainers...) {
+		cu := PodUsage(&corev1.Pod{Spec: corev1.PodSpec{Containers: []corev1.Container{c}}})
+		for _, k := range tracked {
+			if _, ok := cu[corev1.ResourceName(k)]; computeNames[corev1.ResourceName(k)] && !ok {
+				missing[k] = append(missing[k], c.Name)
+			}
+		}
+	}
+	var parts []string
+	for _, k := range tracked {
+		if names := missing[k]; len(names) > 0 {
+			sort.Strings(names)
+			parts = append(parts, fmt.Sprintf("%s for: %s", k, strings.Join(names, ",")))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// charge adds the pod's usage of the tracked resources to the quota's
+// status.used; exceeded are those now above hard.
+func charge(rq *corev1.ResourceQuota, usage corev1.ResourceList, tracked []string) (corev1.ResourceList, []corev1.ResourceName) {
+	var exceeded []corev1.ResourceName
+	newUsed := rq.Status.Used.DeepCopy()
+	if newUsed == nil {
+		newUsed = corev1.ResourceList{}
+	}
+	for _, k := range tracked {
+		rn := corev1.ResourceName(k)
+		req, ok := usage[rn]
+		if !ok || req.IsZero() {
+			continue
+		}
+		n := newUsed[rn]
+		n.Add(req)
+		newUsed[rn] = n
+		if hard := rq.Status.Hard[rn]; n.Cmp(hard) > 0 {
+			exceeded = append(exceeded, rn)
+		}
+	}
+	return newUsed, exceeded
 }
 
 // admitQuota runs ResourceQuota admission for a new pod and, when it

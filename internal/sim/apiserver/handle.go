@@ -3,12 +3,9 @@ package apiserver
 import (
 	"fmt"
 	"net/http"
-	"slices"
 	"strings"
 
-	"github.com/k8sexplain/k8sexplain/internal/manifest"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
@@ -47,233 +44,191 @@ func (r request) path() string {
 	return p
 }
 
-// handle runs the API server's request pipeline for one request.
+// call is one request on its way through the API server's pipeline: who
+// sent it, what it asks, whom to answer, and the steps it records.
+type call struct {
+	s        *Server
+	c        *Client
+	r        *request
+	done     Done
+	loud     bool        // kubectl's own requests show without -v
+	apiPhase trace.Phase // the phase the pipeline's steps are shown in
+	release  func()      // undoes a ClusterIP allocation when the create fails
+}
+
+// step records one pipeline step of the request (verbose unless kubectl's).
+func (k *call) step(phase trace.Phase, kind string, fields ...any) {
+	s, r := k.s, k.r
+	if s.rec.Full() {
+		return
+	}
+	s.rec.Add(trace.Step{Phase: phase, Actor: "kube-apiserver", Kind: kind, Verbose: !k.loud,
+		Object: r.res.Plural + "/" + r.ns + "/" + r.name, Fields: trace.F(fields...)})
+}
+
+// apiStep records a step in the pipeline's phase.
+func (k *call) apiStep(kind string, fields ...any) { k.step(k.apiPhase, kind, fields...) }
+
+// fail refuses the request: it undoes an allocation made for it and answers
+// with st one request latency later.
+func (k *call) fail(st *Status) {
+	if k.release != nil {
+		k.release()
+	}
+	k.step(k.c.Phase, "apiserver.reject", "status", st.StatusLine(), "message", st.Message)
+	done := k.done
+	k.s.eng.After(RequestLatency, func() {
+		if done != nil {
+			done(nil, st)
+		}
+	})
+}
+
+// handle runs the API server's request pipeline for one request:
+// authentication and authorization, then by verb a read, a delete, a
+// binding, a patch, or a create or update through admission, validation
+// and the store.
 func (s *Server) handle(c *Client, r *request, done Done) {
-	loud := c.Loud && r.verb != "get" && r.verb != "list" // kubectl's GET before a create shows only with -v
-	step := func(phase trace.Phase, kind string, fields ...any) {
-		if s.rec.Full() {
-			return
-		}
-		s.rec.Add(trace.Step{Phase: phase, Actor: "kube-apiserver", Kind: kind, Verbose: !loud,
-			Object: r.res.Plural + "/" + r.ns + "/" + r.name, Fields: trace.F(fields...)})
-	}
+	k := &call{s: s, c: c, r: r, done: done, loud: c.Loud && r.verb != "get" && r.verb != "list", // kubectl's GET before a create shows only with -v
+		apiPhase: trace.PhaseAPIServer}
 	if !c.Loud {
+		k.apiPhase = c.Phase
 		if !s.rec.Full() {
-			step(c.Phase, "apiserver.request", "verb", verbHTTP(*r), "path", r.path(), "user", c.ID.User)
+			k.step(c.Phase, "apiserver.request", "verb", verbHTTP(*r), "path", r.path(), "user", c.ID.User)
 		}
 	}
-	var release func() // undoes a ClusterIP allocation when the create fails
 	if s.LogWrites && r.verb != "get" {
-		done = s.logWrite(c, r, done)
+		k.done = s.logWrite(c, r, k.done)
 	}
-	fail := func(st *Status) {
-		if release != nil {
-			release()
-		}
-		step(c.Phase, "apiserver.reject", "status", st.StatusLine(), "message", st.Message)
-		s.eng.After(RequestLatency, func() {
-			if done != nil {
-				done(nil, st)
-			}
-		})
+	if !k.authorize() {
+		return
 	}
-	apiPhase := trace.PhaseAPIServer
-	if !c.Loud {
-		apiPhase = c.Phase
+	switch {
+	case r.verb == "get":
+		k.get()
+	case r.verb == "list":
+		s.list(r, k.done)
+	case r.verb == "delete":
+		s.commitDelete(c, r, k.done, k.step)
+	case r.subresource == "eviction":
+		s.evict(c, r, k.done, k.step)
+	case r.subresource == "binding":
+		s.bind(c, r, k.done, k.step)
+	case r.verb == "update" && r.subresource == "scale":
+		// A PUT of the Scale changes only the parent's spec.replicas; its
+		// resourceVersion is the parent's (ScaleREST.Update).
+		s.patch(c, r, k.done, k.step)
+	case r.verb == "patch":
+		k.patch()
+	default:
+		k.write()
 	}
-	// 1. Authentication: who is asking.
+}
+
+// authorize runs 1. authentication (who is asking) and 2. authorization
+// (the Node authorizer for kubelets, then RBAC); a refusal answers 403.
+func (k *call) authorize() bool {
+	s, c, r := k.s, k.c, k.r
 	if !s.rec.Full() {
-		step(apiPhase, "apiserver.authn", "user", c.ID.User, "groups", strings.Join(c.ID.Groups, ", "), "method", authnMethod(c.ID.Method))
+		k.apiStep("apiserver.authn", "user", c.ID.User, "groups", strings.Join(c.ID.Groups, ", "), "method", authnMethod(c.ID.Method))
 	}
-	// 2. Authorization: Node authorizer for kubelets, then RBAC.
-	verb := r.verb
 	resource := r.res.Plural
 	if r.subresource != "" {
 		resource += "/" + r.subresource
 	}
-	allowed, by := s.rbac.authorize(c.ID, verb, r.res.Group, resource)
+	allowed, by := s.rbac.authorize(c.ID, r.verb, r.res.Group, resource)
 	if !allowed {
-		fail(forbidden(c.ID.User, verb, r.res, resource, r.ns, r.name))
-		return
+		k.fail(forbidden(c.ID.User, r.verb, r.res, resource, r.ns, r.name))
+		return false
 	}
 	if !s.rec.Full() {
-		step(apiPhase, "apiserver.authz", "user", c.ID.User, "verb", verb, "resource", resource, "by", by)
+		k.apiStep("apiserver.authz", "user", c.ID.User, "verb", r.verb, "resource", resource, "by", by)
 	}
+	return true
+}
 
-	switch r.verb {
-	case "get":
-		st := s.data[Key(r.res, r.ns, r.name)]
-		s.eng.After(RequestLatency, func() {
-			if st == nil {
-				nf := &Status{Code: http.StatusNotFound, Reason: "NotFound",
-					Message: fmt.Sprintf("%s %q not found", strings.ToLower(r.res.Plural), r.name)}
-				if r.res.Group != "" {
-					nf.Message = fmt.Sprintf("%s.%s %q not found", r.res.Plural, r.res.Group, r.name)
-				}
-				step(trace.PhaseKubectl, "apiserver.notfound", "path", r.path())
-				done(nil, nf)
-				return
+// get answers a GET with a copy of the stored object, or 404.
+func (k *call) get() {
+	s, r, done := k.s, k.r, k.done
+	st := s.data[Key(r.res, r.ns, r.name)]
+	s.eng.After(RequestLatency, func() {
+		if st == nil {
+			nf := &Status{Code: http.StatusNotFound, Reason: "NotFound",
+				Message: fmt.Sprintf("%s %q not found", strings.ToLower(r.res.Plural), r.name)}
+			if r.res.Group != "" {
+				nf.Message = fmt.Sprintf("%s.%s %q not found", r.res.Plural, r.res.Group, r.name)
 			}
-			if r.subresource == "scale" {
-				done(scaleOf(st.obj), nil)
-				return
-			}
-			done(st.obj.DeepCopyObject(), nil)
-		})
-		return
-	case "list":
-		s.list(r, done)
-		return
-	case "delete":
-		s.commitDelete(c, r, done, step)
-		return
-	}
-	if r.subresource == "eviction" {
-		s.evict(c, r, done, step)
-		return
-	}
-	if r.subresource == "binding" {
-		s.bind(c, r, done, step)
-		return
-	}
-	if r.verb == "update" && r.subresource == "scale" {
-		// A PUT of the Scale changes only the parent's spec.replicas; its
-		// resourceVersion is the parent's (ScaleREST.Update).
-		s.patch(c, r, done, step)
-		return
-	}
-	if r.verb == "patch" {
-		if r.patch != nil {
-			s.patchStatus(c, r, done, step)
+			k.step(trace.PhaseKubectl, "apiserver.notfound", "path", r.path())
+			done(nil, nf)
 			return
 		}
-		if c.Loud {
-			step(apiPhase, "apiserver.patch", "body", r.body, "path", r.path())
-		} else if r.res.Kind == "Event" && !s.rec.Full() {
-			// An event recorder's count PATCH (verbose): the body and its
-			// content type, as client-go sends it (typed/core/v1
-			// event_expansion.go PatchWithEventNamespace:
-			// types.StrategicMergePatchType).
-			step(apiPhase, "apiserver.patch", "body", r.body+" ("+PatchContentType+")", "path", r.path())
+		if r.subresource == "scale" {
+			done(scaleOf(st.obj), nil)
+			return
 		}
-		s.patch(c, r, done, step)
+		done(st.obj.DeepCopyObject(), nil)
+	})
+}
+
+// patch serves a PATCH: a pod-status patch, else a merge patch (shown for
+// kubectl and an event recorder's count).
+func (k *call) patch() {
+	s, c, r := k.s, k.c, k.r
+	if r.patch != nil {
+		s.patchStatus(c, r, k.done, k.step)
 		return
 	}
-	// The request body becomes the server's object, as a decoded request
-	// body would: callers hand over a fresh object and do not touch it again
-	// (kubectl copies the manifest's object; controllers build or DeepCopy).
+	if c.Loud {
+		k.apiStep("apiserver.patch", "body", r.body, "path", r.path())
+	} else if r.res.Kind == "Event" && !s.rec.Full() {
+		// An event recorder's count PATCH (verbose): the body and its
+		// content type, as client-go sends it (typed/core/v1
+		// event_expansion.go PatchWithEventNamespace:
+		// types.StrategicMergePatchType).
+		k.apiStep("apiserver.patch", "body", r.body+" ("+PatchContentType+")", "path", r.path())
+	}
+	s.patch(c, r, k.done, k.step)
+}
+
+// write serves a create or an update (of the object or a subresource).
+// The request body becomes the server's object, as a decoded request body
+// would: callers hand over a fresh object and do not touch it again
+// (kubectl copies the manifest's object; controllers build or DeepCopy).
+func (k *call) write() {
+	s, c, r := k.s, k.c, k.r
 	obj := r.obj
 	m := Meta(obj)
 	if m.GetNamespace() == "" && r.res.Namespaced {
 		m.SetNamespace("default")
 		r.ns = "default"
 	}
+	creating := r.verb == "create" && r.subresource == ""
 	// 3. Decoding applies defaults; 4. mutating admission.
-	if r.verb == "create" && r.subresource == "" {
-		if s.Default != nil {
-			if filled := s.Default(obj); len(filled) > 0 && c.Loud {
-				step(apiPhase, "apiserver.defaulted", "fields", strings.Join(filled, ", "))
-			}
-		}
-		// NamespaceLifecycle, the first mutating plugin, implements only
-		// Admit (plugin/pkg/admission/namespace/lifecycle/admission.go): no
-		// new object in a namespace that does not exist, refused with the
-		// NotFound of its namespace GET before any other plugin or
-		// validation runs.
-		if r.res.Namespaced && s.data[Key(Resource{Kind: "Namespace", Plural: "namespaces"}, "", r.ns)] == nil {
-			fail(&Status{Code: http.StatusNotFound, Reason: "NotFound", Message: fmt.Sprintf("namespaces %q not found", r.ns)})
-			return
-		}
-		plugins, st := s.mutate(obj)
-		if st != nil {
-			fail(st)
-			return
-		}
-		if len(plugins) > 0 {
-			step(apiPhase, "apiserver.mutating", "plugins", trace.Phrases{Sep: "; ", Items: plugins})
-			s.noteLimitRanger(c, *r, obj)
-		}
-		m.SetGeneration(1)
-		if pod, ok := obj.(*corev1.Pod); ok {
-			// The pod strategy's PrepareForCreate (pkg/registry/core/pod/strategy.go):
-			// whatever status the request carried, a new pod is Pending with
-			// its QoS class computed from what admission left.
-			pod.Status = corev1.PodStatus{Phase: corev1.PodPending, QOSClass: manifest.PodQOS(pod)}
-		}
-		if ns, ok := obj.(*corev1.Namespace); ok {
-			// The namespace strategy's PrepareForCreate
-			// (pkg/registry/core/namespace/strategy.go): a new namespace is
-			// Active and carries the kubernetes finalizer, which the
-			// namespace controller removes once it has emptied it.
-			ns.Status = corev1.NamespaceStatus{Phase: corev1.NamespaceActive}
-			if !slices.Contains(ns.Spec.Finalizers, corev1.FinalizerKubernetes) {
-				ns.Spec.Finalizers = append(ns.Spec.Finalizers, corev1.FinalizerKubernetes)
-			}
-		}
-		if m.GetName() == "" && m.GetGenerateName() != "" {
-			m.SetName(s.generateName(r.res, m.GetNamespace(), m.GetGenerateName()))
-		} else if r.res.Kind == "Event" {
-			// Events were created with generateName before their
-			// recorders named them (eventName); the five draws it made
-			// here are kept so that a seeded run keeps the random stream
-			// its pod names, uids and scheduler tie-breaks come from (the
-			// examples and goldens name those pods). They name nothing.
-			for range 5 {
-				s.eng.Rand().IntN(len(nameAlphabet))
-			}
-		}
-		r.name = m.GetName()
-		// The Service registry allocates the ClusterIP after admission and
-		// before validation (its BeginCreate hook), and sets ipFamilies there.
-		if svc, ok := obj.(*corev1.Service); ok {
-			rel, err := s.allocateClusterIP(c, svc, func(kind string, fields ...any) { step(apiPhase, kind, fields...) })
-			if err != nil {
-				fail(err)
-				return
-			}
-			// Then its node ports (alloc.go txnAllocNodePorts, same BeginCreate).
-			relPorts, err := s.allocateNodePorts(svc, func(kind string, fields ...any) { step(apiPhase, kind, fields...) })
-			if err != nil {
-				if rel != nil {
-					rel()
-				}
-				fail(err)
-				return
-			}
-			release = func() {
-				if rel != nil {
-					rel()
-				}
-				if relPorts != nil {
-					relPorts()
-				}
-			}
-		}
+	if creating && !k.admitCreate(obj) {
+		return
 	}
 	// 5. Validation (the type's rules) and validating admission.
 	if s.Validate != nil && r.subresource == "" {
 		if err := s.Validate(obj); err != nil {
-			fail(AsStatus(err))
+			k.fail(AsStatus(err))
 			return
 		}
 	}
 	if c.Loud {
-		step(apiPhase, "apiserver.validated", "kind", r.res.GroupKind(), "plugins", validatingPlugins(r.res))
+		k.apiStep("apiserver.validated", "kind", r.res.GroupKind(), "plugins", validatingPlugins(r.res))
 	}
 	key := Key(r.res, r.ns, r.name)
 	prev := s.data[key]
-	if r.verb == "create" && r.subresource == "" {
-		if !s.admitQuota(c, *r, obj, step, fail) {
-			return
-		}
+	if creating && !s.admitQuota(c, *r, obj, k.step, k.fail) {
+		return
 	}
 	if r.verb == "create" && (prev != nil || s.eventExists(r.res, key)) {
-		fail(&Status{Code: http.StatusConflict, Reason: "AlreadyExists",
+		k.fail(&Status{Code: http.StatusConflict, Reason: "AlreadyExists",
 			Message: fmt.Sprintf("%s %q already exists", qualifiedPlural(r.res), r.name)})
 		return
 	}
 	if r.verb == "update" && prev == nil {
-		fail(notFound(*r))
+		k.fail(notFound(*r))
 		return
 	}
 	if r.verb == "create" {
@@ -283,18 +238,22 @@ func (s *Server) handle(c *Client, r *request, done Done) {
 					Message: fmt.Sprintf("%s %q already exists", qualifiedPlural(r.res), r.name)}
 			}
 			return obj, nil
-		}, done, step)
+		}, k.done, k.step)
 		return
 	}
-	// An update carries the resourceVersion its writer read. The check is
-	// made against what is stored when the write reaches etcd (the
-	// registry's GuaranteedUpdate compares and swaps on the key's revision):
-	// a writer that read an older version gets 409 Conflict and must read
-	// again. Then the registry strategy's PrepareForUpdate keeps the stored
-	// object's identity fields, and the half of the object this endpoint
-	// does not own: a write to the main resource keeps the stored status, a
-	// write to /status the stored spec.
-	readRV := m.GetResourceVersion()
+	k.update(key, m.GetResourceVersion())
+}
+
+// update stores an update. It carries the resourceVersion its writer read.
+// The check is made against what is stored when the write reaches etcd
+// (the registry's GuaranteedUpdate compares and swaps on the key's
+// revision): a writer that read an older version gets 409 Conflict and
+// must read again. Then the registry strategy's PrepareForUpdate keeps the
+// stored object's identity fields, and the half of the object this
+// endpoint does not own: a write to the main resource keeps the stored
+// status, a write to /status the stored spec.
+func (k *call) update(key, readRV string) {
+	s, c, r, obj := k.s, k.c, k.r, k.r.obj
 	s.commit(c, r, key, func(cur *stored) (runtime.Object, *Status) {
 		if cur == nil {
 			return nil, notFound(*r)
@@ -303,265 +262,7 @@ func (s *Server) handle(c *Client, r *request, done Done) {
 			return nil, s.conflict(c, *r, readRV, Meta(cur.obj).GetResourceVersion())
 		}
 		return mergeUpdate(cur.obj, obj, r.subresource == "status"), nil
-	}, done, step)
-}
-
-// answer gives the client its response one request latency later.
-func (s *Server) answer(done Done, obj runtime.Object, st *Status) {
-	s.eng.After(RequestLatency, func() {
-		if done != nil {
-			done(obj, st)
-		}
-	})
-}
-
-func notFound(r request) *Status {
-	return &Status{Code: http.StatusNotFound, Reason: "NotFound",
-		Message: fmt.Sprintf("%s %q not found", qualifiedPlural(r.res), r.name)}
-}
-
-// ConflictMessage is the API server's answer to a write whose
-// resourceVersion is no longer the stored one (apimachinery errors.NewConflict
-// with the storage layer's OptimisticLockErrorMsg).
-func ConflictMessage(r Resource, name string) string {
-	return fmt.Sprintf("Operation cannot be fulfilled on %s %q: the object has been modified; please apply your changes to the latest version and try again",
-		qualifiedPlural(r), name)
-}
-
-// conflict builds the 409 of a stale write and records it.
-func (s *Server) conflict(c *Client, r request, read, stored string) *Status {
-	s.Conflicts++
-	st := &Status{Code: http.StatusConflict, Reason: "Conflict", Message: ConflictMessage(r.res, r.name)}
-	if !s.rec.Full() {
-		resource := r.res.Plural
-		if r.subresource != "" {
-			resource += "/" + r.subresource
-		}
-		s.rec.Add(trace.Step{Phase: c.Phase, Actor: "kube-apiserver", Kind: "apiserver.conflict", Verbose: true,
-			Object: r.res.Plural + "/" + r.ns + "/" + r.name,
-			Fields: trace.F("user", c.ID.User, "verb", verbHTTP(r), "resource", resource, "name", r.name, "read", read, "stored", stored)})
-	}
-	return st
-}
-
-// patch applies a PATCH to the stored object when the write reaches etcd.
-// A patch names only the fields it changes; without a resourceVersion it
-// cannot conflict and is applied to whatever is stored. One that names a
-// resourceVersion (PatchRV) is refused with 409 Conflict when that is no
-// longer the stored one, as the patched object carries it into the same
-// GuaranteedUpdate precondition as an update's.
-func (s *Server) patch(c *Client, r *request, done Done, step func(trace.Phase, string, ...any)) {
-	key := Key(r.res, r.ns, r.name)
-	if r.res.Kind == "Event" {
-		s.patchEvent(c, r, key, done, step)
-		return
-	}
-	if s.data[key] == nil {
-		s.eng.After(RequestLatency, func() {
-			if done != nil {
-				done(nil, notFound(*r))
-			}
-		})
-		return
-	}
-	s.commit(c, r, key, func(cur *stored) (runtime.Object, *Status) {
-		if cur == nil {
-			return nil, notFound(*r)
-		}
-		if r.rv != "" && r.rv != Meta(cur.obj).GetResourceVersion() {
-			return nil, s.conflict(c, *r, r.rv, Meta(cur.obj).GetResourceVersion())
-		}
-		next := cur.obj.DeepCopyObject()
-		r.apply(next)
-		return mergeUpdate(cur.obj, next, r.subresource == "status"), nil
-	}, done, step)
-}
-
-// patchEvent serves an event recorder's PATCH of an Event's count. Event
-// bodies are not kept (put), so the request carries the Event as patched
-// (the recorder's copy of the created one, with the patch's count,
-// lastTimestamp and message) and the store only checks that it exists.
-func (s *Server) patchEvent(c *Client, r *request, key string, done Done, step func(trace.Phase, string, ...any)) {
-	if !s.eventExists(r.res, key) {
-		s.answer(done, nil, notFound(*r))
-		return
-	}
-	s.commit(c, r, key, func(*stored) (runtime.Object, *Status) { return r.obj, nil }, done, step)
-}
-
-func qualifiedPlural(r Resource) string {
-	if r.Group == "" {
-		return r.Plural
-	}
-	return r.Plural + "." + r.Group
-}
-
-// commit builds the object to store from what is stored when the write
-// reaches etcd (build may refuse: a conflict, a vanished object), writes it
-// at a new revision, fans the change out, and answers the client.
-func (s *Server) commit(c *Client, r *request, key string, build func(cur *stored) (runtime.Object, *Status), done Done, step func(trace.Phase, string, ...any)) {
-	s.eng.After(StoreLatency, func() {
-		prev := s.data[key]
-		obj, fail := build(prev)
-		if fail != nil {
-			s.eng.After(RequestLatency, func() {
-				if fail.Reason != "Conflict" || r.subresource == "binding" {
-					step(c.Phase, "apiserver.reject", "status", fail.StatusLine(), "message", fail.Message)
-				}
-				if done != nil {
-					done(nil, fail)
-				}
-			})
-			return
-		}
-		m := Meta(obj)
-		s.stamp(m)
-		if s.first == 0 {
-			s.first = s.rev
-		}
-		s.put(key, &stored{obj: obj, res: r.res})
-		storePhase := trace.PhaseStore
-		if !c.Loud {
-			storePhase = c.Phase
-		}
-		if !s.rec.Full() {
-			step(storePhase, "etcd.put", "key", key, "rev", s.rev)
-		}
-		ev := Event{Type: Added, Obj: obj, Rev: s.rev}
-		oldNode := ""
-		if prev != nil {
-			ev.Type = Modified
-			oldNode = nodeOf(prev.obj)
-		}
-		if r.res.Kind != "Event" {
-			s.fanOut(ev, r.res, oldNode)
-		}
-		code := http.StatusOK
-		if r.verb == "create" {
-			code = http.StatusCreated
-		}
-		rv := m.GetResourceVersion()
-		answer, answerKind := obj, r.res.Kind
-		if r.subresource == "scale" {
-			answer, answerKind = scaleOf(obj), "Scale"
-		}
-		s.eng.After(RequestLatency, func() {
-			kind := "apiserver.response"
-			switch {
-			case r.subresource == "binding":
-				// BindingREST.Create answers 201 with a Status, not the
-				// Pod (pkg/registry/core/pod/storage/storage.go, v1.37).
-				kind = "apiserver.bound"
-			case code != http.StatusCreated:
-				kind = "apiserver.updated"
-			}
-			if !s.rec.Full() {
-				step(storePhase, kind, "status", fmt.Sprintf("%d %s", code, http.StatusText(code)), "rv", rv, "kind", answerKind)
-			}
-			if done != nil {
-				done(answer, nil)
-			}
-		})
-	})
-}
-
-func (s *Server) commitDelete(c *Client, r *request, done Done, step func(trace.Phase, string, ...any)) {
-	key := Key(r.res, r.ns, r.name)
-	prev := s.data[key]
-	if prev == nil {
-		s.answer(done, nil, notFound(*r))
-		return
-	}
-	if pod, ok := prev.obj.(*corev1.Pod); ok && pod.Spec.NodeName != "" {
-		// Graceful deletion (pkg/registry/core/pod strategy CheckGracefulDelete):
-		// the grace period comes from DeleteOptions, else the pod's
-		// terminationGracePeriodSeconds (default 30); the object stays, marked.
-		grace := int64(corev1.DefaultTerminationGracePeriodSeconds)
-		if pod.Spec.TerminationGracePeriodSeconds != nil {
-			grace = *pod.Spec.TerminationGracePeriodSeconds
-		}
-		if r.grace != nil {
-			grace = *r.grace
-		}
-		if grace > 0 {
-			if pod.DeletionTimestamp != nil {
-				s.eng.After(RequestLatency, func() {
-					if done != nil {
-						done(pod, nil) // already terminating: nothing changes
-					}
-				})
-				return
-			}
-			ts := TimeAt(s.eng.Now() + trace.Seconds(grace))
-			step(c.Phase, "apiserver.graceful", "pod", pod.Name, "grace", grace, "user", c.ID.User)
-			s.commit(c, r, key, func(cur *stored) (runtime.Object, *Status) {
-				if cur == nil {
-					return nil, notFound(*r)
-				}
-				upd := cur.obj.(*corev1.Pod).DeepCopy()
-				if upd.DeletionTimestamp == nil {
-					upd.DeletionTimestamp = &ts
-					upd.DeletionGracePeriodSeconds = &grace
-				}
-				return upd, nil
-			}, done, step)
-			return
-		}
-	}
-	s.eng.After(StoreLatency, func() {
-		s.del(key)
-		s.rev++
-		step(c.Phase, "etcd.delete", "key", key, "rev", s.rev)
-		s.fanOut(Event{Type: Deleted, Obj: prev.obj, Rev: s.rev}, r.res, "")
-		s.eng.After(RequestLatency, func() {
-			if done != nil {
-				done(prev.obj, nil)
-			}
-		})
-	})
-}
-
-// bind handles POST pods/NAME/binding: it sets spec.nodeName, which only
-// the binding subresource may do once.
-func (s *Server) bind(c *Client, r *request, done Done, step func(trace.Phase, string, ...any)) {
-	key := Key(r.res, r.ns, r.name)
-	prev := s.data[key]
-	if prev == nil {
-		s.eng.After(RequestLatency, func() {
-			done(nil, &Status{Code: http.StatusNotFound, Reason: "NotFound", Message: fmt.Sprintf("pods %q not found", r.name)})
-		})
-		return
-	}
-	s.commit(c, r, key, func(cur *stored) (runtime.Object, *Status) {
-		if cur == nil {
-			return nil, &Status{Code: http.StatusNotFound, Reason: "NotFound", Message: fmt.Sprintf("pods %q not found", r.name)}
-		}
-		// A new version sharing what the binding leaves alone (stored
-		// objects are immutable); only the conditions slice is written.
-		pod := new(corev1.Pod)
-		*pod = *cur.obj.(*corev1.Pod)
-		pod.Status.Conditions = slices.Clone(pod.Status.Conditions)
-		if pod.Spec.NodeName != "" {
-			return nil, &Status{Code: http.StatusConflict, Reason: "Conflict",
-				Message: fmt.Sprintf("Operation cannot be fulfilled on pods/binding %q: pod %s is already assigned to node %q", r.name, r.name, pod.Spec.NodeName)}
-		}
-		pod.Spec.NodeName = r.node
-		SetPodCondition(pod, corev1.PodCondition{Type: corev1.PodScheduled, Status: corev1.ConditionTrue})
-		StampConditions(&cur.obj.(*corev1.Pod).Status, &pod.Status, pod.Generation, s.eng.Now())
-		return pod, nil
-	}, done, step)
-}
-
-// SetPodCondition puts c into p's conditions: in place of the one of its
-// type, else at the end.
-func SetPodCondition(p *corev1.Pod, c corev1.PodCondition) {
-	for i := range p.Status.Conditions {
-		if p.Status.Conditions[i].Type == c.Type {
-			p.Status.Conditions[i] = c
-			return
-		}
-	}
-	p.Status.Conditions = append(p.Status.Conditions, c)
+	}, k.done, k.step)
 }
 
 // eventName is how client-go's recorders name an Event

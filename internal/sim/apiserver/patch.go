@@ -27,6 +27,10 @@ type podStatusPatch struct {
 	status     *corev1.PodStatus // the writer's next status, handed over
 	fields     []int             // top-level status fields to replace, by index
 	conditions []corev1.PodCondition
+	// Room for a typical patch (a few fields, one or two conditions), so
+	// that building one is a single allocation.
+	fieldsBuf [4]int
+	condBuf   [2]corev1.PodCondition
 }
 
 // podStatusConditions is the index of PodStatus.Conditions, which merges by
@@ -98,6 +102,7 @@ func diffPodStatus(base, next *corev1.PodStatus) *podStatusPatch {
 	// next is handed over, as a request body is (PatchPodStatus): the
 	// patch keeps it without a copy.
 	p := &podStatusPatch{status: next}
+	p.fields, p.conditions = p.fieldsBuf[:0], p.condBuf[:0]
 	bv, nv := reflect.ValueOf(base).Elem(), reflect.ValueOf(next).Elem()
 	for i := range bv.NumField() {
 		if i != podStatusConditions && !sameField(bv.Field(i), nv.Field(i)) {
@@ -134,6 +139,23 @@ func (p *podStatusPatch) apply(st *corev1.PodStatus) {
 			st.Conditions = append(st.Conditions, c)
 		}
 	}
+}
+
+// conditionsFor is a copy of the stored conditions with room for the ones
+// the patch adds, sized exactly: the stored version keeps it.
+func (p *podStatusPatch) conditionsFor(stored []corev1.PodCondition) []corev1.PodCondition {
+	added := 0
+	for _, c := range p.conditions {
+		if !slices.ContainsFunc(stored, func(s corev1.PodCondition) bool { return s.Type == c.Type }) {
+			added++
+		}
+	}
+	if stored == nil && added == 0 {
+		return nil
+	}
+	out := make([]corev1.PodCondition, len(stored), len(stored)+added)
+	copy(out, stored)
+	return out
 }
 
 // describe lists the patched paths for the trace: status.phase,
@@ -197,7 +219,7 @@ func (s *Server) patchStatus(c *Client, r *request, done Done, step func(trace.P
 		// objects are immutable).
 		out := new(corev1.Pod)
 		*out = *p
-		out.Status.Conditions = slices.Grow(slices.Clone(p.Status.Conditions), len(r.patch.conditions))
+		out.Status.Conditions = r.patch.conditionsFor(p.Status.Conditions)
 		r.patch.apply(&out.Status)
 		return out, nil
 	}, done, step)

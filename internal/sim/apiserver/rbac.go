@@ -32,9 +32,11 @@ func r(groups, resources, verbs string) rule {
 
 const events = "create,patch,update"
 
-func bootstrapRBAC() *RBAC {
+// bootstrapRoles are the ClusterRoles the components are bound to, with
+// the rules of upstream's bootstrap policy the simulation exercises.
+func bootstrapRoles() map[string][]rule {
 	ev := []rule{r(",events.k8s.io", "events", events)}
-	roles := map[string][]rule{
+	return map[string][]rule{
 		"cluster-admin": {r("*", "*", "*")},
 		"system:controller:deployment-controller": append([]rule{
 			r("apps", "deployments", "get,list,watch,update"),
@@ -136,8 +138,11 @@ func bootstrapRBAC() *RBAC {
 			r("discovery.k8s.io", "endpointslices", "list,watch"),
 		},
 	}
+}
+
+func bootstrapRBAC() *RBAC {
 	sa := func(name string) string { return "system:serviceaccount:kube-system:" + name }
-	a := &RBAC{roles: roles, bindings: []binding{
+	a := &RBAC{roles: bootstrapRoles(), bindings: []binding{
 		{name: "kubeadm:cluster-admins", role: "cluster-admin", groups: []string{"kubeadm:cluster-admins"}},
 		{name: "system:controller:deployment-controller", role: "system:controller:deployment-controller", users: []string{sa("deployment-controller")}},
 		{name: "system:controller:replicaset-controller", role: "system:controller:replicaset-controller", users: []string{sa("replicaset-controller")}},

@@ -51,6 +51,25 @@ func Plural(kind string) string {
 	if p, ok := plurals[kind]; ok {
 		return p
 	}
+	if p, ok := commonPlurals[kind]; ok {
+		return p
+	}
+	return regularPlural(kind)
+}
+
+// commonPlurals are the regular plurals of the kinds the cluster writes all
+// the time, computed once instead of on every request.
+var commonPlurals = func() map[string]string {
+	m := map[string]string{}
+	for _, k := range []string{"Pod", "ReplicaSet", "Deployment", "Event", "EndpointSlice", "Service",
+		"Node", "Lease", "Namespace", "ServiceAccount", "ConfigMap", "Secret", "ResourceQuota", "LimitRange", "Binding"} {
+		m[k] = regularPlural(k)
+	}
+	return m
+}()
+
+// regularPlural is the RESTMapper's rule: lower-cased, then s, es or ies.
+func regularPlural(kind string) string {
 	l := strings.ToLower(kind)
 	switch {
 	case strings.HasSuffix(l, "s"):

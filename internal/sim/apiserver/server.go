@@ -183,6 +183,10 @@ type Server struct {
 	// delivered to the watches (the cluster's state log). It must not
 	// change the object.
 	OnCommit func(Event)
+	// OnEvent, when set, is told every Event the store writes (Events have
+	// no watchers here, so OnCommit does not see them). It must not change
+	// the object.
+	OnEvent func(Event)
 }
 
 // New returns an empty API server on the engine.

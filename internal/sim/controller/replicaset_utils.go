@@ -154,9 +154,15 @@ func podFromTemplate(rs *appsv1.ReplicaSet) *corev1.Pod {
 // pod keeps live at scale). Shared maps are read-only; the API server's
 // defaulting and LimitRanger, the only writers, copy a map before they
 // add to it (manifest requestsFromLimits, apiserver LimitRanger fill).
+// The labels map is shared too, read-only in the same way: no component
+// and no admission plugin changes a pod's labels in place (a PATCH applies
+// to a deep copy), and selectors only read them (about 350 bytes per pod).
 func copyTemplate(src *corev1.PodTemplateSpec) *corev1.PodTemplateSpec {
 	t := new(corev1.PodTemplateSpec)
-	src.ObjectMeta.DeepCopyInto(&t.ObjectMeta)
+	meta := src.ObjectMeta // a shallow copy, as spec below
+	meta.Labels = nil
+	meta.DeepCopyInto(&t.ObjectMeta)
+	t.Labels = src.Labels
 	spec := src.Spec // a shallow copy: DeepCopyInto below reads it, src stays as it is
 	spec.Containers, spec.InitContainers = nil, nil
 	spec.DeepCopyInto(&t.Spec)

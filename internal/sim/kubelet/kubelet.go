@@ -259,10 +259,21 @@ func statusCopy(pod *corev1.Pod) *corev1.Pod {
 	out.TypeMeta = pod.TypeMeta
 	out.ObjectMeta = pod.ObjectMeta
 	out.Spec = pod.Spec
-	pod.Status.DeepCopyInto(&out.Status)
-	// Room for the conditions the kubelet sets (at most the five of a
-	// running pod), so setCond appends without regrowing.
-	out.Status.Conditions = slices.Grow(out.Status.Conditions, 5)
+	// The conditions are copied into a slice with room for the ones the
+	// kubelet sets (the five of a running pod), so setCond appends without
+	// regrowing; the rest of the status is deep-copied as it is.
+	st := pod.Status
+	conds := st.Conditions
+	st.Conditions = nil
+	st.DeepCopyInto(&out.Status)
+	if conds != nil {
+		out.Status.Conditions = make([]corev1.PodCondition, len(conds), max(len(conds), 5))
+		for i := range conds {
+			conds[i].DeepCopyInto(&out.Status.Conditions[i])
+		}
+	} else {
+		out.Status.Conditions = make([]corev1.PodCondition, 0, 5)
+	}
 	return out
 }
 

@@ -1,0 +1,121 @@
+package apiserver
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/k8sexplain/k8sexplain/internal/manifest"
+	"github.com/k8sexplain/k8sexplain/internal/trace"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// admitCreate runs a create's 3. defaulting (decoding applies defaults)
+// and 4. mutating admission, then the registry's PrepareForCreate, the
+// generated name and a Service's allocations; false when it refused.
+func (k *call) admitCreate(obj runtime.Object) bool {
+	s, c, r := k.s, k.c, k.r
+	m := Meta(obj)
+	if s.Default != nil {
+		if filled := s.Default(obj); len(filled) > 0 && c.Loud {
+			k.apiStep("apiserver.defaulted", "fields", strings.Join(filled, ", "))
+		}
+	}
+	// NamespaceLifecycle, the first mutating plugin, implements only
+	// Admit (plugin/pkg/admission/namespace/lifecycle/admission.go): no
+	// new object in a namespace that does not exist, refused with the
+	// NotFound of its namespace GET before any other plugin or
+	// validation runs.
+	if r.res.Namespaced && s.data[Key(Resource{Kind: "Namespace", Plural: "namespaces"}, "", r.ns)] == nil {
+		k.fail(&Status{Code: http.StatusNotFound, Reason: "NotFound", Message: fmt.Sprintf("namespaces %q not found", r.ns)})
+		return false
+	}
+	plugins, st := s.mutate(obj)
+	if st != nil {
+		k.fail(st)
+		return false
+	}
+	if len(plugins) > 0 {
+		k.apiStep("apiserver.mutating", "plugins", trace.Phrases{Sep: "; ", Items: plugins})
+		s.noteLimitRanger(c, *r, obj)
+	}
+	m.SetGeneration(1)
+	prepareForCreate(obj)
+	k.name(m)
+	// The Service registry allocates the ClusterIP after admission and
+	// before validation (its BeginCreate hook), and sets ipFamilies there.
+	if svc, ok := obj.(*corev1.Service); ok {
+		return k.allocate(svc)
+	}
+	return true
+}
+
+// prepareForCreate is the registry strategies' PrepareForCreate of the
+// kinds whose new objects start with a status of the server's.
+func prepareForCreate(obj runtime.Object) {
+	switch o := obj.(type) {
+	case *corev1.Pod:
+		// pkg/registry/core/pod/strategy.go: whatever status the request
+		// carried, a new pod is Pending with its QoS class computed from
+		// what admission left.
+		o.Status = corev1.PodStatus{Phase: corev1.PodPending, QOSClass: manifest.PodQOS(o)}
+	case *corev1.Namespace:
+		// pkg/registry/core/namespace/strategy.go: a new namespace is
+		// Active and carries the kubernetes finalizer, which the
+		// namespace controller removes once it has emptied it.
+		o.Status = corev1.NamespaceStatus{Phase: corev1.NamespaceActive}
+		if !slices.Contains(o.Spec.Finalizers, corev1.FinalizerKubernetes) {
+			o.Spec.Finalizers = append(o.Spec.Finalizers, corev1.FinalizerKubernetes)
+		}
+	}
+}
+
+// name gives a new object its generated name and the request its name.
+func (k *call) name(m metav1.Object) {
+	s, r := k.s, k.r
+	if m.GetName() == "" && m.GetGenerateName() != "" {
+		m.SetName(s.generateName(r.res, m.GetNamespace(), m.GetGenerateName()))
+	} else if r.res.Kind == "Event" {
+		// Events were created with generateName before their recorders
+		// named them (eventName); the five draws it made here are kept so
+		// that a seeded run keeps the random stream its pod names, uids and
+		// scheduler tie-breaks come from (the examples and goldens name
+		// those pods). They name nothing.
+		for range 5 {
+			s.eng.Rand().IntN(len(nameAlphabet))
+		}
+	}
+	r.name = m.GetName()
+}
+
+// allocate takes a new Service's ClusterIP and then its node ports
+// (alloc.go txnAllocNodePorts, the same BeginCreate); a failed create
+// gives both back (call.release).
+func (k *call) allocate(svc *corev1.Service) bool {
+	s, c := k.s, k.c
+	rel, err := s.allocateClusterIP(c, svc, k.apiStep)
+	if err != nil {
+		k.fail(err)
+		return false
+	}
+	relPorts, err := s.allocateNodePorts(svc, k.apiStep)
+	if err != nil {
+		if rel != nil {
+			rel()
+		}
+		k.fail(err)
+		return false
+	}
+	k.release = func() {
+		if rel != nil {
+			rel()
+		}
+		if relPorts != nil {
+			relPorts()
+		}
+	}
+	return true
+}
