@@ -63,6 +63,7 @@ var goalTypes = map[string]struct {
 	"nodes":        {needs: []string{"selector", "nodes"}},
 	"someOn":       {needs: []string{"selector", "nodes", "min"}},
 	"distinct":     {needs: []string{"selector"}},
+	"names":        {needs: []string{"selector", "nodes"}},
 	"spread":       {needs: []string{"selector", "topologyKey", "maxSkew"}},
 	"requests":     {needs: []string{"selector"}},
 	"qos":          {needs: []string{"selector", "class"}},
@@ -185,6 +186,17 @@ func (g *Goal) check(s *state) *Finding {
 		}
 		if n < g.Min {
 			return found("{1} pods of {2} on {3}, fewer than {4}", n, g.Selector, strings.Join(g.Nodes, ", "), g.Min)
+		}
+	case "names":
+		// Nodes lists the pod names here: the Ready pods are exactly these.
+		var got []string
+		for _, p := range g.pods(s.pods) {
+			if podReady(p) {
+				got = append(got, p.Name)
+			}
+		}
+		if strings.Join(got, ",") != strings.Join(g.Nodes, ",") {
+			return found("the Ready pods are {1}, not {2}", dash(strings.Join(got, ", ")), strings.Join(g.Nodes, ", "))
 		}
 	case "distinct":
 		on := map[string]string{}

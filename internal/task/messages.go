@@ -45,6 +45,8 @@ func ru() map[string]string {
 		"kubectl drain failed: {1}":                                                      "kubectl drain завершился ошибкой: {1}",
 		"`kubectl drain {1} --ignore-daemonsets --timeout 2m` after your objects are up": "`kubectl drain {1} --ignore-daemonsets --timeout 2m` после того, как ваши объекты поднимутся",
 
+		"the Ready pods are {1}, not {2}": "поды в Ready — {1}, а не {2}",
+
 		// reports
 		"labels": "метки",
 		"Starter manifest (task start --write FILE writes it to a file):": "Заготовка манифеста (task start --write FILE запишет её в файл):",
