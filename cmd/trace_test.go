@@ -66,7 +66,7 @@ func TestTraceAt(t *testing.T) {
 	runGolden(t, "trace-apply/at-step-39.en.txt", "trace", "apply", "--at", "39", "examples/app.yaml") // README's sample
 	out39 := runGolden(t, "trace-apply/at-step-39.ru.txt", "--lang", "ru", "trace", "apply", "--at", "39", "examples/app.yaml")
 	if !regexp.MustCompile(`web-6c64cbcbb9-p8scn +0/1 +Pending .*<none> +<none>`).MatchString(out39) ||
-		!regexp.MustCompile(`web-6c64cbcbb9-rtqj5 +0/1 +Pending .* node-c`).MatchString(out39) {
+		!regexp.MustCompile(`web-6c64cbcbb9-lt5xd +0/1 +Pending .* node-c`).MatchString(out39) {
 		t.Errorf("at step 39 the second pod is not yet bound and the first is:\n%s", out39)
 	}
 	out, _, code := run(t, "", "trace", "apply", "--at", "99:00.000", "examples/app.yaml")
