@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -356,5 +357,36 @@ func TestStoryInlineNodes(t *testing.T) {
 	}
 	if _, errOut, code := run(t, "", "trace", "node-failure", "-f", p); code != 1 || !strings.Contains(errOut, `node "node-b" is not in the cluster (nodes: big-1)`) {
 		t.Errorf("node-failure --node node-b on inline nodes: exit %d, %q", code, errOut)
+	}
+}
+
+// Each per-pod NodeNotReady event line names its pod, as the OBJECT column
+// of `kubectl get events` does: "Node is not ready" alone does not say
+// which pod MarkPodsNotReady marked.
+func TestNodeNotReadyEventsNameTheirPod(t *testing.T) {
+	inRoot(t)
+	out, errOut, code := run(t, "", "trace", "node-failure", "--node", "node-b")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	marked := regexp.MustCompile(`pods on node-b marked Ready=False: (.*)`).FindStringSubmatch(out)
+	if marked == nil {
+		t.Fatalf("no MarkPodsNotReady line:\n%s", out)
+	}
+	var named []string
+	for _, m := range regexp.MustCompile(`Event Warning NodeNotReady (\S*): Node is not ready`).FindAllStringSubmatch(out, -1) {
+		named = append(named, m[1])
+	}
+	var want []string
+	for _, p := range strings.Split(marked[1], ", ") {
+		want = append(want, "pod/"+p)
+	}
+	slices.Sort(named)
+	slices.Sort(want)
+	if !slices.Equal(named, want) {
+		t.Errorf("NodeNotReady event lines name %q, want one per marked pod %q", named, want)
+	}
+	if !strings.Contains(out, "Event Normal NodeNotReady node/node-b: Node node-b status is now: NodeNotReady") {
+		t.Error("the Node's NodeNotReady event line does not name node/node-b")
 	}
 }

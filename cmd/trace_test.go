@@ -123,7 +123,7 @@ func TestTraceChangesWithManifest(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if n := strings.Count(out, "Scheduled: Successfully assigned default/web-"); n != 5 {
+	if n := len(regexp.MustCompile(`Scheduled pod/web-\S+: Successfully assigned default/web-`).FindAllString(out, -1)); n != 5 {
 		t.Fatalf("5 replicas should schedule 5 pods, got %d", n)
 	}
 	if !strings.Contains(out, "All 5 pods Ready") {

@@ -344,7 +344,7 @@ func (c *Client) ContainerEvent(phase trace.Phase, regarding runtime.Object, fie
 		c.s.EventsDropped++
 		if !c.s.rec.Full() {
 			c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event.spam", Object: objectRef(regarding),
-				Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind), fieldPath)})
+				Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind, "about", trace.EventTarget(res.Kind, m.GetName())), fieldPath)})
 		}
 		return
 	}
@@ -367,7 +367,7 @@ func (c *Client) ContainerEvent(phase trace.Phase, regarding runtime.Object, fie
 		c.s.EventsCreated++
 		if !c.s.rec.Full() {
 			c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event", Object: objectRef(regarding),
-				Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind), fieldPath)})
+				Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind, "about", trace.EventTarget(res.Kind, m.GetName())), fieldPath)})
 		}
 		c.createEvent(ev, log)
 		return
@@ -375,7 +375,7 @@ func (c *Client) ContainerEvent(phase trace.Phase, regarding runtime.Object, fie
 	c.s.EventsPatched++
 	if !c.s.rec.Full() {
 		c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event.patch", Object: objectRef(regarding),
-			Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind, "count", count), fieldPath)})
+			Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind, "about", trace.EventTarget(res.Kind, m.GetName()), "count", count), fieldPath)})
 	}
 	if log.answered {
 		c.patchEvent(ev, log)

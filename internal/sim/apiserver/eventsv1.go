@@ -17,7 +17,7 @@ func (c *Client) EventV1(phase trace.Phase, regarding runtime.Object, typ, reaso
 	res := ResourceOf(regarding)
 	if !c.s.rec.Full() {
 		c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event", Object: objectRef(regarding),
-			Fields: trace.F("type", typ, "reason", reason, "message", note, "kind", res.Kind, "api", "events.k8s.io/v1", "action", action)})
+			Fields: trace.F("type", typ, "reason", reason, "message", note, "kind", res.Kind, "about", trace.EventTarget(res.Kind, m.GetName()), "api", "events.k8s.io/v1", "action", action)})
 	}
 	ev := &eventsv1.Event{
 		EventTime:           metav1.NewMicroTime(Epoch.Add(c.s.eng.Now())),
