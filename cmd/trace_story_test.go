@@ -390,3 +390,33 @@ func TestNodeNotReadyEventsNameTheirPod(t *testing.T) {
 		t.Error("the Node's NodeNotReady event line does not name node/node-b")
 	}
 }
+
+// The rollout table's pods column counts the pods that exist when the
+// ReplicaSet sizes change (the Deployment controller's pod cache,
+// terminating ones too), not the sizes again: at the first scaling the new
+// ReplicaSet is 1 but its pod is not created yet, so 3 pods exist while
+// old + new is 4 (the bound replicas + maxSurge is on the sizes:
+// rolling.go NewRSNewReplicas sums spec.replicas).
+func TestRolloutTableCountsExistingPods(t *testing.T) {
+	inRoot(t)
+	out, errOut, code := run(t, "", "trace", "rollout", "-f", "examples/app.yaml", "--image", "web=nginx:1.28")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	i := strings.Index(out, "Rollout table:")
+	if i < 0 || !strings.Contains(out[i:], "pods existing") || !strings.Contains(out[i:], "old + new (≤ replicas + maxSurge)") {
+		t.Fatalf("no rollout table with sizes and existing pods:\n%s", out)
+	}
+	// step, old RS, new RS, old + new, pods existing, of them terminating, available
+	rows := regexp.MustCompile(`(?m)^(\d+) +(\d+) +(\d+) +(\d+) +(\d+) +(\d+) +(\d+)$`).FindAllStringSubmatch(out[i:], -1)
+	if len(rows) == 0 || rows[0][4] != "4" || rows[0][5] != "3" {
+		t.Fatalf("first row %v, want old + new 4 and 3 pods existing", rows)
+	}
+	differ := false
+	for _, r := range rows {
+		differ = differ || r[4] != r[5]
+	}
+	if !differ {
+		t.Errorf("pods existing equals old + new in every row: %v", rows)
+	}
+}
