@@ -30,7 +30,7 @@ the network namespace, so the pod IP does not change. --reason liveness shows a 
 leading to the same restart; --reason readiness only takes the pod out of the endpoints.`,
 		Example: `  k8sexplain trace crash -f examples/app.yaml
   k8sexplain trace crash --reason oom --times 6
-  k8sexplain trace crash --pod web-6c64cbcbb9-rtqj5 --reason liveness
+  k8sexplain trace crash --pod web-6c64cbcbb9-lt5xd --reason liveness
   k8sexplain trace crash --reason readiness --lang ru`,
 		Args: noArgs,
 		RunE: runE(f, o, runF, traceCrashRun),

@@ -33,7 +33,7 @@ the grace period; in parallel the EndpointSlice controller marks the endpoint te
 kube-proxy removes it, while the kubelet runs preStop and sends SIGTERM. Clients send 100 requests per
 second through the Service; the trace counts those that reach a pod that no longer accepts them.`,
 		Example: `  k8sexplain trace delete pod -f examples/app.yaml
-  k8sexplain trace delete pod web-6c64cbcbb9-rtqj5 -f examples/app.yaml --app ignores-sigterm
+  k8sexplain trace delete pod web-6c64cbcbb9-lt5xd -f examples/app.yaml --app ignores-sigterm
   k8sexplain trace delete pod --app slow-drain
   k8sexplain trace delete pod --prestop-sleep 5s      # the fix: endpoints go first, then SIGTERM`,
 		Args: func(cmd *cobra.Command, args []string) error {

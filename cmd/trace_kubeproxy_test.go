@@ -17,9 +17,15 @@ func TestTraceKubeProxyAgreesWithDNAT(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("trace apply: exit %d, %s", code, errOut)
 	}
+	// web-internal's cluster IP, from the first line naming the Service
+	ip := regexp.MustCompile(`default/web-internal has no ready endpoints — .* for (\d+\.\d+\.\d+\.\d+):`).FindStringSubmatch(trace)
+	if ip == nil {
+		t.Fatalf("no line gives web-internal's cluster IP:\n%s", trace)
+	}
+	about := regexp.MustCompile(`kube-proxy on (\S+): .*(web-internal|` + regexp.QuoteMeta(ip[1]) + `:)`)
 	last := map[string]string{} // node → its last kube-proxy line about web-internal
 	for _, l := range strings.Split(trace, "\n") {
-		if m := regexp.MustCompile(`kube-proxy on (\S+): .*(web-internal|10\.108\.)`).FindStringSubmatch(l); m != nil {
+		if m := about.FindStringSubmatch(l); m != nil {
 			last[m[1]] = l
 		}
 	}

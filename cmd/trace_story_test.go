@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -440,5 +441,66 @@ func TestAutoscaleWindows(t *testing.T) {
 	}
 	if down-firstLow >= 300 {
 		t.Errorf("the window counts from the last high recommendation, not the first low one: %ds", down-firstLow)
+	}
+}
+
+// Each per-pod NodeNotReady event line names its pod, as the OBJECT column
+// of `kubectl get events` does: "Node is not ready" alone does not say
+// which pod MarkPodsNotReady marked.
+func TestNodeNotReadyEventsNameTheirPod(t *testing.T) {
+	inRoot(t)
+	out, errOut, code := run(t, "", "trace", "node-failure", "--node", "node-b")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	marked := regexp.MustCompile(`pods on node-b marked Ready=False: (.*)`).FindStringSubmatch(out)
+	if marked == nil {
+		t.Fatalf("no MarkPodsNotReady line:\n%s", out)
+	}
+	var named []string
+	for _, m := range regexp.MustCompile(`Event Warning NodeNotReady (\S*): Node is not ready`).FindAllStringSubmatch(out, -1) {
+		named = append(named, m[1])
+	}
+	var want []string
+	for _, p := range strings.Split(marked[1], ", ") {
+		want = append(want, "pod/"+p)
+	}
+	slices.Sort(named)
+	slices.Sort(want)
+	if !slices.Equal(named, want) {
+		t.Errorf("NodeNotReady event lines name %q, want one per marked pod %q", named, want)
+	}
+	if !strings.Contains(out, "Event Normal NodeNotReady node/node-b: Node node-b status is now: NodeNotReady") {
+		t.Error("the Node's NodeNotReady event line does not name node/node-b")
+	}
+}
+
+// The rollout table's pods column counts the pods that exist when the
+// ReplicaSet sizes change (the Deployment controller's pod cache,
+// terminating ones too), not the sizes again: at the first scaling the new
+// ReplicaSet is 1 but its pod is not created yet, so 3 pods exist while
+// old + new is 4 (the bound replicas + maxSurge is on the sizes:
+// rolling.go NewRSNewReplicas sums spec.replicas).
+func TestRolloutTableCountsExistingPods(t *testing.T) {
+	inRoot(t)
+	out, errOut, code := run(t, "", "trace", "rollout", "-f", "examples/app.yaml", "--image", "web=nginx:1.28")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	i := strings.Index(out, "Rollout table:")
+	if i < 0 || !strings.Contains(out[i:], "pods existing") || !strings.Contains(out[i:], "old + new (≤ replicas + maxSurge)") {
+		t.Fatalf("no rollout table with sizes and existing pods:\n%s", out)
+	}
+	// step, old RS, new RS, old + new, pods existing, of them terminating, available
+	rows := regexp.MustCompile(`(?m)^(\d+) +(\d+) +(\d+) +(\d+) +(\d+) +(\d+) +(\d+)$`).FindAllStringSubmatch(out[i:], -1)
+	if len(rows) == 0 || rows[0][4] != "4" || rows[0][5] != "3" {
+		t.Fatalf("first row %v, want old + new 4 and 3 pods existing", rows)
+	}
+	differ := false
+	for _, r := range rows {
+		differ = differ || r[4] != r[5]
+	}
+	if !differ {
+		t.Errorf("pods existing equals old + new in every row: %v", rows)
 	}
 }

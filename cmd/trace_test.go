@@ -67,7 +67,7 @@ func TestTraceAt(t *testing.T) {
 	runGolden(t, "trace-apply/at-step-39.en.txt", "trace", "apply", "--at", "39", "examples/app.yaml") // README's sample
 	out39 := runGolden(t, "trace-apply/at-step-39.ru.txt", "--lang", "ru", "trace", "apply", "--at", "39", "examples/app.yaml")
 	if !regexp.MustCompile(`web-6c64cbcbb9-p8scn +0/1 +Pending .*<none> +<none>`).MatchString(out39) ||
-		!regexp.MustCompile(`web-6c64cbcbb9-rtqj5 +0/1 +Pending .* node-c`).MatchString(out39) {
+		!regexp.MustCompile(`web-6c64cbcbb9-lt5xd +0/1 +Pending .* node-c`).MatchString(out39) {
 		t.Errorf("at step 39 the second pod is not yet bound and the first is:\n%s", out39)
 	}
 	out, _, code := run(t, "", "trace", "apply", "--at", "99:00.000", "examples/app.yaml")
@@ -124,7 +124,7 @@ func TestTraceChangesWithManifest(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if n := strings.Count(out, "Scheduled: Successfully assigned default/web-"); n != 5 {
+	if n := len(regexp.MustCompile(`Scheduled pod/web-\S+: Successfully assigned default/web-`).FindAllString(out, -1)); n != 5 {
 		t.Fatalf("5 replicas should schedule 5 pods, got %d", n)
 	}
 	if !strings.Contains(out, "All 5 pods Ready") {

@@ -396,7 +396,7 @@ func (o *Observer) Event(at time.Time, e *corev1.Event) {
 	o.events[e.Name] = count
 	actor, phase := eventSource(e)
 	kind := "event"
-	fields := trace.F("kind", e.InvolvedObject.Kind, "message", e.Message, "reason", e.Reason, "type", e.Type)
+	fields := trace.F("kind", e.InvolvedObject.Kind, "about", trace.EventTarget(e.InvolvedObject.Kind, e.InvolvedObject.Name), "message", e.Message, "reason", e.Reason, "type", e.Type)
 	if known {
 		kind = "event.patch"
 		fields = append(fields, trace.F("count", count)...)

@@ -12,6 +12,7 @@ package trace
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/clip"
@@ -73,6 +74,18 @@ func (s *Step) Get(k string) string {
 		}
 	}
 	return ""
+}
+
+// EventTarget is how `kubectl get events` names an Event's object in its
+// OBJECT column: the involved object's kind in lower case, a slash, its
+// name (kubectl pkg/printers/internalversion/printers.go printEvent). An
+// event step carries it as its "about" field, so every Event line says
+// which object it is about ("Node is not ready" is about one pod).
+func EventTarget(kind, name string) string {
+	if name == "" {
+		return strings.ToLower(kind)
+	}
+	return strings.ToLower(kind) + "/" + name
 }
 
 // F builds a field list from alternating keys and values.

@@ -295,6 +295,36 @@ func (s *Server) allocateClusterIP(c *Client, svc *corev1.Service, step func(str
 	}, nil
 }
 
+// releaseService gives back what the Service registry allocated for a
+// deleted Service, as its REST delete does (pkg/registry/core/service/
+// storage/storage.go afterDelete → alloc.go releaseAllocatedResources,
+// v1.37): the ClusterIP — with the MultiCIDRServiceAllocator allocator its
+// IPAddress object is deleted — and every nodePort and the
+// healthCheckNodePort. Nothing watches IPAddresses here, so no watch
+// event; the delete still takes an etcd revision.
+func (s *Server) releaseService(svc *corev1.Service) {
+	if ip := svc.Spec.ClusterIP; ip != "" && ip != corev1.ClusterIPNone {
+		key := Key(ResourceOf(&networkingv1.IPAddress{}), "", ip)
+		if st := s.data[key]; st != nil {
+			if ref := st.obj.(*networkingv1.IPAddress).Spec.ParentRef; ref != nil && ref.Namespace == svc.Namespace && ref.Name == svc.Name {
+				s.del(key)
+				s.rev++
+			}
+		}
+		if off, ok := s.serviceIPs.offset(ip); ok {
+			delete(s.serviceIPs.used, off)
+		}
+	}
+	for _, p := range svc.Spec.Ports {
+		if p.NodePort != 0 {
+			delete(s.nodePorts, p.NodePort)
+		}
+	}
+	if p := svc.Spec.HealthCheckNodePort; p != 0 {
+		delete(s.nodePorts, p)
+	}
+}
+
 // The default --service-node-port-range, 30000-32767.
 const (
 	nodePortBase = 30000

@@ -218,6 +218,9 @@ func (s *Server) commitDelete(c *Client, r *request, done Done, step func(trace.
 		s.del(key)
 		s.rev++
 		step(c.Phase, "etcd.delete", "key", key, "rev", s.rev)
+		if svc, ok := prev.obj.(*corev1.Service); ok {
+			s.releaseService(svc)
+		}
 		s.fanOut(Event{Type: Deleted, Obj: prev.obj, Rev: s.rev}, r.res, "")
 		s.eng.After(RequestLatency, func() {
 			if done != nil {

@@ -174,6 +174,18 @@ type correlator struct {
 	spam    lru[uint64, tokenBucket]     // by spamKey.hash
 }
 
+// queuedEvent is an event as the recorder queued it: what it is about,
+// captured when it was recorded, and when (makeEvent's timestamp).
+type queuedEvent struct {
+	phase                       trace.Phase
+	res                         Resource
+	ns, name, uid, ref          string
+	eventName                   string // makeEvent's <object>.<hex UnixNano>
+	agg                         aggregateKey
+	fieldPath, typ, reason, msg string
+	at                          time.Duration
+}
+
 // lru is a least recently used cache of at most correlatorCacheSize
 // entries (k8s.io/utils/lru in upstream), a map and an intrusive doubly
 // linked list.
@@ -306,13 +318,31 @@ func (c *Client) Event(phase trace.Phase, regarding runtime.Object, typ, reason,
 // field path (spec.containers{web}), as the kubelet's container reference
 // carries it (pkg/kubelet/container/ref.go GenerateContainerRef); "" for
 // the object as a whole.
+//
+// Recording is asynchronous, as client-go's is (tools/record/event.go):
+// Eventf only queues the event on the broadcaster, and the goroutine
+// StartRecordingToSink started writes it later (recordToSink: correlate,
+// then POST or PATCH). So an event trails the action it reports and the
+// requests the caller sends right after it: it is written in a later
+// engine event at the same virtual time, in the order recorded. It keeps
+// the time it was recorded (makeEvent: its timestamps and name); the step
+// is recorded when it is written. Left out: upstream's sink writes one
+// event at a time, each after the previous one's answer (recordEvent is a
+// blocking call); here a burst of events goes out at once.
 func (c *Client) ContainerEvent(phase trace.Phase, regarding runtime.Object, fieldPath, typ, reason, msg string) {
 	m := Meta(regarding)
-	res := ResourceOf(regarding)
-	agg := keyOf(regarding, typ, reason)
-	msg, combined := c.aggregate(agg, msg)
+	q := queuedEvent{phase: phase, res: ResourceOf(regarding), ns: m.GetNamespace(), name: m.GetName(), uid: string(m.GetUID()),
+		ref: objectRef(regarding), agg: keyOf(regarding, typ, reason), fieldPath: fieldPath, typ: typ, reason: reason, msg: msg, at: c.s.eng.Now()}
+	q.eventName = c.s.eventName(q.name, q.at) // makeEvent names every event it makes
+	c.s.eng.Soon(func() { c.recordToSink(q) })
+}
+
+// recordToSink correlates one queued event and writes it.
+func (c *Client) recordToSink(q queuedEvent) {
+	phase, res, agg, fieldPath, typ, reason := q.phase, q.res, q.agg, q.fieldPath, q.typ, q.reason
+	msg, combined := c.aggregate(agg, q.msg)
 	now := c.s.eng.Now()
-	ts := metav1.NewTime(Epoch.Add(now))
+	ts := metav1.NewTime(Epoch.Add(q.at))
 	// The logger counts the event before the filter decides (eventObserve
 	// runs before filterFunc in EventCorrelate).
 	lk := logKey{agg: agg, combined: combined, fieldPath: fieldPath}
@@ -324,7 +354,7 @@ func (c *Client) ContainerEvent(phase trace.Phase, regarding runtime.Object, fie
 	if log != nil && log.count > 0 {
 		log.count++
 	} else {
-		log = c.corr.logged.add(lh, eventLog{count: 1, first: now})
+		log = c.corr.logged.add(lh, eventLog{count: 1, first: q.at})
 	}
 	count := log.count
 
@@ -343,8 +373,8 @@ func (c *Client) ContainerEvent(phase trace.Phase, regarding runtime.Object, fie
 		}
 		c.s.EventsDropped++
 		if !c.s.rec.Full() {
-			c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event.spam", Object: objectRef(regarding),
-				Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind), fieldPath)})
+			c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event.spam", Object: q.ref,
+				Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind, "about", trace.EventTarget(res.Kind, q.name)), fieldPath)})
 		}
 		return
 	}
@@ -354,42 +384,43 @@ func (c *Client) ContainerEvent(phase trace.Phase, regarding runtime.Object, fie
 		component = c.Component
 	}
 	ev := &corev1.Event{
-		InvolvedObject: corev1.ObjectReference{Kind: res.Kind, Namespace: m.GetNamespace(), Name: m.GetName(), UID: m.GetUID(), FieldPath: fieldPath},
+		InvolvedObject: corev1.ObjectReference{Kind: res.Kind, Namespace: q.ns, Name: q.name, UID: types.UID(q.uid), FieldPath: fieldPath},
 		Type:           typ, Reason: reason, Message: msg,
 		Source:         corev1.EventSource{Component: component},
 		FirstTimestamp: metav1.NewTime(Epoch.Add(log.first)), LastTimestamp: ts, Count: count,
 	}
-	ev.Namespace = m.GetNamespace()
+	ev.Name, ev.Namespace = q.eventName, q.ns
 	if ev.Namespace == "" {
 		ev.Namespace = "default"
 	}
 	if count == 1 {
 		c.s.EventsCreated++
 		if !c.s.rec.Full() {
-			c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event", Object: objectRef(regarding),
-				Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind), fieldPath)})
+			c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event", Object: q.ref,
+				Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind, "about", trace.EventTarget(res.Kind, q.name)), fieldPath)})
 		}
-		c.createEvent(ev, log)
+		c.createEvent(ev, log, q.at)
 		return
 	}
 	c.s.EventsPatched++
 	if !c.s.rec.Full() {
-		c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event.patch", Object: objectRef(regarding),
-			Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind, "count", count), fieldPath)})
+		c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event.patch", Object: q.ref,
+			Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind, "about", trace.EventTarget(res.Kind, q.name), "count", count), fieldPath)})
 	}
 	if log.answered {
-		c.patchEvent(ev, log)
+		c.patchEvent(ev, log, q.at)
 		return
 	}
-	log.waiting = append(log.waiting, func() { c.patchEvent(ev, log) })
+	log.waiting = append(log.waiting, func() { c.patchEvent(ev, log, q.at) })
+	return
 }
 
 // createEvent POSTs ev; le learns the name the API server gave it.
 // le points into the logger's LRU entry: an entry forgotten meanwhile
 // still gets the answer, and nothing reads it again.
-func (c *Client) createEvent(ev *corev1.Event, le *eventLog) {
+func (c *Client) createEvent(ev *corev1.Event, le *eventLog, at time.Duration) {
 	if ev.Name == "" {
-		ev.Name = c.s.eventName(ev.InvolvedObject.Name)
+		ev.Name = c.s.eventName(ev.InvolvedObject.Name, at)
 	}
 	c.send(request{verb: "create", obj: ev, res: ResourceOf(ev), ns: ev.Namespace}, func(obj runtime.Object, st *Status) {
 		le.answered = true
@@ -419,9 +450,9 @@ type patchBody struct {
 // Without a stored Event (its create failed) the event is created instead,
 // as recordEvent does when the PATCH answers NotFound; so is one whose
 // PATCH does answer NotFound.
-func (c *Client) patchEvent(ev *corev1.Event, le *eventLog) {
+func (c *Client) patchEvent(ev *corev1.Event, le *eventLog, at time.Duration) {
 	if le.name == "" {
-		c.createEvent(ev, le)
+		c.createEvent(ev, le, at)
 		return
 	}
 	body, _ := json.Marshal(patchBody{Count: ev.Count, LastTimestamp: ev.LastTimestamp, Message: ev.Message})
@@ -436,7 +467,7 @@ func (c *Client) patchEvent(ev *corev1.Event, le *eventLog) {
 			// recordEvent creates it under the name it had (only the
 			// resourceVersion is cleared)
 			fresh.ObjectMeta = metav1.ObjectMeta{Namespace: ev.Namespace, Name: ev.Name}
-			c.createEvent(&fresh, le)
+			c.createEvent(&fresh, le, at)
 		}
 	})
 }

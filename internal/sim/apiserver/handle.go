@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -270,9 +271,10 @@ func (k *call) update(key, readRV string) {
 // tools/events/event_recorder.go generateEvent: fmt.Sprintf("%v.%x",
 // ref.Name, t.UnixNano())), at the virtual clock's now. Events recorded
 // at the same virtual instant are a nanosecond apart, as a real clock
-// would have moved on between them, so no two names collide.
-func (s *Server) eventName(object string) string {
-	n := Epoch.Add(s.eng.Now()).UnixNano()
+// would have moved on between them, so no two names collide. at is when
+// the event was recorded (makeEvent), not when the sink writes it.
+func (s *Server) eventName(object string, at time.Duration) string {
+	n := Epoch.Add(at).UnixNano()
 	if n <= s.lastEventNano {
 		n = s.lastEventNano + 1
 	}

@@ -78,15 +78,6 @@ func (k *call) name(m metav1.Object) {
 	s, r := k.s, k.r
 	if m.GetName() == "" && m.GetGenerateName() != "" {
 		m.SetName(s.generateName(r.res, m.GetNamespace(), m.GetGenerateName()))
-	} else if r.res.Kind == "Event" {
-		// Events were created with generateName before their recorders
-		// named them (eventName); the five draws it made here are kept so
-		// that a seeded run keeps the random stream its pod names, uids and
-		// scheduler tie-breaks come from (the examples and goldens name
-		// those pods). They name nothing.
-		for range 5 {
-			s.eng.Rand().IntN(len(nameAlphabet))
-		}
 	}
 	r.name = m.GetName()
 }

@@ -31,6 +31,11 @@ type podStatusPatch struct {
 	// that building one is a single allocation.
 	fieldsBuf [4]int
 	condBuf   [2]corev1.PodCondition
+	// order is the writer's order of condition types when it differs from
+	// the stored one: the $setElementOrder/conditions directive
+	// CreateTwoWayMergePatch adds (apimachinery strategicpatch), which the
+	// server's merge follows.
+	order []corev1.PodConditionType
 }
 
 // podStatusConditions is the index of PodStatus.Conditions, which merges by
@@ -120,10 +125,40 @@ func diffPodStatus(base, next *corev1.PodStatus) *podStatusPatch {
 			p.conditions = append(p.conditions, c)
 		}
 	}
+	if len(p.conditions) > 0 || !sameConditionOrder(base.Conditions, next.Conditions) {
+		for _, c := range next.Conditions {
+			p.order = append(p.order, c.Type)
+		}
+	}
 	return p
 }
 
+func sameConditionOrder(a, b []corev1.PodCondition) bool {
+	return slices.EqualFunc(a, b, func(x, y corev1.PodCondition) bool { return x.Type == y.Type })
+}
+
+// reorder puts st's conditions in the patch's element order; conditions
+// the order does not name keep their places ahead of the named ones.
+func (p *podStatusPatch) reorder(st *corev1.PodStatus) {
+	if len(p.order) == 0 {
+		return
+	}
+	out := make([]corev1.PodCondition, 0, len(st.Conditions))
+	for _, c := range st.Conditions {
+		if !slices.Contains(p.order, c.Type) {
+			out = append(out, c)
+		}
+	}
+	for _, t := range p.order {
+		if i := slices.IndexFunc(st.Conditions, func(c corev1.PodCondition) bool { return c.Type == t }); i >= 0 {
+			out = append(out, st.Conditions[i])
+		}
+	}
+	st.Conditions = out
+}
+
 func (p *podStatusPatch) apply(st *corev1.PodStatus) {
+	defer p.reorder(st)
 	sv, pv := reflect.ValueOf(st).Elem(), reflect.ValueOf(p.status).Elem()
 	for _, f := range p.fields {
 		sv.Field(f).Set(pv.Field(f))

@@ -141,9 +141,16 @@ func ScaleDownBudget(replicas, maxUnavailable, allSpec, newSpec, newAvailable, o
 	return unhealthy, max(healthy, 0)
 }
 
-// RolloutRow is the ReplicaSet sizes after one sync of a rollout.
+// RolloutRow is the ReplicaSet sizes after one sync of a rollout: Old and
+// New are spec.replicas, the sizes rolling.go bounds by replicas + maxSurge
+// (GetReplicaCountForReplicaSets sums spec.replicas); Pods counts the pods
+// of those ReplicaSets that exist at that moment in the controller's pod
+// cache, terminating ones included, of which Terminating are being
+// deleted — more than the sizes while new pods are not created yet, or old
+// ones run out their grace period. PlanRollout leaves them zero.
 type RolloutRow struct {
 	Old, New, Available int32
+	Pods, Terminating   int32
 }
 
 // PlanRollout replays a rolling update from oldReplicas available pods of
@@ -160,7 +167,7 @@ func PlanRollout(replicas, maxSurge, maxUnavailable int32) []RolloutRow {
 		if i > 0 {
 			if t := NewRSTarget(replicas, maxSurge, old+newSpec, newSpec); t >= 0 {
 				newSpec = t
-				rows = append(rows, RolloutRow{old, newSpec, oldAvail + newAvail})
+				rows = append(rows, RolloutRow{Old: old, New: newSpec, Available: oldAvail + newAvail})
 				newAvail = newSpec // the new pods become Ready before the next sync
 				continue
 			}
@@ -168,7 +175,7 @@ func PlanRollout(replicas, maxSurge, maxUnavailable int32) []RolloutRow {
 		u, h := ScaleDownBudget(replicas, maxUnavailable, old+newSpec, newSpec, newAvail, old, oldAvail)
 		old -= u + h
 		oldAvail = min(oldAvail, old)
-		rows = append(rows, RolloutRow{old, newSpec, oldAvail + newAvail})
+		rows = append(rows, RolloutRow{Old: old, New: newSpec, Available: oldAvail + newAvail})
 		newAvail = newSpec
 		if old == 0 && newSpec == replicas {
 			break

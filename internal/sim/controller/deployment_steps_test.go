@@ -36,10 +36,13 @@ func TestDeploymentStepByStep(t *testing.T) {
 	ob.SendAll()
 	h.settle()
 
-	// syncRevision: the event of the creation, then the revision and
-	// NewReplicaSetCreated in one status write.
+	// syncRevision: the revision and NewReplicaSetCreated in one status
+	// write, then the event of the creation: the recorder writes it
+	// asynchronously (client-go tools/record), after the status write the
+	// sync sends at the same moment — the order of the real cluster's
+	// recording (oracle/testdata/v1.37, apply-tainted-nodes).
 	lines, status := held(ob, "/deployments/web/status")
-	want := []string{"POST /api/v1/namespaces/default/events", "PUT /apis/apps/v1/namespaces/default/deployments/web/status"}
+	want := []string{"PUT /apis/apps/v1/namespaces/default/deployments/web/status", "POST /api/v1/namespaces/default/events"}
 	if !slices.Equal(lines, want) {
 		t.Fatalf("after the ReplicaSet: %q, want %q", lines, want)
 	}

@@ -6,6 +6,7 @@ package controller
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -214,12 +215,34 @@ func (d *Deployment) record(k string, dep *appsv1.Deployment, olds []*appsv1.Rep
 	}
 	avail += min(newRS.Status.AvailableReplicas, spec(newRS))
 	row := RolloutRow{Old: oldSpec, New: spec(newRS), Available: avail}
-	if h := d.History[k]; len(h) > 0 && h[len(h)-1] == row {
-		return
+	if h := d.History[k]; len(h) > 0 {
+		last := h[len(h)-1]
+		if last.Old == row.Old && last.New == row.New && last.Available == row.Available {
+			return
+		}
 	}
+	row.Pods, row.Terminating = d.existingPods(append(slices.Clone(olds), newRS))
 	d.History[k] = append(d.History[k], row)
 	d.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: d.c.Actor, Kind: "deployment.rollout", Object: apiserver.ObjectRef(dep),
-		Fields: trace.F("old", row.Old, "new", row.New, "available", row.Available, "pods", row.Old+row.New)})
+		Fields: trace.F("old", row.Old, "new", row.New, "available", row.Available, "sizes", row.Old+row.New, "pods", row.Pods, "terminating", row.Terminating)})
+}
+
+// existingPods counts the pods the ReplicaSets control in the controller's
+// pod cache (getPodMapForDeployment's lister), and those among them being
+// deleted.
+func (d *Deployment) existingPods(rsets []*appsv1.ReplicaSet) (pods, terminating int32) {
+	for _, rs := range rsets {
+		if rs.UID == "" {
+			continue
+		}
+		for _, p := range d.pods.ByIndex(informer.ControllerIndex, string(rs.UID)) {
+			pods++
+			if p.DeletionTimestamp != nil {
+				terminating++
+			}
+		}
+	}
+	return pods, terminating
 }
 
 func copyLabels(in map[string]string, hash string) map[string]string {

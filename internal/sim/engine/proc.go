@@ -246,3 +246,18 @@ func (g *WaitGroup) Wait(p *Proc) {
 		p.Park()
 	}
 }
+
+// Soon runs fn as a goroutine started at this point would run: called
+// inside a proc, on a proc queued to run as soon as the running one parks,
+// still inside the same engine event (after the request it parks on went
+// out); called outside one, in a later engine event at the same virtual
+// time. client-go's event broadcasters hand events to such a goroutine
+// (tools/record, tools/events), so an event trails the caller's own
+// requests of the moment.
+func (e *Engine) Soon(fn func()) {
+	if e.ps.running != nil {
+		e.Go(func(*Proc) { fn() })
+		return
+	}
+	e.After(0, fn)
+}

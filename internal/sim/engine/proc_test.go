@@ -335,3 +335,30 @@ func TestWaitGroupRefusesASecondWaiter(t *testing.T) {
 	})
 	e.Run(time.Hour)
 }
+
+// Soon inside a proc runs after the proc parks, in the same engine event;
+// outside a proc, in a later engine event at the same virtual time, after
+// the events already queued for it.
+func TestSoonRunsAfterTheCallerParks(t *testing.T) {
+	e := New(1)
+	var got []string
+	e.After(time.Millisecond, func() {
+		e.Go(func(p *Proc) {
+			e.Soon(func() { got = append(got, "soon@"+p.Now().String()) })
+			got = append(got, "request")
+			p.Sleep(time.Millisecond) // parks: the Soon proc runs now
+			got = append(got, "woke@"+p.Now().String())
+		})
+		got = append(got, "event ends")
+	})
+	e.After(2*time.Millisecond, func() {
+		e.Soon(func() { got = append(got, "callback soon") })
+		got = append(got, "callback")
+	})
+	e.After(2*time.Millisecond, func() { got = append(got, "queued before") })
+	e.Run(time.Second)
+	want := []string{"request", "soon@1ms", "event ends", "callback", "queued before", "woke@2ms", "callback soon"}
+	if strings.Join(got, ", ") != strings.Join(want, ", ") {
+		t.Fatalf("order %q, want %q", got, want)
+	}
+}

@@ -213,6 +213,7 @@ func (k *Kubelet) sendStatus(ps *podState, upd *corev1.Pod, done apiserver.Done)
 		// (kubelet_pods.go generateAPIPodStatus; PodStatus.startTime).
 		upd.Status.StartTime = apiTime(ps.admittedAt)
 	}
+	orderConditions(&upd.Status)
 	apiserver.StampConditions(&ps.pod.Status, &upd.Status, ps.pod.Generation, k.eng.Now())
 	// CalculatePodStatusObservedGeneration: the generation the status is for.
 	upd.Status.ObservedGeneration = ps.pod.Generation

@@ -128,14 +128,14 @@ func TestCrashPanic(t *testing.T) {
 		"PATCH /api/v1/namespaces/default/pods/web/status",
 		`event Pulled: Container image "nginx:1.27" already present on machine and can be accessed by the pod`,
 		"event Created: Container created",
-		"event Started: Container started",
 		"PATCH /api/v1/namespaces/default/pods/web/status",
+		"event Started: Container started", // written after the status of the same moment
 		"PATCH /api/v1/namespaces/default/pods/web/status",
 		"event BackOff: Back-off restarting failed container web in pod web_default(" + string(h.pod("web").UID) + ")",
 		`event Pulled: Container image "nginx:1.27" already present on machine and can be accessed by the pod`,
 		"event Created: Container created",
-		"event Started: Container started",
 		"PATCH /api/v1/namespaces/default/pods/web/status",
+		"event Started: Container started",
 	})
 	ob.Release()
 	h.settle()

@@ -1,6 +1,7 @@
 package kubelet
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -147,4 +148,31 @@ func (k *Kubelet) pending(ps *podState) {
 	setCondReason(upd, corev1.ContainersReady, false, "ContainersNotReady", unready)
 	setCondReason(upd, corev1.PodReady, false, "ContainersNotReady", unready)
 	k.patchStatus(ps, upd, nil)
+}
+
+// kubeletConditions are the pod conditions the kubelet owns, in the order
+// generateAPIPodStatus appends them (pkg/kubelet/kubelet_pods.go, v1.37:
+// GeneratePodReadyToStartContainersCondition, GeneratePodInitializedCondition,
+// GeneratePodReadyCondition, GenerateContainersReadyCondition, then
+// PodScheduled True — a pod the kubelet sees is scheduled).
+var kubeletConditions = []corev1.PodConditionType{corev1.PodReadyToStartContainers,
+	corev1.PodInitialized, corev1.PodReady, corev1.ContainersReady, corev1.PodScheduled}
+
+// orderConditions puts st's conditions in the kubelet's order: those it
+// does not own first, as they were (DisruptionTarget, readiness gates),
+// then its own (kubelet_pods.go generateAPIPodStatus; the status manager's
+// mergePodStatus keeps that order and its patch carries it).
+func orderConditions(st *corev1.PodStatus) {
+	out := make([]corev1.PodCondition, 0, len(st.Conditions))
+	for _, c := range st.Conditions {
+		if !slices.Contains(kubeletConditions, c.Type) {
+			out = append(out, c)
+		}
+	}
+	for _, t := range kubeletConditions {
+		if i := slices.IndexFunc(st.Conditions, func(c corev1.PodCondition) bool { return c.Type == t }); i >= 0 {
+			out = append(out, st.Conditions[i])
+		}
+	}
+	st.Conditions = out
 }

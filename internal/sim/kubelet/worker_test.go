@@ -11,9 +11,11 @@ import (
 )
 
 // TestPodWorkerStepByStep: a pod whose image the node lacks. The kubelet's
-// requests are held: it asks for the pull, create and start events, then
-// one status PATCH; nothing is stored until the test sends them, and the
-// pod turns Running and Ready only when the PATCH is delivered.
+// requests are held: it asks for the pull, create and start events and
+// one status PATCH — the Started event after the PATCH: events are written
+// asynchronously (client-go tools/record), after the requests the worker
+// sends in the same moment; nothing is stored until the test sends them,
+// and the pod turns Running and Ready only when the PATCH is delivered.
 func TestPodWorkerStepByStep(t *testing.T) {
 	h := newHarness(t)
 	ob := h.k.c.Hold()
@@ -24,8 +26,8 @@ func TestPodWorkerStepByStep(t *testing.T) {
 		`event Pulling: Pulling image "nginx:1.27"`,
 		`event Pulled: Successfully pulled image "nginx:1.27" in 1.64s (1.64s including waiting). Image size: 75497472 bytes.`,
 		"event Created: Container created",
-		"event Started: Container started",
 		"PATCH /api/v1/namespaces/default/pods/web/status",
+		"event Started: Container started",
 	})
 	if p := h.pod("web"); p.Status.Phase == corev1.PodRunning || h.ready != 0 {
 		t.Fatalf("before delivery: phase %s, ready calls %d", p.Status.Phase, h.ready)
@@ -52,7 +54,10 @@ func TestPodWorkerFailedStatusWrite(t *testing.T) {
 	if len(lines) != 5 || !strings.HasPrefix(lines[1], "event Pulled: Container image \"nginx:1.27\" already present") {
 		t.Fatalf("asked for %q", lines)
 	}
-	ob.Fail(4, &apiserver.Status{Code: 409, Reason: "Conflict", Message: "no"})
+	if lines[3] != "PATCH /api/v1/namespaces/default/pods/web/status" {
+		t.Fatalf("the Running write is not the fourth request: %q", lines)
+	}
+	ob.Fail(3, &apiserver.Status{Code: 409, Reason: "Conflict", Message: "no"})
 	ob.Release()
 	h.settle()
 	if h.ready != 0 || h.pod("web").Status.Phase == corev1.PodRunning {

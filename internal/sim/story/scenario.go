@@ -40,12 +40,16 @@ func New(c *sim.Cluster) *Scene { return &Scene{Cluster: c} }
 
 // RolloutTable is the Deployment's rollout table since the story began.
 func (c *Scene) RolloutTable(ns, name string) trace.KeyedTable {
-	t := trace.KeyedTable{Title: "rollout.title", Header: []string{"rollout.sync", "rollout.old", "rollout.new", "rollout.pods", "rollout.available"}}
+	t := trace.KeyedTable{Title: "rollout.title", Header: []string{"rollout.sync", "rollout.old", "rollout.new", "rollout.sizes", "rollout.pods", "rollout.terminating", "rollout.available"}}
 	for i, r := range c.RolloutHistory(ns, name) {
 		if i < c.historyFrom {
 			continue
 		}
-		t.Rows = append(t.Rows, []string{fmt.Sprint(i - c.historyFrom + 1), fmt.Sprint(r.Old), fmt.Sprint(r.New), fmt.Sprint(r.Old + r.New), fmt.Sprint(r.Available)})
+		// The pods that exist when the sizes change (terminating ones
+		// too, as kubectl get pods lists them), beside the sizes the
+		// controller bounds.
+		t.Rows = append(t.Rows, []string{fmt.Sprint(i - c.historyFrom + 1), fmt.Sprint(r.Old), fmt.Sprint(r.New), fmt.Sprint(r.Old + r.New),
+			fmt.Sprint(r.Pods), fmt.Sprint(r.Terminating), fmt.Sprint(r.Available)})
 	}
 	return t
 }
@@ -65,7 +69,7 @@ func (c *Scene) RolloutPlan(dep *appsv1.Deployment) trace.KeyedTable {
 		surge, unavail = ru.MaxSurge, ru.MaxUnavailable
 	}
 	s, u, _ := controller.ResolveFenceposts(surge, unavail, replicas)
-	t := trace.KeyedTable{Title: "rollout.plan", Header: []string{"rollout.sync", "rollout.old", "rollout.new", "rollout.pods", "rollout.available"}}
+	t := trace.KeyedTable{Title: "rollout.plan", Header: []string{"rollout.sync", "rollout.old", "rollout.new", "rollout.sizes", "rollout.available"}}
 	for i, r := range controller.PlanRollout(replicas, s, u) {
 		t.Rows = append(t.Rows, []string{fmt.Sprint(i + 1), fmt.Sprint(r.Old), fmt.Sprint(r.New), fmt.Sprint(r.Old + r.New), fmt.Sprint(r.Available)})
 	}

@@ -70,9 +70,38 @@ type informer struct {
 	seen    bool
 }
 
+// streamList is a Reflector's streaming list (client-go reflector.go
+// watchList, WatchListClient on by default since v1.35): one WATCH with
+// sendInitialEvents=true, resourceVersionMatch=NotOlderThan and
+// allowWatchBookmarks=true, through the token bucket; the watch cache
+// sends every object as an ADDED event, encoded for this watcher, then the
+// BOOKMARK annotated k8s.io/initial-events-end, and the same watch goes
+// on. The server holds one event at a time, never a whole list. p resumes
+// when the bookmark has been sent, with the snapshot time.
+func streamList(p *engine.Proc, m *meter, b *bucket, objects int, size, event int64) (snapshot time.Duration) {
+	wait := b.take(p.Now())
+	p.Sleep(wait)
+	now := p.Now()
+	m.request(now, wait)
+	if m.counts(now) {
+		m.d.Watches++
+		m.d.StreamingLists++
+		m.d.InitialEvents += objects
+		m.d.Events += objects + 1
+		m.d.Bookmarks++
+	}
+	m.send(now, size, 1) // each watcher's initial events are its own
+	m.hold(now, event)
+	p.Sleep(ServeTime(size))
+	m.release(p.Now(), event)
+	return now
+}
+
 // runInformers plays controllers whose Reflectors LIST (resourceVersion=0,
-// from the watch cache) and then WATCH from the list's resourceVersion.
-func runInformers(cfg Config, s Sizes, changeAt time.Duration) Design {
+// from the watch cache) and then WATCH from the list's resourceVersion —
+// or, streaming, start with one WATCH that streams the current objects
+// (streamList) and go on with it.
+func runInformers(cfg Config, s Sizes, changeAt time.Duration, streaming bool) Design {
 	eng := engine.New(cfg.Seed)
 	defer eng.Close() // watches still open when the run stops
 	m := newMeter(cfg)
@@ -85,8 +114,8 @@ func runInformers(cfg Config, s Sizes, changeAt time.Duration) Design {
 			p.Sleep(at)
 			// The node Reflector starts beside the pod one and takes its
 			// token from the same bucket once this one waits.
-			eng.Go(func(np *engine.Proc) { reflectNodes(np, m, inf.b, cfg, s, &nodeWatchers) })
-			inf.reflectPods(p, m, cfg, s, changeAt)
+			eng.Go(func(np *engine.Proc) { reflectNodes(np, m, inf.b, cfg, s, &nodeWatchers, streaming) })
+			inf.reflectPods(p, m, cfg, s, changeAt, streaming)
 		})
 	}
 	// The pod change: one MODIFIED event, serialised once (the watch cache
@@ -125,14 +154,19 @@ func runInformers(cfg Config, s Sizes, changeAt time.Duration) Design {
 // reflectPods is the pod Reflector: LIST, then WATCH from the list's
 // resourceVersion; the controller sees the change in the list, in the
 // watch's replay from that resourceVersion, or as a watch event.
-func (inf *informer) reflectPods(p *engine.Proc, m *meter, cfg Config, s Sizes, changeAt time.Duration) {
-	snapshot := list(p, m, inf.b, s.PodList, &m.d.PodLists)
+func (inf *informer) reflectPods(p *engine.Proc, m *meter, cfg Config, s Sizes, changeAt time.Duration, streaming bool) {
+	var snapshot time.Duration
+	if streaming {
+		snapshot = streamList(p, m, inf.b, cfg.Pods, s.PodStream, s.PodEvent)
+	} else {
+		snapshot = list(p, m, inf.b, s.PodList, &m.d.PodLists)
+	}
 	inf.podRV = snapshot
 	if snapshot >= changeAt && !inf.seen { // the LIST already has the change
 		inf.seen = true
 		m.notice(p.Now() - changeAt)
 	}
-	watch(p, m, inf.b, cfg, s, func() {
+	watch(p, m, inf.b, cfg, s, streaming, func() {
 		inf.watched = true
 		if !inf.seen && p.Now() >= changeAt { // replayed from the list's resourceVersion
 			inf.seen = true
@@ -143,26 +177,35 @@ func (inf *informer) reflectPods(p *engine.Proc, m *meter, cfg Config, s Sizes, 
 
 // reflectNodes is the node Reflector: LIST, then WATCH; watchers counts
 // the open node watches.
-func reflectNodes(p *engine.Proc, m *meter, b *bucket, cfg Config, s Sizes, watchers *int) {
-	list(p, m, b, s.NodeList, &m.d.NodeLists)
-	watch(p, m, b, cfg, s, func() { *watchers++ })
+func reflectNodes(p *engine.Proc, m *meter, b *bucket, cfg Config, s Sizes, watchers *int, streaming bool) {
+	if streaming {
+		streamList(p, m, b, cfg.Nodes, s.NodeStream, s.NodeEvent)
+	} else {
+		list(p, m, b, s.NodeList, &m.d.NodeLists)
+	}
+	watch(p, m, b, cfg, s, streaming, func() { *watchers++ })
 }
 
 // watch opens a WATCH (through the token bucket) and keeps it open: the
 // server ends it after the timeout the Reflector asked for, and the
 // Reflector re-opens it from its last resourceVersion, with no LIST.
 // Bookmarks arrive about once a minute while it is open. opened runs when
-// the first one opens.
-func watch(p *engine.Proc, m *meter, b *bucket, cfg Config, s Sizes, opened func()) {
+// the first one opens. open says the first watch is already open: the
+// streaming list's, which goes on after its initial events.
+func watch(p *engine.Proc, m *meter, b *bucket, cfg Config, s Sizes, open bool, opened func()) {
 	eng := p.Engine()
 	for {
-		wait := b.take(p.Now())
-		p.Sleep(wait)
 		now := p.Now()
-		m.request(now, wait)
-		if m.counts(now) {
-			m.d.Watches++
+		if !open {
+			wait := b.take(now)
+			p.Sleep(wait)
+			now = p.Now()
+			m.request(now, wait)
+			if m.counts(now) {
+				m.d.Watches++
+			}
 		}
+		open = false
 		if opened != nil {
 			opened()
 			opened = nil

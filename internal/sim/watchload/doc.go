@@ -1,6 +1,7 @@
 // Package watchload models the load two controller designs put on the API
 // server: controllers that LIST pods and nodes in a loop, and controllers
-// built on client-go informers, which LIST once and then WATCH.
+// built on client-go informers, which LIST once and then WATCH — or, as
+// v1.37 does by default, stream the initial state over the watch.
 //
 // What it models, over a virtual run on internal/sim/engine:
 //
@@ -16,6 +17,12 @@
 //     list's resourceVersion with allowWatchBookmarks, re-opened when the
 //     server's timeout (5 to 10 minutes) ends it; resync is in memory. The
 //     informers start in the first second, so their start-up is in the run.
+//   - The same informers on v1.37's default, the streaming list
+//     (WatchListClient, on by default since v1.35): each Reflector's first
+//     request is one WATCH with sendInitialEvents=true that carries every
+//     object as an ADDED event (encoded for that watcher), then the BOOKMARK
+//     annotated k8s.io/initial-events-end, and goes on as the watch; the
+//     server holds one event at a time, never a list.
 //   - Every request passes a client-side token bucket: client-go's defaults
 //     for a plain rest.Config, QPS 5 and burst 10, one bucket per controller.
 //   - A LIST is served in RequestLatency plus its size at ServeRate; while it
@@ -26,7 +33,7 @@
 //
 // What it leaves out: CPU contention and API Priority and Fairness queuing
 // (each request is served as if alone), protobuf, gzip, managedFields,
-// pagination, the WatchList streaming of the initial state, shared informer
+// pagination, shared informer
 // factories, 410 Gone relists (the watch never falls behind in this run),
 // and the requests kubelets and other clients make (the same in both designs).
 // The package returns structured results; the words are in package explain.

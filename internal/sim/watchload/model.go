@@ -80,6 +80,11 @@ type Design struct {
 	// the bookmark events among them.
 	Events    int `json:"events"`
 	Bookmarks int `json:"bookmarks"`
+	// StreamingLists counts the WATCHes with sendInitialEvents=true, and
+	// InitialEvents the ADDED events they sent (both within Events and
+	// Watches).
+	StreamingLists int `json:"streamingLists,omitempty"`
+	InitialEvents  int `json:"initialEvents,omitempty"`
 	// Loops counts completed polling loops (polling only).
 	Loops int `json:"loops"`
 	// Encoded is what the API server serialised: every LIST anew, a watch
@@ -92,7 +97,7 @@ type Design struct {
 	ThrottleWait time.Duration `json:"throttleWait"`
 	// PeakLists and PeakBytes: LISTs in flight at once at the peak and the
 	// response bytes the server held then; MeanBytes is the time average.
-	PeakLists int   `json:"peakLists"`
+	PeakLists int   `json:"peakLists"` // LISTs, or streaming lists, being served
 	PeakBytes int64 `json:"peakBytes"`
 	MeanBytes int64 `json:"meanBytes"`
 	// Notice* say how long after the pod change each controller saw it.
@@ -120,7 +125,11 @@ type Result struct {
 	NodeListTime time.Duration `json:"nodeListTime"`
 	WatchLatency time.Duration `json:"watchLatency"`
 	Polling      Design        `json:"polling"`
-	Informer     Design        `json:"informer"`
+	// Informer is the informers on LIST then WATCH (client-go's fallback,
+	// the default before v1.35); Streaming the same informers on v1.37's
+	// default, the streaming list (WatchListClient).
+	Informer  Design `json:"informer"`
+	Streaming Design `json:"streaming"`
 }
 
 // Slices is the number of timeline slices.
@@ -139,7 +148,8 @@ func Run(cfg Config) (*Result, error) {
 	jitter := min(time.Second, cfg.Duration/4)
 	r.ChangeAt = (cfg.Duration/2 + time.Duration(eng.Rand().Int64N(int64(jitter)))).Truncate(time.Millisecond)
 	r.Polling = runPolling(cfg, sizes, r.ChangeAt)
-	r.Informer = runInformers(cfg, sizes, r.ChangeAt)
+	r.Informer = runInformers(cfg, sizes, r.ChangeAt, false)
+	r.Streaming = runInformers(cfg, sizes, r.ChangeAt, true)
 	return r, nil
 }
 

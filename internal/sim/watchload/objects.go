@@ -37,6 +37,13 @@ type Sizes struct {
 	PodEvent  int64 `json:"podEvent"`
 	NodeEvent int64 `json:"nodeEvent"`
 	Bookmark  int64 `json:"bookmark"`
+	// PodStream and NodeStream are a streaming list's initial state: one
+	// ADDED event line per object ({"type":"ADDED","object":{...}}\n, the
+	// object with its kind and apiVersion), ending with InitialEventsEnd, the
+	// BOOKMARK annotated k8s.io/initial-events-end.
+	PodStream        int64 `json:"podStream"`
+	NodeStream       int64 `json:"nodeStream"`
+	InitialEventsEnd int64 `json:"initialEventsEnd"`
 }
 
 // alphabet is apimachinery's rand.SafeEncodeString alphabet, which the
@@ -322,6 +329,20 @@ func measure(rng *rand.Rand, pods, nodes int) (Sizes, error) {
 	// metadata.resourceVersion set.
 	s.Bookmark = eventSize("BOOKMARK", &corev1.Pod{TypeMeta: metav1.TypeMeta{Kind: "Pod", APIVersion: "v1"},
 		ObjectMeta: metav1.ObjectMeta{ResourceVersion: last}})
+	// The streaming list's end: the watch cache's bookmark with the
+	// k8s.io/initial-events-end annotation (apimachinery
+	// metav1.InitialEventsAnnotationKey, KEP-3157).
+	s.InitialEventsEnd = eventSize("BOOKMARK", &corev1.Pod{TypeMeta: metav1.TypeMeta{Kind: "Pod", APIVersion: "v1"},
+		ObjectMeta: metav1.ObjectMeta{ResourceVersion: last, Annotations: map[string]string{metav1.InitialEventsAnnotationKey: "true"}}})
+	// An ADDED event line is the list item plus the event's envelope and
+	// the object's kind and apiVersion, which list items leave out.
+	envelope := func(obj any, item int64) int64 { return eventSize("ADDED", obj) - item }
+	pi := *p
+	pi.TypeMeta = metav1.TypeMeta{}
+	ni := *n
+	ni.TypeMeta = metav1.TypeMeta{}
+	s.PodStream = podTotal + int64(pods)*envelope(p, mustSize(&pi)) + s.InitialEventsEnd
+	s.NodeStream = nodeTotal + int64(nodes)*envelope(n, mustSize(&ni)) + s.InitialEventsEnd
 	return s, nil
 }
 

@@ -199,3 +199,34 @@ func TestRunLeavesNoGoroutines(t *testing.T) {
 		t.Fatalf("%d goroutines after the run, %d before", n, before)
 	}
 }
+
+// v1.37's default path, played beside the fallback: each Reflector's first
+// request is one WATCH with sendInitialEvents=true that streams every
+// object as an ADDED event and ends with the k8s.io/initial-events-end
+// bookmark, then goes on as the watch — no LIST, one request fewer per
+// resource, and no list response held, so the start-up peak is a few
+// events, not 20 lists.
+func TestStreamingList(t *testing.T) {
+	r := run(t, defaults)
+	i, s := r.Informer, r.Streaming
+	c := defaults.Controllers
+	if s.PodLists != 0 || s.NodeLists != 0 || s.StreamingLists != 2*c {
+		t.Errorf("streaming: LISTs %d/%d, streaming lists %d; want 0/0 and %d", s.PodLists, s.NodeLists, s.StreamingLists, 2*c)
+	}
+	if s.Requests != i.Requests-2*c || s.Watches != i.Watches {
+		t.Errorf("streaming: %d requests, %d watches; LIST+WATCH %d and %d: want %d fewer requests, the same watches",
+			s.Requests, s.Watches, i.Requests, i.Watches, 2*c)
+	}
+	if s.InitialEvents != c*(defaults.Pods+defaults.Nodes) {
+		t.Errorf("initial ADDED events %d, want %d", s.InitialEvents, c*(defaults.Pods+defaults.Nodes))
+	}
+	if s.PeakBytes*100 > i.PeakBytes || s.PeakBytes == 0 {
+		t.Errorf("streaming peak %d B against LIST+WATCH %d B: want a few events, not lists", s.PeakBytes, i.PeakBytes)
+	}
+	if s.NoticeMean != i.NoticeMean {
+		t.Errorf("a MODIFIED event reaches both the same way: %v against %v", s.NoticeMean, i.NoticeMean)
+	}
+	if r.Sizes.InitialEventsEnd <= r.Sizes.Bookmark || r.Sizes.PodStream <= r.Sizes.PodList {
+		t.Errorf("sizes: end bookmark %d (plain %d), pod stream %d (list %d)", r.Sizes.InitialEventsEnd, r.Sizes.Bookmark, r.Sizes.PodStream, r.Sizes.PodList)
+	}
+}

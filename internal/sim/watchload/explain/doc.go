@@ -49,6 +49,8 @@ func sizes(d *report.Doc, c *Catalogue, r *watchload.Result) {
 			{c.F("sizes.podevent"), c.Bytes(s.PodEvent)},
 			{c.F("sizes.nodeevent"), c.Bytes(s.NodeEvent)},
 			{c.F("sizes.bookmark"), c.Bytes(s.Bookmark)},
+			{c.F("sizes.podstream", c.Int(int64(cfg.Pods))), c.Bytes(s.PodStream)},
+			{c.F("sizes.nodestream", c.Int(int64(cfg.Nodes))), c.Bytes(s.NodeStream)},
 		},
 	})
 	d.P(c.F("sizes.serve", c.Bytes(watchload.ServeRate)+c.F("unit.perSec"), c.Int(int64(cfg.Pods)), c.Dur(r.ListTime), c.Dur(r.NodeListTime)))
@@ -64,27 +66,28 @@ func designs(d *report.Doc, c *Catalogue, r *watchload.Result) {
 }
 
 func run(d *report.Doc, c *Catalogue, r *watchload.Result) {
-	p, i, dur := r.Polling, r.Informer, r.Config.Duration
+	p, i, st, dur := r.Polling, r.Informer, r.Streaming, r.Config.Duration
 	d.H(1, c.F("run.title", c.Dur(dur)))
 	perSec := func(n int) string { return c.Dec(float64(n)/dur.Seconds(), 1) }
 	pair := func(a, b int) string { return c.Int(int64(a)) + " / " + c.Int(int64(b)) }
 	peak := func(x watchload.Design) string { return c.Int(int64(x.PeakLists)) + " / " + c.Bytes(x.PeakBytes) }
-	row := func(key, a, b string) []string { return []string{c.F(key), a, b} }
+	row := func(key, a, b, s string) []string { return []string{c.F(key), a, b, s} }
 	d.T(&report.Table{
-		Header: []string{"", c.F("design.poll"), c.F("design.informer")},
-		Right:  []bool{false, true, true},
+		Header: []string{"", c.F("design.poll"), c.F("design.informer"), c.F("design.streaming")},
+		Right:  []bool{false, true, true, true},
 		Rows: [][]string{
-			row("run.requests", c.Int(int64(p.Requests)), c.Int(int64(i.Requests))),
-			row("run.rps", perSec(p.Requests), perSec(i.Requests)),
-			row("run.lists", pair(p.PodLists, p.NodeLists), pair(i.PodLists, i.NodeLists)),
-			row("run.watches", c.Int(int64(p.Watches)), c.Int(int64(i.Watches))),
-			row("run.events", c.Int(int64(p.Events)), c.Int(int64(i.Events))),
-			row("run.encoded", c.Bytes(p.Encoded), c.Bytes(i.Encoded)),
-			row("run.encodedRate", c.Rate(p.Encoded, dur), c.Rate(i.Encoded, dur)),
-			row("run.sent", c.Bytes(p.Sent), c.Bytes(i.Sent)),
-			row("run.throttled", c.Int(int64(p.Throttled)), c.Int(int64(i.Throttled))),
-			row("run.peak", peak(p), peak(i)),
-			row("run.mean", c.Bytes(p.MeanBytes), c.Bytes(i.MeanBytes)),
+			row("run.requests", c.Int(int64(p.Requests)), c.Int(int64(i.Requests)), c.Int(int64(st.Requests))),
+			row("run.rps", perSec(p.Requests), perSec(i.Requests), perSec(st.Requests)),
+			row("run.lists", pair(p.PodLists, p.NodeLists), pair(i.PodLists, i.NodeLists), pair(st.PodLists, st.NodeLists)),
+			row("run.watches", c.Int(int64(p.Watches)), c.Int(int64(i.Watches)), c.Int(int64(st.Watches))),
+			row("run.events", c.Int(int64(p.Events)), c.Int(int64(i.Events)), c.Int(int64(st.Events))),
+			row("run.initial", c.Int(int64(p.InitialEvents)), c.Int(int64(i.InitialEvents)), c.Int(int64(st.InitialEvents))),
+			row("run.encoded", c.Bytes(p.Encoded), c.Bytes(i.Encoded), c.Bytes(st.Encoded)),
+			row("run.encodedRate", c.Rate(p.Encoded, dur), c.Rate(i.Encoded, dur), c.Rate(st.Encoded, dur)),
+			row("run.sent", c.Bytes(p.Sent), c.Bytes(i.Sent), c.Bytes(st.Sent)),
+			row("run.throttled", c.Int(int64(p.Throttled)), c.Int(int64(i.Throttled)), c.Int(int64(st.Throttled))),
+			row("run.peak", peak(p), peak(i), peak(st)),
+			row("run.mean", c.Bytes(p.MeanBytes), c.Bytes(i.MeanBytes), c.Bytes(st.MeanBytes)),
 		},
 	})
 	d.P(c.F("run.read", c.N(int64(i.PodLists), "n.time"), c.N(int64(p.PodLists), "n.time"), ratio(c, p.Encoded, i.Encoded)))
@@ -98,7 +101,7 @@ func run(d *report.Doc, c *Catalogue, r *watchload.Result) {
 	d.H(2, c.F("timeline.title", c.Dur(dur/watchload.Slices)))
 	var top int64
 	for k := range p.Timeline {
-		top = max(top, p.Timeline[k].Sent, i.Timeline[k].Sent)
+		top = max(top, p.Timeline[k].Sent, i.Timeline[k].Sent, st.Timeline[k].Sent)
 	}
 	// The unit follows the largest slice, so small runs do not print 0 MB.
 	unit, div := "unit.MB", 1e6
@@ -115,7 +118,8 @@ func run(d *report.Doc, c *Catalogue, r *watchload.Result) {
 		span := c.F("timeline.span", c.Secs(from), c.Secs(to))
 		bars.Rows = append(bars.Rows,
 			report.Bar{Label: span + "  " + c.F("design.poll"), Value: scale(p.Timeline[k].Sent)},
-			report.Bar{Label: span + "  " + c.F("design.informer"), Value: scale(i.Timeline[k].Sent)})
+			report.Bar{Label: span + "  " + c.F("design.informer"), Value: scale(i.Timeline[k].Sent)},
+			report.Bar{Label: span + "  " + c.F("design.streaming"), Value: scale(st.Timeline[k].Sent)})
 	}
 	d.B(bars)
 }
@@ -143,6 +147,7 @@ func change(d *report.Doc, c *Catalogue, r *watchload.Result) {
 		Rows: [][]string{
 			row(c.F("design.poll"), p, c.F("change.how.poll")),
 			row(c.F("design.informer"), i, c.F("change.how.informer")),
+			row(c.F("design.streaming"), r.Streaming, c.F("change.how.streaming")),
 		},
 	})
 	if p.Throttled == 0 {
@@ -177,6 +182,8 @@ func memory(d *report.Doc, c *Catalogue, r *watchload.Result) {
 	d.P(c.F("memory.model"))
 	d.P(c.F("memory.poll", c.Bytes(p.MeanBytes), c.Bytes(p.PeakBytes), c.Int(int64(p.PeakLists)), c.Rate(p.Encoded, dur)))
 	d.P(c.F("memory.informer", c.Bytes(i.PeakBytes), c.Int(int64(i.PeakLists)), c.Bytes(i.MeanBytes)))
+	st := r.Streaming
+	d.P(c.F("memory.streamed", c.Bytes(st.PeakBytes), c.Int(int64(st.PeakLists)), c.Bytes(st.Encoded), c.Bytes(i.Encoded)))
 	d.P(c.F("memory.streaming"))
 }
 

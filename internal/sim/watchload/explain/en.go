@@ -31,40 +31,48 @@ func en() map[string]string {
 			"statuses), the nodes are the simulator's workers with the status a kubelet reports; each object is a k8s.io/api " +
 			"type encoded with encoding/json. managedFields are left out, so a real server's objects are larger still. " +
 			"kB, MB and GB are powers of 1000.",
-		"sizes.object":    "Object",
-		"sizes.json":      "JSON size",
-		"sizes.pod":       "one pod (as a list item)",
-		"sizes.node":      "one node (as a list item)",
-		"sizes.podlist":   "LIST of {1} pods",
-		"sizes.nodelist":  "LIST of {1} nodes",
-		"sizes.podevent":  "watch event: a pod MODIFIED",
-		"sizes.nodeevent": "watch event: a node MODIFIED",
-		"sizes.bookmark":  "watch event: a BOOKMARK",
+		"sizes.object":     "Object",
+		"sizes.json":       "JSON size",
+		"sizes.pod":        "one pod (as a list item)",
+		"sizes.node":       "one node (as a list item)",
+		"sizes.podlist":    "LIST of {1} pods",
+		"sizes.nodelist":   "LIST of {1} nodes",
+		"sizes.podevent":   "watch event: a pod MODIFIED",
+		"sizes.nodeevent":  "watch event: a node MODIFIED",
+		"sizes.bookmark":   "watch event: a BOOKMARK",
+		"sizes.podstream":  "streaming list of {1} pods (ADDED events, end bookmark)",
+		"sizes.nodestream": "streaming list of {1} nodes",
 		"sizes.serve": "Assumed: one response is encoded and sent at {1}, as if it had a core to itself. " +
 			"A LIST of {2} pods then takes {3} to serve, a LIST of the nodes {4}.",
 
 		"designs.title": "The two designs",
 		"designs.poll": "LIST in a loop: each controller LISTs all pods, then all nodes, then sleeps {1} (wait.Until: the " +
 			"interval starts when the work ends). A plain List call sends no resourceVersion, so each is a consistent read.",
-		"designs.informer": "Informer: each controller's Reflector LISTs once with resourceVersion=0, which the API server " +
+		"designs.informer": "Informer on LIST then WATCH: each controller's Reflector LISTs once with resourceVersion=0, which the API server " +
 			"answers from its watch cache, then WATCHes from that list's resourceVersion with allowWatchBookmarks=true, " +
 			"and keeps its own cache up to date from the events. Its resync (every 12 to 24 hours in kube-controller-manager) " +
-			"replays that local cache and sends nothing to the API server. This run simulates that path: it is client-go's " +
-			"fallback, and was the default before v1.35.",
-		"designs.streaming": "What v1.37 does by default: client-go's WatchListClient (on by default since v1.35) replaces " +
-			"the first LIST with a streaming list — one WATCH with sendInitialEvents=true, resourceVersionMatch=NotOlderThan " +
-			"and allowWatchBookmarks=true, which the watch cache answers with one ADDED event per existing object and then a " +
-			"BOOKMARK annotated k8s.io/initial-events-end; the Reflector goes on with the same watch. LIST then WATCH stays " +
-			"the fallback when the server does not stream. The same objects cross the wire either way, so the request and " +
-			"byte counts below change little (one request fewer per resource); what changes is memory: the API server never " +
-			"builds a whole list response, so the informers' start-up peak below is the fallback's, not v1.37's default.",
+			"replays that local cache and sends nothing to the API server. This is client-go's fallback, and was the default " +
+			"before v1.35; the run plays it as the column \"informers\".",
+		"designs.streaming": "Informer on a streaming list, what v1.37 does by default: client-go's WatchListClient (on by default since " +
+			"v1.35) replaces the first LIST with one WATCH with sendInitialEvents=true, resourceVersionMatch=NotOlderThan and " +
+			"allowWatchBookmarks=true, which the watch cache answers with one ADDED event per existing object and then a " +
+			"BOOKMARK annotated k8s.io/initial-events-end; the Reflector goes on with the same watch. The run plays it too, " +
+			"as the column \"streaming list\": the same objects cross the wire, with one request fewer per resource, and " +
+			"the API server never builds a whole list response.",
 		"designs.both": "Both: {1}, each with its own client and client-go's default limiter (QPS 5, burst 10). The loops " +
 			"have been running for a while, each at a random point of its loop; the informers start at random moments in " +
 			"the first second, as after a rollout, so their start-up is in the run too. The run is seeded: the same flags " +
 			"print the same numbers.",
 
-		"design.poll":     "LIST in a loop",
-		"design.informer": "informers",
+		"design.poll":          "LIST in a loop",
+		"design.informer":      "informers",
+		"design.streaming":     "streaming list (v1.37)",
+		"run.initial":          "… of them initial ADDED events (streaming list)",
+		"change.how.streaming": "a MODIFIED event",
+		"memory.streamed": "With the streaming list, v1.37's default, the same start-up holds {1} at its peak ({2} streams " +
+			"at once, each holding one event at a time): the watch cache writes the initial state event by event and " +
+			"never builds a list response. It serialises about as much as the LISTs did ({3} against {4}): the " +
+			"initial events are encoded for each watcher, where a LIST is encoded for each client too.",
 
 		"run.title":       "What {1} costs the API server",
 		"run.requests":    "requests",
@@ -76,7 +84,7 @@ func en() map[string]string {
 		"run.encodedRate": "… per second",
 		"run.sent":        "bytes sent",
 		"run.throttled":   "requests delayed by client-side throttling",
-		"run.peak":        "peak: LISTs in flight / response bytes held",
+		"run.peak":        "peak: LISTs (or streaming lists) in flight / response bytes held",
 		"run.mean":        "response bytes held, time average",
 		"run.read": "The informers LISTed pods {1} in all, once each, and would not LIST again however long the run " +
 			"(short of a restart or a 410 Gone); the loops LISTed them {2} and keep going. Every LIST is serialised " +
@@ -124,9 +132,9 @@ func en() map[string]string {
 			"Watch events are small and shared by all watchers; they are not counted.",
 		"memory.poll": "The loops keep {1} in flight on average, all the time (peak {2}, with {3} LISTs at once), and " +
 			"allocate {4} of response bytes that the garbage collector must reclaim.",
-		"memory.informer": "The informers' peak comes at start-up ({1}, {2} LISTs at once), because on the simulated " +
-			"LIST+WATCH path every controller lists when it starts (with v1.37's streaming list it would not hold a list at all); after that they hold nothing, and their average over the run is {3}. A restart of every " +
-			"controller, or of the API server, brings the spike back.",
+		"memory.informer": "On the LIST+WATCH path the informers' peak comes at start-up ({1}, {2} LISTs at once), because every " +
+			"controller lists when it starts; after that they hold nothing, and their average over the run is {3}. A " +
+			"restart of every controller, or of the API server, brings the spike back.",
 		"memory.streaming": "Since Kubernetes 1.33 the API server encodes list items one by one as it writes them " +
 			"(StreamingCollectionEncodingToJSON and …ToProtobuf, GA in 1.34), which cuts the bytes held, not the bytes " +
 			"serialised: the CPU each LIST costs stays. The start-up spike is why a process shares one informer per " +

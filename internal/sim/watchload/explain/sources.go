@@ -37,6 +37,7 @@ func sourceOf() map[string]provenance.Source {
 		"memory.model":          provenance.Of("this model", "k8sexplain internal/sim/watchload (bytes held = response × LISTs in flight, an assumption)"),
 		"memory.poll":           provenance.Of("this model", "k8sexplain internal/sim/watchload"),
 		"memory.informer":       k(reflector, features),
+		"memory.streamed":       k(reflector, features, cacher+" (sendInitialEvents: initial events from the watch cache)", "KEP-3157").Plus(provenance.Of("this model", "k8sexplain internal/sim/watchload (streamList: one event held at a time)")),
 		"memory.streaming":      k("staging/src/k8s.io/apiserver/pkg/features/kube_features.go (StreamingCollectionEncodingToJSON, …ToProtobuf)", "staging/src/k8s.io/client-go/informers/factory.go (SharedInformerFactory)", features, "KEP-3157"),
 		"protect.cache":         k(cacher, "staging/src/k8s.io/apiserver/pkg/storage/cacher/delegator.go"),
 		"protect.consistent":    k("staging/src/k8s.io/apiserver/pkg/features/kube_features.go (ConsistentListFromCache)", "staging/src/k8s.io/apiserver/pkg/storage/cacher/delegator.go", "KEP-2340"),
