@@ -38,9 +38,9 @@ for each pod. The API server asks the pod's PodDisruptionBudget, whose status th
 keeps: with no disruption left it answers 429 TooManyRequests and kubectl retries every 5 s, until the
 ReplicaSet's replacement — scheduled on another node — is Ready. --pdb adds a budget for the
 Deployment's pods; --disable-eviction deletes instead, past every budget.`,
-		Example: `  k8sexplain trace drain node-b --nodes 2 --pdb minAvailable=2    # 429, retry, then success
+		Example: `  k8sexplain trace drain node-a --nodes 2 --pdb minAvailable=2    # 429, retry, then success
   k8sexplain trace drain node-b examples/app.yaml --pdb maxUnavailable=0 --timeout 30s
-  k8sexplain trace drain node-b --nodes 2 --pdb minAvailable=2 --disable-eviction`,
+  k8sexplain trace drain node-a --nodes 2 --pdb minAvailable=2 --disable-eviction`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return exitcode.Usagef("usage: %s drain NODE [FILE…]", cmd.Parent().CommandPath())

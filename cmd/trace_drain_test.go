@@ -9,7 +9,7 @@ import (
 // and Mermaid, besides the text, Markdown and Mermaid of storyCases.
 func TestDrainGoldenFormats(t *testing.T) {
 	inRoot(t)
-	args := []string{"trace", "drain", "node-b", "examples/app.yaml", "--nodes", "2", "--pdb", "minAvailable=2"}
+	args := []string{"trace", "drain", "node-a", "examples/app.yaml", "--nodes", "2", "--pdb", "minAvailable=2"}
 	runGolden(t, "trace-drain/default.en.json", append([]string{"--format", "json"}, args...)...)
 	runGolden(t, "trace-drain/default.en.html", append([]string{"--format", "html"}, args...)...)
 	runGolden(t, "trace-drain/default.ru.md", append([]string{"--lang", "ru", "--format", "markdown"}, args...)...)

@@ -31,8 +31,8 @@ var storyCases = []struct {
 		[]string{"trace", "autoscale", "-f", "examples/app.yaml", "--min", "2", "--max", "5", "--target-cpu", "60", "--cpu", "20%,90%,150%,40%", "--every", "2m"}},
 	{"trace-node-failure", []string{"trace", "node-failure", "-f", "examples/app.yaml", "--node", "node-b"},
 		[]string{"trace", "node-failure", "-f", "examples/app.yaml", "--node", "node-a", "--bare-pod=false"}},
-	{"trace-drain", []string{"trace", "drain", "node-b", "examples/app.yaml", "--nodes", "2", "--pdb", "minAvailable=2"},
-		[]string{"trace", "drain", "node-b", "examples/app.yaml", "--nodes", "2", "--pdb", "minAvailable=2", "--disable-eviction"}},
+	{"trace-drain", []string{"trace", "drain", "node-a", "examples/app.yaml", "--nodes", "2", "--pdb", "minAvailable=2"},
+		[]string{"trace", "drain", "node-a", "examples/app.yaml", "--nodes", "2", "--pdb", "minAvailable=2", "--disable-eviction"}},
 	{"trace-preempt", []string{"trace", "preempt"}, []string{"trace", "preempt", "--pdb", "minAvailable=2"}},
 }
 
