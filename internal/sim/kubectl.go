@@ -178,8 +178,8 @@ func (c *Cluster) noteUnmodeled(res apiserver.Resource, obj runtime.Object) {
 		return // modelled: the serviceaccount controller and the root-ca-cert-publisher fill it
 	case kind == "HorizontalPodAutoscaler" && c.cfg.Autoscaling:
 		return // modelled: controller.HPA with metrics-server
-	case (kind == "StatefulSet" || kind == "PersistentVolumeClaim" || kind == "StorageClass") && c.cfg.StatefulSets:
-		return // modelled: controller.StatefulSet, the binder and the provisioner
+	case kind == "StatefulSet" && c.cfg.StatefulSets:
+		return // modelled: controller.StatefulSet (claims are created, not bound: no binder or provisioner runs)
 	case ok:
 	case dataKinds[kind]:
 		c.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: "kube-apiserver", Kind: "stored.data", Object: ref, Fields: trace.F("kind", kind)})
