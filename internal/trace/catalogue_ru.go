@@ -361,6 +361,7 @@ func phrasesRU() map[string]string {
 		"priority.none":            "нет ни PriorityClass, ни класса с globalDefault",
 		"authn.x509":               "клиентский сертификат x509",
 		"authn.sa":                 "токен сервисного аккаунта (JWT)",
+		"dns.headless":             "A (по одной на каждый готовый эндпоинт: headless)",
 		"crash.panic":              "паника Go (код выхода 2)",
 		"crash.oom":                "OOM killer (превышен лимит памяти)",
 		"crash.liveness":           "проваливается liveness-проба",
