@@ -134,7 +134,7 @@ var storyDefault = StoryOptions{Nodes: 3, NodeCIDRMaskSize: 24}
 var allowStory = cmp.AllowUnexported(StoryOptions{})
 
 func TestNewCmdTraceStories(t *testing.T) {
-	testFlags(t, NewCmdTraceRollout, TraceRolloutOptions{StoryOptions: StoryOptions{Nodes: 3, NodeCIDRMaskSize: 24, rollout: true}},
+	testFlags(t, NewCmdTraceRollout, TraceRolloutOptions{StoryOptions: StoryOptions{Nodes: 3, NodeCIDRMaskSize: 24, rollout: true}, Partition: -1},
 		func(t *testing.T, o *TraceRolloutOptions) { checkCommon(t, &o.Common) },
 		[]flagCase[TraceRolloutOptions]{
 			{"rollout", []string{"--set-image", "web=nginx:1.28", "--broken-image", "--deployment", "web", "-f", "app.yaml", "--nodes", "4", "--scheduler-config", "sched.yaml"}, func(o *TraceRolloutOptions) {

@@ -1,11 +1,13 @@
 package cmd
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/sim"
+	"github.com/k8sexplain/k8sexplain/internal/sim/story"
 	"github.com/spf13/cobra"
 	appsv1 "k8s.io/api/apps/v1"
 )
@@ -18,6 +20,10 @@ type TraceRolloutOptions struct {
 	Deployment string
 	// Broken makes the new image impossible to pull (--broken-image).
 	Broken bool
+	// StatefulSet updates a StatefulSet instead (--statefulset), with
+	// Partition (--partition, -1: leave it) set first.
+	StatefulSet string
+	Partition   int
 }
 
 // NewCmdTraceRollout is `trace rollout`; runF, when not nil, gets the options instead of traceRolloutRun.
@@ -34,7 +40,8 @@ new image impossible to pull: the rollout stalls at ProgressDeadlineExceeded and
 brings the old template back.`,
 		Example: `  k8sexplain trace rollout -f examples/app.yaml --image web=nginx:1.28
   k8sexplain trace rollout --image web=nginx:1.28 --broken-image
-  k8sexplain trace rollout -f examples/app.yaml --deployment web --image web=registry.example.com/web:v2 --format markdown`,
+  k8sexplain trace rollout -f examples/app.yaml --deployment web --image web=registry.example.com/web:v2 --format markdown
+  k8sexplain trace rollout -f examples/statefulset.yaml --statefulset web --image nginx=registry.k8s.io/nginx-slim:0.28 --partition 1`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.Image == "" {
@@ -48,6 +55,8 @@ brings the old template back.`,
 	c.Flags().StringVar(&o.Image, "set-image", "", "alias of --image")
 	c.Flags().StringVar(&o.Deployment, "deployment", "", "the Deployment to update when the manifest has several")
 	c.Flags().BoolVar(&o.Broken, "broken-image", false, "the new image does not exist in the registry: the rollout stalls")
+	c.Flags().StringVar(&o.StatefulSet, "statefulset", "", "update this StatefulSet instead of a Deployment: pods replaced from the highest ordinal down")
+	c.Flags().IntVar(&o.Partition, "partition", -1, "with --statefulset: set updateStrategy.rollingUpdate.partition first (ordinals below it keep the old revision)")
 	return c
 }
 
@@ -60,9 +69,15 @@ func traceRolloutRun(o *TraceRolloutOptions) error {
 	if o.Broken {
 		cfg.MissingImages = map[string]bool{img: true}
 	}
+	if o.Partition >= 0 && o.StatefulSet == "" {
+		return exitcode.Inputf("--partition %d: a StatefulSet's setting; name the StatefulSet with --statefulset", o.Partition)
+	}
 	cl, source, err := o.scene(cfg)
 	if err != nil {
 		return err
+	}
+	if o.StatefulSet != "" {
+		return statefulSetRollout(o, cl, source, container, img)
 	}
 	dep, err := pickDeployment(cl.Cluster, o.Deployment)
 	if err != nil {
@@ -89,5 +104,35 @@ func traceRolloutRun(o *TraceRolloutOptions) error {
 	if dep.Spec.Strategy.Type != appsv1.RecreateDeploymentStrategyType {
 		tr.Tables = append(tr.Tables, cl.RolloutPlan(dep)) // the textbook table is the rolling update's
 	}
+	return o.renderTrace(tr)
+}
+
+// statefulSetRollout is `trace rollout --statefulset`: the rolling update
+// of a StatefulSet, highest ordinal first down to the partition.
+func statefulSetRollout(o *TraceRolloutOptions, cl *story.Scene, source, container, img string) error {
+	var set *appsv1.StatefulSet
+	var names []string
+	for _, s := range cl.StatefulSets() {
+		names = append(names, s.Name)
+		if s.Name == o.StatefulSet {
+			set = s
+		}
+	}
+	if set == nil {
+		return exitcode.Inputf("statefulset %q is not in the manifest (StatefulSets: %s)", o.StatefulSet, strings.Join(append(names, "none")[:max(len(names), 1)], ", "))
+	}
+	if set.Spec.Replicas != nil && o.Partition > int(*set.Spec.Replicas) {
+		return exitcode.Inputf("--partition %d: above the %d replicas of statefulset %s (nothing would be updated)", o.Partition, *set.Spec.Replicas, set.Name)
+	}
+	if err := cl.SetStatefulSetImage(set, container, img, int32(o.Partition)); err != nil {
+		return exitcode.AsInput(err)
+	}
+	cl.RunFor(10 * time.Minute)
+	command := "k8sexplain trace rollout -f " + source + " --statefulset " + set.Name + " --image " + o.Image
+	if o.Partition >= 0 {
+		command += fmt.Sprintf(" --partition %d", o.Partition)
+	}
+	tr := cl.Story(command, "rollout")
+	tr.Tables = append(tr.Tables, cl.StatefulSetTable(set.Namespace, set.Name))
 	return o.renderTrace(tr)
 }

@@ -504,3 +504,49 @@ func TestRolloutTableCountsExistingPods(t *testing.T) {
 		t.Errorf("pods existing equals old + new in every row: %v", rows)
 	}
 }
+
+// A StatefulSet's pod on a dead node is evicted but never replaced: the
+// replacement would have its name, so the controller waits for the object
+// to go (and says so) — unlike the Deployment's, whose ReplicaSet creates
+// a new pod at once.
+func TestNodeFailureStatefulSetWaits(t *testing.T) {
+	inRoot(t)
+	j := storyJSON(t, "trace", "node-failure", "-f", "examples/statefulset.yaml", "--node", "node-a", "--bare-pod=false")
+	waits := 0
+	for _, s := range j.Steps {
+		switch s.Kind {
+		case "statefulset.create":
+			t.Errorf("at %dms the StatefulSet created %s while the old pod existed", s.AtMS, s.Fields["pod"])
+		case "statefulset.terminating":
+			waits++
+		}
+	}
+	if waits != 1 {
+		t.Errorf("%d statefulset.terminating steps, want 1", waits)
+	}
+}
+
+// A StatefulSet's rolling update with partition 1: web-2 is replaced
+// first, then web-1 — each only after the one before is Ready — and web-0,
+// below the partition, keeps the old revision.
+func TestStatefulSetRolloutPartition(t *testing.T) {
+	inRoot(t)
+	args := []string{"trace", "rollout", "-f", "examples/statefulset.yaml", "--statefulset", "web", "--image", "nginx=registry.k8s.io/nginx-slim:0.28", "--partition", "1"}
+	runGolden(t, "trace-rollout/statefulset.en.txt", args...)
+	runGolden(t, "trace-rollout/statefulset.ru.txt", append([]string{"--lang", "ru"}, args...)...)
+	runGolden(t, "trace-rollout/statefulset.en.md", append([]string{"--format", "markdown"}, args...)...)
+	j := storyJSON(t, args...)
+	var updated []string
+	for _, s := range j.Steps {
+		if s.Kind == "statefulset.update" {
+			updated = append(updated, s.Fields["pod"])
+		}
+	}
+	if strings.Join(updated, ",") != "web-2,web-1" {
+		t.Errorf("updated %v, want web-2 then web-1 (web-0 is below the partition)", updated)
+	}
+	rows := j.Tables[len(j.Tables)-1].Rows
+	if len(rows) != 3 || rows[0][2] != "sts.no" && !strings.HasPrefix(rows[0][2], "no") || rows[1][1] != rows[2][1] || rows[0][1] == rows[1][1] {
+		t.Errorf("pods at the end: %v; want web-0 on the old revision, web-1 and web-2 on the new one", rows)
+	}
+}

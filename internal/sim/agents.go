@@ -385,11 +385,12 @@ func newDNSAgent(c *apiserver.Client, rec *trace.Recorder, domain string) *dnsAg
 		}
 		fqdn := fmt.Sprintf("%s.%s.svc.%s.", svc.Name, svc.Namespace, d.domain)
 		var rr string
+		var rrField any
 		switch {
 		case svc.Spec.Type == corev1.ServiceTypeExternalName:
 			rr = "CNAME " + svc.Spec.ExternalName + "."
 		case svc.Spec.ClusterIP == corev1.ClusterIPNone:
-			rr = "A (one per ready endpoint: headless)"
+			rr, rrField = "A (one per ready endpoint: headless)", trace.P("dns.headless")
 		default:
 			rr = "A " + svc.Spec.ClusterIP
 		}
@@ -398,7 +399,7 @@ func newDNSAgent(c *apiserver.Client, rec *trace.Recorder, domain string) *dnsAg
 		}
 		d.seen[fqdn] = rr
 		d.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: c.Actor, Kind: "dns.record", Object: apiserver.ObjectRef(svc),
-			Fields: trace.F("fqdn", fqdn, "rr", rr)})
+			Fields: trace.F("fqdn", fqdn, "rr", rrOr(rrField, rr))})
 	})
 	return d
 }
@@ -407,3 +408,11 @@ func (d *dnsAgent) Name() string { return d.c.Actor }
 
 // Start opens CoreDNS's watch of Services.
 func (d *dnsAgent) Start() { d.services.Run(d.c) }
+
+// rrOr is the record as a step field: a phrase when it is words.
+func rrOr(phrase any, rr string) any {
+	if phrase != nil {
+		return phrase
+	}
+	return rr
+}

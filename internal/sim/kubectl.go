@@ -180,8 +180,8 @@ func (c *Cluster) noteUnmodeled(res apiserver.Resource, obj runtime.Object) {
 		return // modelled: the disruption controller keeps its status
 	case kind == "HorizontalPodAutoscaler" && c.cfg.Autoscaling:
 		return // modelled: controller.HPA with metrics-server
-	case (kind == "StatefulSet" || kind == "PersistentVolumeClaim" || kind == "StorageClass") && c.cfg.StatefulSets:
-		return // modelled: controller.StatefulSet, the binder and the provisioner
+	case kind == "StatefulSet" && c.cfg.StatefulSets:
+		return // modelled: controller.StatefulSet (claims are created, not bound: no binder or provisioner runs)
 	case ok:
 	case dataKinds[kind]:
 		c.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: "kube-apiserver", Kind: "stored.data", Object: ref, Fields: trace.F("kind", kind)})
@@ -335,6 +335,61 @@ func (c *Cluster) HPAs() []*autoscalingv2.HorizontalPodAutoscaler {
 	var out []*autoscalingv2.HorizontalPodAutoscaler
 	for _, o := range c.api.List("horizontalpodautoscalers") {
 		out = append(out, o.(*autoscalingv2.HorizontalPodAutoscaler))
+	}
+	return out
+}
+
+// SetStatefulSetImage is `kubectl set image statefulset/NAME
+// CONTAINER=IMAGE`, preceded when partition ≥ 0 by `kubectl patch
+// statefulset NAME -p '{"spec":{"updateStrategy":{"rollingUpdate":
+// {"partition":N}}}}'`: both strategic merge patches.
+func (c *Cluster) SetStatefulSetImage(set *appsv1.StatefulSet, container, image string, partition int32) error {
+	found := false
+	for _, ct := range set.Spec.Template.Spec.Containers {
+		found = found || ct.Name == container
+	}
+	if !found {
+		var names []string
+		for _, ct := range set.Spec.Template.Spec.Containers {
+			names = append(names, ct.Name)
+		}
+		return fmt.Errorf("statefulset %s has no container %q (it has %s)", set.Name, container, strings.Join(names, ", "))
+	}
+	res := apiserver.ResourceOf(set)
+	if partition >= 0 {
+		body := fmt.Sprintf(`strategic merge patch {"spec":{"updateStrategy":{"rollingUpdate":{"partition":%d}}}}`, partition)
+		c.rec.Add(trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", To: "kube-apiserver", Kind: "kubectl.partition", Object: apiserver.ObjectRef(set),
+			Fields: trace.F("set", set.Name, "partition", partition)})
+		c.kubectl.Patch(res, set.Namespace, set.Name, body, func(o runtime.Object) {
+			s := o.(*appsv1.StatefulSet)
+			s.Spec.UpdateStrategy.Type = appsv1.RollingUpdateStatefulSetStrategyType
+			s.Spec.UpdateStrategy.RollingUpdate = &appsv1.RollingUpdateStatefulSetStrategy{Partition: &partition}
+		}, nil)
+	}
+	body, _ := json.Marshal(map[string]any{"spec": map[string]any{"template": map[string]any{"spec": map[string]any{
+		"containers": []map[string]string{{"image": image, "name": container}}}}}})
+	c.rec.Add(trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", To: "kube-apiserver", Kind: "kubectl.setimage.sts", Object: apiserver.ObjectRef(set),
+		Fields: trace.F("set", set.Name, "container", container, "image", image)})
+	c.kubectl.Patch(res, set.Namespace, set.Name, "strategic merge patch "+string(body), func(o runtime.Object) {
+		s := o.(*appsv1.StatefulSet)
+		for i := range s.Spec.Template.Spec.Containers {
+			if s.Spec.Template.Spec.Containers[i].Name == container {
+				s.Spec.Template.Spec.Containers[i].Image = image
+			}
+		}
+	}, func(_ runtime.Object, err *apiserver.Status) {
+		if err != nil {
+			c.failed = err.Message
+		}
+	})
+	return nil
+}
+
+// StatefulSets lists the stored StatefulSets.
+func (c *Cluster) StatefulSets() []*appsv1.StatefulSet {
+	var out []*appsv1.StatefulSet
+	for _, o := range c.api.List("statefulsets") {
+		out = append(out, o.(*appsv1.StatefulSet))
 	}
 	return out
 }

@@ -24,8 +24,8 @@ type Entry struct {
 // It is built on first use.
 var catalogue = l10n.LazyCatalog(func() (en, ru map[string]string) {
 	simEN, simRU := simEN(), simRU()
-	return flatten(merged(simEN, withLiveExplanations(liveEN(), simEN)), uiEN(), liveUIEN(), liveWordsEN(), prefixed("word.", wordsEN()), prefixed("word.", autoscaleWordsEN()), scaleEN(), prefixed("phrase.", phrasesEN())),
-		flatten(merged(simRU, withLiveExplanations(liveRU(), simRU)), uiRU(), liveUIRU(), liveWordsRU(), prefixed("word.", wordsRU()), prefixed("word.", autoscaleWordsRU()), scaleRU(), prefixed("phrase.", phrasesRU()))
+	return flatten(merged(simEN, withLiveExplanations(liveEN(), simEN)), uiEN(), liveUIEN(), liveWordsEN(), prefixed("word.", wordsEN()), prefixed("word.", autoscaleWordsEN()), prefixed("word.", statefulSetWordsEN()), scaleEN(), prefixed("phrase.", phrasesEN())),
+		flatten(merged(simRU, withLiveExplanations(liveRU(), simRU)), uiRU(), liveUIRU(), liveWordsRU(), prefixed("word.", wordsRU()), prefixed("word.", autoscaleWordsRU()), prefixed("word.", statefulSetWordsRU()), scaleRU(), prefixed("phrase.", phrasesRU()))
 })
 
 // simEN and simRU are the simulator's step kinds: the catalogue files'

@@ -367,6 +367,7 @@ func phrasesEN() map[string]string {
 		"preempt.victim":           "{1} (priority {2})",
 		"authn.x509":               "x509 client certificate",
 		"authn.sa":                 "service account token (JWT)",
+		"dns.headless":             "A (one per ready endpoint: headless)",
 		"crash.panic":              "a Go panic (exit status 2)",
 		"crash.oom":                "the OOM killer (memory limit exceeded)",
 		"crash.liveness":           "its liveness probe fails",

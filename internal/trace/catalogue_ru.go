@@ -367,6 +367,7 @@ func phrasesRU() map[string]string {
 		"preempt.victim":           "{1} (приоритет {2})",
 		"authn.x509":               "клиентский сертификат x509",
 		"authn.sa":                 "токен сервисного аккаунта (JWT)",
+		"dns.headless":             "A (по одной на каждый готовый эндпоинт: headless)",
 		"crash.panic":              "паника Go (код выхода 2)",
 		"crash.oom":                "OOM killer (превышен лимит памяти)",
 		"crash.liveness":           "проваливается liveness-проба",

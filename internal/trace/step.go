@@ -176,8 +176,11 @@ type KeyedTable struct {
 	// Durations marks the columns whose cells are Go durations ("10s"),
 	// written the way the output language writes them.
 	Durations []bool
-	Header    []string
-	Rows      [][]string
+	// Decimals marks the columns whose cells are decimals written with a
+	// point ("0.16"), given the language's decimal mark.
+	Decimals []bool
+	Header   []string
+	Rows     [][]string
 }
 
 // Recorder collects steps up to a limit; beyond it steps are only counted,

@@ -12,9 +12,12 @@ package controller
 // created only once web-0 is Ready. Parallel creates every missing pod at
 // once. Pods above replicas are deleted from the highest ordinal down.
 //
-// Left out: rolling updates of the template (updateStrategy, partition),
-// minReadySeconds, the PVC retention policy, maxUnavailable, and revision
-// history clean-up.
+// A new template is a new revision: RollingUpdate replaces the pods from
+// the highest ordinal down to the partition, one at a time (rollingUpdate);
+// pods below the partition stay on the current revision.
+//
+// Left out: minReadySeconds, the PVC retention policy, maxUnavailable
+// (beta), OnDelete's details and revision history clean-up.
 
 import (
 	"encoding/json"
@@ -48,9 +51,11 @@ type StatefulSet struct {
 	sets      *informer.Informer[*appsv1.StatefulSet]
 	pods      *informer.Informer[*corev1.Pod] // indexed by controller UID
 	queue     *workQueue
-	revisions map[string]string // set key → the ControllerRevision stored
-	claims    map[string]bool   // claims created (namespace/name)
-	waiting   map[string]string // set key → the pod the last sync waited for
+	revisions map[string]string                  // set key → the ControllerRevision stored
+	templates map[string]*corev1.PodTemplateSpec // by revision name
+	claims    map[string]bool                    // claims created (namespace/name)
+	waiting   map[string]string                  // set key → the pod the last sync waited for
+	deleted   map[string]bool                    // pods this controller deleted (an update, a scale-down)
 	informers *informer.Factory
 }
 
@@ -61,7 +66,7 @@ func NewStatefulSet(f *informer.Factory, c *apiserver.Client, eng *engine.Engine
 	s := &StatefulSet{c: c, eng: eng, rec: rec, informers: own,
 		sets:      informer.For[*appsv1.StatefulSet](f, "statefulsets"),
 		pods:      informer.For[*corev1.Pod](f, "pods").EnsureIndexer(informer.ControllerIndex, informer.ByController[*corev1.Pod]),
-		revisions: map[string]string{}, claims: map[string]bool{}, waiting: map[string]string{}}
+		revisions: map[string]string{}, templates: map[string]*corev1.PodTemplateSpec{}, claims: map[string]bool{}, waiting: map[string]string{}, deleted: map[string]bool{}}
 	s.queue = newWorkQueue(eng, procSync(eng, s.sync))
 	s.queue.onRetry = retryStep(rec, c.Actor, "statefulsets")
 	s.sets.AddEventHandlerFor(c.Actor, observeAndQueue[*appsv1.StatefulSet](rec, c.Actor, "StatefulSet", s.queue))
@@ -108,6 +113,22 @@ func (s *StatefulSet) sync(p *engine.Proc, key string) error {
 	if err != nil {
 		return err
 	}
+	// The current revision is the one status names while pods of it
+	// remain; a new template is the update revision.
+	current := rev
+	if cr := set.Status.CurrentRevision; cr != "" && s.templates[cr] != nil {
+		current = cr
+	}
+	partition := 0
+	if u := set.Spec.UpdateStrategy; u.Type == appsv1.RollingUpdateStatefulSetStrategyType && u.RollingUpdate != nil && u.RollingUpdate.Partition != nil {
+		partition = int(*u.RollingUpdate.Partition)
+	}
+	revFor := func(o int) string {
+		if o >= partition {
+			return rev
+		}
+		return current
+	}
 	replicas := 1
 	if set.Spec.Replicas != nil {
 		replicas = int(*set.Spec.Replicas)
@@ -127,13 +148,28 @@ func (s *StatefulSet) sync(p *engine.Proc, key string) error {
 	for o := 0; o < replicas; o++ {
 		pod := byOrdinal[o]
 		if pod == nil {
-			created, err := s.createPod(p, set, rev, o)
+			delete(s.deleted, set.Namespace+"/"+fmt.Sprintf("%s-%d", set.Name, o))
+			created, err := s.createPod(p, set, revFor(o), o)
 			if err != nil {
 				return err
 			}
 			byOrdinal[o] = created
 			if ordered {
 				break // wait for it to be Running and Ready
+			}
+			continue
+		}
+		if pod.DeletionTimestamp != nil {
+			// isTerminating: the replacement keeps the name, so it can
+			// only be created once this object is gone — on a dead node,
+			// when someone force-deletes it or the Node object goes.
+			if !s.deleted[pod.Namespace+"/"+pod.Name] && s.waiting[key] != pod.Name+"/terminating" {
+				s.waiting[key] = pod.Name + "/terminating"
+				s.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: s.c.Actor, Kind: "statefulset.terminating", Object: "pods/" + set.Namespace + "/" + pod.Name,
+					Fields: trace.F("set", set.Name, "pod", pod.Name)})
+			}
+			if ordered {
+				break
 			}
 			continue
 		}
@@ -146,6 +182,9 @@ func (s *StatefulSet) sync(p *engine.Proc, key string) error {
 			break
 		}
 	}
+	if done, err := s.rollingUpdate(p, set, rev, partition, replicas, byOrdinal); done || err != nil {
+		return errOrNil(err, s.updateStatus(p, set, current, rev, byOrdinal))
+	}
 	// Scale down: the highest ordinal first, one at a time when ordered.
 	for i := len(condemned) - 1; i >= 0; i-- {
 		pod := condemned[i]
@@ -155,6 +194,7 @@ func (s *StatefulSet) sync(p *engine.Proc, key string) error {
 			}
 			continue
 		}
+		s.deleted[pod.Namespace+"/"+pod.Name] = true
 		if _, err := s.c.In(p).Delete(apiserver.ResourceOf(pod), pod.Namespace, pod.Name); err != nil {
 			s.c.Event(trace.PhaseController, set, corev1.EventTypeWarning, "FailedDelete", fmt.Sprintf("delete Pod %s in StatefulSet %s failed error: %s", pod.Name, set.Name, err.Message))
 			return err
@@ -164,7 +204,47 @@ func (s *StatefulSet) sync(p *engine.Proc, key string) error {
 			break
 		}
 	}
-	return s.updateStatus(p, set, rev, byOrdinal)
+	return s.updateStatus(p, set, current, rev, byOrdinal)
+}
+
+func errOrNil(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+// rollingUpdate is the RollingUpdate part of updateStatefulSet: once every
+// ordinal exists and is healthy, the pod with the largest ordinal at or
+// above the partition that is not of the update revision is deleted (and
+// recreated from the update revision by a later sync); one at a time, each
+// waiting for the one before to be Running and Ready. done is true when
+// the sync did (or waited for) something.
+func (s *StatefulSet) rollingUpdate(p *engine.Proc, set *appsv1.StatefulSet, rev string, partition, replicas int, pods map[int]*corev1.Pod) (bool, error) {
+	if set.Spec.UpdateStrategy.Type == appsv1.OnDeleteStatefulSetStrategyType {
+		return false, nil
+	}
+	for o := 0; o < replicas; o++ {
+		if pods[o] == nil || !runningAndReady(pods[o]) {
+			return false, nil // still creating or waiting
+		}
+	}
+	for o := replicas - 1; o >= partition; o-- {
+		pod := pods[o]
+		if pod.Labels[RevisionHashLabel] == rev {
+			continue
+		}
+		s.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: s.c.Actor, Kind: "statefulset.update", Object: "pods/" + set.Namespace + "/" + pod.Name,
+			Fields: trace.F("set", set.Name, "pod", pod.Name, "from", pod.Labels[RevisionHashLabel], "to", rev, "partition", partition)})
+		s.deleted[pod.Namespace+"/"+pod.Name] = true
+		if _, err := s.c.In(p).Delete(apiserver.ResourceOf(pod), pod.Namespace, pod.Name); err != nil {
+			s.c.Event(trace.PhaseController, set, corev1.EventTypeWarning, "FailedDelete", fmt.Sprintf("delete Pod %s in StatefulSet %s failed error: %s", pod.Name, set.Name, err.Message))
+			return true, err
+		}
+		s.c.Event(trace.PhaseController, set, corev1.EventTypeNormal, "SuccessfulDelete", fmt.Sprintf("delete Pod %s in StatefulSet %s successful", pod.Name, set.Name))
+		return true, nil
+	}
+	return false, nil
 }
 
 // ensureRevision stores the set's template as a ControllerRevision named
@@ -176,6 +256,7 @@ func (s *StatefulSet) ensureRevision(p *engine.Proc, set *appsv1.StatefulSet) (s
 	if s.revisions[key] == rev {
 		return rev, nil
 	}
+	s.templates[rev] = set.Spec.Template.DeepCopy()
 	cr := &appsv1.ControllerRevision{}
 	cr.Name, cr.Namespace = rev, set.Namespace
 	cr.Labels = map[string]string{RevisionHashLabel: strings.TrimPrefix(rev, set.Name+"-")}
@@ -185,7 +266,7 @@ func (s *StatefulSet) ensureRevision(p *engine.Proc, set *appsv1.StatefulSet) (s
 	cr.OwnerReferences = []metav1.OwnerReference{*metav1.NewControllerRef(set, appsv1.SchemeGroupVersion.WithKind("StatefulSet"))}
 	data, _ := json.Marshal(map[string]any{"spec": map[string]any{"template": set.Spec.Template}})
 	cr.Data = runtime.RawExtension{Raw: data}
-	cr.Revision = int64(len(s.revisions) + 1)
+	cr.Revision = int64(len(s.templates))
 	if _, err := s.c.In(p).Create(cr); err != nil && err.Reason != "AlreadyExists" {
 		return "", err
 	}
@@ -197,7 +278,11 @@ func (s *StatefulSet) ensureRevision(p *engine.Proc, set *appsv1.StatefulSet) (s
 
 // createPod is CreateStatefulPod: the claims first, then the pod.
 func (s *StatefulSet) createPod(p *engine.Proc, set *appsv1.StatefulSet, rev string, ordinal int) (*corev1.Pod, error) {
-	pod := newStatefulSetPod(set, rev, ordinal)
+	tmpl := s.templates[rev]
+	if tmpl == nil {
+		tmpl = &set.Spec.Template
+	}
+	pod := newStatefulSetPod(set, tmpl, rev, ordinal)
 	for i := range set.Spec.VolumeClaimTemplates {
 		tmpl := &set.Spec.VolumeClaimTemplates[i]
 		claim := &corev1.PersistentVolumeClaim{}
@@ -235,19 +320,19 @@ func (s *StatefulSet) createPod(p *engine.Proc, set *appsv1.StatefulSet, rev str
 // newStatefulSetPod is newVersionedStatefulSetPod: the template with a
 // stable name, the identity labels, hostname and subdomain, and each
 // claim template's volume pointing at the ordinal's claim.
-func newStatefulSetPod(set *appsv1.StatefulSet, rev string, ordinal int) *corev1.Pod {
+func newStatefulSetPod(set *appsv1.StatefulSet, tmpl *corev1.PodTemplateSpec, rev string, ordinal int) *corev1.Pod {
 	pod := &corev1.Pod{}
 	pod.Name, pod.Namespace = fmt.Sprintf("%s-%d", set.Name, ordinal), set.Namespace
 	pod.Labels = map[string]string{}
-	for k, v := range set.Spec.Template.Labels {
+	for k, v := range tmpl.Labels {
 		pod.Labels[k] = v
 	}
 	pod.Labels[StatefulSetPodNameLabel] = pod.Name
 	pod.Labels[PodIndexLabel] = strconv.Itoa(ordinal)
 	pod.Labels[RevisionHashLabel] = rev
-	pod.Annotations = set.Spec.Template.Annotations
+	pod.Annotations = tmpl.Annotations
 	pod.OwnerReferences = []metav1.OwnerReference{*metav1.NewControllerRef(set, appsv1.SchemeGroupVersion.WithKind("StatefulSet"))}
-	pod.Spec = *set.Spec.Template.Spec.DeepCopy()
+	pod.Spec = *tmpl.Spec.DeepCopy()
 	pod.Spec.Hostname, pod.Spec.Subdomain = pod.Name, set.Spec.ServiceName
 	for i := range set.Spec.VolumeClaimTemplates {
 		tmpl := &set.Spec.VolumeClaimTemplates[i]
@@ -267,18 +352,29 @@ func newStatefulSetPod(set *appsv1.StatefulSet, rev string, ordinal int) *corev1
 
 // updateStatus is updateStatefulSetStatus: counts written only when they
 // changed.
-func (s *StatefulSet) updateStatus(p *engine.Proc, set *appsv1.StatefulSet, rev string, pods map[int]*corev1.Pod) error {
-	st := appsv1.StatefulSetStatus{ObservedGeneration: set.Generation, CurrentRevision: rev, UpdateRevision: rev, CollisionCount: set.Status.CollisionCount}
+func (s *StatefulSet) updateStatus(p *engine.Proc, set *appsv1.StatefulSet, current, rev string, pods map[int]*corev1.Pod) error {
+	st := appsv1.StatefulSetStatus{ObservedGeneration: set.Generation, CurrentRevision: current, UpdateRevision: rev, CollisionCount: set.Status.CollisionCount}
 	for _, pod := range pods {
 		st.Replicas++
-		if pod.Labels[RevisionHashLabel] == rev {
+		if pod.Labels[RevisionHashLabel] == current {
 			st.CurrentReplicas++
+		}
+		if pod.Labels[RevisionHashLabel] == rev {
 			st.UpdatedReplicas++
 		}
 		if runningAndReady(pod) {
 			st.ReadyReplicas++
 			st.AvailableReplicas++
 		}
+	}
+	// Every replica updated: the update revision becomes the current one
+	// (updateStatefulSetStatus / completeRollingUpdate).
+	replicas := int32(1)
+	if set.Spec.Replicas != nil {
+		replicas = *set.Spec.Replicas
+	}
+	if st.UpdatedReplicas == replicas && st.ReadyReplicas == replicas {
+		st.CurrentRevision, st.CurrentReplicas = rev, st.UpdatedReplicas
 	}
 	if equality.Semantic.DeepEqual(st, set.Status) {
 		return nil

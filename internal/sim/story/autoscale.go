@@ -104,7 +104,7 @@ func (c *Scene) ApplyLoad(dep *appsv1.Deployment, curve LoadCurve) error {
 			continue
 		}
 		step := trace.Step{Phase: trace.PhaseReady, Actor: "clients", Kind: "story.load", Object: obj,
-			Fields: trace.F("percent", pct, "demand", fmt.Sprintf("%dm", int64(pct)*base/100), "replicas", replicas, "request", fmt.Sprintf("%dm", per))}
+			Fields: trace.F("percent", pct, "demand", int64(pct)*base/100, "replicas", replicas, "request", per)}
 		if i == 0 {
 			c.Recorder().Add(step)
 			continue
@@ -118,7 +118,7 @@ func (c *Scene) ApplyLoad(dep *appsv1.Deployment, curve LoadCurve) error {
 // replicas, the utilization metrics-server reported, the proposal and
 // what the stabilization window and the policies made of it.
 func (c *Scene) AutoscaleTable(ns, name string) trace.KeyedTable {
-	t := trace.KeyedTable{Title: "hpa.title", Durations: []bool{true},
+	t := trace.KeyedTable{Title: "hpa.title", Durations: []bool{true}, Decimals: []bool{false, false, false, false, false, true},
 		Header: []string{"hpa.at", "hpa.load", "hpa.replicas", "hpa.ready", "hpa.util", "hpa.ratio", "hpa.proposed", "hpa.stabilized", "hpa.desired", "hpa.note"}}
 	start := c.StoryStart()
 	for _, r := range c.HPAHistory(ns, name) {

@@ -103,6 +103,9 @@ func resultTables(d *report.Doc, tr *trace.Trace, lang string) {
 			for i := range row {
 				row[i] = word(lang, row[i]) // labels and notes may be catalogue keys too
 				// A duration column is written per language; English keeps the cell.
+				if i < len(t.Decimals) && t.Decimals[i] && lang != "en" {
+					row[i] = strings.Replace(row[i], ".", l10n.Mark(lang), 1)
+				}
 				if i < len(t.Durations) && t.Durations[i] && lang != "en" {
 					if d, err := time.ParseDuration(row[i]); err == nil {
 						row[i] = l10n.Duration(lang, d)
