@@ -19,6 +19,9 @@ import (
 type scenarioRun struct {
 	Steps   []stepRun
 	Objects []any
+	// Node is what the real node showed (node scenarios only).
+	Node *nodeRun `json:",omitempty"`
+	raw  [][]auditEvent
 }
 
 type stepRun struct {
@@ -77,6 +80,11 @@ func recordScenario(ctx context.Context, c *cluster, sc scenario, off *int64) (*
 		}
 		raw = append(raw, evs)
 	}
+	if c.afterSteps != nil {
+		if err := c.afterSteps(ctx, ns); err != nil {
+			return nil, err
+		}
+	}
 	out, err := c.kubectl(ctx, nil, "get", finalKinds, "-n", ns, "-o", "json")
 	if err != nil {
 		return nil, err
@@ -86,7 +94,7 @@ func recordScenario(ctx context.Context, c *cluster, sc scenario, off *int64) (*
 		return nil, err
 	}
 	n := newNormalizer(ns, raw)
-	run := &scenarioRun{}
+	run := &scenarioRun{raw: raw}
 	for _, evs := range raw {
 		var sr stepRun
 		for _, ev := range evs {
@@ -150,6 +158,9 @@ func (c *cluster) settle(ctx context.Context, ns string, off *int64) ([]auditEve
 
 // ensureNodes makes the node set exactly want (nil: the default cluster).
 func (c *cluster) ensureNodes(ctx context.Context, want []nodeSpec) error {
+	if c.realNode {
+		return nil
+	}
 	if want == nil {
 		want = defaultNodes()
 	}

@@ -1,0 +1,62 @@
+package oracle
+
+import (
+	"strings"
+	"testing"
+)
+
+// The simulator's side of the node comparison has something to compare:
+// the kubelet's status writes per pod, its CRI calls and kube-proxy's nat
+// rules for examples/app.yaml.
+func TestSimulatorNodeSide(t *testing.T) {
+	fx := Fixture{Scenario: "node-app", Steps: []Step{{Name: "apply", Command: "kubectl apply -f examples/app.yaml"}}}
+	run, err := RunScenario(root, fx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.PodStatus) != 3 {
+		t.Fatalf("status writes for %d pods, want 3: %q", len(run.PodStatus), run.PodStatus)
+	}
+	for _, seq := range run.PodStatus {
+		last := seq[len(seq)-1]
+		if !strings.HasPrefix(last, "Running | ") || !strings.Contains(last, "web=running ready started") {
+			t.Errorf("last status write %q: want Running with web ready", last)
+		}
+	}
+	if len(run.CRI) != 3 || strings.Join(run.CRI[0], ",") != "RunPodSandbox,CreateContainer web,StartContainer web" {
+		t.Errorf("CRI calls per pod: %q", run.CRI)
+	}
+	var svc bool
+	for _, l := range run.IPTables {
+		if strings.Contains(l, `"default/web:http cluster IP"`) && strings.HasPrefix(l, "-A KUBE-SERVICES ") && strings.HasSuffix(l, "-j KUBE-SVC-<hash>") {
+			svc = true
+		}
+	}
+	if !svc {
+		t.Errorf("no KUBE-SERVICES rule for default/web: %q", run.IPTables)
+	}
+}
+
+// CompareNode reports a recorded sequence no simulated pod showed at the
+// first write where they part, and kubelet events by message.
+func TestCompareNode(t *testing.T) {
+	fx := NodeFixture{Fixture: Fixture{Scenario: "s", Steps: []Step{{Name: "apply", Events: []EventCount{
+		{Event: Event{Type: "Normal", Reason: "Created", Object: "Pod/p", Message: "Container created", Source: "kubelet"}, Count: 1},
+	}}}},
+		PodStatus: []SeqCount{{Seq: []string{"Pending | a", "Running | b"}, Count: 3}},
+		CRI:       []SeqCount{{Seq: []string{"RunPodSandbox"}, Count: 3}}}
+	run := &SimRun{Steps: []SimStep{{Events: []Event{{Type: "Normal", Reason: "Created", Object: "Pod/p", Message: "Created container: web", Source: "kubelet"}}}},
+		PodStatus: [][]string{{"Pending | a", "Running | c"}}, CRI: [][]string{{"RunPodSandbox"}}}
+	var got []string
+	for _, d := range CompareNode(fx, run) {
+		got = append(got, d.Check+" "+d.What)
+	}
+	want := []string{
+		"node-event-missing apply: Normal Created Pod/p: Container created",
+		"node-event-extra apply: Normal Created Pod/p: Created container: web",
+		"pod-status write 2: Running | b",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

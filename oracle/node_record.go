@@ -1,0 +1,468 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+)
+
+// nodeScenarios run against the real node (issue 24); their fixtures are
+// testdata/<version>/node/<name>.json.
+var nodeScenarios = []scenario{
+	{Name: "node-app", Steps: []step{applyStep("examples/app.yaml")}},
+	{Name: "node-init", Steps: []step{applyStep("examples/init.yaml")}},
+}
+
+// nodeRun is what the real node showed during one scenario run.
+type nodeRun struct {
+	// PodStatus: each pod's status as the kubelet wrote it, write by write
+	// (podStatusLine), in the order the audit log has them.
+	PodStatus [][]string `json:"podStatus"`
+	// CRI: each pod's CRI calls as containerd logged them, in order.
+	CRI [][]string `json:"cri"`
+	// Pulls are the images the kubelet had containerd pull, in order.
+	Pulls []string `json:"pulls"`
+	// IPTables is `iptables-save -t nat` of the node, normalized, with the
+	// scenario's Services in place.
+	IPTables []string `json:"iptables"`
+}
+
+// NodeFixture is one node scenario as recorded: what held in every run.
+type NodeFixture struct {
+	Fixture
+	// PodStatus: each distinct per-pod status sequence seen in every run,
+	// with the fewest pods that showed it in one run.
+	PodStatus []SeqCount `json:"podStatus"`
+	CRI       []SeqCount `json:"cri"`
+	Pulls     []string   `json:"pulls"`
+	IPTables  []string   `json:"iptables"`
+	// Timing: seconds, per run, from the first write to the last of the
+	// first step (the scenario's own time on the real node).
+	Cgroup string `json:"cgroup"`
+}
+
+type SeqCount struct {
+	Seq   []string `json:"seq"`
+	Count int      `json:"count"`
+}
+
+// runNodeRecording records the node scenarios -runs times, each run in
+// fresh namespaces (a child process), and writes their fixtures.
+func runNodeRecording(ctx context.Context, ver, only string, runs int, keep bool) error {
+	var all []map[string]*scenarioRun
+	t0 := time.Now()
+	for i := 1; i <= runs; i++ {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		logv("node run %d of %d", i, runs)
+		out, err := os.CreateTemp("", "k8sexplain-oracle-node-*.json")
+		if err != nil {
+			return err
+		}
+		out.Close()
+		defer os.Remove(out.Name())
+		args := []string{"-no-build", "-repo", repoRoot, "-node-run-out", out.Name()}
+		if only != "" {
+			args = append(args, "-only", only)
+		}
+		if keep {
+			args = append(args, "-keep")
+		}
+		if err := runNodeParent(args); err != nil {
+			return fmt.Errorf("node run %d: %w", i, err)
+		}
+		b, err := os.ReadFile(out.Name())
+		if err != nil {
+			return err
+		}
+		var r map[string]*scenarioRun
+		if err := json.Unmarshal(b, &r); err != nil {
+			return fmt.Errorf("node run %d: %w", i, err)
+		}
+		all = append(all, r)
+	}
+	logv("recorded %d node runs in %s", runs, time.Since(t0).Round(time.Second))
+	dir := filepath.Join(repoRoot, "oracle", "testdata", strings.Join(strings.Split(ver, ".")[:2], "."), "node")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, sc := range nodeScenarios {
+		if all[0][sc.Name] == nil {
+			continue
+		}
+		fx := NodeFixture{Fixture: mergeScenario(sc, all), Cgroup: "v1 (cgroupfs driver; cgroup2 is mounted beside it without controllers)"}
+		var ps, cri [][][]string
+		var pulls, ipt [][]string
+		for _, r := range all {
+			nr := r[sc.Name].Node
+			ps, cri = append(ps, nr.PodStatus), append(cri, nr.CRI)
+			pulls, ipt = append(pulls, nr.Pulls), append(ipt, nr.IPTables)
+		}
+		fx.PodStatus, fx.CRI = mergeSeqs(ps), mergeSeqs(cri)
+		fx.Pulls, fx.IPTables = commonLines(pulls), commonLines(ipt)
+		b, err := json.MarshalIndent(fx, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, sc.Name+".json"), append(b, '\n'), 0o644); err != nil {
+			return err
+		}
+		logv("wrote %s", filepath.Join(dir, sc.Name+".json"))
+	}
+	meta := map[string]any{"kubernetes": ver, "runs": runs, "containerd": envOr("CONTAINERD_VERSION", "v2.2.0"),
+		"runc": envOr("RUNC_VERSION", "v1.3.3"), "registry": envOr("REGISTRY_VERSION", "v3.0.0"), "cni": "Debian containernetworking-plugins",
+		"scenarios": len(nodeScenarios)}
+	b, _ := json.MarshalIndent(meta, "", "  ")
+	return os.WriteFile(filepath.Join(dir, "meta.json"), append(b, '\n'), 0o644)
+}
+
+// mergeSeqs keeps each distinct sequence seen in every run, counted by the
+// fewest pods that showed it in one run.
+func mergeSeqs(runs [][][]string) []SeqCount {
+	var counts []map[string]int
+	for _, r := range runs {
+		m := map[string]int{}
+		for _, s := range r {
+			m[strings.Join(s, "\x00")]++
+		}
+		counts = append(counts, m)
+	}
+	out := []SeqCount{}
+	if len(counts) == 0 {
+		return out
+	}
+	for k, n := range counts[0] {
+		for _, m := range counts[1:] {
+			n = min(n, m[k])
+		}
+		if n > 0 {
+			out = append(out, SeqCount{Seq: strings.Split(k, "\x00"), Count: n})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return canon(out[i]) < canon(out[j]) })
+	return out
+}
+
+// commonLines keeps the lines of the first run that every run has, in the
+// first run's order.
+func commonLines(runs [][]string) []string {
+	out := []string{}
+	if len(runs) == 0 {
+		return out
+	}
+	for _, l := range runs[0] {
+		ok := true
+		for _, r := range runs[1:] {
+			if !slices.Contains(r, l) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// runNodeChild runs inside the namespaces runNodeParent made: one control
+// plane (without kwok) and the real node, every node scenario once.
+func runNodeChild(ctx context.Context, cache, only, out string, keep bool) error {
+	dir, err := os.MkdirTemp("", "k8sexplain-oracle-node-")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if !keep {
+			os.RemoveAll(dir)
+		} else {
+			logv("kept %s", dir)
+		}
+	}()
+	// the parent moves this process into the cgroup right after starting
+	// it: wait for that, so every process started from here is inside
+	cg := os.Getenv(nodeCgroupEnv)
+	for i := 0; ; i++ {
+		b, _ := os.ReadFile("/proc/self/cgroup")
+		if strings.Contains(string(b), "/"+cg+"\n") {
+			break
+		}
+		if i == 100 {
+			return fmt.Errorf("not moved into cgroup %s", cg)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err := setupNodeNamespaces(dir); err != nil {
+		return err
+	}
+	c := &cluster{bin: filepath.Join(cache, "bin"), dir: dir, realNode: true}
+	defer c.stop()
+	t0 := time.Now()
+	if err := c.up(ctx); err != nil {
+		return err
+	}
+	logv("control plane up in %s", time.Since(t0).Round(time.Millisecond))
+	n := &node{c: c, dir: dir, cg: cg}
+	if err := n.up(ctx, cache); err != nil {
+		return err
+	}
+	var criOff int64
+	// what came before the first scenario (the node's own start) is not a
+	// scenario's
+	if _, err := criCalls(filepath.Join(dir, "containerd.log"), &criOff); err != nil {
+		return err
+	}
+	var cur *nodeRun
+	c.afterSteps = func(ctx context.Context, ns string) error {
+		out, err := exec.CommandContext(ctx, "iptables-save", "-t", "nat").Output()
+		if err != nil {
+			return fmt.Errorf("iptables-save: %w", err)
+		}
+		cur.IPTables = normalizeIPTables(string(out), ns)
+		return nil
+	}
+	var off int64
+	res := map[string]*scenarioRun{}
+	for _, sc := range nodeScenarios {
+		if only != "" && !slices.Contains(strings.Split(only, ","), sc.Name) {
+			continue
+		}
+		t := time.Now()
+		cur = &nodeRun{}
+		r, err := recordScenario(ctx, c, sc, &off)
+		if err != nil {
+			return fmt.Errorf("%s: %w", sc.Name, err)
+		}
+		calls, err := criCalls(filepath.Join(dir, "containerd.log"), &criOff)
+		if err != nil {
+			return err
+		}
+		nz := newNormalizer("oracle-"+sc.Name, r.raw)
+		cur.PodStatus = podStatusSeqs(r.raw, nz)
+		cur.CRI, cur.Pulls = criByPod(calls)
+		r.Node = cur
+		res[sc.Name] = r
+		logv("  %s recorded in %s", sc.Name, time.Since(t).Round(time.Millisecond))
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(out, b, 0o644)
+}
+
+// podStatusSeqs: per pod, the kubelet's status writes (PATCH pods/status by
+// system:node:*) as podStatusLine, in audit order.
+func podStatusSeqs(raw [][]auditEvent, nz *normalizer) [][]string {
+	byPod := map[string][]string{}
+	var order []string
+	for _, evs := range raw {
+		for _, ev := range evs {
+			if ev.ObjectRef.Resource != "pods" || ev.ObjectRef.Subresource != "status" ||
+				!strings.HasPrefix(ev.User.Username, "system:node:") || len(ev.ResponseObject) == 0 {
+				continue
+			}
+			var p podJSON
+			if json.Unmarshal(ev.ResponseObject, &p) != nil {
+				continue
+			}
+			name := ev.ObjectRef.Name
+			if _, ok := byPod[name]; !ok {
+				order = append(order, name)
+			}
+			byPod[name] = append(byPod[name], podStatusLine(p))
+		}
+	}
+	out := [][]string{}
+	for _, name := range order {
+		out = append(out, byPod[name])
+	}
+	return out
+}
+
+type podJSON struct {
+	Status struct {
+		Phase      string
+		Conditions []struct{ Type, Status, Reason string }
+		HostIP     string
+		PodIP      string
+		StartTime  string
+		InitContainerStatuses,
+		ContainerStatuses []containerStatusJSON
+	}
+}
+
+type containerStatusJSON struct {
+	Name         string
+	Ready        bool
+	Started      *bool
+	RestartCount int
+	State        map[string]struct {
+		Reason   string
+		ExitCode *int
+	}
+}
+
+// podStatusLine is one status as a line: phase; conditions in their order
+// (TYPE=STATUS[/REASON]); each container's state (NAME=STATE[/REASON]
+// [ready][started] restarts); which of hostIP, podIP and startTime are set.
+// The simulator's side (internal/oracle node.go) writes the same line.
+func podStatusLine(p podJSON) string {
+	s := p.Status
+	var conds []string
+	for _, c := range s.Conditions {
+		x := c.Type + "=" + c.Status
+		if c.Reason != "" {
+			x += "/" + c.Reason
+		}
+		conds = append(conds, x)
+	}
+	cs := func(l []containerStatusJSON) string {
+		var out []string
+		for _, c := range l {
+			x := c.Name + "="
+			for k, v := range c.State { // one key: waiting, running or terminated
+				x += k
+				if v.Reason != "" {
+					x += "/" + v.Reason
+				}
+				if v.ExitCode != nil {
+					x += fmt.Sprintf("/%d", *v.ExitCode)
+				}
+			}
+			if c.Ready {
+				x += " ready"
+			}
+			if c.Started != nil && *c.Started {
+				x += " started"
+			}
+			if c.RestartCount > 0 {
+				x += fmt.Sprintf(" restarts=%d", c.RestartCount)
+			}
+			out = append(out, x)
+		}
+		return strings.Join(out, ", ")
+	}
+	var set []string
+	for _, f := range []struct{ name, v string }{{"hostIP", s.HostIP}, {"podIP", s.PodIP}, {"startTime", s.StartTime}} {
+		if f.v != "" {
+			set = append(set, f.name)
+		}
+	}
+	return fmt.Sprintf("%s | %s | init: %s | containers: %s | %s", s.Phase, strings.Join(conds, " "), cs(s.InitContainerStatuses), cs(s.ContainerStatuses), strings.Join(set, " "))
+}
+
+// containerd's CRI log lines (internal/cri/instrument/instrumented_service.go, v2.2)
+var (
+	criMsg      = regexp.MustCompile(`msg="((?:[^"\\]|\\.)*)"`)
+	criSandbox  = regexp.MustCompile(`^RunPodSandbox for &PodSandboxMetadata\{Name:([^,]*),.*\} returns sandbox id \\"([0-9a-f]+)\\"$`)
+	criCreated  = regexp.MustCompile(`^CreateContainer within sandbox \\"([0-9a-f]+)\\" for &ContainerMetadata\{Name:([^,]*),Attempt:(\d+),\} returns container id \\"([0-9a-f]+)\\"$`)
+	criCreate   = regexp.MustCompile(`^CreateContainer within sandbox \\"([0-9a-f]+)\\" for container &ContainerMetadata\{Name:([^,]*),`)
+	criOnID     = regexp.MustCompile(`^(StartContainer|StopContainer|RemoveContainer|StopPodSandbox|RemovePodSandbox) for \\"([0-9a-f]+)\\"`)
+	criPull     = regexp.MustCompile(`^PullImage \\"([^\\]+)\\"$`)
+	criRunStart = regexp.MustCompile(`^RunPodSandbox for &PodSandboxMetadata\{Name:([^,]*),.*\}$`)
+)
+
+// criCall keeps a log line that starts a CRI call (or reports the id a
+// RunPodSandbox or CreateContainer returned), as its msg.
+func criCall(line string) (string, bool) {
+	m := criMsg.FindStringSubmatch(line)
+	if m == nil {
+		return "", false
+	}
+	msg := m[1]
+	for _, re := range []*regexp.Regexp{criSandbox, criCreated, criCreate, criOnID, criPull, criRunStart} {
+		if re.MatchString(msg) {
+			if re == criOnID && strings.Contains(msg, "returns") {
+				return "", false
+			}
+			return msg, true
+		}
+	}
+	return "", false
+}
+
+// criByPod groups the CRI calls by pod, containers by name:
+// "RunPodSandbox", "CreateContainer web", "StartContainer web", …
+func criByPod(calls []string) ([][]string, []string) {
+	sandboxPod := map[string]string{}
+	ctr := map[string][2]string{} // container id -> sandbox, name
+	byPod := map[string][]string{}
+	var order []string
+	var pulls []string
+	add := func(pod, what string) {
+		if _, ok := byPod[pod]; !ok {
+			order = append(order, pod)
+		}
+		byPod[pod] = append(byPod[pod], what)
+	}
+	// ids are known only from the "returns" lines: resolve in two passes
+	for _, c := range calls {
+		if m := criSandbox.FindStringSubmatch(c); m != nil {
+			sandboxPod[m[2]] = m[1]
+		}
+		if m := criCreated.FindStringSubmatch(c); m != nil {
+			ctr[m[4]] = [2]string{m[1], m[2]}
+		}
+	}
+	for _, c := range calls {
+		switch {
+		case criRunStart.MatchString(c) && !strings.Contains(c, "returns"):
+			add(criRunStart.FindStringSubmatch(c)[1], "RunPodSandbox")
+		case criCreate.MatchString(c):
+			m := criCreate.FindStringSubmatch(c)
+			add(sandboxPod[m[1]], "CreateContainer "+m[2])
+		case criOnID.MatchString(c):
+			m := criOnID.FindStringSubmatch(c)
+			if strings.HasSuffix(m[1], "PodSandbox") {
+				add(sandboxPod[m[2]], m[1])
+			} else if x, ok := ctr[m[2]]; ok {
+				add(sandboxPod[x[0]], m[1]+" "+x[1])
+			}
+		case criPull.MatchString(c):
+			pulls = append(pulls, criPull.FindStringSubmatch(c)[1])
+		}
+	}
+	out := [][]string{}
+	for _, p := range order {
+		if p == "" {
+			continue
+		}
+		out = append(out, byPod[p])
+	}
+	return out, pulls
+}
+
+// normalizeIPTables keeps kube-proxy's lines of the nat table with the
+// namespace, pod and cluster IPs by role; hashes in chain names stay (they
+// come from the Service's namespace/name/port, here "default" for ns only
+// after replacement, so they are dropped to KUBE-SVC-<hash>).
+func normalizeIPTables(save, ns string) []string {
+	chainHash := regexp.MustCompile(`(KUBE-(?:SVC|SEP|FW|EXT|XLB|SVL)-)[A-Z0-9]{16}`)
+	ip := regexp.MustCompile(`\b10\.244\.\d+\.\d+\b`)
+	cip := regexp.MustCompile(`\b10\.(9[6-9]|10\d|11[01])\.\d+\.\d+\b`)
+	var out []string
+	for _, l := range strings.Split(save, "\n") {
+		if l == "" || strings.HasPrefix(l, "#") || !strings.Contains(l, "KUBE-") {
+			continue
+		}
+		if strings.HasPrefix(l, ":") { // chain with its counters
+			l = strings.Fields(l)[0]
+		}
+		l = strings.ReplaceAll(l, ns+"/", "default/")
+		l = chainHash.ReplaceAllString(l, "${1}<hash>")
+		l = ip.ReplaceAllString(l, "<podIP>")
+		l = cip.ReplaceAllString(l, "<clusterIP>")
+		out = append(out, l)
+	}
+	return out
+}
