@@ -59,6 +59,8 @@ func run() error {
 	corpus := flag.String("corpus", "", "the real-manifest corpus (default: REPO/../shared/manifests/real)")
 	nodeRec := flag.Bool("node", false, "record the node scenarios on a real node (kubelet, containerd, runc, kube-proxy) in namespaces of its own: testdata/<version>/node/ (as root; issue 24)")
 	nodeRunOut := flag.String("node-run-out", "", "internal: one node run inside the namespaces -node made, written to this file")
+	nodeSmoke := flag.Bool("node-smoke", false, "run only the node (registry, containerd, runc, CNI, a standalone kubelet with app.yaml's pod as a static pod) until the pod answers; records nothing (as root)")
+	nodeSmokeChild := flag.Bool("node-smoke-child", false, "internal: -node-smoke inside its namespaces")
 	serve := flag.String("serve", "", "bring up the control plane with the default nodes, write its admin kubeconfig to this file and keep it running until SIGINT/SIGTERM (for trace apply --kubeconfig's integration test)")
 	flag.Parse()
 	var err error
@@ -93,6 +95,24 @@ func run() error {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		return runNodeChild(ctx, cache, *only, *nodeRunOut, *keep)
+	}
+	if *nodeSmokeChild {
+		if os.Getenv(nodeNSEnv) == "" {
+			return fmt.Errorf("-node-smoke-child is the -node-smoke runner's own child")
+		}
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		return runNodeSmoke(ctx, cache, *keep)
+	}
+	if *nodeSmoke {
+		if os.Geteuid() != 0 {
+			return fmt.Errorf("-node-smoke: needs root (network and mount namespaces, cgroups)")
+		}
+		args := []string{"-no-build", "-repo", repoRoot, "-node-smoke-child"}
+		if *keep {
+			args = append(args, "-keep")
+		}
+		return runNodeParent(args)
 	}
 	if *nodeRec && os.Geteuid() != 0 {
 		return fmt.Errorf("-node: needs root (network and mount namespaces, cgroups)")

@@ -49,6 +49,19 @@ var cgroupV1Controllers = []string{"cpu", "cpuacct", "cpuset", "memory", "device
 // cgroups themselves.
 func runNodeParent(args []string) error {
 	cg := fmt.Sprintf("k8sexplain-oracle-%d", os.Getpid())
+	// the child mounts a tmpfs on each fixed path; a mount point missing on
+	// the host is made for it and removed again here
+	var made []string
+	for _, p := range fixedPaths {
+		if _, err := os.Stat(p); os.IsNotExist(err) {
+			made = append(made, p)
+		}
+	}
+	defer func() {
+		for _, p := range made {
+			os.Remove(p) // only if empty: never anything of the host's
+		}
+	}()
 	if err := makeCgroups(cg); err != nil {
 		return err
 	}
@@ -162,6 +175,10 @@ func removeCgroups(cg string) error {
 	}
 }
 
+// fixedPaths are where containerd's shim and runc, the CNI plugins and the
+// kubelet write whatever their config says: a tmpfs each in the child.
+var fixedPaths = []string{"/run/containerd", "/var/lib/cni", "/run/netns", "/var/log/containers"}
+
 // kernelTunables are the sysctls the kubelet sets
 // (pkg/kubelet/cm/container_manager_linux.go setupKernelTunables, v1.37):
 // they are not per network namespace, so inside the mount namespace each
@@ -177,10 +194,10 @@ func setupNodeNamespaces(dir string) error {
 	}
 	// fixed paths of containerd's shim and runc, the CNI plugins' and the
 	// kubelet's: a tmpfs each, gone with the namespace
-	for _, p := range []string{"/run/containerd", "/var/lib/cni", "/run/netns", "/var/log/containers"} {
+	for _, p := range fixedPaths {
 		if _, err := os.Stat(p); os.IsNotExist(err) {
-			// the mount point must exist on the host: the only trace left
-			// there, an empty directory the parent could not know about
+			// the mount point must exist on the host (runNodeParent
+			// removes it again)
 			if err := os.MkdirAll(p, 0o755); err != nil {
 				return err
 			}
@@ -224,6 +241,8 @@ type node struct {
 	c   *cluster
 	dir string
 	cg  string
+	// standalone: no API server; the kubelet runs static pods (-node-smoke)
+	standalone bool
 	// timings of the bring-up (README's Fidelity figures)
 	Took map[string]time.Duration
 }
@@ -345,6 +364,9 @@ state = %q
 		return err
 	}
 	n.Took["containerd"] = time.Since(t1)
+	if n.standalone {
+		return n.startKubelet(ctx, "")
+	}
 
 	// the kubelet, as system:node:node-a (Node authorizer, NodeRestriction)
 	if err := c.pki.issue("kubelet", "system:node:"+nodeName, []string{"system:nodes"}, nil, nil); err != nil {
@@ -354,15 +376,40 @@ state = %q
 	if err != nil {
 		return err
 	}
+	t2 := time.Now()
+	if err := n.startKubelet(ctx, kkc); err != nil {
+		return err
+	}
+	if err := c.waitFor(ctx, 180*time.Second, "the real node to be Ready", func() bool {
+		out, err := c.kubectl(ctx, nil, "get", "node", nodeName, "-o", `jsonpath={.status.conditions[?(@.type=="Ready")].status}`)
+		return err == nil && strings.TrimSpace(string(out)) == "True"
+	}); err != nil {
+		return err
+	}
+	n.Took["kubelet"] = time.Since(t2)
+	return n.startKubeProxy(ctx, t0)
+}
+
+// startKubelet writes the kubelet's config and starts it: with the
+// kubeconfig kkc, or standalone ("": static pods from n.path("manifests"),
+// no API server; the -node-smoke check).
+func (n *node) startKubelet(ctx context.Context, kkc string) error {
+	c := n.c
 	if err := writeFile(n.path("resolv.conf"), "nameserver 10.96.0.10\n"); err != nil {
 		return err
+	}
+	clientCA, static := "", ""
+	if c.pki != nil {
+		clientCA = fmt.Sprintf("\n  x509: {clientCAFile: %q}", c.pki.path("ca.crt"))
+	}
+	if kkc == "" {
+		static = "staticPodPath: " + n.path("manifests") + "\n"
 	}
 	if err := writeFile(n.path("kubelet", "config.yaml"), fmt.Sprintf(`apiVersion: kubelet.config.k8s.io/v1beta1
 kind: KubeletConfiguration
 authentication:
   anonymous: {enabled: false}
-  webhook: {enabled: false}
-  x509: {clientCAFile: %q}
+  webhook: {enabled: false}%s
 authorization: {mode: AlwaysAllow}
 # this machine mounts cgroup v1 (cgroup2 only beside it, without controllers)
 cgroupDriver: cgroupfs
@@ -380,23 +427,21 @@ readOnlyPort: 0
 evictionHard: {memory.available: "100Mi"}
 imageGCHighThresholdPercent: 100
 imageGCLowThresholdPercent: 99
-`, c.pki.path("ca.crt"), n.cg, n.sock(), n.path("resolv.conf"), n.path("pod-logs"))); err != nil {
+%s`, clientCA, n.cg, n.sock(), n.path("resolv.conf"), n.path("pod-logs"), static)); err != nil {
 		return err
 	}
-	t2 := time.Now()
-	if err := c.start("kubelet", "--config="+n.path("kubelet", "config.yaml"), "--kubeconfig="+kkc,
-		"--root-dir="+n.path("kubelet", "root"), "--cert-dir="+n.path("kubelet", "pki"),
-		"--hostname-override="+nodeName, "--node-ip="+nodeIP, "--v=2"); err != nil {
-		return err
+	args := []string{"--config=" + n.path("kubelet", "config.yaml"),
+		"--root-dir=" + n.path("kubelet", "root"), "--cert-dir=" + n.path("kubelet", "pki"),
+		"--hostname-override=" + nodeName, "--node-ip=" + nodeIP, "--v=2"}
+	if kkc != "" {
+		args = append(args, "--kubeconfig="+kkc)
 	}
-	if err := c.waitFor(ctx, 180*time.Second, "the real node to be Ready", func() bool {
-		out, err := c.kubectl(ctx, nil, "get", "node", nodeName, "-o", `jsonpath={.status.conditions[?(@.type=="Ready")].status}`)
-		return err == nil && strings.TrimSpace(string(out)) == "True"
-	}); err != nil {
-		return err
-	}
-	n.Took["kubelet"] = time.Since(t2)
+	return c.start("kubelet", args...)
+}
 
+// startKubeProxy starts kube-proxy and waits for its first sync.
+func (n *node) startKubeProxy(ctx context.Context, t0 time.Time) error {
+	c := n.c
 	// kube-proxy in iptables mode, as system:kube-proxy (system:node-proxier)
 	if err := c.pki.issue("kube-proxy", "system:kube-proxy", nil, nil, nil); err != nil {
 		return err

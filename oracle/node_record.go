@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,6 +35,8 @@ type nodeRun struct {
 	// IPTables is `iptables-save -t nat` of the node, normalized, with the
 	// scenario's Services in place.
 	IPTables []string `json:"iptables"`
+	// Cgroups: each container's cgroup v1 values (nodeCgroups).
+	Cgroups []string `json:"cgroups"`
 }
 
 // NodeFixture is one node scenario as recorded: what held in every run.
@@ -44,9 +48,10 @@ type NodeFixture struct {
 	CRI       []SeqCount `json:"cri"`
 	Pulls     []string   `json:"pulls"`
 	IPTables  []string   `json:"iptables"`
-	// Timing: seconds, per run, from the first write to the last of the
-	// first step (the scenario's own time on the real node).
-	Cgroup string `json:"cgroup"`
+	// Cgroups: each container's cgroup v1 values that held in every run
+	// (nodeCgroups); Cgroup says which version and driver the node used.
+	Cgroups []string `json:"cgroups"`
+	Cgroup  string   `json:"cgroup"`
 }
 
 type SeqCount struct {
@@ -101,14 +106,14 @@ func runNodeRecording(ctx context.Context, ver, only string, runs int, keep bool
 		}
 		fx := NodeFixture{Fixture: mergeScenario(sc, all), Cgroup: "v1 (cgroupfs driver; cgroup2 is mounted beside it without controllers)"}
 		var ps, cri [][][]string
-		var pulls, ipt [][]string
+		var pulls, ipt, cgs [][]string
 		for _, r := range all {
 			nr := r[sc.Name].Node
 			ps, cri = append(ps, nr.PodStatus), append(cri, nr.CRI)
-			pulls, ipt = append(pulls, nr.Pulls), append(ipt, nr.IPTables)
+			pulls, ipt, cgs = append(pulls, nr.Pulls), append(ipt, nr.IPTables), append(cgs, nr.Cgroups)
 		}
 		fx.PodStatus, fx.CRI = mergeSeqs(ps), mergeSeqs(cri)
-		fx.Pulls, fx.IPTables = commonLines(pulls), commonLines(ipt)
+		fx.Pulls, fx.IPTables, fx.Cgroups = commonLines(pulls), commonLines(ipt), commonLines(cgs)
 		b, err := json.MarshalIndent(fx, "", "  ")
 		if err != nil {
 			return err
@@ -188,18 +193,9 @@ func runNodeChild(ctx context.Context, cache, only, out string, keep bool) error
 			logv("kept %s", dir)
 		}
 	}()
-	// the parent moves this process into the cgroup right after starting
-	// it: wait for that, so every process started from here is inside
-	cg := os.Getenv(nodeCgroupEnv)
-	for i := 0; ; i++ {
-		b, _ := os.ReadFile("/proc/self/cgroup")
-		if strings.Contains(string(b), "/"+cg+"\n") {
-			break
-		}
-		if i == 100 {
-			return fmt.Errorf("not moved into cgroup %s", cg)
-		}
-		time.Sleep(50 * time.Millisecond)
+	cg, err := waitForCgroup()
+	if err != nil {
+		return err
 	}
 	if err := setupNodeNamespaces(dir); err != nil {
 		return err
@@ -228,7 +224,8 @@ func runNodeChild(ctx context.Context, cache, only, out string, keep bool) error
 			return fmt.Errorf("iptables-save: %w", err)
 		}
 		cur.IPTables = normalizeIPTables(string(out), ns)
-		return nil
+		cur.Cgroups, err = nodeCgroups(cg, filepath.Join(dir, "containerd.log"))
+		return err
 	}
 	var off int64
 	res := map[string]*scenarioRun{}
@@ -465,4 +462,164 @@ func normalizeIPTables(save, ns string) []string {
 		out = append(out, l)
 	}
 	return out
+}
+
+// smokePod is examples/app.yaml's pod template as a static pod: what the
+// standalone kubelet runs in -node-smoke.
+const smokePod = `apiVersion: v1
+kind: Pod
+metadata:
+  name: web
+  namespace: default
+spec:
+  containers:
+  - name: web
+    image: nginx:1.27
+    ports:
+    - {name: http, containerPort: 8080}
+    resources:
+      requests: {cpu: 250m, memory: 128Mi}
+      limits: {cpu: 500m, memory: 256Mi}
+    readinessProbe:
+      httpGet: {path: /healthz, port: http}
+      initialDelaySeconds: 2
+      periodSeconds: 5
+    livenessProbe:
+      httpGet: {path: /healthz, port: http}
+      periodSeconds: 10
+`
+
+// runNodeSmoke runs inside the namespaces runNodeParent made: the registry,
+// containerd and a standalone kubelet (no API server) running app.yaml's
+// pod as a static pod, until the pod answers on its IP. It checks that
+// the node runs on this machine while the control plane is not built.
+func runNodeSmoke(ctx context.Context, cache string, keep bool) error {
+	dir, err := os.MkdirTemp("", "k8sexplain-oracle-smoke-")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if !keep {
+			os.RemoveAll(dir)
+		} else {
+			logv("kept %s", dir)
+		}
+	}()
+	cg, err := waitForCgroup()
+	if err != nil {
+		return err
+	}
+	if err := setupNodeNamespaces(dir); err != nil {
+		return err
+	}
+	c := &cluster{bin: filepath.Join(cache, "bin"), dir: dir}
+	defer c.stop()
+	n := &node{c: c, dir: dir, cg: cg, standalone: true}
+	if err := writeFile(n.path("manifests", "web.yaml"), smokePod); err != nil {
+		return err
+	}
+	t0 := time.Now()
+	if err := n.up(ctx, cache); err != nil {
+		return err
+	}
+	var ip string
+	if err := c.waitFor(ctx, 180*time.Second, "the static pod to answer on its IP", func() bool {
+		ents, _ := os.ReadDir(n.path("cni", "ipam", "oracle"))
+		for _, e := range ents {
+			if net.ParseIP(e.Name()) != nil {
+				ip = e.Name()
+			}
+		}
+		if ip == "" {
+			return false
+		}
+		cl := http.Client{Timeout: time.Second}
+		resp, err := cl.Get("http://" + ip + ":8080/healthz")
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == 200
+	}); err != nil {
+		return err
+	}
+	logv("static pod answered on %s:8080 %s after containerd's start", ip, time.Since(t0).Round(time.Millisecond))
+	var off int64
+	calls, err := criCalls(filepath.Join(dir, "containerd.log"), &off)
+	if err != nil {
+		return err
+	}
+	pods, pulls := criByPod(calls)
+	logv("CRI calls per pod: %q; pulls: %q", pods, pulls)
+	return nil
+}
+
+// waitForCgroup waits until the parent has moved this process into its
+// cgroup (right after starting it), so every process started from here
+// is inside, and returns the cgroup's name.
+func waitForCgroup() (string, error) {
+	cg := os.Getenv(nodeCgroupEnv)
+	for i := 0; ; i++ {
+		b, _ := os.ReadFile("/proc/self/cgroup")
+		if strings.Contains(string(b), "/"+cg+"\n") {
+			return cg, nil
+		}
+		if i == 100 {
+			return "", fmt.Errorf("not moved into cgroup %s", cg)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+var hexID = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+// nodeCgroups reads the cgroup v1 values runc wrote for every container of
+// the node (under the kubelet's cgroupRoot cg): the ones the simulator's
+// cgroup v2 values correspond to (cpu.shares → cpu.weight by runc's
+// conversion, cfs quota/period → cpu.max, memory.limit_in_bytes →
+// memory.max), as "QOS/CONTAINER: key=value …", sorted; the sandbox's
+// (pause) container reads POD. containerd's log names the containers.
+func nodeCgroups(cg, containerdLog string) ([]string, error) {
+	var off int64
+	calls, err := criCalls(containerdLog, &off)
+	if err != nil {
+		return nil, err
+	}
+	names := map[string]string{}
+	for _, c := range calls {
+		if m := criSandbox.FindStringSubmatch(c); m != nil {
+			names[m[2]] = "POD"
+		}
+		if m := criCreated.FindStringSubmatch(c); m != nil {
+			names[m[4]] = m[2]
+		}
+	}
+	root := filepath.Join("/sys/fs/cgroup/cpu", cg)
+	var out []string
+	err = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() || !hexID.MatchString(d.Name()) {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		qos := "guaranteed"
+		if parts := strings.Split(rel, "/"); len(parts) > 1 && (parts[1] == "burstable" || parts[1] == "besteffort") {
+			qos = parts[1]
+		}
+		read := func(h, f string) string {
+			b, err := os.ReadFile(filepath.Join("/sys/fs/cgroup", h, cg, rel, f))
+			if err != nil {
+				return "?"
+			}
+			return strings.TrimSpace(string(b))
+		}
+		name := names[d.Name()]
+		if name == "" {
+			name = "?"
+		}
+		out = append(out, fmt.Sprintf("%s/%s: cpu.shares=%s cpu.cfs_quota_us=%s cpu.cfs_period_us=%s memory.limit_in_bytes=%s",
+			qos, name, read("cpu", "cpu.shares"), read("cpu", "cpu.cfs_quota_us"), read("cpu", "cpu.cfs_period_us"), read("memory", "memory.limit_in_bytes")))
+		return filepath.SkipDir
+	})
+	sort.Strings(out)
+	return out, err
 }

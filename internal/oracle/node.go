@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
+	"github.com/k8sexplain/k8sexplain/internal/sim/kubelet"
 	"github.com/k8sexplain/k8sexplain/internal/sim/kubeproxy"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
@@ -33,6 +34,9 @@ type NodeFixture struct {
 	// IPTables is the node's `iptables-save -t nat`, kube-proxy's lines,
 	// IPs by role and chain hashes as <hash>.
 	IPTables []string `json:"iptables"`
+	// Cgroups are each container's cgroup v1 values (QOS/CONTAINER:
+	// cpu.shares, cfs quota and period, memory.limit_in_bytes).
+	Cgroups []string `json:"cgroups"`
 	// Cgroup says which cgroup version and driver the real node used.
 	Cgroup string `json:"cgroup"`
 }
@@ -40,7 +44,7 @@ type NodeFixture struct {
 // nodeCheck says whether a Diff check comes from the node recordings.
 func nodeCheck(check string) bool {
 	switch check {
-	case "node-event-missing", "node-event-extra", "pod-status", "cri", "iptables-missing", "iptables-extra":
+	case "node-event-missing", "node-event-extra", "pod-status", "cri", "iptables-missing", "iptables-extra", "cgroup":
 		return true
 	}
 	return false
@@ -285,6 +289,17 @@ func CompareNode(fx NodeFixture, run *SimRun) []Diff {
 	if r, s := strings.Join(uniq(fx.Pulls), ","), strings.Join(uniq(run.Pulls), ","); r != s {
 		add("cri", "pulls: "+r, "simulated: "+s)
 	}
+	if len(fx.Cgroups) > 0 {
+		simCg := map[string]bool{}
+		for _, l := range run.Cgroups {
+			simCg[l] = true
+		}
+		for _, l := range uniq(fx.Cgroups) {
+			if !strings.Contains(l, "/POD: ") && !simCg[l] {
+				add("cgroup", l, "the real node's value; simulated: "+strings.Join(run.Cgroups, "; "))
+			}
+		}
+	}
 	if len(fx.IPTables) > 0 {
 		simRules := map[string]bool{}
 		for _, l := range run.IPTables {
@@ -371,5 +386,39 @@ func NormalizeIPTables(save, ns string) []string {
 		l = vipRE.ReplaceAllString(l, "<clusterIP>")
 		out = append(out, l)
 	}
+	return out
+}
+
+// v1Unlimited is memory.limit_in_bytes of a cgroup v1 without a limit
+// (PAGE_COUNTER_MAX pages of 4 KiB): what memory.max "max" reads as in v1.
+const v1Unlimited = "9223372036854771712"
+
+// simCgroups is, for each container of the run's pods, the simulated
+// kubelet's cgroup values written as the cgroup v1 files the real node
+// (cgroupfs driver on cgroup v1) shows: the shares the kubelet computes
+// (before runc's v2 conversion to cpu.weight), cpu.max as quota and
+// period, memory.max as limit_in_bytes. Same shape as the recorder's
+// nodeCgroups; the sandbox (POD) is not modelled and left out.
+func simCgroups(pods []*corev1.Pod) []string {
+	var out []string
+	for _, p := range pods {
+		qos := strings.ToLower(string(kubelet.QoSClass(p)))
+		for i := range p.Spec.Containers {
+			c := &p.Spec.Containers[i]
+			g := kubelet.ContainerCgroup(p, c, "")
+			quota, period, _ := strings.Cut(g.CPUMax, " ")
+			if quota == "max" {
+				quota = "-1"
+			}
+			mem := g.MemoryMax
+			if mem == "max" {
+				mem = v1Unlimited
+			}
+			req := c.Resources.Requests[corev1.ResourceCPU]
+			out = append(out, fmt.Sprintf("%s/%s: cpu.shares=%d cpu.cfs_quota_us=%s cpu.cfs_period_us=%s memory.limit_in_bytes=%s",
+				qos, c.Name, kubelet.MilliCPUToShares(req.MilliValue()), quota, period, mem))
+		}
+	}
+	sort.Strings(out)
 	return out
 }

@@ -35,6 +35,11 @@ func TestSimulatorNodeSide(t *testing.T) {
 	if !svc {
 		t.Errorf("no KUBE-SERVICES rule for default/web: %q", run.IPTables)
 	}
+	// 250m requested, 500m and 256Mi limits (examples/app.yaml)
+	want := "burstable/web: cpu.shares=256 cpu.cfs_quota_us=50000 cpu.cfs_period_us=100000 memory.limit_in_bytes=268435456"
+	if len(run.Cgroups) != 3 || run.Cgroups[0] != want {
+		t.Errorf("cgroups %q, want 3 × %q", run.Cgroups, want)
+	}
 }
 
 // CompareNode reports a recorded sequence no simulated pod showed at the

@@ -32,6 +32,7 @@ type SimRun struct {
 	CRI       [][]string
 	Pulls     []string
 	IPTables  []string
+	Cgroups   []string
 }
 
 // SimStep is the simulator's writes (classes, in answer order) and events
@@ -171,6 +172,13 @@ func RunScenario(root string, fx Fixture) (*SimRun, error) {
 		}
 	}
 	run.IPTables = simIPTables(svcs, sls)
+	var pods []*corev1.Pod
+	for _, o := range c.Objects("pods") {
+		if p, ok := o.(*corev1.Pod); ok && p.Namespace == "default" {
+			pods = append(pods, p)
+		}
+	}
+	run.Cgroups = simCgroups(pods)
 	n := newNormalizer(c.Writes())
 	for _, p := range finalPlurals {
 		for _, o := range c.Objects(p) {
