@@ -21,6 +21,39 @@ import (
 var nodeScenarios = []scenario{
 	{Name: "node-app", Steps: []step{applyStep("examples/app.yaml")}},
 	{Name: "node-init", Steps: []step{applyStep("examples/init.yaml")}},
+	{Name: "node-rollout", Steps: []step{applyStep("examples/app.yaml"), setImageStep("web", "web", "nginx:1.28")}},
+	{Name: "node-delete-prestop", Steps: []step{applyStep("oracle/scenarios/prestop.yaml"), deletePodStep()}},
+	// the simulator's crash reasons (trace crash --reason), once each:
+	// the back-off between exit and restart needs a longer quiet
+	{Name: "node-crash-panic", Quiet: 25 * time.Second, Steps: []step{applyStep("examples/app.yaml"), crashStep("panic")}},
+	{Name: "node-crash-oom", Quiet: 25 * time.Second, Steps: []step{applyStep("examples/app.yaml"), crashStep("oom")}},
+	{Name: "node-crash-liveness", Quiet: 25 * time.Second, Steps: []step{applyStep("examples/app.yaml"), crashStep("liveness")}},
+}
+
+// crashStep makes the first pod's (by name) web container fail the way
+// reason says, once: the stand-in server's /crash (oracle/images/server),
+// asked from the node's network namespace on the pod's IP. The simulator
+// replays it as `trace crash --reason REASON --times 1` does.
+func crashStep(reason string) step {
+	return step{Name: "crash", Command: "crash <first pod> --reason " + reason + " --times 1", run: func(ctx context.Context, c *cluster, ns string) error {
+		out, err := c.kubectl(ctx, nil, "get", "pods", "-n", ns, "-o", `jsonpath={range .items[*]}{.metadata.name} {.status.podIP}{"\n"}{end}`)
+		if err != nil {
+			return err
+		}
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		sort.Strings(lines)
+		f := strings.Fields(lines[0])
+		if len(f) != 2 {
+			return fmt.Errorf("first pod has no IP: %q", lines[0])
+		}
+		cl := http.Client{Timeout: 5 * time.Second}
+		resp, err := cl.Get("http://" + f[1] + ":8080/crash?reason=" + reason)
+		if err != nil {
+			return fmt.Errorf("crash %s: %w", f[0], err)
+		}
+		resp.Body.Close()
+		return nil
+	}}
 }
 
 // nodeRun is what the real node showed during one scenario run.

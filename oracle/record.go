@@ -74,7 +74,7 @@ func recordScenario(ctx context.Context, c *cluster, sc scenario, off *int64) (*
 		if err := st.run(ctx, c, ns); err != nil {
 			return nil, err
 		}
-		evs, err := c.settle(ctx, ns, off)
+		evs, err := c.settle(ctx, ns, off, sc.Quiet)
 		if err != nil {
 			return nil, err
 		}
@@ -125,8 +125,11 @@ func recordScenario(ctx context.Context, c *cluster, sc scenario, off *int64) (*
 
 // settle waits until the namespace has seen no write for quiet, and returns
 // the writes in it since off.
-func (c *cluster) settle(ctx context.Context, ns string, off *int64) ([]auditEvent, error) {
-	const quiet, least, most = 4 * time.Second, 3 * time.Second, 120 * time.Second
+func (c *cluster) settle(ctx context.Context, ns string, off *int64, quiet time.Duration) ([]auditEvent, error) {
+	const least, most = 3 * time.Second, 120 * time.Second
+	if quiet == 0 {
+		quiet = 4 * time.Second
+	}
 	start, last := time.Now(), time.Now()
 	var got []auditEvent
 	for {

@@ -65,3 +65,25 @@ func TestCompareNode(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// A node crash scenario replays in the simulator: the first pod's web
+// exits, the kubelet writes it terminated and restarts it.
+func TestSimulatorReplaysACrash(t *testing.T) {
+	fx := Fixture{Scenario: "node-crash-panic", Steps: []Step{{Name: "apply", Command: "kubectl apply -f examples/app.yaml"},
+		{Name: "crash", Command: "crash <first pod> --reason panic --times 1"}}}
+	run, err := RunScenario(root, fx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen bool
+	for _, seq := range run.PodStatus {
+		for _, l := range seq {
+			if strings.Contains(l, "restarts=1") {
+				seen = true
+			}
+		}
+	}
+	if !seen {
+		t.Errorf("no status write with restarts=1: %q", run.PodStatus)
+	}
+}

@@ -123,6 +123,26 @@ func RunScenario(root string, fx Fixture) (*SimRun, error) {
 				c.DeletePod(pods[0])
 				return nil
 			})
+		case len(f) == 7 && f[0] == "crash" && f[3] == "--reason" && f[5] == "--times":
+			// a node scenario's crash (oracle/node_record.go crashStep):
+			// the first pod by name fails as `trace crash` makes it fail
+			reason := f[4]
+			times, err := strconv.Atoi(f[6])
+			if err != nil {
+				return nil, fmt.Errorf("%s: bad command %q", fx.Scenario, st.Command)
+			}
+			actions = append(actions, func(c *sim.Cluster) error {
+				pods := c.Pods()
+				if len(pods) == 0 {
+					return fmt.Errorf("no pod to crash")
+				}
+				sort.Slice(pods, func(i, j int) bool { return pods[i].Name < pods[j].Name })
+				k := c.Kubelet(pods[0].Spec.NodeName)
+				if k == nil {
+					return fmt.Errorf("pod %s is not bound to a node", pods[0].Name)
+				}
+				return k.Crash(pods[0].Name, reason, times)
+			})
 		default:
 			return nil, fmt.Errorf("%s: the simulator cannot replay %q", fx.Scenario, st.Command)
 		}

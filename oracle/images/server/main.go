@@ -4,11 +4,12 @@
 // containerPort) pass. It listens on every port in $PORTS (default the
 // examples' 80 and 8080). The recorder builds it into an OCI image tagged
 // with the name the examples use; it is not nginx (see the known
-// differences). Its behaviour switches, for the crash scenarios:
+// differences). The node crash scenarios (oracle/node_record.go) make it
+// fail on request, as the simulator's crash reasons do:
 //
-//	EXIT_AFTER=2s EXIT_CODE=3   exit with that code after that long
-//	HEALTHZ=fail                answer /healthz with 500 (probe failures)
-//	ALLOC=512                   allocate and touch that many MiB (OOMKilled)
+//	GET /crash?reason=panic      exit with status 2, as a Go panic does
+//	GET /crash?reason=oom        allocate and touch memory until the OOM killer ends it
+//	GET /crash?reason=liveness   answer /healthz with 500 from now on (this process only)
 package main
 
 import (
@@ -16,8 +17,8 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -27,9 +28,24 @@ func main() {
 	if ports == "" {
 		ports = "80,8080"
 	}
+	var unhealthy atomic.Bool
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/healthz" && os.Getenv("HEALTHZ") == "fail" {
+		switch {
+		case r.URL.Path == "/healthz" && unhealthy.Load():
 			http.Error(w, "unhealthy", http.StatusInternalServerError)
+			return
+		case r.URL.Path == "/crash":
+			reason := r.URL.Query().Get("reason")
+			fmt.Fprintln(w, "crashing:", reason)
+			w.(http.Flusher).Flush()
+			switch reason {
+			case "panic":
+				go func() { time.Sleep(100 * time.Millisecond); os.Exit(2) }()
+			case "oom":
+				go allocate()
+			case "liveness":
+				unhealthy.Store(true)
+			}
 			return
 		}
 		fmt.Fprintln(w, "ok")
@@ -41,24 +57,23 @@ func main() {
 			}
 		}(strings.TrimSpace(p))
 	}
-	if mib, _ := strconv.Atoi(os.Getenv("ALLOC")); mib > 0 {
-		var hold [][]byte
-		for range mib {
-			b := make([]byte, 1<<20)
-			for i := range b {
-				b[i] = 1
-			}
-			hold = append(hold, b)
-		}
-		_ = hold
-	}
-	if d, err := time.ParseDuration(os.Getenv("EXIT_AFTER")); err == nil {
-		time.Sleep(d)
-		code, _ := strconv.Atoi(os.Getenv("EXIT_CODE"))
-		os.Exit(code)
-	}
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT, syscall.SIGQUIT)
 	<-sig
 	os.Exit(0)
+}
+
+// hold keeps what allocate touched reachable.
+var hold [][]byte
+
+// allocate touches memory a MiB at a time, without end: the container's
+// memory limit ends it.
+func allocate() {
+	for {
+		b := make([]byte, 1<<20)
+		for i := range b {
+			b[i] = 1
+		}
+		hold = append(hold, b)
+	}
 }
