@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -133,5 +135,46 @@ func TestMergeSeqsKeepsWhatEveryRunShowed(t *testing.T) {
 	}
 	if got := commonLines([][]string{{"a", "b", "c"}, {"c", "a"}}); !reflect.DeepEqual(got, []string{"a", "c"}) {
 		t.Errorf("commonLines = %v", got)
+	}
+}
+
+// removeCgroups ends what is left in the node's cgroup tree by PID and
+// removes the tree, deepest first (a child cgroup as the kubelet makes).
+func TestRemoveCgroupsKillsWhatIsLeft(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root: creates cgroups")
+	}
+	if _, err := os.Stat("/sys/fs/cgroup/pids/cgroup.procs"); err != nil {
+		t.Skip("no cgroup v1 pids hierarchy here")
+	}
+	cg := fmt.Sprintf("k8sexplain-oracle-test-%d", os.Getpid())
+	if err := makeCgroups(cg); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cgroupV1Controllers {
+		if err := os.Mkdir(filepath.Join(cgroupDir(c, cg), "kubepods"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command("sleep", "600")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	if err := os.WriteFile(filepath.Join(cgroupDir("pids", cg), "kubepods", "cgroup.procs"), []byte(fmt.Sprint(cmd.Process.Pid)), 0o644); err != nil {
+		cmd.Process.Kill()
+		t.Fatal(err)
+	}
+	if err := removeCgroups(cg); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err == nil {
+		t.Error("sleep exited normally; want killed")
+	}
+	for _, c := range cgroupV1Controllers {
+		if _, err := os.Stat(cgroupDir(c, cg)); !os.IsNotExist(err) {
+			t.Errorf("%s still there (%v)", cgroupDir(c, cg), err)
+		}
 	}
 }

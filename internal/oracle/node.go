@@ -301,19 +301,23 @@ func CompareNode(fx NodeFixture, run *SimRun) []Diff {
 		}
 	}
 	if len(fx.IPTables) > 0 {
+		// iptables-save prints a rule in its own canonical order (addresses
+		// as /32, -s -d -p before the matches): rules are compared by
+		// their options, in any order (canonicalRule); the lines quoted are
+		// each side's own.
 		simRules := map[string]bool{}
 		for _, l := range run.IPTables {
-			simRules[l] = true
+			simRules[canonicalRule(l)] = true
 		}
 		realRules := map[string]bool{}
 		for _, l := range fx.IPTables {
-			realRules[l] = true
-			if !simRules[l] {
+			realRules[canonicalRule(l)] = true
+			if !simRules[canonicalRule(l)] {
 				add("iptables-missing", l, "in the real node's nat table, not in the simulated kube-proxy's")
 			}
 		}
 		for _, l := range run.IPTables {
-			if !realRules[l] {
+			if !realRules[canonicalRule(l)] {
 				add("iptables-extra", l, "in the simulated kube-proxy's nat table, not in the real node's")
 			}
 		}
@@ -421,4 +425,49 @@ func simCgroups(pods []*corev1.Pod) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// canonicalRule is a rule line as its chain and its options, sorted: an
+// option is a flag with its arguments and a "!" before it; quoted
+// arguments stay whole; a /32 host mask is dropped, as kube-proxy writes
+// an address without it and iptables-save with it.
+func canonicalRule(l string) string {
+	if !strings.HasPrefix(l, "-A ") {
+		return l
+	}
+	var toks []string
+	for rest := strings.TrimSpace(l); rest != ""; rest = strings.TrimSpace(rest) {
+		if rest[0] == '"' {
+			end := strings.Index(rest[1:], `"`)
+			if end < 0 {
+				toks, rest = append(toks, rest), ""
+				continue
+			}
+			toks, rest = append(toks, rest[:end+2]), rest[end+2:]
+			continue
+		}
+		tok, after, _ := strings.Cut(rest, " ")
+		toks, rest = append(toks, strings.TrimSuffix(tok, "/32")), after
+	}
+	var groups []string
+	neg := false
+	for i := 0; i < len(toks); i++ {
+		if toks[i] == "!" {
+			neg = true
+			continue
+		}
+		g := toks[i]
+		for i+1 < len(toks) && !strings.HasPrefix(toks[i+1], "-") && toks[i+1] != "!" {
+			i++
+			g += " " + strings.Trim(toks[i], `"`)
+		}
+		if neg {
+			g, neg = "! "+g, false
+		}
+		groups = append(groups, g)
+	}
+	// groups[0] is "-A CHAIN"
+	rest := groups[1:]
+	sort.Strings(rest)
+	return groups[0] + " " + strings.Join(rest, " ")
 }

@@ -87,3 +87,20 @@ func TestSimulatorReplaysACrash(t *testing.T) {
 		t.Errorf("no status write with restarts=1: %q", run.PodStatus)
 	}
 }
+
+// A rule as kube-proxy writes it and as iptables-save prints it is one rule.
+func TestCanonicalRule(t *testing.T) {
+	written := `-A KUBE-SERVICES -m comment --comment "default/web:http cluster IP" -m tcp -p tcp -d <clusterIP> --dport 80 -j KUBE-SVC-<hash>`
+	saved := `-A KUBE-SERVICES -d <clusterIP>/32 -p tcp -m comment --comment "default/web:http cluster IP" -m tcp --dport 80 -j KUBE-SVC-<hash>`
+	if canonicalRule(written) != canonicalRule(saved) {
+		t.Errorf("%q\n!= %q", canonicalRule(written), canonicalRule(saved))
+	}
+	other := `-A KUBE-SERVICES -d <clusterIP>/32 -p tcp -m comment --comment "default/web:http cluster IP" -m tcp --dport 81 -j KUBE-SVC-<hash>`
+	if canonicalRule(other) == canonicalRule(saved) {
+		t.Error("a different port is the same rule")
+	}
+	neg := `-A KUBE-SVC-<hash> ! -s <podIP>/16 -j KUBE-MARK-MASQ`
+	if got := canonicalRule(neg); got != "-A KUBE-SVC-<hash> ! -s <podIP>/16 -j KUBE-MARK-MASQ" {
+		t.Errorf("negation: %q", got)
+	}
+}
