@@ -30,7 +30,8 @@ import (
 type imageFile struct {
 	Path string // inside the image, without the leading /
 	Src  string // a file to copy, or
-	Link string // a symlink target
+	Link string // a symlink target, or
+	Data string // the file's content
 }
 
 type image struct {
@@ -54,14 +55,17 @@ func (im image) repoTag() (string, string) {
 // (the stand-in server), busybox (Debian's busybox-static) and the pause
 // image with the modelled tag (internal/k8sversion PauseImage).
 func oracleImages(binDir string) []image {
-	srv := []imageFile{{Path: "server", Src: filepath.Join(binDir, "server")}}
+	// each tag its own image, as upstream's are: a file names it
+	srv := func(tag string) []imageFile {
+		return []imageFile{{Path: "server", Src: filepath.Join(binDir, "server")}, {Path: "etc/image", Data: "nginx:" + tag + " (k8sexplain oracle stand-in)\n"}}
+	}
 	bb := []imageFile{{Path: "bin/busybox", Src: "/bin/busybox"}}
 	for _, app := range []string{"sh", "echo", "sleep", "tail", "cat", "ls", "true", "false", "mkdir", "touch", "wget"} {
 		bb = append(bb, imageFile{Path: "bin/" + app, Link: "busybox"})
 	}
 	return []image{
-		{Ref: "docker.io/library/nginx:1.27", Files: srv, Entrypoint: []string{"/server"}},
-		{Ref: "docker.io/library/nginx:1.28", Files: srv, Entrypoint: []string{"/server"}},
+		{Ref: "docker.io/library/nginx:1.27", Files: srv("1.27"), Entrypoint: []string{"/server"}},
+		{Ref: "docker.io/library/nginx:1.28", Files: srv("1.28"), Entrypoint: []string{"/server"}},
 		{Ref: "docker.io/library/busybox:1.37", Files: bb, Cmd: []string{"sh"}},
 		{Ref: pauseImage, Files: []imageFile{{Path: "pause", Src: filepath.Join(binDir, "pause")}}, Entrypoint: []string{"/pause"}},
 	}
@@ -77,7 +81,7 @@ func buildImageBinaries(ctx context.Context, binDir string) error {
 		return err
 	}
 	for _, name := range []string{"server", "pause"} {
-		cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(binDir, name), "./images/"+name)
+		cmd := exec.CommandContext(ctx, "nice", "-n", "19", "go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(binDir, name), "./images/"+name)
 		cmd.Dir = filepath.Join(repoRoot, "oracle")
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOWORK=off")
 		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
@@ -137,11 +141,18 @@ func buildImage(im image) (*builtImage, error) {
 			}
 			continue
 		}
-		b, err := os.ReadFile(f.Src)
-		if err != nil {
-			return nil, err
+		b := []byte(f.Data)
+		if f.Src != "" {
+			var err error
+			if b, err = os.ReadFile(f.Src); err != nil {
+				return nil, err
+			}
 		}
-		if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeReg, Name: f.Path, Mode: 0o755, Size: int64(len(b)), ModTime: epoch, Format: tar.FormatPAX}); err != nil {
+		mode := int64(0o755) // binaries
+		if f.Src == "" {
+			mode = 0o644
+		}
+		if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeReg, Name: f.Path, Mode: mode, Size: int64(len(b)), ModTime: epoch, Format: tar.FormatPAX}); err != nil {
 			return nil, err
 		}
 		if _, err := tw.Write(b); err != nil {
