@@ -70,6 +70,10 @@ type nodeRun struct {
 	IPTables []string `json:"iptables"`
 	// Cgroups: each container's cgroup v1 values (nodeCgroups).
 	Cgroups []string `json:"cgroups"`
+	// Restarts: each container restart the kubelet reported, with the
+	// back-off between the old container's finishedAt and the new one's
+	// startedAt (restartLines).
+	Restarts []string `json:"restarts"`
 }
 
 // NodeFixture is one node scenario as recorded: what held in every run.
@@ -83,8 +87,9 @@ type NodeFixture struct {
 	IPTables  []string   `json:"iptables"`
 	// Cgroups: each container's cgroup v1 values that held in every run
 	// (nodeCgroups); Cgroup says which version and driver the node used.
-	Cgroups []string `json:"cgroups"`
-	Cgroup  string   `json:"cgroup"`
+	Cgroups  []string `json:"cgroups"`
+	Cgroup   string   `json:"cgroup"`
+	Restarts []string `json:"restarts"`
 }
 
 type SeqCount struct {
@@ -139,12 +144,14 @@ func runNodeRecording(ctx context.Context, ver, only string, runs int, keep bool
 		}
 		fx := NodeFixture{Fixture: mergeScenario(sc, all), Cgroup: "v1 (cgroupfs driver; cgroup2 is mounted beside it without controllers)"}
 		var ps, cri [][][]string
-		var pulls, ipt, cgs [][]string
+		var pulls, ipt, cgs, rs [][]string
 		for _, r := range all {
 			nr := r[sc.Name].Node
 			ps, cri = append(ps, nr.PodStatus), append(cri, nr.CRI)
 			pulls, ipt, cgs = append(pulls, nr.Pulls), append(ipt, nr.IPTables), append(cgs, nr.Cgroups)
+			rs = append(rs, nr.Restarts)
 		}
+		fx.Restarts = commonLines(rs)
 		fx.PodStatus, fx.CRI = mergeSeqs(ps), mergeSeqs(cri)
 		fx.Pulls, fx.IPTables, fx.Cgroups = commonLines(pulls), commonLines(ipt), commonLines(cgs)
 		b, err := json.MarshalIndent(fx, "", "  ")
@@ -277,7 +284,7 @@ func runNodeChild(ctx context.Context, cache, only, out string, keep bool) error
 			return err
 		}
 		nz := newNormalizer("oracle-"+sc.Name, r.raw)
-		cur.PodStatus = podStatusSeqs(r.raw, nz)
+		cur.PodStatus, cur.Restarts = podStatusSeqs(r.raw, nz)
 		cur.CRI, cur.Pulls = criByPod(calls)
 		r.Node = cur
 		res[sc.Name] = r
@@ -292,9 +299,10 @@ func runNodeChild(ctx context.Context, cache, only, out string, keep bool) error
 
 // podStatusSeqs: per pod, the kubelet's status writes (PATCH pods/status by
 // system:node:*) as podStatusLine, in audit order.
-func podStatusSeqs(raw [][]auditEvent, nz *normalizer) [][]string {
+func podStatusSeqs(raw [][]auditEvent, nz *normalizer) ([][]string, []string) {
 	byPod := map[string][]string{}
-	var order []string
+	var order, restarts []string
+	seen := map[string]bool{}
 	for _, evs := range raw {
 		for _, ev := range evs {
 			if ev.ObjectRef.Resource != "pods" || ev.ObjectRef.Subresource != "status" ||
@@ -310,11 +318,39 @@ func podStatusSeqs(raw [][]auditEvent, nz *normalizer) [][]string {
 				order = append(order, name)
 			}
 			byPod[name] = append(byPod[name], podStatusLine(p))
+			for _, l := range restartLines(p) {
+				if !seen[name+l] {
+					seen[name+l] = true
+					restarts = append(restarts, l)
+				}
+			}
 		}
 	}
 	out := [][]string{}
 	for _, name := range order {
 		out = append(out, byPod[name])
+	}
+	sort.Strings(restarts)
+	return out, restarts
+}
+
+// restartLines: for each restarted container that runs again, "NAME
+// restart N: back-off Ds" — from the last termination's finishedAt to
+// the running container's startedAt, in whole seconds (the kubelet's
+// restart back-off, pkg/kubelet/kuberuntime doBackOff).
+func restartLines(p podJSON) []string {
+	var out []string
+	for _, c := range append(p.Status.InitContainerStatuses, p.Status.ContainerStatuses...) {
+		run, ok := c.State["running"]
+		if c.RestartCount == 0 || !ok || run.StartedAt == "" || c.LastState.Terminated == nil {
+			continue
+		}
+		start, err1 := time.Parse(time.RFC3339, run.StartedAt)
+		end, err2 := time.Parse(time.RFC3339, c.LastState.Terminated.FinishedAt)
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s restart %d: back-off %ds", c.Name, c.RestartCount, int(start.Sub(end).Round(time.Second).Seconds())))
 	}
 	return out
 }
@@ -337,8 +373,12 @@ type containerStatusJSON struct {
 	Started      *bool
 	RestartCount int
 	State        map[string]struct {
-		Reason   string
-		ExitCode *int
+		Reason    string
+		ExitCode  *int
+		StartedAt string
+	}
+	LastState struct {
+		Terminated *struct{ FinishedAt string }
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/kubelet"
@@ -39,12 +40,15 @@ type NodeFixture struct {
 	Cgroups []string `json:"cgroups"`
 	// Cgroup says which cgroup version and driver the real node used.
 	Cgroup string `json:"cgroup"`
+	// Restarts: "NAME restart N: back-off Ds", from the last termination's
+	// finishedAt to the restarted container's startedAt (RestartLines).
+	Restarts []string `json:"restarts"`
 }
 
 // nodeCheck says whether a Diff check comes from the node recordings.
 func nodeCheck(check string) bool {
 	switch check {
-	case "node-event-missing", "node-event-extra", "pod-status", "cri", "iptables-missing", "iptables-extra", "cgroup":
+	case "node-event-missing", "node-event-extra", "pod-status", "cri", "iptables-missing", "iptables-extra", "cgroup", "restart":
 		return true
 	}
 	return false
@@ -150,6 +154,43 @@ func PodStatusLine(s corev1.PodStatus) string {
 	}
 	return fmt.Sprintf("%s | %s | init: %s | containers: %s | %s", s.Phase, strings.Join(conds, " "),
 		cs(s.InitContainerStatuses), cs(s.ContainerStatuses), strings.Join(set, " "))
+}
+
+// RestartLines: for each restarted container that runs again, "NAME
+// restart N: back-off Ds", from its last termination's finishedAt to its
+// startedAt in whole seconds (the recorder's restartLines).
+func RestartLines(s corev1.PodStatus) []string {
+	var out []string
+	for _, c := range append(append([]corev1.ContainerStatus(nil), s.InitContainerStatuses...), s.ContainerStatuses...) {
+		t := c.LastTerminationState.Terminated
+		if c.RestartCount == 0 || c.State.Running == nil || c.State.Running.StartedAt.IsZero() || t == nil || t.FinishedAt.IsZero() {
+			continue
+		}
+		d := c.State.Running.StartedAt.Sub(t.FinishedAt.Time).Round(time.Second)
+		out = append(out, fmt.Sprintf("%s restart %d: back-off %ds", c.Name, c.RestartCount, int(d.Seconds())))
+	}
+	return out
+}
+
+// simRestarts are the RestartLines of every simulated status write, once
+// per pod, sorted.
+func simRestarts(ws []apiserver.Write) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, w := range ws {
+		p, ok := w.Object.(*corev1.Pod)
+		if !ok || w.Namespace != "default" || w.Subresource != "status" || w.Code >= 300 {
+			continue
+		}
+		for _, l := range RestartLines(p.Status) {
+			if !seen[p.Name+l] {
+				seen[p.Name+l] = true
+				out = append(out, l)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // simPodStatus is, per pod in order of its first status write, the
@@ -288,6 +329,9 @@ func CompareNode(fx NodeFixture, run *SimRun) []Diff {
 	seqs("cri", "call", fx.CRI, run.CRI)
 	if r, s := strings.Join(uniq(fx.Pulls), ","), strings.Join(uniq(run.Pulls), ","); r != s {
 		add("cri", "pulls: "+r, "simulated: "+s)
+	}
+	if r, s := strings.Join(fx.Restarts, "; "), strings.Join(uniq(run.Restarts), "; "); r != s {
+		add("restart", "restarts: "+r, "simulated: "+s)
 	}
 	if len(fx.Cgroups) > 0 {
 		simCg := map[string]bool{}

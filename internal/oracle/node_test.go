@@ -86,6 +86,7 @@ func TestSimulatorReplaysACrash(t *testing.T) {
 	if !seen {
 		t.Errorf("no status write with restarts=1: %q", run.PodStatus)
 	}
+	t.Logf("simulated restarts: %q", run.Restarts)
 }
 
 // A rule as kube-proxy writes it and as iptables-save prints it is one rule.

@@ -33,6 +33,7 @@ type SimRun struct {
 	Pulls     []string
 	IPTables  []string
 	Cgroups   []string
+	Restarts  []string
 }
 
 // SimStep is the simulator's writes (classes, in answer order) and events
@@ -178,6 +179,7 @@ func RunScenario(root string, fx Fixture) (*SimRun, error) {
 		run.Steps = append(run.Steps, st)
 	}
 	run.PodStatus = simPodStatus(c.Writes())
+	run.Restarts = simRestarts(c.Writes())
 	run.CRI, run.Pulls = simCRI(steps)
 	var svcs []*corev1.Service
 	var sls []*discoveryv1.EndpointSlice
