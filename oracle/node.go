@@ -328,6 +328,10 @@ state = %q
 [plugins.'io.containerd.internal.v1.opt']
   path = %q
 
+# NRI would make its socket under the host's /var/run/nri
+[plugins.'io.containerd.nri.v1.nri']
+  disable = true
+
 [plugins.'io.containerd.cri.v1.images']
   snapshotter = "overlayfs"
   [plugins.'io.containerd.cri.v1.images'.pinned_images]

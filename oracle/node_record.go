@@ -283,6 +283,12 @@ func runNodeChild(ctx context.Context, cache, only, out string, keep bool) error
 		if err != nil {
 			return err
 		}
+		for i := range r.Steps {
+			for j := range r.Steps[i].Events {
+				e := &r.Steps[i].Events[j]
+				e.Message = normalizeNodeMessage(e.Message)
+			}
+		}
 		nz := newNormalizer("oracle-"+sc.Name, r.raw)
 		cur.PodStatus, cur.Restarts = podStatusSeqs(r.raw, nz)
 		cur.CRI, cur.Pulls = criByPod(calls)
@@ -695,4 +701,16 @@ func nodeCgroups(cg, containerdLog string) ([]string, error) {
 	})
 	sort.Strings(out)
 	return out, err
+}
+
+var (
+	durationRE = regexp.MustCompile(`\b\d+(\.\d+)?(ns|µs|us|ms|s|m)\b`)
+	uidRE      = regexp.MustCompile(`\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
+)
+
+// normalizeNodeMessage replaces what differs between runs in a kubelet
+// event's message: durations (pull times) and pod UIDs (back-off
+// messages). internal/oracle node.go does the same to the simulator's.
+func normalizeNodeMessage(m string) string {
+	return uidRE.ReplaceAllString(durationRE.ReplaceAllString(m, "<duration>"), "<uid>")
 }

@@ -178,3 +178,14 @@ func TestRemoveCgroupsKillsWhatIsLeft(t *testing.T) {
 		}
 	}
 }
+
+func TestNormalizeNodeMessage(t *testing.T) {
+	got := normalizeNodeMessage(`Successfully pulled image "nginx:1.27" in 1.234s (2.5s including waiting). Image size: 2443062 bytes.`)
+	if want := `Successfully pulled image "nginx:1.27" in <duration> (<duration> including waiting). Image size: 2443062 bytes.`; got != want {
+		t.Errorf("got %q", got)
+	}
+	got = normalizeNodeMessage("Back-off restarting failed container web in pod web-1_default(0f1e2d3c-aaaa-bbbb-cccc-0123456789ab)")
+	if want := "Back-off restarting failed container web in pod web-1_default(<uid>)"; got != want {
+		t.Errorf("got %q", got)
+	}
+}

@@ -268,7 +268,9 @@ func CompareNode(fx NodeFixture, run *SimRun) []Diff {
 		if i >= len(run.Steps) {
 			break
 		}
-		key := func(e Event) string { return fmt.Sprintf("%s %s %s: %s", e.Type, e.Reason, e.Object, e.Message) }
+		key := func(e Event) string {
+			return fmt.Sprintf("%s %s %s: %s", e.Type, e.Reason, e.Object, NormalizeNodeMessage(e.Message))
+		}
 		real, sim := map[string]bool{}, map[string]bool{}
 		for _, e := range st.Events {
 			if e.Source == "kubelet" {
@@ -514,4 +516,15 @@ func canonicalRule(l string) string {
 	rest := groups[1:]
 	sort.Strings(rest)
 	return groups[0] + " " + strings.Join(rest, " ")
+}
+
+var (
+	durationRE = regexp.MustCompile(`\b\d+(\.\d+)?(ns|µs|us|ms|s|m)\b`)
+	uidRE      = regexp.MustCompile(`\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
+)
+
+// NormalizeNodeMessage mirrors oracle/node_record.go normalizeNodeMessage:
+// durations and UIDs in a kubelet event's message by their role.
+func NormalizeNodeMessage(m string) string {
+	return uidRE.ReplaceAllString(durationRE.ReplaceAllString(m, "<duration>"), "<uid>")
 }
