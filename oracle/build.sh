@@ -168,6 +168,8 @@ if want registry; then
 	nice -n 19 go build -p "${ORACLE_BUILD_P:-1}" -o "$bin/registry.tmp" github.com/distribution/distribution/v3/cmd/registry
 	mv "$bin/registry.tmp" "$bin/registry"
 fi
-[ -z "${ORACLE_ONLY:-}" ] && node_debs
+if [ -z "${ORACLE_ONLY:-}" ] || [[ " $ORACLE_ONLY " == *" kubelet "* ]]; then
+	node_debs # the node's Debian packages, also when its binaries are cached
+fi
 log "binaries in $bin"
 ls -la "$bin"

@@ -104,18 +104,8 @@ func run() error {
 		defer stop()
 		return runNodeSmoke(ctx, cache, *keep)
 	}
-	if *nodeSmoke {
-		if os.Geteuid() != 0 {
-			return fmt.Errorf("-node-smoke: needs root (network and mount namespaces, cgroups)")
-		}
-		args := []string{"-no-build", "-repo", repoRoot, "-node-smoke-child"}
-		if *keep {
-			args = append(args, "-keep")
-		}
-		return runNodeParent(args)
-	}
-	if *nodeRec && os.Geteuid() != 0 {
-		return fmt.Errorf("-node: needs root (network and mount namespaces, cgroups)")
+	if (*nodeRec || *nodeSmoke) && os.Geteuid() != 0 {
+		return fmt.Errorf("-node and -node-smoke need root (network and mount namespaces, cgroups)")
 	}
 	if !*skipBuild {
 		t0 := time.Now()
@@ -126,11 +116,22 @@ func run() error {
 			cmd.Env = append(os.Environ(), "ORACLE_ONLY=hashcheck")
 		case *dryRunOnly:
 			cmd.Env = append(os.Environ(), "ORACLE_ONLY=hashcheck kube-apiserver kubectl etcd")
+		case *nodeSmoke:
+			cmd.Env = append(os.Environ(), "ORACLE_ONLY="+nodeRuntimeBinaries)
+		case *nodeRec:
+			cmd.Env = append(os.Environ(), "ORACLE_ONLY=etcd kube-apiserver kube-controller-manager kube-scheduler kubectl kube-proxy "+nodeRuntimeBinaries)
 		}
 		if err := cmd.Run(); err != nil {
 			return fmt.Errorf("build.sh: %w", err)
 		}
 		logv("binaries ready in %s", time.Since(t0).Round(time.Second))
+	}
+	if *nodeSmoke {
+		args := []string{"-no-build", "-repo", repoRoot, "-node-smoke-child"}
+		if *keep {
+			args = append(args, "-keep")
+		}
+		return runNodeParent(args)
 	}
 	if *nodeRec {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -38,6 +38,9 @@ const (
 	registryAddr = "127.0.0.1:5000"
 )
 
+// nodeRuntimeBinaries are what the node itself needs from build.sh.
+const nodeRuntimeBinaries = "kubelet containerd ctr containerd-shim-runc-v2 runc registry"
+
 // cgroupV1Controllers are the hierarchies of this machine's cgroup v1 that
 // the kubelet and runc use (hugetlb is not mounted here; runc and the
 // kubelet skip it).

@@ -163,9 +163,13 @@ func runNodeRecording(ctx context.Context, ver, only string, runs int, keep bool
 		}
 		logv("wrote %s", filepath.Join(dir, sc.Name+".json"))
 	}
+	fixtures, err := filepath.Glob(filepath.Join(dir, "node-*.json"))
+	if err != nil {
+		return err
+	}
 	meta := map[string]any{"kubernetes": ver, "runs": runs, "containerd": envOr("CONTAINERD_VERSION", "v2.2.0"),
 		"runc": envOr("RUNC_VERSION", "v1.3.3"), "registry": envOr("REGISTRY_VERSION", "v3.0.0"), "cni": "Debian containernetworking-plugins",
-		"scenarios": len(nodeScenarios)}
+		"scenarios": len(fixtures)}
 	b, _ := json.MarshalIndent(meta, "", "  ")
 	return os.WriteFile(filepath.Join(dir, "meta.json"), append(b, '\n'), 0o644)
 }
