@@ -22,6 +22,10 @@ func TestSimulatorNodeSide(t *testing.T) {
 		if !strings.HasPrefix(last, "Running | ") || !strings.Contains(last, "web=running ready started") {
 			t.Errorf("last status write %q: want Running with web ready", last)
 		}
+		// a True condition carries no reason (kubelet status/generate.go)
+		if !strings.Contains(last, " ContainersReady=True Ready=True | ") {
+			t.Errorf("last status write %q: want ContainersReady and Ready True without a reason", last)
+		}
 	}
 	if len(run.CRI) != 3 || strings.Join(run.CRI[0], ",") != "RunPodSandbox,CreateContainer web,StartContainer web" {
 		t.Errorf("CRI calls per pod: %q", run.CRI)
