@@ -22,9 +22,10 @@ func TestSimulatorNodeSide(t *testing.T) {
 		if !strings.HasPrefix(last, "Running | ") || !strings.Contains(last, "web=running ready started") {
 			t.Errorf("last status write %q: want Running with web ready", last)
 		}
-		// a True condition carries no reason (kubelet status/generate.go)
-		if !strings.Contains(last, " ContainersReady=True Ready=True | ") {
-			t.Errorf("last status write %q: want ContainersReady and Ready True without a reason", last)
+		// the kubelet's conditions in generateAPIPodStatus's order, a True
+		// one without a reason (kubelet_pods.go, status/generate.go)
+		if !strings.Contains(last, " | PodReadyToStartContainers=True Initialized=True Ready=True ContainersReady=True PodScheduled=True | ") {
+			t.Errorf("last status write %q: want the kubelet's conditions in its order, True without a reason", last)
 		}
 	}
 	if len(run.CRI) != 3 || strings.Join(run.CRI[0], ",") != "RunPodSandbox,CreateContainer web,StartContainer web" {

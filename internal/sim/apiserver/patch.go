@@ -27,6 +27,10 @@ type podStatusPatch struct {
 	status     *corev1.PodStatus // the writer's next status, handed over
 	fields     []int             // top-level status fields to replace, by index
 	conditions []corev1.PodCondition
+	// order is $setElementOrder/conditions: the writer's condition types in
+	// its order, sent whenever its conditions differ from base's
+	// (strategicpatch CreateTwoWayMergePatch); the merged list follows it.
+	order []corev1.PodConditionType
 }
 
 // podStatusConditions is the index of PodStatus.Conditions, which merges by
@@ -115,6 +119,11 @@ func diffPodStatus(base, next *corev1.PodStatus) *podStatusPatch {
 			p.conditions = append(p.conditions, c)
 		}
 	}
+	if len(p.conditions) > 0 {
+		for _, c := range next.Conditions {
+			p.order = append(p.order, c.Type)
+		}
+	}
 	return p
 }
 
@@ -133,6 +142,17 @@ func (p *podStatusPatch) apply(st *corev1.PodStatus) {
 		if !found {
 			st.Conditions = append(st.Conditions, c)
 		}
+	}
+	if p.order != nil {
+		// the patch's order first; conditions only the server has keep
+		// theirs, after them
+		rank := func(t corev1.PodConditionType) int {
+			if i := slices.Index(p.order, t); i >= 0 {
+				return i
+			}
+			return len(p.order)
+		}
+		slices.SortStableFunc(st.Conditions, func(a, b corev1.PodCondition) int { return rank(a.Type) - rank(b.Type) })
 	}
 }
 

@@ -24,6 +24,7 @@ import (
 	"net"
 	"net/url"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -213,6 +214,7 @@ func (k *Kubelet) sendStatus(ps *podState, upd *corev1.Pod, done apiserver.Done)
 		// (kubelet_pods.go generateAPIPodStatus; PodStatus.startTime).
 		upd.Status.StartTime = apiTime(ps.admittedAt)
 	}
+	orderConditions(&upd.Status)
 	apiserver.StampConditions(&ps.pod.Status, &upd.Status, ps.pod.Generation, k.eng.Now())
 	// CalculatePodStatusObservedGeneration: the generation the status is for.
 	upd.Status.ObservedGeneration = ps.pod.Generation
@@ -342,6 +344,31 @@ func describeProbe(p *corev1.Probe) string {
 		return "exec [" + strings.Join(p.Exec.Command, " ") + "]"
 	}
 	return "probe"
+}
+
+// kubeletConditions are the conditions the kubelet owns, in the order
+// generateAPIPodStatus appends them (pkg/kubelet/kubelet_pods.go, v1.37;
+// PodReadyToStartContainers is on by default). mergePodStatus
+// (status/status_manager.go) keeps the conditions it does not own first,
+// in their order, then these; the status patch's $setElementOrder makes
+// the API server store that order.
+var kubeletConditions = []corev1.PodConditionType{corev1.PodReadyToStartContainers, corev1.PodInitialized,
+	corev1.PodReady, corev1.ContainersReady, corev1.PodScheduled}
+
+// orderConditions puts a status's conditions in the order a real
+// kubelet's status write stores them.
+func orderConditions(s *corev1.PodStatus) {
+	rank := func(t corev1.PodConditionType) int { return slices.Index(kubeletConditions, t) }
+	var others, owned []corev1.PodCondition
+	for _, c := range s.Conditions {
+		if rank(c.Type) < 0 {
+			others = append(others, c)
+		} else {
+			owned = append(owned, c)
+		}
+	}
+	sort.SliceStable(owned, func(i, j int) bool { return rank(owned[i].Type) < rank(owned[j].Type) })
+	s.Conditions = append(others, owned...)
 }
 
 func setCond(p *corev1.Pod, t corev1.PodConditionType, ok bool) {
