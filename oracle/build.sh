@@ -14,7 +14,8 @@
 #        ORACLE_ONLY="hashcheck" oracle/build.sh   builds only the named binaries
 # ORACLE_BUILD_P=N sets go build -p (default 1).
 # Cold: 15-40 minutes on 2 idle cores, over an hour on a loaded shared machine
-# (README has the measured times). Warm: seconds. No -trimpath:
+# (README has the measured times; containerd alone took 84 minutes at nice 19
+# under load average 25-50). Warm: seconds. No -trimpath:
 # packages the main module shares (std, k8s.io/api, apimachinery) come from the
 # build cache it already filled.
 set -euo pipefail
