@@ -31,6 +31,14 @@ type cluster struct {
 	// apiOnly runs etcd and kube-apiserver only: enough for the corpus's
 	// server-side dry run.
 	apiOnly bool
+	// realNode: no kwok and no fake nodes; the real node (node.go) is the
+	// only one, and ensureNodes leaves it alone.
+	realNode bool
+	// env, when set, is the environment of the processes start begins.
+	env []string
+	// afterSteps, when set, runs after a scenario's last step settled and
+	// before its namespace is deleted (the node's iptables-save, CRI calls).
+	afterSteps func(ctx context.Context, ns string) error
 }
 
 // ensureServiceAccount creates the default ServiceAccount of ns unless it
@@ -85,6 +93,7 @@ func (c *cluster) start(name string, args ...string) error {
 	}
 	cmd := exec.Command(filepath.Join(c.bin, name), args...)
 	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.Env = c.env
 	// Pdeathsig: should the recorder itself be killed outright, the kernel
 	// still ends its children
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
@@ -228,6 +237,12 @@ func (c *cluster) up(ctx context.Context) error {
 		"--bind-address=127.0.0.1", fmt.Sprintf("--secure-port=%d", schedPort),
 		"--leader-elect=false", "--profiling=false"); err != nil {
 		return err
+	}
+	if c.realNode {
+		return c.waitFor(ctx, 120*time.Second, "the default ServiceAccount", func() bool {
+			_, err := c.kubectl(ctx, nil, "get", "serviceaccount", "default", "-n", "default", "-o", "name")
+			return err == nil
+		})
 	}
 	if err := c.start("kwok", "--kubeconfig="+kc["kwok"], "--config="+c.kwokStages,
 		"--manage-all-nodes=true", "--cidr=10.244.0.0/16", "--node-ip=127.0.0.1",

@@ -57,6 +57,10 @@ func run() error {
 	hashOnly := flag.Bool("hash-only", false, "only write hash.json and defaults.json from upstream's own code (builds just hashcheck; no control plane)")
 	flag.StringVar(&repoRoot, "repo", "..", "the repository root")
 	corpus := flag.String("corpus", "", "the real-manifest corpus (default: REPO/../shared/manifests/real)")
+	nodeRec := flag.Bool("node", false, "record the node scenarios on a real node (kubelet, containerd, runc, kube-proxy) in namespaces of its own: testdata/<version>/node/ (as root; issue 24)")
+	nodeRunOut := flag.String("node-run-out", "", "internal: one node run inside the namespaces -node made, written to this file")
+	nodeSmoke := flag.Bool("node-smoke", false, "run only the node (registry, containerd, runc, CNI, a standalone kubelet with app.yaml's pod as a static pod) until the pod answers; records nothing (as root)")
+	nodeSmokeChild := flag.Bool("node-smoke-child", false, "internal: -node-smoke inside its namespaces")
 	serve := flag.String("serve", "", "bring up the control plane with the default nodes, write its admin kubeconfig to this file and keep it running until SIGINT/SIGTERM (for trace apply --kubeconfig's integration test)")
 	flag.Parse()
 	var err error
@@ -67,7 +71,7 @@ func run() error {
 		*corpus = filepath.Join(repoRoot, "..", "shared", "manifests", "real")
 	}
 	for _, name := range strings.Split(*only, ",") {
-		if name != "" && !slices.ContainsFunc(scenarios, func(sc scenario) bool { return sc.Name == name }) {
+		if name != "" && !slices.ContainsFunc(append(slices.Clone(scenarios), nodeScenarios...), func(sc scenario) bool { return sc.Name == name }) {
 			return fmt.Errorf("-only: no scenario %q", name)
 		}
 	}
@@ -84,6 +88,25 @@ func run() error {
 		cache = filepath.Join(dir, "k8sexplain-oracle")
 	}
 	cache = filepath.Join(cache, ver)
+	if *nodeRunOut != "" {
+		if os.Getenv(nodeNSEnv) == "" {
+			return fmt.Errorf("-node-run-out is the -node recorder's own child")
+		}
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		return runNodeChild(ctx, cache, *only, *nodeRunOut, *keep)
+	}
+	if *nodeSmokeChild {
+		if os.Getenv(nodeNSEnv) == "" {
+			return fmt.Errorf("-node-smoke-child is the -node-smoke runner's own child")
+		}
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		return runNodeSmoke(ctx, cache, *keep)
+	}
+	if (*nodeRec || *nodeSmoke) && os.Geteuid() != 0 {
+		return fmt.Errorf("-node and -node-smoke need root (network and mount namespaces, cgroups)")
+	}
 	if !*skipBuild {
 		t0 := time.Now()
 		cmd := exec.Command("bash", filepath.Join(repoRoot, "oracle", "build.sh"), ver)
@@ -93,11 +116,27 @@ func run() error {
 			cmd.Env = append(os.Environ(), "ORACLE_ONLY=hashcheck")
 		case *dryRunOnly:
 			cmd.Env = append(os.Environ(), "ORACLE_ONLY=hashcheck kube-apiserver kubectl etcd")
+		case *nodeSmoke:
+			cmd.Env = append(os.Environ(), "ORACLE_ONLY="+nodeRuntimeBinaries)
+		case *nodeRec:
+			cmd.Env = append(os.Environ(), "ORACLE_ONLY=etcd kube-apiserver kube-controller-manager kube-scheduler kubectl kube-proxy "+nodeRuntimeBinaries)
 		}
 		if err := cmd.Run(); err != nil {
 			return fmt.Errorf("build.sh: %w", err)
 		}
 		logv("binaries ready in %s", time.Since(t0).Round(time.Second))
+	}
+	if *nodeSmoke {
+		args := []string{"-no-build", "-repo", repoRoot, "-node-smoke-child"}
+		if *keep {
+			args = append(args, "-keep")
+		}
+		return runNodeParent(args)
+	}
+	if *nodeRec {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		return runNodeRecording(ctx, ver, *only, *runs, *keep)
 	}
 	if *serve != "" {
 		// Nothing is recorded: only the control plane, until interrupted.

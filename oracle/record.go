@@ -19,6 +19,9 @@ import (
 type scenarioRun struct {
 	Steps   []stepRun
 	Objects []any
+	// Node is what the real node showed (node scenarios only).
+	Node *nodeRun `json:",omitempty"`
+	raw  [][]auditEvent
 }
 
 type stepRun struct {
@@ -71,11 +74,16 @@ func recordScenario(ctx context.Context, c *cluster, sc scenario, off *int64) (*
 		if err := st.run(ctx, c, ns); err != nil {
 			return nil, err
 		}
-		evs, err := c.settle(ctx, ns, off)
+		evs, err := c.settle(ctx, ns, off, sc.Quiet)
 		if err != nil {
 			return nil, err
 		}
 		raw = append(raw, evs)
+	}
+	if c.afterSteps != nil {
+		if err := c.afterSteps(ctx, ns); err != nil {
+			return nil, err
+		}
 	}
 	out, err := c.kubectl(ctx, nil, "get", finalKinds, "-n", ns, "-o", "json")
 	if err != nil {
@@ -86,7 +94,7 @@ func recordScenario(ctx context.Context, c *cluster, sc scenario, off *int64) (*
 		return nil, err
 	}
 	n := newNormalizer(ns, raw)
-	run := &scenarioRun{}
+	run := &scenarioRun{raw: raw}
 	for _, evs := range raw {
 		var sr stepRun
 		for _, ev := range evs {
@@ -117,8 +125,11 @@ func recordScenario(ctx context.Context, c *cluster, sc scenario, off *int64) (*
 
 // settle waits until the namespace has seen no write for quiet, and returns
 // the writes in it since off.
-func (c *cluster) settle(ctx context.Context, ns string, off *int64) ([]auditEvent, error) {
-	const quiet, least, most = 4 * time.Second, 3 * time.Second, 120 * time.Second
+func (c *cluster) settle(ctx context.Context, ns string, off *int64, quiet time.Duration) ([]auditEvent, error) {
+	const least, most = 3 * time.Second, 120 * time.Second
+	if quiet == 0 {
+		quiet = 4 * time.Second
+	}
 	start, last := time.Now(), time.Now()
 	var got []auditEvent
 	for {
@@ -150,6 +161,9 @@ func (c *cluster) settle(ctx context.Context, ns string, off *int64) ([]auditEve
 
 // ensureNodes makes the node set exactly want (nil: the default cluster).
 func (c *cluster) ensureNodes(ctx context.Context, want []nodeSpec) error {
+	if c.realNode {
+		return nil
+	}
 	if want == nil {
 		want = defaultNodes()
 	}

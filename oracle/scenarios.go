@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 )
 
 // A scenario is what a user types against a fresh namespace, step by step.
@@ -16,6 +17,9 @@ type scenario struct {
 	Name string
 	// Nodes the cluster has before the first step (nil: the default cluster).
 	Nodes []nodeSpec
+	// Quiet is how long the namespace must see no write before a step is
+	// over (0: settle's default).
+	Quiet time.Duration
 	Steps []step
 }
 

@@ -26,6 +26,11 @@ type Report struct {
 	Table            *Table
 	Used             map[*Known][]Diff
 	Unmatched        []Diff
+	// NodeMeta and NodeFixtures are the real node's recordings (issue 24);
+	// NodeRecorded says whether they exist.
+	NodeMeta     NodeMeta
+	NodeFixtures []NodeFixture
+	NodeRecorded bool
 }
 
 // Fidelity renders docs/FIDELITY.md.
@@ -107,6 +112,7 @@ func Fidelity(r Report) string {
 			p("| %s | %s | %d | %d | %d | %d | %d |\n", fx.Scenario, strings.Join(cmds, "; "), w, o, e, len(fx.Objects), len(r.Diffs[fx.Scenario]))
 		}
 	}
+	fidelityNode(&b, r)
 	p("\n## Real-manifest corpus (`../shared/manifests/real`)\n\n")
 	files := slices.Sorted(maps.Keys(r.DryRuns))
 	objs, errs := 0, 0
@@ -120,6 +126,36 @@ func Fidelity(r Report) string {
 	}
 	p("\n\n")
 	return fidelityTable(&b, r)
+}
+
+// fidelityNode renders the real node's recordings.
+func fidelityNode(b *strings.Builder, r Report) {
+	p := func(format string, a ...any) { fmt.Fprintf(b, format, a...) }
+	p("\n## Recording of a real node\n\n")
+	if !r.NodeRecorded {
+		p("No recording of a real node (kubelet, containerd, runc, kube-proxy) exists for this version yet: the kubelet's\n")
+		p("events, pod status sequence, CRI calls and the node's iptables rules are **not** compared (`cd oracle && go run . -node`).\n")
+		return
+	}
+	m := r.NodeMeta
+	p("The node scenarios ran on a real node beside the real control plane, each run in a network and mount namespace of\n")
+	p("its own: kubelet and kube-proxy (iptables mode) %s, containerd %s, runc %s, the CNI bridge (%s),\n", m.Kubernetes, m.Containerd, m.Runc, m.CNI)
+	p("images built from source and pulled from a local distribution registry %s. Every scenario ran %d times; a fixture\n", m.Registry, m.Runs)
+	p("keeps only what held in every run.\n\n")
+	p("| scenario | commands | kubelet events | pod status sequences | CRI sequences | nat rules | cgroups | differences (all known) |\n|---|---|---|---|---|---|---|---|\n")
+	for _, fx := range r.NodeFixtures {
+		var cmds []string
+		ev := 0
+		for _, s := range fx.Steps {
+			cmds = append(cmds, "`"+s.Command+"`")
+			for _, e := range s.Events {
+				if e.Source == "kubelet" {
+					ev++
+				}
+			}
+		}
+		p("| %s | %s | %d | %d | %d | %d | %s | %d |\n", fx.Scenario, strings.Join(cmds, "; "), ev, len(fx.PodStatus), len(fx.CRI), len(fx.IPTables), fx.Cgroup, len(r.Diffs[fx.Scenario]))
+	}
 }
 
 // fidelityTable renders the identities and the known differences.

@@ -14,7 +14,9 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/manifest"
 	"github.com/k8sexplain/k8sexplain/internal/sim"
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
+	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
 	eventsv1 "k8s.io/api/events/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 )
@@ -23,6 +25,15 @@ import (
 type SimRun struct {
 	Steps   []SimStep
 	Objects []any
+	// What a node shows (compared with the node recordings, node.go):
+	// per-pod kubelet status writes and CRI calls, images pulled, and the
+	// nat table kube-proxy programs for the final Services.
+	PodStatus [][]string
+	CRI       [][]string
+	Pulls     []string
+	IPTables  []string
+	Cgroups   []string
+	Restarts  []string
 }
 
 // SimStep is the simulator's writes (classes, in answer order) and events
@@ -113,6 +124,26 @@ func RunScenario(root string, fx Fixture) (*SimRun, error) {
 				c.DeletePod(pods[0])
 				return nil
 			})
+		case len(f) == 7 && f[0] == "crash" && f[3] == "--reason" && f[5] == "--times":
+			// a node scenario's crash (oracle/node_record.go crashStep):
+			// the first pod by name fails as `trace crash` makes it fail
+			reason := f[4]
+			times, err := strconv.Atoi(f[6])
+			if err != nil {
+				return nil, fmt.Errorf("%s: bad command %q", fx.Scenario, st.Command)
+			}
+			actions = append(actions, func(c *sim.Cluster) error {
+				pods := c.Pods()
+				if len(pods) == 0 {
+					return fmt.Errorf("no pod to crash")
+				}
+				sort.Slice(pods, func(i, j int) bool { return pods[i].Name < pods[j].Name })
+				k := c.Kubelet(pods[0].Spec.NodeName)
+				if k == nil {
+					return fmt.Errorf("pod %s is not bound to a node", pods[0].Name)
+				}
+				return k.Crash(pods[0].Name, reason, times)
+			})
 		default:
 			return nil, fmt.Errorf("%s: the simulator cannot replay %q", fx.Scenario, st.Command)
 		}
@@ -123,11 +154,15 @@ func RunScenario(root string, fx Fixture) (*SimRun, error) {
 	}
 	c.Settle()
 	run := &SimRun{}
+	var steps []trace.Step
 	from := len(c.Writes())
 	for _, a := range actions {
 		if err := a(c); err != nil {
 			return nil, fmt.Errorf("%s: %v", fx.Scenario, err)
 		}
+		// the steps before Settle forgets them (a second Run inside
+		// Settle finds nothing left to do)
+		steps = append(steps, c.Run("").Steps...)
 		c.Settle()
 		ws := c.Writes()
 		var st SimStep
@@ -143,6 +178,29 @@ func RunScenario(root string, fx Fixture) (*SimRun, error) {
 		from = len(ws)
 		run.Steps = append(run.Steps, st)
 	}
+	run.PodStatus = simPodStatus(c.Writes())
+	run.Restarts = simRestarts(c.Writes())
+	run.CRI, run.Pulls = simCRI(steps)
+	var svcs []*corev1.Service
+	var sls []*discoveryv1.EndpointSlice
+	for _, o := range c.Objects("services") {
+		if s, ok := o.(*corev1.Service); ok && s.Namespace == "default" && s.Name != "kubernetes" {
+			svcs = append(svcs, s)
+		}
+	}
+	for _, o := range c.Objects("endpointslices") {
+		if s, ok := o.(*discoveryv1.EndpointSlice); ok && s.Namespace == "default" {
+			sls = append(sls, s)
+		}
+	}
+	run.IPTables = simIPTables(svcs, sls)
+	var pods []*corev1.Pod
+	for _, o := range c.Objects("pods") {
+		if p, ok := o.(*corev1.Pod); ok && p.Namespace == "default" {
+			pods = append(pods, p)
+		}
+	}
+	run.Cgroups = simCgroups(pods)
 	n := newNormalizer(c.Writes())
 	for _, p := range finalPlurals {
 		for _, o := range c.Objects(p) {

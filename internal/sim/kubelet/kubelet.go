@@ -362,8 +362,16 @@ func setCond(p *corev1.Pod, t corev1.PodConditionType, ok bool) {
 		st = corev1.ConditionTrue
 	}
 	for i := range p.Status.Conditions {
-		if p.Status.Conditions[i].Type == t {
-			p.Status.Conditions[i].Status = st
+		if c := &p.Status.Conditions[i]; c.Type == t {
+			c.Status = st
+			if ok {
+				// a True condition the kubelet generates carries no reason
+				// or message (pkg/kubelet/status/generate.go
+				// GenerateContainersReadyCondition, GeneratePodReadyCondition,
+				// GeneratePodInitializedCondition, v1.37); the status
+				// manager's patch removes the False one's
+				c.Reason, c.Message = "", ""
+			}
 			return
 		}
 	}
