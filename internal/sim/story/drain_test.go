@@ -54,13 +54,14 @@ func lines(tr *trace.Trace, kind string) []string {
 	return out
 }
 
-// Two of three replicas on the drained node, minAvailable 2: the first
+// Two of three replicas on the drained node (node-a with the default
+// seed), minAvailable 2: the first
 // eviction takes the one disruption allowed, the second is answered 429
 // with upstream's message and cause and retried every 5 s; it succeeds
 // only after the first pod's replacement, scheduled on the other node, is
 // Ready; the budget never drops below 2 healthy pods.
 func TestDrainRespectsBudget(t *testing.T) {
-	tr, res := drainStory(t, pdbMin2, 2, sim.DrainOptions{Node: "node-b"})
+	tr, res := drainStory(t, pdbMin2, 2, sim.DrainOptions{Node: "node-a"})
 	if !res.Done || !res.Drained {
 		t.Fatalf("drain did not finish: %+v", res)
 	}
@@ -105,7 +106,7 @@ func TestDrainRespectsBudget(t *testing.T) {
 		t.Error("the budget did not allow a disruption again before the retry was accepted")
 	}
 	for _, s := range simtest.StepsOf(tr, "scheduler.bind") {
-		if s.Get("node") == "node-b" {
+		if s.Get("node") == "node-a" {
 			t.Errorf("a replacement was bound to the cordoned node: %v", s.Fields)
 		}
 	}
@@ -114,10 +115,10 @@ func TestDrainRespectsBudget(t *testing.T) {
 			t.Errorf("DisruptionTarget %v", s.Fields)
 		}
 	}
-	if got := lines(tr, "drain.drained"); len(got) != 1 || got[0] != "node/node-b drained" {
+	if got := lines(tr, "drain.drained"); len(got) != 1 || got[0] != "node/node-a drained" {
 		t.Errorf("drained %q", got)
 	}
-	if got := lines(tr, "drain.cordon"); len(got) != 1 || got[0] != "node/node-b cordoned" {
+	if got := lines(tr, "drain.cordon"); len(got) != 1 || got[0] != "node/node-a cordoned" {
 		t.Errorf("cordoned %q", got)
 	}
 	if len(simtest.StepsOf(tr, "node.taint.unschedulable")) != 1 {
