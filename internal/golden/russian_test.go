@@ -64,6 +64,7 @@ var verbatim = []struct {
 	{regexp.MustCompile(`(?m)^\s*participant .*$|Note over [\w-]+(?:,[\w-]+)?:|[\w-]+-[>)x]+[\w-]+:`), "Mermaid's own syntax (participant, Note over, arrows)"},
 	{regexp.MustCompile(`\b(?:GET|PUT|POST|PATCH|DELETE|LIST|WATCH|get|list|watch|create|update|patch|delete) [a-z]+\b`), "an HTTP or RBAC verb and a resource's plural name, as the API names them (PUT nodes, delete pods)"},
 	{regexp.MustCompile(`^[^а-яА-ЯёЁ«]*»`), "the end of a quotation in «» wrapped onto the next line"},
+	{regexp.MustCompile(`invalid metrics \(\d+ invalid out of \d+\), first error is: [^\n]*|the desired replica count is (?:increasing|decreasing) faster than the maximum scale rate|All metrics below target|\w+ resource utilization \(percentage of request\)(?: above target)?`), "a HorizontalPodAutoscaler condition or event message, Kubernetes' own text (pkg/controller/podautoscaler/horizontal.go, v1.37)"},
 	{regexp.MustCompile(`API Priority and Fairness|Pod Security(?: admission)?`), "the proper name of a Kubernetes feature, as its documentation writes it"},
 	{regexp.MustCompile(`"[\w/.-]+:[\w-]* has no endpoints"`), "an iptables rule's comment, as kube-proxy writes it"},
 	{regexp.MustCompile(`[\w-]+(?:[./:][\w-]+)+`), "a dotted, slashed or namespaced name (node.kubernetes.io/out-of-service, spec.nodeName, pods/default/web)"},
