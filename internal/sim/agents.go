@@ -385,11 +385,12 @@ func newDNSAgent(c *apiserver.Client, rec *trace.Recorder, domain string) *dnsAg
 		}
 		fqdn := fmt.Sprintf("%s.%s.svc.%s.", svc.Name, svc.Namespace, d.domain)
 		var rr string
+		kind := "dns.record"
 		switch {
 		case svc.Spec.Type == corev1.ServiceTypeExternalName:
 			rr = "CNAME " + svc.Spec.ExternalName + "."
 		case svc.Spec.ClusterIP == corev1.ClusterIPNone:
-			rr = "A (one per ready endpoint: headless)"
+			rr, kind = "A (one per ready endpoint: headless)", "dns.record.headless"
 		default:
 			rr = "A " + svc.Spec.ClusterIP
 		}
@@ -397,7 +398,7 @@ func newDNSAgent(c *apiserver.Client, rec *trace.Recorder, domain string) *dnsAg
 			return
 		}
 		d.seen[fqdn] = rr
-		d.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: c.Actor, Kind: "dns.record", Object: apiserver.ObjectRef(svc),
+		d.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: c.Actor, Kind: kind, Object: apiserver.ObjectRef(svc),
 			Fields: trace.F("fqdn", fqdn, "rr", rr)})
 	})
 	return d

@@ -33,7 +33,7 @@ func autoscaleRU() map[string]Entry {
 	return map[string]Entry{
 		"kubectl.autoscale": {"kubectl autoscale deployment {deployment} --min={min} --max={max} --cpu={cpu}%: POST HorizontalPodAutoscaler autoscaling/v2",
 			"kubectl только собирает объект: scaleTargetRef указывает на Deployment, единственная метрика Resource задаёт цель по средней загрузке CPU — процент от requests CPU подов, а не от ноды. Defaulting заполняет behavior v2: масштабирование вверх без окна стабилизации, не более +100 % или +4 пода за 15 с (что больше); вниз — не более −100 % за 15 с, окно не задано, и контроллер берёт --horizontal-pod-autoscaler-downscale-stabilization (5 мин)."},
-		"story.load": {"нагрузка: спрос на CPU {percent}% от исходных {replicas} × {request} requests = {demand}, делится между Ready-подами",
+		"story.load": {"нагрузка: спрос на CPU {percent}% от requests.cpu={request} у {replicas:# исходного пода|# исходных подов|# исходных подов}, всего cpu={demand}, делится между Ready-подами",
 			"Симулированные клиенты шлют трафик через Service, поэтому спрос на CPU делят поды в состоянии Ready; под без Ready не получает ничего, и ни один под не использует больше своего limit по CPU (его ограничивает квота CFS). HPA видит не сам спрос, а то, что о нём знает metrics-server, с запаздыванием до 15 с."},
 		"metrics.scrape": {"metrics-server: опросил kubelet'ы, у {pods:# пода|# подов|# подов} есть скорость CPU за {window} (запущено {running})",
 			"metrics-server читает /metrics/resource каждого kubelet'а раз в --metric-resolution (15 с) и превращает два накопительных счётчика CPU в скорость: метрика у пода появляется только после второго опроса, а значение — среднее за окно, а не текущее потребление."},

@@ -163,8 +163,12 @@ type KeyedTable struct {
 	// Durations marks the columns whose cells are Go durations ("10s"),
 	// written the way the output language writes them.
 	Durations []bool
-	Header    []string
-	Rows      [][]string
+	// Decimals marks the columns whose cells are decimals written with a
+	// point ("1.02"), written with the output language's decimal mark
+	// (Russian "1,02", docs/glossary.md).
+	Decimals []bool
+	Header   []string
+	Rows     [][]string
 }
 
 // Recorder collects steps up to a limit; beyond it steps are only counted,

@@ -118,7 +118,7 @@ func (c *Scene) ApplyLoad(dep *appsv1.Deployment, curve LoadCurve) error {
 // replicas, the utilization metrics-server reported, the proposal and
 // what the stabilization window and the policies made of it.
 func (c *Scene) AutoscaleTable(ns, name string) trace.KeyedTable {
-	t := trace.KeyedTable{Title: "hpa.title", Durations: []bool{true},
+	t := trace.KeyedTable{Title: "hpa.title", Durations: []bool{true}, Decimals: []bool{5: true},
 		Header: []string{"hpa.at", "hpa.load", "hpa.replicas", "hpa.ready", "hpa.util", "hpa.ratio", "hpa.proposed", "hpa.stabilized", "hpa.desired", "hpa.note"}}
 	start := c.StoryStart()
 	for _, r := range c.HPAHistory(ns, name) {
