@@ -87,9 +87,21 @@ so two runs give the same files.`,
 					date = time.Unix(n, 0).UTC()
 				}
 			}
-			return writeManPages(cmd.Root(), args[0], manpage.Page{Title: "K8SEXPLAIN", Section: "1", Source: "k8sexplain " + versionString(), Manual: "k8sexplain manual", Date: date})
+			head := manpage.Page{Title: "K8SEXPLAIN", Section: "1", Source: "k8sexplain " + versionString(), Manual: "k8sexplain manual", Date: date}
+			if g, err := f.Globals(); err == nil && g.Lang == "ru" {
+				head.Manual, head.Headings = "руководство k8sexplain", manHeadingsRU
+			}
+			return writeManPages(cmd.Root(), args[0], head)
 		},
 	}
+}
+
+// manHeadingsRU are the section titles of a Russian man page, as the
+// man-pages-ru translations write them (ИМЯ, ОБЗОР, ОПИСАНИЕ, ПАРАМЕТРЫ).
+var manHeadingsRU = map[string]string{
+	"NAME": "ИМЯ", "SYNOPSIS": "ОБЗОР", "DESCRIPTION": "ОПИСАНИЕ", "OPTIONS": "ПАРАМЕТРЫ",
+	"OPTIONS INHERITED FROM PARENT COMMANDS": "ПАРАМЕТРЫ, УНАСЛЕДОВАННЫЕ ОТ РОДИТЕЛЬСКИХ КОМАНД",
+	"EXAMPLE":                                "ПРИМЕР", "SEE ALSO": "СМОТРИТЕ ТАКЖЕ",
 }
 
 // writeManPages writes a page for root and for every command under it that
@@ -148,6 +160,9 @@ func commandPage(c *cobra.Command, head manpage.Page) *manpage.Page {
 	p.Short = c.Short
 	p.Command = c.CommandPath()
 	p.Args = strings.TrimSpace(strings.TrimPrefix(c.UseLine(), c.CommandPath()))
+	if c.Root().Annotations["lang"] == "ru" {
+		p.Args = strings.Replace(p.Args, "[flags]", "[флаги]", 1)
+	}
 	p.Description = c.Long
 	if p.Description == "" {
 		p.Description = c.Short

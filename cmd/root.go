@@ -302,6 +302,10 @@ func Execute(io *iostreams.Streams, args []string) (code int) {
 	}()
 	f := &Factory{IO: io, Config: newConfig()}
 	root := newRoot(f, needsFor(args))
+	ru := lineLang(io, args) == "ru"
+	if ru {
+		localizeHelp(root)
+	}
 	root.SetArgs(args)
 	root.SetIn(io.In)
 	// Cobra writes help and usage itself and drops write errors: this
@@ -331,6 +335,9 @@ func Execute(io *iostreams.Streams, args []string) (code int) {
 		msg = "internal error (a bug, please report it): " + msg
 	case exitcode.Environment:
 		msg = "environment error (not a bug in k8sexplain): " + msg
+	}
+	if ru {
+		msg = translateError(msg)
 	}
 	fmt.Fprintf(io.ErrOut, "k8sexplain: %s\n", msg)
 	return code

@@ -46,6 +46,7 @@ var verbatim = []struct {
 	{regexp.MustCompile(`Event (?:Normal|Warning) \w+(?: [a-z.]+/[^:]*)?: .*`), "a Kubernetes Event's message is quoted as the API stores it and kubectl shows it (after its object as kubectl get events names it)"},
 	{regexp.MustCompile(`(?m)^\s*(?:\| )?(?:Normal|Warning)\s*(?:\| )?\w+\s.*$`), "a row of `kubectl describe`'s Events table: Age and Message are kubectl's own (4s, 1m10s)"},
 	{regexp.MustCompile(`--[a-z][a-z0-9-]+(?:[ =][^\s,;)]+)?`), "a command-line flag and its value, typed as the component takes it (--node-monitor-grace-period 50s)"},
+	{regexp.MustCompile(`\(по умолчанию "?[^\s")]+"?\)`), "a flag's default in --help, written as the flag takes it (pflag's FlagUsages: 2m0s)"},
 	{regexp.MustCompile(`[\w./-]+=[^\s,;)]+`), "key=value: a field, a label or a resource list (requests.cpu=200m)"},
 	{regexp.MustCompile(`(?:k8sexplain|kubectl|iptables|nft|ipvsadm|etcdctl|curl|grpcurl) [^\n]*`), "a command line, as it is typed"},
 	{regexp.MustCompile(`«[^»а-яА-ЯёЁ]*»`), "Kubernetes' (or the user's) own English words, quoted in «» by the Russian sentence"},
@@ -64,6 +65,7 @@ var verbatim = []struct {
 	{regexp.MustCompile(`(?m)^\s*participant .*$|Note over [\w-]+(?:,[\w-]+)?:|[\w-]+-[>)x]+[\w-]+:`), "Mermaid's own syntax (participant, Note over, arrows)"},
 	{regexp.MustCompile(`\b(?:GET|PUT|POST|PATCH|DELETE|LIST|WATCH|get|list|watch|create|update|patch|delete) [a-z]+\b`), "an HTTP or RBAC verb and a resource's plural name, as the API names them (PUT nodes, delete pods)"},
 	{regexp.MustCompile(`^[^а-яА-ЯёЁ«]*»`), "the end of a quotation in «» wrapped onto the next line"},
+	{regexp.MustCompile(`invalid metrics \(\d+ invalid out of \d+\), first error is: [^\n]*|the desired replica count is (?:increasing|decreasing) faster than the maximum scale rate|All metrics below target|\w+ resource utilization \(percentage of request\)(?: above target)?`), "a HorizontalPodAutoscaler condition or event message, Kubernetes' own text (pkg/controller/podautoscaler/horizontal.go, v1.37)"},
 	{regexp.MustCompile(`API Priority and Fairness|Pod Security(?: admission)?`), "the proper name of a Kubernetes feature, as its documentation writes it"},
 	{regexp.MustCompile(`"[\w/.-]+:[\w-]* has no endpoints"`), "an iptables rule's comment, as kube-proxy writes it"},
 	{regexp.MustCompile(`[\w-]+(?:[./:][\w-]+)+`), "a dotted, slashed or namespaced name (node.kubernetes.io/out-of-service, spec.nodeName, pods/default/web)"},
@@ -116,6 +118,8 @@ func prose(t *testing.T, path string, b []byte) string {
 		return strings.Join(out, "\n")
 	case ".mmd":
 		s = strings.NewReplacer("<br/>", " ", "#34;", `"`, "#59;", ";", "#quot;", `"`).Replace(s)
+	case ".1":
+		s = roffText(s)
 	case ".html":
 		s = htmlSkip.ReplaceAllString(s, "\n")
 		s = tspanBreak.ReplaceAllString(s, " ") // a diagram label wrapped onto lines is one text
@@ -125,6 +129,31 @@ func prose(t *testing.T, path string, b []byte) string {
 	s = fenced.ReplaceAllString(s, "\n")
 	s = kubectlGet.ReplaceAllString(s, "\n") // kubectl get's own table (trace apply --at): AGE as kubectl writes it, 5s
 	return inlineCode.ReplaceAllString(s, " ")
+}
+
+var (
+	roffChar    = regexp.MustCompile(`\\\[u([0-9A-F]{4})\]`)
+	roffRequest = regexp.MustCompile(`(?m)^\.(?:\\".*|(?:TH|nh|SH|SS|PP|TP|EX|EE)\b.*)$`)
+	roffFont    = regexp.MustCompile(`\\f[BIRP]`)
+	roffExample = regexp.MustCompile(`(?s)\n\.EX\n.*?\n\.EE`)
+)
+
+// roffText is what a man page (k8sexplain man) shows a reader: \[uXXXX]
+// decoded, \- a hyphen, fonts and requests left out; its comment and its
+// EXAMPLE block (command lines) are no prose. A section title (.SH) stays.
+func roffText(s string) string {
+	s = roffExample.ReplaceAllString(s, "\n")
+	s = roffChar.ReplaceAllStringFunc(s, func(m string) string {
+		var r rune
+		for _, c := range m[3:7] {
+			r = r*16 + rune(strings.IndexRune("0123456789ABCDEF", c))
+		}
+		return string(r)
+	})
+	s = regexp.MustCompile(`(?m)^\.SH (.*)$`).ReplaceAllString(s, "$1")
+	s = roffRequest.ReplaceAllString(s, "")
+	s = roffFont.ReplaceAllString(s, "")
+	return strings.NewReplacer(`\-`, "-", `\&`, "", `\(dq`, `"`, `\(aq`, "'", `\(ga`, "`", `\e`, `\`).Replace(s)
 }
 
 // jsonProse collects the strings of v a reader reads as text (messages,

@@ -44,6 +44,19 @@ type Page struct {
 	Example string
 	// SeeAlso are related pages, in order.
 	SeeAlso []Ref
+	// Headings translates the section titles (NAME, SYNOPSIS, DESCRIPTION,
+	// OPTIONS, OPTIONS INHERITED FROM PARENT COMMANDS, EXAMPLE, SEE ALSO);
+	// a title not in it stays English. Russian man pages (man-pages-ru)
+	// write ИМЯ, ОБЗОР, ОПИСАНИЕ, ПАРАМЕТРЫ, ПРИМЕР, СМОТРИТЕ ТАКЖЕ.
+	Headings map[string]string
+}
+
+// title returns the section title t in the page's language.
+func (p *Page) title(t string) string {
+	if h := p.Headings[t]; h != "" {
+		return h
+	}
+	return t
 }
 
 // Option is one flag.
@@ -69,10 +82,10 @@ func Write(w io.Writer, p *Page) error {
 	// broken across lines.
 	b.WriteString(".nh\n")
 
-	b.WriteString(".SH NAME\n")
+	b.WriteString(".SH " + sectionTitle(p.title("NAME")) + "\n")
 	fmt.Fprintf(b, "%s \\- %s\n", lineStart(text(p.Name)), prose(oneLine(p.Short)))
 
-	b.WriteString(".SH SYNOPSIS\n")
+	b.WriteString(".SH " + sectionTitle(p.title("SYNOPSIS")) + "\n")
 	fmt.Fprintf(b, "\\fB%s\\fR", code(oneLine(p.Command)))
 	if args := oneLine(p.Args); args != "" {
 		b.WriteString(" " + code(args))
@@ -80,20 +93,20 @@ func Write(w io.Writer, p *Page) error {
 	b.WriteString("\n")
 
 	if strings.TrimSpace(p.Description) != "" {
-		b.WriteString(".SH DESCRIPTION\n")
+		b.WriteString(".SH " + sectionTitle(p.title("DESCRIPTION")) + "\n")
 		description(b, p.Description)
 	}
-	options(b, "OPTIONS", p.Options)
-	options(b, "OPTIONS INHERITED FROM PARENT COMMANDS", p.Inherited)
+	options(b, p.title("OPTIONS"), p.Options)
+	options(b, p.title("OPTIONS INHERITED FROM PARENT COMMANDS"), p.Inherited)
 	if strings.TrimSpace(p.Example) != "" {
-		b.WriteString(".SH EXAMPLE\n.EX\n")
+		b.WriteString(".SH " + sectionTitle(p.title("EXAMPLE")) + "\n.EX\n")
 		for _, l := range strings.Split(strings.TrimRight(p.Example, "\n"), "\n") {
 			b.WriteString(lineStart(code(l)) + "\n")
 		}
 		b.WriteString(".EE\n")
 	}
 	if len(p.SeeAlso) > 0 {
-		b.WriteString(".SH SEE ALSO\n")
+		b.WriteString(".SH " + sectionTitle(p.title("SEE ALSO")) + "\n")
 		for i, r := range p.SeeAlso {
 			if i > 0 {
 				b.WriteString(",\n")
@@ -109,7 +122,7 @@ func options(b *bufio.Writer, title string, opts []Option) {
 	if len(opts) == 0 {
 		return
 	}
-	b.WriteString(".SH " + title + "\n")
+	b.WriteString(".SH " + sectionTitle(title) + "\n")
 	for _, o := range opts {
 		b.WriteString(".TP\n")
 		if o.Shorthand != "" {
@@ -231,3 +244,6 @@ func lineStart(s string) string {
 func arg(s string) string {
 	return `"` + strings.ReplaceAll(text(oneLine(s)), `"`, `\(dq`) + `"`
 }
+
+// sectionTitle is a .SH title: written as text (non-ASCII as \[uXXXX]).
+func sectionTitle(t string) string { return text(t) }

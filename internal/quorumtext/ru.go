@@ -23,7 +23,7 @@ func ru() map[string]string {
 		"v.restart":    "{1:перезапускается|перезапускаются|перезапускаются}",
 
 		"table.title":     "Кворум в зависимости от размера кластера",
-		"table.members":   "Членов",
+		"table.members":   "Участников",
 		"table.majority":  "Большинство",
 		"table.tolerance": "Допустимо отказов",
 		"table.note":      "Комментарий",
@@ -56,7 +56,7 @@ func ru() map[string]string {
 		"fault.default.even":     "сеть делится на две равные части, {1}",
 		"fault.partition":        "разделение сети {1}",
 
-		"state.member":       "Член",
+		"state.member":       "Участник",
 		"state.side":         "Часть",
 		"state.role":         "Роль",
 		"state.term":         "Терм",

@@ -707,7 +707,14 @@ func graphSVG(b *strings.Builder, g *report.Graph) {
 		}
 		fmt.Fprintf(b, "<g class=\"%s\"><path d=\"M%s,%sC%s,%s %s,%s %s,%s\"/>", cls, px(x1), px(y1), px((x1+x2)/2), px(y1), px((x1+x2)/2), px(y2), px(x2), px(y2))
 		if e.Label != "" {
-			fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\">%s</text>", px((x1+x2)/2), px((y1+y2)/2-4), esc(e.Label))
+			// The label sits on the curve's flat end, beside the target box:
+			// above the line, or below it when the curve comes down from
+			// above, so it never crosses the curve (issue 27 §3).
+			ly := y2 - 5
+			if y1 < y2-1 {
+				ly = y2 + 13
+			}
+			fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" style=\"text-anchor:end\">%s</text>", px(x2-6), px(ly), esc(e.Label))
 		}
 		b.WriteString("</g>\n")
 	}

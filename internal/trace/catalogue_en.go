@@ -281,6 +281,8 @@ func catalogueEN() map[string]Entry {
 			"For a LoadBalancer Service with externalTrafficPolicy: Local the API server allocates spec.healthCheckNodePort, and kube-proxy serves HTTP on it on every node: 200 where the node has a local endpoint, 503 where it has none, so the cloud load balancer sends traffic only to nodes that can keep the client IP."},
 		"dns.record": {"CoreDNS: {fqdn} → {rr}",
 			"CoreDNS watches Services: a ClusterIP Service gets one A record for its virtual IP; a headless one gets one A record per ready pod."},
+		"dns.record.headless": {"CoreDNS: {fqdn} → A (one per ready endpoint: headless)",
+			"CoreDNS watches Services: a headless Service (clusterIP: None) has no virtual IP, so its name answers with one A record per ready endpoint, read from its EndpointSlices."},
 	})
 }
 

@@ -279,6 +279,8 @@ func catalogueRU() map[string]Entry {
 			"При externalTrafficPolicy: Local нода без эндпоинта отбрасывает внешний трафик к nodePort, а не пересылает его (пересылка потеряла бы IP клиента). Балансировщик узнаёт, какие ноды использовать, по healthCheckNodePort."},
 		"kubeproxy.healthcheck": {"kube-proxy на {node}: healthCheckNodePort {hc}/TCP для {service} отвечает {code} (localEndpoints: {local})",
 			"Для сервиса LoadBalancer с externalTrafficPolicy: Local API-сервер выделяет spec.healthCheckNodePort, и kube-proxy на каждой ноде отвечает на нём по HTTP: 200, если на ноде есть локальный эндпоинт, 503, если нет, — так облачный балансировщик шлёт трафик только на ноды, которые сохранят IP клиента."},
+		"dns.record.headless": {"CoreDNS: {fqdn} → A (по одной записи на каждый готовый эндпоинт: headless-сервис)",
+			"CoreDNS следит за сервисами: у headless-сервиса (clusterIP: None) нет виртуального IP, поэтому его имя отвечает A-записью на каждый готовый эндпоинт из его EndpointSlice."},
 		"dns.record": {"CoreDNS: {fqdn} → {rr}",
 			"CoreDNS следит за сервисами: ClusterIP-сервис получает одну A-запись на свой виртуальный IP, headless-сервис — по одной A-записи на каждый готовый под."},
 	})

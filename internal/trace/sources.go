@@ -152,6 +152,7 @@ func sources() map[string]provenance.Source {
 		"kubeproxy.nodeportdrop":  k("pkg/proxy/iptables/proxier.go (syncProxyRules: KUBE-EXTERNAL-SERVICES DROP \"has no local endpoints\")"),
 		"kubeproxy.healthcheck":   k("pkg/proxy/healthcheck/service_health.go (200 with local endpoints, 503 without)", "pkg/registry/core/service/storage/alloc.go (allocHealthCheckNodePort)"),
 		"dns.record":              provenance.Of("CoreDNS v1.12", "coredns/coredns plugin/kubernetes/kubernetes.go", "kubernetes/dns docs/specification.md"),
+		"dns.record.headless":     provenance.Of("CoreDNS v1.12", "coredns/coredns plugin/kubernetes/kubernetes.go (findServices: headless endpoints)", "kubernetes/dns docs/specification.md (2.4.1 headless Services)"),
 	}
 	for kind, src := range drainSources() {
 		all[kind] = src

@@ -111,6 +111,9 @@ func resultTables(d *report.Doc, tr *trace.Trace, lang string) {
 						row[i] = l10n.Duration(lang, d)
 					}
 				}
+				if i < len(t.Decimals) && t.Decimals[i] {
+					row[i] = strings.Replace(row[i], ".", l10n.Mark(lang), 1)
+				}
 			}
 			for i, cell := range row {
 				if i > 0 && (cell == "" || cell[0] < '0' || cell[0] > '9') {

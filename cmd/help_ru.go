@@ -1,0 +1,287 @@
+package cmd
+
+// The Russian help catalogue (issue 27 §4): --help, man pages and shell
+// completions' descriptions under --lang ru (or K8SEXPLAIN_LANG=ru, or
+// lang: ru in the config file). English stays the default and the source
+// text; a Russian entry says the same, in the glossary's words
+// (docs/glossary.md).
+//
+// Adding a command is one entry in helpRU (keyed by its path without
+// "k8sexplain", "" for the root) and one in flagRU for each new flag
+// whose generic entry does not fit. TestEveryCommandHasRussianHelp fails
+// when a command or a flag has no Russian text and is not listed in
+// helpRUPending.
+
+// helpRUText is a command's help in Russian. Example may be empty when
+// the English one has no prose (command lines only): it is then kept.
+type helpRUText struct {
+	Short, Long, Example string
+}
+
+// helpRU is the Russian help of each command, by path ("" is the root).
+var helpRU = map[string]helpRUText{
+	"": {
+		Short: "Внутреннее устройство Kubernetes наглядно: трассы из настоящей симуляции, кворум Raft, правила kube-proxy, тренажёр",
+		Long: `k8sexplain — офлайн-тренажёр по внутреннему устройству Kubernetes. Каждая трасса получается
+из детерминированной симуляции кластера (API-сервер, хранилище наподобие etcd, контроллеры,
+планировщик, kubelet, kube-proxy), поэтому другой манифест даёт другую историю.
+
+Настройки берутся из флагов, затем из переменных окружения K8SEXPLAIN_* (K8SEXPLAIN_LANG=ru), затем
+из файла конфигурации ($XDG_CONFIG_HOME/k8sexplain/config.yaml, иначе ~/.config/k8sexplain/config.yaml).
+
+Коды выхода: 0 — успех, 1 — неверные входные данные, 2 — ошибка в командной строке, 3 — внутренняя
+ошибка, 4 — ошибка окружения (диск заполнен, каталог состояния только для чтения, в stdout нельзя
+писать, stdin закрыт), 130 — прервано.`,
+	},
+	"version":    {Short: "Показать версию k8sexplain"},
+	"completion": {Short: "Создать скрипт автодополнения для указанной оболочки"},
+	"help": {Short: "Справка по любой команде", Long: `help показывает справку по любой команде.
+Наберите k8sexplain help [путь к команде], чтобы увидеть её полностью.`},
+	"completion bash":       {Short: "Создать скрипт автодополнения для bash"},
+	"completion fish":       {Short: "Создать скрипт автодополнения для fish"},
+	"completion powershell": {Short: "Создать скрипт автодополнения для powershell"},
+	"completion zsh":        {Short: "Создать скрипт автодополнения для zsh"},
+	"man":                   {Short: "Записать в каталог DIR man-страницу (раздел 1) для каждой команды"},
+	"environment": {
+		Short: "Переменные окружения, которые меняют поведение k8sexplain",
+	},
+	"trace": {
+		Short: "Что кластер делает шаг за шагом, по детерминированной симуляции",
+	},
+	"trace apply": {
+		Short: "Каждый шаг после `kubectl apply`: API-сервер, etcd, контроллеры, планировщик, kubelet, среда выполнения, эндпоинты",
+		Long: `Прогоняет манифесты через симулированный кластер (по умолчанию одна управляющая нода и 3 рабочие)
+и показывает, что сделал каждый компонент, по восьми фазам истории apply, с метками виртуального
+времени. Файлы задаются аргументами или флагом -f (можно несколько раз): файл, каталог (его *.yaml,
+*.yml, *.json по алфавиту) или - для stdin. Без файлов трассируется встроенный пример (examples/app.yaml).
+С флагом --kubeconfig манифесты применяются к этому настоящему кластеру (на стороне сервера, в новый
+неймспейс, который в конце удаляется), и то, что сообщает кластер, трассируется с теми же
+объяснениями; --compare добавляет сравнение с симуляцией бок о бок.`,
+		Example: `  k8sexplain trace apply                          # встроенный пример
+  k8sexplain trace apply examples/app.yaml
+  k8sexplain trace apply -v examples/app.yaml       # каждый запрос к API и каждая доставка watch-события
+  k8sexplain trace apply --lang ru --format markdown examples/app.yaml > notes.md
+  k8sexplain trace apply --nodes 5 -f examples/app.yaml
+  k8sexplain trace apply --cluster examples/tainted-nodes.yaml examples/app.yaml
+  k8sexplain trace apply --scheduler-config examples/scheduler-mostallocated.yaml examples/app.yaml
+  helm template ./chart | k8sexplain trace apply -
+  k8sexplain trace apply app.yaml --kubeconfig ~/.kube/config --compare   # ваш кластер рядом с симуляцией`,
+	},
+	"trace autoscale":    {Short: "HorizontalPodAutoscaler под кривой нагрузки: метрики, формула числа реплик, окна и политики, каждая синхронизация"},
+	"trace crash":        {Short: "Контейнер падает: перезапускается только он, с задержками CrashLoopBackOff, а IP пода остаётся (pause)"},
+	"trace delete":       {Short: "Корректное завершение: deletionTimestamp, preStop, SIGTERM, SIGKILL и гонка с удалением эндпоинта"},
+	"trace drain":        {Short: "kubectl drain: cordon, Eviction API против PodDisruptionBudget (429 и повтор), замены на других нодах"},
+	"trace node-failure": {Short: "Нода умирает: истечение Lease, NotReady/Unknown, taint unreachable, вытеснение через 300 с, замены"},
+	"trace rollout":      {Short: "Последовательное обновление (rolling update) шаг за шагом: новый ReplicaSet, масштабирование вверх и вниз, смена эндпоинтов"},
+	"trace watch":        {Short: "Контроллеры, которые делают LIST в цикле, против информеров, которые делают LIST один раз и затем WATCH: нагрузка на API-сервер"},
+	"quorum": {
+		Short: "Кворум etcd и split brain, как их решает настоящая библиотека Raft из etcd",
+		Long: `quorum показывает, почему в управляющем слое 3 или 5 участников etcd и почему 2 — худший выбор.
+
+Сначала таблица кворума (большинство floor(N/2)+1, сколько отказов выдерживается), затем история на N
+участниках go.etcd.io/raft/v3, настроенных так, как их запускает etcd (CheckQuorum, PreVote, HeartbeatTick 1,
+ElectionTick 10, один тик — 100 мс): выбирается лидер, записывается объект Kubernetes, случается сбой,
+запись пробуют на каждой стороне, сеть восстанавливается, и участники догоняют лидера. Выборы, голоса и
+фиксацию записей решает библиотека; прогон детерминирован.
+
+Без флага сбоя сеть делится на две половины, и лидер оказывается в меньшей (у одного участника сбоя
+нет). В конце сказано, что кластер Kubernetes может и чего не может.
+
+С флагом --quota-backend-bytes вместо этого разыгрывается история о месте в etcd: контроллер
+перезаписывает ConfigMap, пока проверка квоты не отклонит Put с ошибкой «etcdserver: mvcc: database space exceeded»
+и через Raft не поднимется тревога NOSPACE; удаление всё ещё проходит; затем etcdctl compact (--compact,
+по умолчанию текущая ревизия), etcdctl defrag на каждом участнике (--defrag) и etcdctl alarm disarm.`,
+	},
+	"dnat": {
+		Short: "Правила, которые kube-proxy пишет для сервиса (ClusterIP, NodePort, LoadBalancer), и путь пакета через них",
+		Long: `dnat отвечает на вопрос «IP сервиса нет ни на одном интерфейсе — где же живёт ClusterIP?» правилами,
+которые на ноде действительно есть: вход iptables-restore, который kube-proxy пишет для сервиса (или,
+с --form save, то, что выводит iptables-save), путь SYN-пакета клиентского пода через них с
+детерминированными случайными выборами модуля statistic, запись conntrack, которая снимает NAT с ответа,
+и альтернативы IPVS и nftables. Сервисы NodePort и LoadBalancer (с loadBalancerSourceRanges), политики
+трафика Local, привязка сессий (session affinity), UDP и SCTP смоделированы так, как их пишет kube-proxy v1.37;
+--node выбирает, чьи это правила, а внешние клиенты проходят путь до NodePort и IP балансировщика.
+
+Без флагов объясняется встроенный пример сервиса (default/web, 3 эндпоинта).`,
+	},
+	"grpc-skew": {
+		Short: "Почему gRPC через сервис ClusterIP нагружает один под и что распределяет нагрузку",
+		Long: `grpc-skew отвечает на вопрос с собеседования «мы масштабировали gRPC-сервис до 10 подов, а весь трафик
+по-прежнему идёт в один — почему?». HTTP/2 держит одно долгоживущее соединение на канал, DNAT kube-proxy
+балансирует соединения, а не запросы, поэтому с политикой pick_first по умолчанию один клиент нагружает
+один под. Рядом показаны клиенты через ClusterIP (под для каждого соединения выбирается теми же
+правилами и детерминированными выборами, что печатает команда dnat) и клиенты с round_robin по
+DNS-ответу headless-сервиса; по желанию — прокси Envoy, который балансирует каждый запрос.
+
+--scale-up добавляет поды на середине прогона (ни grpc-go, ни путь через ClusterIP не замечают их, пока
+соединение не оборвётся), --max-connection-age заставляет серверы слать GOAWAY, и соединения
+распределяются заново, --kill-pod останавливает самый нагруженный под на середине прогона. --live
+ставит опыт с настоящими серверами google.golang.org/grpc, прокси наподобие DNAT и клиентами на
+127.0.0.1 (с --max-connection-age тоже, там от 50 мс до 2 с, и не больше 1 000 переподключений в
+секунду: клиенты × (поды + 1) / возраст; серверы оставляют MaxConnectionAgeGrace grpc-go по
+умолчанию, бесконечность, поэтому ни один вызов не обрывается).`,
+	},
+	"quiz": {
+		Short: "Вопросы собеседования по Kubernetes с проверкой ответов и интервальным повторением",
+		Long: `Тренажёр собеседования по внутреннему устройству Kubernetes: задаёт вопросы, проверяет ответы (и
+свободный текст, офлайн), объясняет образцовый ответ, называет команду k8sexplain, которая это
+показывает, и планирует повторение по алгоритму FSRS.
+
+В терминале вопросы — интерактивные меню. Иначе ответы читаются из stdin, по строке на вопрос; конец
+ввода завершает сеанс:
+  один вариант          номер варианта:                     2
+  несколько вариантов   номера через запятую или пробел:    1, 3
+  порядок шагов         номера шагов в нужном порядке:      3 1 4 2
+  число                 число, можно с единицей:            3 ноды / «30s» / 3 nodes
+  свободный текст       ответ одной строкой
+Числа можно писать как 1/3, 33%, 50,000, 50k или «1200m» (милликоры), где это позволяет единица. Ответ,
+который не удаётся прочитать, спрашивается снова с ожидаемой формой; пустая строка или ? показывает
+образцовый ответ. В терминале ответ свободным текстом может занимать несколько строк (две пустые
+строки подряд завершают его). После разбора (образцовый ответ; для свободного текста — список ключевых
+пунктов) вы подтверждаете или меняете предложенную оценку: любую для свободного текста и только более
+низкую («Трудно — угадал») для верного варианта, порядка или числа. Подтверждённая оценка и есть
+итог: по ней идут повторение, отчёт, --mistakes, --weakest и статистика. В построчном режиме и в файлах
+ответов оценку можно дописать в конец ответа: «2 #hard», «etcd фиксирует запись на большинстве #good»
+(again, hard, good, easy), или «rating: hard» в записи файла ответов; без неё остаётся предложенная.
+
+Варианты перемешиваются, и заново — каждый раз, когда вопрос возвращается. --answers FILE проверяет
+заранее подготовленный лист, YAML-список {id, answer}, где номера вариантов и шагов те, что показывает
+«quiz list --choices» с тем же --seed, и необязательная оценка; прогресс он не трогает, если нет --record.
+
+Тренировки: --weakest (сначала самые слабые темы), --mistakes (вопросы с ошибками), --new (ещё без
+ответа), --id ID,... и --type text,numeric,... Новые вопросы сеанса выбираются с зерном от часов, если
+не задан --seed. --exam — пробное собеседование: разбор только в конце, затем вердикт по каждой теме
+относительно уровня senior и все образцовые ответы; --time-limit 30m добавляет обратный отсчёт: в
+заголовке каждого вопроса, а в терминале — в верхней строке, и он идёт, пока вы печатаете. Когда
+время кончается посреди ответа, начатый ответ отбрасывается (этот вопрос и остальные считаются
+недостигнутыми); в построчном режиме время проверяется между ответами.
+
+Прогресс (журнал ответов, который только дописывается, и выведенное из него состояние) хранится в
+$XDG_STATE_HOME/k8sexplain, иначе в ~/.local/state/k8sexplain; чтобы перенести его, задайте
+quiz.state-dir в конфигурации или K8SEXPLAIN_QUIZ_STATE_DIR. Ctrl-C сохраняет прогресс, печатает итог
+и завершает работу с кодом 130.`,
+	},
+	"quiz review": {Short: "Задать только те вопросы, которые интервальное повторение считает пора повторить"},
+	"quiz stats":  {Short: "Освоение по темам, серия дней и что пора повторить"},
+	"quiz list":   {Short: "Просмотреть банк вопросов"},
+	"task":        {Short: "Практические задания: напишите манифесты, оценка — по состоянию, в котором окажется симулированный кластер"},
+	"task list":   {Short: "Список заданий с темой, уровнем и вашим статусом"},
+	"task start":  {Short: "Описание задания: исходный кластер, что произойдёт дальше, цель и её условия"},
+	"task check":  {Short: "Запустить ваши манифесты из исходного состояния задания и оценить кластер, который получится"},
+	"task solution": {
+		Short: "Показать эталонное решение (после первой проверки)",
+	},
+}
+
+// flagRU is the Russian usage of each flag: "path --name" for one
+// command's flag, "--name" for a flag that means the same everywhere.
+var flagRU = map[string]string{
+	// Global flags (root.go, conventions.go).
+	"--lang":     "язык объяснений: en или ru",
+	"--format":   "формат вывода: text, markdown, mermaid, json или html",
+	"--color":    "цвет: auto (только в терминале), always или never; NO_COLOR отключает auto, явный --color always действует всегда",
+	"--seed":     "зерно случайных выборов симуляции (то же зерно — тот же вывод)",
+	"--verbose":  "показывать каждый шаг (запросы к API, доставку watch-событий, сообщения Raft)",
+	"--config":   "файл конфигурации (по умолчанию $XDG_CONFIG_HOME/k8sexplain/config.yaml)",
+	"--output":   "то же, что --format (-o как у kubectl): text, markdown, mermaid, json или html",
+	"--no-color": "то же, что --color never",
+	"--version":  "версия k8sexplain",
+
+	// trace apply (trace.go).
+	"trace apply --allow-cluster-scoped":          "применять и объекты уровня кластера (по умолчанию они отклоняются)",
+	"trace apply --at":                            "вместо шагов показать кластер в заданный момент, как его перечисляет kubectl get -A: время, как его печатает трасса (00:01.500), или номер шага (как на HTML-странице)",
+	"trace apply --cluster":                       "файл с манифестами kind: Node, которые станут рабочими нодами",
+	"trace apply --cluster-cidr":                  "сеть подов кластера, которую node-ipam нарезает на podCIDR нод (по умолчанию 10.244.0.0/16, шире при числе нод больше 255)",
+	"trace apply --compare":                       "добавить сравнение кластера с трассой симулятора для тех же манифестов бок о бок",
+	"trace apply --context":                       "контекст kubeconfig (по умолчанию текущий контекст)",
+	"trace apply --dry-run":                       "server: трассировать только допуск (admission), значения по умолчанию и проверку (dryRun=All); ничего не сохраняется",
+	"trace apply --endpoint-updates-batch-period": "период пакетирования контроллера EndpointSlice: изменения подов за этот период записываются вместе (флаг kube-controller-manager, по умолчанию 0)",
+	"trace apply --filename":                      "файл манифеста, каталог или - (можно несколько раз)",
+	"trace apply --force":                         "вместе с --namespace: применять поверх объектов с теми же именами",
+	"trace apply --keep":                          "оставить то, что создала трасса (по умолчанию в конце удаляется, в том числе по Ctrl-C)",
+	"trace apply --kubeconfig":                    "трассировать apply в настоящем кластере из этого kubeconfig (пусто — $KUBECONFIG, затем ~/.kube/config, как у kubectl); без флага никакого обращения к кластеру нет",
+	"trace apply --max-steps":                     "записать не больше стольких шагов, от 1 до 200000 (остальные только считаются)",
+	"trace apply --namespace":                     "применять в этот существующий неймспейс вместо нового k8sexplain-<случайный> (отклоняется, если в нём есть объекты с теми же именами, без --force)",
+	"trace apply --node-cidr-mask-size":           "длина префикса podCIDR каждой ноды (--node-cidr-mask-size у kube-controller-manager)",
+	"trace apply --nodes":                         "число одинаковых рабочих нод (от 1 до 10000)",
+	"trace apply --scheduler-config":              "файл KubeSchedulerConfiguration (--config у kube-scheduler): плагины, веса, scoringStrategy у NodeResourcesFit (LeastAllocated, MostAllocated, RequestedToCapacityRatio)",
+	"trace apply --summary":                       "показать только итог (для больших кластеров)",
+	"trace apply --timeout":                       "перестать ждать готовых подов через это время",
+
+	// quorum (quorum.go).
+	"quorum --check-quorum":        "лидер слагает полномочия без большинства (etcd включает это всегда)",
+	"quorum --compact":             "вместе с --quota-backend-bytes: ревизия для etcdctl compact (0 — текущая)",
+	"quorum --defrag":              "вместе с --quota-backend-bytes: etcdctl defrag на каждом участнике до снятия тревоги",
+	"quorum --fail":                "уронить K участников: сначала лидера, затем фолловеров с наибольшими номерами",
+	"quorum --isolate":             "отрезать от сети одного участника: leader или follower",
+	"quorum --nodes":               "число участников etcd (от 1 до 9)",
+	"quorum --partition":           "разделить сеть на группы размеров A,B[,C] по порядку участников (лидер — etcd-1)",
+	"quorum --pre-vote":            "спрашивать предварительное голосование перед повышением терма (по умолчанию в etcd)",
+	"quorum --quota-backend-bytes": "разыграть историю о месте с этой квотой хранилища в байтах (0 — значение etcd по умолчанию, 2 GiB)",
+
+	// dnat (dnat.go).
+	"dnat --client":                      "IP клиентского пода для прохода пакета, на ноде --node (по умолчанию .1.5 из CIDR кластера); IP эндпоинта показывает случай hairpin",
+	"dnat --cluster-cidr":                "сеть подов; пусто — без детектора локального трафика (нет правила маскарадинга)",
+	"dnat --cluster-ip":                  "cluster IP сервиса (IPv4 или IPv6) или None для headless-сервиса",
+	"dnat --connections":                 "дополнительно открыть столько новых соединений и показать, куда они пошли",
+	"dnat --endpoints":                   "готовые эндпоинты ip[:port] через запятую (IPv6 как [ip]:port); пустое значение — ни одного",
+	"dnat --endpoints-file":              "читать готовые эндпоинты из этого файла (- для stdin): по одному ip[:port][@node] в строке, как в --endpoints, пустые строки и комментарии # пропускаются; для списков длиннее командной строки (до 150 000)",
+	"dnat --endpoints-per-service":       "эндпоинтов на сервис для --services (по умолчанию — эндпоинты показанного сервиса)",
+	"dnat --external-name":               "сделать сервис типа ExternalName, указывающий на это DNS-имя",
+	"dnat --external-traffic-policy":     "spec.externalTrafficPolicy: Cluster или Local (NodePort и LoadBalancer)",
+	"dnat --filename":                    "взять сервис и его эндпоинты из симулированного apply этого манифеста (можно несколько раз; файл, каталог или -)",
+	"dnat --form":                        "правила iptables в том виде, как их пишет kube-proxy (restore), или как их выводит iptables-save (save)",
+	"dnat --health-check-node-port":      "spec.healthCheckNodePort у LoadBalancer с --external-traffic-policy Local",
+	"dnat --internal-traffic-policy":     "spec.internalTrafficPolicy: Cluster или Local",
+	"dnat --load-balancer-ip":            "IP входа в status.loadBalancer (по умолчанию 203.0.113.10 для --type LoadBalancer; «none» — ещё не назначен)",
+	"dnat --load-balancer-source-ranges": "spec.loadBalancerSourceRanges, CIDR через запятую",
+	"dnat --mode":                        "режим kube-proxy: iptables, ipvs или nftables",
+	"dnat --nfacct":                      "в ядре есть nfnetlink_acct и xt_nfacct, поэтому kube-proxy добавляет счётчики -m nfacct",
+	"dnat --node":                        "нода, чьи правила показаны (по умолчанию нода первого эндпоинта); эндпоинты указывают свою как ip:port@node",
+	"dnat --node-port":                   "nodePort порта для NodePort и LoadBalancer",
+	"dnat --port":                        "порт сервиса в виде [name:]port[/protocol] (протокол TCP, UDP или SCTP; по умолчанию TCP)",
+	"dnat --service":                     "сервис в виде namespace/name",
+	"dnat --services":                    "показать, как растут правила и работа на каждый пакет при стольких сервисах, в каждом режиме",
+	"dnat --session-affinity":            "sessionAffinity: None или ClientIP",
+	"dnat --session-affinity-timeout":    "sessionAffinityConfig.clientIP.timeoutSeconds",
+	"dnat --target-port":                 "порт эндпоинтов, когда --endpoints его не задаёт (по умолчанию 8080 из примера, иначе порт сервиса)",
+	"dnat --type":                        "spec.type: ClusterIP, NodePort или LoadBalancer (ExternalName — через --external-name)",
+
+	// grpc-skew (grpc_skew.go).
+	"grpc-skew --clients":            "клиентские поды, у каждого свой gRPC-канал",
+	"grpc-skew --duration":           "виртуальная длительность симулированного прогона",
+	"grpc-skew --kill-pod":           "остановить самый нагруженный под (больше всего соединений через ClusterIP) на середине прогона",
+	"grpc-skew --live":               "запустить настоящие серверы grpc-go, прокси наподобие DNAT и клиентов на 127.0.0.1 вместо симуляции",
+	"grpc-skew --max-connection-age": "keepalive MaxConnectionAge у серверов: GOAWAY через это время (0 — никогда, как в grpc-go по умолчанию)",
+	"grpc-skew --pods":               "поды сервера за сервисом",
+	"grpc-skew --proxy":              "также балансировать через прокси: none или envoy (каждый запрос)",
+	"grpc-skew --rpcs":               "всего унарных RPC, клиенты отправляют их по очереди",
+	"grpc-skew --scale-up":           "добавить столько подов на середине прогона",
+
+	// quiz (quiz.go).
+	"quiz --answers":    "проверить подготовленный файл ответов (YAML-список {id, answer}) и напечатать отчёт",
+	"quiz --count":      "число вопросов (0 — все)",
+	"quiz --difficulty": "только этот уровень: middle, senior или staff",
+	"quiz --exam":       "пробное собеседование: разбор только в конце, затем вердикт по каждой теме относительно уровня senior и образцовые ответы",
+	"quiz --id":         "задать именно эти вопросы (id через запятую, см. quiz list)",
+	"quiz --mistakes":   "только вопросы, последний ответ на которые набрал меньше 80 %",
+	"quiz --new":        "только вопросы, на которые ещё не отвечали",
+	"quiz --record":     "вместе с --answers: сохранить проверенные ответы в прогресс",
+	"quiz --time-limit": "завершить сеанс через это время, с живым обратным отсчётом (например, «30m»); ответ, начатый к концу времени, отбрасывается",
+	"quiz --topic":      "только эти темы (через запятую)",
+	"quiz --type":       "только эти типы вопросов: single, multi, order, numeric, text",
+	"quiz --weakest":    "сначала самые слабые темы (последние оценки взвешены по извлекаемости FSRS; без ответа считается 0)",
+}
+
+// helpRUPending lists the commands whose Long text and flags have no
+// Russian yet (their Short is translated, so lists are Russian): their
+// help shows the English description. A command leaves this list when
+// its entry is complete; a new command must not join it.
+var helpRUPending = map[string]bool{
+	"version": true, "completion": true, "completion bash": true, "completion fish": true,
+	"completion powershell": true, "completion zsh": true, "man": true, "environment": true,
+	"trace": true, "trace autoscale": true, "trace crash": true, "trace delete": true, "trace drain": true,
+	"trace node-failure": true, "trace rollout": true, "trace watch": true,
+	"quiz review": true, "quiz stats": true, "quiz list": true,
+	"task": true, "task list": true, "task start": true, "task check": true, "task solution": true,
+}
