@@ -72,8 +72,24 @@ var helpRU = map[string]helpRUText{
 	"trace delete":       {Short: "Корректное завершение: deletionTimestamp, preStop, SIGTERM, SIGKILL и гонка с удалением эндпоинта"},
 	"trace drain":        {Short: "kubectl drain: cordon, Eviction API против PodDisruptionBudget (429 и повтор), замены на других нодах"},
 	"trace node-failure": {Short: "Нода умирает: истечение Lease, NotReady/Unknown, taint unreachable, вытеснение через 300 с, замены"},
-	"trace rollout":      {Short: "Последовательное обновление (rolling update) шаг за шагом: новый ReplicaSet, масштабирование вверх и вниз, смена эндпоинтов"},
-	"trace watch":        {Short: "Контроллеры, которые делают LIST в цикле, против информеров, которые делают LIST один раз и затем WATCH: нагрузка на API-сервер"},
+	"trace preempt": {Short: "Вытеснение по приоритету: под с высоким приоритетом никуда не помещается, DefaultPreemption выбирает ноду и жертв, nominatedNodeName, корректное завершение, привязка",
+		Long: `Применяет манифесты (по умолчанию examples/preemption.yaml: PriorityClass low, medium и high и
+деплойменты, которые заполняют все рабочие ноды), ждёт, пока все поды станут Ready, и создаёт под
+«critical» с --priority-class (по умолчанию high) и запросом --cpu. Плагин допуска Priority превращает
+класс в spec.priority; ни одна нода не подходит, поэтому PostFilter планировщика, DefaultPreemption,
+ищет на каждой ноде наименьший набор подов с более низким приоритетом, удаление которых освобождает
+место (оставляя как можно больше, в первую очередь нарушителей бюджета), и выбирает ноду по критериям
+upstream по порядку: меньше всего нарушений PodDisruptionBudget, самый низкий наивысший приоритет жертв,
+наименьшая сумма приоритетов, меньше всего жертв, самый поздний старт. Планировщик записывает
+status.nominatedNodeName, ставит каждой жертве условие DisruptionTarget (PreemptionByScheduler) и
+удаляет её корректно; под привязывается, когда место освободилось. --pdb добавляет бюджет для подов
+первого деплоймента: вытеснение соблюдает его лишь насколько может (best effort).`,
+		Example: `  k8sexplain trace preempt                                  # уходит batch-под, стартовавший последним
+  k8sexplain trace preempt --pdb minAvailable=2             # бюджет уводит вытеснение на под api
+  k8sexplain trace preempt --priority-class medium --cpu 2  # ниже только batch-поды: те же правила выбора ноды`,
+	},
+	"trace rollout": {Short: "Последовательное обновление (rolling update) шаг за шагом: новый ReplicaSet, масштабирование вверх и вниз, смена эндпоинтов"},
+	"trace watch":   {Short: "Контроллеры, которые делают LIST в цикле, против информеров, которые делают LIST один раз и затем WATCH: нагрузка на API-сервер"},
 	"quorum": {
 		Short: "Кворум etcd и split brain, как их решает настоящая библиотека Raft из etcd",
 		Long: `quorum показывает, почему в управляющем слое 3 или 5 участников etcd и почему 2 — худший выбор.
@@ -188,6 +204,14 @@ var flagRU = map[string]string{
 	"--version":  "версия k8sexplain",
 
 	// trace apply (trace.go).
+	"trace preempt --cluster-cidr":                "сеть подов кластера, которую node-ipam нарезает на podCIDR нод (по умолчанию 10.244.0.0/16, шире при числе нод больше 255)",
+	"trace preempt --cpu":                         "запрос CPU вытесняющего пода",
+	"trace preempt --filename":                    "манифест, задающий сцену (можно несколько раз; по умолчанию встроенный пример)",
+	"trace preempt --node-cidr-mask-size":         "длина префикса podCIDR каждой ноды (--node-cidr-mask-size у kube-controller-manager)",
+	"trace preempt --nodes":                       "число одинаковых рабочих нод (от 1 до 10000)",
+	"trace preempt --pdb":                         "добавить PodDisruptionBudget для подов первого деплоймента: minAvailable=N или maxUnavailable=N (N или N%)",
+	"trace preempt --priority-class":              "priorityClassName вытесняющего пода (класс из манифестов или system-cluster-critical / system-node-critical)",
+	"trace preempt --scheduler-config":            "файл KubeSchedulerConfiguration (--config у kube-scheduler): плагины, веса, scoringStrategy у NodeResourcesFit (LeastAllocated, MostAllocated, RequestedToCapacityRatio)",
 	"trace apply --allow-cluster-scoped":          "применять и объекты уровня кластера (по умолчанию они отклоняются)",
 	"trace apply --at":                            "вместо шагов показать кластер в заданный момент, как его перечисляет kubectl get -A: время, как его печатает трасса (00:01.500), или номер шага (как на HTML-странице)",
 	"trace apply --cluster":                       "файл с манифестами kind: Node, которые станут рабочими нодами",

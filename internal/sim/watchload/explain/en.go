@@ -45,7 +45,7 @@ func en() map[string]string {
 		"sizes.serve": "Assumed: one response is encoded and sent at {1}, as if it had a core to itself. " +
 			"A LIST of {2} pods then takes {3} to serve, a LIST of the nodes {4}.",
 
-		"designs.title": "The two designs",
+		"designs.title": "The three designs",
 		"designs.poll": "LIST in a loop: each controller LISTs all pods, then all nodes, then sleeps {1} (wait.Until: the " +
 			"interval starts when the work ends). A plain List call sends no resourceVersion, so each is a consistent read.",
 		"designs.informer": "Informer on LIST then WATCH: each controller's Reflector LISTs once with resourceVersion=0, which the API server " +
@@ -59,7 +59,7 @@ func en() map[string]string {
 			"BOOKMARK annotated k8s.io/initial-events-end; the Reflector goes on with the same watch. The run plays it too, " +
 			"as the column \"streaming list\": the same objects cross the wire, with one request fewer per resource, and " +
 			"the API server never builds a whole list response.",
-		"designs.both": "Both: {1}, each with its own client and client-go's default limiter (QPS 5, burst 10). The loops " +
+		"designs.both": "In all three: {1}, each with its own client and client-go's default limiter (QPS 5, burst 10). The loops " +
 			"have been running for a while, each at a random point of its loop; the informers start at random moments in " +
 			"the first second, as after a rollout, so their start-up is in the run too. The run is seeded: the same flags " +
 			"print the same numbers.",
