@@ -67,10 +67,24 @@ var helpRU = map[string]helpRUText{
   helm template ./chart | k8sexplain trace apply -
   k8sexplain trace apply app.yaml --kubeconfig ~/.kube/config --compare   # ваш кластер рядом с симуляцией`,
 	},
-	"trace autoscale":    {Short: "HorizontalPodAutoscaler под кривой нагрузки: метрики, формула числа реплик, окна и политики, каждая синхронизация"},
-	"trace crash":        {Short: "Контейнер падает: перезапускается только он, с задержками CrashLoopBackOff, а IP пода остаётся (pause)"},
-	"trace delete":       {Short: "Корректное завершение: deletionTimestamp, preStop, SIGTERM, SIGKILL и гонка с удалением эндпоинта"},
-	"trace drain":        {Short: "kubectl drain: cordon, Eviction API против PodDisruptionBudget (429 и повтор), замены на других нодах"},
+	"trace autoscale": {Short: "HorizontalPodAutoscaler под кривой нагрузки: метрики, формула числа реплик, окна и политики, каждая синхронизация"},
+	"trace crash":     {Short: "Контейнер падает: перезапускается только он, с задержками CrashLoopBackOff, а IP пода остаётся (pause)"},
+	"trace delete":    {Short: "Корректное завершение: deletionTimestamp, preStop, SIGTERM, SIGKILL и гонка с удалением эндпоинта"},
+	"trace drain": {Short: "kubectl drain: cordon, Eviction API против PodDisruptionBudget (429 и повтор), замены на других нодах",
+		Long: `Применяет манифесты (файлы после NODE или -f; по умолчанию examples/app.yaml), ждёт, пока все поды
+станут Ready, и выполняет ` + "`kubectl drain NODE`" + ` так, как это делает kubectl v1.37: помечает ноду
+недоступной для планирования (PATCH spec.unschedulable; контроллер жизненного цикла нод добавляет taint
+node.kubernetes.io/unschedulable:NoSchedule), перечисляет поды ноды и фильтрует их (поды DaemonSet, поды
+с emptyDir и поды без контроллера отклоняются без --ignore-daemonsets, --delete-emptydir-data, --force),
+затем отправляет Eviction (POST) для каждого пода. API-сервер спрашивает PodDisruptionBudget пода, статус
+которого ведёт контроллер disruption: если допустимых нарушений не осталось, он отвечает 429
+TooManyRequests, и kubectl повторяет каждые 5 с, пока замена от ReplicaSet — запланированная на другую
+ноду — не станет Ready. --pdb добавляет бюджет для подов деплоймента; --disable-eviction удаляет поды
+вместо вытеснения, в обход любого бюджета.`,
+		Example: `  k8sexplain trace drain node-a --nodes 2 --pdb minAvailable=2    # 429, повтор, затем успех
+  k8sexplain trace drain node-b examples/app.yaml --pdb maxUnavailable=0 --timeout 30s
+  k8sexplain trace drain node-a --nodes 2 --pdb minAvailable=2 --disable-eviction`,
+	},
 	"trace node-failure": {Short: "Нода умирает: истечение Lease, NotReady/Unknown, taint unreachable, вытеснение через 300 с, замены"},
 	"trace preempt": {Short: "Вытеснение по приоритету: под с высоким приоритетом никуда не помещается, DefaultPreemption выбирает ноду и жертв, nominatedNodeName, корректное завершение, привязка",
 		Long: `Применяет манифесты (по умолчанию examples/preemption.yaml: PriorityClass low, medium и high и
@@ -212,6 +226,17 @@ var flagRU = map[string]string{
 	"trace preempt --pdb":                         "добавить PodDisruptionBudget для подов первого деплоймента: minAvailable=N или maxUnavailable=N (N или N%)",
 	"trace preempt --priority-class":              "priorityClassName вытесняющего пода (класс из манифестов или system-cluster-critical / system-node-critical)",
 	"trace preempt --scheduler-config":            "файл KubeSchedulerConfiguration (--config у kube-scheduler): плагины, веса, scoringStrategy у NodeResourcesFit (LeastAllocated, MostAllocated, RequestedToCapacityRatio)",
+	"trace drain --cluster-cidr":                  "сеть подов кластера, которую node-ipam нарезает на podCIDR нод (по умолчанию 10.244.0.0/16, шире при числе нод больше 255)",
+	"trace drain --delete-emptydir-data":          "отпустить и поды с томами emptyDir (kubectl drain --delete-emptydir-data)",
+	"trace drain --disable-eviction":              "удалять поды вместо вытеснения (kubectl drain --disable-eviction: бюджет не спрашивается)",
+	"trace drain --filename":                      "манифест, задающий сцену (можно несколько раз; по умолчанию встроенный пример examples/app.yaml)",
+	"trace drain --force":                         "удалять и поды, которыми не управляет ни один контроллер (kubectl drain --force)",
+	"trace drain --ignore-daemonsets":             "оставить поды, которыми управляет DaemonSet (kubectl drain --ignore-daemonsets)",
+	"trace drain --node-cidr-mask-size":           "длина префикса podCIDR каждой ноды (--node-cidr-mask-size у kube-controller-manager)",
+	"trace drain --nodes":                         "число одинаковых рабочих нод (от 1 до 10000)",
+	"trace drain --pdb":                           "добавить PodDisruptionBudget для подов деплоймента: minAvailable=N или maxUnavailable=N (N или N%)",
+	"trace drain --scheduler-config":              "файл KubeSchedulerConfiguration (--config у kube-scheduler): плагины, веса, scoringStrategy у NodeResourcesFit (LeastAllocated, MostAllocated, RequestedToCapacityRatio)",
+	"trace drain --timeout":                       "сдаться через это время (kubectl drain --timeout; 0 — ждать бесконечно, история останавливается через 10 минут)",
 	"trace apply --allow-cluster-scoped":          "применять и объекты уровня кластера (по умолчанию они отклоняются)",
 	"trace apply --at":                            "вместо шагов показать кластер в заданный момент, как его перечисляет kubectl get -A: время, как его печатает трасса (00:01.500), или номер шага (как на HTML-странице)",
 	"trace apply --cluster":                       "файл с манифестами kind: Node, которые станут рабочими нодами",
@@ -304,7 +329,7 @@ var flagRU = map[string]string{
 var helpRUPending = map[string]bool{
 	"version": true, "completion": true, "completion bash": true, "completion fish": true,
 	"completion powershell": true, "completion zsh": true, "man": true, "environment": true,
-	"trace": true, "trace autoscale": true, "trace crash": true, "trace delete": true, "trace drain": true,
+	"trace": true, "trace autoscale": true, "trace crash": true, "trace delete": true,
 	"trace node-failure": true, "trace rollout": true, "trace watch": true,
 	"quiz review": true, "quiz stats": true, "quiz list": true,
 	"task": true, "task list": true, "task start": true, "task check": true, "task solution": true,
