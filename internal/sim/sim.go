@@ -183,14 +183,9 @@ func NewCluster(cfg Config) (*Cluster, error) {
 		api.OnCommit = c.logState
 	}
 	if hook := cfg.OnCommit; hook != nil {
-		prev := api.OnCommit
-		api.OnCommit = func(ev apiserver.Event) {
-			if prev != nil {
-				prev(ev)
-			}
-			hook(string(ev.Type), ev.Rev, apiserver.MetaKey(ev.Obj), ev.Obj)
-		}
-		api.OnEvent = func(ev apiserver.Event) { hook(string(ev.Type), ev.Rev, apiserver.MetaKey(ev.Obj), ev.Obj) }
+		tell := func(ev apiserver.Event) { hook(string(ev.Type), ev.Rev, apiserver.MetaKey(ev.Obj), ev.Obj) }
+		c.addCommitHook(tell)
+		api.OnEvent = tell
 	}
 	return c, nil
 }

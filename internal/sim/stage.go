@@ -142,11 +142,19 @@ func NeedsStatefulSets(objs []manifest.Object) bool {
 // cluster went through (the fewest pods available during a rollout), not
 // only where it ended. f must not change the object.
 func (c *Cluster) OnCommit(f func(obj runtime.Object, deleted bool)) {
+	c.addCommitHook(func(ev apiserver.Event) { f(ev.Obj, ev.Type == apiserver.Deleted) })
+}
+
+// addCommitHook chains f after the API server's commit hooks already set
+// (the state log, Config.OnCommit, a task's history), in that order.
+func (c *Cluster) addCommitHook(f func(apiserver.Event)) {
 	prev := c.api.OnCommit
+	if prev == nil {
+		c.api.OnCommit = f
+		return
+	}
 	c.api.OnCommit = func(ev apiserver.Event) {
-		if prev != nil {
-			prev(ev)
-		}
-		f(ev.Obj, ev.Type == apiserver.Deleted)
+		prev(ev)
+		f(ev)
 	}
 }
