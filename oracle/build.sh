@@ -12,7 +12,7 @@
 #
 # Usage: oracle/build.sh [k8s-version]   (default: the k8s.io/api version in go.mod, v0.X.Y -> v1.X.Y)
 #        ORACLE_ONLY="hashcheck" oracle/build.sh   builds only the named binaries
-# ORACLE_BUILD_P=N sets go build -p (default 1).
+# ORACLE_BUILD_P=N sets go build -p (default 1); ORACLE_NICE=N its nice level (default 19).
 # Cold: 15-40 minutes on 2 idle cores, over an hour on a loaded shared machine
 # (README has the measured times; containerd alone took 84 minutes at nice 19
 # under load average 25-50). Warm: seconds. No -trimpath:
@@ -77,7 +77,7 @@ for c in ${ORACLE_K8S_ORDER:-kube-apiserver kube-controller-manager kube-schedul
 	if want "$c"; then
 		k8s_module
 		log "building $c $ver"
-		nice -n 19 go build -p "${ORACLE_BUILD_P:-1}" -o "$bin/$c.tmp" "k8s.io/kubernetes/cmd/$c"
+		nice -n "${ORACLE_NICE:-19}" go build -p "${ORACLE_BUILD_P:-1}" -o "$bin/$c.tmp" "k8s.io/kubernetes/cmd/$c"
 		mv "$bin/$c.tmp" "$bin/$c"
 	fi
 done
@@ -88,7 +88,7 @@ if want hashcheck || { [ -z "${ORACLE_ONLY:-}" ] && [ "$here/hashcheck/main.go" 
 	mkdir -p "$cache/k8s/hashcheck"
 	cp "$here/hashcheck/main.go" "$cache/k8s/hashcheck/main.go"
 	log "building hashcheck"
-	(cd "$cache/k8s" && nice -n 19 go build -p "${ORACLE_BUILD_P:-1}" -tags oraclebuild -o "$bin/hashcheck.tmp" ./hashcheck)
+	(cd "$cache/k8s" && nice -n "${ORACLE_NICE:-19}" go build -p "${ORACLE_BUILD_P:-1}" -tags oraclebuild -o "$bin/hashcheck.tmp" ./hashcheck)
 	mv "$bin/hashcheck.tmp" "$bin/hashcheck"
 fi
 
@@ -100,7 +100,7 @@ if want etcd; then
 		go get go.etcd.io/etcd/server/v3@"$etcd_ver"
 	fi
 	log "building etcd $etcd_ver"
-	nice -n 19 go build -p "${ORACLE_BUILD_P:-1}" -o "$bin/etcd.tmp" go.etcd.io/etcd/server/v3
+	nice -n "${ORACLE_NICE:-19}" go build -p "${ORACLE_BUILD_P:-1}" -o "$bin/etcd.tmp" go.etcd.io/etcd/server/v3
 	mv "$bin/etcd.tmp" "$bin/etcd"
 fi
 
@@ -112,7 +112,7 @@ if want kwok; then
 		go get sigs.k8s.io/kwok/cmd/kwok@"$kwok_ver"
 	fi
 	log "building kwok $kwok_ver"
-	nice -n 19 go build -p "${ORACLE_BUILD_P:-1}" -o "$bin/kwok.tmp" sigs.k8s.io/kwok/cmd/kwok
+	nice -n "${ORACLE_NICE:-19}" go build -p "${ORACLE_BUILD_P:-1}" -o "$bin/kwok.tmp" sigs.k8s.io/kwok/cmd/kwok
 	mv "$bin/kwok.tmp" "$bin/kwok"
 fi
 # --- the real node (issue 24): containerd + ctr + runc shim, runc, registry
@@ -133,7 +133,7 @@ for c in containerd ctr containerd-shim-runc-v2; do
 		# no_btrfs: the btrfs snapshotter needs btrfs headers; the node uses overlayfs or native
 		cgo=1
 		[ "$c" = containerd-shim-runc-v2 ] && cgo=0
-		CGO_ENABLED=$cgo nice -n 19 go build -p "${ORACLE_BUILD_P:-1}" -tags no_btrfs \
+		CGO_ENABLED=$cgo nice -n "${ORACLE_NICE:-19}" go build -p "${ORACLE_BUILD_P:-1}" -tags no_btrfs \
 			-ldflags "-X github.com/containerd/containerd/v2/version.Version=$containerd_ver" \
 			-o "$bin/$c.tmp" "github.com/containerd/containerd/v2/cmd/$c"
 		mv "$bin/$c.tmp" "$bin/$c"
@@ -159,14 +159,14 @@ if want runc; then
 	node_debs
 	own_module runc "$runc_ver" github.com/opencontainers/runc
 	log "building runc $runc_ver"
-	CGO_ENABLED=1 nice -n 19 go build -p "${ORACLE_BUILD_P:-1}" -tags seccomp \
+	CGO_ENABLED=1 nice -n "${ORACLE_NICE:-19}" go build -p "${ORACLE_BUILD_P:-1}" -tags seccomp \
 		-ldflags "-X main.version=${runc_ver#v}" -o "$bin/runc.tmp" github.com/opencontainers/runc
 	mv "$bin/runc.tmp" "$bin/runc"
 fi
 if want registry; then
 	own_module registry "$registry_ver" github.com/distribution/distribution/v3/cmd/registry
 	log "building registry $registry_ver"
-	nice -n 19 go build -p "${ORACLE_BUILD_P:-1}" -o "$bin/registry.tmp" github.com/distribution/distribution/v3/cmd/registry
+	nice -n "${ORACLE_NICE:-19}" go build -p "${ORACLE_BUILD_P:-1}" -o "$bin/registry.tmp" github.com/distribution/distribution/v3/cmd/registry
 	mv "$bin/registry.tmp" "$bin/registry"
 fi
 if [ -z "${ORACLE_ONLY:-}" ] || [[ " $ORACLE_ONLY " == *" kubelet "* ]]; then
