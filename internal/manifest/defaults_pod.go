@@ -118,6 +118,20 @@ func (d *defaulter) container(c *corev1.Container, path string) {
 	d.probe(c.StartupProbe, path+".startupProbe")
 	d.probe(c.LivenessProbe, path+".livenessProbe")
 	d.probe(c.ReadinessProbe, path+".readinessProbe")
+	// hooks' httpGet too (zz_generated.defaults.go: SetDefaults_HTTPGetAction
+	// on lifecycle.postStart/preStop; the oracle's hash of prestop.yaml)
+	if l := c.Lifecycle; l != nil {
+		d.httpGet(l.PostStart, path+".lifecycle.postStart")
+		d.httpGet(l.PreStop, path+".lifecycle.preStop")
+	}
+}
+
+func (d *defaulter) httpGet(h *corev1.LifecycleHandler, path string) {
+	if h == nil || h.HTTPGet == nil {
+		return
+	}
+	d.str(&h.HTTPGet.Path, "/", path+".httpGet.path")
+	d.str((*string)(&h.HTTPGet.Scheme), string(corev1.URISchemeHTTP), path+".httpGet.scheme")
 }
 
 func (d *defaulter) probe(p *corev1.Probe, path string) {

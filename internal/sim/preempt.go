@@ -93,7 +93,12 @@ func (s *schedAgent) postFilter(pod *corev1.Pod, res scheduler.Result) (string, 
 	victims := best.Victims
 	node := best.Node
 	s.eng.Go(func(p *engine.Proc) { s.evictVictims(p, pod, node, victims) })
-	return node, scheduler.WithoutPostFilter(res.Message)
+	// Since v1.37 the Success status carries a message, which FitError
+	// appends as any PostFilter's ("preemption: found a potential
+	// placement…": framework/preemption/preemption.go Preempt,
+	// kubernetes#140180; the oracle's preemption recording).
+	return node, fmt.Sprintf("%s preemption: found a potential placement for pod on node %s, preempting %d victims",
+		scheduler.WithoutPostFilter(res.Message), node, len(victims))
 }
 
 // victimNames lists victims with their priorities, a phrase per pod.

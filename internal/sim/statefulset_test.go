@@ -29,7 +29,7 @@ func TestStatefulSetOrderedStart(t *testing.T) {
 	ready := map[string]int{}
 	for i, s := range tr.Steps {
 		switch {
-		case s.Kind == "event" && s.Get("reason") == "SuccessfulCreate" && strings.HasPrefix(s.Get("message"), "create "):
+		case s.Kind == "event" && s.Get("reason") == "SuccessfulCreate" && strings.HasPrefix(s.Get("message"), "Create "):
 			order = append(order, s.Get("message"))
 		case s.Kind == "endpointslice.update" || s.Kind == "endpointslice.create":
 			for _, pod := range []string{"web-0", "web-1", "web-2"} {
@@ -40,9 +40,9 @@ func TestStatefulSetOrderedStart(t *testing.T) {
 		}
 	}
 	want := []string{
-		"create Claim www-web-0 Pod web-0 in StatefulSet web success", "create Pod web-0 in StatefulSet web successful",
-		"create Claim www-web-1 Pod web-1 in StatefulSet web success", "create Pod web-1 in StatefulSet web successful",
-		"create Claim www-web-2 Pod web-2 in StatefulSet web success", "create Pod web-2 in StatefulSet web successful",
+		"Create Claim www-web-0 Pod web-0 in StatefulSet web success", "Create Pod web-0 in StatefulSet web successful",
+		"Create Claim www-web-1 Pod web-1 in StatefulSet web success", "Create Pod web-1 in StatefulSet web successful",
+		"Create Claim www-web-2 Pod web-2 in StatefulSet web success", "Create Pod web-2 in StatefulSet web successful",
 	}
 	if strings.Join(order, "|") != strings.Join(want, "|") {
 		t.Fatalf("events:\n%s\nwant:\n%s", strings.Join(order, "\n"), strings.Join(want, "\n"))

@@ -247,6 +247,11 @@ func (s *Server) allocateClusterIP(c *Client, svc *corev1.Service, step func(str
 		svc.Spec.IPFamilies = []corev1.IPFamily{corev1.IPv4Protocol}
 	}
 	if svc.Spec.ClusterIP == corev1.ClusterIPNone {
+		// a headless Service stores clusterIPs [None] too (service storage
+		// normalizeClusterIPs; the oracle's statefulset recording)
+		if len(svc.Spec.ClusterIPs) == 0 {
+			svc.Spec.ClusterIPs = []string{corev1.ClusterIPNone}
+		}
 		step("apiserver.clusterip", "ip", "None", "families", "IPv4", "policy", string(*svc.Spec.IPFamilyPolicy), "key", "-")
 		return nil, nil
 	}

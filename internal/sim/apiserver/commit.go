@@ -255,6 +255,11 @@ func (s *Server) bind(c *Client, r *request, done Done, step func(trace.Phase, s
 				Message: fmt.Sprintf("Operation cannot be fulfilled on pods/binding %q: pod %s is already assigned to node %q", r.name, r.name, pod.Spec.NodeName)}
 		}
 		pod.Spec.NodeName = r.node
+		// ClearingNominatedNodeNameAfterBinding, on by default since v1.35
+		// (kubernetes#135103; pkg/registry/core/pod/storage
+		// setPodNodeAndMetadata): a bound pod keeps no nomination. The
+		// oracle's preemption recording shows the preemptor without one.
+		pod.Status.NominatedNodeName = ""
 		SetPodCondition(pod, corev1.PodCondition{Type: corev1.PodScheduled, Status: corev1.ConditionTrue})
 		StampConditions(&cur.obj.(*corev1.Pod).Status, &pod.Status, pod.Generation, s.eng.Now())
 		return pod, nil

@@ -18,6 +18,7 @@ package apiserver
 
 import (
 	"fmt"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"maps"
 	"net/http"
 	"slices"
@@ -483,10 +484,12 @@ func (s *Server) logWrite(c *Client, rp *request, done Done) Done {
 		default:
 			w.Code = http.StatusOK
 		}
-		if obj != nil {
-			w.Namespace, w.Name = Meta(obj).GetNamespace(), Meta(obj).GetName()
+		if m, err := meta.Accessor(obj); obj != nil && err == nil {
+			w.Namespace, w.Name = m.GetNamespace(), m.GetName()
 			w.Object = obj.DeepCopyObject() // as stored now, whatever happens to it later
 		}
+		// else a Status answers (pods/eviction): nothing stored, the
+		// request names the object
 		s.Writes = append(s.Writes, w)
 		if done != nil {
 			done(obj, st)

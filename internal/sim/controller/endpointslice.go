@@ -297,7 +297,7 @@ func (e *EndpointSlice) desiredSlice(k string, svc *corev1.Service, st *svcSlice
 	ready := 0
 	obj.Endpoints = make([]discoveryv1.Endpoint, 0, len(sel))
 	for _, m := range sel {
-		pe := st.endpoint(m.name, m.pod)
+		pe := st.endpoint(m.name, m.pod, svc)
 		obj.Endpoints = append(obj.Endpoints, pe.ep)
 		if *pe.ep.Conditions.Ready {
 			ready++
@@ -316,8 +316,8 @@ func (e *EndpointSlice) desiredSlice(k string, svc *corev1.Service, st *svcSlice
 	} else {
 		obj.Namespace = svc.Namespace
 		obj.GenerateName = svc.Name + "-"
-		obj.Labels = map[string]string{discoveryv1.LabelServiceName: svc.Name, discoveryv1.LabelManagedBy: "endpointslice-controller.k8s.io"}
 	}
+	obj.Labels = sliceLabels(svc)
 	e.Writes++
 	kind := "endpointslice.update"
 	if sl.obj == nil {
@@ -332,7 +332,7 @@ func (e *EndpointSlice) desiredSlice(k string, svc *corev1.Service, st *svcSlice
 
 // endpoint is podToEndpoint (reconciler's utils.go): the pod's entry,
 // reused while what it shows has not changed.
-func (st *svcSlices) endpoint(n string, p *corev1.Pod) *podEndpoint {
+func (st *svcSlices) endpoint(n string, p *corev1.Pod, svc *corev1.Service) *podEndpoint {
 	isReady := PodReady(p) && p.DeletionTimestamp == nil
 	serving := PodReady(p)
 	term := p.DeletionTimestamp != nil
@@ -345,6 +345,12 @@ func (st *svcSlices) endpoint(n string, p *corev1.Pod) *podEndpoint {
 			NodeName:   &node,
 			TargetRef:  &corev1.ObjectReference{Kind: "Pod", Namespace: p.Namespace, Name: p.Name, UID: p.UID},
 		}}
+		// a pod with a hostname in the Service's subdomain (a StatefulSet's
+		// pods) is named by it (endpointslice utils.go podToEndpoint,
+		// ShouldSetHostname): the per-pod DNS record web-0.nginx.…
+		if p.Spec.Hostname != "" && p.Spec.Subdomain == svc.Name && p.Namespace == svc.Namespace {
+			pe.ep.Hostname = &p.Spec.Hostname
+		}
 		st.eps[n] = pe
 	}
 	return pe
@@ -432,4 +438,23 @@ func flag(b bool) byte {
 		return 1
 	}
 	return 0
+}
+
+// sliceLabels are a slice's labels: the Service's own, then the headless
+// marker and the two reserved ones (k8s.io/endpointslice v0.37 utils.go
+// setEndpointSliceLabels; the oracle's statefulset recording shows app:
+// nginx copied from the Service).
+func sliceLabels(svc *corev1.Service) map[string]string {
+	l := make(map[string]string, len(svc.Labels)+3)
+	for k, v := range svc.Labels {
+		if k != discoveryv1.LabelServiceName && k != discoveryv1.LabelManagedBy && k != corev1.IsHeadlessService {
+			l[k] = v
+		}
+	}
+	if svc.Spec.ClusterIP == corev1.ClusterIPNone || svc.Spec.ClusterIP == "" {
+		l[corev1.IsHeadlessService] = ""
+	}
+	l[discoveryv1.LabelServiceName] = svc.Name
+	l[discoveryv1.LabelManagedBy] = "endpointslice-controller.k8s.io"
+	return l
 }

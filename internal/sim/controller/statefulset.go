@@ -196,10 +196,10 @@ func (s *StatefulSet) sync(p *engine.Proc, key string) error {
 		}
 		s.deleted[pod.Namespace+"/"+pod.Name] = true
 		if _, err := s.c.In(p).Delete(apiserver.ResourceOf(pod), pod.Namespace, pod.Name); err != nil {
-			s.c.Event(trace.PhaseController, set, corev1.EventTypeWarning, "FailedDelete", fmt.Sprintf("delete Pod %s in StatefulSet %s failed error: %s", pod.Name, set.Name, err.Message))
+			s.c.Event(trace.PhaseController, set, corev1.EventTypeWarning, "FailedDelete", fmt.Sprintf("Delete Pod %s in StatefulSet %s failed error: %s", pod.Name, set.Name, err.Message))
 			return err
 		}
-		s.c.Event(trace.PhaseController, set, corev1.EventTypeNormal, "SuccessfulDelete", fmt.Sprintf("delete Pod %s in StatefulSet %s successful", pod.Name, set.Name))
+		s.c.Event(trace.PhaseController, set, corev1.EventTypeNormal, "SuccessfulDelete", fmt.Sprintf("Delete Pod %s in StatefulSet %s successful", pod.Name, set.Name))
 		if ordered {
 			break
 		}
@@ -238,10 +238,10 @@ func (s *StatefulSet) rollingUpdate(p *engine.Proc, set *appsv1.StatefulSet, rev
 			Fields: trace.F("set", set.Name, "pod", pod.Name, "from", pod.Labels[RevisionHashLabel], "to", rev, "partition", partition)})
 		s.deleted[pod.Namespace+"/"+pod.Name] = true
 		if _, err := s.c.In(p).Delete(apiserver.ResourceOf(pod), pod.Namespace, pod.Name); err != nil {
-			s.c.Event(trace.PhaseController, set, corev1.EventTypeWarning, "FailedDelete", fmt.Sprintf("delete Pod %s in StatefulSet %s failed error: %s", pod.Name, set.Name, err.Message))
+			s.c.Event(trace.PhaseController, set, corev1.EventTypeWarning, "FailedDelete", fmt.Sprintf("Delete Pod %s in StatefulSet %s failed error: %s", pod.Name, set.Name, err.Message))
 			return true, err
 		}
-		s.c.Event(trace.PhaseController, set, corev1.EventTypeNormal, "SuccessfulDelete", fmt.Sprintf("delete Pod %s in StatefulSet %s successful", pod.Name, set.Name))
+		s.c.Event(trace.PhaseController, set, corev1.EventTypeNormal, "SuccessfulDelete", fmt.Sprintf("Delete Pod %s in StatefulSet %s successful", pod.Name, set.Name))
 		return true, nil
 	}
 	return false, nil
@@ -297,23 +297,26 @@ func (s *StatefulSet) createPod(p *engine.Proc, set *appsv1.StatefulSet, rev str
 		claim.Spec = *tmpl.Spec.DeepCopy()
 		if _, err := s.c.In(p).Create(claim); err != nil && err.Reason != "AlreadyExists" {
 			s.c.Event(trace.PhaseController, set, corev1.EventTypeWarning, "FailedCreate",
-				fmt.Sprintf("create Claim %s for Pod %s in StatefulSet %s failed error: %s", claim.Name, pod.Name, set.Name, err.Message))
+				fmt.Sprintf("Create Claim %s for Pod %s in StatefulSet %s failed error: %s", claim.Name, pod.Name, set.Name, err.Message))
 			return nil, err
 		}
 		s.claims[claim.Namespace+"/"+claim.Name] = true
 		s.c.Event(trace.PhaseController, set, corev1.EventTypeNormal, "SuccessfulCreate",
-			fmt.Sprintf("create Claim %s Pod %s in StatefulSet %s success", claim.Name, pod.Name, set.Name))
+			fmt.Sprintf("Create Claim %s Pod %s in StatefulSet %s success", claim.Name, pod.Name, set.Name))
 	}
 	s.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: s.c.Actor, Kind: "statefulset.create", Object: "pods/" + set.Namespace + "/" + pod.Name,
 		Fields: trace.F("set", set.Name, "pod", pod.Name, "ordinal", ordinal, "policy", string(set.Spec.PodManagementPolicy))})
 	obj, err := s.c.In(p).Create(pod)
+	// v1.37's recordPodEvent/recordClaimEvent title-case the verb in the
+	// message too ("Create Pod web-0 in StatefulSet web successful":
+	// stateful_pod_control.go, cases.Title; the oracle's statefulset recording)
 	if err != nil {
 		s.c.Event(trace.PhaseController, set, corev1.EventTypeWarning, "FailedCreate",
-			fmt.Sprintf("create Pod %s in StatefulSet %s failed error: %s", pod.Name, set.Name, err.Message))
+			fmt.Sprintf("Create Pod %s in StatefulSet %s failed error: %s", pod.Name, set.Name, err.Message))
 		return nil, err
 	}
 	s.c.Event(trace.PhaseController, set, corev1.EventTypeNormal, "SuccessfulCreate",
-		fmt.Sprintf("create Pod %s in StatefulSet %s successful", pod.Name, set.Name))
+		fmt.Sprintf("Create Pod %s in StatefulSet %s successful", pod.Name, set.Name))
 	return obj.(*corev1.Pod), nil
 }
 

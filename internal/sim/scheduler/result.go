@@ -205,8 +205,8 @@ func failureMessage(pod *corev1.Pod, numAll int, verdicts []NodeVerdict, dra boo
 }
 
 // WithoutPostFilter is a FailedScheduling message without its PostFilter
-// sentence: what FitError.Error prints when preemption succeeded (its
-// Success status has no message) or when the scheduler adds its own.
+// sentence, for the scheduler to add its own: preemption's success
+// message, or why a pod is not eligible.
 func WithoutPostFilter(msg string) string {
 	for _, cut := range []string{" no new claims to deallocate, preemption: ", " preemption: "} {
 		if i := strings.Index(msg, cut); i >= 0 {
