@@ -109,8 +109,9 @@
 // when it has 5+ letters. Negation words and numbers match only exactly. A
 // phrase matches its words in order with at most one extra word between.
 // Russian IT slang and transliterations also read as the English term
-// (ruSlang: "шедулер" is "scheduler", "ноду" is "node", "кублет" is
-// "kubelet"), so English patterns meet Russian speech. The words of one
+// (ruSlang in slang.go: "шедулер" is "scheduler", "ноду" is "node",
+// "выпилить" is "remove"), and Russian number words read as digits
+// ("пяти" is "5"), so English patterns meet Russian speech. The words of one
 // match stand at most 12 apart (8 for a misconception), plus 2 per group
 // beyond two.
 //

@@ -139,6 +139,22 @@ func TestClassRussianSlang(t *testing.T) {
 		{"апи-сервер хранит объект", "ru", Stated},
 		{"реплика создаёт поды", "ru", Missing},
 	})
+	// colloquial verbs read as the English term: "выпилить replicas",
+	// "овнер поля"; a negation still flips them
+	q = concept([]string{"remove|delete + replicas", "hpa + owner"}, []string{"убра|удал + replicas", "hpa + владе"}, nil, nil)
+	runClass(t, q, []classCase{
+		{"выпилить replicas из манифеста", "ru", Stated},
+		{"овнер поля — HPA", "ru", Stated},
+		{"replicas не выпиливаем", "ru", Contradicted},
+		{"выпить чаю и ждать, пока replicas сойдутся", "ru", Missing},
+	})
+	// Russian number words read as their digits
+	q = concept([]string{"5|five + members"}, []string{"placeholder + placeholder"}, nil, nil)
+	runClass(t, q, []classCase{
+		{"ставьте пять members", "ru", Stated},
+		{"из пяти members можно потерять двух", "ru", Stated},
+		{"пятница, members отдыхают", "ru", Missing},
+	})
 }
 
 // Russian sentences with English nouns and verbs: the English and Russian
