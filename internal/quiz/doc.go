@@ -116,7 +116,10 @@
 // beyond two.
 //
 // Clauses: an answer is split at sentence ends (". " or a final dot, "!",
-// "?", new lines), at ";" and ":" outside parentheses, at commas outside
+// "?", new lines), at ";" and ":" outside parentheses (except after a
+// heading of one to three words without a negation, which stays the
+// subject of what follows: "Компакция: дропает старые ревизии",
+// "Fix: drop replicas from the manifest"), at commas outside
 // parentheses unless the next word opens a subordinate clause of the same
 // statement (when, once, until, unless, because, since, if, so, which,
 // that, after, before, as, where, who, till, otherwise; когда, если, пока,
@@ -128,7 +131,8 @@
 // negate the clause after them ("use informers rather than polling").
 // A clause of six or more terms without a function word or a Russian verb
 // (operators such as "→", "=", "+" or a spaced dash make it a statement)
-// is a keyword list and states nothing, with or without commas.
+// is a keyword list and states nothing, with or without commas (after a
+// heading, the words after the colon are checked).
 //
 // Polarity: the words a pattern matched plus up to five before and two
 // after (not across and/и/also/также, nor across a comma, dash, slash or

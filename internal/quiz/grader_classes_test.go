@@ -255,3 +255,20 @@ func TestClassRoleSwap(t *testing.T) {
 		{"он сам может быть вытеснен подом с более высоким приоритетом", "ru", Missing},
 	})
 }
+
+// A short heading before a colon is the subject of the clause after it
+// ("Компакция: дропает старые ревизии"); a negation is no heading, and a
+// list after a heading is still a list.
+func TestClassHeadings(t *testing.T) {
+	q := concept([]string{"compaction + drops|removes + revisions"}, []string{"компакц + удаля|дроп + ревизи"}, nil, nil)
+	runClass(t, q, []classCase{
+		{"Compaction: drops old revisions; defrag: returns space.", "en", Stated},
+		{"Компакция: дропает MVCC-ревизии < N, файл не худеет", "ru", Stated},
+		{"Компакция: не удаляет ревизии", "ru", Contradicted},
+		{"Compaction: the apiserver triggers it. It drops old revisions.", "en", Missing},
+		{"Компакция: ревизии удаление дроп bbolt freelist NOSPACE", "ru", Missing},
+	})
+	if cls := clauses("Нет: компакция удаляет ревизии"); len(cls) != 2 {
+		t.Errorf("a negation before a colon read as a heading: %d clauses", len(cls))
+	}
+}

@@ -87,8 +87,8 @@ var (
 func clauses(s string) []clause {
 	var ws []wordTok
 	// boundaries[i] is true if a hard boundary precedes word i; comma[i] if a comma does.
-	var hard, comma, soft, sentEnd []bool
-	pendingHard, pendingComma, pendingSoft, pendingSent := false, false, false, false
+	var hard, comma, soft, sentEnd, colon []bool
+	pendingHard, pendingComma, pendingSoft, pendingSent, pendingColon := false, false, false, false, false
 	depth := 0 // inside parentheses only a sentence end splits
 	// runes and their byte offsets (an invalid byte is one U+FFFD of size 1)
 	var rs []rune
@@ -119,7 +119,8 @@ func clauses(s string) []clause {
 			comma = append(comma, pendingComma)
 			soft = append(soft, pendingSoft || pendingComma)
 			sentEnd = append(sentEnd, pendingSent)
-			pendingHard, pendingComma, pendingSoft, pendingSent = false, false, false, false
+			colon = append(colon, pendingColon)
+			pendingHard, pendingComma, pendingSoft, pendingSent, pendingColon = false, false, false, false, false
 			i = j
 			continue
 		}
@@ -135,6 +136,7 @@ func clauses(s string) []clause {
 		case ';', ':':
 			if depth == 0 {
 				pendingHard = true
+				pendingColon = r == ':'
 			}
 			pendingSoft = true
 		case '!', '?', '\n':
@@ -156,7 +158,8 @@ func clauses(s string) []clause {
 				comma = append(comma, pendingComma)
 				soft = append(soft, pendingSoft || pendingComma)
 				sentEnd = append(sentEnd, pendingSent)
-				pendingHard, pendingComma, pendingSoft, pendingSent = false, false, false, false
+				colon = append(colon, pendingColon)
+				pendingHard, pendingComma, pendingSoft, pendingSent, pendingColon = false, false, false, false, false
 			}
 		}
 		i++
@@ -171,13 +174,18 @@ func clauses(s string) []clause {
 	var out []clause
 	sent := 0
 	cur := clause{start: -1}
+	body := -1 // after a heading, the byte offset of the words it heads
 	flush := func() {
 		if len(cur.toks) > 0 {
-			cur.list = isKeywordList(s[cur.start:cur.end])
+			from := cur.start
+			if body >= 0 {
+				from = body
+			}
+			cur.list = isKeywordList(s[from:cur.end])
 			cur.sent = sent
 			out = append(out, cur)
 		}
-		cur = clause{start: -1}
+		cur, body = clause{start: -1}, -1
 	}
 	for i := 0; i < len(ws); i++ {
 		w := ws[i]
@@ -186,6 +194,12 @@ func clauses(s string) []clause {
 			sent++
 		}
 		split := hard[i] || comma[i] && !subordinators[w.raw]
+		if split && colon[i] && !sentEnd[i] && isHeading(cur) {
+			// "Компакция: дропает старые ревизии", "Fix: drop replicas
+			// from the manifest": a heading names the subject of what
+			// follows the colon, so it stays in that clause
+			split, body = false, w.start
+		}
 		if split {
 			flush()
 		}
@@ -215,6 +229,25 @@ func clauses(s string) []clause {
 	}
 	flush()
 	return out
+}
+
+// maxHeadingWords is the longest heading before a colon ("Компакция:",
+// "Каждая запись:") read as the subject of the clause after it.
+const maxHeadingWords = 3
+
+// isHeading says whether a clause is a heading: one to three words, none
+// a negation ("Нет: …" answers the question, it does not head a clause),
+// and no heading already.
+func isHeading(c clause) bool {
+	if len(c.toks) == 0 || len(c.toks) > maxHeadingWords {
+		return false
+	}
+	for _, t := range c.toks {
+		if t.neg {
+			return false
+		}
+	}
+	return true
 }
 
 // Negation words. English "n't" arrives as the word "t" (words split at
