@@ -43,7 +43,7 @@ var ruSlang = [][2]string{
 	{"кэшир", "cache"}, {"кешир", "cache"}, {"листенер", "listener"}, {"чекпоинт", "checkpoint"},
 	{"скедулинг", "scheduling"}, {"шедулинг", "scheduling"}, {"преемпш", "preemption"}, {"эвикш", "eviction"},
 	{"ресинк", "resync"}, {"резолв", "resolve"}, {"ретрай", "retry"}, {"фоллов", "follower"}, {"фолов", "follower"},
-	{"коннект", "connect"}, {"лимитир", "limit"}, {"инвалид", "invalid"},
+	{"коннект", "connect"}, {"лимитир", "limit"}, {"инвалид", "invalid"}, {"рандом", "random"}, {"анно", "annotation"},
 }
 
 // ruNumbers are Russian number words, read as their digits: a rubric's
