@@ -170,8 +170,11 @@
 // its concept even if a `says` pattern matched, and the feedback names it
 // (✗, quoted, the only case where it says "Wrong"). A sentence that warns
 // ("a common mistake", "don't…", "never…", "bad idea", "last resort";
-// "ошибка", "нельзя…", "не стоит", "в крайнем случае"…) states no
-// misconception. A misconception pattern ends with its verb group: when an
+// "ошибка", "нельзя…", "не стоит", "в крайнем случае"…; "only OK
+// after…") states no misconception; nor does a clause that supposes it to
+// show what would go wrong (after "if"/"если" in the conditional mood:
+// "if components called each other directly they would…", «если бы…
+// бы»), nor advice («Надо после apply ждать…»). A misconception pattern ends with its verb group: when an
 // object pronoun stands next to the verb ("a higher-priority pod preempts
 // it", «его вытеснит под с большим приоритетом») or an agent word before
 // the other words ("preempted by a higher-priority pod", «вытеснен подом…»),

@@ -272,3 +272,30 @@ func TestClassHeadings(t *testing.T) {
 		t.Errorf("a negation before a colon read as a heading: %d clauses", len(cls))
 	}
 }
+
+// A misconception supposed to show what would go wrong ("if … would",
+// «если бы … бы»), or named in advice («Надо после apply ждать…»), or
+// allowed "only after" a check, is not asserted: not marked ✗. Stated
+// plainly, it is.
+func TestClassSuppositions(t *testing.T) {
+	q := concept([]string{"placeholder + placeholder"}, []string{"placeholder + placeholder"},
+		[]string{"components|controllers + call|talk + each other|directly"}, []string{"компонент|контроллер + ходят|вызывают + напрямую|друг друга"})
+	runClass(t, q, []classCase{
+		{"If components called each other directly they would have to know each other's addresses.", "en", Missing},
+		{"Если бы компоненты ходили напрямую друг к другу, им пришлось бы знать адреса.", "ru", Missing},
+		{"Components call each other directly over gRPC.", "en", Misconception},
+		{"Компоненты ходят напрямую друг к другу.", "ru", Misconception},
+	})
+	q = concept([]string{"placeholder + placeholder"}, []string{"placeholder + placeholder"},
+		[]string{"apply + waits|wait + rollout|ready"}, []string{"apply + ждать|ждет + выкатк|готов"})
+	runClass(t, q, []classCase{
+		{"Надо после apply ждать готовности через kubectl rollout status.", "ru", Missing},
+		{"apply ждёт готовности подов.", "ru", Misconception},
+	})
+	q = concept([]string{"placeholder + placeholder"}, nil, []string{"remove|removing + finalizer"}, nil)
+	runClass(t, q, []classCase{
+		// the ellipsis inside the brackets ends no sentence, so "only OK" warns the whole clause
+		{"Removing the finalizer (kubectl patch ... -p '{\"metadata\":{\"finalizers\":null}}') is only OK after the cleanup is done.", "en", Missing},
+		{"Removing the finalizer is the fix.", "en", Misconception},
+	})
+}

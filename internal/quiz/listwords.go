@@ -118,6 +118,7 @@ var (
 		"рискованно": true, "ловушка": true, "грабли": true,
 	}
 	warnPhrases = [][]string{{"anti", "pattern"}, {"bad", "idea"}, {"last", "resort"}, {"not", "true"},
+		{"only", "ok"}, {"only", "safe"}, {"only", "okay"},
 		{"people", "think"}, {"people", "assume"}, {"плохая", "идея"}, {"крайнем", "случае"}, {"не", "стоит"},
 		{"многие", "думают"}, {"многие", "считают"}, {"часто", "думают"}, {"не", "надо"}, {"не", "нужно"}}
 	// prohibitions open a sentence: "Never …", "Don't …", "Do not …", "Нельзя …", "Не …"
@@ -172,4 +173,38 @@ func containsSeq(ws, seq []string, atStart bool) bool {
 		}
 	}
 	return false
+}
+
+// Suppositions (issue 22 §2): "if components called each other directly,
+// they would have to know each other's addresses", «если бы неймспейс
+// держал первый контейнер, его рестарт ломал бы сеть» suppose the
+// misconception to show what would go wrong. A misconception matched
+// after "if"/"если" in a clause in the conditional mood (would, could,
+// бы) is supposed, not asserted; so is one in a clause that opens with
+// a Russian impersonal prescription (надо, нужно…).
+var (
+	supposeWords     = map[string]bool{"if": true, "suppose": true, "imagine": true, "если": true, "допустим": true, "представь": true, "представим": true}
+	conditionalWords = map[string]bool{"would": true, "could": true, "бы": true, "б": true}
+)
+
+// adviceWords open a Russian impersonal prescription: «Надо после apply
+// делать kubectl wait» tells what to do, it does not claim apply waits.
+var adviceWords = map[string]bool{"надо": true, "нужно": true, "необходимо": true, "следует": true}
+
+// supposed says whether the misconception matched at m stands in a
+// supposition, or in advice.
+func supposed(c clause, m patternMatch) bool {
+	if len(c.toks) > 0 && adviceWords[c.toks[0].raw] && m.lo > 0 {
+		return true
+	}
+	cond, ifBefore := false, false
+	for i, t := range c.toks {
+		if conditionalWords[t.raw] {
+			cond = true
+		}
+		if supposeWords[t.raw] && i <= m.lo {
+			ifBefore = true
+		}
+	}
+	return cond && ifBefore
 }

@@ -142,7 +142,10 @@ func clauses(s string) []clause {
 		case '!', '?', '\n':
 			pendingHard, pendingSent = true, true
 		case '.':
-			if i+1 == len(rs) || unicode.IsSpace(rs[i+1]) {
+			// an ellipsis inside brackets elides part of a command
+			// ("(kubectl patch ... -p …)"): no sentence ends there
+			ellipsis := depth > 0 && i > 0 && rs[i-1] == '.'
+			if (i+1 == len(rs) || unicode.IsSpace(rs[i+1])) && !ellipsis {
 				pendingHard, pendingSent = true, true
 			}
 		case ',':
@@ -771,7 +774,7 @@ func gradeConcept(answer string, cls []clause, c Concept, cc compiledConcept, la
 				continue
 			}
 			for _, p := range ps {
-				if m, ok := matchPattern(cl, p, false); ok && !m.contradicted {
+				if m, ok := matchPattern(cl, p, false); ok && !m.contradicted && !supposed(cl, m) {
 					m.clause = ci
 					return Check{Concept: ch.Concept, State: Misconception, Quote: quote(m), Misconception: c.Wrong[i].Name.In(lang)}
 				}
