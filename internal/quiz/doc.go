@@ -132,7 +132,9 @@
 // A clause of six or more terms without a function word or a Russian verb
 // (operators such as "→", "=", "+" or a spaced dash make it a statement)
 // is a keyword list and states nothing, with or without commas (after a
-// heading, the words after the colon are checked).
+// heading, the words after the colon are checked; "read-only", "None" or
+// "A records" inside a clause are terms, not function words, and
+// "кубелет" is a noun, not a verb).
 //
 // Polarity: the words a pattern matched plus up to five before and two
 // after (not across and/и/also/также, nor across a comma, dash, slash or

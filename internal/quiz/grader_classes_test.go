@@ -182,11 +182,22 @@ func TestClassKeywordLists(t *testing.T) {
 		{"controller removes finalizer → object gone", "en", Stated},
 		{"финализатор снимает контроллер после очистки", "ru", Stated},
 	})
-	if !isKeywordList("quota-backend-bytes NOSPACE alarm compaction defragmentation disarm etcdctl revision") {
-		t.Error("a list of terms not read as a list")
+	for _, s := range []string{
+		"quota-backend-bytes NOSPACE alarm compaction defragmentation disarm etcdctl revision",
+		// "read-only" and "CRI-O" are terms, "кубелет" a noun, "None"
+		// and "A" values
+		"quota-backend-bytes alarm NOSPACE компакция дефрагментация alarm disarm read-only снапшот",
+		"кубелет CRI containerd CRI-O shim runc OCI неймспейсы cgroups CNI ядро",
+		"headless service clusterIP None StatefulSet serviceName A records SRV records stable network identity CoreDNS pod IP",
+	} {
+		if !isKeywordList(s) {
+			t.Errorf("%q not read as a keyword list", s)
+		}
 	}
 	for _, s := range []string{
 		"Kubelet never calls CNI itself post-dockershim",
+		"A pod never survives its node's loss without a controller",
+		"кублет рестартит контейнер liveness пробы sidecar",
 		"Дефрагментация переписывает файл и возвращает свободное место файловой системе",
 		"Смотрите container_cpu_cfs_throttled_periods_total",
 		"label gone → RS releases pods",

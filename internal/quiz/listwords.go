@@ -1,6 +1,9 @@
 package quiz
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // Keyword lists (issue 22 §2): "finalizers deletionTimestamp controller
 // patch Terminating" names the right terms and states nothing; with
@@ -79,14 +82,32 @@ func isKeywordList(text string) bool {
 			continue
 		}
 		terms++
+		// a capitalised word inside a clause is a name or a value
+		// ("clusterIP None", "A records"), not a function word
+		if terms > 1 && f != "I" && unicode.IsUpper([]rune(f)[0]) && !isCyrillic(f) {
+			continue
+		}
 		for _, w := range ws {
-			if functionWords[w] || isCyrillic(w) && len([]rune(w)) > 3 && hasAnySuffix(w, ruVerbEndings) && !ruNotVerbs[w] && !strings.HasSuffix(w, "дцать") {
+			if isSentenceWord(f, w) {
 				fw++
 				break
 			}
 		}
 	}
 	return terms >= minListWords && (fw == 0 || fw == 1 && terms >= 12)
+}
+
+// isSentenceWord says whether w, a word of the term f, shows a sentence:
+// a function word, unless f is a hyphenated English term ("read-only",
+// "CRI-O" are terms, not "only"), or a Russian verb form, unless w is a
+// noun with a verb's ending (ruNotVerbs, a numeral, or a transliterated
+// term such as "кубелет").
+func isSentenceWord(f, w string) bool {
+	if functionWords[w] {
+		return !strings.Contains(f, "-") || isCyrillic(f) || strings.ContainsAny(f, "'’")
+	}
+	return isCyrillic(w) && len([]rune(w)) > 3 && hasAnySuffix(w, ruVerbEndings) && !ruNotVerbs[w] &&
+		!strings.HasSuffix(w, "дцать") && !slangTerm(w)
 }
 
 // ruNotVerbs are nouns and numerals with a verb's ending.

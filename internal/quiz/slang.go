@@ -69,6 +69,17 @@ func init() {
 	}
 }
 
+// slangTerm says whether w is a transliterated term itself ("кубелет",
+// "снапшот"), not a verb made from one ("рестартит").
+func slangTerm(w string) bool {
+	for _, s := range ruSlang {
+		if w == s[0] {
+			return true
+		}
+	}
+	return false
+}
+
 // slangAlias is the English term (or the digits) a Russian word stands
 // for, or "".
 func slangAlias(w string) string {
