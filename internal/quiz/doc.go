@@ -153,7 +153,11 @@
 // one negation; none if the pattern matched one of them), "без" each time;
 // "не … ли"/"нет ли" is an indirect question, not a negation. "not …
 // until/unless" and "пока … не" mean "only after" and cancel the negation.
-// "None" right after "clusterIP" is a value. A negated scope CONTRADICTS
+// "None" right after "clusterIP" is a value. A negation between the
+// matched words that a clause opener and and/и (or a comma, dash,
+// bracket) fence off on both sides belongs to another verb ("grant the
+// vote if it has not voted and the log is up to date"); "&&" reads as
+// "and". A negated scope CONTRADICTS
 // the concept: it is not stated (so a negated answer earns no pass), but
 // the checklist shows it as "not recognised", never as the opposite — a
 // negation read around a right sentence is no proof. A pattern that

@@ -310,3 +310,16 @@ func TestClassSuppositions(t *testing.T) {
 		{"Removing the finalizer is the fix.", "en", Misconception},
 	})
 }
+
+// A negation inside a match that a clause opener and "and" fence off
+// belongs to another verb ("if it has not voted … and"); "&&" reads as
+// "and". A negation of the subject's own predicate still counts.
+func TestClassEmbeddedNegation(t *testing.T) {
+	q := concept([]string{"vote|votes|grant + up to date + log"}, []string{"компакц|дефрагмент + освобожда + мест"}, nil, nil)
+	runClass(t, q, []classCase{
+		{"Grant the vote if it has not voted and the log is up to date", "en", Stated},
+		{"grant iff not voted this term && log up to date", "en", Stated},
+		{"A member does not grant its vote to a candidate whose log is up to date", "en", Contradicted},
+		{"компакция и дефрагментация не нужны — disarm сам освобождает место", "ru", Contradicted},
+	})
+}

@@ -164,6 +164,17 @@ func clauses(s string) []clause {
 				colon = append(colon, pendingColon)
 				pendingHard, pendingComma, pendingSoft, pendingSent, pendingColon = false, false, false, false, false
 			}
+		case '&':
+			// "not voted this term && log up to date": "&&" and "&" read as "and"
+			if i == 0 || rs[i-1] != '&' {
+				ws = append(ws, wordTok{token: newToken("and"), start: offs[i], end: offs[i+1]})
+				hard = append(hard, pendingHard)
+				comma = append(comma, pendingComma)
+				soft = append(soft, pendingSoft || pendingComma)
+				sentEnd = append(sentEnd, pendingSent)
+				colon = append(colon, pendingColon)
+				pendingHard, pendingComma, pendingSoft, pendingSent, pendingColon = false, false, false, false, false
+			}
 		}
 		i++
 	}
@@ -279,7 +290,7 @@ func isNegator(w string) bool { return enNegators[w] || ruConcord[w] || w == "б
 // negation does not reach across them ("the delete does not complete
 // because the controller removes the finalizer" states the removal).
 // "that"/"что" do not break: "it is not true that X" negates X.
-var verbBreakers = map[string]bool{"because": true, "since": true, "when": true, "once": true, "if": true,
+var verbBreakers = map[string]bool{"because": true, "since": true, "when": true, "once": true, "if": true, "iff": true,
 	"so": true, "which": true, "who": true, "where": true, "after": true, "before": true, "whereas": true,
 	"hence": true, "thus": true, "therefore": true, "otherwise": true,
 	"потому": true, "поэтому": true, "когда": true, "если": true, "чтобы": true, "где": true, "ведь": true,
@@ -352,6 +363,9 @@ func negatedSpan(c clause, lo, hi int, matched map[int]bool) bool {
 		if i < from || i > to || matched[i] || w == "none" && i > 0 && c.toks[i-1].raw == "clusterip" {
 			continue
 		}
+		if embedded(c, i, lo, hi, matched) {
+			continue
+		}
 		// "no longer X", "nothing X", "nobody X": the negation is X's, the
 		// next two words; it does not reach a statement further on ("when
 		// it is no longer needed the controller removes it")
@@ -398,6 +412,46 @@ func negatedSpan(c clause, lo, hi int, matched map[int]bool) bool {
 		negated = false
 	}
 	return negated != c.leadNeg
+}
+
+// embedded says whether the negation at i, between the words a pattern
+// matched, stands in a clause of its own inside the match: a clause
+// opener or and/и (or a comma, dash or bracket) separates it from the
+// matched words on both sides, and a clause opener on one side at least
+// (a subject "X and Y" followed by "do not" is no clause of its own). "a member gives its vote if it hasn't
+// voted in that term and the candidate's log is up to date" negates
+// "voted", not the vote for an up-to-date log (issue 22 §2: a negation
+// that belongs to another verb).
+func embedded(c clause, i, lo, hi int, matched map[int]bool) bool {
+	if i <= lo || i >= hi {
+		return false
+	}
+	left, right := lo, hi
+	for k := i - 1; k >= lo; k-- {
+		if matched[k] {
+			left = k
+			break
+		}
+	}
+	for k := i + 1; k <= hi; k++ {
+		if matched[k] {
+			right = k
+			break
+		}
+	}
+	// breaks: a breaker among the words a+1..b, or a boundary before
+	// them; opens: one of them a clause opener
+	breaks := func(a, b int) (brk, opens bool) {
+		for k := a + 1; k <= b; k++ {
+			w := c.toks[k].raw
+			brk = brk || verbBreakers[w] || scopeStops[w] || c.soft[k]
+			opens = opens || verbBreakers[w]
+		}
+		return brk, opens
+	}
+	lb, lo2 := breaks(left, i)
+	rb, ro := breaks(i, right)
+	return lb && rb && (lo2 || ro)
 }
 
 func boolInt(b bool) int {
