@@ -151,7 +151,8 @@
 // without a majority" is positive); any odd cluster negates. Russian
 // concord words count once in the scope ("ни одна запись не коммитится" is
 // one negation; none if the pattern matched one of them), "без" each time;
-// "не … ли"/"нет ли" is an indirect question, not a negation. "not …
+// "не … ли"/"нет ли" is an indirect question, «не тот», «не туда» mean
+// "the wrong one", neither is a negation. "not …
 // until/unless" and "пока … не" mean "only after" and cancel the negation.
 // "None" right after "clusterIP" is a value. A negation between the
 // matched words that a clause opener and and/и (or a comma, dash,

@@ -323,3 +323,12 @@ func TestClassEmbeddedNegation(t *testing.T) {
 		{"компакция и дефрагментация не нужны — disarm сам освобождает место", "ru", Contradicted},
 	})
 }
+
+// «не тот», «не туда» mean "the wrong one": no negation.
+func TestClassWrongOne(t *testing.T) {
+	q := concept([]string{"placeholder + placeholder"}, []string{"сирот|бесхоз + под + забер|забра"}, nil, nil)
+	runClass(t, q, []classCase{
+		{"бесхозные поды может забрать не тот контроллер", "ru", Stated},
+		{"бесхозные поды контроллер не заберёт", "ru", Contradicted},
+	})
+}

@@ -286,6 +286,10 @@ var (
 
 func isNegator(w string) bool { return enNegators[w] || ruConcord[w] || w == "без" }
 
+// wrongOne are the words that make «не тот», «не туда» mean "the wrong
+// one", "the wrong way".
+var wrongOne = map[string]bool{"тот": true, "та": true, "те": true, "того": true, "той": true, "тому": true, "туда": true}
+
 // verbBreakers open a clause of their own inside a sentence part: a
 // negation does not reach across them ("the delete does not complete
 // because the controller removes the finalizer" states the removal).
@@ -370,6 +374,10 @@ func negatedSpan(c clause, lo, hi int, matched map[int]bool) bool {
 		// next two words; it does not reach a statement further on ("when
 		// it is no longer needed the controller removes it")
 		if reach := shortReach(c.toks, i); reach > 0 && (lo > i+reach || hi < i) {
+			continue
+		}
+		// «не тот контроллер», «уйти не туда»: "the wrong one", not a negation
+		if w == "не" && i+1 < len(c.toks) && wrongOne[c.toks[i+1].raw] {
 			continue
 		}
 		// "нет ли taint'ов", "не висит ли PVC": an indirect question, not a negation
