@@ -109,13 +109,17 @@
 // when it has 5+ letters. Negation words and numbers match only exactly. A
 // phrase matches its words in order with at most one extra word between.
 // Russian IT slang and transliterations also read as the English term
-// (ruSlang: "шедулер" is "scheduler", "ноду" is "node", "кублет" is
-// "kubelet"), so English patterns meet Russian speech. The words of one
+// (ruSlang in slang.go: "шедулер" is "scheduler", "ноду" is "node",
+// "выпилить" is "remove"), and Russian number words read as digits
+// ("пяти" is "5"), so English patterns meet Russian speech. The words of one
 // match stand at most 12 apart (8 for a misconception), plus 2 per group
 // beyond two.
 //
 // Clauses: an answer is split at sentence ends (". " or a final dot, "!",
-// "?", new lines), at ";" and ":" outside parentheses, at commas outside
+// "?", new lines), at ";" and ":" outside parentheses (except after a
+// heading of one to three words without a negation, which stays the
+// subject of what follows: "Компакция: дропает старые ревизии",
+// "Fix: drop replicas from the manifest"), at commas outside
 // parentheses unless the next word opens a subordinate clause of the same
 // statement (when, once, until, unless, because, since, if, so, which,
 // that, after, before, as, where, who, till, otherwise; когда, если, пока,
@@ -127,7 +131,10 @@
 // negate the clause after them ("use informers rather than polling").
 // A clause of six or more terms without a function word or a Russian verb
 // (operators such as "→", "=", "+" or a spaced dash make it a statement)
-// is a keyword list and states nothing, with or without commas.
+// is a keyword list and states nothing, with or without commas (after a
+// heading, the words after the colon are checked; "read-only", "None" or
+// "A records" inside a clause are terms, not function words, and
+// "кубелет" is a noun, not a verb).
 //
 // Polarity: the words a pattern matched plus up to five before and two
 // after (not across and/и/also/также, nor across a comma, dash, slash or
@@ -144,9 +151,14 @@
 // without a majority" is positive); any odd cluster negates. Russian
 // concord words count once in the scope ("ни одна запись не коммитится" is
 // one negation; none if the pattern matched one of them), "без" each time;
-// "не … ли"/"нет ли" is an indirect question, not a negation. "not …
+// "не … ли"/"нет ли" is an indirect question, «не тот», «не туда» mean
+// "the wrong one", neither is a negation. "not …
 // until/unless" and "пока … не" mean "only after" and cancel the negation.
-// "None" right after "clusterIP" is a value. A negated scope CONTRADICTS
+// "None" right after "clusterIP" is a value. A negation between the
+// matched words that a clause opener and and/и (or a comma, dash,
+// bracket) fence off on both sides belongs to another verb ("grant the
+// vote if it has not voted and the log is up to date"); "&&" reads as
+// "and". A negated scope CONTRADICTS
 // the concept: it is not stated (so a negated answer earns no pass), but
 // the checklist shows it as "not recognised", never as the opposite — a
 // negation read around a right sentence is no proof. A pattern that
@@ -165,8 +177,11 @@
 // its concept even if a `says` pattern matched, and the feedback names it
 // (✗, quoted, the only case where it says "Wrong"). A sentence that warns
 // ("a common mistake", "don't…", "never…", "bad idea", "last resort";
-// "ошибка", "нельзя…", "не стоит", "в крайнем случае"…) states no
-// misconception. A misconception pattern ends with its verb group: when an
+// "ошибка", "нельзя…", "не стоит", "в крайнем случае"…; "only OK
+// after…") states no misconception; nor does a clause that supposes it to
+// show what would go wrong (after "if"/"если" in the conditional mood:
+// "if components called each other directly they would…", «если бы…
+// бы»), nor advice («Надо после apply ждать…»). A misconception pattern ends with its verb group: when an
 // object pronoun stands next to the verb ("a higher-priority pod preempts
 // it", «его вытеснит под с большим приоритетом») or an agent word before
 // the other words ("preempted by a higher-priority pod", «вытеснен подом…»),

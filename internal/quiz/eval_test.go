@@ -25,7 +25,7 @@ type evalAnswer struct {
 var (
 	// keywords, negation, misconception and empty are the kinds of the
 	// first sets (dev, dev-old); stuffed and negated those of the sets
-	// written blind (dev-blind, holdout)
+	// written blind (dev-blind, dev-blind2, holdout)
 	evalKinds   = []string{"correct", "jargon", "keywords", "negation", "misconception", "partial", "offtopic", "empty", "stuffed", "negated"}
 	evalExpects = []string{"pass", "partial", "fail"}
 	// negativeKinds must never be suggested as a pass
@@ -36,10 +36,12 @@ var (
 // dev: written by the grader's authors after reading the rubric; dev-old:
 // the first holdout, used for tuning since, so dev now; dev-blind: written
 // blind (only the question prompt seen, never the rubric, the model
-// answer or the code; issue 22 §3), tuned on; holdout: written blind,
-// added by the lead at merge time and never read while tuning: graded
-// and its figures printed, its text never.
-var evalSplits = []string{"dev", "dev-old", "dev-blind", "holdout"}
+// answer or the code; issue 22 §3), tuned on; dev-blind2: the second
+// holdout, written blind by two other writers and scored once unread,
+// tuned on since, so dev now; holdout: a new blind set the lead adds at
+// merge time, never read while tuning: graded and its figures printed,
+// its text never. A split whose folder is missing or empty is skipped.
+var evalSplits = []string{"dev", "dev-old", "dev-blind", "dev-blind2", "holdout"}
 
 // devFloor are the levels the dev sets reach, per split and language: a
 // regression below them fails. The issue's targets on blind answers are
@@ -47,12 +49,14 @@ var evalSplits = []string{"dev", "dev-old", "dev-blind", "holdout"}
 // negative suggested as a pass <= 5 %; README ("How well the free-text
 // grader does") gives the figures and how they were made.
 var devFloor = map[string]evalFloor{
-	"dev en":       {minCorrectPass: 0.99, maxContradicted: 0.005, maxNegativePass: 0.005},
-	"dev ru":       {minCorrectPass: 0.99, maxContradicted: 0.005, maxNegativePass: 0.005},
-	"dev-old en":   {minCorrectPass: 0.93, maxContradicted: 0.005, maxNegativePass: 0.005},
-	"dev-old ru":   {minCorrectPass: 0.88, maxContradicted: 0.005, maxNegativePass: 0.005},
-	"dev-blind en": {minCorrectPass: 0.80, maxContradicted: 0.005, maxNegativePass: 0.03},
-	"dev-blind ru": {minCorrectPass: 0.70, maxContradicted: 0.005, maxNegativePass: 0.02},
+	"dev en":        {minCorrectPass: 0.99, maxContradicted: 0.005, maxNegativePass: 0.005},
+	"dev ru":        {minCorrectPass: 0.99, maxContradicted: 0.005, maxNegativePass: 0.005},
+	"dev-old en":    {minCorrectPass: 0.94, maxContradicted: 0.005, maxNegativePass: 0.005},
+	"dev-old ru":    {minCorrectPass: 0.90, maxContradicted: 0.005, maxNegativePass: 0.005},
+	"dev-blind en":  {minCorrectPass: 0.90, maxContradicted: 0.005, maxNegativePass: 0.03},
+	"dev-blind ru":  {minCorrectPass: 0.85, maxContradicted: 0.005, maxNegativePass: 0.02},
+	"dev-blind2 en": {minCorrectPass: 0.89, maxContradicted: 0.005, maxNegativePass: 0.005},
+	"dev-blind2 ru": {minCorrectPass: 0.82, maxContradicted: 0.005, maxNegativePass: 0.005},
 }
 
 type evalFloor struct{ minCorrectPass, maxContradicted, maxNegativePass float64 }
@@ -165,7 +169,7 @@ func gradeEval(bank *Bank, set map[string][]evalAnswer, show bool) map[string]*e
 			if bad != "" && show {
 				var states []string
 				for _, c := range r.Checks {
-					st := c.State
+					st := c.State + " [" + c.Concept + "]"
 					if c.Quote != "" {
 						st += " «" + c.Quote + "»"
 					}
@@ -195,7 +199,7 @@ func TestEvalGrader(t *testing.T) {
 	for _, split := range evalSplits {
 		set := loadEval(t, bank, split)
 		if len(set) == 0 {
-			fmt.Printf("quiz eval: %s: no answers\n", split)
+			t.Logf("quiz eval: %s: no answers (testdata/eval/%s missing or empty), skipped", split, split)
 			continue
 		}
 		by := gradeEval(bank, set, show && split != "holdout")

@@ -139,6 +139,22 @@ func TestClassRussianSlang(t *testing.T) {
 		{"апи-сервер хранит объект", "ru", Stated},
 		{"реплика создаёт поды", "ru", Missing},
 	})
+	// colloquial verbs read as the English term: "выпилить replicas",
+	// "овнер поля"; a negation still flips them
+	q = concept([]string{"remove|delete + replicas", "hpa + owner"}, []string{"убра|удал + replicas", "hpa + владе"}, nil, nil)
+	runClass(t, q, []classCase{
+		{"выпилить replicas из манифеста", "ru", Stated},
+		{"овнер поля — HPA", "ru", Stated},
+		{"replicas не выпиливаем", "ru", Contradicted},
+		{"выпить чаю и ждать, пока replicas сойдутся", "ru", Missing},
+	})
+	// Russian number words read as their digits
+	q = concept([]string{"5|five + members"}, []string{"placeholder + placeholder"}, nil, nil)
+	runClass(t, q, []classCase{
+		{"ставьте пять members", "ru", Stated},
+		{"из пяти members можно потерять двух", "ru", Stated},
+		{"пятница, members отдыхают", "ru", Missing},
+	})
 }
 
 // Russian sentences with English nouns and verbs: the English and Russian
@@ -166,11 +182,22 @@ func TestClassKeywordLists(t *testing.T) {
 		{"controller removes finalizer → object gone", "en", Stated},
 		{"финализатор снимает контроллер после очистки", "ru", Stated},
 	})
-	if !isKeywordList("quota-backend-bytes NOSPACE alarm compaction defragmentation disarm etcdctl revision") {
-		t.Error("a list of terms not read as a list")
+	for _, s := range []string{
+		"quota-backend-bytes NOSPACE alarm compaction defragmentation disarm etcdctl revision",
+		// "read-only" and "CRI-O" are terms, "кубелет" a noun, "None"
+		// and "A" values
+		"quota-backend-bytes alarm NOSPACE компакция дефрагментация alarm disarm read-only снапшот",
+		"кубелет CRI containerd CRI-O shim runc OCI неймспейсы cgroups CNI ядро",
+		"headless service clusterIP None StatefulSet serviceName A records SRV records stable network identity CoreDNS pod IP",
+	} {
+		if !isKeywordList(s) {
+			t.Errorf("%q not read as a keyword list", s)
+		}
 	}
 	for _, s := range []string{
 		"Kubelet never calls CNI itself post-dockershim",
+		"A pod never survives its node's loss without a controller",
+		"кублет рестартит контейнер liveness пробы sidecar",
 		"Дефрагментация переписывает файл и возвращает свободное место файловой системе",
 		"Смотрите container_cpu_cfs_throttled_periods_total",
 		"label gone → RS releases pods",
@@ -237,5 +264,71 @@ func TestClassRoleSwap(t *testing.T) {
 		{"номинация не гарантия: его вытеснит под с большим приоритетом", "ru", Missing},
 		{"под с большим приоритетом потом вытеснит его", "ru", Missing},
 		{"он сам может быть вытеснен подом с более высоким приоритетом", "ru", Missing},
+	})
+}
+
+// A short heading before a colon is the subject of the clause after it
+// ("Компакция: дропает старые ревизии"); a negation is no heading, and a
+// list after a heading is still a list.
+func TestClassHeadings(t *testing.T) {
+	q := concept([]string{"compaction + drops|removes + revisions"}, []string{"компакц + удаля|дроп + ревизи"}, nil, nil)
+	runClass(t, q, []classCase{
+		{"Compaction: drops old revisions; defrag: returns space.", "en", Stated},
+		{"Компакция: дропает MVCC-ревизии < N, файл не худеет", "ru", Stated},
+		{"Компакция: не удаляет ревизии", "ru", Contradicted},
+		{"Compaction: the apiserver triggers it. It drops old revisions.", "en", Missing},
+		{"Компакция: ревизии удаление дроп bbolt freelist NOSPACE", "ru", Missing},
+	})
+	if cls := clauses("Нет: компакция удаляет ревизии"); len(cls) != 2 {
+		t.Errorf("a negation before a colon read as a heading: %d clauses", len(cls))
+	}
+}
+
+// A misconception supposed to show what would go wrong ("if … would",
+// «если бы … бы»), or named in advice («Надо после apply ждать…»), or
+// allowed "only after" a check, is not asserted: not marked ✗. Stated
+// plainly, it is.
+func TestClassSuppositions(t *testing.T) {
+	q := concept([]string{"placeholder + placeholder"}, []string{"placeholder + placeholder"},
+		[]string{"components|controllers + call|talk + each other|directly"}, []string{"компонент|контроллер + ходят|вызывают + напрямую|друг друга"})
+	runClass(t, q, []classCase{
+		{"If components called each other directly they would have to know each other's addresses.", "en", Missing},
+		{"Если бы компоненты ходили напрямую друг к другу, им пришлось бы знать адреса.", "ru", Missing},
+		{"Components call each other directly over gRPC.", "en", Misconception},
+		{"Компоненты ходят напрямую друг к другу.", "ru", Misconception},
+	})
+	q = concept([]string{"placeholder + placeholder"}, []string{"placeholder + placeholder"},
+		[]string{"apply + waits|wait + rollout|ready"}, []string{"apply + ждать|ждет + выкатк|готов"})
+	runClass(t, q, []classCase{
+		{"Надо после apply ждать готовности через kubectl rollout status.", "ru", Missing},
+		{"apply ждёт готовности подов.", "ru", Misconception},
+	})
+	q = concept([]string{"placeholder + placeholder"}, nil, []string{"remove|removing + finalizer"}, nil)
+	runClass(t, q, []classCase{
+		// the ellipsis inside the brackets ends no sentence, so "only OK" warns the whole clause
+		{"Removing the finalizer (kubectl patch ... -p '{\"metadata\":{\"finalizers\":null}}') is only OK after the cleanup is done.", "en", Missing},
+		{"Removing the finalizer is the fix.", "en", Misconception},
+	})
+}
+
+// A negation inside a match that a clause opener and "and" fence off
+// belongs to another verb ("if it has not voted … and"); "&&" reads as
+// "and". A negation of the subject's own predicate still counts.
+func TestClassEmbeddedNegation(t *testing.T) {
+	q := concept([]string{"vote|votes|grant + up to date + log"}, []string{"компакц|дефрагмент + освобожда + мест"}, nil, nil)
+	runClass(t, q, []classCase{
+		{"Grant the vote if it has not voted and the log is up to date", "en", Stated},
+		{"grant iff not voted this term && log up to date", "en", Stated},
+		{"A member does not grant its vote to a candidate whose log is up to date", "en", Contradicted},
+		{"компакция и дефрагментация не нужны — disarm сам освобождает место", "ru", Contradicted},
+	})
+}
+
+// «не тот», «не туда» mean "the wrong one": no negation.
+func TestClassWrongOne(t *testing.T) {
+	q := concept([]string{"placeholder + placeholder"}, []string{"сирот|бесхоз + под + забер|забра"}, nil, nil)
+	runClass(t, q, []classCase{
+		{"бесхозные поды может забрать не тот контроллер", "ru", Stated},
+		{"бесхозные поды контроллер не заберёт", "ru", Contradicted},
 	})
 }

@@ -87,8 +87,8 @@ var (
 func clauses(s string) []clause {
 	var ws []wordTok
 	// boundaries[i] is true if a hard boundary precedes word i; comma[i] if a comma does.
-	var hard, comma, soft, sentEnd []bool
-	pendingHard, pendingComma, pendingSoft, pendingSent := false, false, false, false
+	var hard, comma, soft, sentEnd, colon []bool
+	pendingHard, pendingComma, pendingSoft, pendingSent, pendingColon := false, false, false, false, false
 	depth := 0 // inside parentheses only a sentence end splits
 	// runes and their byte offsets (an invalid byte is one U+FFFD of size 1)
 	var rs []rune
@@ -119,7 +119,8 @@ func clauses(s string) []clause {
 			comma = append(comma, pendingComma)
 			soft = append(soft, pendingSoft || pendingComma)
 			sentEnd = append(sentEnd, pendingSent)
-			pendingHard, pendingComma, pendingSoft, pendingSent = false, false, false, false
+			colon = append(colon, pendingColon)
+			pendingHard, pendingComma, pendingSoft, pendingSent, pendingColon = false, false, false, false, false
 			i = j
 			continue
 		}
@@ -135,12 +136,16 @@ func clauses(s string) []clause {
 		case ';', ':':
 			if depth == 0 {
 				pendingHard = true
+				pendingColon = r == ':'
 			}
 			pendingSoft = true
 		case '!', '?', '\n':
 			pendingHard, pendingSent = true, true
 		case '.':
-			if i+1 == len(rs) || unicode.IsSpace(rs[i+1]) {
+			// an ellipsis inside brackets elides part of a command
+			// ("(kubectl patch ... -p …)"): no sentence ends there
+			ellipsis := depth > 0 && i > 0 && rs[i-1] == '.'
+			if (i+1 == len(rs) || unicode.IsSpace(rs[i+1])) && !ellipsis {
 				pendingHard, pendingSent = true, true
 			}
 		case ',':
@@ -156,7 +161,19 @@ func clauses(s string) []clause {
 				comma = append(comma, pendingComma)
 				soft = append(soft, pendingSoft || pendingComma)
 				sentEnd = append(sentEnd, pendingSent)
-				pendingHard, pendingComma, pendingSoft, pendingSent = false, false, false, false
+				colon = append(colon, pendingColon)
+				pendingHard, pendingComma, pendingSoft, pendingSent, pendingColon = false, false, false, false, false
+			}
+		case '&':
+			// "not voted this term && log up to date": "&&" and "&" read as "and"
+			if i == 0 || rs[i-1] != '&' {
+				ws = append(ws, wordTok{token: newToken("and"), start: offs[i], end: offs[i+1]})
+				hard = append(hard, pendingHard)
+				comma = append(comma, pendingComma)
+				soft = append(soft, pendingSoft || pendingComma)
+				sentEnd = append(sentEnd, pendingSent)
+				colon = append(colon, pendingColon)
+				pendingHard, pendingComma, pendingSoft, pendingSent, pendingColon = false, false, false, false, false
 			}
 		}
 		i++
@@ -171,13 +188,18 @@ func clauses(s string) []clause {
 	var out []clause
 	sent := 0
 	cur := clause{start: -1}
+	body := -1 // after a heading, the byte offset of the words it heads
 	flush := func() {
 		if len(cur.toks) > 0 {
-			cur.list = isKeywordList(s[cur.start:cur.end])
+			from := cur.start
+			if body >= 0 {
+				from = body
+			}
+			cur.list = isKeywordList(s[from:cur.end])
 			cur.sent = sent
 			out = append(out, cur)
 		}
-		cur = clause{start: -1}
+		cur, body = clause{start: -1}, -1
 	}
 	for i := 0; i < len(ws); i++ {
 		w := ws[i]
@@ -186,6 +208,12 @@ func clauses(s string) []clause {
 			sent++
 		}
 		split := hard[i] || comma[i] && !subordinators[w.raw]
+		if split && colon[i] && !sentEnd[i] && isHeading(cur) {
+			// "Компакция: дропает старые ревизии", "Fix: drop replicas
+			// from the manifest": a heading names the subject of what
+			// follows the colon, so it stays in that clause
+			split, body = false, w.start
+		}
 		if split {
 			flush()
 		}
@@ -217,6 +245,25 @@ func clauses(s string) []clause {
 	return out
 }
 
+// maxHeadingWords is the longest heading before a colon ("Компакция:",
+// "Каждая запись:") read as the subject of the clause after it.
+const maxHeadingWords = 3
+
+// isHeading says whether a clause is a heading: one to three words, none
+// a negation ("Нет: …" answers the question, it does not head a clause),
+// and no heading already.
+func isHeading(c clause) bool {
+	if len(c.toks) == 0 || len(c.toks) > maxHeadingWords {
+		return false
+	}
+	for _, t := range c.toks {
+		if t.neg {
+			return false
+		}
+	}
+	return true
+}
+
 // Negation words. English "n't" arrives as the word "t" (words split at
 // the apostrophe); the apostrophe-less spellings are listed too.
 var (
@@ -239,11 +286,15 @@ var (
 
 func isNegator(w string) bool { return enNegators[w] || ruConcord[w] || w == "без" }
 
+// wrongOne are the words that make «не тот», «не туда» mean "the wrong
+// one", "the wrong way".
+var wrongOne = map[string]bool{"тот": true, "та": true, "те": true, "того": true, "той": true, "тому": true, "туда": true}
+
 // verbBreakers open a clause of their own inside a sentence part: a
 // negation does not reach across them ("the delete does not complete
 // because the controller removes the finalizer" states the removal).
 // "that"/"что" do not break: "it is not true that X" negates X.
-var verbBreakers = map[string]bool{"because": true, "since": true, "when": true, "once": true, "if": true,
+var verbBreakers = map[string]bool{"because": true, "since": true, "when": true, "once": true, "if": true, "iff": true,
 	"so": true, "which": true, "who": true, "where": true, "after": true, "before": true, "whereas": true,
 	"hence": true, "thus": true, "therefore": true, "otherwise": true,
 	"потому": true, "поэтому": true, "когда": true, "если": true, "чтобы": true, "где": true, "ведь": true,
@@ -316,10 +367,17 @@ func negatedSpan(c clause, lo, hi int, matched map[int]bool) bool {
 		if i < from || i > to || matched[i] || w == "none" && i > 0 && c.toks[i-1].raw == "clusterip" {
 			continue
 		}
+		if embedded(c, i, lo, hi, matched) {
+			continue
+		}
 		// "no longer X", "nothing X", "nobody X": the negation is X's, the
 		// next two words; it does not reach a statement further on ("when
 		// it is no longer needed the controller removes it")
 		if reach := shortReach(c.toks, i); reach > 0 && (lo > i+reach || hi < i) {
+			continue
+		}
+		// «не тот контроллер», «уйти не туда»: "the wrong one", not a negation
+		if w == "не" && i+1 < len(c.toks) && wrongOne[c.toks[i+1].raw] {
 			continue
 		}
 		// "нет ли taint'ов", "не висит ли PVC": an indirect question, not a negation
@@ -362,6 +420,46 @@ func negatedSpan(c clause, lo, hi int, matched map[int]bool) bool {
 		negated = false
 	}
 	return negated != c.leadNeg
+}
+
+// embedded says whether the negation at i, between the words a pattern
+// matched, stands in a clause of its own inside the match: a clause
+// opener or and/и (or a comma, dash or bracket) separates it from the
+// matched words on both sides, and a clause opener on one side at least
+// (a subject "X and Y" followed by "do not" is no clause of its own). "a member gives its vote if it hasn't
+// voted in that term and the candidate's log is up to date" negates
+// "voted", not the vote for an up-to-date log (issue 22 §2: a negation
+// that belongs to another verb).
+func embedded(c clause, i, lo, hi int, matched map[int]bool) bool {
+	if i <= lo || i >= hi {
+		return false
+	}
+	left, right := lo, hi
+	for k := i - 1; k >= lo; k-- {
+		if matched[k] {
+			left = k
+			break
+		}
+	}
+	for k := i + 1; k <= hi; k++ {
+		if matched[k] {
+			right = k
+			break
+		}
+	}
+	// breaks: a breaker among the words a+1..b, or a boundary before
+	// them; opens: one of them a clause opener
+	breaks := func(a, b int) (brk, opens bool) {
+		for k := a + 1; k <= b; k++ {
+			w := c.toks[k].raw
+			brk = brk || verbBreakers[w] || scopeStops[w] || c.soft[k]
+			opens = opens || verbBreakers[w]
+		}
+		return brk, opens
+	}
+	lb, lo2 := breaks(left, i)
+	rb, ro := breaks(i, right)
+	return lb && rb && (lo2 || ro)
 }
 
 func boolInt(b bool) int {
@@ -738,7 +836,7 @@ func gradeConcept(answer string, cls []clause, c Concept, cc compiledConcept, la
 				continue
 			}
 			for _, p := range ps {
-				if m, ok := matchPattern(cl, p, false); ok && !m.contradicted {
+				if m, ok := matchPattern(cl, p, false); ok && !m.contradicted && !supposed(cl, m) {
 					m.clause = ci
 					return Check{Concept: ch.Concept, State: Misconception, Quote: quote(m), Misconception: c.Wrong[i].Name.In(lang)}
 				}
