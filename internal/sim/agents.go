@@ -328,7 +328,7 @@ func (p *proxyAgent) syncServicePort(k string, ps *proxyService, svc *corev1.Ser
 		// REJECT in KUBE-SERVICES ("… has no endpoints") and no nat
 		// KUBE-SVC chain (pkg/proxy/iptables/proxier.go; kubeproxy.Ruleset
 		// does the same for `dnat`).
-		kind := "kubeproxy.reject"
+		kind := trace.Kind("kubeproxy.reject")
 		if had {
 			kind = "kubeproxy.rejectagain" // the last ready endpoint left: KUBE-SVC goes away
 		}

@@ -319,7 +319,7 @@ func (e *EndpointSlice) desiredSlice(k string, svc *corev1.Service, st *svcSlice
 		obj.Labels = map[string]string{discoveryv1.LabelServiceName: svc.Name, discoveryv1.LabelManagedBy: "endpointslice-controller.k8s.io"}
 	}
 	e.Writes++
-	kind := "endpointslice.update"
+	kind := trace.Kind("endpointslice.update")
 	if sl.obj == nil {
 		kind = "endpointslice.create"
 	}
