@@ -8,7 +8,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/sim/kubeproxy"
 	"github.com/k8sexplain/k8sexplain/internal/sim/kubeproxy/explain"
-	apivalidation "k8s.io/apimachinery/pkg/api/validation"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 )
 
@@ -31,15 +31,6 @@ func (o *DNATOptions) input() (explain.Input, error) {
 	ns, name, ok := strings.Cut(o.Service, "/")
 	if !ok {
 		return in, exitcode.Inputf("invalid --service %q: want namespace/name, e.g. default/web", o.Service)
-	}
-	// The API server's rules: a namespace is a DNS-1123 label, a Service
-	// name a DNS-1035 label (it must start with a letter: it becomes a
-	// DNS name and an environment variable).
-	for _, m := range validation.IsDNS1123Label(ns) {
-		return in, exitcode.Inputf("invalid --service %q: metadata.namespace: Invalid value: %q: %s", o.Service, ns, m)
-	}
-	for _, m := range apivalidation.NameIsDNS1035Label(name, false) {
-		return in, exitcode.Inputf("invalid --service %q: metadata.name: Invalid value: %q: %s", o.Service, name, m)
 	}
 	sp.Namespace, sp.Name = ns, name
 	if err := parsePort(o.Port, &sp); err != nil {
@@ -167,8 +158,21 @@ func (o *DNATOptions) input() (explain.Input, error) {
 			return in, exitcode.Inputf("--services %d --endpoints-per-service %d: %v", in.Services, in.EndpointsPerService, err)
 		}
 	}
+	svc := dnatService(sp)
+	// What the flags set goes to the API server's validation as given.
+	if o.Changed["external-traffic-policy"] {
+		svc.Spec.ExternalTrafficPolicy = corev1.ServiceExternalTrafficPolicy(o.ExternalTrafficPolicy)
+	}
+	if o.Changed["health-check-node-port"] {
+		svc.Spec.HealthCheckNodePort = int32(o.HealthCheckNodePort)
+	}
+	if err := o.validateService(svc); err != nil {
+		return in, err
+	}
 	in.Example = example && !o.Changed["service"] && !o.Changed["port"] && !o.Changed["cluster-ip"] && !o.Changed["target-port"] && !o.Changed["external-name"] && !o.Changed["type"]
-	in.Port = sp
+	// kube-proxy's view of the Service and its slices, as it has of one
+	// the API server stores (kubeproxy.FromAPI, as trace apply's agents).
+	in.Port = kubeproxy.FromAPI(svc, dnatSlices(svc, sp.Endpoints))[0]
 	return in, nil
 }
 
@@ -202,10 +206,6 @@ func (o *DNATOptions) serviceType(sp *kubeproxy.ServicePort) error {
 	if sp.ExternalPolicyLocal, err = policy("external-traffic-policy", o.ExternalTrafficPolicy); err != nil {
 		return err
 	}
-	// core/validation: externalTrafficPolicy "may only be set for externally-accessible services".
-	if o.Changed["external-traffic-policy"] && !external {
-		return exitcode.Inputf("--external-traffic-policy needs --type NodePort or LoadBalancer: spec.externalTrafficPolicy: Invalid value: %q: may only be set for externally-accessible services", o.ExternalTrafficPolicy)
-	}
 	port := func(flag string, v, def int) (int32, error) {
 		if !o.Changed[flag] {
 			return int32(def), nil
@@ -226,9 +226,6 @@ func (o *DNATOptions) serviceType(sp *kubeproxy.ServicePort) error {
 		sp.NodePort = 0
 	}
 	lbLocal := o.Type == "LoadBalancer" && sp.ExternalPolicyLocal
-	if o.Changed["health-check-node-port"] && !lbLocal {
-		return exitcode.Inputf("--health-check-node-port needs --type LoadBalancer and --external-traffic-policy Local: spec.healthCheckNodePort may only be set when type is 'LoadBalancer' and externalTrafficPolicy is 'Local'")
-	}
 	if lbLocal {
 		if sp.HealthCheckNodePort, err = port("health-check-node-port", o.HealthCheckNodePort, defaultHCNodePort); err != nil {
 			return err

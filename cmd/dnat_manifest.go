@@ -85,6 +85,10 @@ func fromManifest(o *DNATOptions, in *explain.Input) error {
 		if err := parsePort(o.Port, &want); err != nil {
 			return err
 		}
+		want.Namespace, want.Name, want.TargetPort = svc.Namespace, svc.Name, want.Port
+		if err := o.validateService(dnatService(want)); err != nil {
+			return err
+		}
 		found := false
 		for _, p := range ports {
 			if p.Port == want.Port && p.Protocol == want.Protocol {

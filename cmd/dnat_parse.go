@@ -22,9 +22,6 @@ func parsePort(s string, sp *kubeproxy.ServicePort) error {
 	}
 	rest := s
 	if name, p, ok := strings.Cut(rest, ":"); ok {
-		for _, m := range validation.IsDNS1123Label(name) {
-			return exitcode.Inputf("invalid --port %q: spec.ports[0].name: Invalid value: %q: %s", s, name, m)
-		}
 		sp.PortName, rest = name, p
 	}
 	sp.Protocol = "TCP"

@@ -30,11 +30,33 @@ func validateServiceSpec(s *corev1.ServiceSpec) field.ErrorList {
 	for i := range s.Ports {
 		errs = append(errs, validateServicePort(&s.Ports[i], len(s.Ports) > 1, names, specPath.Child("ports").Index(i))...)
 	}
+	errs = append(errs, validateServiceExternalTraffic(s)...)
 	if s.ClusterIP != "" && !headless {
 		// The registry copies clusterIP into clusterIPs[0] before
 		// validation, so the error names clusterIPs (core/validation
 		// validateServiceClusterIPsRelatedFields).
 		errs = append(errs, validation.IsValidIPForLegacyField(specPath.Child("clusterIPs").Index(0), s.ClusterIP, true, nil)...)
+	}
+	return errs
+}
+
+// validateServiceExternalTraffic follows core/validation
+// validateServiceExternalTrafficPolicy (v1.37) for the fields a client
+// sets: the external policy belongs to an externally accessible Service
+// (NodePort, LoadBalancer, or one with externalIPs), the health-check node
+// port to a LoadBalancer with the Local policy. Their "Required" halves
+// are left out: the defaulter and the registry's allocator fill them.
+func validateServiceExternalTraffic(s *corev1.ServiceSpec) field.ErrorList {
+	var errs field.ErrorList
+	external := s.Type == corev1.ServiceTypeNodePort || s.Type == corev1.ServiceTypeLoadBalancer || len(s.ExternalIPs) > 0
+	if !external && s.ExternalTrafficPolicy != "" {
+		errs = append(errs, field.Invalid(specPath.Child("externalTrafficPolicy"), s.ExternalTrafficPolicy,
+			"may only be set for externally-accessible services"))
+	}
+	needsHealthCheck := s.Type == corev1.ServiceTypeLoadBalancer && s.ExternalTrafficPolicy == corev1.ServiceExternalTrafficPolicyLocal
+	if !needsHealthCheck && s.HealthCheckNodePort != 0 {
+		errs = append(errs, field.Invalid(specPath.Child("healthCheckNodePort"), s.HealthCheckNodePort,
+			"may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'"))
 	}
 	return errs
 }

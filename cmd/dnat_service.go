@@ -1,0 +1,119 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/k8sexplain/k8sexplain/internal/exitcode"
+	"github.com/k8sexplain/k8sexplain/internal/manifest"
+	"github.com/k8sexplain/k8sexplain/internal/sim/kubeproxy"
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/util/intstr"
+)
+
+// dnatService is the Service the flags describe, as a client would send
+// it: metadata, the one port, the type, policies, session affinity and,
+// for a LoadBalancer, the ingress IP status.loadBalancer would carry.
+func dnatService(sp kubeproxy.ServicePort) *corev1.Service {
+	svc := &corev1.Service{}
+	svc.Namespace, svc.Name = sp.Namespace, sp.Name
+	port := corev1.ServicePort{Name: sp.PortName, Protocol: corev1.Protocol(sp.Protocol), Port: sp.Port,
+		TargetPort: intstr.FromInt32(sp.TargetPort), NodePort: sp.NodePort}
+	svc.Spec.Ports = []corev1.ServicePort{port}
+	svc.Spec.ClusterIP = sp.ClusterIP
+	svc.Spec.Type = corev1.ServiceType(sp.Type)
+	if sp.ExternalName != "" {
+		svc.Spec.Type, svc.Spec.ExternalName = corev1.ServiceTypeExternalName, sp.ExternalName
+	}
+	if sp.SessionAffinityClientIP {
+		svc.Spec.SessionAffinity = corev1.ServiceAffinityClientIP
+		if sp.AffinityTimeout > 0 {
+			t := int32(sp.AffinityTimeout)
+			svc.Spec.SessionAffinityConfig = &corev1.SessionAffinityConfig{ClientIP: &corev1.ClientIPConfig{TimeoutSeconds: &t}}
+		}
+	}
+	if sp.InternalPolicyLocal {
+		p := corev1.ServiceInternalTrafficPolicyLocal
+		svc.Spec.InternalTrafficPolicy = &p
+	}
+	if sp.ExternalPolicyLocal {
+		svc.Spec.ExternalTrafficPolicy = corev1.ServiceExternalTrafficPolicyLocal
+	}
+	svc.Spec.HealthCheckNodePort = sp.HealthCheckNodePort
+	svc.Spec.LoadBalancerSourceRanges = sp.SourceRanges
+	for _, ip := range sp.LoadBalancerIPs {
+		svc.Status.LoadBalancer.Ingress = append(svc.Status.LoadBalancer.Ingress, corev1.LoadBalancerIngress{IP: ip})
+	}
+	return svc
+}
+
+// dnatSlices are the EndpointSlices of the endpoints the flags give: an
+// EndpointSlice carries one port for all its endpoints, so each run of
+// endpoints on the same port is a slice of its own (in the given order,
+// which is the order kube-proxy reads them in).
+func dnatSlices(svc *corev1.Service, eps []kubeproxy.Endpoint) []*discoveryv1.EndpointSlice {
+	var out []*discoveryv1.EndpointSlice
+	family := discoveryv1.AddressTypeIPv4
+	if strings.Contains(svc.Spec.ClusterIP, ":") {
+		family = discoveryv1.AddressTypeIPv6
+	}
+	port := svc.Spec.Ports[0]
+	for i, ep := range eps {
+		if i == 0 || *out[len(out)-1].Ports[0].Port != ep.Port {
+			sl := &discoveryv1.EndpointSlice{AddressType: family}
+			sl.Namespace, sl.Name = svc.Namespace, fmt.Sprintf("%s-%d", svc.Name, len(out)+1)
+			sl.Labels = map[string]string{discoveryv1.LabelServiceName: svc.Name, discoveryv1.LabelManagedBy: "endpointslice-controller.k8s.io"}
+			name, proto, p := port.Name, port.Protocol, ep.Port
+			sl.Ports = []discoveryv1.EndpointPort{{Name: &name, Protocol: &proto, Port: &p}}
+			out = append(out, sl)
+		}
+		ready, serving, node := ep.Ready, ep.Serving, ep.NodeName
+		e := discoveryv1.Endpoint{Addresses: []string{ep.IP}, NodeName: &node,
+			Conditions: discoveryv1.EndpointConditions{Ready: &ready, Serving: &serving}}
+		out[len(out)-1].Endpoints = append(out[len(out)-1].Endpoints, e)
+	}
+	return out
+}
+
+// serviceFlags maps a field of the Service to the flag that set it, for
+// the API server's validation errors; a hint says what the flag needs.
+var serviceFlags = []struct{ field, flag, hint string }{
+	{"metadata.", "service", ""},
+	{"spec.ports[0].targetPort", "target-port", ""},
+	{"spec.ports[0].nodePort", "node-port", ""},
+	{"spec.ports[0].", "port", ""},
+	{"spec.clusterIP", "cluster-ip", ""},
+	{"spec.type", "type", ""},
+	{"spec.externalTrafficPolicy", "external-traffic-policy", "needs --type NodePort or LoadBalancer"},
+	{"spec.healthCheckNodePort", "health-check-node-port", "needs --type LoadBalancer and --external-traffic-policy Local"},
+}
+
+// validateService runs the API server's defaulting and validation
+// (package manifest) on the Service the flags describe and names the flag
+// of the first field it rejects: invalid --FLAG "VALUE": FIELD: MESSAGE,
+// or --FLAG HINT: FIELD: MESSAGE when the flag's value is fine alone.
+func (o *DNATOptions) validateService(svc *corev1.Service) error {
+	obj := svc.DeepCopy()
+	manifest.Default(obj)
+	err := manifest.Validate(obj)
+	var se *apierrors.StatusError
+	if err == nil || !errors.As(err, &se) || se.ErrStatus.Details == nil || len(se.ErrStatus.Details.Causes) == 0 {
+		return err
+	}
+	c := se.ErrStatus.Details.Causes[0]
+	values := map[string]string{"service": o.Service, "port": o.Port, "target-port": fmt.Sprint(o.TargetPort),
+		"node-port": fmt.Sprint(o.NodePort), "cluster-ip": o.ClusterIP, "type": o.Type}
+	for _, f := range serviceFlags {
+		switch {
+		case !strings.HasPrefix(c.Field, f.field):
+		case f.hint != "":
+			return exitcode.Inputf("--%s %s: %s: %s", f.flag, f.hint, c.Field, c.Message)
+		default:
+			return exitcode.Inputf("invalid --%s %q: %s: %s", f.flag, values[f.flag], c.Field, c.Message)
+		}
+	}
+	return exitcode.Inputf("%s", se.ErrStatus.Message)
+}
