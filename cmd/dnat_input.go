@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"math"
 	"net/netip"
 	"strings"
 
@@ -48,9 +49,6 @@ func (o *DNATOptions) input() (explain.Input, error) {
 		if !sp.SessionAffinityClientIP {
 			return in, exitcode.Inputf("--session-affinity-timeout needs --session-affinity ClientIP")
 		}
-		if o.SessionAffinityTimeout <= 0 || o.SessionAffinityTimeout > 86400 {
-			return in, exitcode.Inputf("invalid --session-affinity-timeout %d: spec.sessionAffinityConfig.clientIP.timeoutSeconds: must be greater than 0 and less than 86400", o.SessionAffinityTimeout)
-		}
 		sp.AffinityTimeout = o.SessionAffinityTimeout
 	}
 	if err := o.serviceType(&sp); err != nil {
@@ -71,9 +69,6 @@ func (o *DNATOptions) input() (explain.Input, error) {
 	var family string
 	if o.ClusterIP == "None" {
 		sp.ClusterIP = "None"
-		if sp.Type != "" && sp.Type != "ClusterIP" {
-			return in, exitcode.Inputf("--cluster-ip None with --type %s: spec.clusterIP: Invalid value: \"None\": may not be set to 'None' for %s services", sp.Type, sp.Type)
-		}
 	} else if sp.ExternalName == "" {
 		a, err := parseIP(o.ClusterIP, "--cluster-ip")
 		if err != nil {
@@ -164,7 +159,11 @@ func (o *DNATOptions) input() (explain.Input, error) {
 		svc.Spec.ExternalTrafficPolicy = corev1.ServiceExternalTrafficPolicy(o.ExternalTrafficPolicy)
 	}
 	if o.Changed["health-check-node-port"] {
-		svc.Spec.HealthCheckNodePort = int32(o.HealthCheckNodePort)
+		svc.Spec.HealthCheckNodePort = clampInt32(o.HealthCheckNodePort)
+	}
+	if o.Changed["session-affinity-timeout"] {
+		t := clampInt32(o.SessionAffinityTimeout)
+		svc.Spec.SessionAffinityConfig = &corev1.SessionAffinityConfig{ClientIP: &corev1.ClientIPConfig{TimeoutSeconds: &t}}
 	}
 	if err := o.validateService(svc); err != nil {
 		return in, err
@@ -288,4 +287,10 @@ func (o *DNATOptions) nodeAndClient(sp kubeproxy.ServicePort, in *explain.Input)
 		in.Client = a.String()
 	}
 	return nil
+}
+
+// clampInt32 is v as an int32 field holds it, out-of-range values pinned
+// to the nearest end so that validation still sees them out of range.
+func clampInt32(v int) int32 {
+	return int32(min(max(v, math.MinInt32), math.MaxInt32))
 }

@@ -87,6 +87,7 @@ var serviceFlags = []struct{ field, flag, hint string }{
 	{"spec.ports[0].", "port", ""},
 	{"spec.clusterIP", "cluster-ip", ""},
 	{"spec.type", "type", ""},
+	{"spec.sessionAffinityConfig", "session-affinity-timeout", ""},
 	{"spec.externalTrafficPolicy", "external-traffic-policy", "needs --type NodePort or LoadBalancer"},
 	{"spec.healthCheckNodePort", "health-check-node-port", "needs --type LoadBalancer and --external-traffic-policy Local"},
 }
@@ -105,7 +106,8 @@ func (o *DNATOptions) validateService(svc *corev1.Service) error {
 	}
 	c := se.ErrStatus.Details.Causes[0]
 	values := map[string]string{"service": o.Service, "port": o.Port, "target-port": fmt.Sprint(o.TargetPort),
-		"node-port": fmt.Sprint(o.NodePort), "cluster-ip": o.ClusterIP, "type": o.Type}
+		"node-port": fmt.Sprint(o.NodePort), "cluster-ip": o.ClusterIP, "type": o.Type,
+		"session-affinity-timeout": fmt.Sprint(o.SessionAffinityTimeout)}
 	for _, f := range serviceFlags {
 		switch {
 		case !strings.HasPrefix(c.Field, f.field):
