@@ -172,6 +172,12 @@ func (o *DNATOptions) input() (explain.Input, error) {
 	// kube-proxy's view of the Service and its slices, as it has of one
 	// the API server stores (kubeproxy.FromAPI, as trace apply's agents).
 	in.Port = kubeproxy.FromAPI(svc, dnatSlices(svc, sp.Endpoints))[0]
+	if sp.ClusterIP == corev1.ClusterIPNone {
+		// kube-proxy keeps the endpoints of its one family (FromAPI); a
+		// headless Service is not kube-proxy's, and CoreDNS answers for
+		// it from the slices of both (A and AAAA records).
+		in.Port.Endpoints = sp.Endpoints
+	}
 	return in, nil
 }
 

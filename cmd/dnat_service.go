@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
@@ -51,20 +52,21 @@ func dnatService(sp kubeproxy.ServicePort) *corev1.Service {
 }
 
 // dnatSlices are the EndpointSlices of the endpoints the flags give: an
-// EndpointSlice carries one port for all its endpoints, so each run of
-// endpoints on the same port is a slice of its own (in the given order,
-// which is the order kube-proxy reads them in).
+// EndpointSlice carries one address type and one port for all its
+// endpoints, so each run of endpoints of the same family on the same port
+// is a slice of its own (in the given order, which is the order kube-proxy
+// reads them in).
 func dnatSlices(svc *corev1.Service, eps []kubeproxy.Endpoint) []*discoveryv1.EndpointSlice {
 	var out []*discoveryv1.EndpointSlice
-	family := discoveryv1.AddressTypeIPv4
-	if strings.Contains(svc.Spec.ClusterIP, ":") {
-		family = discoveryv1.AddressTypeIPv6
-	}
 	port := svc.Spec.Ports[0]
-	for i, ep := range eps {
-		if i == 0 || *out[len(out)-1].Ports[0].Port != ep.Port {
+	for _, ep := range eps {
+		family := discoveryv1.AddressTypeIPv4
+		if strings.Contains(ep.IP, ":") {
+			family = discoveryv1.AddressTypeIPv6
+		}
+		if n := len(out); n == 0 || *out[n-1].Ports[0].Port != ep.Port || out[n-1].AddressType != family {
 			sl := &discoveryv1.EndpointSlice{AddressType: family}
-			sl.Namespace, sl.Name = svc.Namespace, fmt.Sprintf("%s-%d", svc.Name, len(out)+1)
+			sl.Namespace, sl.Name = svc.Namespace, fmt.Sprintf("%s-%d", svc.Name, n+1)
 			sl.Labels = map[string]string{discoveryv1.LabelServiceName: svc.Name, discoveryv1.LabelManagedBy: "endpointslice-controller.k8s.io"}
 			name, proto, p := port.Name, port.Protocol, ep.Port
 			sl.Ports = []discoveryv1.EndpointPort{{Name: &name, Protocol: &proto, Port: &p}}
@@ -94,7 +96,7 @@ var serviceFlags = []struct{ field, flag, hint string }{
 
 // validateService runs the API server's defaulting and validation
 // (package manifest) on the Service the flags describe and names the flag
-// of the first field it rejects: invalid --FLAG "VALUE": FIELD: MESSAGE,
+// of the first field it rejects: invalid --FLAG VALUE: FIELD: MESSAGE,
 // or --FLAG HINT: FIELD: MESSAGE when the flag's value is fine alone.
 func (o *DNATOptions) validateService(svc *corev1.Service) error {
 	obj := svc.DeepCopy()
@@ -105,16 +107,17 @@ func (o *DNATOptions) validateService(svc *corev1.Service) error {
 		return err
 	}
 	c := se.ErrStatus.Details.Causes[0]
-	values := map[string]string{"service": o.Service, "port": o.Port, "target-port": fmt.Sprint(o.TargetPort),
-		"node-port": fmt.Sprint(o.NodePort), "cluster-ip": o.ClusterIP, "type": o.Type,
-		"session-affinity-timeout": fmt.Sprint(o.SessionAffinityTimeout)}
+	// The flag's value as the other errors show it: strings quoted, numbers not.
+	values := map[string]string{"service": strconv.Quote(o.Service), "port": strconv.Quote(o.Port),
+		"cluster-ip": strconv.Quote(o.ClusterIP), "type": strconv.Quote(o.Type), "target-port": strconv.Itoa(o.TargetPort),
+		"node-port": strconv.Itoa(o.NodePort), "session-affinity-timeout": strconv.Itoa(o.SessionAffinityTimeout)}
 	for _, f := range serviceFlags {
 		switch {
 		case !strings.HasPrefix(c.Field, f.field):
 		case f.hint != "":
 			return exitcode.Inputf("--%s %s: %s: %s", f.flag, f.hint, c.Field, c.Message)
 		default:
-			return exitcode.Inputf("invalid --%s %q: %s: %s", f.flag, values[f.flag], c.Field, c.Message)
+			return exitcode.Inputf("invalid --%s %s: %s: %s", f.flag, values[f.flag], c.Field, c.Message)
 		}
 	}
 	return exitcode.Inputf("%s", se.ErrStatus.Message)

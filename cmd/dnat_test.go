@@ -98,7 +98,7 @@ func TestDNATBadInput(t *testing.T) {
 		{[]string{"--type", "LoadBalancer", "--load-balancer-source-ranges", "1.2.3.4"}, "must be a valid CIDR value"},
 		{[]string{"--session-affinity-timeout", "60"}, "needs --session-affinity ClientIP"},
 		{[]string{"--session-affinity", "ClientIP", "--session-affinity-timeout", "86401"}, "must be greater than 0 and less than 86400"},
-		{[]string{"--session-affinity", "ClientIP", "--session-affinity-timeout", "0"}, `invalid --session-affinity-timeout "0": spec.sessionAffinityConfig.clientIP.timeoutSeconds: Invalid value: 0: must be greater than 0`},
+		{[]string{"--session-affinity", "ClientIP", "--session-affinity-timeout", "0"}, `invalid --session-affinity-timeout 0: spec.sessionAffinityConfig.clientIP.timeoutSeconds: Invalid value: 0: must be greater than 0`},
 		{[]string{"--session-affinity", "ClientIP", "--session-affinity-timeout", "4294967396"}, "must be greater than 0 and less than 86400"},
 		{[]string{"--cluster-ip", "None", "--type", "LoadBalancer"}, `invalid --cluster-ip "None": spec.clusterIPs[0]: Invalid value: "None": may not be set to 'None' for LoadBalancer services`},
 		{[]string{"--type", "NodePort", "--mode", "ipvs"}, "--mode ipvs models ClusterIP Services with the Cluster policy only"},
