@@ -12,44 +12,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/util/intstr"
 )
-
-// dnatService is the Service the flags describe, as a client would send
-// it: metadata, the one port, the type, policies, session affinity and,
-// for a LoadBalancer, the ingress IP status.loadBalancer would carry.
-func dnatService(sp kubeproxy.ServicePort) *corev1.Service {
-	svc := &corev1.Service{}
-	svc.Namespace, svc.Name = sp.Namespace, sp.Name
-	port := corev1.ServicePort{Name: sp.PortName, Protocol: corev1.Protocol(sp.Protocol), Port: sp.Port,
-		TargetPort: intstr.FromInt32(sp.TargetPort), NodePort: sp.NodePort}
-	svc.Spec.Ports = []corev1.ServicePort{port}
-	svc.Spec.ClusterIP = sp.ClusterIP
-	svc.Spec.Type = corev1.ServiceType(sp.Type)
-	if sp.ExternalName != "" {
-		svc.Spec.Type, svc.Spec.ExternalName = corev1.ServiceTypeExternalName, sp.ExternalName
-	}
-	if sp.SessionAffinityClientIP {
-		svc.Spec.SessionAffinity = corev1.ServiceAffinityClientIP
-		if sp.AffinityTimeout > 0 {
-			t := int32(sp.AffinityTimeout)
-			svc.Spec.SessionAffinityConfig = &corev1.SessionAffinityConfig{ClientIP: &corev1.ClientIPConfig{TimeoutSeconds: &t}}
-		}
-	}
-	if sp.InternalPolicyLocal {
-		p := corev1.ServiceInternalTrafficPolicyLocal
-		svc.Spec.InternalTrafficPolicy = &p
-	}
-	if sp.ExternalPolicyLocal {
-		svc.Spec.ExternalTrafficPolicy = corev1.ServiceExternalTrafficPolicyLocal
-	}
-	svc.Spec.HealthCheckNodePort = sp.HealthCheckNodePort
-	svc.Spec.LoadBalancerSourceRanges = sp.SourceRanges
-	for _, ip := range sp.LoadBalancerIPs {
-		svc.Status.LoadBalancer.Ingress = append(svc.Status.LoadBalancer.Ingress, corev1.LoadBalancerIngress{IP: ip})
-	}
-	return svc
-}
 
 // dnatSlices are the EndpointSlices of the endpoints the flags give: an
 // EndpointSlice carries one address type and one port for all its
