@@ -9,6 +9,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/sim"
 	"github.com/k8sexplain/k8sexplain/internal/sim/kubeproxy"
 	"github.com/k8sexplain/k8sexplain/internal/sim/kubeproxy/explain"
+	corev1 "k8s.io/api/core/v1"
 )
 
 // fromManifest fills in.Port from a simulated apply of the user's
@@ -81,13 +82,19 @@ func fromManifest(o *DNATOptions, in *explain.Input) error {
 	}
 	in.Port = ports[0]
 	if o.Changed["port"] {
-		var want kubeproxy.ServicePort
-		if err := parsePort(o.Port, &want); err != nil {
+		want, err := parsePort(o.Port)
+		if err != nil {
+			return err
+		}
+		// The port's name follows the API server's rule, as with flags.
+		check := &corev1.Service{Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{want}}}
+		check.Namespace, check.Name = svc.Namespace, svc.Name
+		if err := o.validateService(check); err != nil {
 			return err
 		}
 		found := false
 		for _, p := range ports {
-			if p.Port == want.Port && p.Protocol == want.Protocol {
+			if p.Port == want.Port && p.Protocol == string(want.Protocol) {
 				in.Port, found = p, true
 			}
 		}

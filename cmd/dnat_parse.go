@@ -8,41 +8,39 @@ import (
 
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/sim/kubeproxy"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 )
 
-// parsePort reads [name:]port[/protocol]. The name follows the rule the
-// API server applies to spec.ports[].name: a DNS-1123 label (digits
-// allowed, up to 63 characters: `kubectl create service clusterip nginx
-// --tcp=80:80` names its port "80-80"); only container port names are
-// IANA service names.
-func parsePort(s string, sp *kubeproxy.ServicePort) error {
+// parsePort reads [name:]port[/protocol] into a Service port. The name is
+// checked by the API server's rule for spec.ports[].name (package
+// manifest): a DNS-1123 label (digits allowed, up to 63 characters:
+// `kubectl create service clusterip nginx --tcp=80:80` names its port
+// "80-80"); only container port names are IANA service names.
+func parsePort(s string) (corev1.ServicePort, error) {
+	sp := corev1.ServicePort{Protocol: corev1.ProtocolTCP}
 	bad := func(why string) error {
 		return exitcode.Inputf("invalid --port %q: %s (want [name:]port[/protocol], e.g. http:80/TCP)", s, why)
 	}
 	rest := s
 	if name, p, ok := strings.Cut(rest, ":"); ok {
-		for _, m := range validation.IsDNS1123Label(name) {
-			return exitcode.Inputf("invalid --port %q: spec.ports[0].name: Invalid value: %q: %s", s, name, m)
-		}
-		sp.PortName, rest = name, p
+		sp.Name, rest = name, p
 	}
-	sp.Protocol = "TCP"
 	if p, proto, ok := strings.Cut(rest, "/"); ok {
 		switch strings.ToUpper(proto) {
 		case "TCP", "UDP", "SCTP":
-			sp.Protocol = strings.ToUpper(proto)
+			sp.Protocol = corev1.Protocol(strings.ToUpper(proto))
 		default:
-			return bad("protocol must be TCP, UDP or SCTP")
+			return sp, bad("protocol must be TCP, UDP or SCTP")
 		}
 		rest = p
 	}
 	n, err := strconv.Atoi(rest)
 	if err != nil || n < 1 || n > 65535 {
-		return bad("the port must be a number from 1 to 65535")
+		return sp, bad("the port must be a number from 1 to 65535")
 	}
 	sp.Port = int32(n)
-	return nil
+	return sp, nil
 }
 
 func parseIP(s, flag string) (netip.Addr, error) {

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/k8sexplain/k8sexplain/internal/golden"
-	"github.com/k8sexplain/k8sexplain/internal/quorumtext"
+	etcdexplain "github.com/k8sexplain/k8sexplain/internal/sim/etcd/explain"
 )
 
 // Golden stories: issue 3 §7. Read them after -update: each is a claim
@@ -144,7 +144,7 @@ func TestQuorumSpaceAllRuns(t *testing.T) {
 
 // The two catalogues have the same keys with the same placeholders.
 func TestQuorumCatalogue(t *testing.T) {
-	for _, err := range quorumtext.Catalog.Check() {
+	for _, err := range etcdexplain.Catalog.Check() {
 		t.Error(err)
 	}
 }

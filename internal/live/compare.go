@@ -26,7 +26,7 @@ const (
 
 // pairs are the live kinds that show what a simulated kind shows, so that
 // the two sides line up in one row.
-var pairs = map[string]string{
+var pairs = map[trace.Kind]string{
 	"live.apply":    "kubectl.post",
 	"live.validate": "kubectl.validate",
 	"live.applied":  "kubectl.created",
@@ -38,13 +38,13 @@ var pairs = map[string]string{
 // event by its reason.
 func rowKey(s *trace.Step) string {
 	switch s.Kind {
-	case "event", "event.patch":
+	case trace.KindEvent, trace.KindEventPatch:
 		return "Event " + s.Get("reason")
 	}
 	if k, ok := pairs[s.Kind]; ok {
 		return k
 	}
-	return s.Kind
+	return string(s.Kind)
 }
 
 // inside are the simulated kinds that happen inside a component, which a
@@ -228,7 +228,7 @@ func latencyNote(ph trace.Phase) string {
 }
 
 // values is the distinct values of field of the steps of kind, sorted.
-func values(tr *trace.Trace, kind, field string) string {
+func values(tr *trace.Trace, kind trace.Kind, field string) string {
 	seen := map[string]bool{}
 	for i := range tr.Steps {
 		if tr.Steps[i].Kind == kind {

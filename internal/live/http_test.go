@@ -228,7 +228,7 @@ func TestRunOverHTTP(t *testing.T) {
 	var status []string
 	kinds := map[string]int{}
 	for _, s := range tr.Steps {
-		kinds[s.Kind]++
+		kinds[string(s.Kind)]++
 		if s.Kind == "apiserver.response" {
 			status = append(status, s.Get("status"))
 		}

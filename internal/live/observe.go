@@ -370,7 +370,7 @@ func (o *Observer) EndpointSlice(at time.Time, s *discoveryv1.EndpointSlice) {
 		return
 	}
 	o.slices[s.Name], o.sliceOf[s.Name] = key, svc
-	kind := "endpointslice.update"
+	kind := trace.Kind("endpointslice.update")
 	if !known {
 		kind = "endpointslice.create"
 	}
@@ -395,10 +395,10 @@ func (o *Observer) Event(at time.Time, e *corev1.Event) {
 	}
 	o.events[e.Name] = count
 	actor, phase := eventSource(e)
-	kind := "event"
+	kind := trace.KindEvent
 	fields := trace.F("kind", e.InvolvedObject.Kind, "about", trace.EventTarget(e.InvolvedObject.Kind, e.InvolvedObject.Name), "message", e.Message, "reason", e.Reason, "type", e.Type)
 	if known {
-		kind = "event.patch"
+		kind = trace.KindEventPatch
 		fields = append(fields, trace.F("count", count)...)
 	}
 	when := e.EventTime.Time

@@ -20,7 +20,7 @@ func kinds(tr *trace.Trace, phase trace.Phase) []string {
 	var out []string
 	for _, s := range tr.Steps {
 		if s.Phase == phase {
-			k := s.Kind
+			k := string(s.Kind)
 			if k == "event" {
 				k += " " + s.Get("reason")
 			}

@@ -234,7 +234,7 @@ func TestRunTracesReplayedApply(t *testing.T) {
 	if strings.Join(f.deleted, " ") != "namespaces/k8sexplain-t3st1" {
 		t.Errorf("deleted %v, want only the namespace", f.deleted)
 	}
-	byKind := map[string][]trace.Step{}
+	byKind := map[trace.Kind][]trace.Step{}
 	for _, s := range tr.Steps {
 		byKind[s.Kind] = append(byKind[s.Kind], s)
 	}
@@ -250,7 +250,7 @@ func TestRunTracesReplayedApply(t *testing.T) {
 	if s := byKind["apiserver.clusterip"]; len(s) != 1 || s[0].Get("ip") != "10.96.12.34" {
 		t.Errorf("clusterip: %+v", s)
 	}
-	for kind, n := range map[string]int{"deployment.newrs": 1, "live.podcreated": 3, "scheduler.bind": 3, "kubelet.admit": 3, "runtime.start": 3, "kubelet.probe": 3, "live.namespace": 1} {
+	for kind, n := range map[trace.Kind]int{"deployment.newrs": 1, "live.podcreated": 3, "scheduler.bind": 3, "kubelet.admit": 3, "runtime.start": 3, "kubelet.probe": 3, "live.namespace": 1} {
 		if len(byKind[kind]) != n {
 			t.Errorf("%s: %d steps, want %d", kind, len(byKind[kind]), n)
 		}
@@ -307,7 +307,7 @@ func TestRunDryRun(t *testing.T) {
 	}
 	var ks []string
 	for _, s := range res.Trace.Steps {
-		ks = append(ks, s.Kind)
+		ks = append(ks, string(s.Kind))
 	}
 	if got := strings.Join(ks, " "); !strings.Contains(got, "live.apply apiserver.defaulted live.dryrun") || strings.Contains(got, "live.namespace") {
 		t.Errorf("steps: %s", got)

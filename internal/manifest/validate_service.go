@@ -1,6 +1,8 @@
 package manifest
 
 import (
+	"fmt"
+
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/sets"
@@ -30,11 +32,48 @@ func validateServiceSpec(s *corev1.ServiceSpec) field.ErrorList {
 	for i := range s.Ports {
 		errs = append(errs, validateServicePort(&s.Ports[i], len(s.Ports) > 1, names, specPath.Child("ports").Index(i))...)
 	}
+	errs = append(errs, validateServiceExternalTraffic(s)...)
+	if headless && (s.Type == corev1.ServiceTypeNodePort || s.Type == corev1.ServiceTypeLoadBalancer) {
+		// ValidateService: a node port or load balancer needs a cluster
+		// IP (the error names clusterIPs, as below).
+		errs = append(errs, field.Invalid(specPath.Child("clusterIPs").Index(0), s.ClusterIP,
+			fmt.Sprintf("may not be set to 'None' for %s services", s.Type)))
+	}
+	if c := s.SessionAffinityConfig; s.SessionAffinity == corev1.ServiceAffinityClientIP && c != nil && c.ClientIP != nil && c.ClientIP.TimeoutSeconds != nil {
+		// validateClientIPAffinityConfig: 0 < timeoutSeconds <= 86400
+		// (core.MaxClientIPServiceAffinitySeconds). Its Required halves
+		// are left out: the defaulter does not fill the 10800 s default.
+		if t := *c.ClientIP.TimeoutSeconds; t <= 0 || t > maxClientIPAffinitySeconds {
+			errs = append(errs, field.Invalid(specPath.Child("sessionAffinityConfig", "clientIP", "timeoutSeconds"), t,
+				fmt.Sprintf("must be greater than 0 and less than %d", maxClientIPAffinitySeconds)))
+		}
+	}
 	if s.ClusterIP != "" && !headless {
 		// The registry copies clusterIP into clusterIPs[0] before
 		// validation, so the error names clusterIPs (core/validation
 		// validateServiceClusterIPsRelatedFields).
 		errs = append(errs, validation.IsValidIPForLegacyField(specPath.Child("clusterIPs").Index(0), s.ClusterIP, true, nil)...)
+	}
+	return errs
+}
+
+// validateServiceExternalTraffic follows core/validation
+// validateServiceExternalTrafficPolicy (v1.37) for the fields a client
+// sets: the external policy belongs to an externally accessible Service
+// (NodePort, LoadBalancer, or one with externalIPs), the health-check node
+// port to a LoadBalancer with the Local policy. Their "Required" halves
+// are left out: the defaulter and the registry's allocator fill them.
+func validateServiceExternalTraffic(s *corev1.ServiceSpec) field.ErrorList {
+	var errs field.ErrorList
+	external := s.Type == corev1.ServiceTypeNodePort || s.Type == corev1.ServiceTypeLoadBalancer || len(s.ExternalIPs) > 0
+	if !external && s.ExternalTrafficPolicy != "" {
+		errs = append(errs, field.Invalid(specPath.Child("externalTrafficPolicy"), s.ExternalTrafficPolicy,
+			"may only be set for externally-accessible services"))
+	}
+	needsHealthCheck := s.Type == corev1.ServiceTypeLoadBalancer && s.ExternalTrafficPolicy == corev1.ServiceExternalTrafficPolicyLocal
+	if !needsHealthCheck && s.HealthCheckNodePort != 0 {
+		errs = append(errs, field.Invalid(specPath.Child("healthCheckNodePort"), s.HealthCheckNodePort,
+			"may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'"))
 	}
 	return errs
 }
@@ -75,3 +114,7 @@ func validateServicePort(sp *corev1.ServicePort, requireName bool, names sets.Se
 	}
 	return errs
 }
+
+// maxClientIPAffinitySeconds is core.MaxClientIPServiceAffinitySeconds
+// (pkg/apis/core/types.go: a day), which k8s.io/api does not export.
+const maxClientIPAffinitySeconds = 86400

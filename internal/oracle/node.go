@@ -226,7 +226,7 @@ func simCRI(steps []trace.Step) ([][]string, []string) {
 	byPod := map[string][]string{}
 	var order, pulls []string
 	for _, s := range steps {
-		call, ok := strings.CutPrefix(s.Kind, "cri.")
+		call, ok := strings.CutPrefix(string(s.Kind), "cri.")
 		if !ok || !strings.HasPrefix(s.Object, "pods/default/") {
 			continue
 		}

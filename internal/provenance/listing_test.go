@@ -6,7 +6,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/golden"
 	"github.com/k8sexplain/k8sexplain/internal/k8sversion"
 	"github.com/k8sexplain/k8sexplain/internal/provenance"
-	"github.com/k8sexplain/k8sexplain/internal/quorumtext"
+	etcdexplain "github.com/k8sexplain/k8sexplain/internal/sim/etcd/explain"
 	grpcexplain "github.com/k8sexplain/k8sexplain/internal/sim/grpclb/explain"
 	dnatexplain "github.com/k8sexplain/k8sexplain/internal/sim/kubeproxy/explain"
 	watchexplain "github.com/k8sexplain/k8sexplain/internal/sim/watchload/explain"
@@ -17,7 +17,7 @@ import (
 // docs/PROVENANCE.md lists every explanation with its source; it is kept
 // current like a golden file (go test ./internal/provenance -update).
 func TestListingIsCurrent(t *testing.T) {
-	got := provenance.Listing(k8sversion.MinorString, []provenance.Catalogue{trace.Provenance(), watchexplain.Provenance(), dnatexplain.Provenance(), quorumtext.Provenance(), grpcexplain.Provenance(), task.Provenance()})
+	got := provenance.Listing(k8sversion.MinorString, []provenance.Catalogue{trace.Provenance(), watchexplain.Provenance(), dnatexplain.Provenance(), etcdexplain.Provenance(), grpcexplain.Provenance(), task.Provenance()})
 	golden.Assert(t, "../docs/PROVENANCE.md", []byte(got))
 }
 
@@ -31,7 +31,7 @@ func TestEveryExplanationHasASource(t *testing.T) {
 		min int
 	}{
 		{trace.Provenance(), 80}, {watchexplain.Provenance(), 25}, {dnatexplain.Provenance(), 80},
-		{quorumtext.Provenance(), 20}, {grpcexplain.Provenance(), 40}, {task.Provenance(), 15},
+		{etcdexplain.Provenance(), 20}, {grpcexplain.Provenance(), 40}, {task.Provenance(), 15},
 	} {
 		if len(tc.c.Texts) < tc.min {
 			t.Errorf("%s: only %d texts found", tc.c.Package, len(tc.c.Texts))

@@ -267,21 +267,7 @@ func (p *proxyAgent) syncRunner(pr *engine.Proc) {
 // REJECT when none is ready).
 func (p *proxyAgent) syncProxyRules() {
 	// The rules are written first; then the IPs that left them are gone.
-	defer func() {
-		for _, ip := range slices.Sorted(maps.Keys(p.touched)) {
-			was, now := p.touched[ip], p.refs[ip] > 0
-			switch {
-			case now && !was:
-				p.routed++
-			case was && !now:
-				p.routed--
-				if p.onRemoved != nil {
-					p.onRemoved(ip)
-				}
-			}
-		}
-		clear(p.touched)
-	}()
+	defer p.settleRoutes()
 	keys := slices.Sorted(maps.Keys(p.dirty))
 	clear(p.dirty)
 	for _, k := range keys {
@@ -291,64 +277,89 @@ func (p *proxyAgent) syncProxyRules() {
 			continue
 		}
 		for _, sp := range svc.Spec.Ports {
-			h := fnv.New64a()
-			fmt.Fprintf(h, "%d:%d:%d", ps.n, sp.Port, ps.sum)
-			if policyRules(svc) { // the spec shapes the rules too
-				fmt.Fprintf(h, ":%s:%s:%v:%d:%d", svc.Spec.Type, svc.Spec.ExternalTrafficPolicy, svc.Spec.InternalTrafficPolicy, sp.NodePort, svc.Spec.HealthCheckNodePort)
-			}
-			state := h.Sum64()
-			if last, ok := p.last[k+"/"+sp.Name]; ok && last == state {
-				continue
-			}
-			_, had := p.last[k+"/"+sp.Name]
-			p.last[k+"/"+sp.Name] = state
-			p.Syncs++
-			p.SyncedEndpoints += ps.n
-			p.LargestSync = max(p.LargestSync, ps.n)
-			if p.rec.Full() {
-				continue
-			}
-			ksp := kubeproxy.ServicePort{Namespace: svc.Namespace, Name: svc.Name, PortName: sp.Name, Protocol: string(sp.Protocol)}
-			chain := ksp.SVCChain()
-			if ps.n == 0 {
-				// No usable endpoint: syncProxyRules writes only a filter-table
-				// REJECT in KUBE-SERVICES ("… has no endpoints") and no nat
-				// KUBE-SVC chain (pkg/proxy/iptables/proxier.go; kubeproxy.Ruleset
-				// does the same for `dnat`).
-				kind := "kubeproxy.reject"
-				if had {
-					kind = "kubeproxy.rejectagain" // the last ready endpoint left: KUBE-SVC goes away
-				}
-				p.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: p.c.Actor, Kind: kind, Verbose: !p.loud,
-					Object: "services/" + k, Fields: trace.F("service", k, "vip", svc.Spec.ClusterIP, "port", sp.Port,
-						"proto", string(sp.Protocol), "comment", ksp.NameString()+" has no endpoints", "chain", chain, "node", p.node)})
-				continue
-			}
-			sls := p.slices.ByIndex(serviceIndex, k) // in name order
-			if policyRules(svc) {
-				p.syncPolicy(k, svc, sp, sls)
-				continue
-			}
-			tp := sp.TargetPort.String()
-			if len(sls) > 0 {
-				// A named targetPort is resolved per pod by the EndpointSlice controller.
-				for _, ep := range sls[0].Ports {
-					if ep.Name != nil && *ep.Name == sp.Name && ep.Port != nil {
-						tp = fmt.Sprint(*ep.Port)
-					}
-				}
-			}
-			var ready []string
-			if ps.n <= 10 { // listed by address; more are only counted
-				for _, sl := range sls {
-					ready = append(ready, readyIPs(sl.Endpoints)...)
-				}
-			}
-			p.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: p.c.Actor, Kind: "kubeproxy.sync", Verbose: !p.loud,
-				Object: "services/" + k, Fields: trace.F("service", k, "vip", svc.Spec.ClusterIP, "port", sp.Port,
-					"proto", string(sp.Protocol), "chain", chain, "endpoints", ps.n, "targets", joinTargets(ready, ps.n, tp), "node", p.node)})
+			p.syncServicePort(k, ps, svc, sp)
 		}
 	}
+}
+
+// settleRoutes counts the IPs the sync's rules started or stopped routing
+// to, and reports each one that left them.
+func (p *proxyAgent) settleRoutes() {
+	for _, ip := range slices.Sorted(maps.Keys(p.touched)) {
+		was, now := p.touched[ip], p.refs[ip] > 0
+		switch {
+		case now && !was:
+			p.routed++
+		case was && !now:
+			p.routed--
+			if p.onRemoved != nil {
+				p.onRemoved(ip)
+			}
+		}
+	}
+	clear(p.touched)
+}
+
+// syncServicePort is syncProxyRules' body for one service port: skipped
+// when its endpoints and spec hash as at the last sync, otherwise counted
+// and shown as its KUBE-SVC chain (or the REJECT when none is ready).
+func (p *proxyAgent) syncServicePort(k string, ps *proxyService, svc *corev1.Service, sp corev1.ServicePort) {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d:%d:%d", ps.n, sp.Port, ps.sum)
+	if policyRules(svc) { // the spec shapes the rules too
+		fmt.Fprintf(h, ":%s:%s:%v:%d:%d", svc.Spec.Type, svc.Spec.ExternalTrafficPolicy, svc.Spec.InternalTrafficPolicy, sp.NodePort, svc.Spec.HealthCheckNodePort)
+	}
+	state := h.Sum64()
+	last, had := p.last[k+"/"+sp.Name]
+	if had && last == state {
+		return
+	}
+	p.last[k+"/"+sp.Name] = state
+	p.Syncs++
+	p.SyncedEndpoints += ps.n
+	p.LargestSync = max(p.LargestSync, ps.n)
+	if p.rec.Full() {
+		return
+	}
+	ksp := kubeproxy.ServicePort{Namespace: svc.Namespace, Name: svc.Name, PortName: sp.Name, Protocol: string(sp.Protocol)}
+	chain := ksp.SVCChain()
+	if ps.n == 0 {
+		// No usable endpoint: syncProxyRules writes only a filter-table
+		// REJECT in KUBE-SERVICES ("… has no endpoints") and no nat
+		// KUBE-SVC chain (pkg/proxy/iptables/proxier.go; kubeproxy.Ruleset
+		// does the same for `dnat`).
+		kind := trace.Kind("kubeproxy.reject")
+		if had {
+			kind = "kubeproxy.rejectagain" // the last ready endpoint left: KUBE-SVC goes away
+		}
+		p.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: p.c.Actor, Kind: kind, Verbose: !p.loud,
+			Object: "services/" + k, Fields: trace.F("service", k, "vip", svc.Spec.ClusterIP, "port", sp.Port,
+				"proto", string(sp.Protocol), "comment", ksp.NameString()+" has no endpoints", "chain", chain, "node", p.node)})
+		return
+	}
+	sls := p.slices.ByIndex(serviceIndex, k) // in name order
+	if policyRules(svc) {
+		p.syncPolicy(k, svc, sp, sls)
+		return
+	}
+	tp := sp.TargetPort.String()
+	if len(sls) > 0 {
+		// A named targetPort is resolved per pod by the EndpointSlice controller.
+		for _, ep := range sls[0].Ports {
+			if ep.Name != nil && *ep.Name == sp.Name && ep.Port != nil {
+				tp = fmt.Sprint(*ep.Port)
+			}
+		}
+	}
+	var ready []string
+	if ps.n <= 10 { // listed by address; more are only counted
+		for _, sl := range sls {
+			ready = append(ready, readyIPs(sl.Endpoints)...)
+		}
+	}
+	p.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: p.c.Actor, Kind: "kubeproxy.sync", Verbose: !p.loud,
+		Object: "services/" + k, Fields: trace.F("service", k, "vip", svc.Spec.ClusterIP, "port", sp.Port,
+			"proto", string(sp.Protocol), "chain", chain, "endpoints", ps.n, "targets", joinTargets(ready, ps.n, tp), "node", p.node)})
 }
 
 func joinTargets(ips []string, n int, port string) string {

@@ -77,7 +77,7 @@ type drainer struct {
 	start time.Duration
 }
 
-func (d *drainer) say(kind, object string, fields ...any) {
+func (d *drainer) say(kind trace.Kind, object string, fields ...any) {
 	d.c.rec.Add(trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", Kind: kind, Object: object, Fields: trace.F(fields...)})
 }
 

@@ -50,14 +50,14 @@ func (p *proxyAgent) syncPolicy(k string, svc *corev1.Service, port corev1.Servi
 	name := sp.NameString()
 	base := []any{"service", k, "vip", svc.Spec.ClusterIP, "port", port.Port, "proto", sp.Protocol, "node", p.node,
 		"total", len(sp.UsableEndpoints())}
-	add := func(kind string, fields ...any) {
+	add := func(kind trace.Kind, fields ...any) {
 		p.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: p.c.Actor, Kind: kind, Verbose: !p.loud,
 			Object: "services/" + k, Fields: trace.F(append(slices.Clone(base), fields...)...)})
 	}
 	// The cluster IP: where KUBE-SERVICES sends it on this node.
 	if target := jumpFor(rs.NAT.Rules, kubeproxy.ChainServices, "-d", svc.Spec.ClusterIP); target != "" {
 		eps := cat.Cluster
-		kind := "kubeproxy.sync"
+		kind := trace.Kind("kubeproxy.sync")
 		if sp.InternalPolicyLocal {
 			eps, kind = cat.Local, "kubeproxy.local"
 		}

@@ -23,7 +23,7 @@ spec:
 
 // lastPerNode is each kube-proxy's last step about the Service, of the
 // given kinds.
-func lastPerNode(tr *trace.Trace, svc string, kinds ...string) map[string]trace.Step {
+func lastPerNode(tr *trace.Trace, svc string, kinds ...trace.Kind) map[string]trace.Step {
 	out := map[string]trace.Step{}
 	for _, k := range kinds {
 		for _, s := range simtest.StepsOf(tr, k) {

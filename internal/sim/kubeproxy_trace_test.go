@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"strings"
 	"testing"
 	"time"
 
@@ -47,7 +46,7 @@ func TestKubeProxySyncRunner(t *testing.T) {
 	last := map[string]time.Duration{}
 	syncs := 0
 	for _, s := range tr.Steps {
-		if !strings.HasPrefix(s.Kind, "kubeproxy.") {
+		if s.Kind.Component() != "kubeproxy" {
 			continue
 		}
 		prev, ok := last[s.Actor]

@@ -6,6 +6,7 @@ import (
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/simtest"
+	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -42,7 +43,7 @@ func TestNamespaceControllers(t *testing.T) {
 	if cm == nil || cm.Data["ca.crt"] == "" || cm.Annotations["kubernetes.io/description"] == "" {
 		t.Errorf("kube-root-ca.crt: %v", cm)
 	}
-	for kind, actor := range map[string]string{"serviceaccount.create": "service-account-controller", "rootca.publish": "root-ca-cert-publisher"} {
+	for kind, actor := range map[trace.Kind]string{"serviceaccount.create": "service-account-controller", "rootca.publish": "root-ca-cert-publisher"} {
 		s, ok := simtest.FirstAt(tr, kind, "", "")
 		if !ok || s.Actor != actor || s.Get("namespace") != "team-a" {
 			t.Errorf("%s: %v %+v", kind, ok, s)

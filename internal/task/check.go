@@ -267,7 +267,7 @@ func endState(c *sim.Cluster) *state {
 
 // historyKinds are the steps that explain a history goal's violation: the
 // rollout's scaling decisions and the pods' deletion.
-var historyKinds = map[string]bool{"deployment.rollout": true, "replicaset.shrink": true, "replicaset.diff": true,
+var historyKinds = map[trace.Kind]bool{"deployment.rollout": true, "replicaset.shrink": true, "replicaset.diff": true,
 	"apiserver.graceful": true, "deployment.newrs": true, "deployment.recreatewait": true,
 	"eviction.evicted": true, "eviction.nopdb": true, "drain.evicting": true}
 
@@ -290,7 +290,7 @@ func explaining(tr *trace.Trace, g *Goal, at time.Duration) []trace.Step {
 	}
 	inNS := func(s *trace.Step) bool {
 		parts := strings.SplitN(s.Object, "/", 3)
-		return len(parts) == 3 && parts[1] == g.Namespace || strings.HasPrefix(s.Kind, "drain.")
+		return len(parts) == 3 && parts[1] == g.Namespace || s.Kind.Component() == "drain"
 	}
 	if g.History() {
 		// the controllers' decisions and the deletions in the second
@@ -303,18 +303,18 @@ func explaining(tr *trace.Trace, g *Goal, at time.Duration) []trace.Step {
 			}
 		}
 		for i := len(near) - 1; i >= 0 && len(out) < maxSteps; i-- {
-			add(near[i], near[i].Kind+near[i].Object+near[i].Get("message"))
+			add(near[i], string(near[i].Kind)+near[i].Object+near[i].Get("message"))
 		}
 		slices.Reverse(out)
 		return out
 	}
 	for _, s := range tr.Steps {
 		switch {
-		case s.Kind == "kubectl.error", strings.HasPrefix(s.Kind, "story."), s.Kind == "drain.failed":
-			add(s, s.Kind+s.Get("message"))
-		case s.Kind == "eviction.refused":
-			add(s, s.Kind+s.Get("cause"))
-		case s.Kind == "event" && s.Get("type") == "Warning" && inNS(&s):
+		case s.Kind == trace.KindKubectlError, s.Kind.Component() == "story", s.Kind == trace.KindDrainFailed:
+			add(s, string(s.Kind)+s.Get("message"))
+		case s.Kind == trace.KindEvictionRefused:
+			add(s, string(s.Kind)+s.Get("cause"))
+		case s.Kind == trace.KindEvent && s.Get("type") == "Warning" && inNS(&s):
 			// one per reason and message, the pod names left out
 			add(s, s.Get("reason")+stripNames(s.Get("message")))
 		}

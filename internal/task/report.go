@@ -233,7 +233,7 @@ func CheckDoc(r *Result, lang string, withHint bool) *report.Doc {
 			text := trace.Text(lang, &s)
 			at := clock(s.At - r.Trace.Start)
 			lines = append(lines, fmt.Sprintf("%s  %-24s %s", at, s.Actor, text))
-			data.Conditions[i].Steps = append(data.Conditions[i].Steps, StepData{At: at, Actor: s.Actor, Kind: s.Kind, Object: s.Object, Text: text})
+			data.Conditions[i].Steps = append(data.Conditions[i].Steps, StepData{At: at, Actor: s.Actor, Kind: string(s.Kind), Object: s.Object, Text: text})
 		}
 		d.C("", strings.Join(lines, "\n"))
 	}

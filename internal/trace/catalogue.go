@@ -80,17 +80,17 @@ func T(lang, key string, args ...any) string { return catalogue.T(lang, key, arg
 
 // Has reports whether kind has a text (in English; the catalogue test
 // holds the languages to the same keys).
-func Has(kind string) bool { return catalogue.Has("en", kind) }
+func Has(kind Kind) bool { return catalogue.Has("en", string(kind)) }
 
 // Lookup returns the catalogue entry of kind in lang (en when lang is
 // unknown; a placeholder naming the kind when the kind is unknown, which
 // the catalogue test forbids).
-func Lookup(lang, kind string) Entry {
-	msg, ok := catalogue.Msg(lang, kind)
+func Lookup(lang string, kind Kind) Entry {
+	msg, ok := catalogue.Msg(lang, string(kind))
 	if !ok {
-		return Entry{Msg: kind}
+		return Entry{Msg: string(kind)}
 	}
-	ex, _ := catalogue.Msg(lang, "explain."+kind)
+	ex, _ := catalogue.Msg(lang, "explain."+string(kind))
 	return Entry{Msg: msg, Explain: ex}
 }
 

@@ -29,6 +29,24 @@ var stepKinds = []*regexp.Regexp{
 	regexp.MustCompile(`Kind:\s*"([a-z][a-z-]*\.[A-Za-z.]+)"`),
 	regexp.MustCompile(`[sS]tep\([^"()]*"([a-z][a-z-]*\.[A-Za-z.]+)"`),
 	regexp.MustCompile(`criStep\("([A-Za-z]+)"`),
+	regexp.MustCompile(`Kind\("([a-z][a-z-]*\.[A-Za-z.]+)"\)`),
+}
+
+// Every Kind constant names a kind the catalogue has.
+func TestKindConstantsHaveText(t *testing.T) {
+	src, err := os.ReadFile("step.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	consts := regexp.MustCompile(`(?m)^\s*Kind\w+\s+Kind\s*=\s*"([^"]+)"`).FindAllStringSubmatch(string(src), -1)
+	if len(consts) < 10 {
+		t.Fatalf("found %d Kind constants in step.go; the pattern no longer matches", len(consts))
+	}
+	for _, m := range consts {
+		if !Has(Kind(m[1])) {
+			t.Errorf("Kind constant %q has no catalogue text", m[1])
+		}
+	}
 }
 
 // Every step kind the simulator can emit has a text: the kinds are read
@@ -62,7 +80,7 @@ func TestEverySimulatorStepKindHasText(t *testing.T) {
 		t.Fatalf("found only %d step kinds in the simulator's source; the patterns no longer match it", len(found))
 	}
 	for kind, path := range found {
-		if !Has(kind) {
+		if !Has(Kind(kind)) {
 			t.Errorf("%s (recorded in %s) has no catalogue text", kind, path)
 		}
 	}

@@ -9,10 +9,11 @@ import (
 // both languages, on the message (Msg) or the explanation.
 func TestExplanationFacts(t *testing.T) {
 	for _, tc := range []struct {
-		kind, why string
-		msg       bool
-		has       []string // every one, in every language
-		hasNot    []string
+		kind   Kind
+		why    string
+		msg    bool
+		has    []string // every one, in every language
+		hasNot []string
 	}{
 		{kind: "runtime.cgroup", why: "the printed weight comes from runc ≥ 1.3.2's quadratic fit (kubelet.SharesToWeight)",
 			has: []string{"1.3.2", "(L² + 125·L)/612 − 7/34", "250m|0,25 CPU", "35"}},

@@ -48,13 +48,49 @@ type Field struct {
 	arg any
 }
 
+// Kind is a step's kind: its catalogue key, "<component>.<what>"
+// ("etcd.put", "kubeproxy.sync") or a bare word ("event"). The catalogue
+// test holds every kind recorded to a text in each language.
+type Kind string
+
+// The kinds that code reads back, not only records: the renderers draw
+// them as arrows (explain's sequence), the story and task checks look for
+// them. Other kinds are written where they are recorded, as literals.
+const (
+	KindEtcdPut           Kind = "etcd.put"
+	KindAPIServerResponse Kind = "apiserver.response"
+	KindAPIServerUpdated  Kind = "apiserver.updated"
+	KindWatchEvent        Kind = "watch.event"
+	KindWatchShared       Kind = "watch.shared"
+	KindControllerObserve Kind = "controller.observe"
+	KindSchedulerQueue    Kind = "scheduler.queue"
+	KindKubeletAdmit      Kind = "kubelet.admit"
+	KindKubeletRunning    Kind = "kubelet.running"
+	KindDNSRecord         Kind = "dns.record"
+	KindDeploymentNewRS   Kind = "deployment.newrs"
+	KindDeploymentStatus  Kind = "deployment.status"
+	KindReplicaSetDiff    Kind = "replicaset.diff"
+	KindEvent             Kind = "event"
+	KindEventPatch        Kind = "event.patch"
+	KindKubectlError      Kind = "kubectl.error"
+	KindDrainFailed       Kind = "drain.failed"
+	KindEvictionRefused   Kind = "eviction.refused"
+)
+
+// Component is the kind's component, the part before its first dot
+// ("kubeproxy" for "kubeproxy.sync"), or the whole kind without one.
+func (k Kind) Component() string {
+	c, _, _ := strings.Cut(string(k), ".")
+	return c
+}
+
 // Step is one thing a component did.
 type Step struct {
 	At      time.Duration `json:"-"`
 	Phase   Phase         `json:"phase"`
 	Actor   string        `json:"actor"`            // e.g. kube-apiserver, kubelet/node-a
 	To      string        `json:"to,omitempty"`     // the component it talked to, if any
-	Kind    string        `json:"kind"`             // catalogue key
+	Kind    Kind          `json:"kind"`             // catalogue key
 	Object  string        `json:"object,omitempty"` // resource/namespace/name
 	Verbose bool          `json:"verbose,omitempty"`
 	Fields  []Field       `json:"fields,omitempty"`

@@ -232,7 +232,7 @@ func (a *ipAllocator) ip(off int) string {
 // it by writing an IPAddress object named after the address, whose
 // parentRef is the Service. It returns how to give the address back if the
 // create fails later.
-func (s *Server) allocateClusterIP(c *Client, svc *corev1.Service, step func(string, ...any)) (func(), *Status) {
+func (s *Server) allocateClusterIP(c *Client, svc *corev1.Service, step func(trace.Kind, ...any)) (func(), *Status) {
 	if svc.Spec.Type == corev1.ServiceTypeExternalName {
 		return nil, nil
 	}
@@ -351,7 +351,7 @@ const nodePortOffset = 86
 // spec.healthCheckNodePort (apiservice.NeedsHealthCheck). A free port is
 // drawn at random from the upper band, as the allocator's random scan with
 // offset does, from the run's seeded RNG. The returned func frees them.
-func (s *Server) allocateNodePorts(svc *corev1.Service, step func(string, ...any)) (func(), *Status) {
+func (s *Server) allocateNodePorts(svc *corev1.Service, step func(trace.Kind, ...any)) (func(), *Status) {
 	// A LoadBalancer with allocateLoadBalancerNodePorts: false gets none
 	// (alloc.go shouldAllocateNodePorts); its health-check port it still gets.
 	lbNoPorts := svc.Spec.Type == corev1.ServiceTypeLoadBalancer &&

@@ -344,7 +344,7 @@ func charge(rq *corev1.ResourceQuota, usage corev1.ResourceList, tracked []strin
 // the usage, before the pod is stored; the resource-quota controller later
 // corrects it). It reports whether the request may go on; a refusal has
 // already been answered.
-func (s *Server) admitQuota(c *Client, r request, obj runtime.Object, step func(trace.Phase, string, ...any), fail func(*Status)) bool {
+func (s *Server) admitQuota(c *Client, r request, obj runtime.Object, step func(trace.Phase, trace.Kind, ...any), fail func(*Status)) bool {
 	pod, ok := obj.(*corev1.Pod)
 	if !ok {
 		return true

@@ -54,7 +54,7 @@ func (s *Server) conflict(c *Client, r request, read, stored string) *Status {
 // resourceVersion (PatchRV) is refused with 409 Conflict when that is no
 // longer the stored one, as the patched object carries it into the same
 // GuaranteedUpdate precondition as an update's.
-func (s *Server) patch(c *Client, r *request, done Done, step func(trace.Phase, string, ...any)) {
+func (s *Server) patch(c *Client, r *request, done Done, step func(trace.Phase, trace.Kind, ...any)) {
 	key := Key(r.res, r.ns, r.name)
 	if r.res.Kind == "Event" {
 		s.patchEvent(c, r, key, done, step)
@@ -85,7 +85,7 @@ func (s *Server) patch(c *Client, r *request, done Done, step func(trace.Phase, 
 // bodies are not kept (put), so the request carries the Event as patched
 // (the recorder's copy of the created one, with the patch's count,
 // lastTimestamp and message) and the store only checks that it exists.
-func (s *Server) patchEvent(c *Client, r *request, key string, done Done, step func(trace.Phase, string, ...any)) {
+func (s *Server) patchEvent(c *Client, r *request, key string, done Done, step func(trace.Phase, trace.Kind, ...any)) {
 	if !s.eventExists(r.res, key) {
 		s.answer(done, nil, notFound(*r))
 		return
@@ -103,7 +103,7 @@ func qualifiedPlural(r Resource) string {
 // commit builds the object to store from what is stored when the write
 // reaches etcd (build may refuse: a conflict, a vanished object), writes it
 // at a new revision, fans the change out, and answers the client.
-func (s *Server) commit(c *Client, r *request, key string, build func(cur *stored) (runtime.Object, *Status), done Done, step func(trace.Phase, string, ...any)) {
+func (s *Server) commit(c *Client, r *request, key string, build func(cur *stored) (runtime.Object, *Status), done Done, step func(trace.Phase, trace.Kind, ...any)) {
 	s.eng.After(StoreLatency, func() {
 		prev := s.data[key]
 		obj, fail := build(prev)
@@ -152,14 +152,14 @@ func (s *Server) commit(c *Client, r *request, key string, build func(cur *store
 			answer, answerKind = scaleOf(obj), "Scale"
 		}
 		s.eng.After(RequestLatency, func() {
-			kind := "apiserver.response"
+			kind := trace.KindAPIServerResponse
 			switch {
 			case r.subresource == "binding":
 				// BindingREST.Create answers 201 with a Status, not the
 				// Pod (pkg/registry/core/pod/storage/storage.go, v1.37).
 				kind = "apiserver.bound"
 			case code != http.StatusCreated:
-				kind = "apiserver.updated"
+				kind = trace.KindAPIServerUpdated
 			}
 			if !s.rec.Full() {
 				step(storePhase, kind, "status", fmt.Sprintf("%d %s", code, http.StatusText(code)), "rv", rv, "kind", answerKind)
@@ -171,7 +171,7 @@ func (s *Server) commit(c *Client, r *request, key string, build func(cur *store
 	})
 }
 
-func (s *Server) commitDelete(c *Client, r *request, done Done, step func(trace.Phase, string, ...any)) {
+func (s *Server) commitDelete(c *Client, r *request, done Done, step func(trace.Phase, trace.Kind, ...any)) {
 	key := Key(r.res, r.ns, r.name)
 	prev := s.data[key]
 	if prev == nil {
@@ -232,7 +232,7 @@ func (s *Server) commitDelete(c *Client, r *request, done Done, step func(trace.
 
 // bind handles POST pods/NAME/binding: it sets spec.nodeName, which only
 // the binding subresource may do once.
-func (s *Server) bind(c *Client, r *request, done Done, step func(trace.Phase, string, ...any)) {
+func (s *Server) bind(c *Client, r *request, done Done, step func(trace.Phase, trace.Kind, ...any)) {
 	key := Key(r.res, r.ns, r.name)
 	prev := s.data[key]
 	if prev == nil {

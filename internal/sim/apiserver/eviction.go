@@ -18,7 +18,6 @@ package apiserver
 import (
 	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
@@ -102,10 +101,10 @@ func (s *Server) budgetsFor(p *corev1.Pod) []*policyv1.PodDisruptionBudget {
 }
 
 // evict serves POST pods/NAME/eviction.
-func (s *Server) evict(c *Client, r *request, done Done, pipeline func(trace.Phase, string, ...any)) {
+func (s *Server) evict(c *Client, r *request, done Done, pipeline func(trace.Phase, trace.Kind, ...any)) {
 	// The eviction's verdicts show without -v, whoever asks.
-	step := func(phase trace.Phase, kind string, fields ...any) {
-		if !strings.HasPrefix(kind, "eviction.") {
+	step := func(phase trace.Phase, kind trace.Kind, fields ...any) {
+		if kind.Component() != "eviction" {
 			pipeline(phase, kind, fields...)
 			return
 		}
@@ -161,7 +160,7 @@ func (s *Server) evict(c *Client, r *request, done Done, pipeline func(trace.Pha
 
 // decrementBudget is checkAndDecrement: the budget's status write that
 // takes one disruption, then the pod's DisruptionTarget and delete.
-func (s *Server) decrementBudget(c *Client, r *request, done Done, step func(trace.Phase, string, ...any), pdb *policyv1.PodDisruptionBudget) {
+func (s *Server) decrementBudget(c *Client, r *request, done Done, step func(trace.Phase, trace.Kind, ...any), pdb *policyv1.PodDisruptionBudget) {
 	step(c.Phase, "eviction.check", "pod", r.name, "pdb", pdb.Name, "allowed", pdb.Status.DisruptionsAllowed,
 		"healthy", pdb.Status.CurrentHealthy, "desired", pdb.Status.DesiredHealthy)
 	// checkAndDecrement's UpdateStatus of the budget, through the API
@@ -241,9 +240,9 @@ func SetDisruptionAllowed(pdb *policyv1.PodDisruptionBudget) {
 
 // internalStep records the store's steps of a write the API server makes
 // itself (no HTTP response of its own).
-func internalStep(step func(trace.Phase, string, ...any)) func(trace.Phase, string, ...any) {
-	return func(p trace.Phase, kind string, fields ...any) {
-		if kind == "apiserver.updated" || kind == "apiserver.response" {
+func internalStep(step func(trace.Phase, trace.Kind, ...any)) func(trace.Phase, trace.Kind, ...any) {
+	return func(p trace.Phase, kind trace.Kind, fields ...any) {
+		if kind == trace.KindAPIServerUpdated || kind == trace.KindAPIServerResponse {
 			return
 		}
 		step(p, kind, fields...)
@@ -253,7 +252,7 @@ func internalStep(step func(trace.Phase, string, ...any)) func(trace.Phase, stri
 // conditionAndDelete is addConditionAndDeletePod: an update of the pod
 // with the DisruptionTarget condition, then its graceful deletion; the
 // Eviction is answered 201 Created with a Status Success.
-func (s *Server) conditionAndDelete(c *Client, r *request, done Done, step func(trace.Phase, string, ...any)) {
+func (s *Server) conditionAndDelete(c *Client, r *request, done Done, step func(trace.Phase, trace.Kind, ...any)) {
 	key := Key(r.res, r.ns, r.name)
 	ur := request{verb: "update", res: r.res, ns: r.ns, name: r.name}
 	s.commit(c, &ur, key, func(st *stored) (runtime.Object, *Status) {

@@ -58,7 +58,7 @@ type call struct {
 }
 
 // step records one pipeline step of the request (verbose unless kubectl's).
-func (k *call) step(phase trace.Phase, kind string, fields ...any) {
+func (k *call) step(phase trace.Phase, kind trace.Kind, fields ...any) {
 	s, r := k.s, k.r
 	if s.rec.Full() {
 		return
@@ -68,7 +68,7 @@ func (k *call) step(phase trace.Phase, kind string, fields ...any) {
 }
 
 // apiStep records a step in the pipeline's phase.
-func (k *call) apiStep(kind string, fields ...any) { k.step(k.apiPhase, kind, fields...) }
+func (k *call) apiStep(kind trace.Kind, fields ...any) { k.step(k.apiPhase, kind, fields...) }
 
 // fail refuses the request: it undoes an allocation made for it and answers
 // with st one request latency later.

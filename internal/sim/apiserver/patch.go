@@ -223,7 +223,7 @@ func (c *Client) PatchPodStatus(base, next *corev1.Pod, done Done) {
 
 // patchStatus serves PATCH …/status: the patch is applied to the stored
 // object, spec and metadata stay as stored (registry PrepareForUpdate).
-func (s *Server) patchStatus(c *Client, r *request, done Done, step func(trace.Phase, string, ...any)) {
+func (s *Server) patchStatus(c *Client, r *request, done Done, step func(trace.Phase, trace.Kind, ...any)) {
 	key := Key(r.res, r.ns, r.name)
 	prev := s.data[key]
 	if prev == nil {

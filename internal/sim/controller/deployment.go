@@ -106,7 +106,7 @@ func (d *Deployment) Start() { d.informers.Start() }
 func retryStep(rec *trace.Recorder, actor, plural string) func(string, error, time.Duration, int) {
 	return func(key string, err error, after time.Duration, attempt int) {
 		ns, name, _ := strings.Cut(key, "/")
-		kind := "controller.retry"
+		kind := trace.Kind("controller.retry")
 		if st, ok := err.(*apiserver.Status); ok && st.Reason == "Conflict" {
 			kind = "controller.conflict"
 		}

@@ -319,7 +319,7 @@ func (e *EndpointSlice) desiredSlice(k string, svc *corev1.Service, st *svcSlice
 	}
 	obj.Labels = sliceLabels(svc)
 	e.Writes++
-	kind := "endpointslice.update"
+	kind := trace.Kind("endpointslice.update")
 	if sl.obj == nil {
 		kind = "endpointslice.create"
 	}

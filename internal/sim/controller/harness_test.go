@@ -99,7 +99,7 @@ func (h *harness) get(obj runtime.Object, ns, name string) runtime.Object {
 	return h.api.Get(apiserver.ResourceOf(obj), ns, name)
 }
 
-func (h *harness) steps(kind string) []trace.Step {
+func (h *harness) steps(kind trace.Kind) []trace.Step {
 	var out []trace.Step
 	for _, s := range h.rec.Steps {
 		if s.Kind == kind {

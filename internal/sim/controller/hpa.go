@@ -137,84 +137,97 @@ func (h *HPA) sync(p *engine.Proc, key string) error {
 	}
 	row := HPASync{At: h.eng.Now()}
 	ref := hpa.Spec.ScaleTargetRef
-	obj := "horizontalpodautoscalers/" + key
 	res, ok := scaleTarget(ref.Kind)
-	var scale *autoscalingv1.Scale
-	if ok {
-		got, st := h.c.In(p).GetScale(res, ns, ref.Name)
-		if st != nil {
-			h.failed(p, hpa, orig, &row, "FailedGetScale", st.Message)
-			return nil
-		}
-		scale = got.(*autoscalingv1.Scale)
-	} else {
+	if !ok {
 		h.failed(p, hpa, orig, &row, "FailedGetScale", fmt.Sprintf("no scale subresource for %s %q in the simulator", ref.Kind, ref.Name))
 		return nil
 	}
+	got, st := h.c.In(p).GetScale(res, ns, ref.Name)
+	if st != nil {
+		h.failed(p, hpa, orig, &row, "FailedGetScale", st.Message)
+		return nil
+	}
+	scale := got.(*autoscalingv1.Scale)
 	h.setCondition(hpa, autoscalingv2.AbleToScale, corev1.ConditionTrue, "SucceededGetScale", "the HPA controller was able to get the target's current scale")
 	current := scale.Spec.Replicas
 	row.Current = current
+	desired, metricStatus, err := h.desiredReplicas(p, hpa, scale, mem, &row)
+	if err != nil {
+		h.failed(p, hpa, orig, &row, "FailedComputeMetricsReplicas", err.Error())
+		return nil
+	}
+	row.Desired = desired
+	if desired == current {
+		h.finish(p, hpa, orig, row, current, current, metricStatus, false)
+		return nil
+	}
+	h.rescale(p, hpa, orig, res, scale, mem, row, metricStatus)
+	return nil
+}
+
+// desiredReplicas is reconcileAutoscaler's choice of a count: none while
+// the target is scaled to zero, the bound when the current count is out
+// of [min, max], otherwise computeReplicasForMetrics followed by
+// normalizeDesiredReplicasWithBehaviors (hpa_behavior.go).
+func (h *HPA) desiredReplicas(p *engine.Proc, hpa *autoscalingv2.HorizontalPodAutoscaler, scale *autoscalingv1.Scale, mem *hpaMemory, row *HPASync) (int32, []autoscalingv2.MetricStatus, error) {
+	current := scale.Spec.Replicas
 	minR := int32(1)
 	if hpa.Spec.MinReplicas != nil {
 		minR = *hpa.Spec.MinReplicas
 	}
-	var desired int32
-	var metricStatus []autoscalingv2.MetricStatus
 	switch {
 	case current == 0 && minR != 0:
 		h.setCondition(hpa, autoscalingv2.ScalingActive, corev1.ConditionFalse, "ScalingDisabled", "scaling is disabled since the replica count of the target is zero")
-		desired = 0
+		return 0, nil, nil
 	case current > hpa.Spec.MaxReplicas:
-		row.Reason, desired = "Current number of replicas above Spec.MaxReplicas", hpa.Spec.MaxReplicas
+		row.Reason = "Current number of replicas above Spec.MaxReplicas"
+		return hpa.Spec.MaxReplicas, nil, nil
 	case current < minR:
-		row.Reason, desired = "Current number of replicas below Spec.MinReplicas", minR
-	default:
-		proposal, metricName, status, err := h.computeReplicas(p, hpa, scale, &row)
-		if err != nil {
-			h.failed(p, hpa, orig, &row, "FailedComputeMetricsReplicas", err.Error())
-			return nil
-		}
-		metricStatus = status
-		row.Proposal = proposal
-		desired = proposal.Replicas
-		if desired > current {
-			row.Reason = metricName + " above target"
-		}
-		if desired < current {
-			row.Reason = "All metrics below target"
-		}
-		row.Norm = mem.normalize(hpa.Spec.Behavior, minR, hpa.Spec.MaxReplicas, current, desired, h.eng.Now())
-		h.setCondition(hpa, autoscalingv2.AbleToScale, corev1.ConditionTrue, row.Norm.StableReason, row.Norm.StableMessage)
-		limited := corev1.ConditionFalse
-		if row.Norm.Limited {
-			limited = corev1.ConditionTrue
-		}
-		h.setCondition(hpa, autoscalingv2.ScalingLimited, limited, row.Norm.LimitReason, row.Norm.LimitMessage)
-		desired = row.Norm.Desired
-		row.Desired = desired
-		h.record(hpa, row)
+		row.Reason = "Current number of replicas below Spec.MinReplicas"
+		return minR, nil, nil
 	}
-	row.Desired = desired
-	rescale := desired != current
-	if rescale {
-		h.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: h.c.Actor, Kind: "hpa.scale", Object: obj,
-			Fields: trace.F("path", apiserver.Path(res, ns, ref.Name)+"/scale", "target", strings.ToLower(ref.Kind)+"/"+ref.Name, "from", current, "to", desired, "reason", row.Reason)})
-		if _, st := h.c.In(p).UpdateScale(res, ns, ref.Name, scale.ResourceVersion, desired); st != nil {
-			h.c.Event(trace.PhaseController, hpa, corev1.EventTypeWarning, "FailedRescale", fmt.Sprintf("New size: %d; reason: %s; error: %v", desired, row.Reason, st.Message))
-			h.setCondition(hpa, autoscalingv2.AbleToScale, corev1.ConditionFalse, "FailedUpdateScale", "the HPA controller was unable to update the target scale: "+st.Message)
-			row.Err = st.Message
-			h.finish(p, hpa, orig, row, current, current, metricStatus, false)
-			return nil
-		}
-		h.setCondition(hpa, autoscalingv2.AbleToScale, corev1.ConditionTrue, "SucceededRescale", fmt.Sprintf("the HPA controller was able to update the target scale to %d", desired))
-		h.c.Event(trace.PhaseController, hpa, corev1.EventTypeNormal, "SuccessfulRescale", fmt.Sprintf("New size: %d; reason: %s", desired, row.Reason))
-		mem.store(hpa.Spec.Behavior, current, desired, h.eng.Now())
-		row.Rescaled = true
-	} else {
-		desired = current
+	proposal, metricName, status, err := h.computeReplicas(p, hpa, scale, row)
+	if err != nil {
+		return 0, nil, err
 	}
-	h.finish(p, hpa, orig, row, current, desired, metricStatus, rescale)
-	return nil
+	row.Proposal = proposal
+	if proposal.Replicas > current {
+		row.Reason = metricName + " above target"
+	}
+	if proposal.Replicas < current {
+		row.Reason = "All metrics below target"
+	}
+	row.Norm = mem.normalize(hpa.Spec.Behavior, minR, hpa.Spec.MaxReplicas, current, proposal.Replicas, h.eng.Now())
+	h.setCondition(hpa, autoscalingv2.AbleToScale, corev1.ConditionTrue, row.Norm.StableReason, row.Norm.StableMessage)
+	limited := corev1.ConditionFalse
+	if row.Norm.Limited {
+		limited = corev1.ConditionTrue
+	}
+	h.setCondition(hpa, autoscalingv2.ScalingLimited, limited, row.Norm.LimitReason, row.Norm.LimitMessage)
+	row.Desired = row.Norm.Desired
+	h.record(hpa, *row)
+	return row.Norm.Desired, status, nil
+}
+
+// rescale is reconcileAutoscaler's PUT of the scale subresource when the
+// count changes, with its event and AbleToScale condition either way.
+func (h *HPA) rescale(p *engine.Proc, hpa *autoscalingv2.HorizontalPodAutoscaler, orig *autoscalingv2.HorizontalPodAutoscalerStatus, res apiserver.Resource, scale *autoscalingv1.Scale, mem *hpaMemory, row HPASync, metricStatus []autoscalingv2.MetricStatus) {
+	ref := hpa.Spec.ScaleTargetRef
+	current, desired := row.Current, row.Desired
+	h.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: h.c.Actor, Kind: "hpa.scale", Object: "horizontalpodautoscalers/" + hpa.Namespace + "/" + hpa.Name,
+		Fields: trace.F("path", apiserver.Path(res, hpa.Namespace, ref.Name)+"/scale", "target", strings.ToLower(ref.Kind)+"/"+ref.Name, "from", current, "to", desired, "reason", row.Reason)})
+	if _, st := h.c.In(p).UpdateScale(res, hpa.Namespace, ref.Name, scale.ResourceVersion, desired); st != nil {
+		h.c.Event(trace.PhaseController, hpa, corev1.EventTypeWarning, "FailedRescale", fmt.Sprintf("New size: %d; reason: %s; error: %v", desired, row.Reason, st.Message))
+		h.setCondition(hpa, autoscalingv2.AbleToScale, corev1.ConditionFalse, "FailedUpdateScale", "the HPA controller was unable to update the target scale: "+st.Message)
+		row.Err = st.Message
+		h.finish(p, hpa, orig, row, current, current, metricStatus, false)
+		return
+	}
+	h.setCondition(hpa, autoscalingv2.AbleToScale, corev1.ConditionTrue, "SucceededRescale", fmt.Sprintf("the HPA controller was able to update the target scale to %d", desired))
+	h.c.Event(trace.PhaseController, hpa, corev1.EventTypeNormal, "SuccessfulRescale", fmt.Sprintf("New size: %d; reason: %s", desired, row.Reason))
+	mem.store(hpa.Spec.Behavior, current, desired, h.eng.Now())
+	row.Rescaled = true
+	h.finish(p, hpa, orig, row, current, desired, metricStatus, true)
 }
 
 // computeReplicas is computeReplicasForMetrics for the HPA's first metric,

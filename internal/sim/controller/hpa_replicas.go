@@ -78,21 +78,11 @@ func ResourceReplicas(current int32, target int32, pods []*corev1.Pod, metrics m
 	}
 	ready, unready, missing, ignored := groupPods(pods, metrics, now)
 	p.Ready, p.Unready, p.Missing, p.Ignored = ready, len(unready), len(missing), len(ignored)
-	requests := map[string]int64{}
-	for _, pod := range pods {
-		for _, c := range pod.Spec.Containers {
-			if _, ok := c.Resources.Requests[corev1.ResourceCPU]; !ok {
-				return p, fmt.Errorf("missing request for cpu in container %s of Pod %s", c.Name, pod.Name)
-			}
-		}
-		requests[pod.Name] = cpuRequest(pod)
+	requests, err := podRequests(pods)
+	if err != nil {
+		return p, err
 	}
-	counted := map[string]int64{}
-	for name, m := range metrics {
-		if !unready[name] && !ignored[name] {
-			counted[name] = m.Value
-		}
-	}
+	counted := withoutPods(metrics, unready, ignored)
 	if len(counted) == 0 {
 		return p, errNoMetrics
 	}
@@ -110,7 +100,42 @@ func ResourceReplicas(current int32, target int32, pods []*corev1.Pod, metrics m
 		p.Replicas = int32(math.Ceil(ratio * float64(ready)))
 		return p, nil
 	}
-	p.Rebalanced = true
+	fillIn(counted, requests, ratio, target, missing, unready, rebalanceUnready)
+	p.rebalanced(current, ratio, counted, requests, target)
+	return p, nil
+}
+
+// podRequests is calculatePodRequests for cpu: every container must ask
+// for it (upstream's "missing request for cpu in container …").
+func podRequests(pods []*corev1.Pod) (map[string]int64, error) {
+	requests := make(map[string]int64, len(pods))
+	for _, pod := range pods {
+		for _, c := range pod.Spec.Containers {
+			if _, ok := c.Resources.Requests[corev1.ResourceCPU]; !ok {
+				return nil, fmt.Errorf("missing request for cpu in container %s of Pod %s", c.Name, pod.Name)
+			}
+		}
+		requests[pod.Name] = cpuRequest(pod)
+	}
+	return requests, nil
+}
+
+// withoutPods is the metrics' values less the unready and ignored pods
+// (removeMetricsForPods, called twice upstream).
+func withoutPods(metrics map[string]PodMetric, unready, ignored map[string]bool) map[string]int64 {
+	counted := map[string]int64{}
+	for name, m := range metrics {
+		if !unready[name] && !ignored[name] {
+			counted[name] = m.Value
+		}
+	}
+	return counted
+}
+
+// fillIn gives the missing pods (and, on a scale-up, the unready ones) the
+// usage GetResourceReplicas assumes for them before the ratio is computed
+// again.
+func fillIn(counted, requests map[string]int64, ratio float64, target int32, missing, unready map[string]bool, rebalanceUnready bool) {
 	if len(missing) > 0 {
 		switch {
 		case ratio < 1.0:
@@ -131,23 +156,29 @@ func ResourceReplicas(current int32, target int32, pods []*corev1.Pod, metrics m
 			counted[name] = 0
 		}
 	}
+}
+
+// rebalanced is the end of GetResourceReplicas once pods were filled in:
+// the new ratio over every counted pod, kept only when it stays outside
+// the tolerance and points the same way as the first.
+func (p *ReplicaProposal) rebalanced(current int32, ratio float64, counted, requests map[string]int64, target int32) {
+	p.Rebalanced = true
 	newRatio, _, _ := utilizationRatio(counted, requests, target)
 	p.NewRatio, p.Counted = newRatio, len(counted)
 	if math.Abs(1.0-newRatio) <= HPATolerance {
 		p.Replicas, p.WithinTolerance = current, true
-		return p, nil
+		return
 	}
 	if (ratio < 1.0 && newRatio > 1.0) || (ratio > 1.0 && newRatio < 1.0) {
 		// The filled-in pods would turn the direction round.
 		p.Replicas, p.Reversed = current, true
-		return p, nil
+		return
 	}
 	n := int32(math.Ceil(newRatio * float64(len(counted))))
 	if (newRatio < 1.0 && n > current) || (newRatio > 1.0 && n < current) {
 		n, p.Reversed = current, true
 	}
 	p.Replicas = n
-	return p, nil
 }
 
 // groupPods sorts the pods as upstream's groupPods does for cpu: deleted or

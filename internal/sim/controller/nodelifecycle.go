@@ -359,7 +359,7 @@ func (n *NodeLifecycle) updateTaints(p *engine.Proc, name string, change func([]
 		// 409 (with -v) and the next attempt's step.
 		for _, t := range taints {
 			if !hasTaint(cur.Spec.Taints, t) {
-				kind := "node.taint"
+				kind := trace.Kind("node.taint")
 				if t.Key == corev1.TaintNodeUnschedulable {
 					kind = "node.taint.unschedulable"
 				}

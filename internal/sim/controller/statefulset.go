@@ -103,6 +103,32 @@ func runningAndReady(p *corev1.Pod) bool {
 	return p.Status.Phase == corev1.PodRunning && PodReady(p) && p.DeletionTimestamp == nil
 }
 
+// setSync is what one sync knows about its set: the revisions, the
+// partition, and its pods by ordinal, those above replicas condemned
+// (updateStatefulSet's replicas and condemned slices).
+type setSync struct {
+	set          *appsv1.StatefulSet
+	key          string
+	rev, current string
+	partition    int
+	replicas     int
+	ordered      bool
+	byOrdinal    map[int]*corev1.Pod
+	condemned    []*corev1.Pod
+}
+
+// revFor is the revision the pod at ordinal o is created from: the update
+// revision at or above the partition, the current one below it.
+func (st *setSync) revFor(o int) string {
+	if o >= st.partition {
+		return st.rev
+	}
+	return st.current
+}
+
+// sync is updateStatefulSet: the revision stored, then processReplica for
+// each ordinal in order, the rolling update, and processCondemned for the
+// pods above replicas from the highest ordinal down.
 func (s *StatefulSet) sync(p *engine.Proc, key string) error {
 	ns, name, _ := strings.Cut(key, "/")
 	set, ok := s.sets.Get(ns, name)
@@ -113,98 +139,111 @@ func (s *StatefulSet) sync(p *engine.Proc, key string) error {
 	if err != nil {
 		return err
 	}
-	// The current revision is the one status names while pods of it
-	// remain; a new template is the update revision.
-	current := rev
-	if cr := set.Status.CurrentRevision; cr != "" && s.templates[cr] != nil {
-		current = cr
-	}
-	partition := 0
-	if u := set.Spec.UpdateStrategy; u.Type == appsv1.RollingUpdateStatefulSetStrategyType && u.RollingUpdate != nil && u.RollingUpdate.Partition != nil {
-		partition = int(*u.RollingUpdate.Partition)
-	}
-	revFor := func(o int) string {
-		if o >= partition {
-			return rev
-		}
-		return current
-	}
-	replicas := 1
-	if set.Spec.Replicas != nil {
-		replicas = int(*set.Spec.Replicas)
-	}
-	byOrdinal := map[int]*corev1.Pod{}
-	var condemned []*corev1.Pod
-	for _, pod := range s.pods.ByIndex(informer.ControllerIndex, string(set.UID)) {
-		if o, ok := ordinalOf(set, pod); ok {
-			if o < replicas {
-				byOrdinal[o] = pod
-			} else {
-				condemned = append(condemned, pod)
-			}
-		}
-	}
-	ordered := set.Spec.PodManagementPolicy != appsv1.ParallelPodManagement
-	for o := 0; o < replicas; o++ {
-		pod := byOrdinal[o]
-		if pod == nil {
-			delete(s.deleted, set.Namespace+"/"+fmt.Sprintf("%s-%d", set.Name, o))
-			created, err := s.createPod(p, set, revFor(o), o)
-			if err != nil {
-				return err
-			}
-			byOrdinal[o] = created
-			if ordered {
-				break // wait for it to be Running and Ready
-			}
-			continue
-		}
-		if pod.DeletionTimestamp != nil {
-			// isTerminating: the replacement keeps the name, so it can
-			// only be created once this object is gone — on a dead node,
-			// when someone force-deletes it or the Node object goes.
-			if !s.deleted[pod.Namespace+"/"+pod.Name] && s.waiting[key] != pod.Name+"/terminating" {
-				s.waiting[key] = pod.Name + "/terminating"
-				s.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: s.c.Actor, Kind: "statefulset.terminating", Object: "pods/" + set.Namespace + "/" + pod.Name,
-					Fields: trace.F("set", set.Name, "pod", pod.Name)})
-			}
-			if ordered {
-				break
-			}
-			continue
-		}
-		if ordered && !runningAndReady(pod) {
-			if s.waiting[key] != pod.Name {
-				s.waiting[key] = pod.Name
-				s.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: s.c.Actor, Kind: "statefulset.wait", Object: "statefulsets/" + key,
-					Fields: trace.F("set", set.Name, "pod", pod.Name, "next", fmt.Sprintf("%s-%d", set.Name, o+1))})
-			}
-			break
-		}
-	}
-	if done, err := s.rollingUpdate(p, set, rev, partition, replicas, byOrdinal); done || err != nil {
-		return errOrNil(err, s.updateStatus(p, set, current, rev, byOrdinal))
-	}
-	// Scale down: the highest ordinal first, one at a time when ordered.
-	for i := len(condemned) - 1; i >= 0; i-- {
-		pod := condemned[i]
-		if pod.DeletionTimestamp != nil {
-			if ordered {
-				break
-			}
-			continue
-		}
-		s.deleted[pod.Namespace+"/"+pod.Name] = true
-		if _, err := s.c.In(p).Delete(apiserver.ResourceOf(pod), pod.Namespace, pod.Name); err != nil {
-			s.c.Event(trace.PhaseController, set, corev1.EventTypeWarning, "FailedDelete", fmt.Sprintf("Delete Pod %s in StatefulSet %s failed error: %s", pod.Name, set.Name, err.Message))
+	st := s.newSetSync(set, key, rev)
+	for o := 0; o < st.replicas; o++ {
+		exit, err := s.processReplica(p, st, o)
+		if err != nil {
 			return err
 		}
-		s.c.Event(trace.PhaseController, set, corev1.EventTypeNormal, "SuccessfulDelete", fmt.Sprintf("Delete Pod %s in StatefulSet %s successful", pod.Name, set.Name))
-		if ordered {
+		if exit {
 			break
 		}
 	}
-	return s.updateStatus(p, set, current, rev, byOrdinal)
+	if done, err := s.rollingUpdate(p, set, rev, st.partition, st.replicas, st.byOrdinal); done || err != nil {
+		return errOrNil(err, s.updateStatus(p, set, st.current, rev, st.byOrdinal))
+	}
+	// Scale down: the highest ordinal first, one at a time when ordered.
+	for i := len(st.condemned) - 1; i >= 0; i-- {
+		exit, err := s.processCondemned(p, st, st.condemned[i])
+		if err != nil {
+			return err
+		}
+		if exit {
+			break
+		}
+	}
+	return s.updateStatus(p, set, st.current, rev, st.byOrdinal)
+}
+
+// newSetSync sorts the set's pods into ordinals below replicas and the
+// condemned above them.
+func (s *StatefulSet) newSetSync(set *appsv1.StatefulSet, key, rev string) *setSync {
+	st := &setSync{set: set, key: key, rev: rev, current: rev, replicas: 1,
+		ordered: set.Spec.PodManagementPolicy != appsv1.ParallelPodManagement, byOrdinal: map[int]*corev1.Pod{}}
+	// The current revision is the one status names while pods of it
+	// remain; a new template is the update revision.
+	if cr := set.Status.CurrentRevision; cr != "" && s.templates[cr] != nil {
+		st.current = cr
+	}
+	if u := set.Spec.UpdateStrategy; u.Type == appsv1.RollingUpdateStatefulSetStrategyType && u.RollingUpdate != nil && u.RollingUpdate.Partition != nil {
+		st.partition = int(*u.RollingUpdate.Partition)
+	}
+	if set.Spec.Replicas != nil {
+		st.replicas = int(*set.Spec.Replicas)
+	}
+	for _, pod := range s.pods.ByIndex(informer.ControllerIndex, string(set.UID)) {
+		if o, ok := ordinalOf(set, pod); ok {
+			if o < st.replicas {
+				st.byOrdinal[o] = pod
+			} else {
+				st.condemned = append(st.condemned, pod)
+			}
+		}
+	}
+	return st
+}
+
+// processReplica handles the ordinal o: a missing pod is created, a
+// terminating one waited for, and under OrderedReady the walk stops
+// (exit) at the first pod that is not Running and Ready.
+func (s *StatefulSet) processReplica(p *engine.Proc, st *setSync, o int) (exit bool, err error) {
+	set, key := st.set, st.key
+	pod := st.byOrdinal[o]
+	if pod == nil {
+		delete(s.deleted, set.Namespace+"/"+fmt.Sprintf("%s-%d", set.Name, o))
+		created, err := s.createPod(p, set, st.revFor(o), o)
+		if err != nil {
+			return true, err
+		}
+		st.byOrdinal[o] = created
+		return st.ordered, nil // ordered: wait for it to be Running and Ready
+	}
+	if pod.DeletionTimestamp != nil {
+		// isTerminating: the replacement keeps the name, so it can
+		// only be created once this object is gone — on a dead node,
+		// when someone force-deletes it or the Node object goes.
+		if !s.deleted[pod.Namespace+"/"+pod.Name] && s.waiting[key] != pod.Name+"/terminating" {
+			s.waiting[key] = pod.Name + "/terminating"
+			s.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: s.c.Actor, Kind: "statefulset.terminating", Object: "pods/" + set.Namespace + "/" + pod.Name,
+				Fields: trace.F("set", set.Name, "pod", pod.Name)})
+		}
+		return st.ordered, nil
+	}
+	if st.ordered && !runningAndReady(pod) {
+		if s.waiting[key] != pod.Name {
+			s.waiting[key] = pod.Name
+			s.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: s.c.Actor, Kind: "statefulset.wait", Object: "statefulsets/" + key,
+				Fields: trace.F("set", set.Name, "pod", pod.Name, "next", fmt.Sprintf("%s-%d", set.Name, o+1))})
+		}
+		return true, nil
+	}
+	return false, nil
+}
+
+// processCondemned deletes one pod above replicas unless it is already
+// terminating; under OrderedReady one at a time (exit).
+func (s *StatefulSet) processCondemned(p *engine.Proc, st *setSync, pod *corev1.Pod) (exit bool, err error) {
+	if pod.DeletionTimestamp != nil {
+		return st.ordered, nil
+	}
+	set := st.set
+	s.deleted[pod.Namespace+"/"+pod.Name] = true
+	if _, err := s.c.In(p).Delete(apiserver.ResourceOf(pod), pod.Namespace, pod.Name); err != nil {
+		s.c.Event(trace.PhaseController, set, corev1.EventTypeWarning, "FailedDelete", fmt.Sprintf("Delete Pod %s in StatefulSet %s failed error: %s", pod.Name, set.Name, err.Message))
+		return true, err
+	}
+	s.c.Event(trace.PhaseController, set, corev1.EventTypeNormal, "SuccessfulDelete", fmt.Sprintf("Delete Pod %s in StatefulSet %s successful", pod.Name, set.Name))
+	return st.ordered, nil
 }
 
 func errOrNil(a, b error) error {

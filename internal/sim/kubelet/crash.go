@@ -125,7 +125,7 @@ func (k *Kubelet) containerDown(p *engine.Proc, ps *podState, c *corev1.Containe
 	upd.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: c.Name, Image: c.Image, RestartCount: ps.restartCount[c.Name],
 		LastTerminationState: ps.lastState[c.Name], State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: waiting,
 			Message: fmt.Sprintf("back-off %s restarting failed container=%s pod=%s_%s", delay, c.Name, pod.Name, pod.Namespace)}}}}
-	kind := "kubelet.exited"
+	kind := trace.Kind("kubelet.exited")
 	if delay == 0 {
 		kind = "kubelet.exitednow"
 	}

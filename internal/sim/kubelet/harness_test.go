@@ -117,7 +117,7 @@ func wantLines(t *testing.T, what string, got, want []string) {
 }
 
 // hasStep reports whether the recorder kept a step of kind.
-func (h *harness) hasStep(kind string) bool {
+func (h *harness) hasStep(kind trace.Kind) bool {
 	for _, s := range h.rec.Steps {
 		if s.Kind == kind {
 			return true
@@ -127,7 +127,7 @@ func (h *harness) hasStep(kind string) bool {
 }
 
 // steps counts the kept steps of kind.
-func (h *harness) steps(kind string) int {
+func (h *harness) steps(kind trace.Kind) int {
 	n := 0
 	for _, s := range h.rec.Steps {
 		if s.Kind == kind {

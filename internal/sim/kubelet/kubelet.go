@@ -133,14 +133,14 @@ func (k *Kubelet) Start() { k.podInf.RunOnNode(k.c, k.Node) }
 
 // step, runtimeStep and criStep build nothing once the recorder is full
 // (Full counts the step as dropped): at scale these run several times per pod.
-func (k *Kubelet) step(phase trace.Phase, kind string, pod *corev1.Pod, fields ...any) {
+func (k *Kubelet) step(phase trace.Phase, kind trace.Kind, pod *corev1.Pod, fields ...any) {
 	if k.rec.Full() {
 		return
 	}
 	k.rec.Add(trace.Step{Phase: phase, Actor: k.c.Actor, Kind: kind, Object: "pods/" + pod.Namespace + "/" + pod.Name, Fields: trace.F(fields...)})
 }
 
-func (k *Kubelet) runtimeStep(kind string, pod *corev1.Pod, fields ...any) {
+func (k *Kubelet) runtimeStep(kind trace.Kind, pod *corev1.Pod, fields ...any) {
 	if k.rec.Full() {
 		return
 	}
@@ -151,7 +151,7 @@ func (k *Kubelet) criStep(call string, pod *corev1.Pod, fields ...any) {
 	if k.rec.Full() {
 		return
 	}
-	k.rec.Add(trace.Step{Phase: trace.PhaseKubelet, Actor: k.c.Actor, To: "containerd/" + k.Node, Kind: "cri." + call,
+	k.rec.Add(trace.Step{Phase: trace.PhaseKubelet, Actor: k.c.Actor, To: "containerd/" + k.Node, Kind: trace.Kind("cri." + call),
 		Object: "pods/" + pod.Namespace + "/" + pod.Name, Fields: trace.F(fields...)})
 }
 

@@ -21,7 +21,7 @@ func Parse(t *testing.T, src string) []manifest.Object {
 }
 
 // StepsOf returns the steps of kind, in recorded order.
-func StepsOf(tr *trace.Trace, kind string) []trace.Step {
+func StepsOf(tr *trace.Trace, kind trace.Kind) []trace.Step {
 	var out []trace.Step
 	for _, s := range tr.Steps {
 		if s.Kind == kind {
@@ -33,7 +33,7 @@ func StepsOf(tr *trace.Trace, kind string) []trace.Step {
 
 // FirstAt returns the first step of kind whose field has value (any step
 // of kind when field is "").
-func FirstAt(tr *trace.Trace, kind, field, value string) (trace.Step, bool) {
+func FirstAt(tr *trace.Trace, kind trace.Kind, field, value string) (trace.Step, bool) {
 	for _, s := range tr.Steps {
 		if s.Kind == kind && (field == "" || s.Get(field) == value) {
 			return s, true

@@ -86,7 +86,7 @@ func TestReadinessNeverRestarts(t *testing.T) {
 	if len(unhealthy(tr, "Readiness probe failed: HTTP probe failed with statuscode: 503")) != 3 {
 		t.Fatal("want 3 readiness failures with the HTTP status")
 	}
-	for _, k := range []string{"kubelet.exited", "kubelet.exitednow", "runtime.restart", "kubelet.liveness"} {
+	for _, k := range []trace.Kind{"kubelet.exited", "kubelet.exitednow", "runtime.restart", "kubelet.liveness"} {
 		if len(simtest.StepsOf(tr, k)) > 0 {
 			t.Fatalf("readiness failure caused %s", k)
 		}

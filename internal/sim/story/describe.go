@@ -32,7 +32,7 @@ func DescribeEvents(tr *trace.Trace, pod string) trace.KeyedTable {
 	var rows []*row
 	index := map[string]*row{}
 	for _, s := range tr.Steps {
-		if (s.Kind != "event" && s.Kind != "event.patch") || s.Object != "pods/"+pod {
+		if (s.Kind != trace.KindEvent && s.Kind != trace.KindEventPatch) || s.Object != "pods/"+pod {
 			continue
 		}
 		from, _, _ := strings.Cut(s.Actor, "/")
@@ -43,7 +43,7 @@ func DescribeEvents(tr *trace.Trace, pod string) trace.KeyedTable {
 			msgKey = "(combined)"
 		}
 		key := strings.Join([]string{s.Get("type"), s.Get("reason"), from, s.Get("fieldpath"), msgKey}, "\x00")
-		if r := index[key]; r != nil && s.Kind == "event.patch" {
+		if r := index[key]; r != nil && s.Kind == trace.KindEventPatch {
 			r.count, _ = strconv.Atoi(s.Get("count"))
 			r.last = s.At
 			r.msg = describeMessage(&s)

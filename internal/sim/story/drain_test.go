@@ -46,7 +46,7 @@ func drainStory(t *testing.T, extra string, workers int, o sim.DrainOptions) (*t
 	return c.Story("t", "drain"), res
 }
 
-func lines(tr *trace.Trace, kind string) []string {
+func lines(tr *trace.Trace, kind trace.Kind) []string {
 	var out []string
 	for _, s := range simtest.StepsOf(tr, kind) {
 		out = append(out, s.Get("line"))

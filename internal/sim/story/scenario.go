@@ -82,7 +82,7 @@ func (c *Scene) Crash(pod *corev1.Pod, reason string, times int) error {
 	if k == nil {
 		return fmt.Errorf("pod %s is not bound to a node", pod.Name)
 	}
-	kind := "story.crash"
+	kind := trace.Kind("story.crash")
 	if reason == "readiness" {
 		// The kubelet fails the readiness check once and for all
 		// (kubelet.Crash ignores times for it): the story must not say

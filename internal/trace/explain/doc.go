@@ -336,7 +336,7 @@ func sequence(tr *trace.Trace, groups [][]trace.Step, titles []string, lang stri
 			s := &steps[i]
 			n++
 			m := arrow(s, participantOf(s.Actor))
-			m.Text, m.Time, m.Kind, m.Ref, m.Minor = trace.Text(lang, s), trace.Clock(s.At-tr.Start), s.Kind, stepID(n), s.Verbose
+			m.Text, m.Time, m.Kind, m.Ref, m.Minor = trace.Text(lang, s), trace.Clock(s.At-tr.Start), string(s.Kind), stepID(n), s.Verbose
 			seq.Messages = append(seq.Messages, m)
 		}
 	}
@@ -347,22 +347,37 @@ func sequence(tr *trace.Trace, groups [][]trace.Step, titles []string, lang stri
 // answer or watch delivery from the API server, a request to it (or to
 // the step's To), else a note over who.
 func arrow(s *trace.Step, who string) report.Message {
-	switch {
-	case s.Kind == "etcd.put" && who == "apiserver":
-		return report.Message{From: "apiserver", To: "etcd"}
-	case s.Kind == "apiserver.response" || s.Kind == "apiserver.updated":
-		return report.Message{From: "apiserver", To: "kubectl", Reply: true}
-	case s.Kind == "watch.event" || s.Kind == "watch.shared" || s.Kind == "controller.observe" || s.Kind == "scheduler.queue" || s.Kind == "kubelet.admit" || s.Kind == "dns.record" || strings.HasPrefix(s.Kind, "kubeproxy."):
-		return report.Message{From: "apiserver", To: who, Reply: true}
-	case s.To != "" || s.Kind == "deployment.newrs" || s.Kind == "replicaset.diff" || strings.HasPrefix(s.Kind, "endpointslice.") ||
-		s.Kind == "kubelet.running" || s.Kind == "event" || s.Kind == "event.patch" || s.Kind == "deployment.status":
-		to := "apiserver"
-		if s.To != "" {
-			to = participantOf(s.To)
+	switch s.Kind {
+	case trace.KindEtcdPut:
+		if who == "apiserver" {
+			return report.Message{From: "apiserver", To: "etcd"}
 		}
-		return report.Message{From: who, To: to}
+	case trace.KindAPIServerResponse, trace.KindAPIServerUpdated:
+		return report.Message{From: "apiserver", To: "kubectl", Reply: true}
+	case trace.KindWatchEvent, trace.KindWatchShared, trace.KindControllerObserve, trace.KindSchedulerQueue, trace.KindKubeletAdmit, trace.KindDNSRecord:
+		return report.Message{From: "apiserver", To: who, Reply: true}
+	case trace.KindDeploymentNewRS, trace.KindReplicaSetDiff, trace.KindKubeletRunning, trace.KindEvent, trace.KindEventPatch, trace.KindDeploymentStatus:
+		return request(s, who)
+	}
+	switch s.Kind.Component() {
+	case "kubeproxy":
+		return report.Message{From: "apiserver", To: who, Reply: true}
+	case "endpointslice":
+		return request(s, who)
+	}
+	if s.To != "" {
+		return request(s, who)
 	}
 	return report.Message{From: who, Note: true}
+}
+
+// request is an arrow from who to the step's To, or to the API server.
+func request(s *trace.Step, who string) report.Message {
+	to := "apiserver"
+	if s.To != "" {
+		to = participantOf(s.To)
+	}
+	return report.Message{From: who, To: to}
 }
 
 // JSON schema k8sexplain.trace/v1 (docs/trace-schema.md).
@@ -389,7 +404,7 @@ type jsonStep struct {
 	Phase   int               `json:"phase"`
 	Actor   string            `json:"actor"`
 	To      string            `json:"to,omitempty"`
-	Kind    string            `json:"kind"`
+	Kind    trace.Kind        `json:"kind"`
 	Object  string            `json:"object,omitempty"`
 	Verbose bool              `json:"verbose,omitempty"`
 	Fields  map[string]string `json:"fields,omitempty"`

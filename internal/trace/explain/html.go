@@ -17,7 +17,7 @@ func stepID(n int) string { return "s" + strconv.Itoa(n) }
 // (for every kind) its fields open on a click.
 func timelineStep(tr *trace.Trace, s *trace.Step, id, lang string) report.TimelineStep {
 	ts := report.TimelineStep{ID: id, Time: trace.Clock(s.At - tr.Start), Actor: s.Actor, Text: trace.Text(lang, s),
-		Explain: trace.Explanation(lang, s), Table: stepTable(lang, s), Kind: s.Kind}
+		Explain: trace.Explanation(lang, s), Table: stepTable(lang, s), Kind: string(s.Kind)}
 	var fs []string
 	if s.Object != "" {
 		fs = append(fs, s.Object)
@@ -26,7 +26,7 @@ func timelineStep(tr *trace.Trace, s *trace.Step, id, lang string) report.Timeli
 		fs = append(fs, f.Key+"="+f.Value)
 	}
 	if len(fs) > 0 {
-		ts.Detail = s.Kind + ": " + strings.Join(fs, ", ")
+		ts.Detail = string(s.Kind) + ": " + strings.Join(fs, ", ")
 	}
 	return ts
 }

@@ -15,7 +15,7 @@ func TestMermaidSequenceStaysUnderTheLimit(t *testing.T) {
 	tr := &trace.Trace{Story: "rollout"}
 	for i := 0; i < 3000; i++ {
 		// 3000 kinds: nothing folds, so the diagram must be cut.
-		tr.Steps = append(tr.Steps, trace.Step{At: time.Duration(i) * time.Millisecond, Actor: "kubectl", To: "kube-apiserver", Kind: fmt.Sprintf("k%d", i)})
+		tr.Steps = append(tr.Steps, trace.Step{At: time.Duration(i) * time.Millisecond, Actor: "kubectl", To: "kube-apiserver", Kind: trace.Kind(fmt.Sprintf("k%d", i))})
 	}
 	for _, lang := range []string{"en", "ru"} {
 		s := Doc(tr, Options{Lang: lang}).Sequence

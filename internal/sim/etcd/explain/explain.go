@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/k8sexplain/k8sexplain/internal/l10n"
-	"github.com/k8sexplain/k8sexplain/internal/quorumtext"
 	"github.com/k8sexplain/k8sexplain/internal/report"
 	"github.com/k8sexplain/k8sexplain/internal/sim/etcd"
 )
@@ -20,7 +19,7 @@ import (
 // phase, what Kubernetes sees, and the lessons. verbose (-v) adds every Raft
 // message.
 func Build(s *etcd.Story, lang string, verbose bool) *report.Doc {
-	c := quorumtext.For(lang)
+	c := For(lang)
 	d := &report.Doc{Title: c.T("title", s.Nodes)}
 	quorumTable(d, c, s.Nodes)
 
@@ -67,7 +66,7 @@ func Build(s *etcd.Story, lang string, verbose bool) *report.Doc {
 // sidesFigure draws, for --format html, which members can talk to which:
 // one dashed box per side of the network, the leader filled, members that
 // are down crossed out in a box of their own.
-func sidesFigure(c quorumtext.Catalogue, states []etcd.MemberState) *report.Figure {
+func sidesFigure(c Catalogue, states []etcd.MemberState) *report.Figure {
 	row := report.SidesRow{}
 	groups := map[int][]report.Member{}
 	var order []int
@@ -91,7 +90,7 @@ func sidesFigure(c quorumtext.Catalogue, states []etcd.MemberState) *report.Figu
 	return &report.Figure{Sides: &report.Sides{Rows: []report.SidesRow{row}}}
 }
 
-func phaseTitle(c quorumtext.Catalogue, p etcd.Phase, s *etcd.Story) string {
+func phaseTitle(c Catalogue, p etcd.Phase, s *etcd.Story) string {
 	if p == etcd.PhaseFault {
 		return c.T("phase.fault", faultText(c, s))
 	}
@@ -100,7 +99,7 @@ func phaseTitle(c quorumtext.Catalogue, p etcd.Phase, s *etcd.Story) string {
 
 func seconds(tick int) float64 { return float64(tick*etcd.TickMillis) / 1000 }
 
-func onOff(c quorumtext.Catalogue, b bool) string {
+func onOff(c Catalogue, b bool) string {
 	if b {
 		return c.T("on")
 	}
@@ -109,11 +108,11 @@ func onOff(c quorumtext.Catalogue, b bool) string {
 
 // count writes n and the noun of key in the form n takes (the catalogue's
 // plural placeholder, CLDR rules).
-func count(c quorumtext.Catalogue, n int, key string) string { return c.T(key, n) }
+func count(c Catalogue, n int, key string) string { return c.T(key, n) }
 
 // plural is the word of key alone in the form n takes, for a verb that
 // agrees with a count.
-func plural(c quorumtext.Catalogue, n int, key string) string { return c.T(key, n) }
+func plural(c Catalogue, n int, key string) string { return c.T(key, n) }
 
 func member(id uint64) string { return fmt.Sprintf("etcd-%d", id) }
 
@@ -141,7 +140,7 @@ func groupsText(sizes []int) string {
 }
 
 // quorumTable is the size table with the requested size highlighted.
-func quorumTable(d *report.Doc, c quorumtext.Catalogue, n int) {
+func quorumTable(d *report.Doc, c Catalogue, n int) {
 	d.H(1, c.T("table.title"))
 	t := &report.Table{
 		Header: []string{c.T("table.members"), c.T("table.majority"), c.T("table.tolerance"), c.T("table.note")},
@@ -165,7 +164,7 @@ func quorumTable(d *report.Doc, c quorumtext.Catalogue, n int) {
 	d.Styled("note", c.T("table.guide"))
 }
 
-func faultText(c quorumtext.Catalogue, s *etcd.Story) string {
+func faultText(c Catalogue, s *etcd.Story) string {
 	f := s.Fault
 	switch {
 	case f.Kind == etcd.FaultNone:
@@ -190,7 +189,7 @@ func faultText(c quorumtext.Catalogue, s *etcd.Story) string {
 
 // stateTable shows every member at a point of the story; the Side column
 // only while the network is partitioned.
-func stateTable(c quorumtext.Catalogue, states []etcd.MemberState) *report.Table {
+func stateTable(c Catalogue, states []etcd.MemberState) *report.Table {
 	split := false
 	for _, m := range states {
 		split = split || m.Group > 0
@@ -218,7 +217,7 @@ func stateTable(c quorumtext.Catalogue, states []etcd.MemberState) *report.Table
 }
 
 // eventLine is the one-line text of a meaningful event.
-func eventLine(c quorumtext.Catalogue, e etcd.Event, s *etcd.Story) string {
+func eventLine(c Catalogue, e etcd.Event, s *etcd.Story) string {
 	switch e.Kind {
 	case etcd.KindBoot:
 		if e.Nodes == 1 {
@@ -286,7 +285,7 @@ func eventLine(c quorumtext.Catalogue, e etcd.Event, s *etcd.Story) string {
 }
 
 // msgLine is one Raft message for -v.
-func msgLine(c quorumtext.Catalogue, m *etcd.Message) string {
+func msgLine(c Catalogue, m *etcd.Message) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "  %s %s→%s term=%d", m.Type, member(m.From), member(m.To), m.Term)
 	if m.Index > 0 || m.LogTerm > 0 {

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	_ "github.com/k8sexplain/k8sexplain/internal/golden"
-	"github.com/k8sexplain/k8sexplain/internal/quorumtext"
 	"github.com/k8sexplain/k8sexplain/internal/sim/etcd"
 )
 
@@ -66,7 +65,7 @@ func TestSidesFigureFollowsTheStates(t *testing.T) {
 			continue
 		}
 		rows++
-		row := sidesFigure(quorumtext.For("en"), e.States).Sides.Rows[0]
+		row := sidesFigure(For("en"), e.States).Sides.Rows[0]
 		drawn := map[string]string{}
 		for _, g := range row.Groups {
 			for _, m := range g {

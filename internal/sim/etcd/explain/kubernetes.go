@@ -3,7 +3,6 @@ package explain
 import (
 	"fmt"
 
-	"github.com/k8sexplain/k8sexplain/internal/quorumtext"
 	"github.com/k8sexplain/k8sexplain/internal/report"
 	"github.com/k8sexplain/k8sexplain/internal/sim/etcd"
 )
@@ -11,7 +10,7 @@ import (
 // kubernetesSection says what the Kubernetes cluster could and could not do
 // during the fault (etcd FAQ and failure guide: no quorum means no writes
 // and no linearizable reads).
-func kubernetesSection(d *report.Doc, c quorumtext.Catalogue, s *etcd.Story) {
+func kubernetesSection(d *report.Doc, c Catalogue, s *etcd.Story) {
 	d.H(1, c.T("k8s.title"))
 	switch {
 	case s.Fault.Kind == etcd.FaultNone:
@@ -43,7 +42,7 @@ func kubernetesSection(d *report.Doc, c quorumtext.Catalogue, s *etcd.Story) {
 }
 
 // lessons lists what this particular story showed.
-func lessons(d *report.Doc, c quorumtext.Catalogue, s *etcd.Story) {
+func lessons(d *report.Doc, c Catalogue, s *etcd.Story) {
 	var items []string
 	stale, deposed := false, false
 	phase := etcd.PhaseElect
@@ -129,7 +128,7 @@ func staleLeader(states []etcd.MemberState, quorum int) bool {
 }
 
 // quorumSequence draws the story's elections, writes and faults.
-func quorumSequence(c quorumtext.Catalogue, s *etcd.Story) *report.Sequence {
+func quorumSequence(c Catalogue, s *etcd.Story) *report.Sequence {
 	seq := &report.Sequence{Participants: []report.Participant{{ID: "api", Label: "kube-apiserver"}}}
 	for i := 1; i <= s.Nodes; i++ {
 		seq.Participants = append(seq.Participants, report.Participant{ID: fmt.Sprintf("etcd%d", i), Label: member(uint64(i))})

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/k8sexplain/k8sexplain/internal/l10n"
-	"github.com/k8sexplain/k8sexplain/internal/quorumtext"
 	"github.com/k8sexplain/k8sexplain/internal/report"
 	"github.com/k8sexplain/k8sexplain/internal/sim/etcd"
 )
@@ -13,7 +12,7 @@ import (
 // report: the quota and what is modeled, the story phase by phase with each
 // member's backend after it, and what to take away.
 func BuildSpace(s *etcd.SpaceStory, lang string) *report.Doc {
-	c := quorumtext.For(lang)
+	c := For(lang)
 	d := &report.Doc{Title: c.T("space.title", s.Nodes)}
 	d.P(c.T("space.settings", s.QuotaBytes, bytes(c, s.QuotaBytes), bytes(c, etcd.DefaultQuotaBytes), bytes(c, etcd.MaxQuotaBytes),
 		s.Cost, bytes(c, int64(s.Cost))))
@@ -66,7 +65,7 @@ func BuildSpace(s *etcd.SpaceStory, lang string) *report.Doc {
 	return d
 }
 
-func spaceLine(c quorumtext.Catalogue, s *etcd.SpaceStory, st etcd.SpaceStep) string {
+func spaceLine(c Catalogue, s *etcd.SpaceStory, st etcd.SpaceStep) string {
 	switch st.Kind {
 	case etcd.SpacePut:
 		return c.T("space.put", st.Key, st.Index, st.Rev, bytes(c, st.Size))
@@ -96,7 +95,7 @@ func spaceLine(c quorumtext.Catalogue, s *etcd.SpaceStory, st etcd.SpaceStep) st
 
 // backendTable is every member's backend, as `etcdctl endpoint status`
 // shows it, with the alarm.
-func backendTable(c quorumtext.Catalogue, bs []etcd.Backend) *report.Table {
+func backendTable(c Catalogue, bs []etcd.Backend) *report.Table {
 	t := &report.Table{Header: []string{c.T("space.col.member"), c.T("state.role"), c.T("space.col.size"), c.T("space.col.inuse"),
 		c.T("space.col.rev"), c.T("space.col.compacted"), c.T("space.col.index"), c.T("space.col.alarm")},
 		Right: []bool{false, false, true, true, true, true, true, false}}
@@ -117,7 +116,7 @@ func backendTable(c quorumtext.Catalogue, bs []etcd.Backend) *report.Table {
 // bytes writes n in IEC units with one decimal (KiB, MiB, GiB), as etcd's
 // own logs write sizes (humanize.Bytes uses SI; the IEC units say what the
 // quota's powers of two are).
-func bytes(c quorumtext.Catalogue, n int64) string {
+func bytes(c Catalogue, n int64) string {
 	units := []string{"unit.B", "unit.KiB", "unit.MiB", "unit.GiB"}
 	v, u := float64(n), 0
 	for v >= 1024 && u < len(units)-1 {
@@ -133,7 +132,7 @@ func bytes(c quorumtext.Catalogue, n int64) string {
 // spaceSequence is the sequenceDiagram of the space story (--format
 // mermaid): the kube-apiserver's requests and etcdctl's commands to the
 // members, their answers, and the alarm as a note.
-func spaceSequence(c quorumtext.Catalogue, s *etcd.SpaceStory) *report.Sequence {
+func spaceSequence(c Catalogue, s *etcd.SpaceStory) *report.Sequence {
 	seq := &report.Sequence{Participants: []report.Participant{{ID: "api", Label: "kube-apiserver"}, {ID: "ctl", Label: "etcdctl"}}}
 	for i := 1; i <= s.Nodes; i++ {
 		seq.Participants = append(seq.Participants, report.Participant{ID: fmt.Sprintf("etcd%d", i), Label: member(uint64(i))})

@@ -145,93 +145,137 @@ func Parse(file string, data []byte) (*Config, error) {
 
 var yamlLine = strings.NewReplacer("yaml: ", "")
 
+// parse is kube-scheduler's loadConfigFromFile and the validation of its
+// one profile: the file decoded strictly, the profile's spec checked and
+// built, and the errors the registry reports put back at their lines.
 func parse(data []byte) (*Config, error) {
+	d, cfg, err := decodeFile(data)
+	if err != nil {
+		return nil, err
+	}
+	spec, argsAt, err := d.profileSpec(cfg)
+	if err != nil {
+		return nil, err
+	}
+	prof, err := scheduler.InTree().NewProfile(spec)
+	if err != nil {
+		return nil, d.profileError(err, argsAt)
+	}
+	return &Config{Profile: prof}, nil
+}
+
+// decodeFile is the codec's decode of the one YAML document: its kind and
+// version first, then every field strictly.
+func decodeFile(data []byte) (*decoder, *kubeSchedulerConfiguration, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if err == io.EOF {
-			return nil, errors.New("empty file: want a KubeSchedulerConfiguration")
+			return nil, nil, errors.New("empty file: want a KubeSchedulerConfiguration")
 		}
-		return nil, syntaxError(err)
+		return nil, nil, syntaxError(err)
 	}
 	if err := checkKind(&doc); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var more yaml.Node
 	if err := dec.Decode(&more); err != io.EOF {
 		if err != nil {
-			return nil, syntaxError(err)
+			return nil, nil, syntaxError(err)
 		}
-		return nil, &posError{line: more.Line, msg: "more than one YAML document: want one KubeSchedulerConfiguration"}
+		return nil, nil, &posError{line: more.Line, msg: "more than one YAML document: want one KubeSchedulerConfiguration"}
 	}
 	d := &decoder{lines: map[string]int{}}
 	var cfg kubeSchedulerConfiguration
 	if err := d.decode(&doc, reflect.ValueOf(&cfg).Elem(), ""); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	at := func(path string) int {
-		for p := path; p != ""; p = parent(p) {
-			if l, ok := d.lines[p]; ok {
-				return l
-			}
+	return d, &cfg, nil
+}
+
+// at is the line of path, or of its nearest parent the file names.
+func (d *decoder) at(path string) int {
+	for p := path; p != ""; p = parent(p) {
+		if l, ok := d.lines[p]; ok {
+			return l
 		}
-		return 1
 	}
-	fail := func(path, format string, args ...any) error {
-		return &posError{line: at(path), msg: fmt.Sprintf(format, args...)}
-	}
+	return 1
+}
+
+// fail is an error at the line of path.
+func (d *decoder) fail(path, format string, args ...any) error {
+	return &posError{line: d.at(path), msg: fmt.Sprintf(format, args...)}
+}
+
+// profilePath is the one profile's field path.
+const profilePath = "profiles[0]"
+
+// profileSpec is ValidateKubeSchedulerConfiguration for what the
+// simulator runs, one profile: the top-level fields, the profile's name,
+// percentage and plugin sets, and its pluginConfig args decoded. argsAt
+// is the pluginConfig index of each plugin's args.
+func (d *decoder) profileSpec(cfg *kubeSchedulerConfiguration) (scheduler.ProfileSpec, map[string]int, error) {
+	spec := scheduler.ProfileSpec{SchedulerName: corev1.DefaultSchedulerName, Args: map[string]any{}}
 	if len(cfg.Extenders) > 0 {
-		return nil, fail("extenders", "extenders: not supported by the simulator (it has no HTTP extenders)")
+		return spec, nil, d.fail("extenders", "extenders: not supported by the simulator (it has no HTTP extenders)")
 	}
 	if len(cfg.Profiles) > 1 {
-		return nil, fail("profiles[1]", "profiles: %d profiles; the simulator runs one scheduler with one profile: keep one (pods pick a profile by spec.schedulerName, which this simulator does not model)", len(cfg.Profiles))
+		return spec, nil, d.fail("profiles[1]", "profiles: %d profiles; the simulator runs one scheduler with one profile: keep one (pods pick a profile by spec.schedulerName, which this simulator does not model)", len(cfg.Profiles))
 	}
-	if err := validPercentage("percentageOfNodesToScore", cfg.PercentageOfNodesToScore, fail); err != nil {
-		return nil, err
+	if err := validPercentage("percentageOfNodesToScore", cfg.PercentageOfNodesToScore, d.fail); err != nil {
+		return spec, nil, err
 	}
 	var p profile
 	if len(cfg.Profiles) == 1 {
 		p = cfg.Profiles[0]
 	}
-	const pp = "profiles[0]"
-	spec := scheduler.ProfileSpec{SchedulerName: corev1.DefaultSchedulerName, Args: map[string]any{}}
+	const pp = profilePath
 	if p.SchedulerName != nil {
 		spec.SchedulerName = *p.SchedulerName
 		if spec.SchedulerName == "" {
-			return nil, fail(pp+".schedulerName", "%s.schedulerName: Required value", pp)
+			return spec, nil, d.fail(pp+".schedulerName", "%s.schedulerName: Required value", pp)
 		}
 	}
 	// A profile's percentage wins over the global one (schedule_one.go).
 	if cfg.PercentageOfNodesToScore != nil {
 		spec.PercentageOfNodesToScore = *cfg.PercentageOfNodesToScore
 	}
-	if err := validPercentage(pp+".percentageOfNodesToScore", p.PercentageOfNodesToScore, fail); err != nil {
-		return nil, err
+	if err := validPercentage(pp+".percentageOfNodesToScore", p.PercentageOfNodesToScore, d.fail); err != nil {
+		return spec, nil, err
 	}
 	if p.PercentageOfNodesToScore != nil {
 		spec.PercentageOfNodesToScore = *p.PercentageOfNodesToScore
 	}
 	if p.Plugins != nil {
-		if err := pluginSets(p.Plugins, &spec, fail); err != nil {
-			return nil, err
+		if err := pluginSets(p.Plugins, &spec, d.fail); err != nil {
+			return spec, nil, err
 		}
 	}
+	argsAt, err := d.pluginConfig(p.PluginConfig, &spec)
+	return spec, argsAt, err
+}
+
+// pluginConfig decodes each pluginConfig entry's args into the type its
+// plugin registers (validatePluginConfig: one entry per plugin, a plugin
+// that exists and takes args).
+func (d *decoder) pluginConfig(pcs []pluginConfig, spec *scheduler.ProfileSpec) (map[string]int, error) {
 	reg := scheduler.InTree()
 	argsAt := map[string]int{}
-	for i, pc := range p.PluginConfig {
-		path := fmt.Sprintf("%s.pluginConfig[%d]", pp, i)
+	for i, pc := range pcs {
+		path := fmt.Sprintf("%s.pluginConfig[%d]", profilePath, i)
 		if _, dup := argsAt[pc.Name]; dup {
-			return nil, fail(path, "%s: Duplicate value: %q", path, pc.Name)
+			return nil, d.fail(path, "%s: Duplicate value: %q", path, pc.Name)
 		}
 		argsAt[pc.Name] = i
 		r, ok := reg[pc.Name]
 		switch {
 		case !ok && slices.Contains(scheduler.NotModelled, pc.Name):
-			return nil, fail(path+".name", "%s: args of %s are not supported: the simulator does not model that plugin", path, pc.Name)
+			return nil, d.fail(path+".name", "%s: args of %s are not supported: the simulator does not model that plugin", path, pc.Name)
 		case !ok:
-			return nil, fail(path+".name", "%s: plugin %q does not exist (known: %s)", path, pc.Name, strings.Join(reg.Names(), ", "))
+			return nil, d.fail(path+".name", "%s: plugin %q does not exist (known: %s)", path, pc.Name, strings.Join(reg.Names(), ", "))
 		case r.NewArgs == nil:
-			return nil, fail(path+".name", "%s: args of %s are not supported by the simulator", path, pc.Name)
+			return nil, d.fail(path+".name", "%s: args of %s are not supported by the simulator", path, pc.Name)
 		}
 		args := r.NewArgs()
 		if pc.Args != nil {
@@ -241,30 +285,33 @@ func parse(data []byte) (*Config, error) {
 		}
 		spec.Args[pc.Name] = args
 	}
-	prof, err := reg.NewProfile(spec)
-	if err != nil {
-		var ce *scheduler.ConfigError
-		var ae *scheduler.ArgsError
-		switch {
-		case errors.As(err, &ae):
-			path := fmt.Sprintf("%s.pluginConfig[%d].args", pp, argsAt[ae.Plugin])
-			var fe scheduler.FieldErrors
-			if errors.As(ae.Err, &fe) && len(fe) > 0 {
-				msg := path + "." + fe[0].Error()
-				if len(fe) > 1 {
-					msg += fmt.Sprintf(" (and %d more)", len(fe)-1)
-				}
-				return nil, fail(path+"."+fe[0].Field, "%s", msg)
+	return argsAt, nil
+}
+
+// profileError puts an error of the registry's NewProfile at the line of
+// the field it names: a plugin's args, or a field of the profile.
+func (d *decoder) profileError(err error, argsAt map[string]int) error {
+	const pp = profilePath
+	var ce *scheduler.ConfigError
+	var ae *scheduler.ArgsError
+	switch {
+	case errors.As(err, &ae):
+		path := fmt.Sprintf("%s.pluginConfig[%d].args", pp, argsAt[ae.Plugin])
+		var fe scheduler.FieldErrors
+		if errors.As(ae.Err, &fe) && len(fe) > 0 {
+			msg := path + "." + fe[0].Error()
+			if len(fe) > 1 {
+				msg += fmt.Sprintf(" (and %d more)", len(fe)-1)
 			}
-			return nil, fail(path, "%s: %v", path, ae.Err)
-		case errors.As(err, &ce) && ce.Field != "":
-			return nil, fail(pp+"."+ce.Field, "%s.%s", pp, ce.Error())
-		case errors.As(err, &ce):
-			return nil, fail(pp, "%s: %s", pp, ce.Msg)
+			return d.fail(path+"."+fe[0].Field, "%s", msg)
 		}
-		return nil, err
+		return d.fail(path, "%s: %v", path, ae.Err)
+	case errors.As(err, &ce) && ce.Field != "":
+		return d.fail(pp+"."+ce.Field, "%s.%s", pp, ce.Error())
+	case errors.As(err, &ce):
+		return d.fail(pp, "%s: %s", pp, ce.Msg)
 	}
-	return &Config{Profile: prof}, nil
+	return err
 }
 
 // checkKind reads apiVersion and kind before the strict decoding, so that

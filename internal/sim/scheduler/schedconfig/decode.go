@@ -83,49 +83,69 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) error {
 		v.Set(p)
 		return nil
 	case reflect.Struct:
-		if n.Kind != yaml.MappingNode {
-			return d.wrongType(n, path, "an object")
-		}
-		fields := fieldsOf(t)
-		seen := map[string]bool{}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, val := n.Content[i], n.Content[i+1]
-			for k.Kind == yaml.AliasNode {
-				k = k.Alias
-			}
-			if k.Kind != yaml.ScalarNode {
-				return d.errorf(k, "%s: a field name must be a string", where(path))
-			}
-			child := k.Value
-			if path != "" {
-				child = path + "." + k.Value
-			}
-			if seen[k.Value] {
-				return d.errorf(k, "duplicate field %q", child)
-			}
-			seen[k.Value] = true
-			idx, ok := fields[k.Value]
-			if !ok {
-				return d.errorf(k, "unknown field %q", child)
-			}
-			d.lines[child] = k.Line
-			if err := d.decode(val, v.Field(idx), child); err != nil {
-				return err
-			}
-		}
-		return nil
+		return d.object(n, v, path)
 	case reflect.Slice:
-		if n.Kind != yaml.SequenceNode {
-			return d.wrongType(n, path, "a list")
+		return d.array(n, v, path)
+	}
+	return d.literal(n, v, path)
+}
+
+// object fills the struct v from a mapping, as encoding/json's object
+// does in strict mode: each key a known json field, once.
+func (d *decoder) object(n *yaml.Node, v reflect.Value, path string) error {
+	if n.Kind != yaml.MappingNode {
+		return d.wrongType(n, path, "an object")
+	}
+	fields := fieldsOf(v.Type())
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], n.Content[i+1]
+		for k.Kind == yaml.AliasNode {
+			k = k.Alias
 		}
-		s := reflect.MakeSlice(t, len(n.Content), len(n.Content))
-		for i, item := range n.Content {
-			if err := d.decode(item, s.Index(i), fmt.Sprintf("%s[%d]", path, i)); err != nil {
-				return err
-			}
+		if k.Kind != yaml.ScalarNode {
+			return d.errorf(k, "%s: a field name must be a string", where(path))
 		}
-		v.Set(s)
-		return nil
+		child := k.Value
+		if path != "" {
+			child = path + "." + k.Value
+		}
+		if seen[k.Value] {
+			return d.errorf(k, "duplicate field %q", child)
+		}
+		seen[k.Value] = true
+		idx, ok := fields[k.Value]
+		if !ok {
+			return d.errorf(k, "unknown field %q", child)
+		}
+		d.lines[child] = k.Line
+		if err := d.decode(val, v.Field(idx), child); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// array fills the slice v from a sequence (encoding/json's array).
+func (d *decoder) array(n *yaml.Node, v reflect.Value, path string) error {
+	if n.Kind != yaml.SequenceNode {
+		return d.wrongType(n, path, "a list")
+	}
+	s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
+	for i, item := range n.Content {
+		if err := d.decode(item, s.Index(i), fmt.Sprintf("%s[%d]", path, i)); err != nil {
+			return err
+		}
+	}
+	v.Set(s)
+	return nil
+}
+
+// literal stores a scalar into a string, bool or integer v
+// (encoding/json's literalStore), the YAML tag deciding its type.
+func (d *decoder) literal(n *yaml.Node, v reflect.Value, path string) error {
+	t := v.Type()
+	switch t.Kind() {
 	case reflect.String:
 		if n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
 			return d.wrongType(n, path, "a string")

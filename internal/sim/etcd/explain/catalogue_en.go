@@ -1,4 +1,4 @@
-package quorumtext
+package explain
 
 // en is the English catalogue.
 func en() map[string]string {

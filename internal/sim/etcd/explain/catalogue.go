@@ -1,10 +1,11 @@
-// Package quorumtext is the catalogue of texts `k8sexplain quorum` prints, in
-// English and Russian. The simulator (internal/sim/etcd) records structured
-// events only; the command picks a text here by key and fills in its
-// placeholders ({1}, {2}, … in the order of the arguments; l10n.Catalog).
-package quorumtext
+package explain
 
 import "github.com/k8sexplain/k8sexplain/internal/l10n"
+
+// The texts `k8sexplain quorum` prints, in English (catalogue_en.go) and
+// Russian (catalogue_ru.go). Package etcd records structured events only;
+// this package picks a text by key and fills in its placeholders ({1},
+// {2}, … in the order of the arguments; l10n.Catalog).
 
 // Catalogue is the texts of one language.
 type Catalogue = l10n.Texts

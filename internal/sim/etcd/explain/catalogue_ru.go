@@ -1,4 +1,4 @@
-package quorumtext
+package explain
 
 // ru is the Russian catalogue.
 func ru() map[string]string {

@@ -1,4 +1,4 @@
-package quorumtext
+package explain
 
 import (
 	"strings"
@@ -59,6 +59,6 @@ func explanations() map[string]string {
 func Provenance() provenance.Catalogue {
 	texts := explanations()
 	src := provenance.BySection(texts, quorumSources())
-	return provenance.Catalogue{Name: "quorum: the story and its lessons", Package: "internal/quorumtext", Texts: texts, Sources: src,
+	return provenance.Catalogue{Name: "quorum: the story and its lessons", Package: "internal/sim/etcd/explain", Texts: texts, Sources: src,
 		Note: "Sources are assigned by section (a key prefix): every sentence of a section names the files that section paraphrases; the sentences were not each read again against them in this pass."}
 }
