@@ -342,7 +342,13 @@ state = %q
   [plugins.'io.containerd.cri.v1.images'.registry]
     config_path = %q
 
+# This machine gives root no CAP_SYS_RESOURCE, so a process may raise its
+# oom_score_adj but not lower it below 0: runc's init failed writing the
+# sandbox's -998 ("failed to update /proc/self/oom_score_adj: Permission
+# denied"). containerd's own switch for that case clamps every score to
+# [containerd's score, 1000] (internal/cri/config RestrictOOMScoreAdj).
 [plugins.'io.containerd.cri.v1.runtime']
+  restrict_oom_score_adj = true
   netns_mounts_under_state_dir = true
   enable_cdi = false
   [plugins.'io.containerd.cri.v1.runtime'.containerd]

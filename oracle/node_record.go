@@ -441,15 +441,20 @@ func podStatusLine(p podJSON) string {
 	return fmt.Sprintf("%s | %s | init: %s | containers: %s | %s", s.Phase, strings.Join(conds, " "), cs(s.InitContainerStatuses), cs(s.ContainerStatuses), strings.Join(set, " "))
 }
 
-// containerd's CRI log lines (internal/cri/instrument/instrumented_service.go, v2.2)
+// containerd's CRI log lines (internal/cri/instrument/instrumented_service.go,
+// v2.2), with the request's metadata in protobuf text form as containerd
+// v2.2.0 logged it on this machine: RunPodSandbox for name:\"web-…\"
+// uid:\"…\" namespace:\"…\" [attempt:N]; CreateContainer within sandbox
+// \"ID\" for container name:\"web\" [attempt:N], and its answer "for
+// name:\"web\" … returns container id".
 var (
 	criMsg      = regexp.MustCompile(`msg="((?:[^"\\]|\\.)*)"`)
-	criSandbox  = regexp.MustCompile(`^RunPodSandbox for &PodSandboxMetadata\{Name:([^,]*),.*\} returns sandbox id \\"([0-9a-f]+)\\"$`)
-	criCreated  = regexp.MustCompile(`^CreateContainer within sandbox \\"([0-9a-f]+)\\" for &ContainerMetadata\{Name:([^,]*),Attempt:(\d+),\} returns container id \\"([0-9a-f]+)\\"$`)
-	criCreate   = regexp.MustCompile(`^CreateContainer within sandbox \\"([0-9a-f]+)\\" for container &ContainerMetadata\{Name:([^,]*),`)
+	criSandbox  = regexp.MustCompile(`^RunPodSandbox for name:\\"([^\\]*)\\".* returns sandbox id \\"([0-9a-f]+)\\"$`)
+	criCreated  = regexp.MustCompile(`^CreateContainer within sandbox \\"([0-9a-f]+)\\" for name:\\"([^\\]*)\\"(?: attempt:(\d+))? returns container id \\"([0-9a-f]+)\\"$`)
+	criCreate   = regexp.MustCompile(`^CreateContainer within sandbox \\"([0-9a-f]+)\\" for container name:\\"([^\\]*)\\"`)
 	criOnID     = regexp.MustCompile(`^(StartContainer|StopContainer|RemoveContainer|StopPodSandbox|RemovePodSandbox) for \\"([0-9a-f]+)\\"`)
 	criPull     = regexp.MustCompile(`^PullImage \\"([^\\]+)\\"$`)
-	criRunStart = regexp.MustCompile(`^RunPodSandbox for &PodSandboxMetadata\{Name:([^,]*),.*\}$`)
+	criRunStart = regexp.MustCompile(`^RunPodSandbox for name:\\"([^\\]*)\\"`)
 )
 
 // criCall keeps a log line that starts a CRI call (or reports the id a

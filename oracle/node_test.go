@@ -66,12 +66,15 @@ func TestBuildImageIsReproducible(t *testing.T) {
 // name, image pulls apart.
 func TestCRIByPod(t *testing.T) {
 	log := `time="x" level=info msg="PullImage \"docker.io/library/nginx:1.27\""
-time="x" level=info msg="RunPodSandbox for &PodSandboxMetadata{Name:web-7d4b9c-abcde,Uid:u1,Namespace:oracle-node-app,Attempt:0,}"
-time="x" level=info msg="RunPodSandbox for &PodSandboxMetadata{Name:web-7d4b9c-abcde,Uid:u1,Namespace:oracle-node-app,Attempt:0,} returns sandbox id \"aa11\""
-time="x" level=info msg="CreateContainer within sandbox \"aa11\" for container &ContainerMetadata{Name:web,Attempt:0,}"
-time="x" level=info msg="CreateContainer within sandbox \"aa11\" for &ContainerMetadata{Name:web,Attempt:0,} returns container id \"bb22\""
+time="x" level=info msg="RunPodSandbox for name:\"web-7d4b9c-abcde\" uid:\"u1\" namespace:\"oracle-node-app\""
+time="x" level=info msg="RunPodSandbox for name:\"web-7d4b9c-abcde\" uid:\"u1\" namespace:\"oracle-node-app\" returns sandbox id \"aa11\""
+time="x" level=info msg="CreateContainer within sandbox \"aa11\" for container name:\"web\""
+time="x" level=info msg="CreateContainer within sandbox \"aa11\" for name:\"web\" returns container id \"bb22\""
 time="x" level=info msg="StartContainer for \"bb22\""
 time="x" level=info msg="StartContainer for \"bb22\" returns successfully"
+time="x" level=info msg="CreateContainer within sandbox \"aa11\" for container name:\"web\" attempt:1"
+time="x" level=info msg="CreateContainer within sandbox \"aa11\" for name:\"web\" attempt:1 returns container id \"cc33\""
+time="x" level=info msg="StartContainer for \"cc33\""
 time="x" level=info msg="something else"
 time="x" level=info msg="StopContainer for \"bb22\" with timeout 30 (s)"
 time="x" level=info msg="StopPodSandbox for \"aa11\""
@@ -83,7 +86,7 @@ time="x" level=info msg="StopPodSandbox for \"aa11\""
 		}
 	}
 	pods, pulls := criByPod(calls)
-	want := [][]string{{"RunPodSandbox", "CreateContainer web", "StartContainer web", "StopContainer web", "StopPodSandbox"}}
+	want := [][]string{{"RunPodSandbox", "CreateContainer web", "StartContainer web", "CreateContainer web", "StartContainer web", "StopContainer web", "StopPodSandbox"}}
 	if !reflect.DeepEqual(pods, want) {
 		t.Errorf("per pod %q, want %q", pods, want)
 	}

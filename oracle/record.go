@@ -241,7 +241,7 @@ func newNormalizer(ns string, steps [][]auditEvent) *normalizer {
 			var o struct {
 				Metadata struct{ Name, GenerateName string }
 			}
-			if json.Unmarshal(ev.ResponseObject, &o) == nil && o.Metadata.GenerateName != "" && o.Metadata.Name != "" {
+			if json.Unmarshal(ev.ResponseObject, &o) == nil && generatedName(o.Metadata.Name, o.Metadata.GenerateName) {
 				n.names[o.Metadata.Name] = o.Metadata.GenerateName + "xxxxx"
 			}
 		}
@@ -251,6 +251,14 @@ func newNormalizer(ns string, steps [][]auditEvent) *normalizer {
 	}
 	sort.Slice(n.ordered, func(i, j int) bool { return len(n.ordered[i]) > len(n.ordered[j]) })
 	return n
+}
+
+// generatedName: the API server made name from generateName (five
+// characters after it: apiserver/pkg/storage/names SimpleNameGenerator). A
+// StatefulSet's pods carry generateName "web-" beside the name "web-0"
+// the controller chose (GetPodFromTemplate, then initIdentity): kept.
+func generatedName(name, generateName string) bool {
+	return generateName != "" && len(name) == len(generateName)+5 && strings.HasPrefix(name, generateName)
 }
 
 func (n *normalizer) str(s string) string {
@@ -270,6 +278,7 @@ func (n *normalizer) str(s string) string {
 	}
 	s = strings.ReplaceAll(s, n.ns, "default")
 	s = rejectedPod.ReplaceAllString(s, "${1}xxxxx${2}")
+	s = uidRE.ReplaceAllString(s, "<uid>")
 	return apiAccess.ReplaceAllString(s, "kube-api-access-xxxxx")
 }
 

@@ -99,6 +99,33 @@ func deletePodStep() step {
 	}}
 }
 
+// drainStep runs kubectl drain on the node of the pod that sorts first by
+// name (issue 28: the Eviction API, a PodDisruptionBudget's 429 and
+// kubectl's retry). The scenario brings its own nodes (defaultNodes), so
+// the cordoned node is replaced by a fresh one after it.
+func drainStep(timeout string) step {
+	return step{Name: "drain", Command: "kubectl drain <node of first pod> --ignore-daemonsets --timeout=" + timeout,
+		run: func(ctx context.Context, c *cluster, ns string) error {
+			out, err := c.kubectl(ctx, nil, "get", "pods", "-n", ns, "-o", `jsonpath={range .items[*]}{.metadata.name} {.spec.nodeName}{"\n"}{end}`)
+			if err != nil {
+				return err
+			}
+			lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+			sort.Strings(lines)
+			f := strings.Fields(lines[0])
+			if len(f) != 2 {
+				return fmt.Errorf("no bound pod to drain the node of in %s", ns)
+			}
+			// a drain that times out against the budget exits 1: that is
+			// the scenario, not a failure of the recorder
+			_, stderr, err := c.kubectlErr(ctx, nil, "drain", f[1], "--ignore-daemonsets", "--timeout="+timeout)
+			if err != nil && !strings.Contains(string(stderr), "global timeout reached") {
+				return fmt.Errorf("kubectl drain %s: %v: %s", f[1], err, stderr)
+			}
+			return nil
+		}}
+}
+
 func controlPlaneOnly() []nodeSpec { return defaultNodes()[:1] }
 
 var scenarios = []scenario{
@@ -112,5 +139,9 @@ var scenarios = []scenario{
 	{Name: "rollout-recreate", Steps: []step{applyStep("oracle/scenarios/recreate.yaml"), setImageStep("web", "web", "nginx:1.28")}},
 	{Name: "delete-pod", Steps: []step{applyStep("examples/app.yaml"), deletePodStep()}},
 	{Name: "scale-up", Steps: []step{applyStep("examples/app.yaml"), scaleStep("web", 5)}},
+	{Name: "statefulset", Quiet: 6 * time.Second, Steps: []step{applyStep("oracle/scenarios/statefulset.yaml")}},
+	{Name: "preemption", Steps: []step{applyStep("examples/preemption.yaml"), applyStep("oracle/scenarios/preemptor.yaml")}},
+	{Name: "drain", Nodes: defaultNodes(), Steps: []step{applyStep("examples/app.yaml"), drainStep("60s")}},
+	{Name: "drain-pdb", Nodes: defaultNodes(), Steps: []step{applyStep("examples/app.yaml"), applyStep("oracle/scenarios/pdb-all.yaml"), drainStep("12s")}},
 	{Name: "quota", Steps: []step{applyStep("oracle/scenarios/quota-limits.yaml"), applyStep("oracle/scenarios/quota-app.yaml")}},
 }

@@ -50,7 +50,9 @@ var finalPlurals = []string{"deployments", "replicasets", "pods", "services", "e
 // RunScenario replays fx's commands in the simulator (seed 1, the default
 // cluster) from the repository root root.
 func RunScenario(root string, fx Fixture) (*SimRun, error) {
-	cfg := sim.Config{Seed: 1, Workers: 3, LogWrites: true}
+	// kube-controller-manager runs its disruption and statefulset
+	// controllers always; the simulator only when a story needs them
+	cfg := sim.Config{Seed: 1, Workers: 3, LogWrites: true, Disruption: true}
 	type action func(c *sim.Cluster) error
 	var actions []action
 	for _, st := range fx.Steps {
@@ -86,6 +88,7 @@ func RunScenario(root string, fx Fixture) (*SimRun, error) {
 				}
 				apply = append(apply, o)
 			}
+			cfg.StatefulSets = cfg.StatefulSets || sim.NeedsStatefulSets(apply)
 			actions = append(actions, func(c *sim.Cluster) error { c.Apply(apply, []string{f[3]}); return nil })
 		case len(f) == 5 && f[1] == "set" && f[2] == "image":
 			dep, ci, ok := strings.Cut(f[4], "=")
@@ -124,6 +127,13 @@ func RunScenario(root string, fx Fixture) (*SimRun, error) {
 				c.DeletePod(pods[0])
 				return nil
 			})
+		case strings.HasPrefix(st.Command, "kubectl drain <node of first pod> "):
+			// oracle/scenarios.go drainStep: the node of the first pod by name
+			timeout, err := time.ParseDuration(strings.TrimPrefix(f[len(f)-1], "--timeout="))
+			if err != nil {
+				return nil, fmt.Errorf("%s: bad command %q", fx.Scenario, st.Command)
+			}
+			actions = append(actions, func(c *sim.Cluster) error { return drainFirstPodsNode(c, timeout) })
 		case len(f) == 7 && f[0] == "crash" && f[3] == "--reason" && f[5] == "--times":
 			// a node scenario's crash (oracle/node_record.go crashStep):
 			// the first pod by name fails as `trace crash` makes it fail
@@ -306,6 +316,14 @@ var (
 	rejectedPod = regexp.MustCompile(`(pods "[a-z0-9.-]+-)[a-z0-9]{5}(" is forbidden)`)
 )
 
+// generatedName: the API server made name from generateName (five
+// characters after it: apiserver/pkg/storage/names SimpleNameGenerator). A
+// StatefulSet's pods carry generateName "web-" beside the name "web-0"
+// the controller chose (GetPodFromTemplate, then initIdentity): kept.
+func generatedName(name, generateName string) bool {
+	return generateName != "" && len(name) == len(generateName)+5 && strings.HasPrefix(name, generateName)
+}
+
 func newNormalizer(ws []apiserver.Write) *normalizer {
 	n := &normalizer{names: map[string]string{}}
 	for _, w := range ws {
@@ -313,7 +331,7 @@ func newNormalizer(ws []apiserver.Write) *normalizer {
 			continue
 		}
 		m := apiserver.Meta(w.Object)
-		if m.GetGenerateName() != "" && m.GetName() != "" {
+		if generatedName(m.GetName(), m.GetGenerateName()) {
 			n.names[m.GetName()] = m.GetGenerateName() + "xxxxx"
 		}
 	}
@@ -337,6 +355,7 @@ func (n *normalizer) str(s string) string {
 		}
 	}
 	s = rejectedPod.ReplaceAllString(s, "${1}xxxxx${2}")
+	s = uidRE.ReplaceAllString(s, "<uid>")
 	return apiAccess.ReplaceAllString(s, "kube-api-access-xxxxx")
 }
 
@@ -379,4 +398,20 @@ func (n *normalizer) walk(v any) any {
 		return n.str(x)
 	}
 	return v
+}
+
+// drainFirstPodsNode drains the node of the pod that sorts first by name,
+// as the recorder's drainStep does, and runs until kubectl has returned.
+func drainFirstPodsNode(c *sim.Cluster, timeout time.Duration) error {
+	pods := c.Pods()
+	sort.Slice(pods, func(i, j int) bool { return pods[i].Name < pods[j].Name })
+	if len(pods) == 0 || pods[0].Spec.NodeName == "" {
+		return fmt.Errorf("no bound pod to drain the node of")
+	}
+	res := c.Drain(sim.DrainOptions{Node: pods[0].Spec.NodeName, IgnoreDaemonSets: true, Timeout: timeout})
+	c.RunFor(timeout + time.Minute)
+	if !res.Done {
+		return fmt.Errorf("kubectl drain %s did not return", pods[0].Spec.NodeName)
+	}
+	return nil
 }
