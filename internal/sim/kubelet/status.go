@@ -139,7 +139,11 @@ func (k *Kubelet) pending(ps *podState) {
 	}
 	upd.Status.ContainerStatuses = statuses(pod.Spec.Containers)
 	unready := "containers with unready status: [" + strings.ReplaceAll(containerNames(pod), ",", "") + "]"
-	setCond(upd, corev1.PodReadyToStartContainers, false)
+	// no sandbox yet: GeneratePodReadyToStartContainersCondition gives the
+	// reason and PodSandboxChanged's message (kubelet/types constants.go
+	// PodSandboxNotReadyReason, PodSandboxNotReadyMsgNoPodSandbox, v1.37;
+	// the real node's first status write shows both)
+	setCondReason(upd, corev1.PodReadyToStartContainers, false, "PodSandboxNotReady", "no pod sandbox exists")
 	if len(pod.Spec.InitContainers) > 0 {
 		setCondReason(upd, corev1.PodInitialized, false, "ContainersNotInitialized", incomplete(pod, 0))
 	} else {
