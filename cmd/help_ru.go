@@ -64,6 +64,7 @@ var helpRU = map[string]helpRUText{
   k8sexplain trace apply --nodes 5 -f examples/app.yaml
   k8sexplain trace apply --cluster examples/tainted-nodes.yaml examples/app.yaml
   k8sexplain trace apply --scheduler-config examples/scheduler-mostallocated.yaml examples/app.yaml
+  k8sexplain trace apply --webhook mutating --failure-policy Ignore   # инжектор сайдкаров, который не отвечает
   helm template ./chart | k8sexplain trace apply -
   k8sexplain trace apply app.yaml --kubeconfig ~/.kube/config --compare   # ваш кластер рядом с симуляцией`,
 	},
@@ -253,6 +254,9 @@ var flagRU = map[string]string{
 	"trace apply --namespace":                     "применять в этот существующий неймспейс вместо нового k8sexplain-<случайный> (отклоняется, если в нём есть объекты с теми же именами, без --force)",
 	"trace apply --node-cidr-mask-size":           "длина префикса podCIDR каждой ноды (--node-cidr-mask-size у kube-controller-manager)",
 	"trace apply --nodes":                         "число одинаковых рабочих нод (от 1 до 10000)",
+	"trace apply --webhook":                       "зарегистрировать admission-вебхук на CREATE подов, чей Service не отвечает: mutating (инжектор сайдкаров) или validating (политика)",
+	"trace apply --failure-policy":                "failurePolicy вебхука: Fail (по умолчанию в admissionregistration/v1) отклоняет запрос при сбое вызова, Ignore пропускает его",
+	"trace apply --webhook-timeout-seconds":       "timeoutSeconds вебхука: сколько API-сервер ждёт его ответа (от 1 до 30)",
 	"trace apply --scheduler-config":              "файл KubeSchedulerConfiguration (--config у kube-scheduler): плагины, веса, scoringStrategy у NodeResourcesFit (LeastAllocated, MostAllocated, RequestedToCapacityRatio)",
 	"trace apply --summary":                       "показать только итог (для больших кластеров)",
 	"trace apply --timeout":                       "перестать ждать готовых подов через это время",

@@ -368,6 +368,8 @@ func phrasesEN() map[string]string {
 		"preempt.candidate":        "{1}: {2}, PDB violations {3}",
 		"preempt.victim":           "{1} (priority {2})",
 		"authn.x509":               "x509 client certificate",
+		"webhook.mutating":         "mutating webhook",
+		"webhook.validating":       "validating webhook",
 		"authn.sa":                 "service account token (JWT)",
 		"dns.headless":             "A (one per ready endpoint: headless)",
 		"crash.panic":              "a Go panic (exit status 2)",

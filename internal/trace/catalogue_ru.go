@@ -368,6 +368,8 @@ func phrasesRU() map[string]string {
 		"preempt.candidate":        "{1}: {2}, нарушений PDB {3}",
 		"preempt.victim":           "{1} (приоритет {2})",
 		"authn.x509":               "клиентский сертификат x509",
+		"webhook.mutating":         "мутирующий вебхук",
+		"webhook.validating":       "валидирующий вебхук",
 		"authn.sa":                 "токен сервисного аккаунта (JWT)",
 		"dns.headless":             "A (по одной на каждый готовый эндпоинт: headless)",
 		"crash.panic":              "паника Go (код выхода 2)",

@@ -66,7 +66,16 @@ func sources() map[string]provenance.Source {
 
 		// admission
 		"admission.limitranger": k("plugin/pkg/admission/limitranger/admission.go", "pkg/apis/core/v1/helper/qos/qos.go"),
-		"admission.quota":       k("staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go (checkQuotas: status.used updated before the create)"),
+		"apiserver.webhook.call": k("pkg/kubeapiserver/options/plugins.go (AllOrderedPlugins: MutatingAdmissionWebhook last of the mutating, ValidatingAdmissionWebhook before ResourceQuota)",
+			"staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook/mutating/dispatcher.go (callAttrMutatingHook: context.WithTimeout(timeoutSeconds), r.Timeout → ?timeout=)",
+			"staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook/validating/dispatcher.go (parallel calls)", "pkg/apis/admissionregistration/v1/defaults.go (timeoutSeconds 10, failurePolicy Fail, port 443)",
+			"pkg/apis/admissionregistration/validation/validation.go (timeout between 1 and 30 seconds)"),
+		"apiserver.webhook.timeout": k("staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook/mutating/dispatcher.go (failing closed: apierrors.NewInternalError)",
+			"staging/src/k8s.io/apiserver/pkg/util/webhook/error.go (ErrCallingWebhook: failed calling webhook %q: …)", "pkg/controller/replicaset/replica_set.go (FailedCreate: Error creating: …)"),
+		"apiserver.webhook.failopen": k("staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook/mutating/dispatcher.go (failing open: addFailedOpenAnnotation, ObserveWebhookFailOpen, no warning)",
+			"staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook/validating/dispatcher.go (failed-open.validating.webhook.admission.k8s.io/round_0_index_N)",
+			"staging/src/k8s.io/apiserver/pkg/admission/metrics/metrics.go (webhook_fail_open_count)"),
+		"admission.quota": k("staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go (checkQuotas: status.used updated before the create)"),
 
 		// kube-scheduler
 		"scheduler.profile": k("pkg/scheduler/apis/config/v1/default_plugins.go", "pkg/scheduler/framework/plugins/noderesources/fit.go (scoring strategies)"),
