@@ -51,6 +51,7 @@ func NewCmdTrace(f *Factory) *cobra.Command {
 		NewCmdTraceCrash(f, nil),
 		NewCmdTraceAutoscale(f, nil),
 		NewCmdTraceWatch(f, nil),
+		NewCmdTraceStaticPod(f, nil),
 	)
 	return c
 }

@@ -164,6 +164,8 @@ func TestTraceBadInput(t *testing.T) {
 		{[]string{"trace", "apply", "--webhook", "mutating", "--failure-policy", "ignore", "examples/app.yaml"}, `invalid --failure-policy "ignore": supported values: "Fail", "Ignore"`},
 		{[]string{"trace", "apply", "--webhook", "mutating", "--webhook-timeout-seconds", "31", "examples/app.yaml"}, "invalid --webhook-timeout-seconds 31: the timeout value must be between 1 and 30 seconds"},
 		{[]string{"trace", "apply", "--failure-policy", "Ignore", "examples/app.yaml"}, "--failure-policy and --webhook-timeout-seconds need --webhook mutating|validating"},
+		{[]string{"trace", "static-pod", "examples/app.yaml"}, "examples/app.yaml: a static pod manifest holds one object, kind: Pod; found 2"},
+		{[]string{"trace", "static-pod", "--node", "node-z"}, `node "node-z" is not in the cluster (nodes: control-plane, node-a, node-b, node-c)`},
 	} {
 		_, errOut, code := run(t, "", tc.args...)
 		if code != 1 || !strings.Contains(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {

@@ -30,12 +30,12 @@ var catalogue = l10n.LazyCatalog(func() (en, ru map[string]string) {
 
 // simEN and simRU are the simulator's step kinds: the catalogue files'
 // and the scenarios' own (catalogue_autoscale.go, catalogue_statefulset.go,
-// catalogue_webhook.go).
+// catalogue_webhook.go, catalogue_static.go).
 func simEN() map[string]Entry {
-	return merged(merged(merged(catalogueEN(), autoscaleEN()), statefulSetEN()), webhookEN())
+	return merged(merged(merged(catalogueEN(), autoscaleEN()), statefulSetEN()), merged(webhookEN(), staticEN()))
 }
 func simRU() map[string]Entry {
-	return merged(merged(merged(catalogueRU(), autoscaleRU()), statefulSetRU()), webhookRU())
+	return merged(merged(merged(catalogueRU(), autoscaleRU()), statefulSetRU()), merged(webhookRU(), staticRU()))
 }
 
 // merged adds the entries of more to steps (a key in both is a bug).

@@ -39,6 +39,7 @@ func uiEN() map[string]string {
 		"ui.story.node-failure": "A node dies: NotReady, taints, eviction, replacement",
 		"ui.story.drain":        "Draining a node: cordon, evictions, the PodDisruptionBudget",
 		"ui.story.preempt":      "Preemption: a higher-priority pod makes room",
+		"ui.story.static-pod":   "A static pod: run by the kubelet alone, shown as a mirror pod",
 		"ui.phase.1":            "1. kubectl validates and sends the request",
 		"ui.phase.2":            "2. API server: authentication, authorization (RBAC), admission",
 		"ui.phase.3":            "3. etcd write and 201 Created: only the intent exists yet",

@@ -39,6 +39,7 @@ func uiRU() map[string]string {
 		"ui.story.node-failure": "Нода умирает: NotReady, taint'ы, вытеснение, замена",
 		"ui.story.drain":        "Drain ноды: cordon, вытеснения, PodDisruptionBudget",
 		"ui.story.preempt":      "Вытеснение (preemption): под с высшим приоритетом освобождает себе место",
+		"ui.story.static-pod":   "Статический под: его запускает один kubelet, а API-сервер видит зеркальный под",
 		"ui.phase.1":            "1. kubectl проверяет манифест и отправляет запрос",
 		"ui.phase.2":            "2. API-сервер: аутентификация, авторизация (RBAC), admission",
 		"ui.phase.3":            "3. Запись в etcd и 201 Created: пока существует только намерение",

@@ -75,7 +75,15 @@ func sources() map[string]provenance.Source {
 		"apiserver.webhook.failopen": k("staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook/mutating/dispatcher.go (failing open: addFailedOpenAnnotation, ObserveWebhookFailOpen, no warning)",
 			"staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook/validating/dispatcher.go (failed-open.validating.webhook.admission.k8s.io/round_0_index_N)",
 			"staging/src/k8s.io/apiserver/pkg/admission/metrics/metrics.go (webhook_fail_open_count)"),
-		"admission.quota": k("staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go (checkQuotas: status.used updated before the create)"),
+		"kubelet.static": k("pkg/kubelet/config/file.go (staticPodPath, fileCheckFrequency 20 s, inotify)", "pkg/kubelet/config/common.go (applyDefaults: generatePodName <name>-<node>, UID hash of pod, host and file, config.hash, NoExecute toleration)",
+			"pkg/kubelet/types/pod_update.go (kubernetes.io/config.source, config.seen, config.hash)", "cmd/kubeadm/app/constants/constants.go (/etc/kubernetes/manifests)"),
+		"kubelet.mirror": k("pkg/kubelet/pod/mirror_client.go (CreateMirrorPod: config.mirror annotation, Node ownerReference controller: true)", "pkg/kubelet/kubelet.go (SyncPod: the mirror before the runtime's SyncPod)",
+			"plugin/pkg/admission/noderestriction/admission.go (a node may create only its own mirror pods)", "plugin/pkg/admission/serviceaccount/admission.go (mirror pods' spec left alone)", "pkg/kubelet/status/status_manager.go (status written to the mirror)"),
+		"kubectl.deletemirror": k("staging/src/k8s.io/kubectl/pkg/cmd/delete/delete.go", "pkg/registry/core/pod/strategy.go (CheckGracefulDelete)"),
+		"kubelet.mirror.replace": k("pkg/kubelet/kubelet.go (SyncPod: a mirror with deletionTimestamp is deleted and recreated)", "pkg/kubelet/pod/mirror_client.go (DeleteMirrorPod: GracePeriodSeconds 0, UID precondition)",
+			"pkg/kubelet/kubelet.go (HandlePodUpdates, handleMirrorPod)"),
+		"kubelet.mirror.status": k("pkg/kubelet/status/status_manager.go (syncPeriod 10 s, syncBatch, needsReconcile)"),
+		"admission.quota":       k("staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go (checkQuotas: status.used updated before the create)"),
 
 		// kube-scheduler
 		"scheduler.profile": k("pkg/scheduler/apis/config/v1/default_plugins.go", "pkg/scheduler/framework/plugins/noderesources/fit.go (scoring strategies)"),
