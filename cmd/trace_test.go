@@ -24,6 +24,7 @@ var traceCases = []struct {
 	{"quota", []string{"trace", "apply", "examples/quota.yaml"}},
 	{"nodeport-local", []string{"trace", "apply", "examples/nodeport-local.yaml"}},
 	{"statefulset", []string{"trace", "apply", "examples/statefulset.yaml"}},
+	{"limits-only", []string{"trace", "apply", "examples/limits-only.yaml"}},
 	// An admission webhook on pod CREATE that does not answer, with each
 	// failurePolicy (issue 22 §5).
 	{"webhook-fail", []string{"trace", "apply", "--webhook", "mutating", "examples/app.yaml"}},
