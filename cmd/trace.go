@@ -108,7 +108,6 @@ namespace deleted at the end) and what the cluster reports is traced with the sa
 		RunE: runE(f, o, runF, traceApplyRun, func(c *cobra.Command, args []string) {
 			o.Files = append(o.Files, args...)
 			liveChanged(c, &o.Live)
-			o.Webhook.changed(c)
 		}),
 	}
 	c.Flags().StringArrayVarP(&o.Files, "filename", "f", nil, "manifest file, directory or - (repeatable)")

@@ -13,19 +13,13 @@ import (
 type WebhookOptions struct {
 	Type           string // --webhook: mutating or validating
 	FailurePolicy  string // --failure-policy: Fail (v1's default) or Ignore
-	TimeoutSeconds int32  // --webhook-timeout-seconds (v1's default 10)
-	// set is whether --failure-policy or --webhook-timeout-seconds was given.
-	set bool
+	TimeoutSeconds int    // --webhook-timeout-seconds (v1's default 10)
 }
 
 func (o *WebhookOptions) bind(c *cobra.Command) {
 	c.Flags().StringVar(&o.Type, "webhook", "", "register an admission webhook on pod CREATE whose Service does not answer: mutating (a sidecar injector) or validating (a policy)")
 	c.Flags().StringVar(&o.FailurePolicy, "failure-policy", "Fail", "the webhook's failurePolicy: Fail (the default in admissionregistration/v1) refuses the request when the call fails, Ignore lets it through")
-	c.Flags().Int32Var(&o.TimeoutSeconds, "webhook-timeout-seconds", 10, "the webhook's timeoutSeconds: how long the API server waits for its answer (1 to 30)")
-}
-
-func (o *WebhookOptions) changed(c *cobra.Command) {
-	o.set = c.Flags().Changed("failure-policy") || c.Flags().Changed("webhook-timeout-seconds")
+	c.Flags().IntVar(&o.TimeoutSeconds, "webhook-timeout-seconds", 10, "the webhook's timeoutSeconds: how long the API server waits for its answer (1 to 30)")
 }
 
 // webhooks checks the flags as admissionregistration/v1's validation
@@ -34,7 +28,7 @@ func (o *WebhookOptions) changed(c *cobra.Command) {
 // 30 seconds") and returns the webhook to register, or nil.
 func (o *WebhookOptions) webhooks() ([]sim.Webhook, error) {
 	if o.Type == "" {
-		if o.set {
+		if o.FailurePolicy != "Fail" || o.TimeoutSeconds != 10 {
 			return nil, exitcode.Inputf("--failure-policy and --webhook-timeout-seconds need --webhook mutating|validating")
 		}
 		return nil, nil
@@ -48,7 +42,7 @@ func (o *WebhookOptions) webhooks() ([]sim.Webhook, error) {
 	if o.TimeoutSeconds < 1 || o.TimeoutSeconds > 30 {
 		return nil, exitcode.Inputf("invalid --webhook-timeout-seconds %d: the timeout value must be between 1 and 30 seconds", o.TimeoutSeconds)
 	}
-	return []sim.Webhook{sim.StuckPodWebhook(o.Type == "mutating", o.TimeoutSeconds, o.FailurePolicy == "Ignore")}, nil
+	return []sim.Webhook{sim.StuckPodWebhook(o.Type == "mutating", int32(o.TimeoutSeconds), o.FailurePolicy == "Ignore")}, nil
 }
 
 // args is the flags as the trace's command line repeats them.
