@@ -64,6 +64,7 @@ var helpRU = map[string]helpRUText{
   k8sexplain trace apply --nodes 5 -f examples/app.yaml
   k8sexplain trace apply --cluster examples/tainted-nodes.yaml examples/app.yaml
   k8sexplain trace apply --scheduler-config examples/scheduler-mostallocated.yaml examples/app.yaml
+  k8sexplain trace apply --webhook mutating --failure-policy Ignore   # инжектор сайдкаров, который не отвечает
   helm template ./chart | k8sexplain trace apply -
   k8sexplain trace apply app.yaml --kubeconfig ~/.kube/config --compare   # ваш кластер рядом с симуляцией`,
 	},
@@ -103,7 +104,20 @@ status.nominatedNodeName, ставит каждой жертве условие 
   k8sexplain trace preempt --priority-class medium --cpu 2  # ниже только batch-поды: те же правила выбора ноды`,
 	},
 	"trace rollout": {Short: "Последовательное обновление (rolling update) шаг за шагом: новый ReplicaSet, масштабирование вверх и вниз, смена эндпоинтов"},
-	"trace watch":   {Short: "Контроллеры, которые делают LIST в цикле, против информеров, которые делают LIST один раз и затем WATCH: нагрузка на API-сервер"},
+	"trace static-pod": {Short: "Статический под: kubelet запускает манифест из своего staticPodPath, создаёт зеркальный под и пересоздаёт его после kubectl delete",
+		Long: `Готовит сцену (-f, по умолчанию examples/app.yaml), затем кладёт FILE (по умолчанию
+examples/static-pod.yaml, один kind: Pod) в staticPodPath ноды --node, /etc/kubernetes/manifests.
+Файловый источник kubelet называет под <имя>-<нода>, даёт ему UID — хеш манифеста — и
+kubernetes.io/config.source: file и запускает его сам: без планировщика и без привязки. До того как среда
+выполнения запустит контейнеры, kubelet создаёт зеркальный под — копию с аннотацией
+kubernetes.io/config.mirror и нодой в роли владельца-контроллера; это всё, что API-сервер знает о поде, и
+туда kubelet пишет его статус. Затем kubectl delete pod удаляет зеркальный под: kubelet сразу удаляет его
+остаток (срок 0) и создаёт новый с новым UID, а контейнер продолжает работать. Остановить под можно,
+только убрав файл.`,
+		Example: `  k8sexplain trace static-pod                          # examples/static-pod.yaml на node-a
+  k8sexplain trace static-pod examples/static-pod.yaml --node node-b -f examples/init.yaml`,
+	},
+	"trace watch": {Short: "Контроллеры, которые делают LIST в цикле, против информеров, которые делают LIST один раз и затем WATCH: нагрузка на API-сервер"},
 	"quorum": {
 		Short: "Кворум etcd и split brain, как их решает настоящая библиотека Raft из etcd",
 		Long: `quorum показывает, почему в управляющем слое 3 или 5 участников etcd и почему 2 — худший выбор.
@@ -218,6 +232,12 @@ var flagRU = map[string]string{
 	"--version":  "версия k8sexplain",
 
 	// trace apply (trace.go).
+	"trace static-pod --cluster-cidr":             "сеть подов кластера, которую node-ipam нарезает на podCIDR нод (по умолчанию 10.244.0.0/16, шире при числе нод больше 255)",
+	"trace static-pod --filename":                 "манифест, задающий сцену (можно несколько раз; по умолчанию встроенный пример)",
+	"trace static-pod --node":                     "нода, в staticPodPath которой кладётся манифест",
+	"trace static-pod --node-cidr-mask-size":      "длина префикса podCIDR каждой ноды (--node-cidr-mask-size у kube-controller-manager)",
+	"trace static-pod --nodes":                    "число одинаковых рабочих нод (от 1 до 10000)",
+	"trace static-pod --scheduler-config":         "файл KubeSchedulerConfiguration (--config у kube-scheduler): плагины, веса, scoringStrategy у NodeResourcesFit (LeastAllocated, MostAllocated, RequestedToCapacityRatio)",
 	"trace preempt --cluster-cidr":                "сеть подов кластера, которую node-ipam нарезает на podCIDR нод (по умолчанию 10.244.0.0/16, шире при числе нод больше 255)",
 	"trace preempt --cpu":                         "запрос CPU вытесняющего пода",
 	"trace preempt --filename":                    "манифест, задающий сцену (можно несколько раз; по умолчанию встроенный пример)",
@@ -253,6 +273,9 @@ var flagRU = map[string]string{
 	"trace apply --namespace":                     "применять в этот существующий неймспейс вместо нового k8sexplain-<случайный> (отклоняется, если в нём есть объекты с теми же именами, без --force)",
 	"trace apply --node-cidr-mask-size":           "длина префикса podCIDR каждой ноды (--node-cidr-mask-size у kube-controller-manager)",
 	"trace apply --nodes":                         "число одинаковых рабочих нод (от 1 до 10000)",
+	"trace apply --webhook":                       "зарегистрировать admission-вебхук на CREATE подов, чей Service не отвечает: mutating (инжектор сайдкаров) или validating (политика)",
+	"trace apply --failure-policy":                "failurePolicy вебхука: Fail (по умолчанию в admissionregistration/v1) отклоняет запрос при сбое вызова, Ignore пропускает его",
+	"trace apply --webhook-timeout-seconds":       "timeoutSeconds вебхука: сколько API-сервер ждёт его ответа (от 1 до 30)",
 	"trace apply --scheduler-config":              "файл KubeSchedulerConfiguration (--config у kube-scheduler): плагины, веса, scoringStrategy у NodeResourcesFit (LeastAllocated, MostAllocated, RequestedToCapacityRatio)",
 	"trace apply --summary":                       "показать только итог (для больших кластеров)",
 	"trace apply --timeout":                       "перестать ждать готовых подов через это время",

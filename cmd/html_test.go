@@ -13,6 +13,7 @@ func TestGoldenHTML(t *testing.T) {
 		{"trace-apply/app.en.html", []string{"--format", "html", "trace", "apply", "examples/app.yaml"}},
 		{"trace-apply/app.ru.html", []string{"--lang", "ru", "-o", "html", "trace", "apply", "examples/app.yaml"}},
 		{"trace-apply/app.verbose.en.html", []string{"-v", "--format", "html", "trace", "apply", "examples/app.yaml"}},
+		{"trace-apply/webhook-ignore.en.html", []string{"--format", "html", "trace", "apply", "--webhook", "validating", "--failure-policy", "Ignore", "examples/app.yaml"}},
 		{"trace-rollout/default.en.html", []string{"--format", "html", "trace", "rollout", "-f", "examples/app.yaml", "--image", "web=nginx:1.28"}},
 		{"trace-autoscale/default.en.html", []string{"--format", "html", "trace", "autoscale", "-f", "examples/app.yaml"}},
 		{"dnat/default.html", []string{"--format", "html", "dnat"}},

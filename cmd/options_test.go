@@ -107,7 +107,8 @@ func TestNewCmdQuorum(t *testing.T) {
 }
 
 func TestNewCmdTraceApply(t *testing.T) {
-	testFlags(t, NewCmdTraceApply, TraceApplyOptions{Nodes: 3, Limit: 50000, NodeCIDRMaskSize: 24, Live: LiveOptions{DryRun: "none", Timeout: 2 * time.Minute}},
+	testFlags(t, NewCmdTraceApply, TraceApplyOptions{Nodes: 3, Limit: 50000, NodeCIDRMaskSize: 24, Live: LiveOptions{DryRun: "none", Timeout: 2 * time.Minute},
+		Webhook: WebhookOptions{FailurePolicy: "Fail", TimeoutSeconds: 10}},
 		func(t *testing.T, o *TraceApplyOptions) { checkCommon(t, &o.Common) },
 		[]flagCase[TraceApplyOptions]{
 			{"built-in example", nil, func(o *TraceApplyOptions) {}},
@@ -120,6 +121,9 @@ func TestNewCmdTraceApply(t *testing.T) {
 				o.Summary, o.Limit, o.BatchPeriod = true, 10, time.Second
 			}},
 			{"scheduler config", []string{"--scheduler-config", "sched.yaml"}, func(o *TraceApplyOptions) { o.SchedulerConfig = "sched.yaml" }},
+			{"a webhook that does not answer", []string{"--webhook", "validating", "--failure-policy", "Ignore", "--webhook-timeout-seconds", "3"}, func(o *TraceApplyOptions) {
+				o.Webhook = WebhookOptions{Type: "validating", FailurePolicy: "Ignore", TimeoutSeconds: 3}
+			}},
 			{"a real cluster", []string{"--kubeconfig", "kc", "--context", "c", "-n", "ns", "--force", "--keep", "--allow-cluster-scoped", "--dry-run", "server", "--timeout", "30s", "--compare"}, func(o *TraceApplyOptions) {
 				o.Live = LiveOptions{On: true, Kubeconfig: "kc", Context: "c", Namespace: "ns", Force: true, Keep: true, AllowClusterScoped: true, DryRun: "server", Timeout: 30 * time.Second, Compare: true,
 					Changed: []string{"--context", "--namespace", "--keep", "--force", "--allow-cluster-scoped", "--dry-run", "--timeout", "--compare"}}

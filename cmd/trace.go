@@ -51,6 +51,7 @@ func NewCmdTrace(f *Factory) *cobra.Command {
 		NewCmdTraceCrash(f, nil),
 		NewCmdTraceAutoscale(f, nil),
 		NewCmdTraceWatch(f, nil),
+		NewCmdTraceStaticPod(f, nil),
 	)
 	return c
 }
@@ -75,6 +76,10 @@ type TraceApplyOptions struct {
 	At string
 	// Live traces the apply on a real cluster (--kubeconfig).
 	Live LiveOptions
+	// Webhook registers an admission webhook on pod CREATE whose backend
+	// does not answer (--webhook mutating|validating, --failure-policy,
+	// --webhook-timeout-seconds).
+	Webhook WebhookOptions
 }
 
 // NewCmdTraceApply is `trace apply`; runF, when not nil, gets the options instead of traceApplyRun.
@@ -97,6 +102,7 @@ namespace deleted at the end) and what the cluster reports is traced with the sa
   k8sexplain trace apply --nodes 5 -f examples/app.yaml
   k8sexplain trace apply --cluster examples/tainted-nodes.yaml examples/app.yaml
   k8sexplain trace apply --scheduler-config examples/scheduler-mostallocated.yaml examples/app.yaml
+  k8sexplain trace apply --webhook mutating --failure-policy Ignore   # a sidecar injector that times out
   helm template ./chart | k8sexplain trace apply -
   k8sexplain trace apply app.yaml --kubeconfig ~/.kube/config --compare   # your own cluster, beside the simulation`,
 		RunE: runE(f, o, runF, traceApplyRun, func(c *cobra.Command, args []string) {
@@ -114,6 +120,7 @@ namespace deleted at the end) and what the cluster reports is traced with the sa
 	bindSchedulerConfig(c, &o.SchedulerConfig)
 	c.Flags().DurationVar(&o.BatchPeriod, "endpoint-updates-batch-period", 0, "the EndpointSlice controller's batch period: pod changes within it are written together (kube-controller-manager flag, default 0)")
 	bindLive(c, &o.Live)
+	o.Webhook.bind(c)
 	return c
 }
 
@@ -141,6 +148,13 @@ func traceApplyRun(o *TraceApplyOptions) error {
 	}
 	if o.Live.On && o.At != "" {
 		return exitcode.Inputf("--at replays the simulation's record; a real cluster (--kubeconfig) keeps none")
+	}
+	webhooks, err := o.Webhook.webhooks()
+	if err != nil {
+		return err
+	}
+	if o.Live.On && webhooks != nil {
+		return exitcode.Inputf("--webhook simulates a webhook that does not answer; a real cluster (--kubeconfig) has its own")
 	}
 	if o.Live.On {
 		return traceApplyLive(o, objs)
@@ -195,6 +209,7 @@ func traceApplyRun(o *TraceApplyOptions) error {
 		return exitcode.Inputf("%s: no objects to apply", strings.Join(o.Files, ", "))
 	}
 	cfg.OnCommit = observeCommits
+	cfg.Webhooks = webhooks
 	cl, err := sim.NewCluster(cfg)
 	if err != nil {
 		return exitcode.AsInput(err)
@@ -207,6 +222,7 @@ func traceApplyRun(o *TraceApplyOptions) error {
 	if builtin {
 		command = "k8sexplain trace apply"
 	}
+	command += o.Webhook.args()
 	start := o.Clock()
 	tr := cl.Run(command)
 	done()

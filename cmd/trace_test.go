@@ -11,7 +11,8 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/golden"
 )
 
-// traceCases are the golden inputs of trace apply: every file in examples/.
+// traceCases are the golden inputs of trace apply: every file in examples/,
+// and the webhook flags.
 var traceCases = []struct {
 	name string
 	args []string
@@ -23,6 +24,11 @@ var traceCases = []struct {
 	{"quota", []string{"trace", "apply", "examples/quota.yaml"}},
 	{"nodeport-local", []string{"trace", "apply", "examples/nodeport-local.yaml"}},
 	{"statefulset", []string{"trace", "apply", "examples/statefulset.yaml"}},
+	{"limits-only", []string{"trace", "apply", "examples/limits-only.yaml"}},
+	// An admission webhook on pod CREATE that does not answer, with each
+	// failurePolicy (issue 22 §5).
+	{"webhook-fail", []string{"trace", "apply", "--webhook", "mutating", "examples/app.yaml"}},
+	{"webhook-ignore", []string{"trace", "apply", "--webhook", "validating", "--failure-policy", "Ignore", "examples/app.yaml"}},
 }
 
 var formatExt = map[string]string{"text": "txt", "markdown": "md", "mermaid": "mmd", "json": "json"}
@@ -155,6 +161,12 @@ func TestTraceBadInput(t *testing.T) {
 		{[]string{"trace", "apply", "--at", "1.5s", "examples/app.yaml"}, `--at "1.5s": want a time as the trace prints it (00:01.500) or a step number (1 to 104)`},
 		{[]string{"trace", "apply", "--at", "0", "examples/app.yaml"}, "--at 0: no such step; this trace shows steps 1 to 104"},
 		{[]string{"trace", "apply", "--at", "5", "--summary", "examples/app.yaml"}, "--at and --summary: choose one"},
+		{[]string{"trace", "apply", "--webhook", "both", "examples/app.yaml"}, `invalid --webhook "both": want mutating or validating`},
+		{[]string{"trace", "apply", "--webhook", "mutating", "--failure-policy", "ignore", "examples/app.yaml"}, `invalid --failure-policy "ignore": supported values: "Fail", "Ignore"`},
+		{[]string{"trace", "apply", "--webhook", "mutating", "--webhook-timeout-seconds", "31", "examples/app.yaml"}, "invalid --webhook-timeout-seconds 31: the timeout value must be between 1 and 30 seconds"},
+		{[]string{"trace", "apply", "--failure-policy", "Ignore", "examples/app.yaml"}, "--failure-policy and --webhook-timeout-seconds need --webhook mutating|validating"},
+		{[]string{"trace", "static-pod", "examples/app.yaml"}, "examples/app.yaml: a static pod manifest holds one object, kind: Pod; found 2"},
+		{[]string{"trace", "static-pod", "--node", "node-z"}, `node "node-z" is not in the cluster (nodes: control-plane, node-a, node-b, node-c)`},
 	} {
 		_, errOut, code := run(t, "", tc.args...)
 		if code != 1 || !strings.Contains(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {

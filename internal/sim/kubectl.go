@@ -308,6 +308,14 @@ func (c *Cluster) DeletePod(pod *corev1.Pod) {
 	c.kubectl.Delete(apiserver.ResourceOf(pod), pod.Namespace, pod.Name, nil)
 }
 
+// DeleteMirrorPod is `kubectl delete pod NAME` of a static pod's mirror
+// pod: the same DELETE, told as what it is.
+func (c *Cluster) DeleteMirrorPod(pod *corev1.Pod) {
+	c.rec.Add(trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", To: "kube-apiserver", Kind: "kubectl.deletemirror", Object: apiserver.ObjectRef(pod),
+		Fields: trace.F("pod", pod.Name, "node", pod.Spec.NodeName)})
+	c.kubectl.Delete(apiserver.ResourceOf(pod), pod.Namespace, pod.Name, nil)
+}
+
 // Autoscale is `kubectl autoscale deployment NAME --min=MIN --max=MAX
 // --cpu=TARGET%`: kubectl builds an autoscaling/v2 HorizontalPodAutoscaler
 // named after the Deployment and POSTs it (k8s.io/kubectl pkg/cmd/autoscale

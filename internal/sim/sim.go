@@ -93,6 +93,9 @@ type Config struct {
 	// server's watchers receive it, and every Event stored (the objects
 	// test compares them with the recorded ones).
 	OnCommit CommitFunc
+	// Webhooks are admission webhooks that do not answer (trace apply
+	// --webhook): the API server waits timeoutSeconds on each call.
+	Webhooks []apiserver.Webhook
 }
 
 // CommitFunc is told one committed change: its watch event type (ADDED,
@@ -153,6 +156,7 @@ func NewCluster(cfg Config) (*Cluster, error) {
 	api.Default = manifest.Default
 	api.Validate = manifest.Validate
 	api.LogWrites = cfg.LogWrites
+	api.Webhooks = cfg.Webhooks
 	c.api = api
 	seedBootstrap(api)
 	if c.nodes, err = clusterNodes(cfg); err != nil {

@@ -29,9 +29,14 @@ var catalogue = l10n.LazyCatalog(func() (en, ru map[string]string) {
 })
 
 // simEN and simRU are the simulator's step kinds: the catalogue files'
-// and the scenarios' own (catalogue_autoscale.go, catalogue_statefulset.go).
-func simEN() map[string]Entry { return merged(merged(catalogueEN(), autoscaleEN()), statefulSetEN()) }
-func simRU() map[string]Entry { return merged(merged(catalogueRU(), autoscaleRU()), statefulSetRU()) }
+// and the scenarios' own (catalogue_autoscale.go, catalogue_statefulset.go,
+// catalogue_webhook.go, catalogue_static.go).
+func simEN() map[string]Entry {
+	return merged(merged(merged(catalogueEN(), autoscaleEN()), statefulSetEN()), merged(webhookEN(), staticEN()))
+}
+func simRU() map[string]Entry {
+	return merged(merged(merged(catalogueRU(), autoscaleRU()), statefulSetRU()), merged(webhookRU(), staticRU()))
+}
 
 // merged adds the entries of more to steps (a key in both is a bug).
 func merged(steps, more map[string]Entry) map[string]Entry {

@@ -66,6 +66,23 @@ func sources() map[string]provenance.Source {
 
 		// admission
 		"admission.limitranger": k("plugin/pkg/admission/limitranger/admission.go", "pkg/apis/core/v1/helper/qos/qos.go"),
+		"apiserver.webhook.call": k("pkg/kubeapiserver/options/plugins.go (AllOrderedPlugins: MutatingAdmissionWebhook last of the mutating, ValidatingAdmissionWebhook before ResourceQuota)",
+			"staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook/mutating/dispatcher.go (callAttrMutatingHook: context.WithTimeout(timeoutSeconds), r.Timeout → ?timeout=)",
+			"staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook/validating/dispatcher.go (parallel calls)", "pkg/apis/admissionregistration/v1/defaults.go (timeoutSeconds 10, failurePolicy Fail, port 443)",
+			"pkg/apis/admissionregistration/validation/validation.go (timeout between 1 and 30 seconds)"),
+		"apiserver.webhook.timeout": k("staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook/mutating/dispatcher.go (failing closed: apierrors.NewInternalError)",
+			"staging/src/k8s.io/apiserver/pkg/util/webhook/error.go (ErrCallingWebhook: failed calling webhook %q: …)", "pkg/controller/replicaset/replica_set.go (FailedCreate: Error creating: …)"),
+		"apiserver.webhook.failopen": k("staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook/mutating/dispatcher.go (failing open: addFailedOpenAnnotation, ObserveWebhookFailOpen, no warning)",
+			"staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook/validating/dispatcher.go (failed-open.validating.webhook.admission.k8s.io/round_0_index_N)",
+			"staging/src/k8s.io/apiserver/pkg/admission/metrics/metrics.go (webhook_fail_open_count)"),
+		"kubelet.static": k("pkg/kubelet/config/file.go (staticPodPath, fileCheckFrequency 20 s, inotify)", "pkg/kubelet/config/common.go (applyDefaults: generatePodName <name>-<node>, UID hash of pod, host and file, config.hash, NoExecute toleration)",
+			"pkg/kubelet/types/pod_update.go (kubernetes.io/config.source, config.seen, config.hash)", "cmd/kubeadm/app/constants/constants.go (/etc/kubernetes/manifests)"),
+		"kubelet.mirror": k("pkg/kubelet/pod/mirror_client.go (CreateMirrorPod: config.mirror annotation, Node ownerReference controller: true)", "pkg/kubelet/kubelet.go (SyncPod: the mirror before the runtime's SyncPod)",
+			"plugin/pkg/admission/noderestriction/admission.go (a node may create only its own mirror pods)", "plugin/pkg/admission/serviceaccount/admission.go (mirror pods' spec left alone)", "pkg/kubelet/status/status_manager.go (status written to the mirror)"),
+		"kubectl.deletemirror": k("staging/src/k8s.io/kubectl/pkg/cmd/delete/delete.go", "pkg/registry/core/pod/strategy.go (CheckGracefulDelete)"),
+		"kubelet.mirror.replace": k("pkg/kubelet/kubelet.go (SyncPod: a mirror with deletionTimestamp is deleted and recreated)", "pkg/kubelet/pod/mirror_client.go (DeleteMirrorPod: GracePeriodSeconds 0, UID precondition)",
+			"pkg/kubelet/kubelet.go (HandlePodUpdates, handleMirrorPod)"),
+		"kubelet.mirror.status": k("pkg/kubelet/status/status_manager.go (syncPeriod 10 s, syncBatch, needsReconcile)"),
 		"admission.quota":       k("staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go (checkQuotas: status.used updated before the create)"),
 
 		// kube-scheduler

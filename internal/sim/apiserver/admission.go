@@ -33,29 +33,11 @@ func (s *Server) mutate(obj runtime.Object) ([]any, *Status) {
 	if set := s.limitRanger(pod); set != "" {
 		did = append(did, trace.P("admission.limitranger", strings.ReplaceAll(strings.TrimPrefix(set, "LimitRanger plugin set: "), "; ", " and ")))
 	}
-	// ServiceAccount: default service account and its projected token
-	// volume (plugin/pkg/admission/serviceaccount).
-	if pod.Spec.ServiceAccountName == "" {
-		pod.Spec.ServiceAccountName = "default"
-	}
-	// The deprecated alias follows the name, as every stored pod shows:
-	// SetDefaults_PodSpec keeps the two in sync (pkg/apis/core/v1/defaults.go;
-	// historically the v1 conversion did), and the name this plugin sets
-	// reaches the alias when the stored object is decoded.
-	pod.Spec.DeprecatedServiceAccount = pod.Spec.ServiceAccountName
-	if pod.Spec.AutomountServiceAccountToken == nil || *pod.Spec.AutomountServiceAccountToken {
-		vol := "kube-api-access-" + s.randomSuffix()
-		pod.Spec.Volumes = append(pod.Spec.Volumes, corev1.Volume{Name: vol, VolumeSource: corev1.VolumeSource{Projected: kubeAPIAccess}})
-		// init containers first, then the others (mountServiceAccountToken)
-		for _, cs := range [][]corev1.Container{pod.Spec.InitContainers, pod.Spec.Containers} {
-			for i := range cs {
-				cs[i].VolumeMounts = append(cs[i].VolumeMounts, corev1.VolumeMount{
-					Name: vol, ReadOnly: true, MountPath: "/var/run/secrets/kubernetes.io/serviceaccount"})
-			}
-		}
-		did = append(did, trace.P("admission.serviceaccount", pod.Spec.ServiceAccountName, vol))
-	} else {
-		did = append(did, "ServiceAccount: serviceAccountName="+pod.Spec.ServiceAccountName)
+	// ServiceAccount (plugin/pkg/admission/serviceaccount) leaves a mirror
+	// pod's spec alone: a kubelet whose mirror differs from its static pod
+	// would delete it (Admit: "Don't modify the spec of mirror pods").
+	if _, mirror := pod.Annotations[corev1.MirrorPodAnnotationKey]; !mirror {
+		did = append(did, s.serviceAccount(pod))
 	}
 	name := pod.Name
 	if name == "" {
@@ -80,6 +62,32 @@ func (s *Server) mutate(obj runtime.Object) ([]any, *Status) {
 		did = append(did, trace.P("admission.tolerations", strings.Join(added, ", "), defaultTolerationSeconds))
 	}
 	return did, nil
+}
+
+// serviceAccount is the ServiceAccount plugin's Admit for a pod: the
+// default service account and its projected token volume.
+func (s *Server) serviceAccount(pod *corev1.Pod) any {
+	if pod.Spec.ServiceAccountName == "" {
+		pod.Spec.ServiceAccountName = "default"
+	}
+	// The deprecated alias follows the name, as every stored pod shows:
+	// SetDefaults_PodSpec keeps the two in sync (pkg/apis/core/v1/defaults.go;
+	// historically the v1 conversion did), and the name this plugin sets
+	// reaches the alias when the stored object is decoded.
+	pod.Spec.DeprecatedServiceAccount = pod.Spec.ServiceAccountName
+	if pod.Spec.AutomountServiceAccountToken == nil || *pod.Spec.AutomountServiceAccountToken {
+		vol := "kube-api-access-" + s.randomSuffix()
+		pod.Spec.Volumes = append(pod.Spec.Volumes, corev1.Volume{Name: vol, VolumeSource: corev1.VolumeSource{Projected: kubeAPIAccess}})
+		// init containers first, then the others (mountServiceAccountToken)
+		for _, cs := range [][]corev1.Container{pod.Spec.InitContainers, pod.Spec.Containers} {
+			for i := range cs {
+				cs[i].VolumeMounts = append(cs[i].VolumeMounts, corev1.VolumeMount{
+					Name: vol, ReadOnly: true, MountPath: "/var/run/secrets/kubernetes.io/serviceaccount"})
+			}
+		}
+		return trace.P("admission.serviceaccount", pod.Spec.ServiceAccountName, vol)
+	}
+	return "ServiceAccount: serviceAccountName=" + pod.Spec.ServiceAccountName
 }
 
 // kubeAPIAccess is the source of the kube-api-access-xxxxx volume the

@@ -196,19 +196,36 @@ func (k *call) patch() {
 // would: callers hand over a fresh object and do not touch it again
 // (kubectl copies the manifest's object; controllers build or DeepCopy).
 func (k *call) write() {
-	s, c, r := k.s, k.c, k.r
+	r := k.r
 	obj := r.obj
 	m := Meta(obj)
 	if m.GetNamespace() == "" && r.res.Namespaced {
 		m.SetNamespace("default")
 		r.ns = "default"
 	}
-	creating := r.verb == "create" && r.subresource == ""
-	// 3. Decoding applies defaults; 4. mutating admission.
-	if creating && !k.admitCreate(obj) {
+	if r.verb != "create" || r.subresource != "" {
+		k.validate(obj, false)
 		return
 	}
-	// 5. Validation (the type's rules) and validating admission.
+	// 3. Decoding applies defaults; 4. mutating admission: the built-in
+	// plugins, then the mutating webhooks (MutatingAdmissionWebhook is the
+	// last mutating plugin, pkg/kubeapiserver/options/plugins.go), then
+	// the registry's BeforeCreate.
+	if !k.admitCreate(obj) {
+		return
+	}
+	k.webhooks(true, func() {
+		if k.prepareCreate(obj) {
+			k.validate(obj, true)
+		}
+	})
+}
+
+// validate runs 5. validation (the type's rules) and validating admission
+// (a create's validating webhooks before ResourceQuota, the last plugin),
+// then stores the object.
+func (k *call) validate(obj runtime.Object, creating bool) {
+	s, c, r := k.s, k.c, k.r
 	if s.Validate != nil && r.subresource == "" {
 		if err := s.Validate(obj); err != nil {
 			k.fail(AsStatus(err))
@@ -218,6 +235,16 @@ func (k *call) write() {
 	if c.Loud {
 		k.apiStep("apiserver.validated", "kind", r.res.GroupKind(), "plugins", validatingPlugins(r.res))
 	}
+	if !creating {
+		k.store(obj, false)
+		return
+	}
+	k.webhooks(false, func() { k.store(obj, true) })
+}
+
+// store charges a create to its quota and commits the create or update.
+func (k *call) store(obj runtime.Object, creating bool) {
+	s, c, r := k.s, k.c, k.r
 	key := Key(r.res, r.ns, r.name)
 	prev := s.data[key]
 	if creating && !s.admitQuota(c, *r, obj, k.step, k.fail) {
@@ -242,7 +269,7 @@ func (k *call) write() {
 		}, k.done, k.step)
 		return
 	}
-	k.update(key, m.GetResourceVersion())
+	k.update(key, Meta(obj).GetResourceVersion())
 }
 
 // update stores an update. It carries the resourceVersion its writer read.

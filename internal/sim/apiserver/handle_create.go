@@ -14,11 +14,9 @@ import (
 )
 
 // admitCreate runs a create's 3. defaulting (decoding applies defaults)
-// and 4. mutating admission, then the registry's PrepareForCreate, the
-// generated name and a Service's allocations; false when it refused.
+// and 4. the built-in mutating admission plugins; false when it refused.
 func (k *call) admitCreate(obj runtime.Object) bool {
 	s, c, r := k.s, k.c, k.r
-	m := Meta(obj)
 	if s.Default != nil {
 		if filled := s.Default(obj); len(filled) > 0 && c.Loud {
 			k.apiStep("apiserver.defaulted", "fields", strings.Join(filled, ", "))
@@ -42,6 +40,14 @@ func (k *call) admitCreate(obj runtime.Object) bool {
 		k.apiStep("apiserver.mutating", "plugins", trace.Phrases{Sep: "; ", Items: plugins})
 		s.noteLimitRanger(c, *r, obj)
 	}
+	return true
+}
+
+// prepareCreate is the registry's BeforeCreate after mutating admission:
+// PrepareForCreate, the generated name and a Service's allocations; false
+// when it refused.
+func (k *call) prepareCreate(obj runtime.Object) bool {
+	m := Meta(obj)
 	m.SetGeneration(1)
 	prepareForCreate(obj)
 	k.name(m)

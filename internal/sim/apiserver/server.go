@@ -188,6 +188,8 @@ type Server struct {
 	// no watchers here, so OnCommit does not see them). It must not change
 	// the object.
 	OnEvent func(Event)
+	// Webhooks are the admission webhooks registered (webhook.go).
+	Webhooks []Webhook
 }
 
 // New returns an empty API server on the engine.

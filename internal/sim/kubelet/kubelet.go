@@ -74,12 +74,15 @@ type Kubelet struct {
 	Dead bool
 	// Missing are images the registry does not have (trace rollout --broken-image).
 	Missing map[string]bool
+	nodeUID types.UID            // the Node's uid: mirror pods' owner
+	statics map[string]*podState // static pods by namespace/name (static.go)
 }
 
 // New builds the kubelet of node; Start opens its watch of the pods with
 // spec.nodeName=node.
 func New(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder, node *corev1.Node) (*Kubelet, error) {
-	k := &Kubelet{Node: node.Name, c: c, eng: eng, rec: rec, images: map[string]int64{}, pods: map[types.UID]*podState{}, nextIP: 2, App: AppHandlesSigterm}
+	k := &Kubelet{Node: node.Name, c: c, eng: eng, rec: rec, images: map[string]int64{}, pods: map[types.UID]*podState{}, nextIP: 2, App: AppHandlesSigterm,
+		nodeUID: node.UID}
 	for _, im := range node.Status.Images {
 		for _, n := range im.Names {
 			k.images[n] = im.SizeBytes
@@ -103,6 +106,10 @@ func New(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder, node *cor
 			return // a node that lost power sees nothing
 		}
 		pod := ev.Obj
+		if _, mirror := pod.Annotations[annConfigMirror]; mirror {
+			k.mirrorEvent(ev.Deleted(), pod)
+			return
+		}
 		ps := k.pods[pod.UID]
 		switch {
 		case ev.Deleted():
@@ -217,7 +224,11 @@ func (k *Kubelet) sendStatus(ps *podState, upd *corev1.Pod, done apiserver.Done)
 	apiserver.StampConditions(&ps.pod.Status, &upd.Status, ps.pod.Generation, k.eng.Now())
 	// CalculatePodStatusObservedGeneration: the generation the status is for.
 	upd.Status.ObservedGeneration = ps.pod.Generation
-	k.c.PatchPodStatus(ps.pod, upd, done)
+	if !ps.sendsStatus() {
+		done(nil, nil)
+		return
+	}
+	k.c.PatchPodStatus(ps.statusBase(), upd, done)
 }
 
 // stored keeps the API server's answer to a status write as the kubelet's
@@ -226,7 +237,9 @@ func (k *Kubelet) stored(ps *podState, obj runtime.Object, err *apiserver.Status
 	if err != nil {
 		return false
 	}
-	if p, ok := obj.(*corev1.Pod); ok {
+	if p, ok := obj.(*corev1.Pod); ok && ps.static != nil {
+		ps.storeStatic(p)
+	} else if ok {
 		dt, dg := ps.pod.DeletionTimestamp, ps.pod.DeletionGracePeriodSeconds
 		ps.pod = p // the stored object, shared read-only
 		if p.DeletionTimestamp == nil && dt != nil {

@@ -59,6 +59,7 @@ type podState struct {
 	generation              int // bumped on every container restart; stale timers check it
 	restartCount            map[string]int32
 	lastState               map[string]corev1.ContainerState
+	static                  *staticState // a static pod's file and mirror (static.go)
 }
 
 // Hooks let a scenario observe what happens inside a pod (the simulator's

@@ -34,8 +34,12 @@ func (k *Kubelet) alive(ps *podState) bool { return !ps.terminating && !k.Dead }
 func (k *Kubelet) podWorker(p *engine.Proc, ps *podState) {
 	pod := ps.pod
 	ps.admittedAt = k.eng.Now()
-	if !k.rec.Full() { // arguments are built only for a kept step
+	if ps.static != nil {
+		k.createMirror(p, ps) // SyncPod: the mirror pod before the runtime's SyncPod
+	} else if !k.rec.Full() {
 		k.step(trace.PhaseKubelet, "kubelet.admit", pod, "node", k.Node, "qos", string(QoSClass(pod)))
+	}
+	if !k.rec.Full() { // arguments are built only for a kept step
 		k.criStep("RunPodSandbox", pod, "image", PauseImage)
 	}
 	k.pending(ps)

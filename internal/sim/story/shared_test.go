@@ -11,6 +11,8 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/kubelet"
 	"github.com/k8sexplain/k8sexplain/internal/sim/simtest"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
@@ -40,6 +42,16 @@ func TestDeliveredObjectsStayUnchanged(t *testing.T) {
 				t.Fatal(err)
 			}
 		},
+	}
+	stories["static-pod"] = func(c *Scene) {
+		pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "agent", Namespace: "kube-system"},
+			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "agent", Image: "nginx:1.27"}}}}
+		name, err := c.StaticPod("node-a", pod, "agent.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.RunFor(10 * time.Second)
+		c.DeleteMirrorPod(c.Mirror("kube-system", name))
 	}
 	stories["node-failure"] = func(c *Scene) {
 		if err := c.FailNode("node-b"); err != nil {
