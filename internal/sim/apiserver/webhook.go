@@ -157,7 +157,7 @@ func (k *call) runWebhooks(mutating bool, from, index int, next func()) {
 
 // webhookStep records a webhook step: shown without -v, as it is what the
 // story is about, in the phase of the request's client.
-func (k *call) webhookStep(kind string, fields ...any) {
+func (k *call) webhookStep(kind trace.Kind, fields ...any) {
 	s, r := k.s, k.r
 	if s.rec.Full() {
 		return

@@ -1,6 +1,7 @@
 package story
 
 import (
+	"github.com/k8sexplain/k8sexplain/internal/trace"
 	"os"
 	"testing"
 	"time"
@@ -58,7 +59,7 @@ func TestStaticPodMirror(t *testing.T) {
 	if n.Status.Phase != corev1.PodRunning || n.Status.PodIP != ip || n.Status.ContainerStatuses[0].RestartCount != 0 {
 		t.Fatalf("new mirror status: %s %q restarts %d; want Running on %s, no restart", n.Status.Phase, n.Status.PodIP, n.Status.ContainerStatuses[0].RestartCount, ip)
 	}
-	for _, kind := range []string{"kubelet.kill", "runtime.sigterm", "scheduler.bind", "kubelet.admit"} {
+	for _, kind := range []trace.Kind{"kubelet.kill", "runtime.sigterm", "scheduler.bind", "kubelet.admit"} {
 		if s := simtest.StepsOf(tr, kind); len(s) != 0 {
 			t.Errorf("a static pod and its mirror: unexpected %s step %v", kind, s[0])
 		}
