@@ -70,6 +70,8 @@ type nodeRun struct {
 	IPTables []string `json:"iptables"`
 	// Cgroups: each container's cgroup v1 values (nodeCgroups).
 	Cgroups []string `json:"cgroups"`
+	// calls are the scenario's CRI log lines (criCall), up to its end.
+	calls []string
 	// Restarts: each container restart the kubelet reported, with the
 	// back-off between the old container's finishedAt and the new one's
 	// startedAt (restartLines).
@@ -268,6 +270,11 @@ func runNodeChild(ctx context.Context, cache, only, out string, keep bool) error
 			return fmt.Errorf("iptables-save: %w", err)
 		}
 		cur.IPTables = normalizeIPTables(string(out), ns)
+		// the scenario's CRI calls end here: the namespace's deletion that
+		// follows stops its containers, which is no step of the scenario
+		if cur.calls, err = criCalls(filepath.Join(dir, "containerd.log"), &criOff); err != nil {
+			return err
+		}
 		cur.Cgroups, err = nodeCgroups(cg, filepath.Join(dir, "containerd.log"))
 		return err
 	}
@@ -279,12 +286,15 @@ func runNodeChild(ctx context.Context, cache, only, out string, keep bool) error
 		}
 		t := time.Now()
 		cur = &nodeRun{}
+		if err := n.forgetImages(ctx); err != nil {
+			return err
+		}
 		r, err := recordScenario(ctx, c, sc, &off)
 		if err != nil {
 			return fmt.Errorf("%s: %w", sc.Name, err)
 		}
-		calls, err := criCalls(filepath.Join(dir, "containerd.log"), &criOff)
-		if err != nil {
+		// skip what the namespace's deletion made the runtime do
+		if _, err := criCalls(filepath.Join(dir, "containerd.log"), &criOff); err != nil {
 			return err
 		}
 		for i := range r.Steps {
@@ -295,7 +305,7 @@ func runNodeChild(ctx context.Context, cache, only, out string, keep bool) error
 		}
 		nz := newNormalizer("oracle-"+sc.Name, r.raw)
 		cur.PodStatus, cur.Restarts = podStatusSeqs(r.raw, nz)
-		cur.CRI, cur.Pulls = criByPod(calls)
+		cur.CRI, cur.Pulls = criByPod(cur.calls)
 		r.Node = cur
 		res[sc.Name] = r
 		logv("  %s recorded in %s", sc.Name, time.Since(t).Round(time.Millisecond))
@@ -722,4 +732,24 @@ var (
 // messages). internal/oracle node.go does the same to the simulator's.
 func normalizeNodeMessage(m string) string {
 	return uidRE.ReplaceAllString(durationRE.ReplaceAllString(m, "<duration>"), "<uid>")
+}
+
+// forgetImages removes the example images containerd pulled for an earlier
+// scenario (all but the pinned pause image), so every scenario starts with
+// the cold image cache the simulator starts with: the kubelet pulls again
+// ("Pulling", "Successfully pulled") instead of "already present on
+// machine". Unused layers are left to containerd's garbage collector.
+func (n *node) forgetImages(ctx context.Context) error {
+	var refs []string
+	for _, im := range oracleImages("") {
+		if im.Ref != pauseImage {
+			refs = append(refs, im.Ref)
+		}
+	}
+	args := append([]string{"--address", n.sock(), "-n", "k8s.io", "images", "rm", "--sync"}, refs...)
+	out, err := exec.CommandContext(ctx, filepath.Join(n.c.bin, "ctr"), args...).CombinedOutput()
+	if err != nil && !strings.Contains(string(out), "not found") {
+		return fmt.Errorf("ctr images rm: %v: %s", err, out)
+	}
+	return nil
 }

@@ -2,9 +2,11 @@ package oracle
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -481,6 +483,7 @@ func canonicalRule(l string) string {
 	if !strings.HasPrefix(l, "-A ") {
 		return l
 	}
+	l = saveForm(l)
 	var toks []string
 	for rest := strings.TrimSpace(l); rest != ""; rest = strings.TrimSpace(rest) {
 		if rest[0] == '"' {
@@ -523,8 +526,60 @@ var (
 	uidRE      = regexp.MustCompile(`\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
 )
 
+// imageSizeRE is the size a Pulled event reports: the recorder's images
+// are stand-ins built from source (oracle/images.go), a few MB where the
+// simulator models nginx's, so only the sentence is compared.
+var imageSizeRE = regexp.MustCompile(`Image size: \d+ bytes`)
+
 // NormalizeNodeMessage mirrors oracle/node_record.go normalizeNodeMessage:
-// durations and UIDs in a kubelet event's message by their role.
+// durations and UIDs in a kubelet event's message by their role; and the
+// pulled image's size, which belongs to the stand-in image.
 func NormalizeNodeMessage(m string) string {
+	m = imageSizeRE.ReplaceAllString(m, "Image size: <bytes> bytes")
+	m = podIPRE.ReplaceAllString(m, "<podIP>") // a probe's URL
 	return uidRE.ReplaceAllString(durationRE.ReplaceAllString(m, "<duration>"), "<uid>")
+}
+
+var (
+	orMarkRE  = regexp.MustCompile(`--or-mark (0x[0-9a-fA-F]+)`)
+	xorMarkRE = regexp.MustCompile(`--xor-mark (0x[0-9a-fA-F]+)`)
+	markRE    = regexp.MustCompile(`--mark (0x[0-9a-fA-F]+)/(0x[0-9a-fA-F]+)`)
+	probRE    = regexp.MustCompile(`--probability ([0-9.]+)`)
+)
+
+// saveForm turns a rule as kube-proxy writes it (iptables-restore input,
+// what the simulator, dnat and the trace print: proxier.go writes
+// "--or-mark 0x00004000" and "%0.10f" probabilities) into the form
+// iptables-save prints after the kernel round trip, so the two compare:
+// the MARK target keeps value/mask ("--or-mark X" is "--set-xmark X/X",
+// "--xor-mark X" is "--set-xmark X/0x0": libxt_MARK.c mark_tg_save), hex
+// without leading zeros, and xt_statistic keeps a probability as
+// lround(p × 2^31), printed "%.11f" of that over 2^31 (libxt_statistic.c).
+// A line already in save form is unchanged.
+func saveForm(l string) string {
+	hex := func(h string) string {
+		v, err := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(h), "0x"), 16, 32)
+		if err != nil {
+			return h
+		}
+		return fmt.Sprintf("%#x", v)
+	}
+	l = orMarkRE.ReplaceAllStringFunc(l, func(m string) string {
+		v := hex(orMarkRE.FindStringSubmatch(m)[1])
+		return "--set-xmark " + v + "/" + v
+	})
+	l = xorMarkRE.ReplaceAllStringFunc(l, func(m string) string {
+		return "--set-xmark " + hex(xorMarkRE.FindStringSubmatch(m)[1]) + "/0x0"
+	})
+	l = markRE.ReplaceAllStringFunc(l, func(m string) string {
+		g := markRE.FindStringSubmatch(m)
+		return "--mark " + hex(g[1]) + "/" + hex(g[2])
+	})
+	return probRE.ReplaceAllStringFunc(l, func(m string) string {
+		p, err := strconv.ParseFloat(probRE.FindStringSubmatch(m)[1], 64)
+		if err != nil {
+			return m
+		}
+		return fmt.Sprintf("--probability %.11f", math.Round(p*(1<<31))/(1<<31))
+	})
 }

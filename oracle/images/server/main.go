@@ -9,7 +9,8 @@
 //
 //	GET /crash?reason=panic      exit with status 2, as a Go panic does
 //	GET /crash?reason=oom        allocate and touch memory until the OOM killer ends it
-//	GET /crash?reason=liveness   answer /healthz with 500 from now on (this process only)
+//	GET /crash?reason=liveness   hang on /healthz from now on (this process only): the
+//	                             probe times out, as the simulator's hung process does
 package main
 
 import (
@@ -32,7 +33,12 @@ func main() {
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case r.URL.Path == "/healthz" && unhealthy.Load():
-			http.Error(w, "unhealthy", http.StatusInternalServerError)
+			// hung, not failing: the kubelet's prober gives up after
+			// timeoutSeconds (internal/sim/kubelet crash.go probeFailure)
+			select {
+			case <-r.Context().Done():
+			case <-time.After(time.Hour):
+			}
 			return
 		case r.URL.Path == "/crash":
 			reason := r.URL.Query().Get("reason")
