@@ -47,7 +47,7 @@ type dryRun struct {
 }
 
 // finalKinds are the kinds whose final state a scenario keeps.
-const finalKinds = "deployments,replicasets,pods,services,endpointslices,endpoints,limitranges,resourcequotas"
+const finalKinds = "deployments,replicasets,pods,services,endpointslices,endpoints,limitranges,resourcequotas,statefulsets,controllerrevisions"
 
 // recordScenario runs sc in a fresh namespace and returns its normalized run.
 func recordScenario(ctx context.Context, c *cluster, sc scenario, off *int64) (*scenarioRun, error) {

@@ -170,7 +170,16 @@ func (d *defaulter) statefulSet(o *appsv1.StatefulSet) {
 	}
 	if u.Type == appsv1.RollingUpdateStatefulSetStrategyType && u.RollingUpdate != nil {
 		d.int32p(&u.RollingUpdate.Partition, 0, "spec.updateStrategy.rollingUpdate.partition")
+		// MaxUnavailableStatefulSet is beta and on by default in v1.37
+		// (pkg/features/kube_features.go)
+		d.intOrString(&u.RollingUpdate.MaxUnavailable, intstr.FromInt32(1), "spec.updateStrategy.rollingUpdate.maxUnavailable")
 	}
+	if o.Spec.PersistentVolumeClaimRetentionPolicy == nil {
+		o.Spec.PersistentVolumeClaimRetentionPolicy = &appsv1.StatefulSetPersistentVolumeClaimRetentionPolicy{}
+	}
+	rp := o.Spec.PersistentVolumeClaimRetentionPolicy
+	d.str((*string)(&rp.WhenDeleted), string(appsv1.RetainPersistentVolumeClaimRetentionPolicyType), "spec.persistentVolumeClaimRetentionPolicy.whenDeleted")
+	d.str((*string)(&rp.WhenScaled), string(appsv1.RetainPersistentVolumeClaimRetentionPolicyType), "spec.persistentVolumeClaimRetentionPolicy.whenScaled")
 	d.int32p(&o.Spec.Replicas, 1, "spec.replicas")
 	d.int32p(&o.Spec.RevisionHistoryLimit, 10, "spec.revisionHistoryLimit")
 	d.podSpec(&o.Spec.Template.Spec, "spec.template.spec")

@@ -455,8 +455,19 @@ func simCgroups(pods []*corev1.Pod) []string {
 	var out []string
 	for _, p := range pods {
 		qos := strings.ToLower(string(kubelet.QoSClass(p)))
+		// the running containers: the app containers and the native
+		// sidecars (init containers with restartPolicy Always), whose
+		// cgroups outlive the init phase; a finished init container's are gone
+		var running []*corev1.Container
+		for i := range p.Spec.InitContainers {
+			if c := &p.Spec.InitContainers[i]; c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways {
+				running = append(running, c)
+			}
+		}
 		for i := range p.Spec.Containers {
-			c := &p.Spec.Containers[i]
+			running = append(running, &p.Spec.Containers[i])
+		}
+		for _, c := range running {
 			g := kubelet.ContainerCgroup(p, c, "")
 			quota, period, _ := strings.Cut(g.CPUMax, " ")
 			if quota == "max" {

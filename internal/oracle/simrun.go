@@ -45,7 +45,7 @@ type SimStep struct {
 
 // finalPlurals are the resources whose final state a fixture keeps
 // (oracle/record.go finalKinds).
-var finalPlurals = []string{"deployments", "replicasets", "pods", "services", "endpointslices", "endpoints", "limitranges", "resourcequotas"}
+var finalPlurals = []string{"deployments", "replicasets", "pods", "services", "endpointslices", "endpoints", "limitranges", "resourcequotas", "statefulsets", "controllerrevisions"}
 
 // RunScenario replays fx's commands in the simulator (seed 1, the default
 // cluster) from the repository root root.

@@ -22,6 +22,8 @@ package controller
 import (
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
+	"maps"
 	"strconv"
 	"strings"
 
@@ -41,6 +43,9 @@ const (
 	StatefulSetPodNameLabel = "statefulset.kubernetes.io/pod-name"
 	PodIndexLabel           = "apps.kubernetes.io/pod-index"
 	RevisionHashLabel       = "controller-revision-hash"
+	// ControllerRevisionHashLabel is a ControllerRevision's own hash label
+	// (pkg/controller/history controller_history.go).
+	ControllerRevisionHashLabel = "controller.kubernetes.io/hash"
 )
 
 // StatefulSet is the statefulset controller.
@@ -287,23 +292,37 @@ func (s *StatefulSet) rollingUpdate(p *engine.Proc, set *appsv1.StatefulSet, rev
 }
 
 // ensureRevision stores the set's template as a ControllerRevision named
-// <set>-<hash> (history.NewControllerRevision; the hash is the one of the
-// pod template, as the pods' controller-revision-hash label carries it).
+// <set>-<hash> (stateful_set_utils.go newRevision, history
+// NewControllerRevision): its data is the patch that re-applies the
+// template, its name the hash of that patch, which the pods'
+// controller-revision-hash label carries.
 func (s *StatefulSet) ensureRevision(p *engine.Proc, set *appsv1.StatefulSet) (string, error) {
 	key := set.Namespace + "/" + set.Name
-	rev := set.Name + "-" + PodTemplateHash(&set.Spec.Template, set.Status.CollisionCount)
+	data := revisionPatch(&set.Spec.Template)
+	// getStatefulSetRevisions hashes with a copy of the collision count,
+	// 0 when the status has none: the probe is never nil
+	// (stateful_set_control.go; the oracle's statefulset recording)
+	var collisions int32
+	if c := set.Status.CollisionCount; c != nil {
+		collisions = *c
+	}
+	rev := set.Name + "-" + revisionHash(data, collisions)
 	if s.revisions[key] == rev {
 		return rev, nil
 	}
 	s.templates[rev] = set.Spec.Template.DeepCopy()
 	cr := &appsv1.ControllerRevision{}
 	cr.Name, cr.Namespace = rev, set.Namespace
-	cr.Labels = map[string]string{RevisionHashLabel: strings.TrimPrefix(rev, set.Name+"-")}
+	// history.NewControllerRevision labels it with the template's labels and
+	// controller.kubernetes.io/hash; newRevision copies the set's annotations
+	cr.Labels = map[string]string{ControllerRevisionHashLabel: strings.TrimPrefix(rev, set.Name+"-")}
+	if len(set.Annotations) > 0 {
+		cr.Annotations = maps.Clone(set.Annotations)
+	}
 	for k, v := range set.Spec.Template.Labels {
 		cr.Labels[k] = v
 	}
 	cr.OwnerReferences = []metav1.OwnerReference{*metav1.NewControllerRef(set, appsv1.SchemeGroupVersion.WithKind("StatefulSet"))}
-	data, _ := json.Marshal(map[string]any{"spec": map[string]any{"template": set.Spec.Template}})
 	cr.Data = runtime.RawExtension{Raw: data}
 	cr.Revision = int64(len(s.templates))
 	if _, err := s.c.In(p).Create(cr); err != nil && err.Reason != "AlreadyExists" {
@@ -365,6 +384,9 @@ func (s *StatefulSet) createPod(p *engine.Proc, set *appsv1.StatefulSet, rev str
 func newStatefulSetPod(set *appsv1.StatefulSet, tmpl *corev1.PodTemplateSpec, rev string, ordinal int) *corev1.Pod {
 	pod := &corev1.Pod{}
 	pod.Name, pod.Namespace = fmt.Sprintf("%s-%d", set.Name, ordinal), set.Namespace
+	// GetPodFromTemplate names the set as the prefix before initIdentity
+	// gives the ordinal name (controller_utils.go getPodsPrefix)
+	pod.GenerateName = set.Name + "-"
 	pod.Labels = map[string]string{}
 	for k, v := range tmpl.Labels {
 		pod.Labels[k] = v
@@ -395,7 +417,14 @@ func newStatefulSetPod(set *appsv1.StatefulSet, tmpl *corev1.PodTemplateSpec, re
 // updateStatus is updateStatefulSetStatus: counts written only when they
 // changed.
 func (s *StatefulSet) updateStatus(p *engine.Proc, set *appsv1.StatefulSet, current, rev string, pods map[int]*corev1.Pod) error {
-	st := appsv1.StatefulSetStatus{ObservedGeneration: set.Generation, CurrentRevision: current, UpdateRevision: rev, CollisionCount: set.Status.CollisionCount}
+	// updateStatefulSet writes the collision count it hashed with, 0 when
+	// the set had none (stateful_set_control.go: status.CollisionCount =
+	// &collisionCount)
+	collisions := int32(0)
+	if c := set.Status.CollisionCount; c != nil {
+		collisions = *c
+	}
+	st := appsv1.StatefulSetStatus{ObservedGeneration: set.Generation, CurrentRevision: current, UpdateRevision: rev, CollisionCount: &collisions}
 	for _, pod := range pods {
 		st.Replicas++
 		if pod.Labels[RevisionHashLabel] == current {
@@ -428,4 +457,32 @@ func (s *StatefulSet) updateStatus(p *engine.Proc, set *appsv1.StatefulSet, curr
 		return err
 	}
 	return nil
+}
+
+// revisionPatch is the ControllerRevision's data (stateful_set_utils.go
+// getPatch): the set encoded as JSON, decoded into maps, and only
+// spec.template kept with "$patch": "replace", marshalled again, so every
+// object's keys come out sorted.
+func revisionPatch(tmpl *corev1.PodTemplateSpec) []byte {
+	b, err := json.Marshal(tmpl)
+	if err != nil {
+		return nil
+	}
+	var m map[string]any
+	if json.Unmarshal(b, &m) != nil {
+		return nil
+	}
+	m["$patch"] = "replace"
+	out, _ := json.Marshal(map[string]any{"spec": map[string]any{"template": m}})
+	return out
+}
+
+// revisionHash is history.HashControllerRevision: FNV-1 32 (not 1a) over
+// the patch, then the collision count in decimal, the sum printed in
+// decimal and safe-encoded.
+func revisionHash(data []byte, collisionCount int32) string {
+	h := fnv.New32()
+	h.Write(data)
+	h.Write([]byte(strconv.FormatInt(int64(collisionCount), 10)))
+	return safeEncode(strconv.FormatUint(uint64(h.Sum32()), 10))
 }
