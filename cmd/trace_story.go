@@ -65,6 +65,7 @@ func (o *StoryOptions) scene(cfg sim.Config) (*story.Scene, string, error) {
 	}
 	cfg.Seed, cfg.Workers, cfg.StepLimit = g.Seed, o.Nodes, 50000
 	cfg.StatefulSets = sim.NeedsStatefulSets(objs)
+	cfg.Volumes = sim.NeedsVolumes(objs)
 	cfg.ClusterCIDR, cfg.NodeCIDRMaskSize = o.ClusterCIDR, o.NodeCIDRMaskSize
 	// The HTML page's player shows the cluster's state at every step.
 	cfg.RecordState = g.Format == render.HTML

@@ -141,7 +141,7 @@ func Check(t *Task, objs []manifest.Object, files []string, o Options) (*Result,
 	// A drain needs the disruption controller (PDB status for the
 	// eviction API) and the node lifecycle controller (the cordon's taint).
 	c, err := sim.NewCluster(sim.Config{Seed: o.Seed, Nodes: nodes, Deadline: deadline, Disruption: draining, Heartbeats: draining,
-		StatefulSets: sim.NeedsStatefulSets(append(slices.Clone(t.given), objs...))})
+		StatefulSets: sim.NeedsStatefulSets(append(slices.Clone(t.given), objs...)), Volumes: sim.NeedsVolumes(append(slices.Clone(t.given), objs...))})
 	if err != nil {
 		return nil, fmt.Errorf("task %s: %v", t.ID, err)
 	}

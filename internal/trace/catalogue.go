@@ -24,14 +24,18 @@ type Entry struct {
 // It is built on first use.
 var catalogue = l10n.LazyCatalog(func() (en, ru map[string]string) {
 	simEN, simRU := simEN(), simRU()
-	return flatten(merged(simEN, withLiveExplanations(liveEN(), simEN)), uiEN(), liveUIEN(), liveWordsEN(), prefixed("word.", wordsEN()), prefixed("word.", autoscaleWordsEN()), prefixed("word.", statefulSetWordsEN()), scaleEN(), prefixed("phrase.", phrasesEN())),
-		flatten(merged(simRU, withLiveExplanations(liveRU(), simRU)), uiRU(), liveUIRU(), liveWordsRU(), prefixed("word.", wordsRU()), prefixed("word.", autoscaleWordsRU()), prefixed("word.", statefulSetWordsRU()), scaleRU(), prefixed("phrase.", phrasesRU()))
+	return flatten(merged(simEN, withLiveExplanations(liveEN(), simEN)), uiEN(), liveUIEN(), liveWordsEN(), prefixed("word.", wordsEN()), prefixed("word.", autoscaleWordsEN()), prefixed("word.", statefulSetWordsEN()), scaleEN(), prefixed("phrase.", phrasesEN()), prefixed("phrase.", volumesPhrasesEN())),
+		flatten(merged(simRU, withLiveExplanations(liveRU(), simRU)), uiRU(), liveUIRU(), liveWordsRU(), prefixed("word.", wordsRU()), prefixed("word.", autoscaleWordsRU()), prefixed("word.", statefulSetWordsRU()), scaleRU(), prefixed("phrase.", phrasesRU()), prefixed("phrase.", volumesPhrasesRU()))
 })
 
 // simEN and simRU are the simulator's step kinds: the catalogue files'
 // and the scenarios' own (catalogue_autoscale.go, catalogue_statefulset.go).
-func simEN() map[string]Entry { return merged(merged(catalogueEN(), autoscaleEN()), statefulSetEN()) }
-func simRU() map[string]Entry { return merged(merged(catalogueRU(), autoscaleRU()), statefulSetRU()) }
+func simEN() map[string]Entry {
+	return merged(merged(merged(catalogueEN(), autoscaleEN()), statefulSetEN()), volumesEN())
+}
+func simRU() map[string]Entry {
+	return merged(merged(merged(catalogueRU(), autoscaleRU()), statefulSetRU()), volumesRU())
+}
 
 // merged adds the entries of more to steps (a key in both is a bug).
 func merged(steps, more map[string]Entry) map[string]Entry {

@@ -36,9 +36,17 @@ func (k *Kubelet) podWorker(p *engine.Proc, ps *podState) {
 	ps.admittedAt = k.eng.Now()
 	if !k.rec.Full() { // arguments are built only for a kept step
 		k.step(trace.PhaseKubelet, "kubelet.admit", pod, "node", k.Node, "qos", string(QoSClass(pod)))
+	}
+	mounted := k.mountVolumes(p, ps) // claim volumes: Pending, then WaitForAttachAndMount (volumes.go)
+	if !k.alive(ps) {
+		return
+	}
+	if !k.rec.Full() {
 		k.criStep("RunPodSandbox", pod, "image", PauseImage)
 	}
-	k.pending(ps)
+	if !mounted {
+		k.pending(ps)
+	}
 	p.Sleep(k.sandboxTime(pod))
 	if !k.alive(ps) {
 		return
