@@ -31,10 +31,10 @@ var catalogue = l10n.LazyCatalog(func() (en, ru map[string]string) {
 // simEN and simRU are the simulator's step kinds: the catalogue files'
 // and the scenarios' own (catalogue_autoscale.go, catalogue_statefulset.go).
 func simEN() map[string]Entry {
-	return merged(merged(merged(catalogueEN(), autoscaleEN()), statefulSetEN()), volumesEN())
+	return merged(merged(merged(catalogueEN(), autoscaleEN()), statefulSetEN()), merged(volumesEN(), dnsHostsEN()))
 }
 func simRU() map[string]Entry {
-	return merged(merged(merged(catalogueRU(), autoscaleRU()), statefulSetRU()), volumesRU())
+	return merged(merged(merged(catalogueRU(), autoscaleRU()), statefulSetRU()), merged(volumesRU(), dnsHostsRU()))
 }
 
 // merged adds the entries of more to steps (a key in both is a bug).

@@ -159,6 +159,8 @@ func sources() map[string]provenance.Source {
 		"kubeproxy.nodeportdrop":  k("pkg/proxy/iptables/proxier.go (syncProxyRules: KUBE-EXTERNAL-SERVICES DROP \"has no local endpoints\")"),
 		"kubeproxy.healthcheck":   k("pkg/proxy/healthcheck/service_health.go (200 with local endpoints, 503 without)", "pkg/registry/core/service/storage/alloc.go (allocHealthCheckNodePort)"),
 		"dns.record":              provenance.Of("CoreDNS v1.12", "coredns/coredns plugin/kubernetes/kubernetes.go", "kubernetes/dns docs/specification.md"),
+		"dns.host":                provenance.Of("CoreDNS v1.12", "coredns/coredns plugin/kubernetes/kubernetes.go (findServices, endpointHostname)", "kubernetes/dns docs/specification.md (2.4.1 Records for a Headless Service)").Plus(provenance.K8s("v1.37", "staging/src/k8s.io/endpointslice/utils.go (podToEndpoint: hostname when subdomain is the Service)")),
+		"dns.hostgone":            provenance.Of("CoreDNS v1.12", "coredns/coredns plugin/kubernetes/kubernetes.go (ready endpoints only unless publishNotReadyAddresses)"),
 		"dns.record.headless":     provenance.Of("CoreDNS v1.12", "coredns/coredns plugin/kubernetes/kubernetes.go (findServices: headless endpoints)", "kubernetes/dns docs/specification.md (2.4.1 headless Services)"),
 	}
 	for kind, src := range drainSources() {

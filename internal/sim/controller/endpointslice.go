@@ -298,7 +298,7 @@ func (e *EndpointSlice) desiredSlice(k string, svc *corev1.Service, st *svcSlice
 	obj.Endpoints = make([]discoveryv1.Endpoint, 0, len(sel))
 	for _, m := range sel {
 		pe := st.endpoint(m.name, m.pod)
-		obj.Endpoints = append(obj.Endpoints, pe.ep)
+		obj.Endpoints = append(obj.Endpoints, withHostname(pe.ep, svc, m.pod))
 		if *pe.ep.Conditions.Ready {
 			ready++
 		}
@@ -328,6 +328,18 @@ func (e *EndpointSlice) desiredSlice(k string, svc *corev1.Service, st *svcSlice
 			Fields: trace.F("service", svc.Name, "ready", st.ready, "total", st.total, "endpoints", e.describe(st))})
 	}
 	return obj
+}
+
+// withHostname is podToEndpoint's hostname: a pod whose spec.subdomain
+// names this Service (in its namespace) and that has a spec.hostname
+// publishes it on its endpoint, which gives it the DNS name
+// <hostname>.<service>.<namespace>.svc.<zone> (a StatefulSet's pods).
+func withHostname(ep discoveryv1.Endpoint, svc *corev1.Service, p *corev1.Pod) discoveryv1.Endpoint {
+	if p.Spec.Hostname != "" && p.Spec.Subdomain == svc.Name && p.Namespace == svc.Namespace {
+		h := p.Spec.Hostname
+		ep.Hostname = &h
+	}
+	return ep
 }
 
 // endpoint is podToEndpoint (reconciler's utils.go): the pod's entry,
