@@ -19,6 +19,8 @@ func ru() map[string]string {
 		"kubectl set image: {1}":                                                 "kubectl set image: {1}",
 		"no Deployment {1}":                                                      "нет Deployment {1}",
 		"no Deployment {1} to roll out":                                          "нет Deployment {1}, который можно обновить",
+		"no Deployment {1} to load":                                              "нет Deployment {1}, на который можно дать нагрузку",
+		"load: {1}":                                                              "нагрузка: {1}",
 		"no Ready pod matches {1}":                                               "ни один под Ready не подходит под {1}",
 		"no node has the label {1}":                                              "ни у одной ноды нет метки {1}",
 		"only {1} pods of {2} available, fewer than {3}":                         "доступно лишь {1} подов {2}, меньше {3}",
@@ -84,11 +86,12 @@ func ru() map[string]string {
 		"Sources":                            "Источники",
 		"The starter manifest was written to {1}: edit it, then run {2}": "Заготовка манифеста записана в {1}: отредактируйте её и запустите {2}",
 		"Then run {1}": "Затем запустите {1}",
-		"The reference solution is shown after a first check: {1}": "Эталонное решение — после первой проверки: {1}",
-		"kubectl set image {1} after your objects are up":          "kubectl set image {1} после того, как ваши объекты поднимутся",
-		"the first Ready pod of {1} stops answering its {2} probe": "первый под {1} в Ready перестаёт отвечать на {2}-пробу",
-		"ends at {1} (virtual time)":                               "заканчивается в {1} (виртуальное время)",
-		"{1:# task|# tasks}, {2} passed":                           "{1:# задача|# задачи|# задач}, решено {2}",
+		"The reference solution is shown after a first check: {1}":                                                             "Эталонное решение — после первой проверки: {1}",
+		"kubectl set image {1} after your objects are up":                                                                      "kubectl set image {1} после того, как ваши объекты поднимутся",
+		"a CPU load of {1} (of the starting replicas' requests, a step every {2}) on Deployment {3} after your objects are up": "нагрузка на CPU {1} (от запросов исходных реплик, шаг раз в {2}) на Deployment {3} после того, как ваши объекты поднимутся",
+		"the first Ready pod of {1} stops answering its {2} probe":                                                             "первый под {1} в Ready перестаёт отвечать на {2}-пробу",
+		"ends at {1} (virtual time)":                                                                                           "заканчивается в {1} (виртуальное время)",
+		"{1:# task|# tasks}, {2} passed":                                                                                       "{1:# задача|# задачи|# задач}, решено {2}",
 	}
 }
 
