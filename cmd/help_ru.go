@@ -68,8 +68,20 @@ var helpRU = map[string]helpRUText{
   k8sexplain trace apply app.yaml --kubeconfig ~/.kube/config --compare   # ваш кластер рядом с симуляцией`,
 	},
 	"trace autoscale": {Short: "HorizontalPodAutoscaler под кривой нагрузки: метрики, формула числа реплик, окна и политики, каждая синхронизация"},
-	"trace crash":     {Short: "Контейнер падает: перезапускается только он, с задержками CrashLoopBackOff, а IP пода остаётся (pause)"},
-	"trace delete":    {Short: "Корректное завершение: deletionTimestamp, preStop, SIGTERM, SIGKILL и гонка с удалением эндпоинта"},
+	"trace crash": {Short: "Контейнер падает: перезапускается только он, с задержками CrashLoopBackOff, а IP пода остаётся (pause)",
+		Long: `Применяет манифесты (файлы аргументами или через -f, как у trace apply; по умолчанию examples/app.yaml),
+ждёт, пока все поды станут Ready, затем роняет контейнер одного пода и показывает ответ kubelet: паника
+(код выхода 2) или OOM kill (137, OOMKilled) перезапускает только этот контейнер, с задержкой 0 с, затем
+10 с с удвоением до 5 минут (CrashLoopBackOff); контейнер pause держит сетевое пространство имён, поэтому
+IP пода не меняется. --reason liveness показывает, как падающая liveness-проба приводит к тому же
+перезапуску; --reason readiness только выводит под из эндпоинтов.`,
+		Example: `  k8sexplain trace crash examples/app.yaml
+  k8sexplain trace crash -f examples/app.yaml
+  k8sexplain trace crash --reason oom --times 6
+  k8sexplain trace crash --pod web-6c64cbcbb9-lt5xd --reason liveness
+  k8sexplain trace crash --reason readiness --lang ru`,
+	},
+	"trace delete": {Short: "Корректное завершение: deletionTimestamp, preStop, SIGTERM, SIGKILL и гонка с удалением эндпоинта"},
 	"trace drain": {Short: "kubectl drain: cordon, Eviction API против PodDisruptionBudget (429 и повтор), замены на других нодах",
 		Long: `Применяет манифесты (файлы после NODE или -f; по умолчанию examples/app.yaml), ждёт, пока все поды
 станут Ready, и выполняет ` + "`kubectl drain NODE`" + ` так, как это делает kubectl v1.37: помечает ноду
@@ -85,7 +97,18 @@ TooManyRequests, и kubectl повторяет каждые 5 с, пока за�
   k8sexplain trace drain node-b examples/app.yaml --pdb maxUnavailable=0 --timeout 30s
   k8sexplain trace drain node-a --nodes 2 --pdb minAvailable=2 --disable-eviction`,
 	},
-	"trace node-failure": {Short: "Нода умирает: истечение Lease, NotReady/Unknown, taint unreachable, вытеснение через 300 с, замены"},
+	"trace node-failure": {Short: "Нода умирает: истечение Lease, NotReady/Unknown, taint unreachable, вытеснение через 300 с, замены",
+		Long: `Применяет манифесты (файлы аргументами или через -f; по умолчанию examples/app.yaml) и, если не задан
+--bare-pod=false, голый Pod, привязанный к ноде, ждёт, пока все поды станут Ready, затем отключает ноде
+питание. Её kubelet перестаёт продлевать Lease; контроллер жизненного цикла нод по истечении грейс-периода
+ставит ей Ready=Unknown и taint node.kubernetes.io/unreachable; у подов есть допуск (toleration) на 300 с от
+admission DefaultTolerationSeconds, и когда он истекает, поды вытесняются; контроллер ReplicaSet создаёт
+замены, а планировщик размещает их на уцелевших нодах. Голый Pod тоже вытесняется, и его никто не
+пересоздаёт.`,
+		Example: `  k8sexplain trace node-failure examples/app.yaml --node node-b
+  k8sexplain trace node-failure -f examples/statefulset.yaml --node node-a --bare-pod=false
+  k8sexplain trace node-failure --node node-a --bare-pod=false --format markdown`,
+	},
 	"trace preempt": {Short: "Вытеснение по приоритету: под с высоким приоритетом никуда не помещается, DefaultPreemption выбирает ноду и жертв, nominatedNodeName, корректное завершение, привязка",
 		Long: `Применяет манифесты (по умолчанию examples/preemption.yaml: PriorityClass low, medium и high и
 деплойменты, которые заполняют все рабочие ноды), ждёт, пока все поды станут Ready, и создаёт под
@@ -226,6 +249,21 @@ var flagRU = map[string]string{
 	"trace preempt --pdb":                         "добавить PodDisruptionBudget для подов первого деплоймента: minAvailable=N или maxUnavailable=N (N или N%)",
 	"trace preempt --priority-class":              "priorityClassName вытесняющего пода (класс из манифестов или system-cluster-critical / system-node-critical)",
 	"trace preempt --scheduler-config":            "файл KubeSchedulerConfiguration (--config у kube-scheduler): плагины, веса, scoringStrategy у NodeResourcesFit (LeastAllocated, MostAllocated, RequestedToCapacityRatio)",
+	"trace crash --cluster-cidr":                  "сеть подов кластера, которую node-ipam нарезает на podCIDR нод (по умолчанию 10.244.0.0/16, шире при числе нод больше 255)",
+	"trace crash --filename":                      "манифест, задающий сцену (можно несколько раз; по умолчанию встроенный пример examples/app.yaml)",
+	"trace crash --node-cidr-mask-size":           "длина префикса podCIDR каждой ноды (--node-cidr-mask-size у kube-controller-manager)",
+	"trace crash --nodes":                         "число одинаковых рабочих нод (от 1 до 10000)",
+	"trace crash --pod":                           "под, чей контейнер падает (по умолчанию первый под)",
+	"trace crash --reason":                        "как он падает: panic, oom, liveness или readiness",
+	"trace crash --scheduler-config":              "файл KubeSchedulerConfiguration (--config у kube-scheduler): плагины, веса, scoringStrategy у NodeResourcesFit (LeastAllocated, MostAllocated, RequestedToCapacityRatio)",
+	"trace crash --times":                         "сколько раз подряд он падает (видно, как растёт задержка)",
+	"trace node-failure --bare-pod":               "запустить на этой ноде и голый Pod, чтобы показать, что его никто не пересоздаёт",
+	"trace node-failure --cluster-cidr":           "сеть подов кластера, которую node-ipam нарезает на podCIDR нод (по умолчанию 10.244.0.0/16, шире при числе нод больше 255)",
+	"trace node-failure --filename":               "манифест, задающий сцену (можно несколько раз; по умолчанию встроенный пример examples/app.yaml)",
+	"trace node-failure --node":                   "нода, которая отказывает",
+	"trace node-failure --node-cidr-mask-size":    "длина префикса podCIDR каждой ноды (--node-cidr-mask-size у kube-controller-manager)",
+	"trace node-failure --nodes":                  "число одинаковых рабочих нод (от 1 до 10000)",
+	"trace node-failure --scheduler-config":       "файл KubeSchedulerConfiguration (--config у kube-scheduler): плагины, веса, scoringStrategy у NodeResourcesFit (LeastAllocated, MostAllocated, RequestedToCapacityRatio)",
 	"trace drain --cluster-cidr":                  "сеть подов кластера, которую node-ipam нарезает на podCIDR нод (по умолчанию 10.244.0.0/16, шире при числе нод больше 255)",
 	"trace drain --delete-emptydir-data":          "отпустить и поды с томами emptyDir (kubectl drain --delete-emptydir-data)",
 	"trace drain --disable-eviction":              "удалять поды вместо вытеснения (kubectl drain --disable-eviction: бюджет не спрашивается)",
@@ -329,8 +367,8 @@ var flagRU = map[string]string{
 var helpRUPending = map[string]bool{
 	"version": true, "completion": true, "completion bash": true, "completion fish": true,
 	"completion powershell": true, "completion zsh": true, "man": true, "environment": true,
-	"trace": true, "trace autoscale": true, "trace crash": true, "trace delete": true,
-	"trace node-failure": true, "trace rollout": true, "trace watch": true,
+	"trace": true, "trace autoscale": true, "trace delete": true,
+	"trace rollout": true, "trace watch": true,
 	"quiz review": true, "quiz stats": true, "quiz list": true,
 	"task": true, "task list": true, "task start": true, "task check": true, "task solution": true,
 }
