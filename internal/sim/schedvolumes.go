@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -54,6 +55,29 @@ func (s *schedAgent) enableVolumes() {
 		classes: informer.New[*storagev1.StorageClass]("storageclasses"),
 	}
 	s.binder = s.fw.Profile().SetVolumeLister(s.volumes)
+	// EventsToRegister: a claim added or updated may make the pods that
+	// use it schedulable (isSchedulableAfterPersistentVolumeClaimChange),
+	// as may a new StorageClass.
+	s.volumes.claims.AddEventHandler(func(ev informer.Event[*corev1.PersistentVolumeClaim]) {
+		if !ev.Deleted() && s.failedUse(ev.Obj) {
+			s.retryFailed()
+		}
+	})
+	s.volumes.classes.AddEventHandler(func(ev informer.Event[*storagev1.StorageClass]) {
+		if !ev.Deleted() {
+			s.retryFailed()
+		}
+	})
+}
+
+// failedUse reports whether an unschedulable pod uses the claim.
+func (s *schedAgent) failedUse(c *corev1.PersistentVolumeClaim) bool {
+	for _, p := range s.failed {
+		if p.Namespace == c.Namespace && slices.Contains(scheduler.ClaimNames(p), c.Name) {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *schedAgent) startVolumes() {

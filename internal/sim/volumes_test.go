@@ -154,3 +154,38 @@ spec:
 		})
 	}
 }
+
+// A pod applied before its claim is unschedulable ("persistentvolumeclaim
+// … not found") until the claim arrives; the claim's ADDED event queues it
+// again and it runs.
+func TestClaimAfterPodRequeues(t *testing.T) {
+	objs := simtest.Parse(t, `apiVersion: v1
+kind: Pod
+metadata: {name: db}
+spec:
+  containers: [{name: db, image: registry.k8s.io/nginx-slim:0.27}]
+  volumes: [{name: data, persistentVolumeClaim: {claimName: data}}]
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: data}
+spec:
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 1Gi}}
+`)
+	c, err := NewCluster(Config{Seed: 1, Workers: 3, Volumes: NeedsVolumes(objs)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Apply(objs, []string{"t.yaml"})
+	tr := c.Run("t")
+	notFound := false
+	for _, s := range tr.Steps {
+		if s.Kind == "event" && s.Get("reason") == "FailedScheduling" && strings.Contains(s.Get("message"), `persistentvolumeclaim "data" not found`) {
+			notFound = true
+		}
+	}
+	if !notFound || !tr.Summary.AllReady {
+		t.Errorf("FailedScheduling for the missing claim: %v; all Ready: %v (%+v)", notFound, tr.Summary.AllReady, tr.Summary.PendingPods)
+	}
+}
