@@ -185,6 +185,10 @@ func Check(t *Task, objs []manifest.Object, files []string, o Options) (*Result,
 			if v, bad := h.first[g.ID]; bad {
 				cond.Pass, cond.At, cond.Finding = false, v.at-tr.Start, v.find
 			}
+		} else if g.Type == "peakReady" {
+			if f := h.peakFinding(g); f != nil {
+				cond.Pass, cond.Finding = false, f
+			}
 		} else if g.Type == "drained" {
 			if f := drained(res.drain); f != nil {
 				cond.Pass, cond.Finding = false, f

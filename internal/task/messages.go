@@ -23,6 +23,7 @@ func ru() map[string]string {
 		"load: {1}":                                                              "нагрузка: {1}",
 		"no Ready pod matches {1}":                                               "ни один под Ready не подходит под {1}",
 		"no node has the label {1}":                                              "ни у одной ноды нет метки {1}",
+		"at most {1} pods of {2} Ready at once, fewer than {3}":                  "одновременно в Ready было не больше {1} подов {2}, меньше {3}",
 		"only {1} pods of {2} available, fewer than {3}":                         "доступно лишь {1} подов {2}, меньше {3}",
 		"pod {1} has QoS class {2}, not {3}":                                     "у пода {1} класс QoS {2}, а не {3}",
 		"pod {1} has priority {2}, below {3}":                                    "у пода {1} приоритет {2}, ниже {3}",
