@@ -33,8 +33,7 @@ func NewCmdTraceRollout(f *Factory, runF func(*TraceRolloutOptions) error) *cobr
 		Use:   "rollout --image CONTAINER=IMAGE [FILE…]",
 		Short: "A rolling update step by step: new ReplicaSet, scale up, scale down, endpoints switching",
 		Long: `Applies the manifests (files as arguments or -f; default examples/app.yaml), waits until every pod
-is Ready, then runs ` + "`kubectl set image`" + ` and traces the
-Deployment controller's rolling update: maxSurge rounded up, maxUnavailable rounded down, the new
+is Ready, then runs ` + "`kubectl set image`" + ` and traces the Deployment controller's rolling update: maxSurge rounded up, maxUnavailable rounded down, the new
 ReplicaSet grown and the old ones shrunk within the availability budget, old pods terminating and
 endpoints switching, with a table of ReplicaSet sizes after every scaling. --broken-image makes the
 new image impossible to pull: the rollout stalls at ProgressDeadlineExceeded and ` + "`kubectl rollout undo`" + `
