@@ -117,11 +117,11 @@ func (b *PVBinder) syncClaim(p *engine.Proc, key string) error {
 	case className != "" && !hasClass:
 		// provisionClaim → findProvisionablePlugin: the class lister's
 		// NotFound, as the event's message.
-		b.once(claim, "ProvisioningFailed", fmt.Sprintf("storageclass.storage.k8s.io %q not found", className), nil)
+		b.once(claim, "ProvisioningFailed", fmt.Sprintf("storageclass.storage.k8s.io %q not found", className), b.stepFor(claim, "pv.noclass", className))
 	case className != "":
 		return b.provisionExternal(p, claim, class)
 	default:
-		b.once(claim, "FailedBinding", "no persistent volumes available for this claim and no storage class is set", nil)
+		b.once(claim, "FailedBinding", "no persistent volumes available for this claim and no storage class is set", b.stepFor(claim, "pv.classless", ""))
 	}
 	return nil
 }
@@ -141,6 +141,14 @@ func (b *PVBinder) once(claim *corev1.PersistentVolumeClaim, reason, msg string,
 		typ = corev1.EventTypeWarning
 	}
 	b.c.Event(trace.PhaseController, claim, typ, reason, msg)
+}
+
+// stepFor records why an unbound claim cannot be provisioned.
+func (b *PVBinder) stepFor(claim *corev1.PersistentVolumeClaim, kind, class string) func() {
+	return func() {
+		b.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: b.c.Actor, Kind: kind, Object: apiserver.ObjectRef(claim),
+			Fields: trace.F("claim", claim.Name, "class", class)})
+	}
 }
 
 // volumeFor is findBestMatchForClaim reduced to what this simulator has:
