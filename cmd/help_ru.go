@@ -69,8 +69,32 @@ var helpRU = map[string]helpRUText{
   k8sexplain trace apply app.yaml --kubeconfig ~/.kube/config --compare   # ваш кластер рядом с симуляцией`,
 	},
 	"trace autoscale": {Short: "HorizontalPodAutoscaler под кривой нагрузки: метрики, формула числа реплик, окна и политики, каждая синхронизация"},
-	"trace crash":     {Short: "Контейнер падает: перезапускается только он, с задержками CrashLoopBackOff, а IP пода остаётся (pause)"},
-	"trace delete":    {Short: "Корректное завершение: deletionTimestamp, preStop, SIGTERM, SIGKILL и гонка с удалением эндпоинта"},
+	"trace crash": {Short: "Контейнер падает: перезапускается только он, с задержками CrashLoopBackOff, а IP пода остаётся (pause)",
+		Long: `Применяет манифесты (файлы аргументами или через -f, как у trace apply; по умолчанию examples/app.yaml),
+ждёт, пока все поды станут Ready, затем роняет контейнер одного пода и показывает ответ kubelet: паника
+(код выхода 2) или OOM kill (137, OOMKilled) перезапускает только этот контейнер, с задержкой 0 с, затем
+10 с с удвоением до 5 минут (CrashLoopBackOff); контейнер pause держит сетевое пространство имён, поэтому
+IP пода не меняется. --reason liveness показывает, как падающая liveness-проба приводит к тому же
+перезапуску; --reason readiness только выводит под из эндпоинтов.`,
+		Example: `  k8sexplain trace crash examples/app.yaml
+  k8sexplain trace crash -f examples/app.yaml
+  k8sexplain trace crash --reason oom --times 6
+  k8sexplain trace crash --pod web-6c64cbcbb9-lt5xd --reason liveness
+  k8sexplain trace crash --reason readiness --lang ru`,
+	},
+	"trace delete": {Short: "Корректное завершение: deletionTimestamp, preStop, SIGTERM, SIGKILL и гонка с удалением эндпоинта",
+		Long: `Применяет манифесты (файлы аргументами или через -f; по умолчанию examples/app.yaml; аргумент, который
+не называет ни файла, ни каталога, — это имя пода), ждёт, пока все поды станут Ready, затем выполняет
+` + "`kubectl delete pod NAME`" + ` (без имени — первый под) и показывает корректное завершение: API-сервер
+ставит deletionTimestamp и грейс-период; параллельно контроллер EndpointSlice помечает эндпоинт
+завершающимся и kube-proxy убирает его, а kubelet выполняет preStop и посылает SIGTERM. Клиенты шлют
+100 запросов в секунду через Service; трасса считает те, что попадают в под, который их уже не принимает.`,
+		Example: `  k8sexplain trace delete pod examples/app.yaml
+  k8sexplain trace delete pod -f examples/app.yaml
+  k8sexplain trace delete pod web-6c64cbcbb9-lt5xd -f examples/app.yaml --app ignores-sigterm
+  k8sexplain trace delete pod --app slow-drain
+  k8sexplain trace delete pod --prestop-sleep 5s      # исправление: сначала уходят эндпоинты, потом SIGTERM`,
+	},
 	"trace drain": {Short: "kubectl drain: cordon, Eviction API против PodDisruptionBudget (429 и повтор), замены на других нодах",
 		Long: `Применяет манифесты (файлы после NODE или -f; по умолчанию examples/app.yaml), ждёт, пока все поды
 станут Ready, и выполняет ` + "`kubectl drain NODE`" + ` так, как это делает kubectl v1.37: помечает ноду
@@ -86,7 +110,18 @@ TooManyRequests, и kubectl повторяет каждые 5 с, пока за�
   k8sexplain trace drain node-b examples/app.yaml --pdb maxUnavailable=0 --timeout 30s
   k8sexplain trace drain node-a --nodes 2 --pdb minAvailable=2 --disable-eviction`,
 	},
-	"trace node-failure": {Short: "Нода умирает: истечение Lease, NotReady/Unknown, taint unreachable, вытеснение через 300 с, замены"},
+	"trace node-failure": {Short: "Нода умирает: истечение Lease, NotReady/Unknown, taint unreachable, вытеснение через 300 с, замены",
+		Long: `Применяет манифесты (файлы аргументами или через -f; по умолчанию examples/app.yaml) и, если не задан
+--bare-pod=false, голый Pod, привязанный к ноде, ждёт, пока все поды станут Ready, затем отключает ноде
+питание. Её kubelet перестаёт продлевать Lease; контроллер жизненного цикла нод по истечении грейс-периода
+ставит ей Ready=Unknown и taint node.kubernetes.io/unreachable; у подов есть допуск (toleration) на 300 с от
+admission DefaultTolerationSeconds, и когда он истекает, поды вытесняются; контроллер ReplicaSet создаёт
+замены, а планировщик размещает их на уцелевших нодах. Голый Pod тоже вытесняется, и его никто не
+пересоздаёт.`,
+		Example: `  k8sexplain trace node-failure examples/app.yaml --node node-b
+  k8sexplain trace node-failure -f examples/statefulset.yaml --node node-a --bare-pod=false
+  k8sexplain trace node-failure --node node-a --bare-pod=false --format markdown`,
+	},
 	"trace preempt": {Short: "Вытеснение по приоритету: под с высоким приоритетом никуда не помещается, DefaultPreemption выбирает ноду и жертв, nominatedNodeName, корректное завершение, привязка",
 		Long: `Применяет манифесты (по умолчанию examples/preemption.yaml: PriorityClass low, medium и high и
 деплойменты, которые заполняют все рабочие ноды), ждёт, пока все поды станут Ready, и создаёт под
@@ -103,7 +138,20 @@ status.nominatedNodeName, ставит каждой жертве условие 
   k8sexplain trace preempt --pdb minAvailable=2             # бюджет уводит вытеснение на под api
   k8sexplain trace preempt --priority-class medium --cpu 2  # ниже только batch-поды: те же правила выбора ноды`,
 	},
-	"trace rollout": {Short: "Последовательное обновление (rolling update) шаг за шагом: новый ReplicaSet, масштабирование вверх и вниз, смена эндпоинтов"},
+	"trace rollout": {Short: "Последовательное обновление (rolling update) шаг за шагом: новый ReplicaSet, масштабирование вверх и вниз, смена эндпоинтов",
+		Long: `Применяет манифесты (файлы аргументами или через -f; по умолчанию examples/app.yaml), ждёт, пока все
+поды станут Ready, затем выполняет ` + "`kubectl set image`" + ` и показывает последовательное обновление
+(rolling update) контроллером Deployment: maxSurge округляется вверх, maxUnavailable вниз, новый
+ReplicaSet растёт, а старые сжимаются в пределах бюджета доступности, старые поды завершаются, эндпоинты
+переключаются; после каждого масштабирования — таблица размеров ReplicaSet'ов. С --broken-image новый
+образ невозможно скачать: обновление останавливается на ProgressDeadlineExceeded, и ` + "`kubectl rollout undo`" + `
+возвращает старый шаблон.`,
+		Example: `  k8sexplain trace rollout examples/app.yaml --image web=nginx:1.28
+  k8sexplain trace rollout -f examples/app.yaml --image web=nginx:1.28
+  k8sexplain trace rollout --image web=nginx:1.28 --broken-image
+  k8sexplain trace rollout -f examples/app.yaml --deployment web --image web=registry.example.com/web:v2 --format markdown
+  k8sexplain trace rollout -f examples/statefulset.yaml --statefulset web --image nginx=registry.k8s.io/nginx-slim:0.28 --partition 1`,
+	},
 	"trace static-pod": {Short: "Статический под: kubelet запускает манифест из своего staticPodPath, создаёт зеркальный под и пересоздаёт его после kubectl delete",
 		Long: `Готовит сцену (-f, по умолчанию examples/app.yaml), затем кладёт FILE (по умолчанию
 examples/static-pod.yaml, один kind: Pod) в staticPodPath ноды --node, /etc/kubernetes/manifests.
@@ -246,6 +294,39 @@ var flagRU = map[string]string{
 	"trace preempt --pdb":                         "добавить PodDisruptionBudget для подов первого деплоймента: minAvailable=N или maxUnavailable=N (N или N%)",
 	"trace preempt --priority-class":              "priorityClassName вытесняющего пода (класс из манифестов или system-cluster-critical / system-node-critical)",
 	"trace preempt --scheduler-config":            "файл KubeSchedulerConfiguration (--config у kube-scheduler): плагины, веса, scoringStrategy у NodeResourcesFit (LeastAllocated, MostAllocated, RequestedToCapacityRatio)",
+	"trace crash --cluster-cidr":                  "сеть подов кластера, которую node-ipam нарезает на podCIDR нод (по умолчанию 10.244.0.0/16, шире при числе нод больше 255)",
+	"trace crash --filename":                      "манифест, задающий сцену (можно несколько раз; по умолчанию встроенный пример examples/app.yaml)",
+	"trace crash --node-cidr-mask-size":           "длина префикса podCIDR каждой ноды (--node-cidr-mask-size у kube-controller-manager)",
+	"trace crash --nodes":                         "число одинаковых рабочих нод (от 1 до 10000)",
+	"trace crash --pod":                           "под, чей контейнер падает (по умолчанию первый под)",
+	"trace crash --reason":                        "как он падает: panic, oom, liveness или readiness",
+	"trace crash --scheduler-config":              "файл KubeSchedulerConfiguration (--config у kube-scheduler): плагины, веса, scoringStrategy у NodeResourcesFit (LeastAllocated, MostAllocated, RequestedToCapacityRatio)",
+	"trace crash --times":                         "сколько раз подряд он падает (видно, как растёт задержка)",
+	"trace node-failure --bare-pod":               "запустить на этой ноде и голый Pod, чтобы показать, что его никто не пересоздаёт",
+	"trace node-failure --cluster-cidr":           "сеть подов кластера, которую node-ipam нарезает на podCIDR нод (по умолчанию 10.244.0.0/16, шире при числе нод больше 255)",
+	"trace node-failure --filename":               "манифест, задающий сцену (можно несколько раз; по умолчанию встроенный пример examples/app.yaml)",
+	"trace node-failure --node":                   "нода, которая отказывает",
+	"trace node-failure --node-cidr-mask-size":    "длина префикса podCIDR каждой ноды (--node-cidr-mask-size у kube-controller-manager)",
+	"trace node-failure --nodes":                  "число одинаковых рабочих нод (от 1 до 10000)",
+	"trace node-failure --scheduler-config":       "файл KubeSchedulerConfiguration (--config у kube-scheduler): плагины, веса, scoringStrategy у NodeResourcesFit (LeastAllocated, MostAllocated, RequestedToCapacityRatio)",
+	"trace delete --app":                          "как процесс реагирует на SIGTERM: handles-sigterm, ignores-sigterm или slow-drain",
+	"trace delete --cluster-cidr":                 "сеть подов кластера, которую node-ipam нарезает на podCIDR нод (по умолчанию 10.244.0.0/16, шире при числе нод больше 255)",
+	"trace delete --filename":                     "манифест, задающий сцену (можно несколько раз; по умолчанию встроенный пример examples/app.yaml)",
+	"trace delete --node-cidr-mask-size":          "длина префикса podCIDR каждой ноды (--node-cidr-mask-size у kube-controller-manager)",
+	"trace delete --nodes":                        "число одинаковых рабочих нод (от 1 до 10000)",
+	"trace delete --prestop-sleep":                "дать каждому контейнеру preStop sleep такой длительности (исправление гонки)",
+	"trace delete --scheduler-config":             "файл KubeSchedulerConfiguration (--config у kube-scheduler): плагины, веса, scoringStrategy у NodeResourcesFit (LeastAllocated, MostAllocated, RequestedToCapacityRatio)",
+	"trace rollout --broken-image":                "нового образа нет в реестре: обновление останавливается",
+	"trace rollout --cluster-cidr":                "сеть подов кластера, которую node-ipam нарезает на podCIDR нод (по умолчанию 10.244.0.0/16, шире при числе нод больше 255)",
+	"trace rollout --deployment":                  "Deployment, который обновить, если в манифесте их несколько",
+	"trace rollout --filename":                    "манифест, задающий сцену (можно несколько раз; по умолчанию встроенный пример examples/app.yaml)",
+	"trace rollout --image":                       "новый образ в виде CONTAINER=IMAGE (обязателен)",
+	"trace rollout --node-cidr-mask-size":         "длина префикса podCIDR каждой ноды (--node-cidr-mask-size у kube-controller-manager)",
+	"trace rollout --nodes":                       "число одинаковых рабочих нод (от 1 до 10000)",
+	"trace rollout --partition":                   "с --statefulset: сначала задать updateStrategy.rollingUpdate.partition (номера ниже сохраняют старую ревизию)",
+	"trace rollout --scheduler-config":            "файл KubeSchedulerConfiguration (--config у kube-scheduler): плагины, веса, scoringStrategy у NodeResourcesFit (LeastAllocated, MostAllocated, RequestedToCapacityRatio)",
+	"trace rollout --set-image":                   "синоним --image",
+	"trace rollout --statefulset":                 "обновить этот StatefulSet вместо Deployment: поды заменяются от наибольшего номера вниз",
 	"trace drain --cluster-cidr":                  "сеть подов кластера, которую node-ipam нарезает на podCIDR нод (по умолчанию 10.244.0.0/16, шире при числе нод больше 255)",
 	"trace drain --delete-emptydir-data":          "отпустить и поды с томами emptyDir (kubectl drain --delete-emptydir-data)",
 	"trace drain --disable-eviction":              "удалять поды вместо вытеснения (kubectl drain --disable-eviction: бюджет не спрашивается)",
@@ -352,8 +433,7 @@ var flagRU = map[string]string{
 var helpRUPending = map[string]bool{
 	"version": true, "completion": true, "completion bash": true, "completion fish": true,
 	"completion powershell": true, "completion zsh": true, "man": true, "environment": true,
-	"trace": true, "trace autoscale": true, "trace crash": true, "trace delete": true,
-	"trace node-failure": true, "trace rollout": true, "trace watch": true,
+	"trace": true, "trace autoscale": true, "trace watch": true,
 	"quiz review": true, "quiz stats": true, "quiz list": true,
 	"task": true, "task list": true, "task start": true, "task check": true, "task solution": true,
 }

@@ -144,6 +144,10 @@ func TestNewCmdTraceStories(t *testing.T) {
 			{"rollout", []string{"--set-image", "web=nginx:1.28", "--broken-image", "--deployment", "web", "-f", "app.yaml", "--nodes", "4", "--scheduler-config", "sched.yaml"}, func(o *TraceRolloutOptions) {
 				o.Image, o.Deployment, o.Broken, o.Files, o.Nodes, o.SchedulerConfig = "web=nginx:1.28", "web", true, []string{"app.yaml"}, 4, "sched.yaml"
 			}},
+			// Manifests as arguments too, after those of -f, as trace apply takes them.
+			{"files as arguments", []string{"more.yaml", "--image", "web=nginx:1.28", "-f", "app.yaml"}, func(o *TraceRolloutOptions) {
+				o.Image, o.Files = "web=nginx:1.28", []string{"app.yaml", "more.yaml"}
+			}},
 		}, allowStory)
 	testFlags(t, NewCmdTraceDelete, TraceDeleteOptions{StoryOptions: storyDefault, App: "handles-sigterm"},
 		func(t *testing.T, o *TraceDeleteOptions) { checkCommon(t, &o.Common) },
@@ -152,12 +156,22 @@ func TestNewCmdTraceStories(t *testing.T) {
 			{"delete names the pod", []string{"pod", "web-1", "--app", "slow-drain", "--prestop-sleep", "5s", "--scheduler-config", "sched.yaml"}, func(o *TraceDeleteOptions) {
 				o.Pod, o.App, o.PreStop, o.SchedulerConfig = "web-1", "slow-drain", 5*time.Second, "sched.yaml"
 			}},
-		}, allowStory)
+			// An argument that is - or an existing file is a manifest; the other is the pod.
+			{"name and files", []string{"pod", "-", "web-1", "options_test.go"}, func(o *TraceDeleteOptions) {
+				o.Pod, o.Files, o.argFiles = "web-1", []string{"-", "options_test.go"}, []string{"-", "options_test.go"}
+			}},
+			{"files only", []string{"pod", "options_test.go", "-f", "app.yaml"}, func(o *TraceDeleteOptions) {
+				o.Files, o.argFiles = []string{"app.yaml", "options_test.go"}, []string{"options_test.go"}
+			}},
+		}, allowStory, cmp.AllowUnexported(TraceDeleteOptions{}))
 	testFlags(t, NewCmdTraceNodeFailure, TraceNodeFailureOptions{StoryOptions: storyDefault, Node: "node-b", BarePod: true},
 		func(t *testing.T, o *TraceNodeFailureOptions) { checkCommon(t, &o.Common) },
 		[]flagCase[TraceNodeFailureOptions]{
 			{"node-failure", []string{"--node", "node-c", "--bare-pod=false", "--scheduler-config", "sched.yaml"}, func(o *TraceNodeFailureOptions) {
 				o.Node, o.BarePod, o.SchedulerConfig = "node-c", false, "sched.yaml"
+			}},
+			{"files as arguments", []string{"app.yaml", "--node", "node-a"}, func(o *TraceNodeFailureOptions) {
+				o.Node, o.Files = "node-a", []string{"app.yaml"}
 			}},
 		}, allowStory)
 	testFlags(t, NewCmdTraceCrash, TraceCrashOptions{StoryOptions: storyDefault, Reason: "panic", Times: 4},
@@ -165,6 +179,9 @@ func TestNewCmdTraceStories(t *testing.T) {
 		[]flagCase[TraceCrashOptions]{
 			{"crash", []string{"--reason", "oom", "--times", "6", "--pod", "web-1", "--cluster-cidr", "10.1.0.0/16", "--scheduler-config", "sched.yaml"}, func(o *TraceCrashOptions) {
 				o.Reason, o.Times, o.Pod, o.ClusterCIDR, o.SchedulerConfig = "oom", 6, "web-1", "10.1.0.0/16", "sched.yaml"
+			}},
+			{"files as arguments", []string{"app.yaml", "db.yaml"}, func(o *TraceCrashOptions) {
+				o.Files = []string{"app.yaml", "db.yaml"}
 			}},
 		}, allowStory)
 	testFlags(t, NewCmdTraceAutoscale, TraceAutoscaleOptions{StoryOptions: storyDefault, Min: 1, Max: 10, TargetCPU: 50, CPU: defaultLoad, Every: time.Minute},

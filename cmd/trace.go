@@ -160,7 +160,7 @@ func traceApplyRun(o *TraceApplyOptions) error {
 		return traceApplyLive(o, objs)
 	}
 	cfg := sim.Config{Seed: g.Seed, Workers: o.Nodes, StepLimit: o.Limit, ClusterCIDR: o.ClusterCIDR, NodeCIDRMaskSize: o.NodeCIDRMaskSize,
-		EndpointUpdatesBatchPeriod: o.BatchPeriod, StatefulSets: sim.NeedsStatefulSets(objs)}
+		EndpointUpdatesBatchPeriod: o.BatchPeriod, StatefulSets: sim.NeedsStatefulSets(objs), Volumes: sim.NeedsVolumes(objs)}
 	if o.BatchPeriod < 0 {
 		return exitcode.Inputf("--endpoint-updates-batch-period %s: must not be negative", o.BatchPeriod)
 	}
@@ -232,6 +232,10 @@ func traceApplyRun(o *TraceApplyOptions) error {
 		wallClock(o.IO, tr, o.Clock().Sub(start))
 	} else if pods := cl.Pods(); len(pods) > 0 {
 		tr.Tables = append(tr.Tables, story.DescribeEvents(tr, pods[0].Namespace+"/"+pods[0].Name))
+		// A StatefulSet's pods with their nodes, claims and volumes.
+		for _, set := range cl.StatefulSets() {
+			tr.Tables = append(tr.Tables, story.New(cl).StatefulSetTable(set.Namespace, set.Name))
+		}
 	}
 	doc := explain.Doc(tr, opts)
 	if o.At != "" {

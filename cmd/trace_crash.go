@@ -21,19 +21,21 @@ type TraceCrashOptions struct {
 func NewCmdTraceCrash(f *Factory, runF func(*TraceCrashOptions) error) *cobra.Command {
 	o := &TraceCrashOptions{}
 	c := &cobra.Command{
-		Use:   "crash",
+		Use:   "crash [FILE…]",
 		Short: "A container crashes: only it restarts, with CrashLoopBackOff delays, and the pod IP stays (pause)",
-		Long: `Applies the manifest, waits until every pod is Ready, then makes one pod's container fail and traces the
+		Long: `Applies the manifests (files as arguments or -f, as trace apply takes them; default
+examples/app.yaml), waits until every pod is Ready, then makes one pod's container fail and traces the
 kubelet's answer: a panic (exit code 2) or an OOM kill (137, OOMKilled) restarts only that container,
 after a back-off of 0 s, then 10 s doubling to 5 minutes (CrashLoopBackOff); the pause container keeps
 the network namespace, so the pod IP does not change. --reason liveness shows a failing liveness probe
 leading to the same restart; --reason readiness only takes the pod out of the endpoints.`,
-		Example: `  k8sexplain trace crash -f examples/app.yaml
+		Example: `  k8sexplain trace crash examples/app.yaml
+  k8sexplain trace crash -f examples/app.yaml
   k8sexplain trace crash --reason oom --times 6
   k8sexplain trace crash --pod web-6c64cbcbb9-lt5xd --reason liveness
   k8sexplain trace crash --reason readiness --lang ru`,
-		Args: noArgs,
-		RunE: runE(f, o, runF, traceCrashRun),
+		Args: cobra.ArbitraryArgs,
+		RunE: runE(f, o, runF, traceCrashRun, o.filesFromArgs),
 	}
 	o.bind(c)
 	c.Flags().StringVar(&o.Pod, "pod", "", "the pod whose container fails (default: the first pod)")

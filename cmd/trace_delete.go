@@ -19,33 +19,40 @@ type TraceDeleteOptions struct {
 	Pod     string
 	App     string
 	PreStop time.Duration
+	// argFiles are the manifests given as arguments after the pod name.
+	argFiles []string
 }
 
 // NewCmdTraceDelete is `trace delete pod`; runF, when not nil, gets the options instead of traceDeleteRun.
 func NewCmdTraceDelete(f *Factory, runF func(*TraceDeleteOptions) error) *cobra.Command {
 	o := &TraceDeleteOptions{}
 	c := &cobra.Command{
-		Use:   "delete pod [NAME]",
+		Use:   "delete pod [NAME] [FILE…]",
 		Short: "Graceful shutdown: deletionTimestamp, preStop, SIGTERM, SIGKILL, and the race with endpoint removal",
-		Long: `Applies the manifest, waits until every pod is Ready, then runs ` + "`kubectl delete pod NAME`" + ` (the first
+		Long: `Applies the manifests (files as arguments or -f; default examples/app.yaml; an argument that names no
+file or directory is the pod), waits until every pod is Ready, then runs ` + "`kubectl delete pod NAME`" + ` (the first
 pod when no name is given) and traces graceful termination: the API server sets deletionTimestamp and
 the grace period; in parallel the EndpointSlice controller marks the endpoint terminating and
 kube-proxy removes it, while the kubelet runs preStop and sends SIGTERM. Clients send 100 requests per
 second through the Service; the trace counts those that reach a pod that no longer accepts them.`,
-		Example: `  k8sexplain trace delete pod -f examples/app.yaml
+		Example: `  k8sexplain trace delete pod examples/app.yaml
+  k8sexplain trace delete pod -f examples/app.yaml
   k8sexplain trace delete pod web-6c64cbcbb9-lt5xd -f examples/app.yaml --app ignores-sigterm
   k8sexplain trace delete pod --app slow-drain
   k8sexplain trace delete pod --prestop-sleep 5s      # the fix: endpoints go first, then SIGTERM`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 || args[0] != "pod" || len(args) > 2 {
-				return exitcode.Usagef("usage: %s delete pod [NAME]", cmd.Parent().CommandPath())
+			if len(args) == 0 || args[0] != "pod" {
+				return exitcode.Usagef("usage: %s delete pod [NAME] [FILE…]", cmd.Parent().CommandPath())
 			}
+			pod, files, err := podAndFiles(args[1:])
+			if err != nil {
+				return exitcode.Usagef("usage: %s delete pod [NAME] [FILE…]: %v", cmd.Parent().CommandPath(), err)
+			}
+			o.Pod, o.argFiles = pod, files
 			return nil
 		},
-		RunE: runE(f, o, runF, traceDeleteRun, func(_ *cobra.Command, args []string) {
-			if len(args) > 1 {
-				o.Pod = args[1]
-			}
+		RunE: runE(f, o, runF, traceDeleteRun, func(_ *cobra.Command, _ []string) {
+			o.Files = append(o.Files, o.argFiles...)
 		}),
 	}
 	o.bind(c)

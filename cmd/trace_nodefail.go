@@ -39,18 +39,19 @@ type TraceNodeFailureOptions struct {
 func NewCmdTraceNodeFailure(f *Factory, runF func(*TraceNodeFailureOptions) error) *cobra.Command {
 	o := &TraceNodeFailureOptions{}
 	c := &cobra.Command{
-		Use:   "node-failure --node NAME",
+		Use:   "node-failure --node NAME [FILE…]",
 		Short: "A node dies: Lease expiry, NotReady/Unknown, the unreachable taint, eviction after 300 s, replacements",
-		Long: `Applies the manifest (plus a bare Pod pinned to the node, unless --bare-pod=false), waits until every pod is
-Ready, then cuts the node's power. Its kubelet stops renewing its Lease; the node lifecycle controller
+		Long: `Applies the manifests (files as arguments or -f; default examples/app.yaml), plus a bare Pod pinned to
+the node unless --bare-pod=false, waits until every pod is Ready, then cuts the node's power. Its kubelet stops renewing its Lease; the node lifecycle controller
 marks it Ready=Unknown after the grace period and taints it node.kubernetes.io/unreachable; pods carry
 the 300 s toleration DefaultTolerationSeconds admission gave them and are evicted when it runs out; the
 ReplicaSet controller creates replacements and the scheduler places them on surviving nodes. The bare
 Pod is evicted too, and nobody recreates it.`,
-		Example: `  k8sexplain trace node-failure -f examples/app.yaml --node node-b
+		Example: `  k8sexplain trace node-failure examples/app.yaml --node node-b
+  k8sexplain trace node-failure -f examples/statefulset.yaml --node node-a --bare-pod=false
   k8sexplain trace node-failure --node node-a --bare-pod=false --format markdown`,
-		Args: noArgs,
-		RunE: runE(f, o, runF, traceNodeFailureRun),
+		Args: cobra.ArbitraryArgs,
+		RunE: runE(f, o, runF, traceNodeFailureRun, o.filesFromArgs),
 	}
 	o.bind(c)
 	c.Flags().StringVar(&o.Node, "node", "node-b", "the node that fails")

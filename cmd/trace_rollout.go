@@ -30,20 +30,22 @@ type TraceRolloutOptions struct {
 func NewCmdTraceRollout(f *Factory, runF func(*TraceRolloutOptions) error) *cobra.Command {
 	o := &TraceRolloutOptions{StoryOptions: StoryOptions{rollout: true}}
 	c := &cobra.Command{
-		Use:   "rollout --image CONTAINER=IMAGE",
+		Use:   "rollout --image CONTAINER=IMAGE [FILE…]",
 		Short: "A rolling update step by step: new ReplicaSet, scale up, scale down, endpoints switching",
-		Long: `Applies the manifest, waits until every pod is Ready, then runs ` + "`kubectl set image`" + ` and traces the
-Deployment controller's rolling update: maxSurge rounded up, maxUnavailable rounded down, the new
+		Long: `Applies the manifests (files as arguments or -f; default examples/app.yaml), waits until every pod
+is Ready, then runs ` + "`kubectl set image`" + ` and traces the Deployment controller's rolling update: maxSurge rounded up, maxUnavailable rounded down, the new
 ReplicaSet grown and the old ones shrunk within the availability budget, old pods terminating and
 endpoints switching, with a table of ReplicaSet sizes after every scaling. --broken-image makes the
 new image impossible to pull: the rollout stalls at ProgressDeadlineExceeded and ` + "`kubectl rollout undo`" + `
 brings the old template back.`,
-		Example: `  k8sexplain trace rollout -f examples/app.yaml --image web=nginx:1.28
+		Example: `  k8sexplain trace rollout examples/app.yaml --image web=nginx:1.28
+  k8sexplain trace rollout -f examples/app.yaml --image web=nginx:1.28
   k8sexplain trace rollout --image web=nginx:1.28 --broken-image
   k8sexplain trace rollout -f examples/app.yaml --deployment web --image web=registry.example.com/web:v2 --format markdown
   k8sexplain trace rollout -f examples/statefulset.yaml --statefulset web --image nginx=registry.k8s.io/nginx-slim:0.28 --partition 1`,
-		Args: noArgs,
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			o.filesFromArgs(cmd, args)
 			if o.Image == "" {
 				return exitcode.Usagef("required flag --image CONTAINER=IMAGE not set, e.g. --image web=nginx:1.28 (see %s --help)", cmd.CommandPath())
 			}

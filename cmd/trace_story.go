@@ -1,8 +1,11 @@
 package cmd
 
 import (
-	"github.com/k8sexplain/k8sexplain/internal/render"
+	"fmt"
+	"os"
 	"strings"
+
+	"github.com/k8sexplain/k8sexplain/internal/render"
 
 	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 	"github.com/k8sexplain/k8sexplain/internal/manifest"
@@ -65,6 +68,7 @@ func (o *StoryOptions) scene(cfg sim.Config) (*story.Scene, string, error) {
 	}
 	cfg.Seed, cfg.Workers, cfg.StepLimit = g.Seed, o.Nodes, 50000
 	cfg.StatefulSets = sim.NeedsStatefulSets(objs)
+	cfg.Volumes = sim.NeedsVolumes(objs)
 	cfg.ClusterCIDR, cfg.NodeCIDRMaskSize = o.ClusterCIDR, o.NodeCIDRMaskSize
 	// The HTML page's player shows the cluster's state at every step.
 	cfg.RecordState = g.Format == render.HTML
@@ -172,4 +176,31 @@ func deploymentOf(cl *sim.Cluster, p *corev1.Pod) *appsv1.Deployment {
 		}
 	}
 	return nil
+}
+
+// filesFromArgs adds the manifests given as arguments to those of -f, as
+// trace apply takes them (both forms, in that order: -f first).
+func (o *StoryOptions) filesFromArgs(_ *cobra.Command, args []string) {
+	o.Files = append(o.Files, args...)
+}
+
+// podAndFiles splits what follows `trace delete pod`: an argument that is
+// - or names an existing file or directory is a manifest, any other is the
+// pod's name, of which there may be one.
+func podAndFiles(args []string) (pod string, files []string, err error) {
+	for _, a := range args {
+		if a == "-" {
+			files = append(files, a)
+			continue
+		}
+		if _, statErr := os.Stat(a); statErr == nil {
+			files = append(files, a)
+			continue
+		}
+		if pod != "" {
+			return "", nil, fmt.Errorf("%q and %q: one pod name, and files that exist", pod, a)
+		}
+		pod = a
+	}
+	return pod, files, nil
 }

@@ -61,6 +61,10 @@ func TestTraceApplyGolden(t *testing.T) {
 	// Every node's kube-proxy: KUBE-SVL or the drop per node, by traffic policy.
 	runGolden(t, "trace-apply/nodeport-local.verbose.en.txt", "-v", "trace", "apply", "examples/nodeport-local.yaml")
 	runGolden(t, "trace-apply/builtin.en.txt", "trace", "apply")
+	// A claim that cannot bind: ProvisioningFailed, and the pod Pending with
+	// VolumeBinding's PreFilter message.
+	runGolden(t, "trace-apply/claim-pending.en.txt", "trace", "apply", "examples/claim-pending.yaml")
+	runGolden(t, "trace-apply/claim-pending.ru.txt", "--lang", "ru", "trace", "apply", "examples/claim-pending.yaml")
 }
 
 // --at prints the cluster at a moment, replayed from the state log: at a

@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"fmt"
 	"strconv"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -54,6 +55,10 @@ func Default(obj runtime.Object) []string {
 		d.str((*string)(&o.Type), string(corev1.SecretTypeOpaque), "type")
 	case *corev1.Namespace:
 		d.namespaceObject(o)
+	case *corev1.PersistentVolumeClaim:
+		d.claim(o, "")
+	case *corev1.PersistentVolume:
+		d.persistentVolume(o)
 	}
 	return d.filled
 }
@@ -183,6 +188,9 @@ func (d *defaulter) statefulSet(o *appsv1.StatefulSet) {
 	d.int32p(&o.Spec.Replicas, 1, "spec.replicas")
 	d.int32p(&o.Spec.RevisionHistoryLimit, 10, "spec.revisionHistoryLimit")
 	d.podSpec(&o.Spec.Template.Spec, "spec.template.spec")
+	for i := range o.Spec.VolumeClaimTemplates {
+		d.claim(&o.Spec.VolumeClaimTemplates[i], fmt.Sprintf("spec.volumeClaimTemplates[%d].", i))
+	}
 }
 
 // daemonSet follows apps/v1 defaults.go SetDefaults_DaemonSet.

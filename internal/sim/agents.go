@@ -385,6 +385,10 @@ type dnsAgent struct {
 	domain   string
 	services *informer.Informer[*corev1.Service]
 	seen     map[string]string // the record last shown per name
+	// slices and hosts serve headless Services' per-endpoint records
+	// (dnsrecords.go): opened with the first headless Service.
+	slices *informer.Informer[*discoveryv1.EndpointSlice]
+	hosts  map[string]map[string]string // service key → fqdn → record
 }
 
 func newDNSAgent(c *apiserver.Client, rec *trace.Recorder, domain string) *dnsAgent {
@@ -402,6 +406,7 @@ func newDNSAgent(c *apiserver.Client, rec *trace.Recorder, domain string) *dnsAg
 			rr = "CNAME " + svc.Spec.ExternalName + "."
 		case svc.Spec.ClusterIP == corev1.ClusterIPNone:
 			rr, rrField = "A (one per ready endpoint: headless)", trace.P("dns.headless")
+			d.watchSlices()
 		default:
 			rr = "A " + svc.Spec.ClusterIP
 		}

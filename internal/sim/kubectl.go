@@ -181,7 +181,9 @@ func (c *Cluster) noteUnmodeled(res apiserver.Resource, obj runtime.Object) {
 	case kind == "HorizontalPodAutoscaler" && c.cfg.Autoscaling:
 		return // modelled: controller.HPA with metrics-server
 	case kind == "StatefulSet" && c.cfg.StatefulSets:
-		return // modelled: controller.StatefulSet (claims are created, not bound: no binder or provisioner runs)
+		return // modelled: controller.StatefulSet (its claims bound with Config.Volumes)
+	case (kind == "PersistentVolumeClaim" || kind == "StorageClass") && c.cfg.Volumes:
+		return // modelled: controller.PVBinder and the local-path provisioner
 	case ok:
 	case dataKinds[kind]:
 		c.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: "kube-apiserver", Kind: "stored.data", Object: ref, Fields: trace.F("kind", kind)})

@@ -53,6 +53,10 @@ type schedAgent struct {
 	// LastBind (virtual time), for the summary's scale section.
 	Scheduled           int
 	FirstBind, LastBind time.Duration
+	// volumes are the VolumeBinding plugin's informers and binder the
+	// plugin, nil unless Config.Volumes (schedvolumes.go).
+	volumes *volumeInformers
+	binder  *scheduler.VolumeBinding
 }
 
 func newSchedAgent(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *schedAgent {
@@ -89,6 +93,7 @@ func (s *schedAgent) Start() {
 	if s.pdbs != nil {
 		s.pdbs.Run(s.c)
 	}
+	s.startVolumes()
 }
 
 // useProfile replaces the default profile with one from a
@@ -291,19 +296,36 @@ func (s *schedAgent) scheduleOne(p *engine.Proc, pod *corev1.Pod) {
 	assumed.Spec.NodeName = res.Node
 	_ = s.cache.AddPod(assumed)
 	s.bound[pod.UID] = res.Node
-	if !s.rec.Full() {
-		s.rec.Add(trace.Step{Phase: trace.PhaseScheduler, Actor: s.c.Actor, To: "kube-apiserver", Kind: "scheduler.bind", Object: ref,
-			Fields: trace.F("pod", pod.Name, "node", res.Node, "path", fmt.Sprintf("/api/v1/namespaces/%s/pods/%s/binding", pod.Namespace, pod.Name))})
+	claims := s.reserveVolumes()
+	if len(claims) == 0 {
+		s.bindStep(pod, res.Node)
 	}
 	node := res.Node
-	s.eng.Go(func(bp *engine.Proc) { s.bindingCycle(bp, pod, assumed, node) })
+	s.eng.Go(func(bp *engine.Proc) { s.bindingCycle(bp, pod, assumed, node, claims) })
 	p.Yield() // the binding sends its request before the loop waits for the next cycle
 }
 
-// bindingCycle is bindingCycle (schedule_one.go): POST the Binding; on
-// failure the assumed pod leaves the cache (ForgetPod), on success the
-// Scheduled event.
-func (s *schedAgent) bindingCycle(p *engine.Proc, pod, assumed *corev1.Pod, node string) {
+// bindStep records the binding's POST.
+func (s *schedAgent) bindStep(pod *corev1.Pod, node string) {
+	if !s.rec.Full() {
+		s.rec.Add(trace.Step{Phase: trace.PhaseScheduler, Actor: s.c.Actor, To: "kube-apiserver", Kind: "scheduler.bind", Object: apiserver.ObjectRef(pod),
+			Fields: trace.F("pod", pod.Name, "node", node, "path", fmt.Sprintf("/api/v1/namespaces/%s/pods/%s/binding", pod.Namespace, pod.Name))})
+	}
+}
+
+// bindingCycle is bindingCycle (schedule_one.go): PreBind (the claims to
+// provision, if any: schedvolumes.go), then POST the Binding; on failure
+// the assumed pod leaves the cache (ForgetPod), on success the Scheduled
+// event.
+func (s *schedAgent) bindingCycle(p *engine.Proc, pod, assumed *corev1.Pod, node string, claims []*corev1.PersistentVolumeClaim) {
+	if len(claims) > 0 {
+		if !s.preBindVolumes(p, pod, node, claims) {
+			s.cache.RemovePod(assumed)
+			delete(s.bound, pod.UID)
+			return
+		}
+		s.bindStep(pod, node)
+	}
 	if _, err := s.c.In(p).Bind(pod, node); err != nil {
 		s.cache.RemovePod(assumed)
 		delete(s.bound, pod.UID)

@@ -67,6 +67,12 @@ type Config struct {
 	// binder and a CSI provisioner (set when the manifests hold a
 	// StatefulSet: NeedsStatefulSets).
 	StatefulSets bool
+	// Volumes gives the cluster kind's default StorageClass "standard"
+	// (rancher.io/local-path, WaitForFirstConsumer) and runs what binds
+	// claims: the PV controller, the local-path provisioner and the
+	// scheduler's VolumeBinding informers (set when the manifests use
+	// PersistentVolumeClaims: NeedsVolumes).
+	Volumes bool
 	// ClusterCIDR and NodeCIDRMaskSize are node-ipam's --cluster-cidr and
 	// --node-cidr-mask-size (defaults: ClusterCIDRFor the node count, 24).
 	ClusterCIDR      string
@@ -159,6 +165,9 @@ func NewCluster(cfg Config) (*Cluster, error) {
 	api.Webhooks = cfg.Webhooks
 	c.api = api
 	seedBootstrap(api)
+	if cfg.Volumes {
+		api.Seed(defaultStorageClass())
+	}
 	if c.nodes, err = clusterNodes(cfg); err != nil {
 		return nil, err
 	}
@@ -231,6 +240,9 @@ func (c *Cluster) components() ([]Component, error) {
 	if c.cfg.Scheduler != nil {
 		c.sched.useProfile(*c.cfg.Scheduler, c.cfg.SchedulerSource)
 	}
+	if c.cfg.Volumes {
+		c.sched.enableVolumes()
+	}
 	comps := []Component{c.deploy, rs, c.slices, quota, sas, rootCA}
 	comps = append(comps, c.optionalControllers(kcm, saClient)...)
 	comps = append(comps, kcm, c.sched)
@@ -268,9 +280,7 @@ func (c *Cluster) components() ([]Component, error) {
 			comps = append(comps, heartbeat{c.kubelets[n.Name]})
 		}
 	}
-	if c.metrics != nil {
-		comps = append(comps, c.metrics)
-	}
+	comps = append(comps, c.addOns()...)
 	return append(comps, newDNSAgent(saClient("coredns", "coredns", trace.PhaseReady), rec, ClusterDomain)), nil
 }
 
@@ -292,6 +302,13 @@ func (c *Cluster) optionalControllers(kcm *informer.Factory, saClient func(name,
 	}
 	if c.cfg.StatefulSets {
 		comps = append(comps, controller.NewStatefulSet(kcm, saClient("statefulset-controller", "statefulset-controller", trace.PhaseController), eng, rec))
+	}
+	if c.cfg.Volumes {
+		// kube-controller-manager's client "persistent-volume-binder"; its
+		// events' source is "persistentvolume-controller".
+		pvc := saClient("persistent-volume-binder", "persistent-volume-binder", trace.PhaseController)
+		pvc.Component = "persistentvolume-controller"
+		comps = append(comps, controller.NewPVBinder(kcm, pvc, eng, rec))
 	}
 	return comps
 }

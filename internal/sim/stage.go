@@ -11,6 +11,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/sim/kubelet"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
@@ -132,6 +133,31 @@ func NeedsStatefulSets(objs []manifest.Object) bool {
 	for _, o := range objs {
 		if _, ok := o.Obj.(*appsv1.StatefulSet); ok {
 			return true
+		}
+	}
+	return false
+}
+
+// NeedsVolumes reports whether objs use PersistentVolumeClaims (a claim,
+// a StatefulSet's volumeClaimTemplates, a pod template's claim volume), for
+// Config.Volumes: the default StorageClass, the PV controller and the
+// provisioner exist only then, so the other traces keep their watches.
+func NeedsVolumes(objs []manifest.Object) bool {
+	for _, o := range objs {
+		switch x := o.Obj.(type) {
+		case *corev1.PersistentVolumeClaim:
+			return true
+		case *appsv1.StatefulSet:
+			if len(x.Spec.VolumeClaimTemplates) > 0 {
+				return true
+			}
+		}
+		if spec := podSpecOf(o.Obj); spec != nil {
+			for i := range spec.Volumes {
+				if spec.Volumes[i].PersistentVolumeClaim != nil {
+					return true
+				}
+			}
 		}
 	}
 	return false

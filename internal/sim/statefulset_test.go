@@ -19,7 +19,7 @@ func TestStatefulSetOrderedStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	objs := simtest.Parse(t, string(src))
-	c, err := NewCluster(Config{Seed: 1, Workers: 3, StatefulSets: NeedsStatefulSets(objs)})
+	c, err := NewCluster(Config{Seed: 1, Workers: 3, StatefulSets: NeedsStatefulSets(objs), Volumes: NeedsVolumes(objs)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -138,10 +138,17 @@ func Check(t *Task, objs []manifest.Object, files []string, o Options) (*Result,
 		deadline += actionFor
 	}
 	draining := t.Action != nil && t.Action.Drain != ""
+	loading := t.Action != nil && t.Action.Load != ""
+	var horizon time.Duration // a load runs through its curve and the scale-down window
+	if loading {
+		curve, _ := t.Action.curve() // validated with the task
+		horizon = curve.Horizon()
+		deadline += horizon
+	}
 	// A drain needs the disruption controller (PDB status for the
 	// eviction API) and the node lifecycle controller (the cordon's taint).
-	c, err := sim.NewCluster(sim.Config{Seed: o.Seed, Nodes: nodes, Deadline: deadline, Disruption: draining, Heartbeats: draining,
-		StatefulSets: sim.NeedsStatefulSets(append(slices.Clone(t.given), objs...))})
+	c, err := sim.NewCluster(sim.Config{Seed: o.Seed, Nodes: nodes, Deadline: deadline, Disruption: draining, Heartbeats: draining, Autoscaling: loading,
+		StatefulSets: sim.NeedsStatefulSets(append(slices.Clone(t.given), objs...)), Volumes: sim.NeedsVolumes(append(slices.Clone(t.given), objs...))})
 	if err != nil {
 		return nil, fmt.Errorf("task %s: %v", t.ID, err)
 	}
@@ -159,7 +166,12 @@ func Check(t *Task, objs []manifest.Object, files []string, o Options) (*Result,
 	if t.Action != nil {
 		h.on = true
 		res.Action, res.drain = act(scene, t.Action)
-		c.RunFor(settleFor + actionFor)
+		if loading {
+			// The HPA and metrics-server run on background timers.
+			c.RunThrough(settleFor + horizon)
+		} else {
+			c.RunFor(settleFor + actionFor)
+		}
 	}
 	res.Failed = c.Failed()
 	command := "k8sexplain task check " + t.ID + " " + strings.Join(files, " ")
@@ -172,6 +184,10 @@ func Check(t *Task, objs []manifest.Object, files []string, o Options) (*Result,
 		if g.History() {
 			if v, bad := h.first[g.ID]; bad {
 				cond.Pass, cond.At, cond.Finding = false, v.at-tr.Start, v.find
+			}
+		} else if g.Type == "peakReady" {
+			if f := h.peakFinding(g); f != nil {
+				cond.Pass, cond.Finding = false, f
 			}
 		} else if g.Type == "drained" {
 			if f := drained(res.drain); f != nil {
@@ -219,6 +235,9 @@ func play(c *story.Scene, a *Action) *Finding {
 	ns := a.Namespace
 	if ns == "" {
 		ns = "default"
+	}
+	if a.Load != "" {
+		return applyLoad(c, a, ns)
 	}
 	if a.SetImage != "" {
 		ref, change, _ := strings.Cut(a.SetImage, " ")

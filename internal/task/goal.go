@@ -75,6 +75,7 @@ var goalTypes = map[string]struct {
 	"drained":      {},
 	"minAvailable": {needs: []string{"selector", "min"}, history: true},
 	"maxPods":      {needs: []string{"selector", "max"}, history: true},
+	"peakReady":    {needs: []string{"selector", "min"}},
 	"oneVersion":   {needs: []string{"selector"}, history: true},
 }
 

@@ -19,6 +19,10 @@ type history struct {
 	pods  map[string]*corev1.Pod
 	goals []*Goal
 	first map[string]violation
+	// peaks are the peakReady goals and peak the most pods of each that
+	// were Ready at once while the history was on.
+	peaks []*Goal
+	peak  map[string]int
 }
 
 type violation struct {
@@ -27,10 +31,13 @@ type violation struct {
 }
 
 func newHistory(goals []Goal, now func() time.Duration) *history {
-	h := &history{now: now, pods: map[string]*corev1.Pod{}, first: map[string]violation{}}
+	h := &history{now: now, pods: map[string]*corev1.Pod{}, first: map[string]violation{}, peak: map[string]int{}}
 	for i := range goals {
 		if goals[i].History() {
 			h.goals = append(h.goals, &goals[i])
+		}
+		if goals[i].Type == "peakReady" {
+			h.peaks = append(h.peaks, &goals[i])
 		}
 	}
 	return h
@@ -50,6 +57,9 @@ func (h *history) commit(obj runtime.Object, deleted bool) {
 	}
 	if !h.on {
 		return
+	}
+	for _, g := range h.peaks {
+		h.peak[g.ID] = max(h.peak[g.ID], h.ready(g))
 	}
 	for _, g := range h.goals {
 		if _, seen := h.first[g.ID]; seen {
@@ -72,6 +82,26 @@ func (h *history) matching(g *Goal) []*corev1.Pod {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
+}
+
+// ready counts the goal's pods that are Ready and not being deleted.
+func (h *history) ready(g *Goal) int {
+	n := 0
+	for _, p := range h.matching(g) {
+		if p.DeletionTimestamp == nil && podReady(p) {
+			n++
+		}
+	}
+	return n
+}
+
+// peakFinding judges a peakReady goal at the end: enough pods were Ready
+// at some moment.
+func (h *history) peakFinding(g *Goal) *Finding {
+	if n := h.peak[g.ID]; n < g.Min {
+		return found("at most {1} pods of {2} Ready at once, fewer than {3}", n, g.Selector, g.Min)
+	}
+	return nil
 }
 
 func (h *history) judge(g *Goal) *Finding {

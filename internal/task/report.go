@@ -127,6 +127,11 @@ func actionText(a *Action, lang string) string {
 	if a.Drain != "" {
 		return msgf(lang, "`kubectl drain {1} --ignore-daemonsets --timeout 2m` after your objects are up", a.Drain)
 	}
+	if a.Load != "" {
+		curve, _ := a.curve() // validated with the task
+		every := curve.Every
+		return msgf(lang, "a CPU load of {1} (of the starting replicas' requests, a step every {2}) on Deployment {3} after your objects are up", a.Load, every, a.Target)
+	}
 	return msgf(lang, "the first Ready pod of {1} stops answering its {2} probe", a.Selector, a.Fail)
 }
 

@@ -67,6 +67,13 @@ type Action struct {
 	// Drain runs kubectl drain NODE --ignore-daemonsets (--timeout 2m),
 	// with the disruption controller keeping the budgets' status.
 	Drain string `yaml:"drain"`
+	// Load puts a CPU load curve ("300%,20%": percentages of the starting
+	// replicas' summed requests, one per Every, default 1m) on the pods
+	// of Deployment Target, as trace autoscale --cpu does, with the HPA
+	// controller and metrics-server running.
+	Load   string `yaml:"load"`
+	Every  string `yaml:"every"`
+	Target string `yaml:"target"`
 }
 
 // Wrong is a plausible wrong solution and the condition it must fail (a
@@ -190,13 +197,16 @@ func (t *Task) validate() error {
 	}
 	if a := t.Action; a != nil {
 		n := 0
-		for _, set := range []bool{a.SetImage != "", a.Fail != "", a.Drain != ""} {
+		for _, set := range []bool{a.SetImage != "", a.Fail != "", a.Drain != "", a.Load != ""} {
 			if set {
 				n++
 			}
 		}
 		if n != 1 {
-			return fmt.Errorf("action: want one of setImage, fail, drain")
+			return fmt.Errorf("action: want one of setImage, fail, drain, load")
+		}
+		if err := a.validateLoad(); err != nil {
+			return err
 		}
 		if a.Fail != "" && a.Fail != "liveness" && a.Fail != "readiness" {
 			return fmt.Errorf("action: fail %q: want liveness or readiness", a.Fail)

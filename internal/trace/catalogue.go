@@ -24,18 +24,18 @@ type Entry struct {
 // It is built on first use.
 var catalogue = l10n.LazyCatalog(func() (en, ru map[string]string) {
 	simEN, simRU := simEN(), simRU()
-	return flatten(merged(simEN, withLiveExplanations(liveEN(), simEN)), uiEN(), liveUIEN(), liveWordsEN(), prefixed("word.", wordsEN()), prefixed("word.", autoscaleWordsEN()), prefixed("word.", statefulSetWordsEN()), scaleEN(), prefixed("phrase.", phrasesEN())),
-		flatten(merged(simRU, withLiveExplanations(liveRU(), simRU)), uiRU(), liveUIRU(), liveWordsRU(), prefixed("word.", wordsRU()), prefixed("word.", autoscaleWordsRU()), prefixed("word.", statefulSetWordsRU()), scaleRU(), prefixed("phrase.", phrasesRU()))
+	return flatten(merged(simEN, withLiveExplanations(liveEN(), simEN)), uiEN(), liveUIEN(), liveWordsEN(), prefixed("word.", wordsEN()), prefixed("word.", autoscaleWordsEN()), prefixed("word.", statefulSetWordsEN()), scaleEN(), prefixed("phrase.", phrasesEN()), prefixed("phrase.", volumesPhrasesEN())),
+		flatten(merged(simRU, withLiveExplanations(liveRU(), simRU)), uiRU(), liveUIRU(), liveWordsRU(), prefixed("word.", wordsRU()), prefixed("word.", autoscaleWordsRU()), prefixed("word.", statefulSetWordsRU()), scaleRU(), prefixed("phrase.", phrasesRU()), prefixed("phrase.", volumesPhrasesRU()))
 })
 
 // simEN and simRU are the simulator's step kinds: the catalogue files'
 // and the scenarios' own (catalogue_autoscale.go, catalogue_statefulset.go,
-// catalogue_webhook.go, catalogue_static.go).
+// catalogue_webhook.go, catalogue_static.go, the volumes' and DNS hosts').
 func simEN() map[string]Entry {
-	return merged(merged(merged(catalogueEN(), autoscaleEN()), statefulSetEN()), merged(webhookEN(), staticEN()))
+	return merged(merged(merged(catalogueEN(), autoscaleEN()), statefulSetEN()), merged(merged(webhookEN(), staticEN()), merged(volumesEN(), dnsHostsEN())))
 }
 func simRU() map[string]Entry {
-	return merged(merged(merged(catalogueRU(), autoscaleRU()), statefulSetRU()), merged(webhookRU(), staticRU()))
+	return merged(merged(merged(catalogueRU(), autoscaleRU()), statefulSetRU()), merged(merged(webhookRU(), staticRU()), merged(volumesRU(), dnsHostsRU())))
 }
 
 // merged adds the entries of more to steps (a key in both is a bug).

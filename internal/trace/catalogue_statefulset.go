@@ -41,6 +41,8 @@ func statefulSetRU() map[string]Entry {
 func statefulSetWordsEN() map[string]string {
 	return map[string]string{
 		"sts.title":    "StatefulSet pods at the end: revision and claims",
+		"sts.node":     "node",
+		"sts.volume":   "claim status and volume",
 		"sts.pod":      "pod",
 		"sts.revision": "controller-revision-hash",
 		"sts.updated":  "update revision",
@@ -53,6 +55,8 @@ func statefulSetWordsEN() map[string]string {
 func statefulSetWordsRU() map[string]string {
 	return map[string]string{
 		"sts.title":    "Поды StatefulSet в конце: ревизия и claim'ы",
+		"sts.node":     "нода",
+		"sts.volume":   "статус claim'а и том",
 		"sts.pod":      "под",
 		"sts.revision": "controller-revision-hash",
 		"sts.updated":  "ревизия обновления",

@@ -27,7 +27,7 @@ const defaultTolerationSeconds int64 = 300
 func (s *Server) mutate(obj runtime.Object) ([]any, *Status) {
 	pod, ok := obj.(*corev1.Pod)
 	if !ok {
-		return nil, nil
+		return s.mutateStorage(obj), nil
 	}
 	var did []any
 	if set := s.limitRanger(pod); set != "" {

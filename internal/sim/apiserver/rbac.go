@@ -127,6 +127,21 @@ func bootstrapRoles() map[string][]rule {
 			r("", "pods", "get,list,watch"),
 			r("storage.k8s.io", "storageclasses", "get,list,watch"),
 		}, ev...),
+		// bootstrappolicy/policy.go: system:volume-scheduler, bound to
+		// kube-scheduler for its VolumeBinding plugin.
+		"system:volume-scheduler": {
+			r("", "persistentvolumes", "get,list,patch,update,watch"),
+			r("storage.k8s.io", "storageclasses", "get,list,watch"),
+			r("", "persistentvolumeclaims", "get,list,patch,update,watch"),
+		},
+		// rancher/local-path-provisioner deploy/local-path-storage.yaml:
+		// ClusterRole local-path-provisioner-role.
+		"local-path-provisioner-role": {
+			r("", "nodes,persistentvolumeclaims,configmaps,pods,pods/log", "get,list,watch"),
+			r("", "persistentvolumes", "get,list,watch,create,patch,update,delete"),
+			r("", "events", "create,patch"),
+			r("storage.k8s.io", "storageclasses", "get,list,watch"),
+		},
 		// metrics-server's ClusterRole system:metrics-server
 		// (kubernetes-sigs/metrics-server manifests/base/rbac.yaml).
 		"system:metrics-server": {
@@ -158,6 +173,8 @@ func bootstrapRBAC() *RBAC {
 		{name: "system:controller:horizontal-pod-autoscaler", role: "system:controller:horizontal-pod-autoscaler", users: []string{sa("horizontal-pod-autoscaler")}},
 		{name: "system:controller:statefulset-controller", role: "system:controller:statefulset-controller", users: []string{sa("statefulset-controller")}},
 		{name: "system:controller:persistent-volume-binder", role: "system:controller:persistent-volume-binder", users: []string{sa("persistent-volume-binder")}},
+		{name: "system:volume-scheduler", role: "system:volume-scheduler", users: []string{"system:kube-scheduler"}},
+		{name: "local-path-provisioner-bind", role: "local-path-provisioner-role", users: []string{"system:serviceaccount:local-path-storage:local-path-provisioner-service-account"}},
 		{name: "system:metrics-server", role: "system:metrics-server", users: []string{sa("metrics-server")}},
 		{name: "system:controller:node-controller", role: "system:controller:node-controller", users: []string{sa("node-controller")}},
 	}}

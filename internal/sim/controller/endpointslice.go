@@ -297,8 +297,8 @@ func (e *EndpointSlice) desiredSlice(k string, svc *corev1.Service, st *svcSlice
 	ready := 0
 	obj.Endpoints = make([]discoveryv1.Endpoint, 0, len(sel))
 	for _, m := range sel {
-		pe := st.endpoint(m.name, m.pod, svc)
-		obj.Endpoints = append(obj.Endpoints, pe.ep)
+		pe := st.endpoint(m.name, m.pod)
+		obj.Endpoints = append(obj.Endpoints, withHostname(pe.ep, svc, m.pod))
 		if *pe.ep.Conditions.Ready {
 			ready++
 		}
@@ -330,9 +330,21 @@ func (e *EndpointSlice) desiredSlice(k string, svc *corev1.Service, st *svcSlice
 	return obj
 }
 
+// withHostname is podToEndpoint's hostname: a pod whose spec.subdomain
+// names this Service (in its namespace) and that has a spec.hostname
+// publishes it on its endpoint, which gives it the DNS name
+// <hostname>.<service>.<namespace>.svc.<zone> (a StatefulSet's pods).
+func withHostname(ep discoveryv1.Endpoint, svc *corev1.Service, p *corev1.Pod) discoveryv1.Endpoint {
+	if p.Spec.Hostname != "" && p.Spec.Subdomain == svc.Name && p.Namespace == svc.Namespace {
+		h := p.Spec.Hostname
+		ep.Hostname = &h
+	}
+	return ep
+}
+
 // endpoint is podToEndpoint (reconciler's utils.go): the pod's entry,
 // reused while what it shows has not changed.
-func (st *svcSlices) endpoint(n string, p *corev1.Pod, svc *corev1.Service) *podEndpoint {
+func (st *svcSlices) endpoint(n string, p *corev1.Pod) *podEndpoint {
 	isReady := PodReady(p) && p.DeletionTimestamp == nil
 	serving := PodReady(p)
 	term := p.DeletionTimestamp != nil
@@ -345,12 +357,6 @@ func (st *svcSlices) endpoint(n string, p *corev1.Pod, svc *corev1.Service) *pod
 			NodeName:   &node,
 			TargetRef:  &corev1.ObjectReference{Kind: "Pod", Namespace: p.Namespace, Name: p.Name, UID: p.UID},
 		}}
-		// a pod with a hostname in the Service's subdomain (a StatefulSet's
-		// pods) is named by it (endpointslice utils.go podToEndpoint,
-		// ShouldSetHostname): the per-pod DNS record web-0.nginx.…
-		if p.Spec.Hostname != "" && p.Spec.Subdomain == svc.Name && p.Namespace == svc.Namespace {
-			pe.ep.Hostname = &p.Spec.Hostname
-		}
 		st.eps[n] = pe
 	}
 	return pe

@@ -39,10 +39,16 @@ func (k *Kubelet) podWorker(p *engine.Proc, ps *podState) {
 	} else if !k.rec.Full() {
 		k.step(trace.PhaseKubelet, "kubelet.admit", pod, "node", k.Node, "qos", string(QoSClass(pod)))
 	}
+	mounted := k.mountVolumes(p, ps) // claim volumes: Pending, then WaitForAttachAndMount (volumes.go)
+	if !k.alive(ps) {
+		return
+	}
 	if !k.rec.Full() { // arguments are built only for a kept step
 		k.criStep("RunPodSandbox", pod, "image", PauseImage)
 	}
-	k.pending(ps)
+	if !mounted {
+		k.pending(ps)
+	}
 	p.Sleep(k.sandboxTime(pod))
 	if !k.alive(ps) {
 		return

@@ -39,6 +39,7 @@ func InTree() Registry {
 		InterPodAffinityName:   {New: newInterPodAffinity, NewArgs: func() any { return &InterPodAffinityArgs{} }},
 		BalancedAllocationName: {New: newBalancedAllocation, NewArgs: func() any { return &BalancedAllocationArgs{} }},
 		ImageLocalityName:      {New: newImageLocality},
+		VolumeBindingName:      {New: newVolumeBinding},
 	}
 }
 
@@ -46,7 +47,7 @@ func InTree() Registry {
 // (volumes, queueing, preemption, binding, DRA, gang scheduling): a profile
 // may name them, and they do nothing here.
 var NotModelled = []string{
-	"SchedulingGates", "PrioritySort", "VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding", "VolumeZone",
+	"SchedulingGates", "PrioritySort", "VolumeRestrictions", "NodeVolumeLimits", "VolumeZone",
 	"DefaultPreemption", "DefaultBinder", "DynamicResources", "NodeDeclaredFeatures", "DeferredPodScheduling",
 	"GangScheduling", "TopologyPlacementGenerator", "PodGroupPodsCount",
 }
@@ -82,7 +83,7 @@ func DefaultMultiPoint() []PluginRef {
 		{Name: "SchedulingGates"}, {Name: "PrioritySort"}, {Name: NodeNameName}, {Name: NodeUnschedulableName},
 		{Name: TaintTolerationName, Weight: 3}, {Name: NodeAffinityName, Weight: 2}, {Name: NodePortsName},
 		{Name: NodeResourcesFitName, Weight: 1}, {Name: "VolumeRestrictions"}, {Name: "NodeVolumeLimits"},
-		{Name: "VolumeBinding"}, {Name: "VolumeZone"}, {Name: PodTopologySpreadName, Weight: 2},
+		{Name: VolumeBindingName}, {Name: "VolumeZone"}, {Name: PodTopologySpreadName, Weight: 2},
 		{Name: InterPodAffinityName, Weight: 2}, {Name: "DynamicResources", Weight: 2}, {Name: "DefaultPreemption"},
 		{Name: BalancedAllocationName, Weight: 1}, {Name: ImageLocalityName, Weight: 1}, {Name: "DefaultBinder"},
 	}

@@ -29,10 +29,10 @@ func pointNames(p Profile) (pre, filter, score string) {
 // reduced to the plugins modelled here.
 func TestDefaultProfile(t *testing.T) {
 	pre, filter, score := pointNames(DefaultProfile())
-	if want := "NodeAffinity NodePorts NodeResourcesFit PodTopologySpread InterPodAffinity"; pre != want {
+	if want := "NodeAffinity NodePorts NodeResourcesFit VolumeBinding PodTopologySpread InterPodAffinity"; pre != want {
 		t.Errorf("PreFilter %s\nwant      %s", pre, want)
 	}
-	if want := "NodeName NodeUnschedulable TaintToleration NodeAffinity NodePorts NodeResourcesFit PodTopologySpread InterPodAffinity"; filter != want {
+	if want := "NodeName NodeUnschedulable TaintToleration NodeAffinity NodePorts NodeResourcesFit VolumeBinding PodTopologySpread InterPodAffinity"; filter != want {
 		t.Errorf("Filter %s\nwant   %s", filter, want)
 	}
 	if want := "TaintToleration×3 NodeAffinity×2 NodeResourcesFit×1 PodTopologySpread×2 InterPodAffinity×2 NodeResourcesBalancedAllocation×1 ImageLocality×1"; score != want {
@@ -53,7 +53,7 @@ func TestNewProfile(t *testing.T) {
 	}{
 		{name: "disable a score plugin at score keeps its filter",
 			spec:   ProfileSpec{Score: PluginSet{Disabled: []string{PodTopologySpreadName}}},
-			filter: "NodeName NodeUnschedulable TaintToleration NodeAffinity NodePorts NodeResourcesFit PodTopologySpread InterPodAffinity",
+			filter: "NodeName NodeUnschedulable TaintToleration NodeAffinity NodePorts NodeResourcesFit VolumeBinding PodTopologySpread InterPodAffinity",
 			score:  "TaintToleration×3 NodeAffinity×2 NodeResourcesFit×1 InterPodAffinity×2 NodeResourcesBalancedAllocation×1 ImageLocality×1"},
 		{name: "multiPoint re-weights in place",
 			spec:  ProfileSpec{MultiPoint: PluginSet{Enabled: []PluginRef{{NodeResourcesFitName, 5}}}},
@@ -67,12 +67,12 @@ func TestNewProfile(t *testing.T) {
 		// score entry is met first).
 		{name: `"*" disables every default at the point`,
 			spec:  ProfileSpec{Score: PluginSet{Disabled: []string{"*"}, Enabled: []PluginRef{{ImageLocalityName, 0}, {TaintToleration{}.Name(), 0}}}},
-			pre:   "NodeAffinity NodePorts NodeResourcesFit PodTopologySpread InterPodAffinity",
+			pre:   "NodeAffinity NodePorts NodeResourcesFit VolumeBinding PodTopologySpread InterPodAffinity",
 			score: "ImageLocality×1 TaintToleration×1"},
 		{name: "multiPoint disabled removes a plugin everywhere",
 			spec:   ProfileSpec{MultiPoint: PluginSet{Disabled: []string{NodeAffinityName}}},
-			pre:    "NodePorts NodeResourcesFit PodTopologySpread InterPodAffinity",
-			filter: "NodeName NodeUnschedulable TaintToleration NodePorts NodeResourcesFit PodTopologySpread InterPodAffinity"},
+			pre:    "NodePorts NodeResourcesFit VolumeBinding PodTopologySpread InterPodAffinity",
+			filter: "NodeName NodeUnschedulable TaintToleration NodePorts NodeResourcesFit VolumeBinding PodTopologySpread InterPodAffinity"},
 		{name: "plugins not modelled are accepted",
 			spec:  ProfileSpec{MultiPoint: PluginSet{Disabled: []string{"VolumeBinding"}}, Filter: PluginSet{Enabled: []PluginRef{{"VolumeZone", 0}}}},
 			score: "TaintToleration×3 NodeAffinity×2 NodeResourcesFit×1 PodTopologySpread×2 InterPodAffinity×2 NodeResourcesBalancedAllocation×1 ImageLocality×1"},

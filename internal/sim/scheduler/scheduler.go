@@ -142,8 +142,12 @@ func (s *Scheduler) Schedule(pod *corev1.Pod, c *Cluster, rng *rand.Rand, spread
 	// PreFilter: a plugin that returns Skip is not called at Filter.
 	skip := s.buf.skipFilter[:0]
 	for _, pl := range s.profile.PreFilter {
-		if st := pl.PreFilter(&s.st, pod); st != nil && st.Code == Skip {
+		st := pl.PreFilter(&s.st, pod)
+		if st != nil && st.Code == Skip {
 			skip = append(skip, pl.Name())
+		} else if !st.IsSuccess() {
+			s.preFilterRejected(pod, nodes, st, pl.Name(), &res)
+			return res
 		}
 	}
 	s.buf.skipFilter = skip

@@ -1,6 +1,7 @@
 package story
 
 import (
+	"cmp"
 	"sort"
 	"strconv"
 	"strings"
@@ -8,13 +9,16 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/sim/controller"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 )
 
 // StatefulSetTable lists the set's pods at the end of the story by
 // ordinal: the revision each was made from (controller-revision-hash),
-// whether it is the update revision, and its claim.
+// whether it is the update revision, its node, and its claims with their
+// phase and volume (Bound to pvc-<uid> once provisioned, Pending without
+// Config.Volumes or when the claim cannot bind).
 func (c *Scene) StatefulSetTable(ns, name string) trace.KeyedTable {
-	t := trace.KeyedTable{Title: "sts.title", Left: true, Header: []string{"sts.pod", "sts.revision", "sts.updated", "sts.claims"}}
+	t := trace.KeyedTable{Title: "sts.title", Left: true, Header: []string{"sts.pod", "sts.revision", "sts.updated", "sts.node", "sts.claims", "sts.volume"}}
 	var set *appsv1.StatefulSet
 	for _, s := range c.StatefulSets() {
 		if s.Namespace == ns && s.Name == name {
@@ -23,6 +27,11 @@ func (c *Scene) StatefulSetTable(ns, name string) trace.KeyedTable {
 	}
 	if set == nil {
 		return t
+	}
+	claims := map[string]*corev1.PersistentVolumeClaim{}
+	for _, o := range c.Objects("persistentvolumeclaims") {
+		pvc := o.(*corev1.PersistentVolumeClaim)
+		claims[pvc.Namespace+"/"+pvc.Name] = pvc
 	}
 	type row struct {
 		ord   int
@@ -42,13 +51,23 @@ func (c *Scene) StatefulSetTable(ns, name string) trace.KeyedTable {
 		if p.Labels[controller.RevisionHashLabel] == set.Status.UpdateRevision {
 			updated = "sts.yes"
 		}
-		var claims []string
+		var names, volumes []string
 		for _, v := range p.Spec.Volumes {
-			if v.PersistentVolumeClaim != nil {
-				claims = append(claims, v.PersistentVolumeClaim.ClaimName)
+			if v.PersistentVolumeClaim == nil {
+				continue
 			}
+			names = append(names, v.PersistentVolumeClaim.ClaimName)
+			vol := "—"
+			if pvc := claims[p.Namespace+"/"+v.PersistentVolumeClaim.ClaimName]; pvc != nil {
+				vol = cmp.Or(string(pvc.Status.Phase), string(corev1.ClaimPending))
+				if pvc.Spec.VolumeName != "" {
+					vol += " " + pvc.Spec.VolumeName
+				}
+			}
+			volumes = append(volumes, vol)
 		}
-		rows = append(rows, row{ord, []string{p.Name, p.Labels[controller.RevisionHashLabel], updated, strings.Join(claims, ", ")}})
+		rows = append(rows, row{ord, []string{p.Name, p.Labels[controller.RevisionHashLabel], updated, cmp.Or(p.Spec.NodeName, "—"),
+			strings.Join(names, ", "), strings.Join(volumes, ", ")}})
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i].ord < rows[j].ord })
 	for _, r := range rows {

@@ -17,7 +17,7 @@ func TestExampleMostAllocated(t *testing.T) {
 	if strategy != "MostAllocated (cpu 1, memory 1)" || weights != "TaintToleration ×3, NodeAffinity ×2, NodeResourcesFit ×5, InterPodAffinity ×2, NodeResourcesBalancedAllocation ×1, ImageLocality ×1" {
 		t.Errorf("profile: %s; %s", strategy, weights)
 	}
-	if c.Profile.Name != "default-scheduler" || len(c.Profile.Filter) != 8 {
+	if c.Profile.Name != "default-scheduler" || len(c.Profile.Filter) != 9 {
 		t.Errorf("profile %q with %d filters", c.Profile.Name, len(c.Profile.Filter))
 	}
 }
