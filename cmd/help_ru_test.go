@@ -142,6 +142,18 @@ func TestRussianErrorsGolden(t *testing.T) {
 		{"--lang", "ru", "quorum", "--check-quorum=maybe"},
 		{"--lang", "ru", "grpc-skew", "--duration", "5"},
 		{"--lang", "ru", "--color", "blue", "version"},
+		// The commands' own messages (errorFormatRU).
+		{"--lang", "ru", "quiz", "--topic", "gardening"},
+		{"--lang", "ru", "task", "start", "nope"},
+		{"--lang", "ru", "quorum", "--partition", "5"},
+		{"--lang", "ru", "trace", "node-failure", "--node", "node-z"},
+		{"--lang", "ru", "trace", "rollout"},
+		{"--lang", "ru", "trace", "rollout", "--image", "x"},
+		{"--lang", "ru", "trace", "autoscale", "--cpu", "abc"},
+		{"--lang", "ru", "trace", "apply", "testdata/bad-yaml.yaml"},
+		{"--lang", "ru", "dnat", "--endpoints-file", "testdata/bad-endpoints.txt"},
+		{"--lang", "ru", "dnat", "--type", "ClusterIP", "--node-port", "30080"},
+		{"--lang", "ru", "grpc-skew", "--kill-pod", "--pods", "1"},
 	} {
 		_, errOut, code := run(t, "", args...)
 		if code == 0 || strings.Count(errOut, "\n") != 1 {
