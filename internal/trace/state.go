@@ -15,6 +15,8 @@ import (
 // StateKind is one kind the state view lists, with kubectl get's columns.
 type StateKind struct {
 	Kind string
+	// Title is the table's title; "" for Kind + "s" (Pods).
+	Title string
 	// Header is kubectl get's column header for the kind (-o wide's IP
 	// and NODE for pods); "AGE" is filled in by the printer from the
 	// object's creation time.
@@ -26,13 +28,26 @@ type StateKind struct {
 // v1.37: podColumnDefinitions, deploymentColumnDefinitions,
 // replicaSetColumnDefinitions, serviceColumnDefinitions,
 // endpointSliceColumnDefinitions, nodeColumnDefinitions).
+//
+// KubeProxy is no kind kubectl lists: it is what each simulated
+// kube-proxy has programmed for a service port (internal/sim/
+// stateview_proxy.go), one row a node and port, with no NAME or AGE.
 var StateKinds = []StateKind{
-	{"Deployment", []string{"NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"}},
-	{"ReplicaSet", []string{"NAME", "DESIRED", "CURRENT", "READY", "AGE"}},
-	{"Pod", []string{"NAME", "READY", "STATUS", "RESTARTS", "AGE", "IP", "NODE"}},
-	{"Service", []string{"NAME", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "AGE"}},
-	{"EndpointSlice", []string{"NAME", "ADDRESSTYPE", "PORTS", "ENDPOINTS", "AGE"}},
-	{"Node", []string{"NAME", "STATUS", "ROLES", "AGE", "VERSION"}},
+	{"Deployment", "", []string{"NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"}},
+	{"ReplicaSet", "", []string{"NAME", "DESIRED", "CURRENT", "READY", "AGE"}},
+	{"Pod", "", []string{"NAME", "READY", "STATUS", "RESTARTS", "AGE", "IP", "NODE"}},
+	{"Service", "", []string{"NAME", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "AGE"}},
+	{"EndpointSlice", "", []string{"NAME", "ADDRESSTYPE", "PORTS", "ENDPOINTS", "AGE"}},
+	{"KubeProxy", "kube-proxy (iptables)", []string{"NODE", "SERVICE", "CLUSTER-IP:PORT", "CHAIN", "KUBE-SEP"}},
+	{"Node", "", []string{"NAME", "STATUS", "ROLES", "AGE", "VERSION"}},
+}
+
+// TableTitle is the kind's table title.
+func (k StateKind) TableTitle() string {
+	if k.Title != "" {
+		return k.Title
+	}
+	return k.Kind + "s"
 }
 
 // ObjectChange is one committed change of a listed object.

@@ -69,7 +69,7 @@ func player(tr *trace.Trace, shown []trace.Step) *report.Player {
 	kind := map[string]int{}
 	for i, k := range trace.StateKinds {
 		kind[k.Kind] = i
-		p.Kinds = append(p.Kinds, report.PlayerKind{Kind: k.Kind, Title: k.Kind + "s", Header: k.Header})
+		p.Kinds = append(p.Kinds, report.PlayerKind{Kind: k.Kind, Title: k.TableTitle(), Header: k.Header})
 	}
 	for _, c := range tr.State.Changes {
 		p.Changes = append(p.Changes, report.PlayerChange{K: kind[c.Kind], N: c.Name, C: c.Cols, D: c.Deleted,
