@@ -21,7 +21,7 @@ import (
 
 // stateLogPlurals are the resources the state log lists, for a snapshot of
 // the store at the start of a story.
-var stateLogPlurals = []string{"deployments", "replicasets", "pods", "services", "endpointslices", "nodes"}
+var stateLogPlurals = []string{"deployments", "replicasets", "statefulsets", "pods", "services", "endpointslices", "nodes"}
 
 // startStateLog (re)starts the log with the store as it is now: every
 // listed object as a change belonging to the story's first step.
@@ -58,7 +58,7 @@ func (c *Cluster) logState(ev apiserver.Event) {
 // header order, NAME and AGE left empty; "" for a kind the log skips.
 // The cells follow kubectl's printers (kubernetes
 // pkg/printers/internalversion/printers.go, v1.37: printDeployment,
-// printReplicaSet, printPod, printService, printEndpointSlice, printNode).
+// printReplicaSet, printStatefulSet, printPod, printService, printEndpointSlice, printNode).
 func stateRow(obj runtime.Object) (string, []string) {
 	switch o := obj.(type) {
 	case *appsv1.Deployment:
@@ -74,6 +74,13 @@ func stateRow(obj runtime.Object) (string, []string) {
 			want = *o.Spec.Replicas
 		}
 		return "ReplicaSet", []string{"", itoa(want), itoa(o.Status.Replicas), itoa(o.Status.ReadyReplicas), ""}
+	case *appsv1.StatefulSet:
+		// printStatefulSet: READY is readyReplicas/spec.replicas.
+		want := int32(1)
+		if o.Spec.Replicas != nil {
+			want = *o.Spec.Replicas
+		}
+		return "StatefulSet", []string{"", fmt.Sprintf("%d/%d", o.Status.ReadyReplicas, want), ""}
 	case *corev1.Pod:
 		ready, total, status, restarts := podStatus(o)
 		return "Pod", []string{"", fmt.Sprintf("%d/%d", ready, total), status, strconv.Itoa(restarts), "",

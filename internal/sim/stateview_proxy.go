@@ -49,8 +49,7 @@ func ruleRow(node string, svc *corev1.Service, port corev1.ServicePort, sls []*d
 			chain = "DROP"
 		}
 	}
-	vip := svc.Spec.ClusterIP + ":" + strconv.Itoa(int(port.Port)) + "/" + sp.Protocol
-	return []string{node, sp.NameString(), vip, chain, sepSummary(eps)}
+	return []string{node, sp.NameString(), chain, sepSummary(eps)}
 }
 
 // sepSummary is the KUBE-SEP cell: how many endpoint chains, then the
@@ -67,7 +66,7 @@ func sepSummary(eps []kubeproxy.Endpoint) string {
 		}
 		s := ep.String()
 		if i < len(eps)-1 {
-			s += " " + kubeproxy.Probability(len(eps)-i)
+			s += " p=" + kubeproxy.Probability(len(eps)-i)
 		}
 		parts = append(parts, s)
 	}

@@ -27,7 +27,7 @@ func TestStateLogKubeProxyRows(t *testing.T) {
 			continue
 		}
 		rows[ch.Name] = ch.Cols
-		if ch.Cols[1] == "default/web:http" && ch.Cols[3] == "REJECT" {
+		if ch.Cols[1] == "default/web:http" && ch.Cols[2] == "REJECT" {
 			rejected = true
 		}
 	}
@@ -61,7 +61,7 @@ func TestStateLogKubeProxyRows(t *testing.T) {
 			continue
 		}
 		eps := want.UsableEndpoints()
-		if row[0] != node || row[3] != want.SVCChain() || !strings.HasPrefix(row[4], "3 KUBE-SEP: "+eps[0].String()+" 0.3333333333, "+eps[1].String()+" 0.5000000000, "+eps[2].String()) {
+		if row[0] != node || row[2] != want.SVCChain() || !strings.HasPrefix(row[3], "3 KUBE-SEP: "+eps[0].String()+" p=0.3333333333, "+eps[1].String()+" p=0.5000000000, "+eps[2].String()) {
 			t.Errorf("%s: row %q, want chain %s and endpoints %v", node, row, want.SVCChain(), eps)
 		}
 	}

@@ -26,7 +26,7 @@ type StateKind struct {
 // StateKinds are the kinds shown, in the order they are printed. Headers:
 // kubectl's printers (kubernetes pkg/printers/internalversion/printers.go,
 // v1.37: podColumnDefinitions, deploymentColumnDefinitions,
-// replicaSetColumnDefinitions, serviceColumnDefinitions,
+// replicaSetColumnDefinitions, statefulSetColumnDefinitions, serviceColumnDefinitions,
 // endpointSliceColumnDefinitions, nodeColumnDefinitions).
 //
 // KubeProxy is no kind kubectl lists: it is what each simulated
@@ -35,10 +35,11 @@ type StateKind struct {
 var StateKinds = []StateKind{
 	{"Deployment", "", []string{"NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"}},
 	{"ReplicaSet", "", []string{"NAME", "DESIRED", "CURRENT", "READY", "AGE"}},
+	{"StatefulSet", "", []string{"NAME", "READY", "AGE"}},
 	{"Pod", "", []string{"NAME", "READY", "STATUS", "RESTARTS", "AGE", "IP", "NODE"}},
 	{"Service", "", []string{"NAME", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "AGE"}},
 	{"EndpointSlice", "", []string{"NAME", "ADDRESSTYPE", "PORTS", "ENDPOINTS", "AGE"}},
-	{"KubeProxy", "kube-proxy (iptables)", []string{"NODE", "SERVICE", "CLUSTER-IP:PORT", "CHAIN", "KUBE-SEP"}},
+	{"KubeProxy", "kube-proxy (iptables)", []string{"NODE", "SERVICE", "CHAIN", "KUBE-SEP"}},
 	{"Node", "", []string{"NAME", "STATUS", "ROLES", "AGE", "VERSION"}},
 }
 
