@@ -136,6 +136,8 @@ function draw(){
     html+='<h4>'+esc(kd.title)+' ('+list.length+')</h4><div class="tw"><table><thead><tr>'+kd.header.map(function(h){return'<th>'+esc(h)+'</th>'}).join('')+'</tr></thead><tbody>';
     shown.forEach(function(r){html+='<tr'+(r.gone?' class="gone"':r.hl?' class="hl"':'')+'>'+kd.header.map(function(h,j){
       var v=h==='NAME'?r.c.n:h==='AGE'?age(st.t-r.c.a):(r.c.c?r.c.c[j]:'');
+      // printPod's RESTARTS: "3 (20s ago)" from the last restart's finishedAt.
+      if(h==='RESTARTS'&&r.c.r!=null&&v!=='0')v+=' ('+age(st.t-r.c.r)+' ago)';
       // A long cell of words (kube-proxy's KUBE-SEP list) wraps at its spaces instead of widening the table.
       return'<td'+(String(v).length>40?' class="wrap"':'')+'>'+esc(v)+'</td>'}).join('')+'</tr>'});
     html+='</tbody></table></div>';

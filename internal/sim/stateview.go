@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
@@ -48,6 +49,11 @@ func (c *Cluster) logState(ev apiserver.Event) {
 	}
 	ch := trace.ObjectChange{Seq: c.rec.Seq(), At: c.eng.Now(), Kind: kind, Name: name, Deleted: ev.Type == apiserver.Deleted,
 		Created: m.GetCreationTimestamp().Sub(apiserver.Epoch)}
+	if p, ok := ev.Obj.(*corev1.Pod); ok {
+		if last := podLastRestart(p); !last.IsZero() {
+			ch.Restarted = last.Sub(apiserver.Epoch)
+		}
+	}
 	if !ch.Deleted {
 		ch.Cols = cols
 	}
@@ -115,7 +121,8 @@ func orNone(s string) string {
 // terminated reason; Terminating once the pod has a deletionTimestamp and
 // is not finished (Unknown when the node controller marked it NodeLost).
 // Sidecars (restartable init containers) count in READY. RESTARTS is the
-// count alone: kubectl's "(5s ago)" needs the restart's time at print time.
+// count; the "(5s ago)" kubectl adds is the printer's, from
+// podLastRestart's time.
 func podStatus(p *corev1.Pod) (ready, total int, reason string, restarts int) {
 	reason = string(p.Status.Phase)
 	if p.Status.Reason != "" {
@@ -220,6 +227,36 @@ func containersStatus(p *corev1.Pod, reason string) (string, int, int) {
 		}
 	}
 	return reason, ready, restarts
+}
+
+// podLastRestart is the latest lastState.terminated.finishedAt among the
+// containers RESTARTS counts (printPod's lastRestartDate): the init
+// containers while the pod initializes, else the sidecars and the app
+// containers; zero when none restarted.
+func podLastRestart(p *corev1.Pod) time.Time {
+	sidecar := map[string]bool{}
+	for _, c := range p.Spec.InitContainers {
+		sidecar[c.Name] = c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways
+	}
+	_, initializing, _, _, _ := initStatus(p, sidecar)
+	var last time.Time
+	later := func(cs corev1.ContainerStatus) {
+		if t := cs.LastTerminationState.Terminated; t != nil && t.FinishedAt.Time.After(last) {
+			last = t.FinishedAt.Time
+		}
+	}
+	app := !initializing || podCondition(p, corev1.PodInitialized)
+	for _, cs := range p.Status.InitContainerStatuses {
+		if !app || sidecar[cs.Name] {
+			later(cs)
+		}
+	}
+	if app {
+		for _, cs := range p.Status.ContainerStatuses {
+			later(cs)
+		}
+	}
+	return last
 }
 
 // podCondition reports whether the pod's condition t is True.

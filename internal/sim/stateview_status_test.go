@@ -3,6 +3,9 @@ package sim
 import (
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -149,5 +152,32 @@ func TestStateLogPodStatusSequence(t *testing.T) {
 		if got != "Pending → Init:0/2 → Init:1/2 → Running" {
 			t.Errorf("%s: %s", name, got)
 		}
+	}
+}
+
+// RESTARTS' "(5s ago)" reads the last restart's finishedAt among the
+// containers printPod counts: the app containers (and sidecars) once the
+// pod is initialized, the init containers while it initializes.
+func TestPodLastRestart(t *testing.T) {
+	at := func(s int) metav1.Time { return metav1.NewTime(apiserver.Epoch.Add(time.Duration(s) * time.Second)) }
+	last := func(s int) corev1.ContainerState {
+		return corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 2, Reason: "Error", FinishedAt: at(s)}}
+	}
+	app := corev1.Pod{Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "a"}, {Name: "b"}}},
+		Status: corev1.PodStatus{Phase: corev1.PodRunning, ContainerStatuses: []corev1.ContainerStatus{
+			{Name: "a", RestartCount: 1, LastTerminationState: last(10)}, {Name: "b", RestartCount: 2, LastTerminationState: last(25)}}}}
+	if got := podLastRestart(&app); !got.Equal(at(25).Time) {
+		t.Errorf("app containers: %v, want the later finishedAt (25 s)", got)
+	}
+	initing := corev1.Pod{Spec: corev1.PodSpec{InitContainers: []corev1.Container{{Name: "init"}}, Containers: []corev1.Container{{Name: "a"}}},
+		Status: corev1.PodStatus{Phase: corev1.PodPending,
+			InitContainerStatuses: []corev1.ContainerStatus{{Name: "init", RestartCount: 1, LastTerminationState: last(7),
+				State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "CrashLoopBackOff"}}}},
+			ContainerStatuses: []corev1.ContainerStatus{{Name: "a", LastTerminationState: last(30)}}}}
+	if got := podLastRestart(&initing); !got.Equal(at(7).Time) {
+		t.Errorf("initializing: %v, want the init container's finishedAt (7 s)", got)
+	}
+	if got := podLastRestart(&corev1.Pod{}); !got.IsZero() {
+		t.Errorf("no restart: %v", got)
 	}
 }

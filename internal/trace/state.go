@@ -64,6 +64,9 @@ type ObjectChange struct {
 	// left empty (the printer fills them).
 	Cols    []string
 	Created time.Duration // virtual creation time (for AGE)
+	// Restarted is a pod's last container restart (the finishedAt kubectl
+	// reads for RESTARTS' "(5s ago)"), virtual time; 0 for none.
+	Restarted time.Duration
 }
 
 // StateLog is the changes of one run, bounded: past Limit changes more are
@@ -94,6 +97,7 @@ type ObjectRow struct {
 	Kind, Name string
 	Cols       []string
 	Created    time.Duration
+	Restarted  time.Duration
 	// Changed says the row changed in the window asked for (a step's own
 	// changes); Gone says the object was deleted in it.
 	Changed, Gone bool
@@ -121,7 +125,7 @@ func (l *StateLog) Upto(n, from int) []ObjectRow {
 			delete(rows, k)
 			continue
 		}
-		rows[k] = &ObjectRow{Kind: c.Kind, Name: c.Name, Cols: c.Cols, Created: c.Created, Changed: i >= from}
+		rows[k] = &ObjectRow{Kind: c.Kind, Name: c.Name, Cols: c.Cols, Created: c.Created, Restarted: c.Restarted, Changed: i >= from}
 	}
 	order := map[string]int{}
 	for i, k := range StateKinds {

@@ -78,8 +78,12 @@ func player(tr *trace.Trace, shown []trace.Step) *report.Player {
 		p.Kinds = append(p.Kinds, report.PlayerKind{Kind: k.Kind, Title: k.TableTitle(), Header: k.Header})
 	}
 	for _, c := range tr.State.Changes {
-		p.Changes = append(p.Changes, report.PlayerChange{K: kind[c.Kind], N: c.Name, C: c.Cols, D: c.Deleted,
-			A: (c.Created - tr.Start).Milliseconds()})
+		pc := report.PlayerChange{K: kind[c.Kind], N: c.Name, C: c.Cols, D: c.Deleted, A: (c.Created - tr.Start).Milliseconds()}
+		if c.Restarted != 0 {
+			r := (c.Restarted - tr.Start).Milliseconds()
+			pc.R = &r
+		}
+		p.Changes = append(p.Changes, pc)
 	}
 	// The step shown just before each one in time: its changes end where
 	// this step's begin.

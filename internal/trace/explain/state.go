@@ -91,6 +91,9 @@ func StateAt(tr *trace.Trace, o Options, at string) (*report.Doc, error) {
 					cells = append(cells, name)
 				case h == "AGE":
 					cells = append(cells, duration.HumanDuration(now-r.Created)) // kubectl's AGE
+				case h == "RESTARTS" && r.Restarted != 0 && i < len(r.Cols) && r.Cols[i] != "0":
+					// printPod: "%d (%s ago)" from the last restart's finishedAt.
+					cells = append(cells, r.Cols[i]+" ("+duration.HumanDuration(now-r.Restarted)+" ago)")
 				case i < len(r.Cols):
 					cells = append(cells, r.Cols[i])
 				}
