@@ -46,7 +46,7 @@ func TestUsageAndBoundsExitCodes(t *testing.T) {
 	ipv6 := write(t, "nodes.yaml", "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nspec: {podCIDR: \"fd00:10:244:1::/64\"}\n"+
 		"status: {capacity: {cpu: \"4\", memory: 8Gi, pods: \"110\"}}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: nginx}]}\n")
 	seedABC := write(t, "config.yaml", "seed: abc\n")
-	unknownKey := write(t, "config.yaml", "lang: ru\nlnag: en\n")
+	unknownKey := write(t, "config.yaml", "lang: en\nlnag: ru\n")
 	unknownSub := write(t, "config.yaml", "quiz:\n  state_dir: /tmp\n")
 	for _, tc := range []struct {
 		args []string

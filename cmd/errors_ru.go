@@ -1,13 +1,18 @@
 package cmd
 
 import (
+	"errors"
+	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/k8sexplain/k8sexplain/internal/exitcode"
 )
 
-// errorRU translates the one-line errors shared by every command (cobra's
-// and pflag's parsing errors, the global flags', the prefixes Execute adds)
-// under --lang ru. Each entry is a whole message in English, as the code
+// errorRU translates, under --lang ru, the one-line errors that carry no
+// format of their own (cobra's and pflag's parsing errors, messages of
+// other packages, the prefixes Execute adds); the commands' own messages
+// come from errorFormatRU (russianError). Each entry is a whole message in English, as the code
 // (or cobra v1.10 / pflag v1.0 — command.go, args.go, flag.go) writes it,
 // and its Russian; a message no entry matches stays English. Command
 // names, flags and values stay as typed.
@@ -43,6 +48,13 @@ var errorRU = []struct {
 	{regexp.MustCompile(`^invalid (--[\w-]+) (\S+): want ([\w-]+), ([\w-]+) or ([\w-]+)$`), `недопустимое значение $1 $2: нужно $3, $4 или $5`},
 	{regexp.MustCompile(`^invalid (--[\w-]+) (\S+): want ([\w-]+) or ([\w-]+)$`), `недопустимое значение $1 $2: нужно $3 или $4`},
 	{regexp.MustCompile(`^(.*): no such file or directory$`), `$1: нет такого файла или каталога`},
+	// Messages of other packages the commands pass on: the manifest
+	// reader's framing (internal/manifest/parse.go; the YAML library's own
+	// words stay), the stories' load curve (internal/sim/story/autoscale.go)
+	// and a scene's node (scenario.go).
+	{regexp.MustCompile(`^not valid YAML: (.*)$`), `некорректный YAML: $1`},
+	{regexp.MustCompile(`^load (".*"): want a percentage from 0% to 10000%, e\.g\. 150%$`), `нагрузка $1: нужен процент от 0 % до 10 000 %, например 150 %`},
+	{regexp.MustCompile(`^node (".*") is not in the cluster \(nodes: (.*)\)$`), `ноды $1 нет в кластере (ноды: $2)`},
 }
 
 // errorPrefixRU are the prefixes Execute puts before a message.
@@ -73,3 +85,51 @@ func translateError(msg string) string {
 }
 
 var seeHelp = regexp.MustCompile(`\(see (\S+(?: \S+)*?) --help\)$`)
+
+// russianError is err's message under --lang ru. A message one of
+// exitcode's ...f constructors made (and nothing wrapped with more text)
+// is said again from its format's entry in errorFormatRU, its error
+// arguments in Russian the same way; a format with no prose of its own
+// ("%v", "--answers: %v") keeps its text and translates only its
+// arguments. Anything else goes through errorRU's whole-message table.
+func russianError(err error) string {
+	var e *exitcode.Error
+	if errors.As(err, &e) && e.Format != "" && e.Error() == err.Error() {
+		ru, ok := errorFormatRU[e.Format]
+		if !ok && !hasProse(e.Format) {
+			ru, ok = e.Format, true
+		}
+		if ok {
+			passthrough := !hasProse(e.Format)
+			args := make([]any, len(e.Args))
+			for i, a := range e.Args {
+				args[i] = a
+				switch v := a.(type) {
+				case error:
+					args[i] = russianError(v)
+				case string:
+					if passthrough { // "%s:%d: %s": the message is the argument
+						args[i] = translateError(v)
+					}
+				}
+			}
+			msg := fmt.Sprintf(strings.ReplaceAll(ru, "%w", "%v"), args...)
+			return seeHelp.ReplaceAllString(msg, "(см. $1 --help)")
+		}
+	}
+	return translateError(err.Error())
+}
+
+var (
+	formatVerb  = regexp.MustCompile(`%[-+# 0-9.\[\]]*[a-zA-Z%]`)
+	flagOrQuote = regexp.MustCompile("--[\\w-]+|\"[^\"]*\"|`[^`]*`")
+	proseWord   = regexp.MustCompile(`[A-Za-z]{2,}`)
+)
+
+// hasProse reports whether a format has words of its own, outside its
+// verbs, flag names and quoted values: then it needs a Russian entry.
+func hasProse(format string) bool {
+	s := formatVerb.ReplaceAllString(format, "")
+	s = flagOrQuote.ReplaceAllString(s, "")
+	return proseWord.MatchString(s)
+}

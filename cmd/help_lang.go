@@ -128,7 +128,7 @@ func helpKey(c *cobra.Command) string {
 
 // localizeHelp puts the Russian help of helpRU and flagRU into the tree:
 // --help, man pages and completion descriptions all read it from there.
-// A text with no Russian entry stays English (helpRUPending).
+// TestEveryCommandHasRussianHelp sees that every text has one.
 func localizeHelp(root *cobra.Command) {
 	root.SetUsageTemplate(usageTemplateRU)
 	if root.Annotations == nil {
@@ -163,18 +163,24 @@ func localizeHelp(root *cobra.Command) {
 
 func localizeFlags(key string, c *cobra.Command, fs *pflag.FlagSet) {
 	fs.VisitAll(func(fl *pflag.Flag) {
-		if u := flagUsageRU(key, c, fl.Name); u != "" {
+		if u := flagUsageRU(key, c.Name(), fl.Name, fl.Usage); u != "" {
 			fl.Usage = u
 		}
 	})
 }
 
-// flagUsageRU is a flag's Russian usage, "" when there is none.
-func flagUsageRU(key string, c *cobra.Command, name string) string {
+// flagUsageRU is the Russian usage of flag name of the command at key
+// (named cmdName), whose English usage is english; "" when there is none.
+// A command's own entry comes first, then the one its English text shares
+// with other commands, then a global flag's.
+func flagUsageRU(key, cmdName, name, english string) string {
 	if name == "help" {
-		return "справка по " + c.Name()
+		return "справка по " + cmdName
 	}
 	if u := flagRU[strings.TrimSpace(key+" --"+name)]; u != "" {
+		return u
+	}
+	if u := flagRUShared[english]; u != "" {
 		return u
 	}
 	return flagRU["--"+name]

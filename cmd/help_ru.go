@@ -7,10 +7,10 @@ package cmd
 // (docs/glossary.md).
 //
 // Adding a command is one entry in helpRU (keyed by its path without
-// "k8sexplain", "" for the root) and one in flagRU for each new flag
-// whose generic entry does not fit. TestEveryCommandHasRussianHelp fails
-// when a command or a flag has no Russian text and is not listed in
-// helpRUPending.
+// "k8sexplain", "" for the root) and, for each new flag, one in flagRU
+// (help_ru_flags.go) unless its English usage already has one.
+// TestEveryCommandHasRussianHelp fails when a command, its description or
+// a flag has no Russian text.
 
 // helpRUText is a command's help in Russian. Example may be empty when
 // the English one has no prose (command lines only): it is then kept.
@@ -33,17 +33,114 @@ var helpRU = map[string]helpRUText{
 ошибка, 4 — ошибка окружения (диск заполнен, каталог состояния только для чтения, в stdout нельзя
 писать, stdin закрыт), 130 — прервано.`,
 	},
-	"version":    {Short: "Показать версию k8sexplain"},
-	"completion": {Short: "Создать скрипт автодополнения для указанной оболочки"},
+	"version": {Short: "Показать версию k8sexplain"},
+	"completion": {Short: "Создать скрипт автодополнения для указанной оболочки",
+		Long: `Создаёт скрипт автодополнения k8sexplain для указанной оболочки.
+Как подключить созданный скрипт, сказано в справке каждой подкоманды.`},
 	"help": {Short: "Справка по любой команде", Long: `help показывает справку по любой команде.
 Наберите k8sexplain help [путь к команде], чтобы увидеть её полностью.`},
-	"completion bash":       {Short: "Создать скрипт автодополнения для bash"},
-	"completion fish":       {Short: "Создать скрипт автодополнения для fish"},
-	"completion powershell": {Short: "Создать скрипт автодополнения для powershell"},
-	"completion zsh":        {Short: "Создать скрипт автодополнения для zsh"},
-	"man":                   {Short: "Записать в каталог DIR man-страницу (раздел 1) для каждой команды"},
+	// The completion commands' Long texts are cobra's (completions.go,
+	// cobra v1.10), said in Russian.
+	"completion bash": {Short: "Создать скрипт автодополнения для bash",
+		Long: `Создаёт скрипт автодополнения для оболочки bash.
+
+Скрипту нужен пакет bash-completion. Если он ещё не установлен, его можно
+поставить менеджером пакетов вашей ОС.
+
+Чтобы включить автодополнение в текущем сеансе оболочки:
+
+	source <(k8sexplain completion bash)
+
+Чтобы включить его во всех новых сеансах, выполните один раз:
+
+#### Linux:
+
+	k8sexplain completion bash > /etc/bash_completion.d/k8sexplain
+
+#### macOS:
+
+	k8sexplain completion bash > $(brew --prefix)/etc/bash_completion.d/k8sexplain
+
+Настройка подействует в новом сеансе оболочки.`},
+	"completion fish": {Short: "Создать скрипт автодополнения для fish",
+		Long: `Создаёт скрипт автодополнения для оболочки fish.
+
+Чтобы включить автодополнение в текущем сеансе оболочки:
+
+	k8sexplain completion fish | source
+
+Чтобы включить его во всех новых сеансах, выполните один раз:
+
+	k8sexplain completion fish > ~/.config/fish/completions/k8sexplain.fish
+
+Настройка подействует в новом сеансе оболочки.`},
+	"completion powershell": {Short: "Создать скрипт автодополнения для powershell",
+		Long: `Создаёт скрипт автодополнения для powershell.
+
+Чтобы включить автодополнение в текущем сеансе оболочки:
+
+	k8sexplain completion powershell | Out-String | Invoke-Expression
+
+Чтобы включить его во всех новых сеансах, добавьте вывод этой команды
+в свой профиль powershell.`},
+	"completion zsh": {Short: "Создать скрипт автодополнения для zsh",
+		Long: `Создаёт скрипт автодополнения для оболочки zsh.
+
+Если автодополнение в вашей оболочке ещё не включено, его нужно
+включить. Для этого достаточно один раз выполнить:
+
+	echo "autoload -U compinit; compinit" >> ~/.zshrc
+
+Чтобы включить автодополнение в текущем сеансе оболочки:
+
+	source <(k8sexplain completion zsh)
+
+Чтобы включить его во всех новых сеансах, выполните один раз:
+
+#### Linux:
+
+	k8sexplain completion zsh > "${fpath[1]}/_k8sexplain"
+
+#### macOS:
+
+	k8sexplain completion zsh > $(brew --prefix)/share/zsh/site-functions/_k8sexplain
+
+Настройка подействует в новом сеансе оболочки.`},
+	"man": {Short: "Записать в каталог DIR man-страницу (раздел 1) для каждой команды",
+		Long: `Записывает k8sexplain.1, k8sexplain-trace.1, k8sexplain-trace-apply.1 … из того же текста, что и
+--help (собственным генератором man(7) в k8sexplain). Дата в них — SOURCE_DATE_EPOCH, если переменная
+задана, иначе постоянная, поэтому два запуска дают одинаковые файлы.`},
 	"environment": {
 		Short: "Переменные окружения, которые меняют поведение k8sexplain",
+		Long: `k8sexplain читает эти переменные окружения.
+
+K8SEXPLAIN_<ФЛАГ>: значение глобального флага, когда его не задаёт командная строка; имя флага
+в верхнем регистре, - и . заменены на _ (K8SEXPLAIN_LANG=ru, K8SEXPLAIN_FORMAT=markdown,
+K8SEXPLAIN_COLOR=never, K8SEXPLAIN_SEED=7, K8SEXPLAIN_VERBOSE=true). Так же работает ключ файла
+конфигурации (quiz.state-dir — это K8SEXPLAIN_QUIZ_STATE_DIR). Порядок: флаг, окружение, файл
+конфигурации, значение по умолчанию.
+
+XDG_CONFIG_HOME: файл конфигурации — $XDG_CONFIG_HOME/k8sexplain/config.yaml, иначе
+~/.config/k8sexplain/config.yaml (HOME).
+
+NO_COLOR: любое непустое значение отключает цвет при --color auto (no-color.org); явный
+--color always всё равно раскрашивает вывод.
+
+TERM: TERM=dumb отключает цвет при --color auto.
+
+K8SEXPLAIN_PAGER, PAGER: программа постраничного просмотра длинного вывода в терминале, в этом
+порядке; less -FRX, если не задана ни одна. Пустая K8SEXPLAIN_PAGER или «cat» отключает постраничный
+просмотр. Вывод в канал или файл никогда не листается, как и вывод, который помещается на экране
+(по его высоте, иначе по LINES).
+
+COLUMNS: ширина, по которой переносится текстовый вывод в терминале, если терминал её не сообщает.
+Вывод в канал или файл по ширине терминала не переносится.
+
+SOURCE_DATE_EPOCH: дата, которую k8sexplain man пишет в man-страницы (воспроизводимые сборки).
+
+GOMEMLIMIT: мягкий предел памяти среды выполнения Go. Если переменная не задана, команды trace
+работают с пределом 1900MiB, и самый большой кластер (5 000 нод, 150 000 подов) укладывается в 2 GiB
+памяти; задайте её, чтобы выбрать другой предел (GOMEMLIMIT=off — без предела).`,
 	},
 	"trace": {
 		Short: "Что кластер делает шаг за шагом, по детерминированной симуляции",
@@ -68,7 +165,21 @@ var helpRU = map[string]helpRUText{
   helm template ./chart | k8sexplain trace apply -
   k8sexplain trace apply app.yaml --kubeconfig ~/.kube/config --compare   # ваш кластер рядом с симуляцией`,
 	},
-	"trace autoscale": {Short: "HorizontalPodAutoscaler под кривой нагрузки: метрики, формула числа реплик, окна и политики, каждая синхронизация"},
+	"trace autoscale": {Short: "HorizontalPodAutoscaler под кривой нагрузки: метрики, формула числа реплик, окна и политики, каждая синхронизация",
+		Long: `Применяет манифесты, ждёт, пока все поды станут Ready, создаёт HorizontalPodAutoscaler (autoscaling/v2)
+так, как его создал бы ` + "`kubectl autoscale deployment NAME --min --max --cpu`" + ` (если в манифестах его
+нет), и задаёт подам деплоймента кривую нагрузки на CPU. metrics-server снимает метрики каждые 15 с;
+контроллер HPA синхронизируется каждые 15 с (--horizontal-pod-autoscaler-sync-period): читает
+подресурс scale цели и CPU подов из API метрик ресурсов, вычисляет
+desiredReplicas = ceil(currentReplicas × currentUtilization / target) с порогом 0,1 (tolerance) и
+правилами для неготовых подов и подов без метрик, применяет behavior из v2 (вверх — наибольшее из
+100 % и 4 подов за 15 с; вниз — окно стабилизации 300 с, затем 100 % за 15 с) и границы min/max и
+записывает scale (PUT). Deployment масштабирует свой ReplicaSet без последовательного обновления.
+Таблица показывает каждую синхронизацию.
+
+Нагрузка — процент от суммы запросов CPU начальных реплик; она делится поровну между готовыми
+подами (сервис отправляет им трафик) и не превышает лимит CPU каждого пода.`,
+	},
 	"trace crash": {Short: "Контейнер падает: перезапускается только он, с задержками CrashLoopBackOff, а IP пода остаётся (pause)",
 		Long: `Применяет манифесты (файлы аргументами или через -f, как у trace apply; по умолчанию examples/app.yaml),
 ждёт, пока все поды станут Ready, затем роняет контейнер одного пода и показывает ответ kubelet: паника
@@ -165,7 +276,22 @@ kubernetes.io/config.mirror и нодой в роли владельца-кон�
 		Example: `  k8sexplain trace static-pod                          # examples/static-pod.yaml на node-a
   k8sexplain trace static-pod examples/static-pod.yaml --node node-b -f examples/init.yaml`,
 	},
-	"trace watch": {Short: "Контроллеры, которые делают LIST в цикле, против информеров, которые делают LIST один раз и затем WATCH: нагрузка на API-сервер"},
+	"trace watch": {Short: "Контроллеры, которые делают LIST в цикле, против информеров, которые делают LIST один раз и затем WATCH: нагрузка на API-сервер",
+		Long: `Разыгрывает три устройства одних и тех же контроллеров на симулированном кластере в течение виртуальной
+минуты: цикл, который делает LIST всех подов и нод и засыпает на --poll-interval, информеры client-go
+(Reflector, который один раз делает LIST с resourceVersion=0, а затем WATCH) и информеры на потоковом
+списке (streaming list), как по умолчанию в v1.37 (один WATCH с sendInitialEvents=true вместо первого
+LIST). Печатает число запросов в секунду, байты, которые сериализует API-сервер (измерены по JSON
+объектов Pod и Node из k8s.io/api, построенных так же, как их строит симулятор), память, которую
+API-сервер держит под ответы LIST, ограничение частоты запросов на стороне клиента (QPS 5 / burst 10
+у client-go) и то, через сколько после изменения пода каждое устройство это замечает.`,
+		Example: `  k8sexplain trace watch                                   # 50 контроллеров, 10 000 подов, 500 нод
+  k8sexplain trace watch --controllers 50 --pods 10000 --nodes 500
+  k8sexplain trace watch --poll-interval 5s                 # нагрузка меньше, замечает позже
+  k8sexplain trace watch --controllers 10 --pods 1000 --nodes 20 --poll-interval 100ms   # упирается в ограничение частоты
+  k8sexplain trace watch --lang ru --format markdown > watch.md
+  k8sexplain trace watch --format mermaid`,
+	},
 	"quorum": {
 		Short: "Кворум etcd и split brain, как их решает настоящая библиотека Raft из etcd",
 		Long: `quorum показывает, почему в управляющем слое 3 или 5 участников etcd и почему 2 — худший выбор.
@@ -256,184 +382,25 @@ quiz.state-dir в конфигурации или K8SEXPLAIN_QUIZ_STATE_DIR. Ctr
 	"quiz review": {Short: "Задать только те вопросы, которые интервальное повторение считает пора повторить"},
 	"quiz stats":  {Short: "Освоение по темам, серия дней и что пора повторить"},
 	"quiz list":   {Short: "Просмотреть банк вопросов"},
-	"task":        {Short: "Практические задания: напишите манифесты, оценка — по состоянию, в котором окажется симулированный кластер"},
-	"task list":   {Short: "Список заданий с темой, уровнем и вашим статусом"},
-	"task start":  {Short: "Описание задания: исходный кластер, что произойдёт дальше, цель и её условия"},
-	"task check":  {Short: "Запустить ваши манифесты из исходного состояния задания и оценить кластер, который получится"},
+	"task": {Short: "Практические задания: напишите манифесты, оценка — по состоянию, в котором окажется симулированный кластер",
+		Long: `Задания в духе практического экзамена. «task start ID» описывает исходный кластер (ноды, объекты,
+иногда сбой, который случится) и цель; вы пишете манифесты; «task check ID FILE...» применяет их к
+симулированному кластеру из этого исходного состояния, даёт разыграться действию задания (обновлению,
+зависшему контейнеру) и оценивает состояние, в котором оказался кластер, а для целей о процессе — и
+изменения, через которые он прошёл (например, «ни разу не меньше 4 доступных подов»), по объектам,
+которые хранит API-сервер. Невыполненное условие говорит, когда оно нарушилось, и показывает шаги
+трассы, которые это объясняют: событие FailedScheduling от планировщика, отказ квоты, провал пробы.
+
+Прогресс сохраняется в хранилище тренажёра (quiz stats показывает задания по темам; интервальное
+повторение возвращает задание). Эталонное решение показывается после первой проверки («task solution
+ID»). Манифест, который трогает то, что задание запрещает (ноды, квоту, исходный объект), отклоняется
+с указанием нарушенного правила (код выхода 1). Проверка, которая выполнилась, завершается с кодом 0,
+прошло решение или нет; --format json сообщает это в поле "passed".`,
+	},
+	"task list":  {Short: "Список заданий с темой, уровнем и вашим статусом"},
+	"task start": {Short: "Описание задания: исходный кластер, что произойдёт дальше, цель и её условия"},
+	"task check": {Short: "Запустить ваши манифесты из исходного состояния задания и оценить кластер, который получится"},
 	"task solution": {
 		Short: "Показать эталонное решение (после первой проверки)",
 	},
-}
-
-// flagRU is the Russian usage of each flag: "path --name" for one
-// command's flag, "--name" for a flag that means the same everywhere.
-var flagRU = map[string]string{
-	// Global flags (root.go, conventions.go).
-	"--lang":     "язык объяснений: en или ru",
-	"--format":   "формат вывода: text, markdown, mermaid, json или html",
-	"--color":    "цвет: auto (только в терминале), always или never; NO_COLOR отключает auto, явный --color always действует всегда",
-	"--seed":     "зерно случайных выборов симуляции (то же зерно — тот же вывод)",
-	"--verbose":  "показывать каждый шаг (запросы к API, доставку watch-событий, сообщения Raft)",
-	"--config":   "файл конфигурации (по умолчанию $XDG_CONFIG_HOME/k8sexplain/config.yaml)",
-	"--output":   "то же, что --format (-o как у kubectl): text, markdown, mermaid, json или html",
-	"--no-color": "то же, что --color never",
-	"--version":  "версия k8sexplain",
-
-	// trace apply (trace.go).
-	"trace static-pod --cluster-cidr":             "сеть подов кластера, которую node-ipam нарезает на podCIDR нод (по умолчанию 10.244.0.0/16, шире при числе нод больше 255)",
-	"trace static-pod --filename":                 "манифест, задающий сцену (можно несколько раз; по умолчанию встроенный пример)",
-	"trace static-pod --node":                     "нода, в staticPodPath которой кладётся манифест",
-	"trace static-pod --node-cidr-mask-size":      "длина префикса podCIDR каждой ноды (--node-cidr-mask-size у kube-controller-manager)",
-	"trace static-pod --nodes":                    "число одинаковых рабочих нод (от 1 до 10000)",
-	"trace static-pod --scheduler-config":         "файл KubeSchedulerConfiguration (--config у kube-scheduler): плагины, веса, scoringStrategy у NodeResourcesFit (LeastAllocated, MostAllocated, RequestedToCapacityRatio)",
-	"trace preempt --cluster-cidr":                "сеть подов кластера, которую node-ipam нарезает на podCIDR нод (по умолчанию 10.244.0.0/16, шире при числе нод больше 255)",
-	"trace preempt --cpu":                         "запрос CPU вытесняющего пода",
-	"trace preempt --filename":                    "манифест, задающий сцену (можно несколько раз; по умолчанию встроенный пример)",
-	"trace preempt --node-cidr-mask-size":         "длина префикса podCIDR каждой ноды (--node-cidr-mask-size у kube-controller-manager)",
-	"trace preempt --nodes":                       "число одинаковых рабочих нод (от 1 до 10000)",
-	"trace preempt --pdb":                         "добавить PodDisruptionBudget для подов первого деплоймента: minAvailable=N или maxUnavailable=N (N или N%)",
-	"trace preempt --priority-class":              "priorityClassName вытесняющего пода (класс из манифестов или system-cluster-critical / system-node-critical)",
-	"trace preempt --scheduler-config":            "файл KubeSchedulerConfiguration (--config у kube-scheduler): плагины, веса, scoringStrategy у NodeResourcesFit (LeastAllocated, MostAllocated, RequestedToCapacityRatio)",
-	"trace crash --cluster-cidr":                  "сеть подов кластера, которую node-ipam нарезает на podCIDR нод (по умолчанию 10.244.0.0/16, шире при числе нод больше 255)",
-	"trace crash --filename":                      "манифест, задающий сцену (можно несколько раз; по умолчанию встроенный пример examples/app.yaml)",
-	"trace crash --node-cidr-mask-size":           "длина префикса podCIDR каждой ноды (--node-cidr-mask-size у kube-controller-manager)",
-	"trace crash --nodes":                         "число одинаковых рабочих нод (от 1 до 10000)",
-	"trace crash --pod":                           "под, чей контейнер падает (по умолчанию первый под)",
-	"trace crash --reason":                        "как он падает: panic, oom, liveness или readiness",
-	"trace crash --scheduler-config":              "файл KubeSchedulerConfiguration (--config у kube-scheduler): плагины, веса, scoringStrategy у NodeResourcesFit (LeastAllocated, MostAllocated, RequestedToCapacityRatio)",
-	"trace crash --times":                         "сколько раз подряд он падает (видно, как растёт задержка)",
-	"trace node-failure --bare-pod":               "запустить на этой ноде и голый Pod, чтобы показать, что его никто не пересоздаёт",
-	"trace node-failure --cluster-cidr":           "сеть подов кластера, которую node-ipam нарезает на podCIDR нод (по умолчанию 10.244.0.0/16, шире при числе нод больше 255)",
-	"trace node-failure --filename":               "манифест, задающий сцену (можно несколько раз; по умолчанию встроенный пример examples/app.yaml)",
-	"trace node-failure --node":                   "нода, которая отказывает",
-	"trace node-failure --node-cidr-mask-size":    "длина префикса podCIDR каждой ноды (--node-cidr-mask-size у kube-controller-manager)",
-	"trace node-failure --nodes":                  "число одинаковых рабочих нод (от 1 до 10000)",
-	"trace node-failure --scheduler-config":       "файл KubeSchedulerConfiguration (--config у kube-scheduler): плагины, веса, scoringStrategy у NodeResourcesFit (LeastAllocated, MostAllocated, RequestedToCapacityRatio)",
-	"trace delete --app":                          "как процесс реагирует на SIGTERM: handles-sigterm, ignores-sigterm или slow-drain",
-	"trace delete --cluster-cidr":                 "сеть подов кластера, которую node-ipam нарезает на podCIDR нод (по умолчанию 10.244.0.0/16, шире при числе нод больше 255)",
-	"trace delete --filename":                     "манифест, задающий сцену (можно несколько раз; по умолчанию встроенный пример examples/app.yaml)",
-	"trace delete --node-cidr-mask-size":          "длина префикса podCIDR каждой ноды (--node-cidr-mask-size у kube-controller-manager)",
-	"trace delete --nodes":                        "число одинаковых рабочих нод (от 1 до 10000)",
-	"trace delete --prestop-sleep":                "дать каждому контейнеру preStop sleep такой длительности (исправление гонки)",
-	"trace delete --scheduler-config":             "файл KubeSchedulerConfiguration (--config у kube-scheduler): плагины, веса, scoringStrategy у NodeResourcesFit (LeastAllocated, MostAllocated, RequestedToCapacityRatio)",
-	"trace rollout --broken-image":                "нового образа нет в реестре: обновление останавливается",
-	"trace rollout --cluster-cidr":                "сеть подов кластера, которую node-ipam нарезает на podCIDR нод (по умолчанию 10.244.0.0/16, шире при числе нод больше 255)",
-	"trace rollout --deployment":                  "Deployment, который обновить, если в манифесте их несколько",
-	"trace rollout --filename":                    "манифест, задающий сцену (можно несколько раз; по умолчанию встроенный пример examples/app.yaml)",
-	"trace rollout --image":                       "новый образ в виде CONTAINER=IMAGE (обязателен)",
-	"trace rollout --node-cidr-mask-size":         "длина префикса podCIDR каждой ноды (--node-cidr-mask-size у kube-controller-manager)",
-	"trace rollout --nodes":                       "число одинаковых рабочих нод (от 1 до 10000)",
-	"trace rollout --partition":                   "с --statefulset: сначала задать updateStrategy.rollingUpdate.partition (номера ниже сохраняют старую ревизию)",
-	"trace rollout --scheduler-config":            "файл KubeSchedulerConfiguration (--config у kube-scheduler): плагины, веса, scoringStrategy у NodeResourcesFit (LeastAllocated, MostAllocated, RequestedToCapacityRatio)",
-	"trace rollout --set-image":                   "синоним --image",
-	"trace rollout --statefulset":                 "обновить этот StatefulSet вместо Deployment: поды заменяются от наибольшего номера вниз",
-	"trace drain --cluster-cidr":                  "сеть подов кластера, которую node-ipam нарезает на podCIDR нод (по умолчанию 10.244.0.0/16, шире при числе нод больше 255)",
-	"trace drain --delete-emptydir-data":          "отпустить и поды с томами emptyDir (kubectl drain --delete-emptydir-data)",
-	"trace drain --disable-eviction":              "удалять поды вместо вытеснения (kubectl drain --disable-eviction: бюджет не спрашивается)",
-	"trace drain --filename":                      "манифест, задающий сцену (можно несколько раз; по умолчанию встроенный пример examples/app.yaml)",
-	"trace drain --force":                         "удалять и поды, которыми не управляет ни один контроллер (kubectl drain --force)",
-	"trace drain --ignore-daemonsets":             "оставить поды, которыми управляет DaemonSet (kubectl drain --ignore-daemonsets)",
-	"trace drain --node-cidr-mask-size":           "длина префикса podCIDR каждой ноды (--node-cidr-mask-size у kube-controller-manager)",
-	"trace drain --nodes":                         "число одинаковых рабочих нод (от 1 до 10000)",
-	"trace drain --pdb":                           "добавить PodDisruptionBudget для подов деплоймента: minAvailable=N или maxUnavailable=N (N или N%)",
-	"trace drain --scheduler-config":              "файл KubeSchedulerConfiguration (--config у kube-scheduler): плагины, веса, scoringStrategy у NodeResourcesFit (LeastAllocated, MostAllocated, RequestedToCapacityRatio)",
-	"trace drain --timeout":                       "сдаться через это время (kubectl drain --timeout; 0 — ждать бесконечно, история останавливается через 10 минут)",
-	"trace apply --allow-cluster-scoped":          "применять и объекты уровня кластера (по умолчанию они отклоняются)",
-	"trace apply --at":                            "вместо шагов показать кластер в заданный момент, как его перечисляет kubectl get -A: время, как его печатает трасса (00:01.500), или номер шага (как на HTML-странице)",
-	"trace apply --cluster":                       "файл с манифестами kind: Node, которые станут рабочими нодами",
-	"trace apply --cluster-cidr":                  "сеть подов кластера, которую node-ipam нарезает на podCIDR нод (по умолчанию 10.244.0.0/16, шире при числе нод больше 255)",
-	"trace apply --compare":                       "добавить сравнение кластера с трассой симулятора для тех же манифестов бок о бок",
-	"trace apply --context":                       "контекст kubeconfig (по умолчанию текущий контекст)",
-	"trace apply --dry-run":                       "server: трассировать только допуск (admission), значения по умолчанию и проверку (dryRun=All); ничего не сохраняется",
-	"trace apply --endpoint-updates-batch-period": "период пакетирования контроллера EndpointSlice: изменения подов за этот период записываются вместе (флаг kube-controller-manager, по умолчанию 0)",
-	"trace apply --filename":                      "файл манифеста, каталог или - (можно несколько раз)",
-	"trace apply --force":                         "вместе с --namespace: применять поверх объектов с теми же именами",
-	"trace apply --keep":                          "оставить то, что создала трасса (по умолчанию в конце удаляется, в том числе по Ctrl-C)",
-	"trace apply --kubeconfig":                    "трассировать apply в настоящем кластере из этого kubeconfig (пусто — $KUBECONFIG, затем ~/.kube/config, как у kubectl); без флага никакого обращения к кластеру нет",
-	"trace apply --max-steps":                     "записать не больше стольких шагов, от 1 до 200000 (остальные только считаются)",
-	"trace apply --namespace":                     "применять в этот существующий неймспейс вместо нового k8sexplain-<случайный> (отклоняется, если в нём есть объекты с теми же именами, без --force)",
-	"trace apply --node-cidr-mask-size":           "длина префикса podCIDR каждой ноды (--node-cidr-mask-size у kube-controller-manager)",
-	"trace apply --nodes":                         "число одинаковых рабочих нод (от 1 до 10000)",
-	"trace apply --webhook":                       "зарегистрировать admission-вебхук на CREATE подов, чей Service не отвечает: mutating (инжектор сайдкаров) или validating (политика)",
-	"trace apply --failure-policy":                "failurePolicy вебхука: Fail (по умолчанию в admissionregistration/v1) отклоняет запрос при сбое вызова, Ignore пропускает его",
-	"trace apply --webhook-timeout-seconds":       "timeoutSeconds вебхука: сколько API-сервер ждёт его ответа (от 1 до 30)",
-	"trace apply --scheduler-config":              "файл KubeSchedulerConfiguration (--config у kube-scheduler): плагины, веса, scoringStrategy у NodeResourcesFit (LeastAllocated, MostAllocated, RequestedToCapacityRatio)",
-	"trace apply --summary":                       "показать только итог (для больших кластеров)",
-	"trace apply --timeout":                       "перестать ждать готовых подов через это время",
-
-	// quorum (quorum.go).
-	"quorum --check-quorum":        "лидер слагает полномочия без большинства (etcd включает это всегда)",
-	"quorum --compact":             "вместе с --quota-backend-bytes: ревизия для etcdctl compact (0 — текущая)",
-	"quorum --defrag":              "вместе с --quota-backend-bytes: etcdctl defrag на каждом участнике до снятия тревоги",
-	"quorum --fail":                "уронить K участников: сначала лидера, затем фолловеров с наибольшими номерами",
-	"quorum --isolate":             "отрезать от сети одного участника: leader или follower",
-	"quorum --nodes":               "число участников etcd (от 1 до 9)",
-	"quorum --partition":           "разделить сеть на группы размеров A,B[,C] по порядку участников (лидер — etcd-1)",
-	"quorum --pre-vote":            "спрашивать предварительное голосование перед повышением терма (по умолчанию в etcd)",
-	"quorum --quota-backend-bytes": "разыграть историю о месте с этой квотой хранилища в байтах (0 — значение etcd по умолчанию, 2 GiB)",
-
-	// dnat (dnat.go).
-	"dnat --client":                      "IP клиентского пода для прохода пакета, на ноде --node (по умолчанию .1.5 из CIDR кластера); IP эндпоинта показывает случай hairpin",
-	"dnat --cluster-cidr":                "сеть подов; пусто — без детектора локального трафика (нет правила маскарадинга)",
-	"dnat --cluster-ip":                  "cluster IP сервиса (IPv4 или IPv6) или None для headless-сервиса",
-	"dnat --connections":                 "дополнительно открыть столько новых соединений и показать, куда они пошли",
-	"dnat --endpoints":                   "готовые эндпоинты ip[:port] через запятую (IPv6 как [ip]:port); пустое значение — ни одного",
-	"dnat --endpoints-file":              "читать готовые эндпоинты из этого файла (- для stdin): по одному ip[:port][@node] в строке, как в --endpoints, пустые строки и комментарии # пропускаются; для списков длиннее командной строки (до 150 000)",
-	"dnat --endpoints-per-service":       "эндпоинтов на сервис для --services (по умолчанию — эндпоинты показанного сервиса)",
-	"dnat --external-name":               "сделать сервис типа ExternalName, указывающий на это DNS-имя",
-	"dnat --external-traffic-policy":     "spec.externalTrafficPolicy: Cluster или Local (NodePort и LoadBalancer)",
-	"dnat --filename":                    "взять сервис и его эндпоинты из симулированного apply этого манифеста (можно несколько раз; файл, каталог или -)",
-	"dnat --form":                        "правила iptables в том виде, как их пишет kube-proxy (restore), или как их выводит iptables-save (save)",
-	"dnat --health-check-node-port":      "spec.healthCheckNodePort у LoadBalancer с --external-traffic-policy Local",
-	"dnat --internal-traffic-policy":     "spec.internalTrafficPolicy: Cluster или Local",
-	"dnat --load-balancer-ip":            "IP входа в status.loadBalancer (по умолчанию 203.0.113.10 для --type LoadBalancer; «none» — ещё не назначен)",
-	"dnat --load-balancer-source-ranges": "spec.loadBalancerSourceRanges, CIDR через запятую",
-	"dnat --mode":                        "режим kube-proxy: iptables, ipvs или nftables",
-	"dnat --nfacct":                      "в ядре есть nfnetlink_acct и xt_nfacct, поэтому kube-proxy добавляет счётчики -m nfacct",
-	"dnat --node":                        "нода, чьи правила показаны (по умолчанию нода первого эндпоинта); эндпоинты указывают свою как ip:port@node",
-	"dnat --node-port":                   "nodePort порта для NodePort и LoadBalancer",
-	"dnat --port":                        "порт сервиса в виде [name:]port[/protocol] (протокол TCP, UDP или SCTP; по умолчанию TCP)",
-	"dnat --service":                     "сервис в виде namespace/name",
-	"dnat --services":                    "показать, как растут правила и работа на каждый пакет при стольких сервисах, в каждом режиме",
-	"dnat --session-affinity":            "sessionAffinity: None или ClientIP",
-	"dnat --session-affinity-timeout":    "sessionAffinityConfig.clientIP.timeoutSeconds",
-	"dnat --target-port":                 "порт эндпоинтов, когда --endpoints его не задаёт (по умолчанию 8080 из примера, иначе порт сервиса)",
-	"dnat --type":                        "spec.type: ClusterIP, NodePort или LoadBalancer (ExternalName — через --external-name)",
-
-	// grpc-skew (grpc_skew.go).
-	"grpc-skew --clients":            "клиентские поды, у каждого свой gRPC-канал",
-	"grpc-skew --duration":           "виртуальная длительность симулированного прогона",
-	"grpc-skew --kill-pod":           "остановить самый нагруженный под (больше всего соединений через ClusterIP) на середине прогона",
-	"grpc-skew --live":               "запустить настоящие серверы grpc-go, прокси наподобие DNAT и клиентов на 127.0.0.1 вместо симуляции",
-	"grpc-skew --max-connection-age": "keepalive MaxConnectionAge у серверов: GOAWAY через это время (0 — никогда, как в grpc-go по умолчанию)",
-	"grpc-skew --pods":               "поды сервера за сервисом",
-	"grpc-skew --proxy":              "также балансировать через прокси: none или envoy (каждый запрос)",
-	"grpc-skew --rpcs":               "всего унарных RPC, клиенты отправляют их по очереди",
-	"grpc-skew --scale-up":           "добавить столько подов на середине прогона",
-
-	// quiz (quiz.go).
-	"quiz --answers":    "проверить подготовленный файл ответов (YAML-список {id, answer}) и напечатать отчёт",
-	"quiz --count":      "число вопросов (0 — все)",
-	"quiz --difficulty": "только этот уровень: middle, senior или staff",
-	"quiz --exam":       "пробное собеседование: разбор только в конце, затем вердикт по каждой теме относительно уровня senior и образцовые ответы",
-	"quiz --id":         "задать именно эти вопросы (id через запятую, см. quiz list)",
-	"quiz --mistakes":   "только вопросы, последний ответ на которые набрал меньше 80 %",
-	"quiz --new":        "только вопросы, на которые ещё не отвечали",
-	"quiz --record":     "вместе с --answers: сохранить проверенные ответы в прогресс",
-	"quiz --time-limit": "завершить сеанс через это время, с живым обратным отсчётом (например, «30m»); ответ, начатый к концу времени, отбрасывается",
-	"quiz --topic":      "только эти темы (через запятую)",
-	"quiz --type":       "только эти типы вопросов: single, multi, order, numeric, text",
-	"quiz --weakest":    "сначала самые слабые темы (последние оценки взвешены по извлекаемости FSRS; без ответа считается 0)",
-}
-
-// helpRUPending lists the commands whose Long text and flags have no
-// Russian yet (their Short is translated, so lists are Russian): their
-// help shows the English description. A command leaves this list when
-// its entry is complete; a new command must not join it.
-var helpRUPending = map[string]bool{
-	"version": true, "completion": true, "completion bash": true, "completion fish": true,
-	"completion powershell": true, "completion zsh": true, "man": true, "environment": true,
-	"trace": true, "trace autoscale": true, "trace watch": true,
-	"quiz review": true, "quiz stats": true, "quiz list": true,
-	"task": true, "task list": true, "task start": true, "task check": true, "task solution": true,
 }

@@ -12,16 +12,21 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// Every command has a Russian summary; every command not in
-// helpRUPending has its description and every flag in Russian too. A new
-// command fails here until its helpRU entry (and flagRU entries) exist.
+// Every command has its summary, description and every flag in Russian;
+// a flag whose English usage several commands share reads the same in all
+// of them. A new command fails here until its helpRU entry (and flagRU
+// entries) exist.
 func TestEveryCommandHasRussianHelp(t *testing.T) {
 	io, _, _, _ := iostreams.Test()
 	root := NewRoot(&Factory{IO: io, Config: newConfig()})
 	english := map[string]string{}
+	usage := map[string]string{} // "path --name" → English usage
 	var collect func(c *cobra.Command)
 	collect = func(c *cobra.Command) {
 		english[helpKey(c)] = c.Short + "\x00" + c.Long
+		c.LocalFlags().VisitAll(func(fl *pflag.Flag) {
+			usage[helpKey(c)+" --"+fl.Name] = fl.Usage
+		})
 		for _, sub := range c.Commands() {
 			collect(sub)
 		}
@@ -30,6 +35,7 @@ func TestEveryCommandHasRussianHelp(t *testing.T) {
 	collect(root)
 	localizeHelp(root)
 	seen := map[string]bool{}
+	russianOf := map[string]string{} // English usage → the Russian first seen
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		key := helpKey(c)
@@ -43,16 +49,24 @@ func TestEveryCommandHasRussianHelp(t *testing.T) {
 		} else if ru.Short == en[0] {
 			t.Errorf("%q: the Russian Short is the English one", c.CommandPath())
 		}
-		if !helpRUPending[key] {
-			if en[1] != "" && helpRU[key].Long == "" {
-				t.Errorf("%q: no Russian Long in helpRU (or list it in helpRUPending)", c.CommandPath())
-			}
-			c.LocalFlags().VisitAll(func(fl *pflag.Flag) {
-				if !fl.Hidden && flagUsageRU(key, c, fl.Name) == "" {
-					t.Errorf("%q --%s: no Russian usage in flagRU", c.CommandPath(), fl.Name)
-				}
-			})
+		if en[1] != "" && helpRU[key].Long == "" {
+			t.Errorf("%q: no Russian Long in helpRU", c.CommandPath())
 		}
+		c.LocalFlags().VisitAll(func(fl *pflag.Flag) {
+			if fl.Hidden || fl.Name == "help" {
+				return
+			}
+			enUsage := usage[key+" --"+fl.Name]
+			ru := flagUsageRU(key, c.Name(), fl.Name, enUsage)
+			switch prev, ok := russianOf[enUsage]; {
+			case ru == "":
+				t.Errorf("%q --%s: no Russian usage in flagRU or flagRUShared", c.CommandPath(), fl.Name)
+			case ok && prev != ru:
+				t.Errorf("%q --%s: %q reads %q here and %q elsewhere (one entry in flagRUShared)", c.CommandPath(), fl.Name, enUsage, ru, prev)
+			case !ok:
+				russianOf[enUsage] = ru
+			}
+		})
 		for _, sub := range c.Commands() {
 			walk(sub)
 		}
@@ -63,9 +77,10 @@ func TestEveryCommandHasRussianHelp(t *testing.T) {
 			t.Errorf("helpRU[%q]: no such command", key)
 		}
 	}
-	for key := range helpRUPending {
-		if !seen[key] {
-			t.Errorf("helpRUPending[%q]: no such command", key)
+	for key := range flagRU {
+		path, name, ok := strings.Cut(key, "--")
+		if ok && path != "" && usage[path+"--"+name] == "" {
+			t.Errorf("flagRU[%q]: no such flag", key)
 		}
 	}
 }
@@ -74,13 +89,16 @@ func TestEveryCommandHasRussianHelp(t *testing.T) {
 // default stays English.
 func TestRussianHelpGoldens(t *testing.T) {
 	for name, args := range map[string][]string{
-		"help/root.ru.txt":        {"--lang", "ru", "--help"},
-		"help/trace.ru.txt":       {"--lang=ru", "trace", "--help"},
-		"help/trace-apply.ru.txt": {"--lang", "ru", "trace", "apply", "--help"},
-		"help/quorum.ru.txt":      {"--lang", "ru", "quorum", "--help"},
-		"help/dnat.ru.txt":        {"--lang", "ru", "dnat", "--help"},
-		"help/grpc-skew.ru.txt":   {"--lang", "ru", "grpc-skew", "--help"},
-		"help/quiz.ru.txt":        {"--lang", "ru", "help", "quiz"},
+		"help/root.ru.txt":          {"--lang", "ru", "--help"},
+		"help/trace.ru.txt":         {"--lang=ru", "trace", "--help"},
+		"help/trace-apply.ru.txt":   {"--lang", "ru", "trace", "apply", "--help"},
+		"help/quorum.ru.txt":        {"--lang", "ru", "quorum", "--help"},
+		"help/dnat.ru.txt":          {"--lang", "ru", "dnat", "--help"},
+		"help/grpc-skew.ru.txt":     {"--lang", "ru", "grpc-skew", "--help"},
+		"help/quiz.ru.txt":          {"--lang", "ru", "help", "quiz"},
+		"help/trace-rollout.ru.txt": {"--lang", "ru", "trace", "rollout", "--help"},
+		"help/environment.ru.txt":   {"--lang", "ru", "help", "environment"},
+		"help/task-start.ru.txt":    {"--lang", "ru", "task", "start", "--help"},
 	} {
 		runGolden(t, name, args...)
 	}
@@ -124,6 +142,18 @@ func TestRussianErrorsGolden(t *testing.T) {
 		{"--lang", "ru", "quorum", "--check-quorum=maybe"},
 		{"--lang", "ru", "grpc-skew", "--duration", "5"},
 		{"--lang", "ru", "--color", "blue", "version"},
+		// The commands' own messages (errorFormatRU).
+		{"--lang", "ru", "quiz", "--topic", "gardening"},
+		{"--lang", "ru", "task", "start", "nope"},
+		{"--lang", "ru", "quorum", "--partition", "5"},
+		{"--lang", "ru", "trace", "node-failure", "--node", "node-z"},
+		{"--lang", "ru", "trace", "rollout"},
+		{"--lang", "ru", "trace", "rollout", "--image", "x"},
+		{"--lang", "ru", "trace", "autoscale", "--cpu", "abc"},
+		{"--lang", "ru", "trace", "apply", "testdata/bad-yaml.yaml"},
+		{"--lang", "ru", "dnat", "--endpoints-file", "testdata/bad-endpoints.txt"},
+		{"--lang", "ru", "dnat", "--type", "ClusterIP", "--node-port", "30080"},
+		{"--lang", "ru", "grpc-skew", "--kill-pod", "--pods", "1"},
 	} {
 		_, errOut, code := run(t, "", args...)
 		if code == 0 || strings.Count(errOut, "\n") != 1 {

@@ -329,15 +329,16 @@ func Execute(io *iostreams.Streams, args []string) (code int) {
 	if code == exitcode.Internal && errors.Is(err, readcap.ErrTooLarge) {
 		code = exitcode.Input // a read past its limit: the error names file and limit
 	}
-	msg := clip.Message(err.Error())
+	prefix := ""
 	switch code {
 	case exitcode.Internal:
-		msg = "internal error (a bug, please report it): " + msg
+		prefix = "internal error (a bug, please report it): "
 	case exitcode.Environment:
-		msg = "environment error (not a bug in k8sexplain): " + msg
+		prefix = "environment error (not a bug in k8sexplain): "
 	}
+	msg := prefix + clip.Message(err.Error())
 	if ru {
-		msg = translateError(msg)
+		msg = errorPrefixRU[prefix] + clip.Message(russianError(err))
 	}
 	fmt.Fprintf(io.ErrOut, "k8sexplain: %s\n", msg)
 	return code

@@ -66,6 +66,7 @@ budget for the first Deployment: preemption respects it only as far as it can (b
 		}),
 	}
 	o.bind(c)
+	c.Flags().Lookup("filename").Usage = "manifest that sets the scene (repeatable; default: the built-in example, " + preemptExample + ")"
 	c.Flags().StringVar(&o.PriorityClass, "priority-class", "high", "the preemptor's priorityClassName (a class of the manifests, or system-cluster-critical / system-node-critical)")
 	c.Flags().StringVar(&o.CPU, "cpu", "2", "the preemptor's CPU request")
 	c.Flags().StringVar(&o.PDB, "pdb", "", "add a PodDisruptionBudget for the first Deployment's pods: minAvailable=N or maxUnavailable=N (N or N%)")

@@ -25,9 +25,10 @@ func NewCmdTraceWatch(f *Factory, runF func(*TraceWatchOptions) error) *cobra.Co
 	c := &cobra.Command{
 		Use:   "watch",
 		Short: "Controllers that LIST in a loop versus informers that LIST once and WATCH: the API server's load",
-		Long: `Plays two designs of the same controllers on a simulated cluster for a virtual minute: a loop that
-LISTs all pods and nodes and sleeps --poll-interval, and client-go informers (a Reflector that LISTs once
-with resourceVersion=0 and then WATCHes). It prints the requests per second, the bytes the API server
+		Long: `Plays three designs of the same controllers on a simulated cluster for a virtual minute: a loop that
+LISTs all pods and nodes and sleeps --poll-interval, client-go informers (a Reflector that LISTs once
+with resourceVersion=0 and then WATCHes), and informers on a streaming list, v1.37's default (one WATCH
+with sendInitialEvents=true instead of the first LIST). It prints the requests per second, the bytes the API server
 serialises (measured from the JSON of k8s.io/api Pod and Node objects built as the simulator builds them),
 the memory the API server holds for LIST responses, client-side throttling (client-go's QPS 5 / burst 10),
 and how long after a pod changes each design notices it.`,

@@ -31,9 +31,14 @@ const (
 )
 
 // Error is an error with the exit code it should end the process with.
+// Format and Args are the message's format and arguments when one of the
+// ...f constructors made it, so that a caller can say the same message in
+// another language (cmd's Russian catalogue, keyed by Format).
 type Error struct {
-	Code int
-	Err  error
+	Code   int
+	Err    error
+	Format string
+	Args   []any
 }
 
 func (e *Error) Error() string { return e.Err.Error() }
@@ -41,7 +46,7 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // Inputf returns a bad-input error (exit 1) formatted like fmt.Errorf.
 func Inputf(format string, args ...any) error {
-	return &Error{Code: Input, Err: fmt.Errorf(format, args...)}
+	return &Error{Code: Input, Err: fmt.Errorf(format, args...), Format: format, Args: args}
 }
 
 // AsInput marks err as bad input (exit 1); nil stays nil.
@@ -58,12 +63,12 @@ func AsInput(err error) error {
 
 // Timeoutf returns a timed-out error (exit 124).
 func Timeoutf(format string, args ...any) error {
-	return &Error{Code: Timeout, Err: fmt.Errorf(format, args...)}
+	return &Error{Code: Timeout, Err: fmt.Errorf(format, args...), Format: format, Args: args}
 }
 
 // Usagef returns a usage error (exit 2).
 func Usagef(format string, args ...any) error {
-	return &Error{Code: Usage, Err: fmt.Errorf(format, args...)}
+	return &Error{Code: Usage, Err: fmt.Errorf(format, args...), Format: format, Args: args}
 }
 
 // Code returns the exit code for err: 0 for nil, the carried code for an
@@ -105,5 +110,5 @@ func IsEnvironment(err error) bool {
 
 // Environmentf returns an environment error (exit 4).
 func Environmentf(format string, args ...any) error {
-	return &Error{Code: Environment, Err: fmt.Errorf(format, args...)}
+	return &Error{Code: Environment, Err: fmt.Errorf(format, args...), Format: format, Args: args}
 }

@@ -68,6 +68,8 @@ var verbatim = []struct {
 	{regexp.MustCompile(`invalid metrics \(\d+ invalid out of \d+\), first error is: [^\n]*|the desired replica count is (?:increasing|decreasing) faster than the maximum scale rate|All metrics below target|\w+ resource utilization \(percentage of request\)(?: above target)?`), "a HorizontalPodAutoscaler condition or event message, Kubernetes' own text (pkg/controller/podautoscaler/horizontal.go, v1.37)"},
 	{regexp.MustCompile(`API Priority and Fairness|Pod Security(?: admission)?`), "the proper name of a Kubernetes feature, as its documentation writes it"},
 	{regexp.MustCompile(`"[\w/.-]+:[\w-]* has no endpoints"`), "an iptables rule's comment, as kube-proxy writes it"},
+	{regexp.MustCompile(`(?:темы|типы): \[[\w -]+\]`), "the values a flag takes (quiz --topic, --type), as the flag takes them"},
+	{regexp.MustCompile(`некорректный YAML: [^\n]*`), "the YAML parser's own message (gopkg.in/yaml.v3) after our framing, as kubectl passes it on"},
 	{regexp.MustCompile(`[\w-]+(?:[./:][\w-]+)+`), "a dotted, slashed or namespaced name (node.kubernetes.io/out-of-service, spec.nodeName, pods/default/web)"},
 }
 

@@ -754,8 +754,22 @@ func chartSVG(b *strings.Builder, c *report.Chart) {
 		fmt.Fprintf(b, "<g class=\"grid\"><line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\"/><text x=\"%s\" y=\"%s\">%s</text></g>\n",
 			px(left), px(y(v)), px(left+plotW), px(y(v)), px(left-6), px(y(v)+4), formatValue("en", v))
 	}
+	// Axis labels that would overlap are thinned to every k-th (and the
+	// last when it has room): about 7 px a character at the axis' 11 px.
+	every := 1
+	if n > 1 {
+		longest := 0
+		for _, l := range c.X {
+			if r := utf8.RuneCountInString(l); r > longest {
+				longest = r
+			}
+		}
+		every = int(math.Max(1, math.Ceil(float64(longest*7+8)/(plotW/float64(n-1)))))
+	}
 	for i, l := range c.X {
-		fmt.Fprintf(b, "<text class=\"xt\" x=\"%s\" y=\"%s\">%s</text>\n", px(x(i)), px(top+plotH+16), esc(l))
+		if i%every == 0 || (i == n-1 && (n-1)%every*2 > every) {
+			fmt.Fprintf(b, "<text class=\"xt\" x=\"%s\" y=\"%s\">%s</text>\n", px(x(i)), px(top+plotH+16), esc(l))
+		}
 	}
 	if c.XLabel != "" {
 		fmt.Fprintf(b, "<text class=\"xl\" x=\"%s\" y=\"%s\">%s</text>\n", px(left+plotW/2), px(h-2), esc(c.XLabel))

@@ -64,7 +64,7 @@ figure{margin:.6rem 0}figcaption{color:var(--muted);font-size:.9em}figure.lead{m
 .diagram.withstate{height:calc(100vh - 2.6rem)}.diagram.withstate .seqwrap{flex:1 1 0}
 .diagram .state{display:none;flex:1 1 0;min-height:0;overflow:auto;border:1px solid var(--line);border-radius:4px;margin-top:.4rem;padding:.2rem .5rem;font-size:13px}
 .diagram.withstate .state{display:block}.state h4{margin:.4rem 0 .1rem;font-size:.95em}.state p{margin:.2rem 0;color:var(--muted)}
-.state table{margin:.2rem 0;font:12px ui-monospace,monospace}.state tr.gone td{text-decoration:line-through;color:var(--bad)}
+.state table{margin:.2rem 0;font:12px ui-monospace,monospace}.state tr.gone td{text-decoration:line-through;color:var(--bad)}.state td.wrap{white-space:normal;min-width:12em}
 @media (max-width:900px){.diagram.withstate .seqwrap{display:none}}
 @media (max-width:900px){body{padding:0 .6rem 1.5rem}.layout{display:block}
 .layout>.diagram{max-width:none;top:0;z-index:2;background:var(--bg);max-height:40vh;padding:.3rem 0}
@@ -135,7 +135,11 @@ function draw(){
     shown.sort(function(a,b){return a.c.n<b.c.n?-1:a.c.n>b.c.n?1:0});
     html+='<h4>'+esc(kd.title)+' ('+list.length+')</h4><div class="tw"><table><thead><tr>'+kd.header.map(function(h){return'<th>'+esc(h)+'</th>'}).join('')+'</tr></thead><tbody>';
     shown.forEach(function(r){html+='<tr'+(r.gone?' class="gone"':r.hl?' class="hl"':'')+'>'+kd.header.map(function(h,j){
-      var v=h==='NAME'?r.c.n:h==='AGE'?age(st.t-r.c.a):(r.c.c?r.c.c[j]:'');return'<td>'+esc(v)+'</td>'}).join('')+'</tr>'});
+      var v=h==='NAME'?r.c.n:h==='AGE'?age(st.t-r.c.a):(r.c.c?r.c.c[j]:'');
+      // printPod's RESTARTS: "3 (20s ago)" from the last restart's finishedAt.
+      if(h==='RESTARTS'&&r.c.r!=null&&v!=='0')v+=' ('+age(st.t-r.c.r)+' ago)';
+      // A long cell of words (kube-proxy's KUBE-SEP list) wraps at its spaces instead of widening the table.
+      return'<td'+(String(v).length>40?' class="wrap"':'')+'>'+esc(v)+'</td>'}).join('')+'</tr>'});
     html+='</tbody></table></div>';
     if(list.length>shown.length)html+='<p>'+esc(word('more',{n:list.length-shown.length}))+'</p>';
   });

@@ -59,13 +59,16 @@ type PlayerKind struct {
 
 // PlayerChange is one committed change: K indexes Kinds, N is the
 // object's name, C its row (nil when deleted), A its creation time in
-// milliseconds of the story's clock (for AGE).
+// milliseconds of the story's clock (for AGE), R a pod's last restart.
 type PlayerChange struct {
 	K int      `json:"k"`
 	N string   `json:"n"`
 	C []string `json:"c,omitempty"`
 	D bool     `json:"d,omitempty"`
 	A int64    `json:"a"`
+	// R is a pod's last container restart in milliseconds of the story's
+	// clock (RESTARTS' "(5s ago)"); absent when none restarted.
+	R *int64 `json:"r,omitempty"`
 }
 
 // PlayerStep is one step, in page order (the n-th is TimelineStep ID

@@ -47,7 +47,11 @@ type proxyAgent struct {
 	synced    bool
 	last      map[string]uint64 // hash of the rules last written per service port
 	lastRules map[string]string // the restore input last written per service port of a policyRules Service
-	loud      bool
+	// rows and onRules, set when the state log records (Config.RecordState),
+	// are the state log's kube-proxy rows this node holds (stateview_proxy.go).
+	rows    map[string][]string
+	onRules func(name string, row []string)
+	loud    bool
 	// refs counts, per ready IP, the programmed endpoints that carry it
 	// now (kept on the first worker's kube-proxy only, whose routes the
 	// delete story reads; the others' rules are the same counts and hashes); routed is how many IPs the rules held at the last sync, and
@@ -274,6 +278,9 @@ func (p *proxyAgent) syncProxyRules() {
 		ps := p.svcs[k]
 		svc, _ := p.services.GetByKey(k)
 		if !programmed(svc) {
+			if p.onRules != nil {
+				p.forgetRules(k)
+			}
 			continue
 		}
 		for _, sp := range svc.Spec.Ports {
@@ -318,6 +325,9 @@ func (p *proxyAgent) syncServicePort(k string, ps *proxyService, svc *corev1.Ser
 	p.Syncs++
 	p.SyncedEndpoints += ps.n
 	p.LargestSync = max(p.LargestSync, ps.n)
+	if p.onRules != nil {
+		p.recordRules(k, svc, sp)
+	}
 	if p.rec.Full() {
 		return
 	}

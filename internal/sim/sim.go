@@ -267,6 +267,9 @@ func (c *Cluster) components() ([]Component, error) {
 			if i == first {
 				c.proxy = pa
 			}
+			if c.cfg.RecordState {
+				pa.onRules = c.logRules
+			}
 			if c.proxies == nil {
 				c.proxies = map[string]*proxyAgent{}
 			}

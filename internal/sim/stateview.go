@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
@@ -21,7 +22,7 @@ import (
 
 // stateLogPlurals are the resources the state log lists, for a snapshot of
 // the store at the start of a story.
-var stateLogPlurals = []string{"deployments", "replicasets", "pods", "services", "endpointslices", "nodes"}
+var stateLogPlurals = []string{"deployments", "replicasets", "statefulsets", "pods", "services", "endpointslices", "nodes"}
 
 // startStateLog (re)starts the log with the store as it is now: every
 // listed object as a change belonging to the story's first step.
@@ -32,6 +33,7 @@ func (c *Cluster) startStateLog() {
 			c.logState(apiserver.Event{Type: apiserver.Added, Obj: o})
 		}
 	}
+	c.logProxyRows()
 }
 
 // logState records one committed change (the API server's OnCommit).
@@ -47,6 +49,11 @@ func (c *Cluster) logState(ev apiserver.Event) {
 	}
 	ch := trace.ObjectChange{Seq: c.rec.Seq(), At: c.eng.Now(), Kind: kind, Name: name, Deleted: ev.Type == apiserver.Deleted,
 		Created: m.GetCreationTimestamp().Sub(apiserver.Epoch)}
+	if p, ok := ev.Obj.(*corev1.Pod); ok {
+		if last := podLastRestart(p); !last.IsZero() {
+			ch.Restarted = last.Sub(apiserver.Epoch)
+		}
+	}
 	if !ch.Deleted {
 		ch.Cols = cols
 	}
@@ -57,7 +64,7 @@ func (c *Cluster) logState(ev apiserver.Event) {
 // header order, NAME and AGE left empty; "" for a kind the log skips.
 // The cells follow kubectl's printers (kubernetes
 // pkg/printers/internalversion/printers.go, v1.37: printDeployment,
-// printReplicaSet, printPod, printService, printEndpointSlice, printNode).
+// printReplicaSet, printStatefulSet, printPod, printService, printEndpointSlice, printNode).
 func stateRow(obj runtime.Object) (string, []string) {
 	switch o := obj.(type) {
 	case *appsv1.Deployment:
@@ -73,16 +80,23 @@ func stateRow(obj runtime.Object) (string, []string) {
 			want = *o.Spec.Replicas
 		}
 		return "ReplicaSet", []string{"", itoa(want), itoa(o.Status.Replicas), itoa(o.Status.ReadyReplicas), ""}
+	case *appsv1.StatefulSet:
+		// printStatefulSet: READY is readyReplicas/spec.replicas.
+		want := int32(1)
+		if o.Spec.Replicas != nil {
+			want = *o.Spec.Replicas
+		}
+		return "StatefulSet", []string{"", fmt.Sprintf("%d/%d", o.Status.ReadyReplicas, want), ""}
 	case *corev1.Pod:
-		ready, status, restarts := podStatus(o)
-		return "Pod", []string{"", fmt.Sprintf("%d/%d", ready, len(o.Spec.Containers)), status, strconv.Itoa(restarts), "",
+		ready, total, status, restarts := podStatus(o)
+		return "Pod", []string{"", fmt.Sprintf("%d/%d", ready, total), status, strconv.Itoa(restarts), "",
 			orNone(o.Status.PodIP), orNone(o.Spec.NodeName)}
 	case *corev1.Service:
 		typ := o.Spec.Type
 		if typ == "" {
 			typ = corev1.ServiceTypeClusterIP // the API server's default (bootstrap objects are stored undefaulted)
 		}
-		return "Service", []string{"", string(typ), orNone(o.Spec.ClusterIP), serviceExternal(o), servicePorts(o), ""}
+		return "Service", []string{"", string(typ), orNone(o.Spec.ClusterIP), serviceExternal(o, typ), servicePorts(o), ""}
 	case *discoveryv1.EndpointSlice:
 		return "EndpointSlice", []string{"", string(o.AddressType), slicePorts(o), sliceEndpoints(o), ""}
 	case *corev1.Node:
@@ -100,16 +114,95 @@ func orNone(s string) string {
 	return s
 }
 
-// podStatus is printPod's READY count, STATUS and RESTARTS: the phase (or
-// status.reason), then a container's waiting or terminated reason, and
-// Terminating once the pod has a deletionTimestamp and is not finished.
-// Init containers, which the simulator does not run, are left out.
-func podStatus(p *corev1.Pod) (ready int, reason string, restarts int) {
+// podStatus is printPod's READY count, STATUS and RESTARTS (kubernetes
+// pkg/printers/internalversion/printers.go, v1.37): the phase (or
+// status.reason, or SchedulingGated), then the first init container not
+// done (Init:N/M, Init:<reason>), else a container's waiting or
+// terminated reason; Terminating once the pod has a deletionTimestamp and
+// is not finished (Unknown when the node controller marked it NodeLost).
+// Sidecars (restartable init containers) count in READY. RESTARTS is the
+// count; the "(5s ago)" kubectl adds is the printer's, from
+// podLastRestart's time.
+func podStatus(p *corev1.Pod) (ready, total int, reason string, restarts int) {
 	reason = string(p.Status.Phase)
 	if p.Status.Reason != "" {
 		reason = p.Status.Reason
 	}
-	hasRunning := false
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodScheduled && c.Reason == corev1.PodReasonSchedulingGated {
+			reason = corev1.PodReasonSchedulingGated
+		}
+	}
+	total = len(p.Spec.Containers)
+	sidecar := map[string]bool{}
+	for _, c := range p.Spec.InitContainers {
+		if c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways {
+			sidecar[c.Name] = true
+			total++
+		}
+	}
+	initReason, initializing, sidecarRestarts, allInitRestarts, sidecarsReady := initStatus(p, sidecar)
+	ready, restarts = sidecarsReady, allInitRestarts
+	if initializing {
+		reason = initReason
+	}
+	if !initializing || podCondition(p, corev1.PodInitialized) {
+		var appReady int
+		reason, appReady, restarts = containersStatus(p, reason)
+		ready += appReady
+		restarts += sidecarRestarts
+	}
+	terminal := p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed
+	switch {
+	case p.DeletionTimestamp != nil && p.Status.Reason == "NodeLost": // node.NodeUnreachablePodReason
+		reason = "Unknown"
+	case p.DeletionTimestamp != nil && !terminal:
+		reason = "Terminating"
+	}
+	return ready, total, reason, restarts
+}
+
+// initStatus walks the init containers as printPod does: the first one
+// neither finished with exit code 0 nor a started sidecar names the
+// status (it is still initializing); the restarts of all of them, and of
+// the sidecars alone, and the ready sidecars are counted on the way.
+func initStatus(p *corev1.Pod, sidecar map[string]bool) (reason string, initializing bool, sidecarRestarts, restarts, ready int) {
+	for i, cs := range p.Status.InitContainerStatuses {
+		restarts += int(cs.RestartCount)
+		if sidecar[cs.Name] {
+			sidecarRestarts += int(cs.RestartCount)
+		}
+		st := cs.State
+		switch {
+		case st.Terminated != nil && st.Terminated.ExitCode == 0:
+			continue
+		case sidecar[cs.Name] && cs.Started != nil && *cs.Started:
+			if cs.Ready {
+				ready++
+			}
+			continue
+		case st.Terminated != nil && st.Terminated.Reason != "":
+			reason = "Init:" + st.Terminated.Reason
+		case st.Terminated != nil && st.Terminated.Signal != 0:
+			reason = fmt.Sprintf("Init:Signal:%d", st.Terminated.Signal)
+		case st.Terminated != nil:
+			reason = fmt.Sprintf("Init:ExitCode:%d", st.Terminated.ExitCode)
+		case st.Waiting != nil && st.Waiting.Reason != "" && st.Waiting.Reason != "PodInitializing":
+			reason = "Init:" + st.Waiting.Reason
+		default:
+			reason = fmt.Sprintf("Init:%d/%d", i, len(p.Spec.InitContainers))
+		}
+		return reason, true, sidecarRestarts, restarts, ready
+	}
+	return "", false, sidecarRestarts, restarts, ready
+}
+
+// containersStatus is printPod's pass over the app containers, last to
+// first: a waiting or terminated reason replaces the status; a running
+// ready container counts; Completed with one still running reads Running
+// (or NotReady without the Ready condition).
+func containersStatus(p *corev1.Pod, reason string) (string, int, int) {
+	ready, restarts, hasRunning := 0, 0, false
 	for i := len(p.Status.ContainerStatuses) - 1; i >= 0; i-- {
 		cs := p.Status.ContainerStatuses[i]
 		restarts += int(cs.RestartCount)
@@ -129,37 +222,97 @@ func podStatus(p *corev1.Pod) (ready int, reason string, restarts int) {
 	}
 	if reason == "Completed" && hasRunning {
 		reason = "NotReady"
-		for _, c := range p.Status.Conditions {
-			if c.Type == corev1.PodReady && c.Status == corev1.ConditionTrue {
-				reason = "Running"
-			}
+		if podCondition(p, corev1.PodReady) {
+			reason = "Running"
 		}
 	}
-	if p.DeletionTimestamp != nil && p.Status.Phase != corev1.PodSucceeded && p.Status.Phase != corev1.PodFailed {
-		reason = "Terminating"
-	}
-	return ready, reason, restarts
+	return reason, ready, restarts
 }
 
-// serviceExternal is EXTERNAL-IP: the load balancer's addresses,
-// <pending> while it has none, <none> for other types.
-func serviceExternal(s *corev1.Service) string {
-	var ips []string
-	for _, in := range s.Status.LoadBalancer.Ingress {
-		if in.IP != "" {
-			ips = append(ips, in.IP)
-		} else if in.Hostname != "" {
-			ips = append(ips, in.Hostname)
+// podLastRestart is the latest lastState.terminated.finishedAt among the
+// containers RESTARTS counts (printPod's lastRestartDate): the init
+// containers while the pod initializes, else the sidecars and the app
+// containers; zero when none restarted.
+func podLastRestart(p *corev1.Pod) time.Time {
+	sidecar := map[string]bool{}
+	for _, c := range p.Spec.InitContainers {
+		sidecar[c.Name] = c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways
+	}
+	_, initializing, _, _, _ := initStatus(p, sidecar)
+	var last time.Time
+	later := func(cs corev1.ContainerStatus) {
+		if t := cs.LastTerminationState.Terminated; t != nil && t.FinishedAt.Time.After(last) {
+			last = t.FinishedAt.Time
 		}
 	}
-	ips = append(ips, s.Spec.ExternalIPs...)
-	switch {
-	case len(ips) > 0:
-		return strings.Join(ips, ",")
-	case s.Spec.Type == corev1.ServiceTypeLoadBalancer:
-		return "<pending>"
+	app := !initializing || podCondition(p, corev1.PodInitialized)
+	for _, cs := range p.Status.InitContainerStatuses {
+		if !app || sidecar[cs.Name] {
+			later(cs)
+		}
 	}
-	return "<none>"
+	if app {
+		for _, cs := range p.Status.ContainerStatuses {
+			later(cs)
+		}
+	}
+	return last
+}
+
+// podCondition reports whether the pod's condition t is True.
+func podCondition(p *corev1.Pod, t corev1.PodConditionType) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == t && c.Status == corev1.ConditionTrue {
+			return true
+		}
+	}
+	return false
+}
+
+// serviceExternal is EXTERNAL-IP as getServiceExternalIP has it: the
+// external IPs for ClusterIP and NodePort (<none> without), for a
+// LoadBalancer its ingress addresses (sorted, clipped to 16 bytes as
+// loadBalancerStatusStringer does) then the external IPs, <pending> while
+// it has none, and the target name of an ExternalName Service.
+func serviceExternal(s *corev1.Service, typ corev1.ServiceType) string {
+	switch typ {
+	case corev1.ServiceTypeClusterIP, corev1.ServiceTypeNodePort:
+		if len(s.Spec.ExternalIPs) > 0 {
+			return strings.Join(s.Spec.ExternalIPs, ",")
+		}
+		return "<none>"
+	case corev1.ServiceTypeLoadBalancer:
+		seen := map[string]bool{}
+		var lb []string
+		for _, in := range s.Status.LoadBalancer.Ingress {
+			a := in.IP
+			if a == "" {
+				a = in.Hostname
+			}
+			if a != "" && !seen[a] {
+				seen[a] = true
+				lb = append(lb, a)
+			}
+		}
+		sort.Strings(lb)
+		r := strings.Join(lb, ",")
+		if len(r) > 16 {
+			r = r[:13] + "..."
+		}
+		if len(s.Spec.ExternalIPs) > 0 {
+			if r == "" {
+				return strings.Join(s.Spec.ExternalIPs, ",")
+			}
+			return strings.Join(append(strings.Split(r, ","), s.Spec.ExternalIPs...), ",")
+		}
+		if r != "" {
+			return r
+		}
+		return "<pending>"
+	case corev1.ServiceTypeExternalName:
+		return s.Spec.ExternalName
+	}
+	return "<unknown>"
 }
 
 // servicePorts is PORT(S): port[:nodePort]/protocol, comma-separated.

@@ -15,6 +15,8 @@ import (
 // StateKind is one kind the state view lists, with kubectl get's columns.
 type StateKind struct {
 	Kind string
+	// Title is the table's title; "" for Kind + "s" (Pods).
+	Title string
 	// Header is kubectl get's column header for the kind (-o wide's IP
 	// and NODE for pods); "AGE" is filled in by the printer from the
 	// object's creation time.
@@ -24,15 +26,29 @@ type StateKind struct {
 // StateKinds are the kinds shown, in the order they are printed. Headers:
 // kubectl's printers (kubernetes pkg/printers/internalversion/printers.go,
 // v1.37: podColumnDefinitions, deploymentColumnDefinitions,
-// replicaSetColumnDefinitions, serviceColumnDefinitions,
+// replicaSetColumnDefinitions, statefulSetColumnDefinitions, serviceColumnDefinitions,
 // endpointSliceColumnDefinitions, nodeColumnDefinitions).
+//
+// KubeProxy is no kind kubectl lists: it is what each simulated
+// kube-proxy has programmed for a service port (internal/sim/
+// stateview_proxy.go), one row a node and port, with no NAME or AGE.
 var StateKinds = []StateKind{
-	{"Deployment", []string{"NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"}},
-	{"ReplicaSet", []string{"NAME", "DESIRED", "CURRENT", "READY", "AGE"}},
-	{"Pod", []string{"NAME", "READY", "STATUS", "RESTARTS", "AGE", "IP", "NODE"}},
-	{"Service", []string{"NAME", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "AGE"}},
-	{"EndpointSlice", []string{"NAME", "ADDRESSTYPE", "PORTS", "ENDPOINTS", "AGE"}},
-	{"Node", []string{"NAME", "STATUS", "ROLES", "AGE", "VERSION"}},
+	{"Deployment", "", []string{"NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"}},
+	{"ReplicaSet", "", []string{"NAME", "DESIRED", "CURRENT", "READY", "AGE"}},
+	{"StatefulSet", "", []string{"NAME", "READY", "AGE"}},
+	{"Pod", "", []string{"NAME", "READY", "STATUS", "RESTARTS", "AGE", "IP", "NODE"}},
+	{"Service", "", []string{"NAME", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "AGE"}},
+	{"EndpointSlice", "", []string{"NAME", "ADDRESSTYPE", "PORTS", "ENDPOINTS", "AGE"}},
+	{"KubeProxy", "kube-proxy (iptables)", []string{"NODE", "SERVICE", "CHAIN", "KUBE-SEP"}},
+	{"Node", "", []string{"NAME", "STATUS", "ROLES", "AGE", "VERSION"}},
+}
+
+// TableTitle is the kind's table title.
+func (k StateKind) TableTitle() string {
+	if k.Title != "" {
+		return k.Title
+	}
+	return k.Kind + "s"
 }
 
 // ObjectChange is one committed change of a listed object.
@@ -48,6 +64,9 @@ type ObjectChange struct {
 	// left empty (the printer fills them).
 	Cols    []string
 	Created time.Duration // virtual creation time (for AGE)
+	// Restarted is a pod's last container restart (the finishedAt kubectl
+	// reads for RESTARTS' "(5s ago)"), virtual time; 0 for none.
+	Restarted time.Duration
 }
 
 // StateLog is the changes of one run, bounded: past Limit changes more are
@@ -78,6 +97,7 @@ type ObjectRow struct {
 	Kind, Name string
 	Cols       []string
 	Created    time.Duration
+	Restarted  time.Duration
 	// Changed says the row changed in the window asked for (a step's own
 	// changes); Gone says the object was deleted in it.
 	Changed, Gone bool
@@ -105,7 +125,7 @@ func (l *StateLog) Upto(n, from int) []ObjectRow {
 			delete(rows, k)
 			continue
 		}
-		rows[k] = &ObjectRow{Kind: c.Kind, Name: c.Name, Cols: c.Cols, Created: c.Created, Changed: i >= from}
+		rows[k] = &ObjectRow{Kind: c.Kind, Name: c.Name, Cols: c.Cols, Created: c.Created, Restarted: c.Restarted, Changed: i >= from}
 	}
 	order := map[string]int{}
 	for i, k := range StateKinds {

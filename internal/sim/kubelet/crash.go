@@ -113,7 +113,16 @@ func (k *Kubelet) containerDown(p *engine.Proc, ps *podState, c *corev1.Containe
 	if ps.lastState == nil {
 		ps.lastState = map[string]corev1.ContainerState{}
 	}
-	ps.lastState[c.Name] = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: int32(code), Reason: why}}
+	// The kubelet reports when the run that ended began and finished
+	// (kuberuntime's toKubeContainerStatus: StartedAt, FinishedAt); kubectl
+	// reads FinishedAt for RESTARTS' "(5s ago)".
+	term := &corev1.ContainerStateTerminated{ExitCode: int32(code), Reason: why, FinishedAt: *apiTime(k.eng.Now())}
+	for _, prev := range pod.Status.ContainerStatuses {
+		if prev.Name == c.Name && prev.State.Running != nil {
+			term.StartedAt = prev.State.Running.StartedAt
+		}
+	}
+	ps.lastState[c.Name] = corev1.ContainerState{Terminated: term}
 	delay := CrashBackOff(n)
 	upd := statusCopy(ps.pod)
 	setCond(upd, corev1.ContainersReady, false)

@@ -123,7 +123,7 @@ func resultTables(d *report.Doc, tr *trace.Trace, lang string) {
 			rt.Rows = append(rt.Rows, row)
 		}
 		d.T(rt)
-		if f := chartOf(rt); f != nil {
+		if f := chartOf(rt); f != nil && !t.Left { // a text table (kubectl's columns) is no chart
 			// The story's first chart (a rollout's ReplicaSet sizes) is
 			// what the page is about: it comes first.
 			if !lead {

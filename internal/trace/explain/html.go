@@ -31,32 +31,38 @@ func timelineStep(tr *trace.Trace, s *trace.Step, id, lang string) report.Timeli
 	return ts
 }
 
-// chartOf draws a table whose cells are all integers (the rollout's
-// ReplicaSet sizes sync by sync) as a step chart: the first column is the
-// axis, every other column a line. Other tables get no chart.
+// chartOf draws a result table as a step chart: the first column is the
+// axis, and every other column whose cells are all integers a line (the
+// rollout's ReplicaSet sizes sync by sync; the autoscaler's replicas and
+// desired replicas at each sync, beside its text columns). A table with no
+// such column gets no chart.
 func chartOf(t *report.Table) *report.Figure {
 	if len(t.Rows) < 2 || len(t.Header) < 2 {
 		return nil
 	}
 	c := &report.Chart{XLabel: t.Header[0]}
-	for _, h := range t.Header[1:] {
-		c.Series = append(c.Series, report.Series{Name: h})
-	}
-	for _, r := range t.Rows {
-		if len(r) != len(t.Header) {
-			return nil
-		}
-		for i, cell := range r {
-			v, err := strconv.Atoi(cell)
-			if err != nil {
+	for col := 1; col < len(t.Header); col++ {
+		vals := make([]float64, 0, len(t.Rows))
+		for _, r := range t.Rows {
+			if len(r) != len(t.Header) {
 				return nil
 			}
-			if i == 0 {
-				c.X = append(c.X, cell)
-			} else {
-				c.Series[i-1].Values = append(c.Series[i-1].Values, float64(v))
+			v, err := strconv.Atoi(r[col])
+			if err != nil {
+				vals = nil
+				break
 			}
+			vals = append(vals, float64(v))
 		}
+		if vals != nil {
+			c.Series = append(c.Series, report.Series{Name: t.Header[col], Values: vals})
+		}
+	}
+	if len(c.Series) == 0 {
+		return nil
+	}
+	for _, r := range t.Rows {
+		c.X = append(c.X, r[0])
 	}
 	return &report.Figure{Chart: c}
 }
@@ -69,11 +75,15 @@ func player(tr *trace.Trace, shown []trace.Step) *report.Player {
 	kind := map[string]int{}
 	for i, k := range trace.StateKinds {
 		kind[k.Kind] = i
-		p.Kinds = append(p.Kinds, report.PlayerKind{Kind: k.Kind, Title: k.Kind + "s", Header: k.Header})
+		p.Kinds = append(p.Kinds, report.PlayerKind{Kind: k.Kind, Title: k.TableTitle(), Header: k.Header})
 	}
 	for _, c := range tr.State.Changes {
-		p.Changes = append(p.Changes, report.PlayerChange{K: kind[c.Kind], N: c.Name, C: c.Cols, D: c.Deleted,
-			A: (c.Created - tr.Start).Milliseconds()})
+		pc := report.PlayerChange{K: kind[c.Kind], N: c.Name, C: c.Cols, D: c.Deleted, A: (c.Created - tr.Start).Milliseconds()}
+		if c.Restarted != 0 {
+			r := (c.Restarted - tr.Start).Milliseconds()
+			pc.R = &r
+		}
+		p.Changes = append(p.Changes, pc)
 	}
 	// The step shown just before each one in time: its changes end where
 	// this step's begin.

@@ -20,6 +20,38 @@ func TestChartOfNumericTablesOnly(t *testing.T) {
 	if chartOf(&report.Table{Header: []string{"restart", "delay"}, Rows: [][]string{{"1", "10s"}, {"2", "20s"}}}) != nil {
 		t.Error("a table with text cells is no chart")
 	}
+	// The autoscaler's syncs: time on the axis; replicas and desired are
+	// integers on every row, the utilization is blank on a failed sync.
+	hpa := &report.Table{Header: []string{"sync", "load", "replicas", "utilization", "desired"}, Rows: [][]string{
+		{"15s", "40%", "3", "", "3"}, {"30s", "120%", "3", "120%", "7"}, {"45s", "120%", "7", "52%", "7"}}}
+	f = chartOf(hpa)
+	if f == nil || len(f.Chart.Series) != 2 || f.Chart.Series[0].Name != "replicas" || f.Chart.Series[1].Name != "desired" ||
+		f.Chart.Series[1].Values[1] != 7 || f.Chart.X[2] != "45s" {
+		t.Fatalf("chart of the autoscaler's table: %+v", f)
+	}
+}
+
+// --at prints RESTARTS as printPod does: the count and, after a restart,
+// how long ago the last one finished at the moment shown.
+func TestStateAtRestartsAgo(t *testing.T) {
+	tr := &trace.Trace{Story: "crash", Start: time.Second, State: &trace.StateLog{Changes: []trace.ObjectChange{
+		{Seq: 0, At: 2 * time.Second, Kind: "Pod", Name: "default/web-1", Cols: []string{"", "1/1", "Running", "0", "", "10.244.1.2", "node-a"}},
+		{Seq: 0, At: 30 * time.Second, Kind: "Pod", Name: "default/web-1", Cols: []string{"", "0/1", "CrashLoopBackOff", "2", "", "10.244.1.2", "node-a"},
+			Restarted: 25 * time.Second},
+	}}}
+	d, err := StateAt(tr, Options{Lang: "en"}, "00:34.000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cell string
+	for _, b := range d.Blocks {
+		if b.Table != nil && len(b.Table.Rows) > 0 && len(b.Table.Rows[0]) > 4 {
+			cell = b.Table.Rows[0][4]
+		}
+	}
+	if cell != "2 (10s ago)" {
+		t.Errorf("RESTARTS at 00:34.000 (35 s on the run's clock): %q, want \"2 (10s ago)\"", cell)
+	}
 }
 
 // The player's steps follow the page's steps; each names the changes

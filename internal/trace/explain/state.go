@@ -3,6 +3,7 @@ package explain
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -63,7 +64,7 @@ func StateAt(tr *trace.Trace, o Options, at string) (*report.Doc, error) {
 		t := &report.Table{}
 		namespaced := false
 		for _, r := range rows {
-			if r.Kind == kind.Kind && !r.Gone && strings.Contains(r.Name, "/") {
+			if r.Kind == kind.Kind && !r.Gone && strings.Contains(r.Name, "/") && slices.Contains(kind.Header, "NAME") {
 				namespaced = true
 			}
 		}
@@ -90,6 +91,9 @@ func StateAt(tr *trace.Trace, o Options, at string) (*report.Doc, error) {
 					cells = append(cells, name)
 				case h == "AGE":
 					cells = append(cells, duration.HumanDuration(now-r.Created)) // kubectl's AGE
+				case h == "RESTARTS" && r.Restarted != 0 && i < len(r.Cols) && r.Cols[i] != "0":
+					// printPod: "%d (%s ago)" from the last restart's finishedAt.
+					cells = append(cells, r.Cols[i]+" ("+duration.HumanDuration(now-r.Restarted)+" ago)")
 				case i < len(r.Cols):
 					cells = append(cells, r.Cols[i])
 				}
@@ -98,7 +102,7 @@ func StateAt(tr *trace.Trace, o Options, at string) (*report.Doc, error) {
 			t.Highlight = append(t.Highlight, r.Changed)
 		}
 		if len(t.Rows) > 0 {
-			d.H(1, kind.Kind+"s")
+			d.H(1, kind.TableTitle())
 			d.T(t)
 		}
 	}
