@@ -310,8 +310,27 @@ func htmlBlocks(b *strings.Builder, blocks []report.Block, lang string) {
 
 // longCell is the length past which a table cell wraps its text (at
 // spaces, at least 16rem wide); shorter cells never wrap, so a name such
-// as node-a is never broken at its hyphen.
-const longCell = 40
+// as node-a is never broken at its hyphen. A cell holding a word longer
+// than longWord (a volume's pvc-<uid>) does not wrap either: it would
+// break at the word's hyphens, so the table scrolls instead.
+const (
+	longCell = 40
+	longWord = 30
+)
+
+// wrapsWell: c is long enough to wrap and each of its words fits the
+// wrapped cell.
+func wrapsWell(c string) bool {
+	if utf8.RuneCountInString(c) <= longCell {
+		return false
+	}
+	for _, w := range strings.Fields(c) {
+		if utf8.RuneCountInString(w) > longWord {
+			return false
+		}
+	}
+	return true
+}
 
 // htmlTable writes a table; right-aligned columns and highlighted rows
 // keep their meaning.
@@ -339,7 +358,7 @@ func htmlTable(b *strings.Builder, t *report.Table) {
 				c = row[i]
 			}
 			attr := cls(i)
-			if utf8.RuneCountInString(c) > longCell {
+			if wrapsWell(c) {
 				attr = " class=\"long\""
 			}
 			b.WriteString("<td" + attr + ">" + strings.ReplaceAll(esc(c), "\n", "<br>") + "</td>")
