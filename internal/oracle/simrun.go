@@ -53,6 +53,12 @@ func RunScenario(root string, fx Fixture) (*SimRun, error) {
 	// kube-controller-manager runs its disruption and statefulset
 	// controllers always; the simulator only when a story needs them
 	cfg := sim.Config{Seed: 1, Workers: 3, LogWrites: true, Disruption: true}
+	if strings.HasPrefix(fx.Scenario, "node-") {
+		// the real node's recordings run every pod on one worker, node-a
+		// (oracle/node.go): so does the replay, so image pulls, CRI calls
+		// and iptables are a single node's
+		cfg.Workers = 1
+	}
 	type action func(c *sim.Cluster) error
 	var actions []action
 	for _, st := range fx.Steps {
@@ -152,7 +158,14 @@ func RunScenario(root string, fx Fixture) (*SimRun, error) {
 				if k == nil {
 					return fmt.Errorf("pod %s is not bound to a node", pods[0].Name)
 				}
-				return k.Crash(pods[0].Name, reason, times)
+				if err := k.Crash(pods[0].Name, reason, times); err != nil {
+					return err
+				}
+				// a liveness failure takes failureThreshold × periodSeconds
+				// to be noticed, then the restart: run past it so its CRI
+				// calls are in the steps (the recorder waits for quiet)
+				c.RunFor(2 * time.Minute)
+				return nil
 			})
 		default:
 			return nil, fmt.Errorf("%s: the simulator cannot replay %q", fx.Scenario, st.Command)
