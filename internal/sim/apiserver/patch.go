@@ -121,7 +121,10 @@ func diffPodStatus(base, next *corev1.PodStatus) *podStatusPatch {
 				old = &base.Conditions[i]
 			}
 		}
-		if old == nil || !reflect.DeepEqual(*old, c) {
+		// == first: PodCondition is comparable, and DeepEqual boxes both
+		// (two allocations per condition); only a difference == sees is
+		// worth DeepEqual's look (it also follows time.Location pointers).
+		if old == nil || (*old != c && !reflect.DeepEqual(*old, c)) {
 			p.conditions = append(p.conditions, c)
 		}
 	}
