@@ -154,7 +154,15 @@ func validatePullPolicy(p corev1.PullPolicy, path *field.Path) field.ErrorList {
 // resource that cannot be overcommitted has a limit equal to its request.
 // Limits first, then requests, each in name order (upstream walks maps).
 func validateRequests(r *corev1.ResourceRequirements, path *field.Path) field.ErrorList {
+	if validResources.seen(r) {
+		return nil
+	}
 	var errs field.ErrorList
+	defer func() {
+		if len(errs) == 0 {
+			validResources.remember(r)
+		}
+	}()
 	for _, k := range slices.Sorted(maps.Keys(r.Limits)) {
 		errs = append(errs, quantityValue(k, r.Limits[k], path.Child("limits").Key(string(k)))...)
 	}
