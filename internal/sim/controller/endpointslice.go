@@ -33,9 +33,14 @@ type EndpointSlice struct {
 	rec      *trace.Recorder
 	services *informer.Informer[*corev1.Service]
 	sels     map[string]labels.Selector // each Service's selector, parsed once
-	pods     *informer.Informer[*corev1.Pod]
-	state    map[string]*svcSlices
-	queue    *workQueue // syncs queued
+	// selecting lists, per namespace, the Services with a selector in key
+	// order (as the lister lists them), for the pod handler: a pod event
+	// then reads one short list instead of listing the namespace's
+	// Services and building each one's key.
+	selecting map[string][]svcSelector
+	pods      *informer.Informer[*corev1.Pod]
+	state     map[string]*svcSlices
+	queue     *workQueue // syncs queued
 	// Writes counts the slices written (created or updated), for the
 	// summary's scale section.
 	Writes int
@@ -74,13 +79,14 @@ type sliceState struct {
 func NewEndpointSlice(f *informer.Factory, c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *EndpointSlice {
 	f, own := informer.Or(f, c)
 	e := &EndpointSlice{c: c, eng: eng, rec: rec, services: informer.For[*corev1.Service](f, "services"), sels: map[string]labels.Selector{},
-		pods: informer.For[*corev1.Pod](f, "pods"), state: map[string]*svcSlices{}, informers: own}
+		selecting: map[string][]svcSelector{}, pods: informer.For[*corev1.Pod](f, "pods"), state: map[string]*svcSlices{}, informers: own}
 	e.queue = newWorkQueue(eng, procSync(eng, e.syncService))
 	e.services.AddEventHandlerFor(c.Actor, func(ev informer.Event[*corev1.Service]) {
 		svc := ev.Obj
 		k := svc.Namespace + "/" + svc.Name
 		if ev.Deleted() {
 			delete(e.sels, k)
+			e.listSelecting(svc.Namespace)
 			return
 		}
 		if len(svc.Spec.Selector) > 0 {
@@ -88,20 +94,43 @@ func NewEndpointSlice(f *informer.Factory, c *apiserver.Client, eng *engine.Engi
 		} else {
 			delete(e.sels, k)
 		}
+		e.listSelecting(svc.Namespace)
 		e.reindex(k, svc)
 		e.queue.add(k)
 	})
 	e.pods.AddEventHandlerFor(c.Actor, func(ev informer.Event[*corev1.Pod]) {
 		pod := ev.Obj
-		for _, svc := range e.services.ByNamespace(pod.Namespace) {
-			k := svc.Namespace + "/" + svc.Name
-			if e.sels[k] != nil && e.sels[k].Matches(labels.Set(pod.Labels)) {
-				e.touch(k, pod, ev.Deleted())
-				e.queue.addAfter(k, e.BatchPeriod)
+		for _, s := range e.selecting[pod.Namespace] {
+			if s.sel.Matches(labels.Set(pod.Labels)) {
+				e.touch(s.key, pod, ev.Deleted())
+				e.queue.addAfter(s.key, e.BatchPeriod)
 			}
 		}
 	})
 	return e
+}
+
+// svcSelector is a Service's key and parsed selector.
+type svcSelector struct {
+	key string
+	sel labels.Selector
+}
+
+// listSelecting rebuilds the namespace's list of Services with a selector,
+// after one of them changed.
+func (e *EndpointSlice) listSelecting(ns string) {
+	var list []svcSelector
+	for _, svc := range e.services.ByNamespace(ns) {
+		k := svc.Namespace + "/" + svc.Name
+		if sel := e.sels[k]; sel != nil {
+			list = append(list, svcSelector{k, sel})
+		}
+	}
+	if len(list) == 0 {
+		delete(e.selecting, ns)
+		return
+	}
+	e.selecting[ns] = list
 }
 
 // Name is the controller's client name.
