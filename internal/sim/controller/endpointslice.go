@@ -1,7 +1,6 @@
 package controller
 
 import (
-	"maps"
 	"slices"
 	"sort"
 	"time"
@@ -50,6 +49,7 @@ type EndpointSlice struct {
 	// together (endpointslice_controller.go onPodUpdate: queue.AddAfter).
 	BatchPeriod time.Duration
 	informers   *informer.Factory // its own, when built without kube-controller-manager's
+	pendingBuf  []int             // reconcile's buffer, reused
 }
 
 // svcSlices is the controller's view of one Service's slices.
@@ -217,7 +217,13 @@ func (e *EndpointSlice) reconcile(k string, svc *corev1.Service, st *svcSlices) 
 		st.dirty(0)
 	}
 	var writes []sliceWrite
-	for _, i := range slices.Sorted(maps.Keys(st.pending)) {
+	pending := e.pendingBuf[:0] // the dirty slices' indexes, in order
+	for i := range st.pending {
+		pending = append(pending, i)
+	}
+	slices.Sort(pending)
+	e.pendingBuf = pending
+	for _, i := range pending {
 		sl := st.slices[i]
 		if sl.creating || sl.updating {
 			continue
