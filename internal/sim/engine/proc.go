@@ -37,6 +37,10 @@ type Proc struct {
 	queued   bool    // in e.ready (a Wake not yet acted on)
 	exited   bool
 	returned bool // fn returned; its runner went back to the pool or ended
+	// rang and ring are Sleep's timer: one per proc, since a sleep ends
+	// only on its own timer (no earlier one is left pending), made once.
+	rang bool
+	ring func()
 }
 
 // procState is what the engine keeps for its coroutines.
@@ -262,11 +266,14 @@ func (p *Proc) Yield() {
 // Sleep parks the proc for d of virtual time (a foreground timer: the run
 // waits for it).
 func (p *Proc) Sleep(d time.Duration) {
-	rang := false
-	p.e.After(d, func() { rang = true; p.Wake() })
+	if p.ring == nil {
+		p.ring = func() { p.rang = true; p.Wake() }
+	}
+	p.rang = false
+	p.e.After(d, p.ring)
 	// Only its own timer ends the sleep: an earlier wake (from something
 	// else) parks it again, and the timer cannot reach a later park.
-	for !rang {
+	for !p.rang {
 		p.Park()
 	}
 }
