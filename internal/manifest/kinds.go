@@ -12,8 +12,8 @@ func KindOf(obj runtime.Object) schema.GroupVersionKind {
 	if gvk := obj.GetObjectKind().GroupVersionKind(); gvk.Kind != "" {
 		return gvk
 	}
-	if gvks, err := scheme.ObjectKinds(obj); err == nil && len(gvks) > 0 {
-		return gvks[0]
+	if gvk, ok := scheme.Kind(obj); ok {
+		return gvk
 	}
 	return schema.GroupVersionKind{}
 }

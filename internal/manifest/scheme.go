@@ -64,6 +64,10 @@ type lazyScheme struct {
 	s    *runtime.Scheme // nil until first used
 	done []bool          // by index in servedGroups
 	all  bool
+	// kinds remembers the kind of each Go type of a served group's package
+	// once that group is registered, when nothing registered later can
+	// change the answer: the API server asks for every object it handles.
+	kinds map[reflect.Type]schema.GroupVersionKind
 }
 
 // with registers the served groups that match and not registered yet; the
@@ -105,22 +109,39 @@ func (l *lazyScheme) New(gvk schema.GroupVersionKind) (runtime.Object, bool) {
 	return obj, err == nil
 }
 
-// ObjectKinds returns the kinds of obj's Go type: its package names the
+// Kind returns the first kind of obj's Go type: its package names the
 // group; a type from elsewhere (metav1.Status) is looked up in every group.
-func (l *lazyScheme) ObjectKinds(obj runtime.Object) ([]schema.GroupVersionKind, error) {
+func (l *lazyScheme) Kind(obj runtime.Object) (schema.GroupVersionKind, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	t := reflect.TypeOf(obj)
+	if gvk, ok := l.kinds[t]; ok {
+		return gvk, true
+	}
 	pkg := ""
-	if t := reflect.TypeOf(obj); t != nil && t.Kind() == reflect.Pointer {
+	if t != nil && t.Kind() == reflect.Pointer {
 		pkg = t.Elem().PkgPath()
 	}
-	l.with(func(_, p string) bool { return p == pkg })
+	served := false
+	l.with(func(_, p string) bool {
+		served = served || p == pkg
+		return p == pkg
+	})
 	gvks, _, err := l.s.ObjectKinds(obj)
 	if err != nil && !l.all {
 		l.withAll()
 		gvks, _, err = l.s.ObjectKinds(obj)
 	}
-	return gvks, err
+	if err != nil || len(gvks) == 0 {
+		return schema.GroupVersionKind{}, false
+	}
+	if served {
+		if l.kinds == nil {
+			l.kinds = map[reflect.Type]schema.GroupVersionKind{}
+		}
+		l.kinds[t] = gvks[0]
+	}
+	return gvks[0], true
 }
 
 // AllKnownTypes registers every group and lists its kinds.

@@ -30,9 +30,16 @@ func TestLazySchemeMatchesFullScheme(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := fresh().ObjectKinds(obj)
-		if err != nil || !reflect.DeepEqual(got, want) {
-			t.Errorf("ObjectKinds(%T) = %v, %v; want %v", obj, got, err, want)
+		l = fresh()
+		if got, ok := l.Kind(obj); !ok || got != want[0] {
+			t.Errorf("Kind(%T) = %v, %v; want %v", obj, got, ok, want[0])
+		}
+		// Remembered, and still right once every group is registered.
+		l.mu.Lock()
+		l.withAll()
+		l.mu.Unlock()
+		if got, ok := l.Kind(obj); !ok || got != want[0] {
+			t.Errorf("Kind(%T) after registering every group = %v, %v; want %v", obj, got, ok, want[0])
 		}
 	}
 	for _, gvk := range []schema.GroupVersionKind{
@@ -48,7 +55,7 @@ func TestLazySchemeMatchesFullScheme(t *testing.T) {
 	if got, want := len(fresh().AllKnownTypes()), len(full.AllKnownTypes()); got != want {
 		t.Errorf("AllKnownTypes: %d kinds, want %d", got, want)
 	}
-	if got, err := fresh().ObjectKinds(&metav1.Status{}); err != nil || len(got) == 0 {
-		t.Errorf("ObjectKinds(Status) = %v, %v", got, err)
+	if got, ok := fresh().Kind(&metav1.Status{}); !ok || got.Kind != "Status" {
+		t.Errorf("Kind(Status) = %v, %v", got, ok)
 	}
 }

@@ -180,7 +180,14 @@ func objectMeta(obj runtime.Object, m *metav1.ObjectMeta) field.ErrorList {
 		m = &withName
 	}
 	namespaced, _ := Namespaced(gk)
-	return apivalidation.ValidateObjectMeta(m, namespaced, nameFn, metaPath)
+	if validMeta.seen(namespaced, m) && namesValid(m, nameFn) {
+		return nil
+	}
+	errs := apivalidation.ValidateObjectMeta(m, namespaced, nameFn, metaPath)
+	if len(errs) == 0 {
+		validMeta.remember(namespaced, m)
+	}
+	return errs
 }
 
 func nonNegative(v *int32, path *field.Path) field.ErrorList {

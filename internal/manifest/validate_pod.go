@@ -40,31 +40,45 @@ func validateContainers(cs []corev1.Container, path *field.Path, names sets.Set[
 	if required && len(cs) == 0 {
 		errs = append(errs, field.Required(path, ""))
 	}
+	// A field's path is built only where there is something to check in
+	// it or an error to report: the API server validates every pod it
+	// admits, and seven paths per valid container were 0.2 M allocations
+	// at 30,000 pods. The errors, and their order, are the same.
 	for i := range cs {
 		c := &cs[i]
 		p := path.Index(i)
-		namePath := p.Child("name")
 		if c.Name == "" {
-			errs = append(errs, field.Required(namePath, ""))
+			errs = append(errs, field.Required(p.Child("name"), ""))
 		} else {
 			for _, msg := range validation.IsDNS1123Label(c.Name) {
-				errs = append(errs, field.Invalid(namePath, c.Name, msg))
+				errs = append(errs, field.Invalid(p.Child("name"), c.Name, msg))
 			}
 		}
 		if c.Image == "" {
 			errs = append(errs, field.Required(p.Child("image"), ""))
 		}
 		if names.Has(c.Name) {
-			errs = append(errs, field.Duplicate(namePath, c.Name))
+			errs = append(errs, field.Duplicate(p.Child("name"), c.Name))
 		} else {
 			names.Insert(c.Name)
 		}
-		errs = append(errs, validatePorts(c.Ports, p.Child("ports"))...)
-		errs = append(errs, validatePullPolicy(c.ImagePullPolicy, p.Child("imagePullPolicy"))...)
-		errs = append(errs, validateRequests(&c.Resources, p.Child("resources"))...)
-		errs = append(errs, validateProbe(c.LivenessProbe, p.Child("livenessProbe"))...)
-		errs = append(errs, validateProbe(c.ReadinessProbe, p.Child("readinessProbe"))...)
-		errs = append(errs, validateProbe(c.StartupProbe, p.Child("startupProbe"))...)
+		if len(c.Ports) > 0 {
+			errs = append(errs, validatePorts(c.Ports, p.Child("ports"))...)
+		}
+		if !pullPolicyOK(c.ImagePullPolicy) {
+			errs = append(errs, validatePullPolicy(c.ImagePullPolicy, p.Child("imagePullPolicy"))...)
+		}
+		if !validResources.seen(&c.Resources) {
+			errs = append(errs, validateRequests(&c.Resources, p.Child("resources"))...)
+		}
+		for _, pr := range []struct {
+			probe *corev1.Probe
+			name  string
+		}{{c.LivenessProbe, "livenessProbe"}, {c.ReadinessProbe, "readinessProbe"}, {c.StartupProbe, "startupProbe"}} {
+			if pr.probe != nil {
+				errs = append(errs, validateProbe(pr.probe, p.Child(pr.name))...)
+			}
+		}
 	}
 	return errs
 }
@@ -138,13 +152,18 @@ func validateProtocol(p corev1.Protocol, path *field.Path) field.ErrorList {
 
 // validatePullPolicy follows core/validation validatePullPolicy.
 func validatePullPolicy(p corev1.PullPolicy, path *field.Path) field.ErrorList {
-	switch p {
-	case corev1.PullAlways, corev1.PullIfNotPresent, corev1.PullNever:
+	switch {
+	case pullPolicyOK(p):
 		return nil
-	case "":
+	case p == "":
 		return field.ErrorList{field.Required(path, "")}
 	}
 	return field.ErrorList{field.NotSupported(path, p, []corev1.PullPolicy{corev1.PullAlways, corev1.PullIfNotPresent, corev1.PullNever})}
+}
+
+// pullPolicyOK reports whether p is one of the three policies.
+func pullPolicyOK(p corev1.PullPolicy) bool {
+	return p == corev1.PullAlways || p == corev1.PullIfNotPresent || p == corev1.PullNever
 }
 
 // validateRequests follows core/validation validateResourceRequirements
@@ -153,8 +172,15 @@ func validatePullPolicy(p corev1.PullPolicy, path *field.Path) field.ErrorList {
 // (ValidateResourceQuantityValue), no request exceeds its limit, and a
 // resource that cannot be overcommitted has a limit equal to its request.
 // Limits first, then requests, each in name order (upstream walks maps).
+// Resources equal to ones that passed are not checked again (the caller
+// asks validResources first).
 func validateRequests(r *corev1.ResourceRequirements, path *field.Path) field.ErrorList {
 	var errs field.ErrorList
+	defer func() {
+		if len(errs) == 0 {
+			validResources.remember(r)
+		}
+	}()
 	for _, k := range slices.Sorted(maps.Keys(r.Limits)) {
 		errs = append(errs, quantityValue(k, r.Limits[k], path.Child("limits").Key(string(k)))...)
 	}

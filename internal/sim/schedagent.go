@@ -3,6 +3,7 @@ package sim
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"time"
@@ -46,6 +47,7 @@ type schedAgent struct {
 	failed  map[types.UID]*corev1.Pod // unschedulable, waiting for a cluster change
 	others  map[types.UID]bool        // pods for another scheduler, already reported
 	Pending map[types.UID]string      // unschedulable pods' messages, for the summary
+	spread  spreadMemo
 	// weights are the profile's Score weights as the score step's
 	// explanation lists them (scheduler.Profile.Describe), built once.
 	weights string
@@ -228,7 +230,28 @@ func (s *schedAgent) spreadSelector(pod *corev1.Pod) labels.Selector {
 			owner = rs.Spec.Selector
 		}
 	}
-	return scheduler.DefaultSpreadSelector(pod, s.services.ByNamespace(pod.Namespace), owner)
+	svcs := s.services.ByNamespace(pod.Namespace)
+	if m := &s.spread; m.sel != nil && m.ns == pod.Namespace && m.owner == owner &&
+		slices.Equal(m.services, svcs) && maps.Equal(m.labels, pod.Labels) {
+		return m.sel
+	}
+	sel := scheduler.DefaultSpreadSelector(pod, svcs, owner)
+	s.spread = spreadMemo{ns: pod.Namespace, labels: maps.Clone(pod.Labels), services: svcs, owner: owner, sel: sel}
+	return sel
+}
+
+// spreadMemo is the last default spreading selector built, with what it
+// was built from: the pod's namespace and labels, the Services of the
+// namespace and the controller's selector. Stored objects are never
+// changed in place (a new version is a new object), so the same objects
+// and the same labels give the same selector; the pods of one ReplicaSet
+// reuse it, cycle after cycle, instead of parsing every selector again.
+type spreadMemo struct {
+	ns       string
+	labels   map[string]string
+	services []*corev1.Service
+	owner    *metav1.LabelSelector
+	sel      labels.Selector
 }
 
 // scheduleOne is scheduleOne (pkg/scheduler/schedule_one.go): the

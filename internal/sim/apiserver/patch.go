@@ -31,6 +31,7 @@ type podStatusPatch struct {
 	// that building one is a single allocation.
 	fieldsBuf [4]int
 	condBuf   [2]corev1.PodCondition
+	orderBuf  [6]corev1.PodConditionType // a pod has 5 conditions
 	// order is the writer's order of condition types when it differs from
 	// the stored one: the $setElementOrder/conditions directive
 	// CreateTwoWayMergePatch adds (apimachinery strategicpatch), which the
@@ -121,16 +122,30 @@ func diffPodStatus(base, next *corev1.PodStatus) *podStatusPatch {
 				old = &base.Conditions[i]
 			}
 		}
-		if old == nil || !reflect.DeepEqual(*old, c) {
+		if old == nil || !sameCondition(old, &c) {
 			p.conditions = append(p.conditions, c)
 		}
 	}
 	if len(p.conditions) > 0 || !sameConditionOrder(base.Conditions, next.Conditions) {
+		p.order = p.orderBuf[:0]
 		for _, c := range next.Conditions {
 			p.order = append(p.order, c.Type)
 		}
 	}
 	return p
+}
+
+// sameCondition is reflect.DeepEqual(*a, *b) without boxing the two
+// structs (two allocations per condition compared): a difference in a
+// plain field settles it, == settles equality, and only what is left (the
+// times differ in representation) goes to DeepEqual, which also follows
+// time.Location pointers.
+func sameCondition(a, b *corev1.PodCondition) bool {
+	if a.Type != b.Type || a.Status != b.Status || a.ObservedGeneration != b.ObservedGeneration ||
+		a.Reason != b.Reason || a.Message != b.Message {
+		return false
+	}
+	return *a == *b || reflect.DeepEqual(*a, *b)
 }
 
 func sameConditionOrder(a, b []corev1.PodCondition) bool {

@@ -1,13 +1,10 @@
 package controller
 
 import (
-	"maps"
 	"slices"
 	"sort"
-	"strings"
 	"time"
 
-	"github.com/k8sexplain/k8sexplain/internal/fnv1a"
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
 	"github.com/k8sexplain/k8sexplain/internal/sim/informer"
@@ -35,9 +32,14 @@ type EndpointSlice struct {
 	rec      *trace.Recorder
 	services *informer.Informer[*corev1.Service]
 	sels     map[string]labels.Selector // each Service's selector, parsed once
-	pods     *informer.Informer[*corev1.Pod]
-	state    map[string]*svcSlices
-	queue    *workQueue // syncs queued
+	// selecting lists, per namespace, the Services with a selector in key
+	// order (as the lister lists them), for the pod handler: a pod event
+	// then reads one short list instead of listing the namespace's
+	// Services and building each one's key.
+	selecting map[string][]svcSelector
+	pods      *informer.Informer[*corev1.Pod]
+	state     map[string]*svcSlices
+	queue     *workQueue // syncs queued
 	// Writes counts the slices written (created or updated), for the
 	// summary's scale section.
 	Writes int
@@ -46,14 +48,8 @@ type EndpointSlice struct {
 	// its Service after this delay, so the changes within it are written
 	// together (endpointslice_controller.go onPodUpdate: queue.AddAfter).
 	BatchPeriod time.Duration
-	sel         []member          // write's buffer, reused: nothing keeps it past a write
 	informers   *informer.Factory // its own, when built without kube-controller-manager's
-}
-
-// member is one pod a slice write selects, with its name.
-type member struct {
-	name string
-	pod  *corev1.Pod
+	pendingBuf  []int             // reconcile's buffer, reused
 }
 
 // svcSlices is the controller's view of one Service's slices.
@@ -63,23 +59,13 @@ type svcSlices struct {
 	slices  []*sliceState
 	pending map[int]bool // indexes of the dirty slices: a sync visits these, not every slice
 	room    int          // no slice before this index has room (a new pod's search starts here)
-	eps     map[string]*podEndpoint
-	ready   int // ready endpoints over all slices
+	ready   int          // ready endpoints over all slices
 	total   int
-}
-
-// podEndpoint is the Endpoint last written for a pod: reused, shared with
-// the stored slice (read-only), while what it shows has not changed.
-type podEndpoint struct {
-	ip          string
-	ready, term bool
-	node        string
-	ep          discoveryv1.Endpoint
 }
 
 type sliceState struct {
 	obj      *discoveryv1.EndpointSlice // as stored (nil until created)
-	pods     map[string]*corev1.Pod     // the slice's pods by name, as in svcSlices.members
+	members  []sliceMember              // the slice's pods, by name (endpointslice_members.go)
 	dirty    bool
 	creating bool
 	updating bool // an update is in flight: the next waits for its resourceVersion
@@ -93,13 +79,14 @@ type sliceState struct {
 func NewEndpointSlice(f *informer.Factory, c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *EndpointSlice {
 	f, own := informer.Or(f, c)
 	e := &EndpointSlice{c: c, eng: eng, rec: rec, services: informer.For[*corev1.Service](f, "services"), sels: map[string]labels.Selector{},
-		pods: informer.For[*corev1.Pod](f, "pods"), state: map[string]*svcSlices{}, informers: own}
+		selecting: map[string][]svcSelector{}, pods: informer.For[*corev1.Pod](f, "pods"), state: map[string]*svcSlices{}, informers: own}
 	e.queue = newWorkQueue(eng, procSync(eng, e.syncService))
 	e.services.AddEventHandlerFor(c.Actor, func(ev informer.Event[*corev1.Service]) {
 		svc := ev.Obj
 		k := svc.Namespace + "/" + svc.Name
 		if ev.Deleted() {
 			delete(e.sels, k)
+			e.listSelecting(svc.Namespace)
 			return
 		}
 		if len(svc.Spec.Selector) > 0 {
@@ -107,20 +94,43 @@ func NewEndpointSlice(f *informer.Factory, c *apiserver.Client, eng *engine.Engi
 		} else {
 			delete(e.sels, k)
 		}
+		e.listSelecting(svc.Namespace)
 		e.reindex(k, svc)
 		e.queue.add(k)
 	})
 	e.pods.AddEventHandlerFor(c.Actor, func(ev informer.Event[*corev1.Pod]) {
 		pod := ev.Obj
-		for _, svc := range e.services.ByNamespace(pod.Namespace) {
-			k := svc.Namespace + "/" + svc.Name
-			if e.sels[k] != nil && e.sels[k].Matches(labels.Set(pod.Labels)) {
-				e.touch(k, pod, ev.Deleted())
-				e.queue.addAfter(k, e.BatchPeriod)
+		for _, s := range e.selecting[pod.Namespace] {
+			if s.sel.Matches(labels.Set(pod.Labels)) {
+				e.touch(s.key, pod, ev.Deleted())
+				e.queue.addAfter(s.key, e.BatchPeriod)
 			}
 		}
 	})
 	return e
+}
+
+// svcSelector is a Service's key and parsed selector.
+type svcSelector struct {
+	key string
+	sel labels.Selector
+}
+
+// listSelecting rebuilds the namespace's list of Services with a selector,
+// after one of them changed.
+func (e *EndpointSlice) listSelecting(ns string) {
+	var list []svcSelector
+	for _, svc := range e.services.ByNamespace(ns) {
+		k := svc.Namespace + "/" + svc.Name
+		if sel := e.sels[k]; sel != nil {
+			list = append(list, svcSelector{k, sel})
+		}
+	}
+	if len(list) == 0 {
+		delete(e.selecting, ns)
+		return
+	}
+	e.selecting[ns] = list
 }
 
 // Name is the controller's client name.
@@ -140,13 +150,13 @@ func (e *EndpointSlice) touch(k string, pod *corev1.Pod, deleted bool) {
 	if !ok && !deleted {
 		i = -1
 		for j := st.room; j < len(st.slices); j++ {
-			if len(st.slices[j].pods) < MaxEndpointsPerSlice {
+			if len(st.slices[j].members) < MaxEndpointsPerSlice {
 				i = j
 				break
 			}
 		}
 		if i < 0 {
-			st.slices = append(st.slices, &sliceState{pods: map[string]*corev1.Pod{}})
+			st.slices = append(st.slices, &sliceState{})
 			i = len(st.slices) - 1
 		}
 		st.slot[pod.Name] = i
@@ -154,15 +164,14 @@ func (e *EndpointSlice) touch(k string, pod *corev1.Pod, deleted bool) {
 	}
 	if deleted {
 		delete(st.members, pod.Name)
-		delete(st.eps, pod.Name)
 		if ok {
-			delete(st.slices[i].pods, pod.Name)
+			st.slices[i].remove(pod.Name)
 			delete(st.slot, pod.Name)
 			st.room = min(st.room, i)
 		}
 	} else {
 		st.members[pod.Name] = pod
-		st.slices[i].pods[pod.Name] = pod
+		st.slices[i].put(pod)
 	}
 	if ok || !deleted {
 		st.dirty(i)
@@ -204,11 +213,17 @@ type sliceWrite struct {
 func (e *EndpointSlice) reconcile(k string, svc *corev1.Service, st *svcSlices) {
 	if len(st.slices) == 0 {
 		// The placeholder: a Service with no endpoints still gets a slice.
-		st.slices = []*sliceState{{pods: map[string]*corev1.Pod{}}}
+		st.slices = []*sliceState{{}}
 		st.dirty(0)
 	}
 	var writes []sliceWrite
-	for _, i := range slices.Sorted(maps.Keys(st.pending)) {
+	pending := e.pendingBuf[:0] // the dirty slices' indexes, in order
+	for i := range st.pending {
+		pending = append(pending, i)
+	}
+	slices.Sort(pending)
+	e.pendingBuf = pending
+	for _, i := range pending {
 		sl := st.slices[i]
 		if sl.creating || sl.updating {
 			continue
@@ -271,46 +286,37 @@ func (e *EndpointSlice) writeSlice(p *engine.Proc, k string, st *svcSlices, i in
 }
 
 // desiredSlice rebuilds slice i of service k as it should be stored, and
-// records the step; nil when nothing an endpoint shows has changed.
+// records the step; nil when nothing an endpoint shows has changed. It
+// reads the slice's member array, which touch keeps current, and builds an
+// Endpoint only for a pod whose endpoint changed.
 func (e *EndpointSlice) desiredSlice(k string, svc *corev1.Service, st *svcSlices, i int) *discoveryv1.EndpointSlice {
 	sl := st.slices[i]
-	// The slice's own map holds its pods (the members map holds every pod
-	// of the Service: at 150,000 pods a lookup there is a cache miss).
-	sel := e.sel[:0]
-	for n, p := range sl.pods {
-		if p.Status.PodIP != "" {
-			sel = append(sel, member{n, p})
-		}
-	}
-	defer func() { clear(sel); e.sel = sel[:0] }() // keep no pod alive through the buffer
-	slices.SortFunc(sel, func(a, b member) int { return strings.Compare(a.name, b.name) })
-	h := fnv1a.Offset
-	for _, m := range sel {
-		n, p := m.name, m.pod
-		h = h.Str(n).Str(p.Status.PodIP).Byte(flag(PodReady(p))).Byte(flag(p.DeletionTimestamp != nil))
-	}
+	h, n := sl.signature()
 	if sl.obj != nil && uint64(h) == sl.sig {
 		return nil // nothing an endpoint shows has changed
 	}
 	sl.sig = uint64(h)
 	obj := &discoveryv1.EndpointSlice{AddressType: discoveryv1.AddressTypeIPv4}
 	ready := 0
-	obj.Endpoints = make([]discoveryv1.Endpoint, 0, len(sel))
-	for _, m := range sel {
-		pe := st.endpoint(m.name, m.pod)
-		obj.Endpoints = append(obj.Endpoints, withHostname(pe.ep, svc, m.pod))
-		if *pe.ep.Conditions.Ready {
+	obj.Endpoints = make([]discoveryv1.Endpoint, 0, n)
+	var first *corev1.Pod
+	for j := range sl.members {
+		m := &sl.members[j]
+		if m.ip == "" {
+			continue
+		}
+		if first == nil {
+			first = m.pod
+		}
+		obj.Endpoints = append(obj.Endpoints, withHostname(m.endpoint().ep, svc, m.pod))
+		if m.ready && !m.term {
 			ready++
 		}
 	}
-	var first *corev1.Pod
-	if len(sel) > 0 {
-		first = sel[0].pod
-	}
 	obj.Ports = resolvePorts(svc, first)
 	st.ready += ready - sl.ready
-	st.total += len(sel) - sl.total
-	sl.ready, sl.total = ready, len(sel)
+	st.total += n - sl.total
+	sl.ready, sl.total = ready, n
 	if sl.obj != nil {
 		obj.ObjectMeta = *sl.obj.ObjectMeta.DeepCopy()
 	} else {
@@ -340,26 +346,6 @@ func withHostname(ep discoveryv1.Endpoint, svc *corev1.Service, p *corev1.Pod) d
 		ep.Hostname = &h
 	}
 	return ep
-}
-
-// endpoint is podToEndpoint (reconciler's utils.go): the pod's entry,
-// reused while what it shows has not changed.
-func (st *svcSlices) endpoint(n string, p *corev1.Pod) *podEndpoint {
-	isReady := PodReady(p) && p.DeletionTimestamp == nil
-	serving := PodReady(p)
-	term := p.DeletionTimestamp != nil
-	node := p.Spec.NodeName
-	pe := st.eps[n]
-	if pe == nil || pe.ip != p.Status.PodIP || pe.ready != serving || pe.term != term || pe.node != node {
-		pe = &podEndpoint{ip: p.Status.PodIP, ready: serving, term: term, node: node, ep: discoveryv1.Endpoint{
-			Addresses:  []string{p.Status.PodIP},
-			Conditions: discoveryv1.EndpointConditions{Ready: &isReady, Serving: &serving, Terminating: &term},
-			NodeName:   &node,
-			TargetRef:  &corev1.ObjectReference{Kind: "Pod", Namespace: p.Namespace, Name: p.Name, UID: p.UID},
-		}}
-		st.eps[n] = pe
-	}
-	return pe
 }
 
 // describe lists a Service's endpoints for the trace, or counts them when
@@ -394,7 +380,7 @@ func (e *EndpointSlice) describe(st *svcSlices) any {
 func (e *EndpointSlice) reindex(k string, svc *corev1.Service) {
 	st := e.state[k]
 	if st == nil {
-		st = &svcSlices{members: map[string]*corev1.Pod{}, slot: map[string]int{}, pending: map[int]bool{}, eps: map[string]*podEndpoint{}}
+		st = &svcSlices{members: map[string]*corev1.Pod{}, slot: map[string]int{}, pending: map[int]bool{}}
 		e.state[k] = st
 	}
 	if len(svc.Spec.Selector) == 0 {

@@ -64,6 +64,8 @@ func (e *Engine) push(d time.Duration, fn func(), bg bool) {
 
 // Run processes events in time order until no foreground work remains or
 // the virtual clock would pass deadline. It returns the number of events run.
+// Procs still parked stay alive; the idle coroutines of the procs that
+// returned end.
 func (e *Engine) Run(deadline time.Duration) int {
 	n := 0
 	for len(e.q) > 0 && e.foreground > 0 {
@@ -82,6 +84,7 @@ func (e *Engine) Run(deadline time.Duration) int {
 			e.Tick()
 		}
 	}
+	e.releaseIdle()
 	return n
 }
 
@@ -100,6 +103,7 @@ func (e *Engine) RunUntil(until time.Duration) {
 	if until > e.now {
 		e.now = until
 	}
+	e.releaseIdle()
 }
 
 // TickEvery is how many events pass between two calls of Tick.

@@ -24,50 +24,115 @@ import (
 //     still inside the same engine event (a goroutine started by a goroutine
 //     runs later too).
 //
-// Built on iter.Pull: each proc is a runtime coroutine, and switching to it
-// and back is a direct hand-off, not a trip through the Go scheduler.
+// Built on iter.Pull: each proc runs on a runtime coroutine, and switching
+// to it and back is a direct hand-off, not a trip through the Go scheduler.
+// A coroutine whose proc returned waits in a small pool for the next Go
+// (runner), so a short proc costs neither a new goroutine and its closures
+// nor the growth of a fresh stack.
 type Proc struct {
-	e      *Engine
-	fn     func(*Proc)
-	next   func() (struct{}, bool)
-	stop   func()
-	yield  func(struct{}) bool
-	idx    int  // position in e.procs while alive
-	queued bool // in e.ready (a Wake not yet acted on)
-	exited bool
+	e        *Engine
+	fn       func(*Proc)
+	r        *runner // the coroutine it runs on
+	idx      int     // position in e.procs while alive
+	queued   bool    // in e.ready (a Wake not yet acted on)
+	exited   bool
+	returned bool // fn returned; its runner went back to the pool or ended
+	// rang and ring are Sleep's timer: one per proc, since a sleep ends
+	// only on its own timer (no earlier one is left pending), made once.
+	rang bool
+	ring func()
 }
 
 // procState is what the engine keeps for its coroutines.
 type procState struct {
-	procs    []*Proc // alive: started and not returned (Close ends them)
-	ready    []*Proc // woken, to run in this order
+	procs    []*Proc   // alive: started and not returned (Close ends them)
+	idle     []*runner // coroutines waiting for a proc to run
+	ready    []ready   // woken procs and Soon's functions, to run in this order
 	running  *Proc
 	draining bool
 	closing  bool
+	// soon stands for the running proc while a function Soon queued runs:
+	// it cannot park, but what it starts or wakes is queued, as from a proc.
+	soon Proc
+}
+
+// ready is one entry of the run queue: a proc woken, or a function Soon
+// queued inside a proc. Such a function never parks (it has no Proc), so
+// it runs on the engine's own stack instead of a coroutine of its own: a
+// coroutine costs a goroutine, its closures and the growth of a fresh
+// stack, once per Event an event recorder writes.
+type ready struct {
+	p  *Proc
+	fn func()
+}
+
+// maxIdle bounds the pool of coroutines: enough for the procs a burst
+// starts and ends together (a slow-start batch, a node's pod workers),
+// while a thousand procs parked at once do not leave a thousand idle
+// goroutines behind when they return.
+const maxIdle = 256
+
+// runner is a coroutine that runs procs one after another: between two
+// procs it waits in the engine's pool, parked like a proc.
+type runner struct {
+	e     *Engine
+	p     *Proc // the proc it runs
+	next  func() (struct{}, bool)
+	stop  func()
+	yield func(struct{}) bool
 }
 
 // Go starts fn as a proc (see Proc for when it runs).
 func (e *Engine) Go(fn func(*Proc)) {
-	p := &Proc{e: e, fn: fn, idx: len(e.ps.procs)}
-	p.next, p.stop = iter.Pull(p.body)
-	e.ps.procs = append(e.ps.procs, p)
+	ps := &e.ps
+	p := &Proc{e: e, fn: fn, idx: len(ps.procs)}
+	if k := len(ps.idle); k > 0 {
+		p.r = ps.idle[k-1]
+		ps.idle[k-1] = nil
+		ps.idle = ps.idle[:k-1]
+	} else {
+		p.r = &runner{e: e}
+		p.r.next, p.r.stop = iter.Pull(p.r.body)
+	}
+	p.r.p = p
+	ps.procs = append(ps.procs, p)
 	p.Wake()
 }
 
 // stopSignal unwinds a parked proc that Close ends.
 type stopSignal struct{}
 
-func (p *Proc) body(yield func(struct{}) bool) {
-	p.yield = yield
+// body runs the runner's procs until Close stops it, or until its proc
+// returns while the pool is full.
+func (r *runner) body(yield func(struct{}) bool) {
+	r.yield = yield
+	for r.run() {
+		ps := &r.e.ps
+		if len(ps.idle) >= maxIdle || ps.closing {
+			return
+		}
+		ps.idle = append(ps.idle, r)
+		if !yield(struct{}{}) { // idle until Go hands it a proc
+			return
+		}
+	}
+}
+
+// run runs r's proc to its end; false when Close stopped it.
+func (r *runner) run() (ok bool) {
+	p := r.p
 	defer func() {
-		if r := recover(); r != nil {
-			if _, ok := r.(stopSignal); ok {
+		if x := recover(); x != nil {
+			if _, stop := x.(stopSignal); stop {
+				ok = false
 				return
 			}
-			panic(&PanicError{Value: r, Stack: debug.Stack()})
+			panic(&PanicError{Value: x, Stack: debug.Stack()})
 		}
 	}()
 	p.fn(p)
+	p.returned, r.p = true, nil
+	return true
 }
 
 // PanicError is a proc's panic, surfaced by the engine call that resumed it
@@ -100,7 +165,7 @@ func (p *Proc) Park() {
 	if p.e.ps.running != p {
 		panic("engine: Park called outside its own proc")
 	}
-	if !p.yield(struct{}{}) {
+	if !p.r.yield(struct{}{}) {
 		panic(stopSignal{})
 	}
 }
@@ -115,7 +180,7 @@ func (p *Proc) Wake() {
 		return
 	}
 	p.queued = true
-	ps.ready = append(ps.ready, p)
+	ps.ready = append(ps.ready, ready{p: p})
 	if ps.running == nil && !ps.draining {
 		p.e.drain()
 	}
@@ -130,19 +195,37 @@ func (e *Engine) drain() {
 		// After a panic, the procs still queued behind the one that
 		// panicked must be wakeable again.
 		for _, q := range ps.ready[min(i+1, len(ps.ready)):] {
-			q.queued = false
+			if q.p != nil {
+				q.p.queued = false
+			}
 		}
 		ps.draining, ps.running = false, nil
 		clear(ps.ready)
 		ps.ready = ps.ready[:0]
 	}()
 	for ; i < len(ps.ready); i++ {
-		p := ps.ready[i]
-		p.queued = false
-		ps.running = p
-		e.resume(p)
+		r := ps.ready[i]
+		if r.fn != nil {
+			ps.running = &ps.soon
+			runSoon(r.fn)
+			ps.running = nil
+			continue
+		}
+		r.p.queued = false
+		ps.running = r.p
+		e.resume(r.p)
 		ps.running = nil
 	}
+}
+
+// runSoon runs a function Soon queued; its panic surfaces as a proc's does.
+func runSoon(fn func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			panic(&PanicError{Value: r, Stack: debug.Stack()})
+		}
+	}()
+	fn()
 }
 
 // resume switches to p until it parks or returns; a panic of p's passes
@@ -154,7 +237,8 @@ func (e *Engine) resume(p *Proc) {
 			e.exit(p)
 		}
 	}()
-	_, alive = p.next()
+	_, alive = p.r.next()
+	alive = alive && !p.returned
 }
 
 // exit forgets a proc that returned.
@@ -182,11 +266,14 @@ func (p *Proc) Yield() {
 // Sleep parks the proc for d of virtual time (a foreground timer: the run
 // waits for it).
 func (p *Proc) Sleep(d time.Duration) {
-	rang := false
-	p.e.After(d, func() { rang = true; p.Wake() })
+	if p.ring == nil {
+		p.ring = func() { p.rang = true; p.Wake() }
+	}
+	p.rang = false
+	p.e.After(d, p.ring)
 	// Only its own timer ends the sleep: an earlier wake (from something
 	// else) parks it again, and the timer cannot reach a later park.
-	for !rang {
+	for !p.rang {
 		p.Park()
 	}
 }
@@ -208,9 +295,21 @@ func (e *Engine) Close() {
 	ps.closing = true
 	for len(ps.procs) > 0 {
 		p := ps.procs[len(ps.procs)-1]
-		p.stop()
+		p.r.stop()
 		e.exit(p)
 	}
+	e.releaseIdle()
+}
+
+// releaseIdle ends the pooled coroutines, so that none outlives a run
+// (Run and RunUntil call it before they return).
+func (e *Engine) releaseIdle() {
+	ps := &e.ps
+	for _, r := range ps.idle {
+		r.stop()
+	}
+	clear(ps.idle)
+	ps.idle = ps.idle[:0]
 }
 
 // WaitGroup waits for procs it started, as sync.WaitGroup waits for
@@ -248,15 +347,15 @@ func (g *WaitGroup) Wait(p *Proc) {
 }
 
 // Soon runs fn as a goroutine started at this point would run: called
-// inside a proc, on a proc queued to run as soon as the running one parks,
-// still inside the same engine event (after the request it parks on went
-// out); called outside one, in a later engine event at the same virtual
-// time. client-go's event broadcasters hand events to such a goroutine
+// inside a proc, queued with the procs to run as soon as the running one
+// parks, still inside the same engine event (after the request it parks on
+// went out); called outside one, in a later engine event at the same
+// virtual time. fn cannot park. client-go's event broadcasters hand events to such a goroutine
 // (tools/record, tools/events), so an event trails the caller's own
 // requests of the moment.
 func (e *Engine) Soon(fn func()) {
-	if e.ps.running != nil {
-		e.Go(func(*Proc) { fn() })
+	if ps := &e.ps; ps.running != nil {
+		ps.ready = append(ps.ready, ready{fn: fn})
 		return
 	}
 	e.After(0, fn)

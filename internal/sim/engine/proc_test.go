@@ -273,6 +273,51 @@ func BenchmarkProc(b *testing.B) {
 	}
 }
 
+// BenchmarkProcInARun is the same proc started over and over in one run,
+// each after the previous one returned, as a component's procs come and
+// go: its coroutine is reused from the pool.
+func BenchmarkProcInARun(b *testing.B) {
+	e := New(1)
+	b.ReportAllocs()
+	e.Go(func(d *Proc) {
+		for range b.N {
+			e.Go(func(p *Proc) { call(p, time.Millisecond) })
+			d.Sleep(2 * time.Millisecond)
+		}
+	})
+	e.Run(time.Duration(1 << 62))
+}
+
+// A proc that returned hands its coroutine to the next Go: the same
+// goroutine runs both (fewer goroutines than procs), and the order of
+// events is what fresh coroutines give.
+func TestReturnedProcsReuseTheirCoroutine(t *testing.T) {
+	e := New(1)
+	var got []string
+	runners := map[*runner]bool{}
+	e.Go(func(d *Proc) {
+		for i := range 5 {
+			e.Go(func(p *Proc) {
+				runners[p.r] = true
+				got = append(got, fmt.Sprintf("%d asks at %v", i, p.Now()))
+				call(p, time.Millisecond)
+			})
+			d.Sleep(2 * time.Millisecond)
+		}
+	})
+	e.Run(time.Hour)
+	want := []string{"0 asks at 0s", "1 asks at 2ms", "2 asks at 4ms", "3 asks at 6ms", "4 asks at 8ms"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("order %q, want %q", got, want)
+	}
+	if len(runners) != 1 {
+		t.Fatalf("5 procs one after another ran on %d coroutines, want 1", len(runners))
+	}
+	if len(e.ps.idle) != 0 {
+		t.Fatalf("%d idle coroutines after Run returned", len(e.ps.idle))
+	}
+}
+
 // A sleep ends on its own timer only: a wake from elsewhere parks it again,
 // and the timer cannot cut a later park short (found in review: a call
 // returned before its answer).
@@ -361,4 +406,52 @@ func TestSoonRunsAfterTheCallerParks(t *testing.T) {
 	if strings.Join(got, ", ") != strings.Join(want, ", ") {
 		t.Fatalf("order %q, want %q", got, want)
 	}
+}
+
+// A function Soon queued inside a proc starts and wakes procs as a proc
+// would: they queue behind it and run, in call order, in the same engine
+// event; a Soon inside it queues too. Its panic surfaces as a proc's.
+func TestSoonQueuesWhatItStarts(t *testing.T) {
+	e := New(1)
+	var got []string
+	var parked *Proc
+	e.Go(func(p *Proc) {
+		parked = p
+		p.Park()
+		got = append(got, "woken")
+	})
+	e.After(time.Millisecond, func() {
+		e.Go(func(p *Proc) {
+			e.Soon(func() {
+				got = append(got, "soon")
+				e.Go(func(*Proc) { got = append(got, "started") })
+				parked.Wake()
+				e.Soon(func() { got = append(got, "nested soon") })
+				got = append(got, "soon ends")
+			})
+			p.Sleep(time.Millisecond)
+			got = append(got, "slept")
+		})
+	})
+	e.Run(time.Second)
+	want := []string{"soon", "soon ends", "started", "woken", "nested soon", "slept"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("order %q, want %q", got, want)
+	}
+	if e.Procs() != 0 {
+		t.Fatalf("%d procs alive", e.Procs())
+	}
+
+	defer func() {
+		pe, ok := recover().(*PanicError)
+		if !ok || pe.Value != "boom" {
+			t.Fatalf("recovered %v, want the PanicError of boom", pe)
+		}
+	}()
+	e = New(1)
+	e.Go(func(p *Proc) { // runs at once, up to its park: Soon's fn then
+		e.Soon(func() { panic("boom") })
+		p.Sleep(time.Millisecond)
+	})
+	t.Fatal("the panic did not surface")
 }

@@ -1,0 +1,95 @@
+package controller
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/k8sexplain/k8sexplain/internal/fnv1a"
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+)
+
+// sliceMember is one pod of a slice with what its endpoint shows, read
+// from the pod when the pod changes (touch): a slice write then reads one
+// array of at most 100 members instead of 100 pods spread over the heap,
+// and rebuilds only the Endpoint of a pod whose endpoint changed.
+type sliceMember struct {
+	name        string
+	pod         *corev1.Pod
+	ip          string // status.podIP: a pod without one is no endpoint yet
+	node        string
+	ready, term bool         // the Ready condition is True; deletionTimestamp is set
+	ep          *podEndpoint // the Endpoint last written for the pod, or nil
+}
+
+// podEndpoint is the Endpoint last written for a pod: reused, shared with
+// the stored slice (read-only), while what it shows has not changed. The
+// values its pointers point to live in the same struct, so an endpoint is
+// one allocation.
+type podEndpoint struct {
+	ep                     discoveryv1.Endpoint
+	addr                   [1]string
+	isReady, serving, term bool
+	node                   string
+	ref                    corev1.ObjectReference
+}
+
+// find returns the position of the named pod in the slice's members, or
+// where it would go, and whether it is there.
+func (sl *sliceState) find(name string) (int, bool) {
+	return slices.BinarySearchFunc(sl.members, name, func(m sliceMember, n string) int { return strings.Compare(m.name, n) })
+}
+
+// put adds the pod to the slice, or records its new version.
+func (sl *sliceState) put(p *corev1.Pod) {
+	i, ok := sl.find(p.Name)
+	if !ok {
+		sl.members = slices.Insert(sl.members, i, sliceMember{name: p.Name})
+	}
+	m := &sl.members[i]
+	m.pod, m.ip, m.node = p, p.Status.PodIP, p.Spec.NodeName
+	m.ready, m.term = PodReady(p), p.DeletionTimestamp != nil
+}
+
+// remove takes the named pod out of the slice.
+func (sl *sliceState) remove(name string) {
+	if i, ok := sl.find(name); ok {
+		sl.members = slices.Delete(sl.members, i, i+1)
+	}
+}
+
+// signature hashes what the slice's endpoints show (each pod with an IP,
+// in name order: name, IP, ready, terminating), to skip a write that
+// changes nothing; it also counts those endpoints.
+func (sl *sliceState) signature() (fnv1a.Hash, int) {
+	h, n := fnv1a.Offset, 0
+	for i := range sl.members {
+		m := &sl.members[i]
+		if m.ip == "" {
+			continue
+		}
+		n++
+		h = h.Str(m.name).Str(m.ip).Byte(flag(m.ready)).Byte(flag(m.term))
+	}
+	return h, n
+}
+
+// endpoint is podToEndpoint (reconciler's utils.go): the pod's entry,
+// reused while what it shows has not changed.
+func (m *sliceMember) endpoint() *podEndpoint {
+	pe := m.ep
+	if pe != nil && pe.addr[0] == m.ip && pe.serving == m.ready && pe.term == m.term && pe.node == m.node {
+		return pe
+	}
+	p := m.pod
+	pe = &podEndpoint{addr: [1]string{m.ip}, isReady: m.ready && !m.term, serving: m.ready, term: m.term, node: m.node,
+		ref: corev1.ObjectReference{Kind: "Pod", Namespace: p.Namespace, Name: p.Name, UID: p.UID}}
+	pe.ep = discoveryv1.Endpoint{
+		Addresses:  pe.addr[:],
+		Conditions: discoveryv1.EndpointConditions{Ready: &pe.isReady, Serving: &pe.serving, Terminating: &pe.term},
+		NodeName:   &pe.node,
+		TargetRef:  &pe.ref,
+	}
+	m.ep = pe
+	return pe
+}
