@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
@@ -108,6 +109,12 @@ func (r *ReplicaSet) syncReplicaSet(p *engine.Proc, key string) error {
 	newStatus := r.calculateStatus(rs, seen, manageErr)
 	if err := r.updateReplicaSetStatus(p, rs, newStatus); err != nil {
 		return err // the work queue retries the key rate-limited
+	}
+	// every replica Ready but not all available yet: look again once
+	// minReadySeconds have passed (syncReplicaSet's AddAfter)
+	if m := rs.Spec.MinReadySeconds; manageErr == nil && m > 0 && newStatus.ReadyReplicas == *rs.Spec.Replicas &&
+		newStatus.AvailableReplicas != *rs.Spec.Replicas {
+		r.eng.After(time.Duration(m)*time.Second, func() { r.queue.add(key) })
 	}
 	if manageErr != nil {
 		// syncReplicaSet returns manageReplicas' error and the key is

@@ -3,9 +3,11 @@ package controller
 import (
 	"reflect"
 	"slices"
+	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
+	"github.com/k8sexplain/k8sexplain/internal/sim/informer"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -27,6 +29,9 @@ func (r *ReplicaSet) calculateStatus(rs *appsv1.ReplicaSet, seen podCounts, mana
 	st.Replicas = int32(seen.all)
 	st.ReadyReplicas = int32(seen.ready)
 	st.AvailableReplicas = int32(seen.ready) // minReadySeconds 0: available as soon as Ready
+	if m := rs.Spec.MinReadySeconds; m > 0 {
+		st.AvailableReplicas = r.available(rs, m)
+	}
 	st.FullyLabeledReplicas = st.Replicas
 	// DeploymentReplicaSetTerminatingReplicas: beta, on by default since
 	// v1.35 (pkg/features/kube_features.go); the pods being deleted.
@@ -184,4 +189,26 @@ func copyContainers(src []corev1.Container) []corev1.Container {
 		out[i].Resources = res
 	}
 	return out
+}
+
+// available counts the ReplicaSet's replicas that have been Ready for
+// minReadySeconds (podutil.IsPodAvailable: the Ready condition's
+// lastTransitionTime plus minReadySeconds not after now), as
+// calculateStatus does when minReadySeconds is set; the pods are read from
+// the informer, terminating and finished ones left out as filteredPods does.
+func (r *ReplicaSet) available(rs *appsv1.ReplicaSet, minReadySeconds int32) int32 {
+	now := apiserver.TimeAt(r.eng.Now())
+	var n int32
+	for _, p := range r.pods.ByIndex(informer.ControllerIndex, string(rs.UID)) {
+		if p.DeletionTimestamp != nil || p.Status.Phase == corev1.PodFailed || p.Status.Phase == corev1.PodSucceeded {
+			continue
+		}
+		for _, c := range p.Status.Conditions {
+			if c.Type == corev1.PodReady && c.Status == corev1.ConditionTrue &&
+				!c.LastTransitionTime.IsZero() && !c.LastTransitionTime.Add(time.Duration(minReadySeconds)*time.Second).After(now.Time) {
+				n++
+			}
+		}
+	}
+	return n
 }
