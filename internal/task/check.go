@@ -164,7 +164,7 @@ func Check(t *Task, objs []manifest.Object, files []string, o Options) (*Result,
 	c.Apply(objs, files)
 	c.RunFor(settleFor)
 	if t.Action != nil {
-		h.on = true
+		h.start()
 		res.Action, res.drain = act(scene, t.Action)
 		if loading {
 			// The HPA and metrics-server run on background timers.

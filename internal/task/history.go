@@ -23,6 +23,10 @@ type history struct {
 	// were Ready at once while the history was on.
 	peaks []*Goal
 	peak  map[string]int
+	// readySince is when each pod was last seen turning Ready (virtual
+	// time), for minAvailable with seconds: available as the ReplicaSet
+	// counts it with minReadySeconds (podutil.IsPodAvailable).
+	readySince map[string]time.Duration
 }
 
 type violation struct {
@@ -31,7 +35,8 @@ type violation struct {
 }
 
 func newHistory(goals []Goal, now func() time.Duration) *history {
-	h := &history{now: now, pods: map[string]*corev1.Pod{}, first: map[string]violation{}, peak: map[string]int{}}
+	h := &history{now: now, pods: map[string]*corev1.Pod{}, first: map[string]violation{}, peak: map[string]int{},
+		readySince: map[string]time.Duration{}}
 	for i := range goals {
 		if goals[i].History() {
 			h.goals = append(h.goals, &goals[i])
@@ -43,6 +48,19 @@ func newHistory(goals []Goal, now func() time.Duration) *history {
 	return h
 }
 
+// start turns the history on when the task's action begins. The pods
+// Ready then are the ones the cluster was serving with before the change:
+// they count as Ready long since (a task's "once it is up" comes as soon
+// as every pod is Ready, and the story is about the new pods).
+func (h *history) start() {
+	h.on = true
+	for key, p := range h.pods {
+		if podReady(p) {
+			h.readySince[key] = -time.Hour
+		}
+	}
+}
+
 // commit is the cluster's OnCommit hook.
 func (h *history) commit(obj runtime.Object, deleted bool) {
 	p, ok := obj.(*corev1.Pod)
@@ -50,10 +68,15 @@ func (h *history) commit(obj runtime.Object, deleted bool) {
 		return
 	}
 	key := p.Namespace + "/" + p.Name
+	was := h.pods[key]
 	if deleted {
 		delete(h.pods, key)
+		delete(h.readySince, key)
 	} else {
 		h.pods[key] = p
+		if podReady(p) && (was == nil || !podReady(was)) {
+			h.readySince[key] = h.now()
+		}
 	}
 	if !h.on {
 		return
@@ -108,13 +131,19 @@ func (h *history) judge(g *Goal) *Finding {
 	pods := h.matching(g)
 	switch g.Type {
 	case "minAvailable":
-		// Available as the ReplicaSet counts it with minReadySeconds 0:
-		// Ready and not being deleted (controller.FilterActivePods).
+		// Available as the ReplicaSet counts it: Ready and not being
+		// deleted (controller.FilterActivePods), and with seconds, Ready
+		// for that long (minReadySeconds: podutil.IsPodAvailable). The
+		// count only rises between commits, so judging at each is enough.
 		n := 0
 		for _, p := range pods {
-			if p.DeletionTimestamp == nil && podReady(p) {
+			since, ok := h.readySince[p.Namespace+"/"+p.Name]
+			if p.DeletionTimestamp == nil && podReady(p) && (g.Seconds == 0 || ok && h.now()-since >= time.Duration(g.Seconds)*time.Second) {
 				n++
 			}
+		}
+		if n < g.Min && g.Seconds > 0 {
+			return found("only {1} pods of {2} Ready for {3} s, fewer than {4}", n, g.Selector, g.Seconds, g.Min)
 		}
 		if n < g.Min {
 			return found("only {1} pods of {2} available, fewer than {3}", n, g.Selector, g.Min)
