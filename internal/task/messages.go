@@ -25,7 +25,7 @@ func ru() map[string]string {
 		"no node has the label {1}":                                              "ни у одной ноды нет метки {1}",
 		"at most {1} pods of {2} Ready at once, fewer than {3}":                  "одновременно в Ready было не больше {1} подов {2}, меньше {3}",
 		"only {1} pods of {2} available, fewer than {3}":                         "доступно лишь {1} подов {2}, меньше {3}",
-		"only {1} pods of {2} Ready for {3} s, fewer than {4}":                   "лишь {1} подов {2} Ready не меньше {3} с, меньше {4}",
+		"only {1} pods of {2} Ready for {3} s, fewer than {4}":                   "подов {2}, Ready не меньше {3} с: {1} из нужных {4}",
 		"pod {1} has QoS class {2}, not {3}":                                     "у пода {1} класс QoS {2}, а не {3}",
 		"pod {1} has priority {2}, below {3}":                                    "у пода {1} приоритет {2}, ниже {3}",
 		"pod {1} is not Ready":                                                   "под {1} не Ready",
