@@ -100,6 +100,16 @@ func clauses(s string) []clause {
 		o += size
 	}
 	offs = append(offs, len(s))
+	// emit adds a word with the breaks seen since the last one
+	emit := func(w string, start, end int) {
+		ws = append(ws, wordTok{token: newToken(w), start: start, end: end})
+		hard = append(hard, pendingHard)
+		comma = append(comma, pendingComma)
+		soft = append(soft, pendingSoft || pendingComma)
+		sentEnd = append(sentEnd, pendingSent)
+		colon = append(colon, pendingColon)
+		pendingHard, pendingComma, pendingSoft, pendingSent, pendingColon = false, false, false, false, false
+	}
 	for i := 0; i < len(rs); {
 		r := rs[i]
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
@@ -114,13 +124,7 @@ func clauses(s string) []clause {
 				j++
 			}
 			w := b.String()
-			ws = append(ws, wordTok{token: newToken(w), start: offs[i], end: offs[j]})
-			hard = append(hard, pendingHard)
-			comma = append(comma, pendingComma)
-			soft = append(soft, pendingSoft || pendingComma)
-			sentEnd = append(sentEnd, pendingSent)
-			colon = append(colon, pendingColon)
-			pendingHard, pendingComma, pendingSoft, pendingSent, pendingColon = false, false, false, false, false
+			emit(w, offs[i], offs[j])
 			i = j
 			continue
 		}
@@ -156,24 +160,12 @@ func clauses(s string) []clause {
 			// "requests > allocatable": a comparison reads as "more";
 			// "->" and "=>" are arrows
 			if i == 0 || rs[i-1] != '-' && rs[i-1] != '=' {
-				ws = append(ws, wordTok{token: newToken("more"), start: offs[i], end: offs[i+1]})
-				hard = append(hard, pendingHard)
-				comma = append(comma, pendingComma)
-				soft = append(soft, pendingSoft || pendingComma)
-				sentEnd = append(sentEnd, pendingSent)
-				colon = append(colon, pendingColon)
-				pendingHard, pendingComma, pendingSoft, pendingSent, pendingColon = false, false, false, false, false
+				emit("more", offs[i], offs[i+1])
 			}
 		case '&':
 			// "not voted this term && log up to date": "&&" and "&" read as "and"
 			if i == 0 || rs[i-1] != '&' {
-				ws = append(ws, wordTok{token: newToken("and"), start: offs[i], end: offs[i+1]})
-				hard = append(hard, pendingHard)
-				comma = append(comma, pendingComma)
-				soft = append(soft, pendingSoft || pendingComma)
-				sentEnd = append(sentEnd, pendingSent)
-				colon = append(colon, pendingColon)
-				pendingHard, pendingComma, pendingSoft, pendingSent, pendingColon = false, false, false, false, false
+				emit("and", offs[i], offs[i+1])
 			}
 		}
 		i++
