@@ -36,20 +36,17 @@ var nodeScenarios = []scenario{
 // replays it as `trace crash --reason REASON --times 1` does.
 func crashStep(reason string) step {
 	return step{Name: "crash", Command: "crash <first pod> --reason " + reason + " --times 1", run: func(ctx context.Context, c *cluster, ns string) error {
-		out, err := c.kubectl(ctx, nil, "get", "pods", "-n", ns, "-o", `jsonpath={range .items[*]}{.metadata.name} {.status.podIP}{"\n"}{end}`)
+		name, ip, err := c.firstPod(ctx, ns, "{.status.podIP}")
 		if err != nil {
 			return err
 		}
-		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-		sort.Strings(lines)
-		f := strings.Fields(lines[0])
-		if len(f) != 2 {
-			return fmt.Errorf("first pod has no IP: %q", lines[0])
+		if ip == "" {
+			return fmt.Errorf("first pod %s has no IP", name)
 		}
 		cl := http.Client{Timeout: 5 * time.Second}
-		resp, err := cl.Get("http://" + f[1] + ":8080/crash?reason=" + reason)
+		resp, err := cl.Get("http://" + ip + ":8080/crash?reason=" + reason)
 		if err != nil {
-			return fmt.Errorf("crash %s: %w", f[0], err)
+			return fmt.Errorf("crash %s: %w", name, err)
 		}
 		resp.Body.Close()
 		return nil

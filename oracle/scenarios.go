@@ -106,21 +106,18 @@ func deletePodStep() step {
 func drainStep(timeout string) step {
 	return step{Name: "drain", Command: "kubectl drain <node of first pod> --ignore-daemonsets --timeout=" + timeout,
 		run: func(ctx context.Context, c *cluster, ns string) error {
-			out, err := c.kubectl(ctx, nil, "get", "pods", "-n", ns, "-o", `jsonpath={range .items[*]}{.metadata.name} {.spec.nodeName}{"\n"}{end}`)
+			_, node, err := c.firstPod(ctx, ns, "{.spec.nodeName}")
 			if err != nil {
 				return err
 			}
-			lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-			sort.Strings(lines)
-			f := strings.Fields(lines[0])
-			if len(f) != 2 {
+			if node == "" {
 				return fmt.Errorf("no bound pod to drain the node of in %s", ns)
 			}
 			// a drain that times out against the budget exits 1: that is
 			// the scenario, not a failure of the recorder
-			_, stderr, err := c.kubectlErr(ctx, nil, "drain", f[1], "--ignore-daemonsets", "--timeout="+timeout)
+			_, stderr, err := c.kubectlErr(ctx, nil, "drain", node, "--ignore-daemonsets", "--timeout="+timeout)
 			if err != nil && !strings.Contains(string(stderr), "global timeout reached") {
-				return fmt.Errorf("kubectl drain %s: %v: %s", f[1], err, stderr)
+				return fmt.Errorf("kubectl drain %s: %v: %s", node, err, stderr)
 			}
 			return nil
 		}}
@@ -144,4 +141,23 @@ var scenarios = []scenario{
 	{Name: "drain", Nodes: defaultNodes(), Steps: []step{applyStep("examples/app.yaml"), drainStep("60s")}},
 	{Name: "drain-pdb", Nodes: defaultNodes(), Steps: []step{applyStep("examples/app.yaml"), applyStep("oracle/scenarios/pdb-all.yaml"), drainStep("12s")}},
 	{Name: "quota", Steps: []step{applyStep("oracle/scenarios/quota-limits.yaml"), applyStep("oracle/scenarios/quota-app.yaml")}},
+}
+
+// firstPod is the name of the namespace's pod that sorts first and the
+// value of field (a jsonpath such as {.spec.nodeName}) on it.
+func (c *cluster) firstPod(ctx context.Context, ns, field string) (name, value string, err error) {
+	out, err := c.kubectl(ctx, nil, "get", "pods", "-n", ns, "-o", `jsonpath={range .items[*]}{.metadata.name} `+field+`{"\n"}{end}`)
+	if err != nil {
+		return "", "", err
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	sort.Strings(lines)
+	f := strings.Fields(lines[0])
+	if len(f) == 0 {
+		return "", "", fmt.Errorf("no pod in %s", ns)
+	}
+	if len(f) == 1 {
+		return f[0], "", nil
+	}
+	return f[0], f[1], nil
 }
