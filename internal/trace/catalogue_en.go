@@ -257,6 +257,8 @@ func catalogueEN() map[string]Entry {
 			"The container's first process runs as PID 1 in its PID namespace: it must handle SIGTERM itself, or graceful shutdown ends with SIGKILL."},
 		"kubelet.running": {"status PATCH: phase Running, podIP {ip}, Ready={ready} (containers: {containers})",
 			"The kubelet reports through the pods/status subresource. A pod without a readiness probe is Ready as soon as its containers run. Its first write came earlier, when it admitted the pod, before the image pull: phase Pending, every container Waiting with reason ContainerCreating (PodInitializing while init containers have to run), hostIP and startTime — that is the ContainerCreating `kubectl get pods` shows during the pull (-v shows that PATCH)."},
+		"kubelet.startup": {"startup probe {probe} passed after {after}: started, Ready=True",
+			"A container with a startupProbe is not started until the probe succeeds: the kubelet runs its liveness and readiness probes only after that, and a container without a readiness probe becomes Ready at that moment, not when it starts. Until then the container shows started=false and the pod is not Ready, so its endpoint gets no traffic; failureThreshold × periodSeconds of failures kill and restart it."},
 		"kubelet.probe": {"readiness probe {probe} passed after {after}: Ready=True",
 			"The readiness probe starts after initialDelaySeconds and runs every periodSeconds; only a Ready pod's endpoint is marked ready and gets traffic (a not-ready one is listed with ready=false). Liveness failures restart the container; readiness failures only mark its endpoint not ready."},
 		"endpointslice.create": {"EndpointSlice for Service {service}: {ready} ready of {total} — {endpoints}",

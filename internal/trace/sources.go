@@ -110,6 +110,7 @@ func sources() map[string]provenance.Source {
 		"kubelet.initnever":   k("pkg/kubelet/kuberuntime/kuberuntime_manager.go (computeInitContainerActions)", "pkg/kubelet/kubelet_pods.go (getPhase)"),
 		"kubelet.running":     k("pkg/kubelet/status/status_manager.go", "pkg/kubelet/prober/prober_manager.go (no readiness probe: ready)", "pkg/kubelet/kubelet_pods.go (generateAPIPodStatus: Pending, ContainerCreating, hostIP, startTime)"),
 		"kubelet.probe":       k("pkg/kubelet/prober/worker.go", "pkg/controller/endpointslice/ (endpoint conditions)"),
+		"kubelet.startup":     k("pkg/kubelet/prober/prober_manager.go (UpdatePodStatus: started, then ready = started without a readiness probe)", "pkg/kubelet/prober/worker.go (readiness and liveness wait for started)"),
 
 		// the stories
 		"kubectl.autoscale":       k("staging/src/k8s.io/kubectl/pkg/cmd/autoscale/autoscale.go (--cpu as a percentage: Utilization target)", "pkg/apis/autoscaling/v2/defaults.go (SetDefaults_HorizontalPodAutoscalerBehavior, GenerateHPAScaleUpRules, GenerateHPAScaleDownRules)"),

@@ -182,23 +182,43 @@ func cidrString(c *net.IPNet) string {
 	return c.String()
 }
 
-// readinessPlan says whether the pod is Ready as soon as it runs, else
-// when its probes first pass and what they are.
-func readinessPlan(pod *corev1.Pod) (bool, time.Duration, string) {
-	ready := true
-	var delay time.Duration
-	var probeDesc string
+// readinessGate is what the pod's readiness waits for once its containers
+// run: ready at once, or the first success of its probes after delay —
+// readiness probes, and startup probes, which hold a container's started
+// and, without a readiness probe, its ready until they succeed
+// (prober_manager.go UpdatePodStatus: ready = started when there is no
+// readiness probe; worker.go runs readiness and liveness only once started).
+type readinessGate struct {
+	ready bool
+	delay time.Duration
+	// desc is the probe the step names; startupOnly says it is a startup
+	// probe (no container has a readiness probe).
+	desc        string
+	startupOnly bool
+}
+
+// readinessPlan is the pod's readinessGate.
+func readinessPlan(pod *corev1.Pod) readinessGate {
+	g := readinessGate{ready: true}
+	startupDesc := ""
 	for _, c := range pod.Spec.Containers {
 		if c.StartupProbe != nil {
-			delay = max(delay, probeFirstSuccess(c.StartupProbe))
+			g.ready = false
+			g.delay = max(g.delay, probeFirstSuccess(c.StartupProbe))
+			if startupDesc == "" {
+				startupDesc = describeProbe(c.StartupProbe)
+			}
 		}
 		if p := c.ReadinessProbe; p != nil {
-			ready = false
-			delay = max(delay, probeFirstSuccess(p))
-			probeDesc = describeProbe(p)
+			g.ready = false
+			g.delay = max(g.delay, probeFirstSuccess(p))
+			g.desc = describeProbe(p)
 		}
 	}
-	return ready, delay, probeDesc
+	if !g.ready && g.desc == "" {
+		g.desc, g.startupOnly = startupDesc, true
+	}
+	return g
 }
 
 // patchStatus writes pod status as the status manager does — a

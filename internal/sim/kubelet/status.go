@@ -3,7 +3,6 @@ package kubelet
 import (
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/engine"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
@@ -23,16 +22,19 @@ func (k *Kubelet) running(ps *podState, ip string, containers []string) {
 	upd.Status.PodIPs = []corev1.PodIP{{IP: ip}}
 	k.setHostIP(upd)
 	upd.Status.QOSClass = QoSClass(pod)
-	ready, delay, probeDesc := readinessPlan(pod)
+	gate := readinessPlan(pod)
+	ready := gate.ready
 	setCond(upd, corev1.PodReadyToStartContainers, true)
 	setCond(upd, corev1.PodInitialized, true)
 	setCond(upd, corev1.ContainersReady, ready)
 	setCond(upd, corev1.PodReady, ready)
 	upd.Status.ContainerStatuses = runningStatuses(pod, ps, containers, apiTime(ps.startedAt))
 	for i, c := range pod.Spec.Containers {
-		// prober_manager.go UpdatePodStatus: a started container without
-		// a readiness probe is ready; one with a probe waits for it.
-		upd.Status.ContainerStatuses[i].Ready = ready || c.ReadinessProbe == nil
+		// prober_manager.go UpdatePodStatus: a container with a startup
+		// probe is not started until it passes; a started container
+		// without a readiness probe is ready; one with a probe waits for it.
+		upd.Status.ContainerStatuses[i].Started = ptrBool(c.StartupProbe == nil)
+		upd.Status.ContainerStatuses[i].Ready = ready || c.ReadinessProbe == nil && c.StartupProbe == nil
 	}
 	if n := len(pod.Spec.InitContainers); n > 0 {
 		upd.Status.InitContainerStatuses = k.initStatuses(ps, n, nil, "")
@@ -42,37 +44,42 @@ func (k *Kubelet) running(ps *podState, ip string, containers []string) {
 		k.step(trace.PhaseReady, "kubelet.running", pod, "ip", ip, "ready", ready, "containers", strings.Join(containers, ", "))
 	}
 	gen := ps.generation
-	k.patchStatus(ps, upd, func() { k.afterRunning(ps, ready, gen, delay, probeDesc) })
+	k.patchStatus(ps, upd, func() { k.afterRunning(ps, gate, gen) })
 }
 
 // afterRunning runs when the Running status is stored: a pod without
 // readiness probes is Ready already; otherwise a prober waits for the
 // probes' first success.
-func (k *Kubelet) afterRunning(ps *podState, ready bool, gen int, delay time.Duration, probeDesc string) {
-	if ready {
+func (k *Kubelet) afterRunning(ps *podState, gate readinessGate, gen int) {
+	if gate.ready {
 		ps.ready = true
 		k.ready()
 		return
 	}
-	k.eng.Go(func(p *engine.Proc) { k.awaitReadiness(p, ps, gen, delay, probeDesc) })
+	k.eng.Go(func(p *engine.Proc) { k.awaitReadiness(p, ps, gen, gate) })
 }
 
 // awaitReadiness is the readiness prober's first success (prober
 // worker.go doProbe, then status_manager SetContainerReadiness): after
 // delay the containers and the pod turn Ready, unless a restart or a
 // failing probe came first.
-func (k *Kubelet) awaitReadiness(p *engine.Proc, ps *podState, gen int, delay time.Duration, probeDesc string) {
+func (k *Kubelet) awaitReadiness(p *engine.Proc, ps *podState, gen int, gate readinessGate) {
 	pod := ps.pod
-	p.Sleep(delay)
+	p.Sleep(gate.delay)
 	if ps.terminating || ps.generation != gen || ps.failReadiness {
 		return
 	}
-	k.step(trace.PhaseReady, "kubelet.probe", pod, "probe", probeDesc, "after", delay)
+	kind := trace.Kind("kubelet.probe")
+	if gate.startupOnly {
+		kind = "kubelet.startup"
+	}
+	k.step(trace.PhaseReady, kind, pod, "probe", gate.desc, "after", gate.delay)
 	r := statusCopy(ps.pod)
 	setCond(r, corev1.ContainersReady, true)
 	setCond(r, corev1.PodReady, true)
 	for i := range r.Status.ContainerStatuses {
 		r.Status.ContainerStatuses[i].Ready = true
+		r.Status.ContainerStatuses[i].Started = ptrBool(true)
 	}
 	if k.writeStatus(p, ps, r) {
 		ps.ready = true

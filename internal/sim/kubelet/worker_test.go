@@ -66,8 +66,8 @@ func TestPodWorkerFailedStatusWrite(t *testing.T) {
 }
 
 // TestReadinessProbeDelaysReady: with a readiness probe the first PATCH
-// says Running but not Ready; a second one follows the probe's first
-// success (initialDelaySeconds).
+// says Running but not Ready; a second one follows the probes' first
+// success (initialDelaySeconds), a startup probe's included.
 func TestReadinessProbeDelaysReady(t *testing.T) {
 	h := newHarness(t, "nginx:1.27")
 	c := ctr("web", "nginx:1.27")
@@ -78,11 +78,15 @@ func TestReadinessProbeDelaysReady(t *testing.T) {
 	h.create(newPod("web", c, c2))
 	h.eng.RunUntil(time.Second)
 	p := h.pod("web")
-	if p.Status.Phase != corev1.PodRunning || isReady(p) || p.Status.ContainerStatuses[0].Ready || !p.Status.ContainerStatuses[1].Ready {
+	// side has a startup probe and no readiness probe: not started, so
+	// not ready, until the startup probe passes (prober_manager.go
+	// UpdatePodStatus), which is after 1 s from its start
+	side := p.Status.ContainerStatuses[1]
+	if p.Status.Phase != corev1.PodRunning || isReady(p) || p.Status.ContainerStatuses[0].Ready || side.Ready || side.Started == nil || *side.Started {
 		t.Fatalf("at 1 s: phase %s ready %v statuses %+v", p.Status.Phase, isReady(p), p.Status.ContainerStatuses)
 	}
 	h.settle()
-	if p := h.pod("web"); !isReady(p) || h.ready != 1 || !p.Status.ContainerStatuses[0].Ready {
+	if p := h.pod("web"); !isReady(p) || h.ready != 1 || !p.Status.ContainerStatuses[0].Ready || !p.Status.ContainerStatuses[1].Ready || !*p.Status.ContainerStatuses[1].Started {
 		t.Fatalf("after the probe: ready %v, ready calls %d", isReady(p), h.ready)
 	}
 }
