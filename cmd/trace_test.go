@@ -25,6 +25,7 @@ var traceCases = []struct {
 	{"nodeport-local", []string{"trace", "apply", "examples/nodeport-local.yaml"}},
 	{"statefulset", []string{"trace", "apply", "examples/statefulset.yaml"}},
 	{"limits-only", []string{"trace", "apply", "examples/limits-only.yaml"}},
+	{"startup-probe", []string{"trace", "apply", "examples/startup-probe.yaml"}},
 	// An admission webhook on pod CREATE that does not answer, with each
 	// failurePolicy (issue 22 §5).
 	{"webhook-fail", []string{"trace", "apply", "--webhook", "mutating", "examples/app.yaml"}},
