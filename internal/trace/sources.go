@@ -153,6 +153,8 @@ func sources() map[string]provenance.Source {
 		"cri.PullImageResolved": k("pkg/kubelet/images/image_manager.go", "pkg/kubelet/images/puller.go").Plus(containerd("containerd/containerd internal/cri/server/images/image_pull.go")),
 		"cri.PullImageFailed":   k("pkg/kubelet/images/image_manager.go (ErrImagePull, ImagePullBackOff)", "pkg/kubelet/kubelet.go (image back-off 10 s to 300 s)"),
 		"cri.ImagePresent":      k("pkg/kubelet/images/image_manager.go (shouldPullImage)", "pkg/scheduler/framework/plugins/imagelocality/image_locality.go"),
+		"cri.StopContainer":     k("pkg/kubelet/kuberuntime/kuberuntime_container.go (killContainer: StopContainer with the grace period left as timeout)").Plus(containerd("containerd/containerd internal/cri/server/container_stop.go")),
+		"cri.RemoveContainer":   k("pkg/kubelet/kubelet.go (cleanUpContainersInPod: removeAll for a deleted pod)", "pkg/kubelet/pod_container_deletor.go").Plus(containerd("containerd/containerd internal/cri/server/container_remove.go")),
 		"cri.CreateContainer":   k("pkg/kubelet/kuberuntime/kuberuntime_container.go (startContainer)").Plus(containerd("containerd/containerd internal/cri/server/container_create.go")),
 		"runtime.pullpause":     containerd("containerd/containerd internal/cri/server/podsandbox/sandbox_run.go (sandbox image ensured by the runtime)", "kubernetes/kubernetes cmd/kubeadm/app/preflight/checks.go (ImagePullCheck)"),
 		"runtime.sandbox":       containerd("containerd/containerd internal/cri/server/podsandbox/sandbox_run.go (CNI setup in the sandbox's netns)", "containernetworking/plugins plugins/main/bridge/bridge.go"),

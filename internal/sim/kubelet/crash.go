@@ -180,6 +180,7 @@ func (k *Kubelet) livenessWorker(p *engine.Proc, ps *podState, c *corev1.Contain
 	k.step(trace.PhaseKubelet, "kubelet.liveness", ps.pod, "container", c.Name, "probe", describeProbe(probe),
 		"failures", max(probe.FailureThreshold, 1), "period", time.Duration(max(probe.PeriodSeconds, 1))*time.Second)
 	k.containerEvent(ps.pod, c.Name, "Normal", "Killing", fmt.Sprintf("Container %s failed liveness probe, will be restarted", c.Name))
+	k.criStep("StopContainer", ps.pod, "container", c.Name, "timeout", time.Duration(terminationGrace(ps.pod))*time.Second)
 	k.runtimeStep("runtime.livekill", ps.pod, "container", c.Name, "grace", trace.Seconds(terminationGrace(ps.pod)))
 	p.Sleep(100 * time.Millisecond) // SIGTERM, and the hung process dies
 	if !k.containerDown(p, ps, c, 143, "Error", int(ps.restartCount[c.Name])) || times <= 1 {

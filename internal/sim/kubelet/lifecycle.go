@@ -135,6 +135,10 @@ func (k *Kubelet) terminate(ps *podState) {
 	term := min(pre, grace)
 	name := pod.Namespace + "/" + pod.Name
 	k.eng.After(term, func() {
+		// killContainer: StopContainer with the grace period left
+		for _, c := range pod.Spec.Containers {
+			k.criStep("StopContainer", pod, "container", c.Name, "timeout", deadline-term)
+		}
 		k.runtimeStep("runtime.sigterm", pod, "container", containerNames(pod), "after", term, "deadline", deadline)
 		if d := k.App.drain(); d >= 0 && k.Hooks.ListenerClosed != nil {
 			k.Hooks.ListenerClosed(name, ps.ip, k.eng.Now())
@@ -172,6 +176,12 @@ func (k *Kubelet) stopSandbox(ps *podState, code int, after time.Duration) {
 		k.Hooks.Exited(pod.Namespace+"/"+pod.Name, code, k.eng.Now())
 	}
 	k.criStep("StopPodSandbox", pod, "ip", ps.ip)
+	// the containers' exit reaches PLEG, and for a deleted pod
+	// cleanUpContainersInPod removes every dead one (kubelet.go,
+	// pod_container_deletor.go); the real node shows it after the sandbox
+	for _, c := range pod.Spec.Containers {
+		k.criStep("RemoveContainer", pod, "container", c.Name)
+	}
 	k.step(trace.PhaseKubelet, "kubelet.finaldelete", pod, "code", code)
 	k.c.DeleteGrace(apiserver.ResourceOf(pod), pod.Namespace, pod.Name, 0, func(runtime.Object, *apiserver.Status) {})
 }
