@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,7 +23,7 @@ import (
 
 // stateLogPlurals are the resources the state log lists, for a snapshot of
 // the store at the start of a story.
-var stateLogPlurals = []string{"deployments", "replicasets", "statefulsets", "pods", "services", "endpointslices", "nodes"}
+var stateLogPlurals = []string{"deployments", "replicasets", "statefulsets", "pods", "persistentvolumeclaims", "services", "endpointslices", "nodes"}
 
 // startStateLog (re)starts the log with the store as it is now: every
 // listed object as a change belonging to the story's first step.
@@ -91,6 +92,8 @@ func stateRow(obj runtime.Object) (string, []string) {
 		ready, total, status, restarts := podStatus(o)
 		return "Pod", []string{"", fmt.Sprintf("%d/%d", ready, total), status, strconv.Itoa(restarts), "",
 			orNone(o.Status.PodIP), orNone(o.Spec.NodeName)}
+	case *corev1.PersistentVolumeClaim:
+		return "PersistentVolumeClaim", claimRow(o)
 	case *corev1.Service:
 		typ := o.Spec.Type
 		if typ == "" {
@@ -394,4 +397,40 @@ func nodeRoles(n *corev1.Node) string {
 	}
 	sort.Strings(roles)
 	return strings.Join(roles, ",")
+}
+
+// claimRow is printPersistentVolumeClaim (kubernetes pkg/printers/
+// internalversion/printers.go, v1.37): capacity and access modes only once
+// the claim names its volume, Terminating while it is deleted, the class
+// from spec.storageClassName or the beta annotation.
+func claimRow(o *corev1.PersistentVolumeClaim) []string {
+	phase := string(o.Status.Phase)
+	if o.DeletionTimestamp != nil {
+		phase = "Terminating"
+	}
+	capacity, modes := "", ""
+	if o.Spec.VolumeName != "" {
+		if q, ok := o.Status.Capacity[corev1.ResourceStorage]; ok {
+			capacity = q.String()
+		}
+		var m []string
+		for _, want := range []struct {
+			mode  corev1.PersistentVolumeAccessMode
+			short string
+		}{{corev1.ReadWriteOnce, "RWO"}, {corev1.ReadOnlyMany, "ROX"}, {corev1.ReadWriteMany, "RWX"}, {corev1.ReadWriteOncePod, "RWOP"}} {
+			if slices.Contains(o.Status.AccessModes, want.mode) {
+				m = append(m, want.short)
+			}
+		}
+		modes = strings.Join(m, ",")
+	}
+	class, beta := o.Annotations["volume.beta.kubernetes.io/storage-class"] // helper.GetPersistentVolumeClaimClass: the beta annotation first
+	if !beta && o.Spec.StorageClassName != nil {
+		class = *o.Spec.StorageClassName
+	}
+	vac := "<unset>"
+	if o.Spec.VolumeAttributesClassName != nil {
+		vac = *o.Spec.VolumeAttributesClassName
+	}
+	return []string{"", phase, o.Spec.VolumeName, capacity, modes, class, vac, ""}
 }

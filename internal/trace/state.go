@@ -26,7 +26,8 @@ type StateKind struct {
 // StateKinds are the kinds shown, in the order they are printed. Headers:
 // kubectl's printers (kubernetes pkg/printers/internalversion/printers.go,
 // v1.37: podColumnDefinitions, deploymentColumnDefinitions,
-// replicaSetColumnDefinitions, statefulSetColumnDefinitions, serviceColumnDefinitions,
+// replicaSetColumnDefinitions, statefulSetColumnDefinitions, persistentVolumeClaimColumnDefinitions,
+// serviceColumnDefinitions,
 // endpointSliceColumnDefinitions, nodeColumnDefinitions).
 //
 // KubeProxy is no kind kubectl lists: it is what each simulated
@@ -37,6 +38,7 @@ var StateKinds = []StateKind{
 	{"ReplicaSet", "", []string{"NAME", "DESIRED", "CURRENT", "READY", "AGE"}},
 	{"StatefulSet", "", []string{"NAME", "READY", "AGE"}},
 	{"Pod", "", []string{"NAME", "READY", "STATUS", "RESTARTS", "AGE", "IP", "NODE"}},
+	{"PersistentVolumeClaim", "", []string{"NAME", "STATUS", "VOLUME", "CAPACITY", "ACCESS MODES", "STORAGECLASS", "VOLUMEATTRIBUTESCLASS", "AGE"}},
 	{"Service", "", []string{"NAME", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "AGE"}},
 	{"EndpointSlice", "", []string{"NAME", "ADDRESSTYPE", "PORTS", "ENDPOINTS", "AGE"}},
 	{"KubeProxy", "kube-proxy (iptables)", []string{"NODE", "SERVICE", "CHAIN", "KUBE-SEP"}},
