@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/sim/apiserver"
+	"github.com/k8sexplain/k8sexplain/internal/sim/scheduler"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -402,7 +403,7 @@ func nodeRoles(n *corev1.Node) string {
 // claimRow is printPersistentVolumeClaim (kubernetes pkg/printers/
 // internalversion/printers.go, v1.37): capacity and access modes only once
 // the claim names its volume, Terminating while it is deleted, the class
-// from spec.storageClassName or the beta annotation.
+// as GetPersistentVolumeClaimClass reads it.
 func claimRow(o *corev1.PersistentVolumeClaim) []string {
 	phase := string(o.Status.Phase)
 	if o.DeletionTimestamp != nil {
@@ -424,13 +425,9 @@ func claimRow(o *corev1.PersistentVolumeClaim) []string {
 		}
 		modes = strings.Join(m, ",")
 	}
-	class, beta := o.Annotations["volume.beta.kubernetes.io/storage-class"] // helper.GetPersistentVolumeClaimClass: the beta annotation first
-	if !beta && o.Spec.StorageClassName != nil {
-		class = *o.Spec.StorageClassName
-	}
 	vac := "<unset>"
 	if o.Spec.VolumeAttributesClassName != nil {
 		vac = *o.Spec.VolumeAttributesClassName
 	}
-	return []string{"", phase, o.Spec.VolumeName, capacity, modes, class, vac, ""}
+	return []string{"", phase, o.Spec.VolumeName, capacity, modes, scheduler.ClaimClass(o), vac, ""}
 }

@@ -82,9 +82,14 @@ func ClaimNames(pod *corev1.Pod) []string {
 	return out
 }
 
-// ClaimClass is GetPersistentVolumeClaimClass: spec.storageClassName, ""
-// when unset.
+// ClaimClass is GetPersistentVolumeClaimClass (k8s.io/component-helpers
+// storage/volume helpers.go, v0.37): the beta annotation
+// volume.beta.kubernetes.io/storage-class first, then
+// spec.storageClassName, "" when neither is set.
 func ClaimClass(c *corev1.PersistentVolumeClaim) string {
+	if class, found := c.Annotations[corev1.BetaStorageClassAnnotation]; found {
+		return class
+	}
 	if c.Spec.StorageClassName != nil {
 		return *c.Spec.StorageClassName
 	}
