@@ -6,6 +6,7 @@ import (
 	"net"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -125,12 +126,11 @@ func RunScenario(root string, fx Fixture) (*SimRun, error) {
 			})
 		case strings.HasPrefix(st.Command, "kubectl delete pod "):
 			actions = append(actions, func(c *sim.Cluster) error {
-				pods := c.Pods()
-				if len(pods) == 0 {
+				pod := firstPod(c)
+				if pod == nil {
 					return fmt.Errorf("no pod to delete")
 				}
-				sort.Slice(pods, func(i, j int) bool { return pods[i].Name < pods[j].Name })
-				c.DeletePod(pods[0])
+				c.DeletePod(pod)
 				return nil
 			})
 		case strings.HasPrefix(st.Command, "kubectl drain <node of first pod> "):
@@ -149,16 +149,15 @@ func RunScenario(root string, fx Fixture) (*SimRun, error) {
 				return nil, fmt.Errorf("%s: bad command %q", fx.Scenario, st.Command)
 			}
 			actions = append(actions, func(c *sim.Cluster) error {
-				pods := c.Pods()
-				if len(pods) == 0 {
+				pod := firstPod(c)
+				if pod == nil {
 					return fmt.Errorf("no pod to crash")
 				}
-				sort.Slice(pods, func(i, j int) bool { return pods[i].Name < pods[j].Name })
-				k := c.Kubelet(pods[0].Spec.NodeName)
+				k := c.Kubelet(pod.Spec.NodeName)
 				if k == nil {
-					return fmt.Errorf("pod %s is not bound to a node", pods[0].Name)
+					return fmt.Errorf("pod %s is not bound to a node", pod.Name)
 				}
-				if err := k.Crash(pods[0].Name, reason, times); err != nil {
+				if err := k.Crash(pod.Name, reason, times); err != nil {
 					return err
 				}
 				// a liveness failure takes failureThreshold × periodSeconds
@@ -416,15 +415,25 @@ func (n *normalizer) walk(v any) any {
 // drainFirstPodsNode drains the node of the pod that sorts first by name,
 // as the recorder's drainStep does, and runs until kubectl has returned.
 func drainFirstPodsNode(c *sim.Cluster, timeout time.Duration) error {
-	pods := c.Pods()
-	sort.Slice(pods, func(i, j int) bool { return pods[i].Name < pods[j].Name })
-	if len(pods) == 0 || pods[0].Spec.NodeName == "" {
+	pod := firstPod(c)
+	if pod == nil || pod.Spec.NodeName == "" {
 		return fmt.Errorf("no bound pod to drain the node of")
 	}
-	res := c.Drain(sim.DrainOptions{Node: pods[0].Spec.NodeName, IgnoreDaemonSets: true, Timeout: timeout})
+	res := c.Drain(sim.DrainOptions{Node: pod.Spec.NodeName, IgnoreDaemonSets: true, Timeout: timeout})
 	c.RunFor(timeout + time.Minute)
 	if !res.Done {
-		return fmt.Errorf("kubectl drain %s did not return", pods[0].Spec.NodeName)
+		return fmt.Errorf("kubectl drain %s did not return", pod.Spec.NodeName)
 	}
 	return nil
+}
+
+// firstPod is the stored pod that sorts first by name, the one the
+// recorder's steps act on ("<first pod>": oracle/scenarios.go firstPod);
+// nil when there is none.
+func firstPod(c *sim.Cluster) *corev1.Pod {
+	pods := c.Pods()
+	if len(pods) == 0 {
+		return nil
+	}
+	return slices.MinFunc(pods, func(a, b *corev1.Pod) int { return strings.Compare(a.Name, b.Name) })
 }
