@@ -36,6 +36,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/utils/ptr"
 )
 
 // Labels the statefulset controller puts on its pods (apps/v1 types.go).
@@ -302,11 +303,7 @@ func (s *StatefulSet) ensureRevision(p *engine.Proc, set *appsv1.StatefulSet) (s
 	// getStatefulSetRevisions hashes with a copy of the collision count,
 	// 0 when the status has none: the probe is never nil
 	// (stateful_set_control.go; the oracle's statefulset recording)
-	var collisions int32
-	if c := set.Status.CollisionCount; c != nil {
-		collisions = *c
-	}
-	rev := set.Name + "-" + revisionHash(data, collisions)
+	rev := set.Name + "-" + revisionHash(data, ptr.Deref(set.Status.CollisionCount, 0))
 	if s.revisions[key] == rev {
 		return rev, nil
 	}
@@ -420,11 +417,8 @@ func (s *StatefulSet) updateStatus(p *engine.Proc, set *appsv1.StatefulSet, curr
 	// updateStatefulSet writes the collision count it hashed with, 0 when
 	// the set had none (stateful_set_control.go: status.CollisionCount =
 	// &collisionCount)
-	collisions := int32(0)
-	if c := set.Status.CollisionCount; c != nil {
-		collisions = *c
-	}
-	st := appsv1.StatefulSetStatus{ObservedGeneration: set.Generation, CurrentRevision: current, UpdateRevision: rev, CollisionCount: &collisions}
+	st := appsv1.StatefulSetStatus{ObservedGeneration: set.Generation, CurrentRevision: current, UpdateRevision: rev,
+		CollisionCount: ptr.To(ptr.Deref(set.Status.CollisionCount, 0))}
 	for _, pod := range pods {
 		st.Replicas++
 		if pod.Labels[RevisionHashLabel] == current {
