@@ -217,33 +217,14 @@ func podSpecOf(obj runtime.Object) *corev1.PodSpec {
 // application/strategic-merge-patch+json, RBAC verb patch). A new template,
 // so a new ReplicaSet and a rolling update.
 func (c *Cluster) SetImage(dep *appsv1.Deployment, container, image string) error {
-	found := false
-	for _, ct := range dep.Spec.Template.Spec.Containers {
-		found = found || ct.Name == container
+	if err := hasContainer("deployment", dep.Name, &dep.Spec.Template.Spec, container); err != nil {
+		return err
 	}
-	if !found {
-		var names []string
-		for _, ct := range dep.Spec.Template.Spec.Containers {
-			names = append(names, ct.Name)
-		}
-		return fmt.Errorf("deployment %s has no container %q (it has %s)", dep.Name, container, strings.Join(names, ", "))
-	}
-	body, _ := json.Marshal(map[string]any{"spec": map[string]any{"template": map[string]any{"spec": map[string]any{
-		"containers": []map[string]string{{"image": image, "name": container}}}}}})
 	c.rec.Add(trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", To: "kube-apiserver", Kind: "kubectl.setimage", Object: apiserver.ObjectRef(dep),
 		Fields: trace.F("deployment", dep.Name, "container", container, "image", image)})
-	c.kubectl.Patch(apiserver.ResourceOf(dep), dep.Namespace, dep.Name, "strategic merge patch "+string(body), func(o runtime.Object) {
-		d := o.(*appsv1.Deployment)
-		for i := range d.Spec.Template.Spec.Containers {
-			if d.Spec.Template.Spec.Containers[i].Name == container {
-				d.Spec.Template.Spec.Containers[i].Image = image
-			}
-		}
-	}, func(_ runtime.Object, err *apiserver.Status) {
-		if err != nil {
-			c.failed = err.Message
-		}
-	})
+	c.kubectl.Patch(apiserver.ResourceOf(dep), dep.Namespace, dep.Name, setImagePatch(container, image), func(o runtime.Object) {
+		setImage(&o.(*appsv1.Deployment).Spec.Template.Spec, container, image)
+	}, c.recordFailure)
 	return nil
 }
 
@@ -295,11 +276,7 @@ func (c *Cluster) previousRS(dep *appsv1.Deployment) *appsv1.ReplicaSet {
 // server's ScaleREST, pkg/registry/apps/deployment/storage/storage.go,
 // v1.37.2).
 func (c *Cluster) Scale(dep *appsv1.Deployment, replicas int32) {
-	c.kubectl.PatchScale(apiserver.ResourceOf(dep), dep.Namespace, dep.Name, replicas, func(_ runtime.Object, err *apiserver.Status) {
-		if err != nil {
-			c.failed = err.Message
-		}
-	})
+	c.kubectl.PatchScale(apiserver.ResourceOf(dep), dep.Namespace, dep.Name, replicas, c.recordFailure)
 }
 
 // DeletePod is `kubectl delete pod NAME`: a DELETE with the default grace
@@ -333,11 +310,7 @@ func (c *Cluster) Autoscale(hpa *autoscalingv2.HorizontalPodAutoscaler) {
 	}
 	c.rec.Add(trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", To: "kube-apiserver", Kind: "kubectl.autoscale",
 		Object: apiserver.ObjectRef(hpa), Fields: trace.F("deployment", hpa.Spec.ScaleTargetRef.Name, "min", minR, "max", hpa.Spec.MaxReplicas, "cpu", target)})
-	c.kubectl.Create(hpa.DeepCopy(), func(_ runtime.Object, err *apiserver.Status) {
-		if err != nil {
-			c.failed = err.Message
-		}
-	})
+	c.kubectl.Create(hpa.DeepCopy(), c.recordFailure)
 }
 
 // HPAs lists the stored HorizontalPodAutoscalers.
@@ -354,16 +327,8 @@ func (c *Cluster) HPAs() []*autoscalingv2.HorizontalPodAutoscaler {
 // statefulset NAME -p '{"spec":{"updateStrategy":{"rollingUpdate":
 // {"partition":N}}}}'`: both strategic merge patches.
 func (c *Cluster) SetStatefulSetImage(set *appsv1.StatefulSet, container, image string, partition int32) error {
-	found := false
-	for _, ct := range set.Spec.Template.Spec.Containers {
-		found = found || ct.Name == container
-	}
-	if !found {
-		var names []string
-		for _, ct := range set.Spec.Template.Spec.Containers {
-			names = append(names, ct.Name)
-		}
-		return fmt.Errorf("statefulset %s has no container %q (it has %s)", set.Name, container, strings.Join(names, ", "))
+	if err := hasContainer("statefulset", set.Name, &set.Spec.Template.Spec, container); err != nil {
+		return err
 	}
 	res := apiserver.ResourceOf(set)
 	if partition >= 0 {
@@ -376,22 +341,11 @@ func (c *Cluster) SetStatefulSetImage(set *appsv1.StatefulSet, container, image 
 			s.Spec.UpdateStrategy.RollingUpdate = &appsv1.RollingUpdateStatefulSetStrategy{Partition: &partition}
 		}, nil)
 	}
-	body, _ := json.Marshal(map[string]any{"spec": map[string]any{"template": map[string]any{"spec": map[string]any{
-		"containers": []map[string]string{{"image": image, "name": container}}}}}})
 	c.rec.Add(trace.Step{Phase: trace.PhaseKubectl, Actor: "kubectl", To: "kube-apiserver", Kind: "kubectl.setimage.sts", Object: apiserver.ObjectRef(set),
 		Fields: trace.F("set", set.Name, "container", container, "image", image)})
-	c.kubectl.Patch(res, set.Namespace, set.Name, "strategic merge patch "+string(body), func(o runtime.Object) {
-		s := o.(*appsv1.StatefulSet)
-		for i := range s.Spec.Template.Spec.Containers {
-			if s.Spec.Template.Spec.Containers[i].Name == container {
-				s.Spec.Template.Spec.Containers[i].Image = image
-			}
-		}
-	}, func(_ runtime.Object, err *apiserver.Status) {
-		if err != nil {
-			c.failed = err.Message
-		}
-	})
+	c.kubectl.Patch(res, set.Namespace, set.Name, setImagePatch(container, image), func(o runtime.Object) {
+		setImage(&o.(*appsv1.StatefulSet).Spec.Template.Spec, container, image)
+	}, c.recordFailure)
 	return nil
 }
 
@@ -402,4 +356,42 @@ func (c *Cluster) StatefulSets() []*appsv1.StatefulSet {
 		out = append(out, o.(*appsv1.StatefulSet))
 	}
 	return out
+}
+
+// recordFailure keeps the API server's message when one of kubectl's
+// requests is refused: the story reports it (Failed).
+func (c *Cluster) recordFailure(_ runtime.Object, err *apiserver.Status) {
+	if err != nil {
+		c.failed = err.Message
+	}
+}
+
+// hasContainer is kubectl set image's check that the pod template has the
+// container (kind and name say which workload, in the error).
+func hasContainer(kind, name string, spec *corev1.PodSpec, container string) error {
+	var names []string
+	for _, ct := range spec.Containers {
+		if ct.Name == container {
+			return nil
+		}
+		names = append(names, ct.Name)
+	}
+	return fmt.Errorf("%s %s has no container %q (it has %s)", kind, name, container, strings.Join(names, ", "))
+}
+
+// setImagePatch is the strategic merge patch `kubectl set image` sends for
+// one container (kubectl set/set_image.go), and setImage what it does to
+// the stored template.
+func setImagePatch(container, image string) string {
+	body, _ := json.Marshal(map[string]any{"spec": map[string]any{"template": map[string]any{"spec": map[string]any{
+		"containers": []map[string]string{{"image": image, "name": container}}}}}})
+	return "strategic merge patch " + string(body)
+}
+
+func setImage(spec *corev1.PodSpec, container, image string) {
+	for i := range spec.Containers {
+		if spec.Containers[i].Name == container {
+			spec.Containers[i].Image = image
+		}
+	}
 }
