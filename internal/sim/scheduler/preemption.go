@@ -56,6 +56,18 @@ func moreImportant(a, b *corev1.Pod) bool {
 	return startTime(a) < startTime(b)
 }
 
+// byImportance orders the more important pod first (moreImportant), for
+// slices.SortStableFunc.
+func byImportance(a, b *corev1.Pod) int {
+	switch {
+	case moreImportant(a, b):
+		return -1
+	case moreImportant(b, a):
+		return 1
+	}
+	return 0
+}
+
 func startTime(p *corev1.Pod) time.Duration {
 	if p.Status.StartTime == nil {
 		return math.MaxInt64
@@ -131,15 +143,7 @@ func (s *Scheduler) selectVictimsOnNode(pod *corev1.Pod, c *Cluster, n *NodeInfo
 		restore(potential)
 		return Candidate{}, false
 	}
-	slices.SortStableFunc(potential, func(a, b *corev1.Pod) int {
-		switch {
-		case moreImportant(a, b):
-			return -1
-		case moreImportant(b, a):
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(potential, byImportance)
 	violating, other := podsWithPDBViolation(potential, budgets)
 	cand := Candidate{Node: n.name}
 	reprieve := func(p *corev1.Pod) bool {
@@ -160,15 +164,7 @@ func (s *Scheduler) selectVictimsOnNode(pod *corev1.Pod, c *Cluster, n *NodeInfo
 		reprieve(p)
 	}
 	restore(cand.Victims)
-	slices.SortStableFunc(cand.Victims, func(a, b *corev1.Pod) int {
-		switch {
-		case moreImportant(a, b):
-			return -1
-		case moreImportant(b, a):
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(cand.Victims, byImportance)
 	return cand, true
 }
 
