@@ -1,17 +1,13 @@
 package apiserver
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/fnv1a"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/types"
 )
 
 // The core/v1 event recorder's correlator (client-go
@@ -140,10 +136,10 @@ type eventLog struct {
 	count    int32
 	answered bool // the create has answered
 	first    time.Duration
-	created  int64     // the Event's creationTimestamp, Unix seconds
-	name     string    // "" until the create answers, or when it failed
-	uid      types.UID // the Event's, from the same answer
-	waiting  []func()  // PATCHes recorded before the create answered
+	created  int64    // the Event's creationTimestamp, Unix seconds
+	name     string   // "" until the create answers, or when it failed
+	uid      eventUID // the Event's, from the same answer
+	waiting  []func() // PATCHes recorded before the create answered
 }
 
 // spamKey is getSpamKey: source (the client), involved object and type,
@@ -342,7 +338,6 @@ func (c *Client) recordToSink(q queuedEvent) {
 	phase, res, agg, fieldPath, typ, reason := q.phase, q.res, q.agg, q.fieldPath, q.typ, q.reason
 	msg, combined := c.aggregate(agg, q.msg)
 	now := c.s.eng.Now()
-	ts := metav1.NewTime(Epoch.Add(q.at))
 	// The logger counts the event before the filter decides (eventObserve
 	// runs before filterFunc in EventCorrelate).
 	lk := logKey{agg: agg, combined: combined, fieldPath: fieldPath}
@@ -359,11 +354,11 @@ func (c *Client) recordToSink(q queuedEvent) {
 	count := log.count
 
 	sk := spamKey(lk.agg.uid, typ)
-	b := c.corr.spam.get(sk)
-	if b == nil {
-		b = c.corr.spam.add(sk, tokenBucket{tokens: spamBurst, last: now})
+	bucket := c.corr.spam.get(sk)
+	if bucket == nil {
+		bucket = c.corr.spam.add(sk, tokenBucket{tokens: spamBurst, last: now})
 	}
-	if !b.take(now) {
+	if !bucket.take(now) {
 		if count == 1 {
 			// No Event will be created for this key: a later one that
 			// gets through must create it (patchEvent without a name),
@@ -383,15 +378,13 @@ func (c *Client) recordToSink(q queuedEvent) {
 	if c.Component != "" {
 		component = c.Component
 	}
-	ev := &corev1.Event{
-		InvolvedObject: corev1.ObjectReference{Kind: res.Kind, Namespace: q.ns, Name: q.name, UID: types.UID(q.uid), FieldPath: fieldPath},
-		Type:           typ, Reason: reason, Message: msg,
-		Source:         corev1.EventSource{Component: component},
-		FirstTimestamp: metav1.NewTime(Epoch.Add(log.first)), LastTimestamp: ts, Count: count,
-	}
-	ev.Name, ev.Namespace = q.eventName, q.ns
-	if ev.Namespace == "" {
-		ev.Namespace = "default"
+	// What the recorder would write (makeEvent): built into a corev1.Event
+	// only if the request goes through the pipeline (eventcount.go).
+	b := &eventBody{kind: res.Kind, objNS: q.ns, objName: q.name, objUID: q.uid, fieldPath: fieldPath,
+		typ: typ, reason: reason, msg: msg, component: component, first: log.first, at: q.at, count: count,
+		name: q.eventName, ns: q.ns}
+	if b.ns == "" {
+		b.ns = "default"
 	}
 	if count == 1 {
 		c.s.EventsCreated++
@@ -399,7 +392,7 @@ func (c *Client) recordToSink(q queuedEvent) {
 			c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event", Object: q.ref,
 				Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind, "about", trace.EventTarget(res.Kind, q.name)), fieldPath)})
 		}
-		c.createEvent(ev, log, q.at)
+		c.createEvent(b, log)
 		return
 	}
 	c.s.EventsPatched++
@@ -408,68 +401,10 @@ func (c *Client) recordToSink(q queuedEvent) {
 			Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind, "about", trace.EventTarget(res.Kind, q.name), "count", count), fieldPath)})
 	}
 	if log.answered {
-		c.patchEvent(ev, log, q.at)
+		c.patchEvent(b, log)
 		return
 	}
-	log.waiting = append(log.waiting, func() { c.patchEvent(ev, log, q.at) })
-	return
-}
-
-// createEvent POSTs ev; le learns the name the API server gave it.
-// le points into the logger's LRU entry: an entry forgotten meanwhile
-// still gets the answer, and nothing reads it again.
-func (c *Client) createEvent(ev *corev1.Event, le *eventLog, at time.Duration) {
-	if ev.Name == "" {
-		ev.Name = c.s.eventName(ev.InvolvedObject.Name, at)
-	}
-	c.send(request{verb: "create", obj: ev, res: ResourceOf(ev), ns: ev.Namespace}, func(obj runtime.Object, st *Status) {
-		le.answered = true
-		if st == nil {
-			m := Meta(obj)
-			le.name, le.uid, le.created = m.GetName(), m.GetUID(), m.GetCreationTimestamp().Unix()
-		}
-		waiting := le.waiting
-		le.waiting = nil
-		for _, f := range waiting {
-			f()
-		}
-	})
-}
-
-// patchBody is the strategic merge patch eventObserve computes
-// (strategicpatch.CreateTwoWayMergePatch from a copy with count 0, the
-// zero lastTimestamp and no message to the event): those three fields.
-type patchBody struct {
-	Count         int32       `json:"count"`
-	LastTimestamp metav1.Time `json:"lastTimestamp"`
-	Message       string      `json:"message"`
-}
-
-// patchEvent PATCHes the Event le stands for with ev's count, last
-// timestamp and message, as the same user (application/strategic-merge-patch+json).
-// Without a stored Event (its create failed) the event is created instead,
-// as recordEvent does when the PATCH answers NotFound; so is one whose
-// PATCH does answer NotFound.
-func (c *Client) patchEvent(ev *corev1.Event, le *eventLog, at time.Duration) {
-	if le.name == "" {
-		c.createEvent(ev, le, at)
-		return
-	}
-	body, _ := json.Marshal(patchBody{Count: ev.Count, LastTimestamp: ev.LastTimestamp, Message: ev.Message})
-	// The Event as the patch leaves it: the recorder's copy with the stored
-	// one's identity (name, uid, creationTimestamp); firstTimestamp is the
-	// logger's, as stored.
-	ev.Name, ev.UID, ev.CreationTimestamp = le.name, le.uid, metav1.NewTime(time.Unix(le.created, 0).UTC())
-	r := request{verb: "patch", res: ResourceOf(ev), ns: ev.Namespace, name: ev.Name, body: string(body), obj: ev}
-	c.send(r, func(_ runtime.Object, st *Status) {
-		if st != nil && st.Code == 404 {
-			fresh := *ev
-			// recordEvent creates it under the name it had (only the
-			// resourceVersion is cleared)
-			fresh.ObjectMeta = metav1.ObjectMeta{Namespace: ev.Namespace, Name: ev.Name}
-			c.createEvent(&fresh, le, at)
-		}
-	})
+	log.waiting = append(log.waiting, func() { c.patchEvent(b, log) })
 }
 
 // withFieldPath adds an event's involvedObject.fieldPath to its step, when
