@@ -126,8 +126,9 @@ func (k logKey) hash() uint64 {
 // create answered that a PATCH must name (the Event's body is not kept;
 // upstream's logger keeps only the name and resourceVersion).
 //
-// The recorder names an Event itself (Server.eventName, as makeEvent:
-// <object>.<unix nanoseconds in hex>); the logger learns it, with the uid
+// The recorder names an Event itself (eventName, as makeEvent:
+// <object>.<unix nanoseconds in hex>); the logger learns it (the
+// nanoseconds: every event of a key is about the same object), with the uid
 // and creationTimestamp a PATCH carries, from the create's answer, and a
 // PATCH recorded before that waits for it (upstream the broadcaster's
 // single goroutine sends the PATCH only after the create returned anyway,
@@ -137,7 +138,7 @@ type eventLog struct {
 	answered bool // the create has answered
 	first    time.Duration
 	created  int64    // the Event's creationTimestamp, Unix seconds
-	name     string   // "" until the create answers, or when it failed
+	nano     int64    // its name's timestamp (eventName): 0 until the create answers, or when it failed
 	uid      eventUID // the Event's, from the same answer
 	waiting  []func() // PATCHes recorded before the create answered
 }
@@ -176,7 +177,7 @@ type queuedEvent struct {
 	phase                       trace.Phase
 	res                         Resource
 	ns, name, uid, ref          string
-	eventName                   string // makeEvent's <object>.<hex UnixNano>
+	nano                        int64 // makeEvent's name is <object>.<hex of this UnixNano>
 	agg                         aggregateKey
 	fieldPath, typ, reason, msg string
 	at                          time.Duration
@@ -329,7 +330,7 @@ func (c *Client) ContainerEvent(phase trace.Phase, regarding runtime.Object, fie
 	m := Meta(regarding)
 	q := queuedEvent{phase: phase, res: ResourceOf(regarding), ns: m.GetNamespace(), name: m.GetName(), uid: string(m.GetUID()),
 		ref: objectRef(regarding), agg: keyOf(regarding, typ, reason), fieldPath: fieldPath, typ: typ, reason: reason, msg: msg, at: c.s.eng.Now()}
-	q.eventName = c.s.eventName(q.name, q.at) // makeEvent names every event it makes
+	q.nano = c.s.eventNano(q.at) // makeEvent names every event it makes
 	c.s.eng.Soon(func() { c.recordToSink(q) })
 }
 
@@ -382,7 +383,7 @@ func (c *Client) recordToSink(q queuedEvent) {
 	// only if the request goes through the pipeline (eventcount.go).
 	b := &eventBody{kind: res.Kind, objNS: q.ns, objName: q.name, objUID: q.uid, fieldPath: fieldPath,
 		typ: typ, reason: reason, msg: msg, component: component, first: log.first, at: q.at, count: count,
-		name: q.eventName, ns: q.ns}
+		nano: q.nano, ns: q.ns}
 	if b.ns == "" {
 		b.ns = "default"
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/k8sexplain/k8sexplain/internal/fnv1a"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	"k8s.io/apimachinery/pkg/types"
 )
@@ -65,8 +66,8 @@ func (s *Server) countEvent(c *Client, w *eventWrite, done eventDone) bool {
 	if ok, _ := s.rbac.authorize(c.ID, w.verb, w.res.Group, w.res.Plural); !ok {
 		return false
 	}
-	key := Key(w.res, w.ns, w.name)
-	exists := s.eventKeys.has(key)
+	key := w.keyHash()
+	_, exists := s.eventKeys[key]
 	steps := createSteps
 	if w.verb == "patch" {
 		if !exists {
@@ -81,33 +82,54 @@ func (s *Server) countEvent(c *Client, w *eventWrite, done eventDone) bool {
 	return true
 }
 
+// namespaceKeyPrefix starts a Namespace's key (Key).
+var namespaceKeyPrefix = Key(Resource{Kind: "Namespace", Plural: "namespaces"}, "", "")
+
 // acceptsEvent reports whether admission and validation would let the
-// create of w through unchanged (see above).
+// create of w through unchanged (see above). The name's "." and hex digits
+// are valid in a path segment, so only the object's name is checked.
 func (s *Server) acceptsEvent(w *eventWrite) bool {
-	if s.data[Key(Resource{Kind: "Namespace", Plural: "namespaces"}, "", w.ns)] == nil {
+	buf := make([]byte, 0, 96)
+	buf = append(append(buf, namespaceKeyPrefix...), w.ns...)
+	if s.data[string(buf)] == nil { // no allocation for the lookup
 		return false
 	}
-	if strings.ContainsAny(w.name, "/%") || w.name == "." || w.name == ".." {
+	if strings.ContainsAny(w.obj, "/%") {
 		return false
 	}
-	r := request{verb: "create", res: w.res, ns: w.ns, name: w.name}
-	for _, wh := range s.Webhooks {
-		if wh.matches(&r) {
-			return false
+	if len(s.Webhooks) > 0 {
+		r := request{verb: "create", res: w.res.Resource, ns: w.ns, name: w.name()}
+		for _, wh := range s.Webhooks {
+			if wh.matches(&r) {
+				return false
+			}
 		}
 	}
 	return true
 }
 
+// name is the Event's name.
+func (w *eventWrite) name() string { return eventName(w.obj, w.nano) }
+
+// keyHash is hashKey(Key(res, ns, name)) without writing the key out.
+func (w *eventWrite) keyHash() uint64 {
+	h := fnv1a.Offset.Str(w.res.keyPrefix).Str(w.ns).Byte('/').Str(w.obj).Byte('.')
+	var buf [16]byte
+	for _, d := range strconv.AppendInt(buf[:0], w.nano, 16) {
+		h = h.Byte(d)
+	}
+	return uint64(h)
+}
+
 // commitEvent is commit for a counted Event: one store latency later the
 // write takes the next revision (and a create its uid), then one request
 // latency later the recorder has its answer.
-func (s *Server) commitEvent(c *Client, w *eventWrite, key string, done eventDone) {
+func (s *Server) commitEvent(c *Client, w *eventWrite, key uint64, done eventDone) {
 	s.eng.After(StoreLatency, func() {
-		if w.verb == "create" && s.eventKeys.has(key) {
+		if _, exists := s.eventKeys[key]; exists && w.verb == "create" {
 			// Created meanwhile: AlreadyExists, as commit's build answers.
 			st := &Status{Code: http.StatusConflict, Reason: "AlreadyExists",
-				Message: fmt.Sprintf("%s %q already exists", qualifiedPlural(w.res), w.name)}
+				Message: fmt.Sprintf("%s %q already exists", qualifiedPlural(w.res.Resource), w.name())}
 			s.eng.After(RequestLatency, func() {
 				s.eventStep(c, w, "apiserver.reject", "status", st.StatusLine(), "message", st.Message)
 				if done != nil {
@@ -122,15 +144,15 @@ func (s *Server) commitEvent(c *Client, w *eventWrite, key string, done eventDon
 		kind := trace.KindAPIServerUpdated
 		if w.verb == "create" {
 			s.uidSeq++
-			a = eventAnswer{name: w.name, uid: eventUID{d: s.drawUID()}, created: TimeAt(s.eng.Now()).Unix()}
+			a = eventAnswer{nano: w.nano, uid: eventUID{d: s.drawUID()}, created: TimeAt(s.eng.Now()).Unix()}
 			code, kind = http.StatusCreated, trace.KindAPIServerResponse
 		}
 		if s.first == 0 {
 			s.first = s.rev
 		}
-		s.eventKeys.add(key)
+		s.eventKeys[key] = struct{}{}
 		if !s.rec.Full() {
-			s.eventStep(c, w, "etcd.put", "key", key, "rev", s.rev)
+			s.eventStep(c, w, "etcd.put", "key", Key(w.res.Resource, w.ns, w.name()), "rev", s.rev)
 		}
 		rev := s.rev
 		s.eng.After(RequestLatency, func() {
@@ -147,7 +169,7 @@ func (s *Server) commitEvent(c *Client, w *eventWrite, key string, done eventDon
 // eventStep records a pipeline step of a counted Event as call.step would
 // (verbose, in the client's phase), or counts it.
 func (s *Server) eventStep(c *Client, w *eventWrite, kind trace.Kind, fields ...any) {
-	k := &call{s: s, c: c, r: &request{verb: w.verb, res: w.res, ns: w.ns, name: w.name}}
+	k := &call{s: s, c: c, r: &request{verb: w.verb, res: w.res.Resource, ns: w.ns, name: w.name()}}
 	k.step(c.Phase, kind, fields...)
 }
 

@@ -31,13 +31,13 @@ func (c *Client) EventV1(phase trace.Phase, regarding runtime.Object, typ, reaso
 		b.ns = "default"
 	}
 	ref := objectRef(regarding)
-	b.name = c.s.eventName(m.GetName(), b.at) // event_recorder.go generateEvent: the same scheme
+	b.nano = c.s.eventNano(b.at) // event_recorder.go generateEvent: the same name scheme
 	c.s.eng.Soon(func() {
 		if !c.s.rec.Full() {
 			c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event", Object: ref,
 				Fields: trace.F("type", typ, "reason", reason, "message", note, "kind", res.Kind, "about", trace.EventTarget(res.Kind, b.objName), "api", "events.k8s.io/v1", "action", action)})
 		}
-		c.sendEvent(eventWrite{verb: "create", res: v1EventRes, ns: b.ns, name: b.name, build: b.request}, nil)
+		c.sendEvent(eventWrite{verb: "create", res: v1Events, ns: b.ns, obj: b.objName, nano: b.nano, build: b.request}, nil)
 	})
 }
 
@@ -48,7 +48,8 @@ type v1Body struct {
 	objUID                           types.UID
 	typ, reason, action, note, actor string
 	at                               time.Duration
-	name, ns                         string // the Event's
+	nano                             int64  // the Event's name is eventName(objName, nano)
+	ns                               string // the Event's namespace
 }
 
 // request is the POST of the Event.
@@ -63,6 +64,6 @@ func (b *v1Body) request() request {
 		Note:                b.note,
 		Type:                b.typ,
 	}
-	ev.Name, ev.Namespace = b.name, b.ns
-	return request{verb: "create", obj: ev, res: v1EventRes, ns: ev.Namespace}
+	ev.Name, ev.Namespace = eventName(b.objName, b.nano), b.ns
+	return request{verb: "create", obj: ev, res: v1Events.Resource, ns: ev.Namespace}
 }

@@ -17,10 +17,22 @@ import (
 // the request goes through the API server's pipeline; an Event nothing can
 // show is only counted (eventcount.go).
 
+// eventRes is an Event API's resource and where its keys start.
+type eventRes struct {
+	Resource
+	keyPrefix string // Key(Resource, ns, name) is keyPrefix + ns + "/" + name
+}
+
+func newEventRes(obj runtime.Object) *eventRes {
+	r := ResourceOf(obj)
+	k := Key(r, "", "") // "/registry/events//"
+	return &eventRes{Resource: r, keyPrefix: k[:len(k)-1]}
+}
+
 // The resources of the two Event APIs.
 var (
-	coreEventRes = ResourceOf(&corev1.Event{})
-	v1EventRes   = ResourceOf(&eventsv1.Event{})
+	coreEvents = newEventRes(&corev1.Event{})
+	v1Events   = newEventRes(&eventsv1.Event{})
 )
 
 // eventBody is a core/v1 Event as the recorder makes it (makeEvent, with
@@ -31,7 +43,8 @@ type eventBody struct {
 	typ, reason, msg, component             string
 	first, at                               time.Duration // firstTimestamp; lastTimestamp (when recorded)
 	count                                   int32
-	name, ns                                string // the Event's
+	nano                                    int64  // the Event's name is eventName(objName, nano)
+	ns                                      string // the Event's namespace
 	// A PATCH names the stored Event: the uid and creationTimestamp its
 	// create answered (eventLog).
 	uid     eventUID
@@ -46,14 +59,14 @@ func (b *eventBody) event() *corev1.Event {
 		Source:         corev1.EventSource{Component: b.component},
 		FirstTimestamp: metav1.NewTime(Epoch.Add(b.first)), LastTimestamp: metav1.NewTime(Epoch.Add(b.at)), Count: b.count,
 	}
-	ev.Name, ev.Namespace = b.name, b.ns
+	ev.Name, ev.Namespace = eventName(b.objName, b.nano), b.ns
 	return ev
 }
 
 // createRequest is the POST of the Event.
 func (b *eventBody) createRequest() request {
 	ev := b.event()
-	return request{verb: "create", obj: ev, res: coreEventRes, ns: ev.Namespace}
+	return request{verb: "create", obj: ev, res: coreEvents.Resource, ns: ev.Namespace}
 }
 
 // patchBody is the strategic merge patch eventObserve computes
@@ -72,23 +85,26 @@ func (b *eventBody) patchRequest() request {
 	ev := b.event()
 	ev.UID, ev.CreationTimestamp = b.uid.get(), metav1.NewTime(time.Unix(b.created, 0).UTC())
 	body, _ := json.Marshal(patchBody{Count: ev.Count, LastTimestamp: ev.LastTimestamp, Message: ev.Message})
-	return request{verb: "patch", res: coreEventRes, ns: ev.Namespace, name: ev.Name, body: string(body), obj: ev}
+	return request{verb: "patch", res: coreEvents.Resource, ns: ev.Namespace, name: ev.Name, body: string(body), obj: ev}
 }
 
 // eventWrite is one recorder request as the counted path needs it: the
-// verb and the Event's resource, namespace and name; build makes the real
-// request for the pipeline.
+// verb and the Event's resource, namespace and name (eventName(obj,
+// nano), written out only when read); build makes the real request for
+// the pipeline.
 type eventWrite struct {
-	verb     string // create, patch
-	res      Resource
-	ns, name string
-	build    func() request
+	verb    string // create, patch
+	res     *eventRes
+	ns, obj string
+	nano    int64
+	build   func() request
 }
 
 // eventAnswer is what a create's answer tells the recorder: the stored
-// Event's name, uid and creationTimestamp (Unix seconds).
+// Event's name (its timestamp: the object's name is the recorder's), uid
+// and creationTimestamp (Unix seconds).
 type eventAnswer struct {
-	name    string
+	nano    int64
 	uid     eventUID
 	created int64
 }
@@ -96,16 +112,18 @@ type eventAnswer struct {
 // eventDone receives an Event request's answer.
 type eventDone func(a eventAnswer, st *Status)
 
-// fullDone is done as the pipeline answers it (nil for nil).
-func fullDone(done eventDone) Done {
+// fullDone is done as the pipeline answers w (nil for nil): the stored
+// Event has the name w asked for (recorders do not generate names).
+func fullDone(w *eventWrite, done eventDone) Done {
 	if done == nil {
 		return nil
 	}
+	nano := w.nano
 	return func(obj runtime.Object, st *Status) {
 		var a eventAnswer
 		if st == nil && obj != nil {
 			m := Meta(obj)
-			a = eventAnswer{name: m.GetName(), uid: eventUID{s: m.GetUID()}, created: m.GetCreationTimestamp().Unix()}
+			a = eventAnswer{nano: nano, uid: eventUID{s: m.GetUID()}, created: m.GetCreationTimestamp().Unix()}
 		}
 		done(a, st)
 	}
@@ -119,7 +137,7 @@ func (c *Client) sendEvent(w eventWrite, done eventDone) {
 	s.Requests[c.Actor]++
 	if c.held != nil {
 		s.EventsBuilt++
-		c.held.hold(w.build(), fullDone(done))
+		c.held.hold(w.build(), fullDone(&w, done))
 		return
 	}
 	s.eng.After(RequestLatency, func() {
@@ -128,7 +146,7 @@ func (c *Client) sendEvent(w eventWrite, done eventDone) {
 		}
 		s.EventsBuilt++
 		r := w.build()
-		s.handle(c, &r, fullDone(done))
+		s.handle(c, &r, fullDone(&w, done))
 	})
 }
 
@@ -136,14 +154,14 @@ func (c *Client) sendEvent(w eventWrite, done eventDone) {
 // le points into the logger's LRU entry: an entry forgotten meanwhile
 // still gets the answer, and nothing reads it again.
 func (c *Client) createEvent(b *eventBody, le *eventLog) {
-	if b.name == "" {
-		b.name = c.s.eventName(b.objName, b.at)
+	if b.nano == 0 {
+		b.nano = c.s.eventNano(b.at)
 	}
-	w := eventWrite{verb: "create", res: coreEventRes, ns: b.ns, name: b.name, build: b.createRequest}
+	w := eventWrite{verb: "create", res: coreEvents, ns: b.ns, obj: b.objName, nano: b.nano, build: b.createRequest}
 	c.sendEvent(w, func(a eventAnswer, st *Status) {
 		le.answered = true
 		if st == nil {
-			le.name, le.uid, le.created = a.name, a.uid, a.created
+			le.nano, le.uid, le.created = a.nano, a.uid, a.created
 		}
 		waiting := le.waiting
 		le.waiting = nil
@@ -159,12 +177,12 @@ func (c *Client) createEvent(b *eventBody, le *eventLog) {
 // as recordEvent does when the PATCH answers NotFound; so is one whose
 // PATCH does answer NotFound.
 func (c *Client) patchEvent(b *eventBody, le *eventLog) {
-	if le.name == "" {
+	if le.nano == 0 {
 		c.createEvent(b, le)
 		return
 	}
-	b.name, b.uid, b.created = le.name, le.uid, le.created
-	w := eventWrite{verb: "patch", res: coreEventRes, ns: b.ns, name: b.name, build: b.patchRequest}
+	b.nano, b.uid, b.created = le.nano, le.uid, le.created
+	w := eventWrite{verb: "patch", res: coreEvents, ns: b.ns, obj: b.objName, nano: b.nano, build: b.patchRequest}
 	c.sendEvent(w, func(_ eventAnswer, st *Status) {
 		if st != nil && st.Code == 404 {
 			// recordEvent creates it under the name it had (only the
