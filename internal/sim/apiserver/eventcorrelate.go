@@ -140,7 +140,6 @@ type eventLog struct {
 	created  int64    // the Event's creationTimestamp, Unix seconds
 	nano     int64    // its name's timestamp (eventName): 0 until the create answers, or when it failed
 	uid      eventUID // the Event's, from the same answer
-	waiting  []func() // PATCHes recorded before the create answered
 }
 
 // spamKey is getSpamKey: source (the client), involved object and type,
@@ -164,11 +163,14 @@ func (b *tokenBucket) take(now time.Duration) bool {
 	return true
 }
 
-// correlator is one recorder's state: the three LRUs.
+// correlator is one recorder's state: the three LRUs, and the PATCHes
+// recorded before the create of their Event answered, by its log entry
+// (kept beside the entries, as few are waiting at any time).
 type correlator struct {
 	similar lru[uint64, aggregateRecord] // by aggregateKey.hash
 	logged  lru[uint64, eventLog]        // by logKey.hash
 	spam    lru[uint64, tokenBucket]     // by spamKey.hash
+	waiting map[*eventLog][]func()
 }
 
 // queuedEvent is an event as the recorder queued it: what it is about,
@@ -405,7 +407,10 @@ func (c *Client) recordToSink(q queuedEvent) {
 		c.patchEvent(b, log)
 		return
 	}
-	log.waiting = append(log.waiting, func() { c.patchEvent(b, log) })
+	if c.corr.waiting == nil {
+		c.corr.waiting = map[*eventLog][]func(){}
+	}
+	c.corr.waiting[log] = append(c.corr.waiting[log], func() { c.patchEvent(b, log) })
 }
 
 // withFieldPath adds an event's involvedObject.fieldPath to its step, when

@@ -163,8 +163,8 @@ func (c *Client) createEvent(b *eventBody, le *eventLog) {
 		if st == nil {
 			le.nano, le.uid, le.created = a.nano, a.uid, a.created
 		}
-		waiting := le.waiting
-		le.waiting = nil
+		waiting := c.corr.waiting[le]
+		delete(c.corr.waiting, le)
 		for _, f := range waiting {
 			f()
 		}
