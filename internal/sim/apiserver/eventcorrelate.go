@@ -174,15 +174,26 @@ type correlator struct {
 }
 
 // queuedEvent is an event as the recorder queued it: what it is about,
-// captured when it was recorded, and when (makeEvent's timestamp).
+// captured when it was recorded, and when (makeEvent's timestamp). Its
+// type and reason are agg's.
 type queuedEvent struct {
-	phase                       trace.Phase
-	res                         Resource
-	ns, name, uid, ref          string
-	nano                        int64 // makeEvent's name is <object>.<hex of this UnixNano>
-	agg                         aggregateKey
-	fieldPath, typ, reason, msg string
-	at                          time.Duration
+	phase          trace.Phase
+	kind           string // the object's
+	ns, name, uid  string
+	nano           int64 // makeEvent's name is <object>.<hex of this UnixNano>
+	agg            aggregateKey
+	fieldPath, msg string
+	at             time.Duration
+}
+
+// ref is the object's "resource/namespace/name" (objectRef), for a step:
+// written out only when one is recorded.
+func (q *queuedEvent) ref() string {
+	r := Resource{Kind: q.kind, Plural: Plural(q.kind), Namespaced: !clusterScoped[q.kind]} // as ResourceOf derives them
+	if r.Namespaced {
+		return r.Plural + "/" + q.ns + "/" + q.name
+	}
+	return r.Plural + "/" + q.name
 }
 
 // lru is a least recently used cache of at most correlatorCacheSize
@@ -273,11 +284,14 @@ func (a *lru[K, V]) len() int {
 
 func keyOf(regarding runtime.Object, typ, reason string) aggregateKey {
 	m := Meta(regarding)
-	key := aggregateKey{uid: string(m.GetUID()), typ: typ, reason: reason}
-	if key.uid == "" { // not stored yet: the name stands for it
-		key.uid = m.GetNamespace() + "/" + m.GetName()
+	return aggKey(string(m.GetUID()), m.GetNamespace(), m.GetName(), typ, reason)
+}
+
+func aggKey(uid, ns, name, typ, reason string) aggregateKey {
+	if uid == "" { // not stored yet: the name stands for it
+		uid = ns + "/" + name
 	}
-	return key
+	return aggregateKey{uid: uid, typ: typ, reason: reason}
 }
 
 // aggregate returns the message the recorder would write for the event of
@@ -330,15 +344,16 @@ func (c *Client) Event(phase trace.Phase, regarding runtime.Object, typ, reason,
 // blocking call); here a burst of events goes out at once.
 func (c *Client) ContainerEvent(phase trace.Phase, regarding runtime.Object, fieldPath, typ, reason, msg string) {
 	m := Meta(regarding)
-	q := queuedEvent{phase: phase, res: ResourceOf(regarding), ns: m.GetNamespace(), name: m.GetName(), uid: string(m.GetUID()),
-		ref: objectRef(regarding), agg: keyOf(regarding, typ, reason), fieldPath: fieldPath, typ: typ, reason: reason, msg: msg, at: c.s.eng.Now()}
+	q := queuedEvent{phase: phase, kind: ResourceOf(regarding).Kind, ns: m.GetNamespace(), name: m.GetName(), uid: string(m.GetUID()),
+		fieldPath: fieldPath, msg: msg, at: c.s.eng.Now()}
+	q.agg = aggKey(q.uid, q.ns, q.name, typ, reason)
 	q.nano = c.s.eventNano(q.at) // makeEvent names every event it makes
 	c.s.eng.Soon(func() { c.recordToSink(q) })
 }
 
 // recordToSink correlates one queued event and writes it.
 func (c *Client) recordToSink(q queuedEvent) {
-	phase, res, agg, fieldPath, typ, reason := q.phase, q.res, q.agg, q.fieldPath, q.typ, q.reason
+	phase, kind, agg, fieldPath, typ, reason := q.phase, q.kind, q.agg, q.fieldPath, q.agg.typ, q.agg.reason
 	msg, combined := c.aggregate(agg, q.msg)
 	now := c.s.eng.Now()
 	// The logger counts the event before the filter decides (eventObserve
@@ -371,8 +386,8 @@ func (c *Client) recordToSink(q queuedEvent) {
 		}
 		c.s.EventsDropped++
 		if !c.s.rec.Full() {
-			c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event.spam", Object: q.ref,
-				Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind, "about", trace.EventTarget(res.Kind, q.name)), fieldPath)})
+			c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event.spam", Object: q.ref(),
+				Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", kind, "about", trace.EventTarget(kind, q.name)), fieldPath)})
 		}
 		return
 	}
@@ -383,7 +398,7 @@ func (c *Client) recordToSink(q queuedEvent) {
 	}
 	// What the recorder would write (makeEvent): built into a corev1.Event
 	// only if the request goes through the pipeline (eventcount.go).
-	b := &eventBody{kind: res.Kind, objNS: q.ns, objName: q.name, objUID: q.uid, fieldPath: fieldPath,
+	b := &eventBody{kind: kind, objNS: q.ns, objName: q.name, objUID: q.uid, fieldPath: fieldPath,
 		typ: typ, reason: reason, msg: msg, component: component, first: log.first, at: q.at, count: count,
 		nano: q.nano, ns: q.ns}
 	if b.ns == "" {
@@ -392,16 +407,16 @@ func (c *Client) recordToSink(q queuedEvent) {
 	if count == 1 {
 		c.s.EventsCreated++
 		if !c.s.rec.Full() {
-			c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event", Object: q.ref,
-				Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind, "about", trace.EventTarget(res.Kind, q.name)), fieldPath)})
+			c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event", Object: q.ref(),
+				Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", kind, "about", trace.EventTarget(kind, q.name)), fieldPath)})
 		}
 		c.createEvent(b, log)
 		return
 	}
 	c.s.EventsPatched++
 	if !c.s.rec.Full() {
-		c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event.patch", Object: q.ref,
-			Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind, "about", trace.EventTarget(res.Kind, q.name), "count", count), fieldPath)})
+		c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event.patch", Object: q.ref(),
+			Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", kind, "about", trace.EventTarget(kind, q.name), "count", count), fieldPath)})
 	}
 	if log.answered {
 		c.patchEvent(b, log)
