@@ -288,6 +288,16 @@ func (r *Recorder) Full() bool {
 	return true
 }
 
+// Skip counts n steps the caller skips without building them, each as
+// Full would have counted it; it counts nothing while steps are kept (the
+// caller must not skip those). For a path that knows how many steps it
+// would have offered (an Event no step can show, apiserver/eventcount.go).
+func (r *Recorder) Skip(n int) {
+	if r != nil && !r.Keeping() {
+		r.Dropped += n
+	}
+}
+
 // Keeping reports whether a step added now would be kept, without counting
 // anything: for a caller that decides how much detail to gather before it
 // knows whether it will record a step.

@@ -1,17 +1,13 @@
 package apiserver
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/k8sexplain/k8sexplain/internal/fnv1a"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/types"
 )
 
 // The core/v1 event recorder's correlator (client-go
@@ -130,8 +126,9 @@ func (k logKey) hash() uint64 {
 // create answered that a PATCH must name (the Event's body is not kept;
 // upstream's logger keeps only the name and resourceVersion).
 //
-// The recorder names an Event itself (Server.eventName, as makeEvent:
-// <object>.<unix nanoseconds in hex>); the logger learns it, with the uid
+// The recorder names an Event itself (eventName, as makeEvent:
+// <object>.<unix nanoseconds in hex>); the logger learns it (the
+// nanoseconds: every event of a key is about the same object), with the uid
 // and creationTimestamp a PATCH carries, from the create's answer, and a
 // PATCH recorded before that waits for it (upstream the broadcaster's
 // single goroutine sends the PATCH only after the create returned anyway,
@@ -140,10 +137,9 @@ type eventLog struct {
 	count    int32
 	answered bool // the create has answered
 	first    time.Duration
-	created  int64     // the Event's creationTimestamp, Unix seconds
-	name     string    // "" until the create answers, or when it failed
-	uid      types.UID // the Event's, from the same answer
-	waiting  []func()  // PATCHes recorded before the create answered
+	created  int64    // the Event's creationTimestamp, Unix seconds
+	nano     int64    // its name's timestamp (eventName): 0 until the create answers, or when it failed
+	uid      eventUID // the Event's, from the same answer
 }
 
 // spamKey is getSpamKey: source (the client), involved object and type,
@@ -167,23 +163,37 @@ func (b *tokenBucket) take(now time.Duration) bool {
 	return true
 }
 
-// correlator is one recorder's state: the three LRUs.
+// correlator is one recorder's state: the three LRUs, and the PATCHes
+// recorded before the create of their Event answered, by its log entry
+// (kept beside the entries, as few are waiting at any time).
 type correlator struct {
 	similar lru[uint64, aggregateRecord] // by aggregateKey.hash
 	logged  lru[uint64, eventLog]        // by logKey.hash
 	spam    lru[uint64, tokenBucket]     // by spamKey.hash
+	waiting map[*eventLog][]func()
 }
 
 // queuedEvent is an event as the recorder queued it: what it is about,
-// captured when it was recorded, and when (makeEvent's timestamp).
+// captured when it was recorded, and when (makeEvent's timestamp). Its
+// type and reason are agg's.
 type queuedEvent struct {
-	phase                       trace.Phase
-	res                         Resource
-	ns, name, uid, ref          string
-	eventName                   string // makeEvent's <object>.<hex UnixNano>
-	agg                         aggregateKey
-	fieldPath, typ, reason, msg string
-	at                          time.Duration
+	phase          trace.Phase
+	kind           string // the object's
+	ns, name, uid  string
+	nano           int64 // makeEvent's name is <object>.<hex of this UnixNano>
+	agg            aggregateKey
+	fieldPath, msg string
+	at             time.Duration
+}
+
+// ref is the object's "resource/namespace/name" (objectRef), for a step:
+// written out only when one is recorded.
+func (q *queuedEvent) ref() string {
+	r := Resource{Kind: q.kind, Plural: Plural(q.kind), Namespaced: !clusterScoped[q.kind]} // as ResourceOf derives them
+	if r.Namespaced {
+		return r.Plural + "/" + q.ns + "/" + q.name
+	}
+	return r.Plural + "/" + q.name
 }
 
 // lru is a least recently used cache of at most correlatorCacheSize
@@ -274,11 +284,14 @@ func (a *lru[K, V]) len() int {
 
 func keyOf(regarding runtime.Object, typ, reason string) aggregateKey {
 	m := Meta(regarding)
-	key := aggregateKey{uid: string(m.GetUID()), typ: typ, reason: reason}
-	if key.uid == "" { // not stored yet: the name stands for it
-		key.uid = m.GetNamespace() + "/" + m.GetName()
+	return aggKey(string(m.GetUID()), m.GetNamespace(), m.GetName(), typ, reason)
+}
+
+func aggKey(uid, ns, name, typ, reason string) aggregateKey {
+	if uid == "" { // not stored yet: the name stands for it
+		uid = ns + "/" + name
 	}
-	return key
+	return aggregateKey{uid: uid, typ: typ, reason: reason}
 }
 
 // aggregate returns the message the recorder would write for the event of
@@ -331,18 +344,18 @@ func (c *Client) Event(phase trace.Phase, regarding runtime.Object, typ, reason,
 // blocking call); here a burst of events goes out at once.
 func (c *Client) ContainerEvent(phase trace.Phase, regarding runtime.Object, fieldPath, typ, reason, msg string) {
 	m := Meta(regarding)
-	q := queuedEvent{phase: phase, res: ResourceOf(regarding), ns: m.GetNamespace(), name: m.GetName(), uid: string(m.GetUID()),
-		ref: objectRef(regarding), agg: keyOf(regarding, typ, reason), fieldPath: fieldPath, typ: typ, reason: reason, msg: msg, at: c.s.eng.Now()}
-	q.eventName = c.s.eventName(q.name, q.at) // makeEvent names every event it makes
+	q := queuedEvent{phase: phase, kind: ResourceOf(regarding).Kind, ns: m.GetNamespace(), name: m.GetName(), uid: string(m.GetUID()),
+		fieldPath: fieldPath, msg: msg, at: c.s.eng.Now()}
+	q.agg = aggKey(q.uid, q.ns, q.name, typ, reason)
+	q.nano = c.s.eventNano(q.at) // makeEvent names every event it makes
 	c.s.eng.Soon(func() { c.recordToSink(q) })
 }
 
 // recordToSink correlates one queued event and writes it.
 func (c *Client) recordToSink(q queuedEvent) {
-	phase, res, agg, fieldPath, typ, reason := q.phase, q.res, q.agg, q.fieldPath, q.typ, q.reason
+	phase, kind, agg, fieldPath, typ, reason := q.phase, q.kind, q.agg, q.fieldPath, q.agg.typ, q.agg.reason
 	msg, combined := c.aggregate(agg, q.msg)
 	now := c.s.eng.Now()
-	ts := metav1.NewTime(Epoch.Add(q.at))
 	// The logger counts the event before the filter decides (eventObserve
 	// runs before filterFunc in EventCorrelate).
 	lk := logKey{agg: agg, combined: combined, fieldPath: fieldPath}
@@ -359,11 +372,11 @@ func (c *Client) recordToSink(q queuedEvent) {
 	count := log.count
 
 	sk := spamKey(lk.agg.uid, typ)
-	b := c.corr.spam.get(sk)
-	if b == nil {
-		b = c.corr.spam.add(sk, tokenBucket{tokens: spamBurst, last: now})
+	bucket := c.corr.spam.get(sk)
+	if bucket == nil {
+		bucket = c.corr.spam.add(sk, tokenBucket{tokens: spamBurst, last: now})
 	}
-	if !b.take(now) {
+	if !bucket.take(now) {
 		if count == 1 {
 			// No Event will be created for this key: a later one that
 			// gets through must create it (patchEvent without a name),
@@ -373,8 +386,8 @@ func (c *Client) recordToSink(q queuedEvent) {
 		}
 		c.s.EventsDropped++
 		if !c.s.rec.Full() {
-			c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event.spam", Object: q.ref,
-				Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind, "about", trace.EventTarget(res.Kind, q.name)), fieldPath)})
+			c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event.spam", Object: q.ref(),
+				Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", kind, "about", trace.EventTarget(kind, q.name)), fieldPath)})
 		}
 		return
 	}
@@ -383,93 +396,36 @@ func (c *Client) recordToSink(q queuedEvent) {
 	if c.Component != "" {
 		component = c.Component
 	}
-	ev := &corev1.Event{
-		InvolvedObject: corev1.ObjectReference{Kind: res.Kind, Namespace: q.ns, Name: q.name, UID: types.UID(q.uid), FieldPath: fieldPath},
-		Type:           typ, Reason: reason, Message: msg,
-		Source:         corev1.EventSource{Component: component},
-		FirstTimestamp: metav1.NewTime(Epoch.Add(log.first)), LastTimestamp: ts, Count: count,
-	}
-	ev.Name, ev.Namespace = q.eventName, q.ns
-	if ev.Namespace == "" {
-		ev.Namespace = "default"
+	// What the recorder would write (makeEvent): built into a corev1.Event
+	// only if the request goes through the pipeline (eventcount.go).
+	b := &eventBody{kind: kind, objNS: q.ns, objName: q.name, objUID: q.uid, fieldPath: fieldPath,
+		typ: typ, reason: reason, msg: msg, component: component, first: log.first, at: q.at, count: count,
+		nano: q.nano, ns: q.ns}
+	if b.ns == "" {
+		b.ns = "default"
 	}
 	if count == 1 {
 		c.s.EventsCreated++
 		if !c.s.rec.Full() {
-			c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event", Object: q.ref,
-				Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind, "about", trace.EventTarget(res.Kind, q.name)), fieldPath)})
+			c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event", Object: q.ref(),
+				Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", kind, "about", trace.EventTarget(kind, q.name)), fieldPath)})
 		}
-		c.createEvent(ev, log, q.at)
+		c.createEvent(b, log)
 		return
 	}
 	c.s.EventsPatched++
 	if !c.s.rec.Full() {
-		c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event.patch", Object: q.ref,
-			Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", res.Kind, "about", trace.EventTarget(res.Kind, q.name), "count", count), fieldPath)})
+		c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event.patch", Object: q.ref(),
+			Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", kind, "about", trace.EventTarget(kind, q.name), "count", count), fieldPath)})
 	}
 	if log.answered {
-		c.patchEvent(ev, log, q.at)
+		c.patchEvent(b, log)
 		return
 	}
-	log.waiting = append(log.waiting, func() { c.patchEvent(ev, log, q.at) })
-	return
-}
-
-// createEvent POSTs ev; le learns the name the API server gave it.
-// le points into the logger's LRU entry: an entry forgotten meanwhile
-// still gets the answer, and nothing reads it again.
-func (c *Client) createEvent(ev *corev1.Event, le *eventLog, at time.Duration) {
-	if ev.Name == "" {
-		ev.Name = c.s.eventName(ev.InvolvedObject.Name, at)
+	if c.corr.waiting == nil {
+		c.corr.waiting = map[*eventLog][]func(){}
 	}
-	c.send(request{verb: "create", obj: ev, res: ResourceOf(ev), ns: ev.Namespace}, func(obj runtime.Object, st *Status) {
-		le.answered = true
-		if st == nil {
-			m := Meta(obj)
-			le.name, le.uid, le.created = m.GetName(), m.GetUID(), m.GetCreationTimestamp().Unix()
-		}
-		waiting := le.waiting
-		le.waiting = nil
-		for _, f := range waiting {
-			f()
-		}
-	})
-}
-
-// patchBody is the strategic merge patch eventObserve computes
-// (strategicpatch.CreateTwoWayMergePatch from a copy with count 0, the
-// zero lastTimestamp and no message to the event): those three fields.
-type patchBody struct {
-	Count         int32       `json:"count"`
-	LastTimestamp metav1.Time `json:"lastTimestamp"`
-	Message       string      `json:"message"`
-}
-
-// patchEvent PATCHes the Event le stands for with ev's count, last
-// timestamp and message, as the same user (application/strategic-merge-patch+json).
-// Without a stored Event (its create failed) the event is created instead,
-// as recordEvent does when the PATCH answers NotFound; so is one whose
-// PATCH does answer NotFound.
-func (c *Client) patchEvent(ev *corev1.Event, le *eventLog, at time.Duration) {
-	if le.name == "" {
-		c.createEvent(ev, le, at)
-		return
-	}
-	body, _ := json.Marshal(patchBody{Count: ev.Count, LastTimestamp: ev.LastTimestamp, Message: ev.Message})
-	// The Event as the patch leaves it: the recorder's copy with the stored
-	// one's identity (name, uid, creationTimestamp); firstTimestamp is the
-	// logger's, as stored.
-	ev.Name, ev.UID, ev.CreationTimestamp = le.name, le.uid, metav1.NewTime(time.Unix(le.created, 0).UTC())
-	r := request{verb: "patch", res: ResourceOf(ev), ns: ev.Namespace, name: ev.Name, body: string(body), obj: ev}
-	c.send(r, func(_ runtime.Object, st *Status) {
-		if st != nil && st.Code == 404 {
-			fresh := *ev
-			// recordEvent creates it under the name it had (only the
-			// resourceVersion is cleared)
-			fresh.ObjectMeta = metav1.ObjectMeta{Namespace: ev.Namespace, Name: ev.Name}
-			c.createEvent(&fresh, le, at)
-		}
-	})
+	c.corr.waiting[log] = append(c.corr.waiting[log], func() { c.patchEvent(b, log) })
 }
 
 // withFieldPath adds an event's involvedObject.fieldPath to its step, when

@@ -1,11 +1,14 @@
 package apiserver
 
 import (
+	"time"
+
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // EventV1 records an event through events.k8s.io/v1, as the new events
@@ -22,28 +25,45 @@ import (
 func (c *Client) EventV1(phase trace.Phase, regarding runtime.Object, typ, reason, action, note string) {
 	m := Meta(regarding)
 	res := ResourceOf(regarding)
-	at := c.s.eng.Now()
+	b := &v1Body{kind: res.Kind, objNS: m.GetNamespace(), objName: m.GetName(), objUID: m.GetUID(),
+		typ: typ, reason: reason, action: action, note: note, actor: c.Actor, at: c.s.eng.Now(), ns: m.GetNamespace()}
+	if b.ns == "" {
+		b.ns = "default"
+	}
 	ref := objectRef(regarding)
-	ev := &eventsv1.Event{
-		EventTime:           metav1.NewMicroTime(Epoch.Add(at)),
-		ReportingController: c.Actor,
-		ReportingInstance:   c.Actor + "-control-plane",
-		Action:              action,
-		Reason:              reason,
-		Regarding:           corev1.ObjectReference{Kind: res.Kind, Namespace: m.GetNamespace(), Name: m.GetName(), UID: m.GetUID(), APIVersion: "v1"},
-		Note:                note,
-		Type:                typ,
-	}
-	ev.Namespace = m.GetNamespace()
-	if ev.Namespace == "" {
-		ev.Namespace = "default"
-	}
-	ev.Name = c.s.eventName(m.GetName(), at) // event_recorder.go generateEvent: the same scheme
+	b.nano = c.s.eventNano(b.at) // event_recorder.go generateEvent: the same name scheme
 	c.s.eng.Soon(func() {
 		if !c.s.rec.Full() {
 			c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event", Object: ref,
-				Fields: trace.F("type", typ, "reason", reason, "message", note, "kind", res.Kind, "about", trace.EventTarget(res.Kind, ev.Regarding.Name), "api", "events.k8s.io/v1", "action", action)})
+				Fields: trace.F("type", typ, "reason", reason, "message", note, "kind", res.Kind, "about", trace.EventTarget(res.Kind, b.objName), "api", "events.k8s.io/v1", "action", action)})
 		}
-		c.send(request{verb: "create", obj: ev, res: ResourceOf(ev), ns: ev.Namespace}, nil)
+		c.sendEvent(eventWrite{verb: "create", res: v1Events, ns: b.ns, obj: b.objName, nano: b.nano, build: b.request}, nil)
 	})
+}
+
+// v1Body is an events.k8s.io/v1 Event as the recorder makes it, built
+// only when its create goes through the pipeline (eventwrite.go).
+type v1Body struct {
+	kind, objNS, objName             string // regarding
+	objUID                           types.UID
+	typ, reason, action, note, actor string
+	at                               time.Duration
+	nano                             int64  // the Event's name is eventName(objName, nano)
+	ns                               string // the Event's namespace
+}
+
+// request is the POST of the Event.
+func (b *v1Body) request() request {
+	ev := &eventsv1.Event{
+		EventTime:           metav1.NewMicroTime(Epoch.Add(b.at)),
+		ReportingController: b.actor,
+		ReportingInstance:   b.actor + "-control-plane",
+		Action:              b.action,
+		Reason:              b.reason,
+		Regarding:           corev1.ObjectReference{Kind: b.kind, Namespace: b.objNS, Name: b.objName, UID: b.objUID, APIVersion: "v1"},
+		Note:                b.note,
+		Type:                b.typ,
+	}
+	ev.Name, ev.Namespace = eventName(b.objName, b.nano), b.ns
+	return request{verb: "create", obj: ev, res: v1Events.Resource, ns: ev.Namespace}
 }

@@ -3,6 +3,7 @@ package apiserver
 import (
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -344,14 +345,18 @@ func (k *call) update(key, readRV string) {
 // at the same virtual instant are a nanosecond apart, as a real clock
 // would have moved on between them, so no two names collide. at is when
 // the event was recorded (makeEvent), not when the sink writes it.
-func (s *Server) eventName(object string, at time.Duration) string {
+// eventNano draws the timestamp; eventName writes the name out, only
+// when someone reads it (eventcount.go).
+func (s *Server) eventNano(at time.Duration) int64 {
 	n := Epoch.Add(at).UnixNano()
 	if n <= s.lastEventNano {
 		n = s.lastEventNano + 1
 	}
 	s.lastEventNano = n
-	return fmt.Sprintf("%v.%x", object, n)
+	return n
 }
+
+func eventName(object string, nano int64) string { return object + "." + strconv.FormatInt(nano, 16) }
 
 func (s *Server) generateName(r Resource, ns, base string) string {
 	// apiserver storage/names: base cut to 58 characters + 5 random ones.

@@ -165,6 +165,13 @@ type Server struct {
 	uidSeq                                      uint64
 	limitNoted                                  map[string]bool // LimitRanger defaults already shown, by namespace/generateName
 
+	// EventsBuilt counts the Event requests built into real objects and
+	// sent through the pipeline; the others were only counted
+	// (eventcount.go). BuildEvents, set by tests, builds every one, so a
+	// test can compare a run that counts with one that builds.
+	EventsBuilt int
+	BuildEvents bool
+
 	// Default applies the API server's defaulting to a decoded object and
 	// returns the field paths it filled; Validate returns the API server's
 	// rejection (a *Status with code 422) or nil. Wired by the simulator.
@@ -284,10 +291,7 @@ func (s *Server) stamp(m metav1.Object) {
 	m.SetResourceVersion(strconv.FormatInt(s.rev, 10))
 	if m.GetUID() == "" {
 		s.uidSeq++
-		// Deterministic UUID-shaped ids: random-looking from the seeded RNG.
-		r := s.eng.Rand()
-		a, b, c, d := r.Uint32(), r.Uint32(), r.Uint32(), r.Uint32()
-		m.SetUID(types.UID(uuidText(a, b&0xffff, c&0xfff, 0x8000|d&0x3fff, r.Uint64()&0xffffffffffff)))
+		m.SetUID(types.UID(s.drawUID().String()))
 	}
 	if ts := m.GetCreationTimestamp(); ts.IsZero() {
 		m.SetCreationTimestamp(TimeAt(s.eng.Now()))

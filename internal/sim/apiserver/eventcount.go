@@ -1,0 +1,205 @@
+package apiserver
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/k8sexplain/k8sexplain/internal/fnv1a"
+	"github.com/k8sexplain/k8sexplain/internal/trace"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// Counted Events (issue 26 §2). An Event request that nothing can see is
+// not built: it costs the correlator's bookkeeping (eventcorrelate.go) and
+// what the pipeline would have counted, and nothing else.
+//
+// When. countEvent decides when the request reaches the API server, where
+// the pipeline would start (handle), and counts it only if all of these
+// hold; otherwise the request is built and handled as any other:
+//   - the recorder keeps no step now (Recorder.Keeping false: past the
+//     step limit, or --summary's negative limit), so no step, -v line or
+//     story shows the request;
+//   - nothing else reads the Event: no OnEvent hook (Config.OnCommit:
+//     TestTraceObjects, the task and oracle recordings), no write log
+//     (Config.LogWrites: the oracle's comparison), and no kubectl-style
+//     loud client. Stored Events are never in the registry (put keeps only
+//     a hash of the key), so sim.Cluster.Objects, the state log (OnCommit,
+//     stateview, --at) and the watches never see one either way;
+//   - the pipeline would accept it, decided from what the request would
+//     meet: RBAC allows it (authorize), and for a create the namespace
+//     exists (NamespaceLifecycle), no admission webhook matches, the name
+//     is a valid path segment (the Event's name rule: no "/" or "%"; the
+//     namespace was validated when it was created), and no Event has the
+//     key; for a PATCH the Event exists. Defaulting, the built-in mutating
+//     plugins and ResourceQuota change nothing on an Event here.
+//
+// What stays the same. The request's count (sendEvent), the engine events
+// it takes (one at the API server, the commit one store latency later, the
+// answer one request latency after that: Summary.Events and the order of
+// everything else), the steps the recorder counts as dropped (Skip and
+// Full, as many as the pipeline offers), the store's revision and, for a
+// create, the uid drawn from the seeded random stream at commit, the key's
+// hash (eventKeys), and the answer the recorder learns (name, uid,
+// creationTimestamp), so a later PATCH built in full, after a Reset, names
+// the same Event.
+//
+// If the recorder keeps steps again (Settle's Reset) while a counted
+// request is in flight, its later steps are recorded as the pipeline would
+// record them (commitEvent's step).
+
+// Steps the pipeline offers before the store for an Event request from a
+// quiet client: the request, authentication and authorization (handle,
+// authorize); a PATCH adds its body (call.patch).
+const (
+	createSteps = 3
+	patchSteps  = 4
+)
+
+// countEvent counts w at the API server instead of handling it, when no
+// one can see it; false when it must be built and handled.
+func (s *Server) countEvent(c *Client, w *eventWrite, done eventDone) bool {
+	if s.BuildEvents || s.rec.Keeping() || s.LogWrites || s.OnEvent != nil || c.Loud {
+		return false
+	}
+	if ok, _ := s.rbac.authorize(c.ID, w.verb, w.res.Group, w.res.Plural); !ok {
+		return false
+	}
+	key := w.keyHash()
+	_, exists := s.eventKeys[key]
+	steps := createSteps
+	if w.verb == "patch" {
+		if !exists {
+			return false
+		}
+		steps = patchSteps
+	} else if exists || !s.acceptsEvent(w) {
+		return false
+	}
+	s.rec.Skip(steps)
+	s.commitEvent(c, w, key, done)
+	return true
+}
+
+// namespaceKeyPrefix starts a Namespace's key (Key).
+var namespaceKeyPrefix = Key(Resource{Kind: "Namespace", Plural: "namespaces"}, "", "")
+
+// acceptsEvent reports whether admission and validation would let the
+// create of w through unchanged (see above). The name's "." and hex digits
+// are valid in a path segment, so only the object's name is checked.
+func (s *Server) acceptsEvent(w *eventWrite) bool {
+	buf := make([]byte, 0, 96)
+	buf = append(append(buf, namespaceKeyPrefix...), w.ns...)
+	if s.data[string(buf)] == nil { // no allocation for the lookup
+		return false
+	}
+	if strings.ContainsAny(w.obj, "/%") {
+		return false
+	}
+	if len(s.Webhooks) > 0 {
+		r := request{verb: "create", res: w.res.Resource, ns: w.ns, name: w.name()}
+		for _, wh := range s.Webhooks {
+			if wh.matches(&r) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// name is the Event's name.
+func (w *eventWrite) name() string { return eventName(w.obj, w.nano) }
+
+// keyHash is hashKey(Key(res, ns, name)) without writing the key out.
+func (w *eventWrite) keyHash() uint64 {
+	h := fnv1a.Offset.Str(w.res.keyPrefix).Str(w.ns).Byte('/').Str(w.obj).Byte('.')
+	var buf [16]byte
+	for _, d := range strconv.AppendInt(buf[:0], w.nano, 16) {
+		h = h.Byte(d)
+	}
+	return uint64(h)
+}
+
+// commitEvent is commit for a counted Event: one store latency later the
+// write takes the next revision (and a create its uid), then one request
+// latency later the recorder has its answer.
+func (s *Server) commitEvent(c *Client, w *eventWrite, key uint64, done eventDone) {
+	s.eng.After(StoreLatency, func() {
+		if _, exists := s.eventKeys[key]; exists && w.verb == "create" {
+			// Created meanwhile: AlreadyExists, as commit's build answers.
+			st := &Status{Code: http.StatusConflict, Reason: "AlreadyExists",
+				Message: fmt.Sprintf("%s %q already exists", qualifiedPlural(w.res.Resource), w.name())}
+			s.eng.After(RequestLatency, func() {
+				s.eventStep(c, w, "apiserver.reject", "status", st.StatusLine(), "message", st.Message)
+				if done != nil {
+					done(eventAnswer{}, st)
+				}
+			})
+			return
+		}
+		s.rev++
+		var a eventAnswer
+		code := http.StatusOK
+		kind := trace.KindAPIServerUpdated
+		if w.verb == "create" {
+			s.uidSeq++
+			a = eventAnswer{nano: w.nano, uid: eventUID{d: s.drawUID()}, created: TimeAt(s.eng.Now()).Unix()}
+			code, kind = http.StatusCreated, trace.KindAPIServerResponse
+		}
+		if s.first == 0 {
+			s.first = s.rev
+		}
+		s.eventKeys[key] = struct{}{}
+		if !s.rec.Full() {
+			s.eventStep(c, w, "etcd.put", "key", Key(w.res.Resource, w.ns, w.name()), "rev", s.rev)
+		}
+		rev := s.rev
+		s.eng.After(RequestLatency, func() {
+			if !s.rec.Full() {
+				s.eventStep(c, w, kind, "status", fmt.Sprintf("%d %s", code, http.StatusText(code)), "rv", strconv.FormatInt(rev, 10), "kind", w.res.Kind)
+			}
+			if done != nil {
+				done(a, nil)
+			}
+		})
+	})
+}
+
+// eventStep records a pipeline step of a counted Event as call.step would
+// (verbose, in the client's phase), or counts it.
+func (s *Server) eventStep(c *Client, w *eventWrite, kind trace.Kind, fields ...any) {
+	k := &call{s: s, c: c, r: &request{verb: w.verb, res: w.res.Resource, ns: w.ns, name: w.name()}}
+	k.step(c.Phase, kind, fields...)
+}
+
+// uidDraw is what stamp draws from the seeded stream for a new object's
+// uid, packed (32+16+16 and 12+48 bits) and kept as numbers until someone
+// reads the uid; hi is never 0 (the variant bits, 0x8000).
+type uidDraw struct{ hi, lo uint64 }
+
+// drawUID draws a uid (stamp's draws, in its order).
+func (s *Server) drawUID() uidDraw {
+	r := s.eng.Rand()
+	a, b, c, d, e := r.Uint32(), r.Uint32()&0xffff, r.Uint32()&0xfff, 0x8000|r.Uint32()&0x3fff, r.Uint64()&0xffffffffffff
+	return uidDraw{hi: uint64(a)<<32 | uint64(b)<<16 | uint64(d), lo: uint64(c)<<48 | e}
+}
+
+// String is the uid: deterministic, UUID-shaped, random-looking.
+func (u uidDraw) String() string {
+	return uuidText(uint32(u.hi>>32), uint32(u.hi>>16&0xffff), uint32(u.lo>>48), uint32(u.hi&0xffff), u.lo&0xffffffffffff)
+}
+
+// eventUID is a stored Event's uid as its create answered it: the string
+// (built in full) or the draw (counted), written out only when read.
+type eventUID struct {
+	s types.UID
+	d uidDraw
+}
+
+func (u eventUID) get() types.UID {
+	if u.s == "" && u.d.hi != 0 {
+		return types.UID(u.d.String())
+	}
+	return u.s
+}
