@@ -270,8 +270,8 @@ func TestQuizSeeLinesRun(t *testing.T) {
 			t.Errorf("%s: %v", q.ID, err)
 			continue
 		}
-		if _, errOut, code := run(t, "", args[1:]...); code != 0 {
-			t.Errorf("%s: %q exits %d: %s", q.ID, q.See.Run, code, errOut)
+		if _, errOut, code := run(t, "", args[1:]...); code != q.See.Exit {
+			t.Errorf("%s: %q exits %d, want %d: %s", q.ID, q.See.Run, code, q.See.Exit, errOut)
 		}
 	}
 	t.Logf("%d distinct see: commands ran", len(done))
@@ -295,7 +295,7 @@ func TestQuizSeeLookQuotesOutput(t *testing.T) {
 		return strings.Join(strings.Fields(strings.ReplaceAll(s, "│", " ")), " ")
 	}
 	outputs := map[string]string{}
-	output := func(line, lang string) string {
+	output := func(line, lang string, exit int) string {
 		key := lang + "\x00" + line
 		if out, ok := outputs[key]; ok {
 			return out
@@ -305,8 +305,8 @@ func TestQuizSeeLookQuotesOutput(t *testing.T) {
 			t.Fatal(err)
 		}
 		out, errOut, code := run(t, "", append(args[1:], "--lang", lang, "--color", "never")...)
-		if code != 0 {
-			t.Fatalf("%q exits %d: %s", line, code, errOut)
+		if code != exit {
+			t.Fatalf("%q exits %d, want %d: %s", line, code, exit, errOut)
 		}
 		outputs[key] = flat(out)
 		return outputs[key]
@@ -318,7 +318,7 @@ func TestQuizSeeLookQuotesOutput(t *testing.T) {
 			for _, m := range quoted.FindAllStringSubmatch(q.See.Look.In(lang), -1) {
 				quotes++
 				want := flat(m[1])
-				if strings.Contains(output(q.See.Run, lang), want) {
+				if strings.Contains(output(q.See.Run, lang, q.See.Exit), want) {
 					continue
 				}
 				t.Errorf("%s (%s): look quotes `%s`, which %q does not print", q.ID, lang, m[1], q.See.Run)

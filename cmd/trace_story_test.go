@@ -551,3 +551,32 @@ func TestStatefulSetRolloutPartition(t *testing.T) {
 		t.Errorf("pods at the end: %v; want web-0 on the old revision, web-1 and web-2 on the new one", rows)
 	}
 }
+
+// minReadySeconds (examples/min-ready.yaml: 30 s, maxSurge 1,
+// maxUnavailable 0): the new ReplicaSet reports its pod Ready but not yet
+// available, then available 30 s later, and only then is an old pod
+// removed; three such steps of about 40 s make the rollout about 120 s.
+func TestRolloutMinReadySeconds(t *testing.T) {
+	inRoot(t)
+	args := []string{"-v", "trace", "rollout", "examples/min-ready.yaml", "--image", "web=nginx:1.28"}
+	runGolden(t, "trace-rollout/min-ready.verbose.en.txt", args...)
+	runGolden(t, "trace-rollout/min-ready.verbose.ru.txt", append([]string{"--lang", "ru"}, args...)...)
+	j := storyJSON(t, args...)
+	var readyAt, availableAt, lastScale int64 = -1, -1, -1
+	for _, s := range j.Steps {
+		switch {
+		case s.Kind == "replicaset.status" && s.Fields["ready"] == "1" && s.Fields["available"] == "0" && readyAt < 0:
+			readyAt = s.AtMS
+		case s.Kind == "replicaset.status" && s.Fields["ready"] == "1" && s.Fields["available"] == "1" && readyAt >= 0 && availableAt < 0:
+			availableAt = s.AtMS
+		case s.Kind == "deployment.rollout":
+			lastScale = s.AtMS
+		}
+	}
+	if readyAt < 0 || availableAt-readyAt < 30000 {
+		t.Errorf("the first new pod: Ready at %dms, available at %dms; want available ≥ 30 s after Ready", readyAt, availableAt)
+	}
+	if lastScale < 120000 || lastScale > 125000 {
+		t.Errorf("the last scaling at %dms, want about 120 s", lastScale)
+	}
+}

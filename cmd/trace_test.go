@@ -26,6 +26,9 @@ var traceCases = []struct {
 	{"statefulset", []string{"trace", "apply", "examples/statefulset.yaml"}},
 	{"limits-only", []string{"trace", "apply", "examples/limits-only.yaml"}},
 	{"startup-probe", []string{"trace", "apply", "examples/startup-probe.yaml"}},
+	// A native sidecar before a regular init container: the quota charges
+	// the peak, 1200m (issue 22 §5).
+	{"sidecar-quota", []string{"trace", "apply", "examples/sidecar-quota.yaml"}},
 	// An admission webhook on pod CREATE that does not answer, with each
 	// failurePolicy (issue 22 §5).
 	{"webhook-fail", []string{"trace", "apply", "--webhook", "mutating", "examples/app.yaml"}},
@@ -246,5 +249,24 @@ func TestTraceApplySummaryScale(t *testing.T) {
 	again, _, _ := run(t, "", "trace", "apply", "--nodes", "30", "--summary")
 	if again != out {
 		t.Error("same seed, different output")
+	}
+}
+
+// A Deployment whose selector does not match its template: the API
+// server's validation refuses it with upstream's message, nothing of it is
+// stored, the Service beside it is created, and the apply exits 1 as
+// kubectl's does (the see: line of selector-template-mismatch).
+func TestTraceApplySelectorMismatch(t *testing.T) {
+	inRoot(t)
+	for _, lang := range []string{"en", "ru"} {
+		args := []string{"--lang", lang, "trace", "apply", "examples/selector-mismatch.yaml"}
+		out, errOut, code := run(t, "", args...)
+		if code != 1 || !strings.Contains(errOut, "`selector` does not match template `labels`") {
+			t.Fatalf("%v: exit %d, stderr %q; want 1 and the validation error", args, code, errOut)
+		}
+		golden.Assert(t, "trace-apply/selector-mismatch."+lang+".txt", []byte(out))
+		if strings.Contains(out, "ScalingReplicaSet") || !strings.Contains(out, "service/web created") {
+			t.Errorf("%s: the Deployment must create nothing and the Service must be created:\n%s", lang, out)
+		}
 	}
 }

@@ -62,11 +62,14 @@ type Mistake struct {
 
 // See points a learner at the simulator and the upstream documentation:
 // the command that shows the topic, what to look for in its output and the
-// upstream page that covers it.
+// upstream page that covers it. Exit is the exit code the command ends
+// with, 0 unless the point is a refusal: an apply the API server rejects
+// exits 1, as kubectl does.
 type See struct {
 	Run  string `yaml:"run" json:"run"`
 	Look Text   `yaml:"look" json:"look"`
 	Doc  string `yaml:"doc" json:"doc"`
+	Exit int    `yaml:"exit,omitempty" json:"exit,omitempty"`
 }
 
 // SeeIn is a See in one language, as the reports print it.

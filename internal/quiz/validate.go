@@ -46,6 +46,9 @@ func Validate(q *Question) []error {
 		bad("see.run: %v", err)
 	}
 	both("see.look", q.See.Look)
+	if q.See.Exit != 0 && q.See.Exit != 1 {
+		bad("see.exit: %d; want 0 (success) or 1 (bad input: a refused request)", q.See.Exit)
+	}
 	if err := checkDocURL(q.See.Doc); err != nil {
 		bad("see.doc: %v", err)
 	}

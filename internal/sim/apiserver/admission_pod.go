@@ -185,9 +185,12 @@ func (s *Server) priority(pod *corev1.Pod, name string, describe bool) (any, *St
 	return trace.P("admission.priority", value, string(*pod.Spec.PreemptionPolicy), source), nil
 }
 
-// PodUsage is what a pod charges to a ResourceQuota (pkg/quota/v1/evaluator/core/pods.go):
+// PodUsage is what a pod charges to a ResourceQuota (pkg/quota/v1/evaluator/core/pods.go,
+// PodUsageFunc, which takes component-helpers' resource.PodRequests and PodLimits):
 // its count and its requests and limits — the sum over app containers and
-// native sidecars, or the largest init container if that is larger.
+// native sidecars, or, if larger, what the pod needs while an init container
+// runs: that container plus every native sidecar listed before it, which is
+// already running (KEP-753).
 func PodUsage(pod *corev1.Pod) corev1.ResourceList {
 	req, lim := corev1.ResourceList{}, corev1.ResourceList{}
 	// The sums are the function's own: a Quantity copied by value shares its
@@ -200,27 +203,41 @@ func PodUsage(pod *corev1.Pod) corev1.ResourceList {
 			to[k] = q
 		}
 	}
+	raise := func(to corev1.ResourceList, from corev1.ResourceList) {
+		for k, v := range from {
+			if q, ok := to[k]; !ok || v.Cmp(q) > 0 {
+				to[k] = v.DeepCopy()
+			}
+		}
+	}
 	for _, c := range pod.Spec.Containers {
 		add(req, c.Resources.Requests)
 		add(lim, c.Resources.Limits)
 	}
+	// sideReq/sideLim: the native sidecars started so far; initReq/initLim:
+	// the largest need while one init container runs.
+	sideReq, sideLim := corev1.ResourceList{}, corev1.ResourceList{}
+	initReq, initLim := corev1.ResourceList{}, corev1.ResourceList{}
 	for _, c := range pod.Spec.InitContainers {
 		if c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways {
 			add(req, c.Resources.Requests)
 			add(lim, c.Resources.Limits)
+			add(sideReq, c.Resources.Requests)
+			add(sideLim, c.Resources.Limits)
+			raise(initReq, sideReq)
+			raise(initLim, sideLim)
 			continue
 		}
-		for k, v := range c.Resources.Requests {
-			if q := req[k]; v.Cmp(q) > 0 {
-				req[k] = v.DeepCopy()
-			}
-		}
-		for k, v := range c.Resources.Limits {
-			if q := lim[k]; v.Cmp(q) > 0 {
-				lim[k] = v.DeepCopy()
-			}
-		}
+		r, l := corev1.ResourceList{}, corev1.ResourceList{}
+		add(r, c.Resources.Requests)
+		add(r, sideReq)
+		add(l, c.Resources.Limits)
+		add(l, sideLim)
+		raise(initReq, r)
+		raise(initLim, l)
 	}
+	raise(req, initReq)
+	raise(lim, initLim)
 	one := resource.MustParse("1")
 	out := corev1.ResourceList{corev1.ResourcePods: one, "count/pods": one}
 	for _, r := range []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory} {
