@@ -64,7 +64,7 @@ func (b *BalancedAllocation) PreScore(st *CycleState, _ *corev1.Pod, _ []*NodeIn
 			return nil
 		}
 	}
-	return newStatus(Skip) // best-effort pod: see kubernetes#129138
+	return statusSkip // best-effort pod: see kubernetes#129138
 }
 
 func (b *BalancedAllocation) Score(st *CycleState, _ *corev1.Pod, n *NodeInfo) int64 {

@@ -179,7 +179,7 @@ func (InterPodAffinity) PreFilter(st *CycleState, pod *corev1.Pod) *Status {
 	}
 	if len(s.reqAff) == 0 && len(s.reqAnti) == 0 {
 		if len(s.existingAnti) == 0 {
-			return newStatus(Skip)
+			return statusSkip
 		}
 		return nil
 	}
@@ -263,7 +263,7 @@ func (ip InterPodAffinity) PreScore(st *CycleState, pod *corev1.Pod, _ []*NodeIn
 	_, _, s.prefAff, s.prefAnti = podTerms(pod)
 	hasConstraints := len(s.prefAff) > 0 || len(s.prefAnti) > 0
 	if !hasConstraints && (len(st.cluster.affinityPods) == 0 || ip.IgnorePreferredTermsOfExistingPods) {
-		return newStatus(Skip)
+		return statusSkip
 	}
 	add := func(n *NodeInfo, t *affinityTerm, w int64) {
 		if v, ok := n.label(t.key); ok {
@@ -322,7 +322,7 @@ func (ip InterPodAffinity) PreScore(st *CycleState, pod *corev1.Pod, _ []*NodeIn
 		}
 	}
 	if len(s.topologyScore) == 0 {
-		return newStatus(Skip)
+		return statusSkip
 	}
 	return nil
 }

@@ -29,7 +29,7 @@ func (NodeAffinity) PreFilter(st *CycleState, pod *corev1.Pod) *Status {
 	m := stateOf[nodeMatcher](st, preFilterNodeAffinityKey)
 	*m = requiredNodeAffinity(pod)
 	if m.empty() {
-		return newStatus(Skip)
+		return statusSkip
 	}
 	return nil
 }
@@ -49,7 +49,7 @@ func (NodeAffinity) PreScore(st *CycleState, pod *corev1.Pod, _ []*NodeInfo) *St
 		s.preferred = a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution
 	}
 	if len(s.preferred) == 0 {
-		return newStatus(Skip)
+		return statusSkip
 	}
 	return nil
 }

@@ -23,7 +23,7 @@ func (NodePorts) PreFilter(st *CycleState, pod *corev1.Pod) *Status {
 	s := stateOf[nodePortsState](st, preFilterNodePortsKey)
 	s.hostPorts = podHostPorts(pod)
 	if len(s.hostPorts) == 0 {
-		return newStatus(Skip)
+		return statusSkip
 	}
 	return nil
 }

@@ -114,7 +114,7 @@ func (p PodTopologySpread) PreScore(st *CycleState, pod *corev1.Pod, feasible []
 		}
 	}
 	if len(s.constraints) == 0 {
-		return newStatus(Skip)
+		return statusSkip
 	}
 	for i := range s.constraints {
 		c := &s.constraints[i]

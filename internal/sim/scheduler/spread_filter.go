@@ -46,7 +46,7 @@ func (PodTopologySpread) PreFilter(st *CycleState, pod *corev1.Pod) *Status {
 		f.selfMatch = append(f.selfMatch, sel.Matches(labels.Set(pod.Labels)))
 	}
 	if len(f.constraints) == 0 {
-		return newStatus(Skip)
+		return statusSkip
 	}
 	affinity := requiredNodeAffinity(pod)
 	for _, n := range st.cluster.order {

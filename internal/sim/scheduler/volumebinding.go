@@ -58,10 +58,6 @@ type VolumeBinding struct {
 
 var preFilterVolumeBindingKey = NewStateKey("PreFilter" + VolumeBindingName)
 
-// skipVolumes is the Skip of a pod without claims, shared: the framework
-// only reads a PreFilter's Skip (it sets Plugin on Filter statuses only).
-var skipVolumes = newStatus(Skip)
-
 type volumeState struct {
 	bound, delayed []*corev1.PersistentVolumeClaim
 }
@@ -123,7 +119,7 @@ func (pl *VolumeBinding) PreFilter(st *CycleState, pod *corev1.Pod) *Status {
 	pl.last = s
 	names := ClaimNames(pod)
 	if len(names) == 0 || pl.Lister == nil {
-		return skipVolumes // most pods: no allocation per cycle
+		return statusSkip
 	}
 	immediate := false
 	for _, name := range names {
