@@ -94,7 +94,7 @@ func (c *Client) send(r request, done Done) {
 		c.held.hold(r, done)
 		return
 	}
-	c.s.eng.After(RequestLatency, func() { c.s.handle(c, &r, done) })
+	c.s.receive(c, r, done)
 }
 
 // Create POSTs obj to its collection.

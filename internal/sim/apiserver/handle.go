@@ -50,7 +50,8 @@ func (r request) path() string {
 type call struct {
 	s        *Server
 	c        *Client
-	r        *request
+	r        *request // &req
+	req      request
 	done     Done
 	loud     bool        // kubectl's own requests show without -v
 	apiPhase trace.Phase // the phase the pipeline's steps are shown in
@@ -85,13 +86,28 @@ func (k *call) fail(st *Status) {
 	})
 }
 
+// receive sends r to the server: it arrives one request latency later and
+// runs the pipeline (call.handle).
+func (s *Server) receive(c *Client, r request, done Done) {
+	s.eng.After(RequestLatency, newCall(s, c, r, done).handle)
+}
+
+// newCall is the request r of c on its way: one allocation holds the
+// request and its pipeline state.
+func newCall(s *Server, c *Client, r request, done Done) *call {
+	k := &call{s: s, c: c, req: r, done: done}
+	k.r = &k.req
+	return k
+}
+
 // handle runs the API server's request pipeline for one request:
 // authentication and authorization, then by verb a read, a delete, a
 // binding, a patch, or a create or update through admission, validation
 // and the store.
-func (s *Server) handle(c *Client, r *request, done Done) {
-	k := &call{s: s, c: c, r: r, done: done, loud: c.Loud && r.verb != "get" && r.verb != "list", // kubectl's GET before a create shows only with -v
-		apiPhase: trace.PhaseAPIServer}
+func (k *call) handle() {
+	s, c, r := k.s, k.c, k.r
+	k.loud = c.Loud && r.verb != "get" && r.verb != "list" // kubectl's GET before a create shows only with -v
+	k.apiPhase = trace.PhaseAPIServer
 	if !c.Loud {
 		k.apiPhase = c.Phase
 		if !s.rec.Full() {
@@ -214,11 +230,19 @@ func (k *call) write() {
 	if !k.admitCreate(obj) {
 		return
 	}
-	k.webhooks(true, func() {
-		if k.prepareCreate(obj) {
-			k.validate(obj, true)
-		}
-	})
+	if k.anyWebhook(true) {
+		k.webhooks(true, func() { k.mutated(obj) })
+		return
+	}
+	k.mutated(obj)
+}
+
+// mutated goes on with a create after mutating admission: the registry's
+// BeforeCreate, then validation.
+func (k *call) mutated(obj runtime.Object) {
+	if k.prepareCreate(obj) {
+		k.validate(obj, true)
+	}
 }
 
 // validate runs 5. validation (the type's rules) and validating admission
@@ -239,7 +263,11 @@ func (k *call) validate(obj runtime.Object, creating bool) {
 		k.store(obj, false)
 		return
 	}
-	k.webhooks(false, func() { k.store(obj, true) })
+	if k.anyWebhook(false) {
+		k.webhooks(false, func() { k.store(obj, true) })
+		return
+	}
+	k.store(obj, true)
 }
 
 // store charges a create to its quota and commits the create or update.

@@ -57,8 +57,7 @@ func (o *Outbox) Len() int { return len(o.reqs) }
 // usual when the engine runs.
 func (o *Outbox) Send(i int) {
 	h := o.take(i)
-	r := h.r
-	o.c.s.eng.After(RequestLatency, func() { o.c.s.handle(o.c, &r, h.done) })
+	o.c.s.receive(o.c, h.r, h.done)
 }
 
 // SendAll sends every held request, in order, and reports how many.

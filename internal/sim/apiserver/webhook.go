@@ -109,6 +109,21 @@ func (w Webhook) failedOpenKey(index int) string {
 	return fmt.Sprintf("%sround_0_index_%d", prefix, index)
 }
 
+// anyWebhook reports whether a webhook of the kind (mutating or
+// validating) matches the request. Without one the pipeline goes on
+// directly, with no continuation built for the webhooks: upstream's
+// dispatchers call no hook and return at once when none matches
+// (admission/plugin/webhook/mutating/dispatcher.go Dispatch's loop,
+// validating/dispatcher.go: no relevant hooks, return nil).
+func (k *call) anyWebhook(mutating bool) bool {
+	for i := range k.s.Webhooks {
+		if w := &k.s.Webhooks[i]; w.Mutating == mutating && w.matches(k.r) {
+			return true
+		}
+	}
+	return false
+}
+
 // webhooks runs the admission webhooks of one kind (mutating or
 // validating) that match the request, one after another as the
 // dispatchers do (mutating in order; validating in parallel upstream,
