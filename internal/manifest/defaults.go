@@ -20,6 +20,10 @@ import (
 // other kinds only get their namespace.
 func Default(obj runtime.Object) []string {
 	d := &defaulter{}
+	// A pod's resource maps may be shared with its template (controller
+	// copyTemplate); a template's belong to the request body.
+	_, isPod := obj.(*corev1.Pod)
+	d.template = !isPod
 	d.namespace(obj)
 	switch o := obj.(type) {
 	case *appsv1.Deployment:
@@ -73,7 +77,8 @@ func Defaulted(obj runtime.Object) []string {
 
 // defaulter sets fields that are unset and records each one it sets.
 type defaulter struct {
-	filled []string
+	filled   []string
+	template bool // a pod template's spec, not a Pod's (canonicalQuantities)
 }
 
 func (d *defaulter) note(path, value string) {

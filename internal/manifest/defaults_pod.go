@@ -71,6 +71,9 @@ func OwnResourceList(l corev1.ResourceList) corev1.ResourceList {
 // SetDefaults_Probe, SetDefaults_HTTPGetAction, and ContainerPort.protocol
 // +default=TCP in k8s.io/api core/v1 types.go).
 func (d *defaulter) podSpec(s *corev1.PodSpec, path string) {
+	if d.template {
+		canonicalQuantities(s)
+	}
 	// serviceAccount is the deprecated alias of serviceAccountName: the two
 	// are kept in sync, serviceAccountName winning (SetDefaults_PodSpec).
 	if s.ServiceAccountName == "" && s.DeprecatedServiceAccount != "" {
@@ -257,4 +260,32 @@ func (d *defaulter) service(o *corev1.Service) {
 	// ipFamilyPolicy and ipFamilies are not defaults of the type: the
 	// Service registry sets them when it allocates the ClusterIP, after
 	// admission (core/v1 defaults.go leaves them to the registry).
+}
+
+// canonicalQuantities keeps, in each container quantity of a template, the
+// canonical string Quantity.String computes and caches in the quantity
+// (apimachinery resource/quantity.go String: q.s). ParseQuantity keeps the
+// text only for some canonical forms ("10m" yes, "16Mi" no), and the
+// protobuf Size of a quantity held by value in a map (a ResourceList)
+// works on a copy, so without it every Size of every pod sharing the
+// template's maps (the API server's bytes count of each watch event)
+// formatted the quantity again. The value is the same and JSON shows the
+// same text (MarshalJSON writes q.s when set, else the same canonical
+// form); Semantic equality compares quantities by value. Only a
+// template's maps are written: they belong to the request body, while a
+// pod's may be shared with its template.
+func canonicalQuantities(s *corev1.PodSpec) {
+	for _, cs := range [][]corev1.Container{s.InitContainers, s.Containers} {
+		for i := range cs {
+			canonicalList(cs[i].Resources.Requests)
+			canonicalList(cs[i].Resources.Limits)
+		}
+	}
+}
+
+func canonicalList(l corev1.ResourceList) {
+	for name, q := range l {
+		_ = q.String() // caches the text in q
+		l[name] = q
+	}
 }
