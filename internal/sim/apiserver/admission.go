@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"slices"
 	"strings"
 
 	"github.com/k8sexplain/k8sexplain/internal/trace"
@@ -23,50 +24,75 @@ import (
 const defaultTolerationSeconds int64 = 300
 
 // mutate runs the mutating admission plugins that change what the
-// simulator models and returns what each did, in plugin order.
-func (s *Server) mutate(obj runtime.Object) ([]any, *Status) {
+// simulator models and returns what each did, in plugin order, and
+// whether any did something (every pod passes Priority). What they did
+// only feeds the apiserver.mutating step: once the recorder keeps no more
+// steps, the descriptions are not built (the step is still offered to the
+// recorder, which counts it as dropped, as before).
+func (s *Server) mutate(obj runtime.Object) (did []any, mutated bool, st *Status) {
 	pod, ok := obj.(*corev1.Pod)
 	if !ok {
-		return s.mutateStorage(obj), nil
+		did = s.mutateStorage(obj)
+		return did, len(did) > 0, nil
 	}
-	var did []any
-	if set := s.limitRanger(pod); set != "" {
+	describe := s.rec.Keeping()
+	if set := s.limitRanger(pod); set != "" && describe {
 		did = append(did, trace.P("admission.limitranger", strings.ReplaceAll(strings.TrimPrefix(set, "LimitRanger plugin set: "), "; ", " and ")))
 	}
 	// ServiceAccount (plugin/pkg/admission/serviceaccount) leaves a mirror
 	// pod's spec alone: a kubelet whose mirror differs from its static pod
 	// would delete it (Admit: "Don't modify the spec of mirror pods").
 	if _, mirror := pod.Annotations[corev1.MirrorPodAnnotationKey]; !mirror {
-		did = append(did, s.serviceAccount(pod))
+		if sa := s.serviceAccount(pod, describe); describe {
+			did = append(did, sa)
+		}
 	}
 	name := pod.Name
 	if name == "" {
 		name = pod.GenerateName // names are generated after mutating admission
 	}
-	prio, st := s.priority(pod, name)
+	prio, st := s.priority(pod, name, describe)
 	if st != nil {
-		return nil, st
+		return nil, false, st
 	}
-	did = append(did, prio)
+	if describe {
+		did = append(did, prio)
+	}
 	// DefaultTolerationSeconds.
+	missing := 0
+	for _, key := range notReadyUnreachable {
+		if !hasToleration(pod, key) {
+			missing++
+		}
+	}
+	if missing == 0 {
+		return did, true, nil
+	}
+	pod.Spec.Tolerations = slices.Grow(pod.Spec.Tolerations, missing) // the capacity the appends below reached
 	var added []string
-	for _, key := range []string{"node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"} {
+	for _, key := range notReadyUnreachable {
 		if hasToleration(pod, key) {
 			continue
 		}
 		pod.Spec.Tolerations = append(pod.Spec.Tolerations, corev1.Toleration{Key: key, Operator: corev1.TolerationOpExists,
 			Effect: corev1.TaintEffectNoExecute, TolerationSeconds: ptr(defaultTolerationSeconds)})
-		added = append(added, key)
+		if describe {
+			added = append(added, key)
+		}
 	}
-	if len(added) > 0 {
+	if describe {
 		did = append(did, trace.P("admission.tolerations", strings.Join(added, ", "), defaultTolerationSeconds))
 	}
-	return did, nil
+	return did, true, nil
 }
 
+// notReadyUnreachable are the taints DefaultTolerationSeconds tolerates.
+var notReadyUnreachable = []string{"node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"}
+
 // serviceAccount is the ServiceAccount plugin's Admit for a pod: the
-// default service account and its projected token volume.
-func (s *Server) serviceAccount(pod *corev1.Pod) any {
+// default service account and its projected token volume; what it did,
+// when describe.
+func (s *Server) serviceAccount(pod *corev1.Pod, describe bool) any {
 	if pod.Spec.ServiceAccountName == "" {
 		pod.Spec.ServiceAccountName = "default"
 	}
@@ -85,7 +111,13 @@ func (s *Server) serviceAccount(pod *corev1.Pod) any {
 					Name: vol, ReadOnly: true, MountPath: "/var/run/secrets/kubernetes.io/serviceaccount"})
 			}
 		}
+		if !describe {
+			return nil
+		}
 		return trace.P("admission.serviceaccount", pod.Spec.ServiceAccountName, vol)
+	}
+	if !describe {
+		return nil
 	}
 	return "ServiceAccount: serviceAccountName=" + pod.Spec.ServiceAccountName
 }

@@ -137,11 +137,12 @@ func (s *Server) limitRanger(pod *corev1.Pod) string {
 // priority is the Priority plugin's Admit (plugin/pkg/admission/priority):
 // spec.priority from the pod's PriorityClass, else from the class marked
 // globalDefault, else 0; spec.preemptionPolicy from the class, else
-// PreemptLowerPriority. An unknown class name is refused.
-func (s *Server) priority(pod *corev1.Pod, name string) (any, *Status) {
+// PreemptLowerPriority. An unknown class name is refused. It returns what
+// it did when describe.
+func (s *Server) priority(pod *corev1.Pod, name string, describe bool) (any, *Status) {
 	var value int32
 	policy := corev1.PreemptLowerPriority
-	var from any = trace.P("priority.none")
+	from := "" // the class the value came from; "" for none
 	if cn := pod.Spec.PriorityClassName; cn != "" {
 		if v, ok := systemPriorityClasses[cn]; ok {
 			value, from = v, "PriorityClass "+cn
@@ -174,7 +175,14 @@ func (s *Server) priority(pod *corev1.Pod, name string) (any, *Status) {
 	if pod.Spec.PreemptionPolicy == nil {
 		pod.Spec.PreemptionPolicy = &policy
 	}
-	return trace.P("admission.priority", value, string(*pod.Spec.PreemptionPolicy), from), nil
+	if !describe {
+		return nil, nil
+	}
+	var source any = trace.P("priority.none")
+	if from != "" {
+		source = from
+	}
+	return trace.P("admission.priority", value, string(*pod.Spec.PreemptionPolicy), source), nil
 }
 
 // PodUsage is what a pod charges to a ResourceQuota (pkg/quota/v1/evaluator/core/pods.go):

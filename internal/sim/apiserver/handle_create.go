@@ -27,16 +27,16 @@ func (k *call) admitCreate(obj runtime.Object) bool {
 	// new object in a namespace that does not exist, refused with the
 	// NotFound of its namespace GET before any other plugin or
 	// validation runs.
-	if r.res.Namespaced && s.data[Key(Resource{Kind: "Namespace", Plural: "namespaces"}, "", r.ns)] == nil {
+	if r.res.Namespaced && !s.namespaceExists(r.ns) {
 		k.fail(&Status{Code: http.StatusNotFound, Reason: "NotFound", Message: fmt.Sprintf("namespaces %q not found", r.ns)})
 		return false
 	}
-	plugins, st := s.mutate(obj)
+	plugins, mutated, st := s.mutate(obj)
 	if st != nil {
 		k.fail(st)
 		return false
 	}
-	if len(plugins) > 0 {
+	if mutated {
 		k.apiStep("apiserver.mutating", "plugins", trace.Phrases{Sep: "; ", Items: plugins})
 		s.noteLimitRanger(c, *r, obj)
 	}
@@ -115,4 +115,13 @@ func (k *call) allocate(svc *corev1.Service) bool {
 		}
 	}
 	return true
+}
+
+// namespaceExists reports whether namespace ns is stored, looking up its key
+// (Key of a Namespace) without building the key string: an index by a
+// []byte converted in place does not allocate.
+func (s *Server) namespaceExists(ns string) bool {
+	var buf [96]byte
+	key := append(append(buf[:0], "/registry/namespaces/"...), ns...)
+	return s.data[string(key)] != nil
 }
