@@ -17,7 +17,6 @@
 package apiserver
 
 import (
-	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -287,11 +286,37 @@ func (s *Server) stamp(m metav1.Object) {
 		s.uidSeq++
 		// Deterministic UUID-shaped ids: random-looking from the seeded RNG.
 		r := s.eng.Rand()
-		m.SetUID(types.UID(fmt.Sprintf("%08x-%04x-4%03x-%04x-%012x", r.Uint32(), r.Uint32()&0xffff,
-			r.Uint32()&0xfff, 0x8000|r.Uint32()&0x3fff, r.Uint64()&0xffffffffffff)))
+		a, b, c, d := r.Uint32(), r.Uint32(), r.Uint32(), r.Uint32()
+		m.SetUID(types.UID(uuidText(a, b&0xffff, c&0xfff, 0x8000|d&0x3fff, r.Uint64()&0xffffffffffff)))
 	}
 	if ts := m.GetCreationTimestamp(); ts.IsZero() {
 		m.SetCreationTimestamp(TimeAt(s.eng.Now()))
+	}
+}
+
+// uuidText is fmt.Sprintf("%08x-%04x-4%03x-%04x-%012x", a, b, c, d, e)
+// for values that fit their widths, written into one string (no boxed
+// arguments).
+func uuidText(a, b, c, d uint32, e uint64) string {
+	var buf [36]byte
+	hexInto(buf[0:8], uint64(a))
+	buf[8] = '-'
+	hexInto(buf[9:13], uint64(b))
+	buf[13], buf[14] = '-', '4'
+	hexInto(buf[15:18], uint64(c))
+	buf[18] = '-'
+	hexInto(buf[19:23], uint64(d))
+	buf[23] = '-'
+	hexInto(buf[24:36], e)
+	return string(buf[:])
+}
+
+// hexInto writes v's low len(dst) hex digits into dst, zero-padded.
+func hexInto(dst []byte, v uint64) {
+	const digits = "0123456789abcdef"
+	for i := len(dst) - 1; i >= 0; i-- {
+		dst[i] = digits[v&0xf]
+		v >>= 4
 	}
 }
 
