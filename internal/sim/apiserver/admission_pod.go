@@ -250,10 +250,18 @@ func (s *Server) quotaCheck(pod *corev1.Pod, name string) ([]*corev1.ResourceQuo
 	forbid := func(msg string) *Status {
 		return &Status{Code: http.StatusForbidden, Reason: "Forbidden", Message: fmt.Sprintf("pods %q is forbidden: %s", name, msg)}
 	}
+	inNS := s.inNamespace("resourcequotas", pod.Namespace)
+	if len(inNS) == 0 {
+		// No quota, nothing to charge: the pod's usage is not computed
+		// ("if there are no quotas, we don't need to do anything":
+		// apiserver admission/plugin/resourcequota resource_access.go
+		// GetQuotas, and checkQuotas evaluates nothing for none).
+		return nil, nil, nil
+	}
 	usage := PodUsage(pod)
 	var out []*corev1.ResourceQuota
 	var notes []string
-	for _, o := range s.inNamespace("resourcequotas", pod.Namespace) {
+	for _, o := range inNS {
 		rq := o.(*corev1.ResourceQuota).DeepCopy()
 		if len(rq.Spec.Scopes) > 0 || rq.Spec.ScopeSelector != nil {
 			continue // scoped quotas are not modelled

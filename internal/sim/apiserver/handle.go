@@ -275,7 +275,8 @@ func (k *call) store(obj runtime.Object, creating bool) {
 	s, c, r := k.s, k.c, k.r
 	key := Key(r.res, r.ns, r.name)
 	prev := s.data[key]
-	if creating && !s.admitQuota(c, *r, obj, k.step, k.fail) {
+	step := k.step // one method value for the quota's commit and the object's
+	if creating && !s.admitQuota(c, *r, obj, step, k.fail) {
 		return
 	}
 	if r.verb == "create" && (prev != nil || s.eventExists(r.res, key)) {
@@ -294,7 +295,7 @@ func (k *call) store(obj runtime.Object, creating bool) {
 					Message: fmt.Sprintf("%s %q already exists", qualifiedPlural(r.res), r.name)}
 			}
 			return obj, nil
-		}, k.done, k.step)
+		}, k.done, step)
 		return
 	}
 	k.update(key, Meta(obj).GetResourceVersion())
