@@ -77,14 +77,19 @@ type proxyService struct {
 // serviceIndex files EndpointSlices under their Service's key.
 const serviceIndex = "service"
 
-func sliceService(sl *discoveryv1.EndpointSlice) []string {
-	return []string{sl.Namespace + "/" + sl.Labels[discoveryv1.LabelServiceName]}
+func sliceService(sl *discoveryv1.EndpointSlice, prev []string) []string {
+	ns, svc := sl.Namespace, sl.Labels[discoveryv1.LabelServiceName]
+	if len(prev) == 1 && len(prev[0]) == len(ns)+1+len(svc) && prev[0][len(ns)] == '/' &&
+		strings.HasPrefix(prev[0], ns) && strings.HasSuffix(prev[0], svc) {
+		return prev // every agent's informer sees every slice write: no key built
+	}
+	return []string{ns + "/" + svc}
 }
 
 func newProxyAgent(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder, node string, loud bool) *proxyAgent {
 	p := &proxyAgent{node: node, c: c, eng: eng, rec: rec, svcs: map[string]*proxyService{},
 		services: informer.New[*corev1.Service]("services"),
-		slices:   informer.New[*discoveryv1.EndpointSlice]("endpointslices").AddIndexer(serviceIndex, sliceService),
+		slices:   informer.New[*discoveryv1.EndpointSlice]("endpointslices").AddReuseIndexer(serviceIndex, sliceService),
 		last:     map[string]uint64{}, loud: loud, refs: map[string]int{},
 		touched: map[string]bool{}, dirty: map[string]bool{}}
 	p.services.AddEventHandler(func(ev informer.Event[*corev1.Service]) {

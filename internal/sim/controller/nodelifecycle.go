@@ -98,9 +98,12 @@ func NewNodeLifecycle(f *informer.Factory, c *apiserver.Client, eng *engine.Engi
 	c.Component = "node-controller"
 	n := &NodeLifecycle{c: c, eng: eng, rec: rec, renewed: map[string]time.Duration{}, informers: own,
 		leases: informer.For[*coordinationv1.Lease](f, "leases"), nodes: informer.For[*corev1.Node](f, "nodes"),
-		pods: informer.For[*corev1.Pod](f, "pods").EnsureIndexer(nodeIndex, func(p *corev1.Pod) []string {
-			if p.Spec.NodeName == "" {
+		pods: informer.For[*corev1.Pod](f, "pods").EnsureIndexer(nodeIndex, func(p *corev1.Pod, prev []string) []string {
+			switch {
+			case p.Spec.NodeName == "":
 				return nil
+			case len(prev) == 1 && prev[0] == p.Spec.NodeName:
+				return prev
 			}
 			return []string{p.Spec.NodeName}
 		}),

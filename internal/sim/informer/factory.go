@@ -91,11 +91,11 @@ func (inf *Informer[T]) AddEventHandlerFor(name string, h func(Event[T])) *Infor
 // EnsureIndexer adds an index unless one of that name is there already,
 // as two controllers sharing an informer both ask for the same index
 // (pkg/controller's AddPodControllerUIDIndexer checks before it adds).
-func (inf *Informer[T]) EnsureIndexer(name string, f IndexFunc[T]) *Informer[T] {
+func (inf *Informer[T]) EnsureIndexer(name string, f ReuseIndexFunc[T]) *Informer[T] {
 	if inf.index(name) != nil {
 		return inf
 	}
-	return inf.AddIndexer(name, f)
+	return inf.AddReuseIndexer(name, f)
 }
 
 func (inf *Informer[T]) isRunning() bool { return inf.running }

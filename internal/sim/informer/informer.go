@@ -55,6 +55,12 @@ func (e Event[T]) Deleted() bool { return e.Type == apiserver.Deleted }
 // cache.IndexFunc); none leaves it out of the index.
 type IndexFunc[T runtime.Object] func(obj T) []string
 
+// ReuseIndexFunc is an IndexFunc handed the values the object is filed
+// under now (nil for a new object): it returns that same slice when they
+// still hold, so an update that changes no indexed field (most do not)
+// builds no values. The store files the object under what it returns.
+type ReuseIndexFunc[T runtime.Object] func(obj T, prev []string) []string
+
 // Informer mirrors one resource of the API server through a client's watch.
 type Informer[T runtime.Object] struct {
 	plural   string
@@ -84,7 +90,7 @@ var DetectMutations bool
 
 type index[T runtime.Object] struct {
 	name string
-	f    IndexFunc[T]
+	f    ReuseIndexFunc[T]
 	keys map[string]map[string]struct{} // value → keys
 }
 
@@ -97,13 +103,18 @@ func New[T runtime.Object](plural string) *Informer[T] {
 // AddIndexer adds an index (client-go Indexer.AddIndexers); the objects
 // already stored are filed at once.
 func (inf *Informer[T]) AddIndexer(name string, f IndexFunc[T]) *Informer[T] {
+	return inf.AddReuseIndexer(name, func(obj T, _ []string) []string { return f(obj) })
+}
+
+// AddReuseIndexer is AddIndexer with a ReuseIndexFunc.
+func (inf *Informer[T]) AddReuseIndexer(name string, f ReuseIndexFunc[T]) *Informer[T] {
 	if name == NamespaceIndex || inf.index(name) != nil {
 		panic("informer: index " + name + " added twice on " + inf.plural)
 	}
 	ix := &index[T]{name: name, f: f, keys: map[string]map[string]struct{}{}}
 	inf.indexers = append(inf.indexers, ix)
 	for k, e := range inf.items {
-		vals := f(e.obj)
+		vals := f(e.obj, nil)
 		e.vals = append(e.vals, vals)
 		ix.file(k, vals)
 	}
@@ -201,7 +212,7 @@ func (inf *Informer[T]) store(k string, e *entry[T], obj T) {
 		e.snap = obj.DeepCopyObject()
 	}
 	for i, ix := range inf.indexers {
-		vals := ix.f(obj)
+		vals := ix.f(obj, e.vals[i])
 		if slices.Equal(e.vals[i], vals) {
 			continue // filed where it was: most updates change no indexed field
 		}
@@ -341,12 +352,16 @@ func meta(obj runtime.Object) metav1.Object {
 // controllers look up the pods and ReplicaSets they own.
 const ControllerIndex = "controller"
 
-// ByController is the IndexFunc of ControllerIndex.
-func ByController[T runtime.Object](obj T) []string {
-	if ref := metav1.GetControllerOfNoCopy(meta(obj)); ref != nil {
-		return []string{string(ref.UID)}
+// ByController is the ReuseIndexFunc of ControllerIndex.
+func ByController[T runtime.Object](obj T, prev []string) []string {
+	ref := metav1.GetControllerOfNoCopy(meta(obj))
+	switch {
+	case ref == nil:
+		return nil
+	case len(prev) == 1 && prev[0] == string(ref.UID):
+		return prev
 	}
-	return nil
+	return []string{string(ref.UID)}
 }
 
 // HandlerFuncs adapts add, update and delete functions to a handler

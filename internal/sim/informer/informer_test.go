@@ -79,7 +79,7 @@ func TestInformerMirrorsTheWatch(t *testing.T) {
 			return nil
 		}
 		return []string{p.Spec.NodeName}
-	}).AddIndexer(ControllerIndex, ByController[*corev1.Pod])
+	}).AddReuseIndexer(ControllerIndex, ByController[*corev1.Pod])
 	c := e.api.NewClient("watcher", apiserver.Identity{User: "kubernetes-admin", Groups: []string{"kubeadm:cluster-admins"}}, trace.PhaseController)
 	inf.Run(c)
 	if inf.Len() != 0 {
