@@ -149,10 +149,7 @@ func (k *call) authorize() bool {
 	if !s.rec.Full() {
 		k.apiStep("apiserver.authn", "user", c.ID.User, "groups", strings.Join(c.ID.Groups, ", "), "method", authnMethod(c.ID.Method))
 	}
-	resource := r.res.Plural
-	if r.subresource != "" {
-		resource += "/" + r.subresource
-	}
+	resource := resourcePath(r.res.Plural, r.subresource)
 	allowed, by := s.rbac.authorize(c.ID, r.verb, r.res.Group, resource)
 	if !allowed {
 		k.fail(forbidden(c.ID.User, r.verb, r.res, resource, r.ns, r.name))
@@ -162,6 +159,24 @@ func (k *call) authorize() bool {
 		k.apiStep("apiserver.authz", "user", c.ID.User, "verb", r.verb, "resource", resource, "by", by)
 	}
 	return true
+}
+
+// resourcePath is the resource an authorizer checks: the plural, or
+// plural/subresource (authorizer.Attributes GetResource and
+// GetSubresource, joined as RBAC rules write them). The kubelets' and the
+// scheduler's usual ones are constants, not a string per request.
+func resourcePath(plural, sub string) string {
+	switch {
+	case sub == "":
+		return plural
+	case plural == "pods" && sub == "status":
+		return "pods/status"
+	case plural == "pods" && sub == "binding":
+		return "pods/binding"
+	case plural == "nodes" && sub == "status":
+		return "nodes/status"
+	}
+	return plural + "/" + sub
 }
 
 // get answers a GET with a copy of the stored object, or 404.

@@ -2,8 +2,14 @@ package apiserver
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/k8sexplain/k8sexplain/internal/manifest"
+	appsv1 "k8s.io/api/apps/v1"
+	coordinationv1 "k8s.io/api/coordination/v1"
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	eventsv1 "k8s.io/api/events/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -83,6 +89,13 @@ func regularPlural(kind string) string {
 // ResourceOf describes obj. Typed objects carry no TypeMeta after decoding
 // into Go structs, so the kind comes from the Go type where needed.
 func ResourceOf(obj runtime.Object) Resource {
+	if r, ok := commonResource(obj); ok {
+		return r
+	}
+	return resourceOf(obj)
+}
+
+func resourceOf(obj runtime.Object) Resource {
 	gvk := manifest.KindOf(obj)
 	kind := gvk.Kind
 	if u, ok := obj.(*unstructured.Unstructured); ok && kind == "" {
@@ -144,4 +157,46 @@ func Meta(obj runtime.Object) metav1.Object {
 		panic("apiserver: object without metadata: " + err.Error())
 	}
 	return m
+}
+
+// commonResources are the Resources of the types written on every pod's
+// way, each found once (the scheme's lookup by Go type takes its lock and a
+// map, Plural and the scope two more maps) instead of on every request.
+var commonResources = [...]func() Resource{
+	sync.OnceValue(func() Resource { return resourceOf(&corev1.Pod{}) }),
+	sync.OnceValue(func() Resource { return resourceOf(&corev1.Event{}) }),
+	sync.OnceValue(func() Resource { return resourceOf(&eventsv1.Event{}) }),
+	sync.OnceValue(func() Resource { return resourceOf(&appsv1.ReplicaSet{}) }),
+	sync.OnceValue(func() Resource { return resourceOf(&discoveryv1.EndpointSlice{}) }),
+	sync.OnceValue(func() Resource { return resourceOf(&coordinationv1.Lease{}) }),
+	sync.OnceValue(func() Resource { return resourceOf(&corev1.Node{}) }),
+}
+
+// commonResource is ResourceOf for an object of one of those types whose
+// TypeMeta is empty, as typed objects built in Go are (a set TypeMeta is
+// what KindOf reads); false for any other.
+func commonResource(obj runtime.Object) (Resource, bool) {
+	var i int
+	switch obj.(type) {
+	case *corev1.Pod:
+		i = 0
+	case *corev1.Event:
+		i = 1
+	case *eventsv1.Event:
+		i = 2
+	case *appsv1.ReplicaSet:
+		i = 3
+	case *discoveryv1.EndpointSlice:
+		i = 4
+	case *coordinationv1.Lease:
+		i = 5
+	case *corev1.Node:
+		i = 6
+	default:
+		return Resource{}, false
+	}
+	if tm := obj.GetObjectKind(); tm == nil || tm.GroupVersionKind().Kind != "" {
+		return Resource{}, false
+	}
+	return commonResources[i](), true
 }
