@@ -48,17 +48,7 @@ func (s *Server) mutate(obj runtime.Object) ([]any, *Status) {
 		return nil, st
 	}
 	did = append(did, prio)
-	// DefaultTolerationSeconds.
-	var added []string
-	for _, key := range []string{"node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"} {
-		if hasToleration(pod, key) {
-			continue
-		}
-		pod.Spec.Tolerations = append(pod.Spec.Tolerations, corev1.Toleration{Key: key, Operator: corev1.TolerationOpExists,
-			Effect: corev1.TaintEffectNoExecute, TolerationSeconds: ptr(defaultTolerationSeconds)})
-		added = append(added, key)
-	}
-	if len(added) > 0 {
+	if added := defaultTolerations(pod); len(added) > 0 {
 		did = append(did, trace.P("admission.tolerations", strings.Join(added, ", "), defaultTolerationSeconds))
 	}
 	return did, nil
