@@ -2,7 +2,9 @@ package sim
 
 import (
 	"fmt"
+	"os"
 	"runtime"
+	"runtime/pprof"
 	"testing"
 	"time"
 
@@ -95,7 +97,28 @@ func benchApply(b *testing.B, nodes, pods int) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	b.ReportMetric(float64(ms.HeapAlloc)/1e6, "live-MB")
+	writeLiveHeap(b)
 	runtime.KeepAlive(c)
+}
+
+// writeLiveHeap writes a heap profile of what is live while the cluster
+// still is, to the file named by SIM_LIVEHEAP (the benchmark's own
+// -memprofile is written after the cluster is gone). Read it with
+// go tool pprof -sample_index=inuse_space; -test.memprofilerate=1 samples
+// every allocation.
+func writeLiveHeap(b *testing.B) {
+	name := os.Getenv("SIM_LIVEHEAP")
+	if name == "" {
+		return
+	}
+	f, err := os.Create(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		b.Fatal(err)
+	}
 }
 
 func BenchmarkApply100Nodes3000Pods(b *testing.B) { benchApply(b, 100, 3000) }

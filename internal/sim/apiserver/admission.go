@@ -229,7 +229,7 @@ func (s *Server) allocateClusterIP(c *Client, svc *corev1.Service, step func(tra
 	if s.first == 0 {
 		s.first = s.rev
 	}
-	s.put(key, &stored{obj: ipa, res: res})
+	s.put(key, &stored{obj: ipa, res: s.resource(res)})
 	step("apiserver.clusterip", "ip", svc.Spec.ClusterIP, "families", "IPv4", "policy", string(*svc.Spec.IPFamilyPolicy), "key", key)
 	return func() {
 		s.del(key)

@@ -1,7 +1,6 @@
 package apiserver
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/k8sexplain/k8sexplain/internal/trace"
@@ -44,36 +43,12 @@ func (s *Server) mutate(obj runtime.Object) (did []any, mutated bool, st *Status
 	if describe {
 		did = append(did, prio)
 	}
-	// DefaultTolerationSeconds.
-	missing := 0
-	for _, key := range notReadyUnreachable {
-		if !hasToleration(pod, key) {
-			missing++
-		}
-	}
-	if missing == 0 {
-		return did, true, nil
-	}
-	pod.Spec.Tolerations = slices.Grow(pod.Spec.Tolerations, missing) // the capacity the appends below reached
-	var added []string
-	for _, key := range notReadyUnreachable {
-		if hasToleration(pod, key) {
-			continue
-		}
-		pod.Spec.Tolerations = append(pod.Spec.Tolerations, corev1.Toleration{Key: key, Operator: corev1.TolerationOpExists,
-			Effect: corev1.TaintEffectNoExecute, TolerationSeconds: ptr(defaultTolerationSeconds)})
-		if describe {
-			added = append(added, key)
-		}
-	}
-	if describe {
+	// DefaultTolerationSeconds (admission_tolerations.go).
+	if added := defaultTolerations(pod); len(added) > 0 && describe {
 		did = append(did, trace.P("admission.tolerations", strings.Join(added, ", "), defaultTolerationSeconds))
 	}
 	return did, true, nil
 }
-
-// notReadyUnreachable are the taints DefaultTolerationSeconds tolerates.
-var notReadyUnreachable = []string{"node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"}
 
 // serviceAccount is the ServiceAccount plugin's Admit for a pod: the
 // default service account and its projected token volume; what it did,

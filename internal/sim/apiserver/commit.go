@@ -123,7 +123,7 @@ func (s *Server) commit(c *Client, r *request, key string, build func(cur *store
 		if s.first == 0 {
 			s.first = s.rev
 		}
-		s.put(key, &stored{obj: obj, res: r.res})
+		s.put(key, &stored{obj: obj, res: s.resource(r.res)})
 		storePhase := trace.PhaseStore
 		if !c.Loud {
 			storePhase = c.Phase

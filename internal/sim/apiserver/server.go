@@ -77,9 +77,12 @@ type Identity struct {
 	Method string // how it authenticated: "x509 client certificate", "service account token"
 }
 
+// stored is one object of the registry. Its resource is shared by every
+// object of the resource (Server.resource): a Resource is 72 bytes, a
+// pointer 8, and the store holds one stored per object.
 type stored struct {
 	obj runtime.Object
-	res Resource
+	res *Resource
 }
 
 type watch struct {
@@ -129,6 +132,8 @@ type Server struct {
 	// List read one resource, not the whole store (the watch cache keeps
 	// one store per resource too: storage/cacher).
 	byPlural map[string]map[string]*stored
+	// resources holds one copy of each Resource stored objects name.
+	resources map[Resource]*Resource
 	// eventKeys are the Events written: kept by key only. Upstream keeps
 	// Events in etcd under a 1 h TTL and not in the API server's memory
 	// (the watch cache is off for events, DefaultWatchCacheSizes); nothing
@@ -206,6 +211,7 @@ func New(eng *engine.Engine, rec *trace.Recorder, serviceCIDR string) (*Server, 
 		eng: eng, rec: rec, data: map[string]*stored{}, byPlural: map[string]map[string]*stored{}, eventKeys: keySet{},
 		watches: map[string][]*watch{}, passive: map[string]int{}, nodeWatches: map[string]map[string][]*watch{},
 		rbac: bootstrapRBAC(), Requests: map[string]int{}, serviceIPs: alloc,
+		resources: map[Resource]*Resource{},
 	}, nil
 }
 
@@ -221,7 +227,7 @@ func (s *Server) Seed(obj runtime.Object) {
 	r := ResourceOf(obj)
 	m := Meta(obj)
 	s.stamp(m)
-	s.put(Key(r, m.GetNamespace(), m.GetName()), &stored{obj: obj, res: r})
+	s.put(Key(r, m.GetNamespace(), m.GetName()), &stored{obj: obj, res: s.resource(r)})
 }
 
 // SeedBefore stores obj as written before the trace starts, without
@@ -236,7 +242,17 @@ func (s *Server) SeedBefore(obj runtime.Object) {
 		m.SetUID(types.UID("bootstrap-" + r.Plural + "-" + m.GetNamespace() + "-" + m.GetName()))
 	}
 	m.SetCreationTimestamp(TimeAt(s.eng.Now()))
-	s.put(Key(r, m.GetNamespace(), m.GetName()), &stored{obj: obj, res: r})
+	s.put(Key(r, m.GetNamespace(), m.GetName()), &stored{obj: obj, res: s.resource(r)})
+}
+
+// resource returns the registry's one copy of r (see stored).
+func (s *Server) resource(r Resource) *Resource {
+	p := s.resources[r]
+	if p == nil {
+		p = &r
+		s.resources[r] = p
+	}
+	return p
 }
 
 // put stores st under key (and in its resource's index).

@@ -54,8 +54,7 @@ type EndpointSlice struct {
 
 // svcSlices is the controller's view of one Service's slices.
 type svcSlices struct {
-	members map[string]*corev1.Pod // selected pods by name
-	slot    map[string]int         // pod name → slice index
+	slot    map[string]int // selected pod's name → index of the slice that holds it (sliceState.members has the pod)
 	slices  []*sliceState
 	pending map[int]bool // indexes of the dirty slices: a sync visits these, not every slice
 	room    int          // no slice before this index has room (a new pod's search starts here)
@@ -163,14 +162,12 @@ func (e *EndpointSlice) touch(k string, pod *corev1.Pod, deleted bool) {
 		st.room = i // the first slice with room: the same choice as a scan from 0, in O(1) while slices fill
 	}
 	if deleted {
-		delete(st.members, pod.Name)
 		if ok {
 			st.slices[i].remove(pod.Name)
 			delete(st.slot, pod.Name)
 			st.room = min(st.room, i)
 		}
 	} else {
-		st.members[pod.Name] = pod
 		st.slices[i].put(pod)
 	}
 	if ok || !deleted {
@@ -357,16 +354,17 @@ func (e *EndpointSlice) describe(st *svcSlices) any {
 	if st.total > listLimit {
 		return trace.P("endpoints.count", st.total, len(st.slices))
 	}
-	var names []string
-	for n, p := range st.members {
-		if p.Status.PodIP != "" {
-			names = append(names, n)
+	var pods []*corev1.Pod
+	for _, sl := range st.slices {
+		for j := range sl.members {
+			if p := sl.members[j].pod; p.Status.PodIP != "" {
+				pods = append(pods, p)
+			}
 		}
 	}
-	sort.Strings(names)
-	out := make([]any, len(names))
-	for i, n := range names {
-		p := st.members[n]
+	sort.Slice(pods, func(i, j int) bool { return pods[i].Name < pods[j].Name })
+	out := make([]any, len(pods))
+	for i, p := range pods {
 		state := "endpoint.ready"
 		if !PodReady(p) || p.DeletionTimestamp != nil {
 			state = "endpoint.notready"
@@ -380,7 +378,7 @@ func (e *EndpointSlice) describe(st *svcSlices) any {
 func (e *EndpointSlice) reindex(k string, svc *corev1.Service) {
 	st := e.state[k]
 	if st == nil {
-		st = &svcSlices{members: map[string]*corev1.Pod{}, slot: map[string]int{}, pending: map[int]bool{}}
+		st = &svcSlices{slot: map[string]int{}, pending: map[int]bool{}}
 		e.state[k] = st
 	}
 	if len(svc.Spec.Selector) == 0 {

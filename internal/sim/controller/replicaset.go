@@ -40,6 +40,7 @@ type ReplicaSet struct {
 	lastStatus map[string][4]int64
 	retry      itemBackoff       // failed creations requeue with back-off
 	informers  *informer.Factory // its own, when built without kube-controller-manager's
+	owner      ownerMemo         // generateName and owner reference of the last ReplicaSet a pod was created for
 }
 
 // NewReplicaSet builds the controller on its client, its informers from f
@@ -188,7 +189,7 @@ func slowStartBatch(p *engine.Proc, count, initialBatchSize int, fn func(*engine
 // createPod is RealPodControl.CreatePods (controller_utils.go): POST a
 // pod from the template and record the event either way.
 func (r *ReplicaSet) createPod(p *engine.Proc, rs *appsv1.ReplicaSet) *apiserver.Status {
-	obj, err := r.c.In(p).Create(podFromTemplate(rs))
+	obj, err := r.c.In(p).Create(podFromTemplate(rs, &r.owner))
 	r.inFlight[rs.UID]-- // CreationObserved
 	if err != nil {
 		r.c.Event(trace.PhaseController, rs, "Warning", "FailedCreate", fmt.Sprintf("Error creating: %s", err.Message))

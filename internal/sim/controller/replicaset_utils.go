@@ -12,6 +12,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 )
 
@@ -142,51 +143,93 @@ func PodReady(p *corev1.Pod) bool {
 
 // podFromTemplate is GetPodFromTemplate (controller_utils.go): a pod of the
 // ReplicaSet's template, named by generateName, owned by the ReplicaSet.
-func podFromTemplate(rs *appsv1.ReplicaSet) *corev1.Pod {
+//
+// The generateName and the owner reference are the same for every pod of
+// the ReplicaSet: they come from own, built once per ReplicaSet and shared
+// read-only (nothing changes a stored pod's ownerReferences in place; the
+// slice's capacity is its length, so an append copies).
+func podFromTemplate(rs *appsv1.ReplicaSet, own *ownerMemo) *corev1.Pod {
 	t := copyTemplate(&rs.Spec.Template)
 	p := &corev1.Pod{ObjectMeta: t.ObjectMeta, Spec: t.Spec}
 	p.Namespace = rs.Namespace
-	p.GenerateName = rs.Name + "-"
+	own.of(rs)
+	p.GenerateName = own.generateName
 	p.Name = ""
-	p.OwnerReferences = []metav1.OwnerReference{*metav1.NewControllerRef(rs, appsv1.SchemeGroupVersion.WithKind("ReplicaSet"))}
+	p.OwnerReferences = own.refs
 	return p
 }
 
-// copyTemplate deep-copies a pod template (GetPodFromTemplate's
-// DeepCopy), except that the containers' resource requests and limits
-// stay shared with the template: every pod of a ReplicaSet would otherwise
-// carry two maps of its own with the same quantities (a tenth of what a
-// pod keeps live at scale). Shared maps are read-only; the API server's
-// defaulting and LimitRanger, the only writers, copy a map before they
-// add to it (manifest requestsFromLimits, apiserver LimitRanger fill).
-// The labels map is shared too, read-only in the same way: no component
-// and no admission plugin changes a pod's labels in place (a PATCH applies
-// to a deep copy), and selectors only read them (about 350 bytes per pod).
+// ownerMemo is what podFromTemplate sets the same on every pod of one
+// ReplicaSet, for the last ReplicaSet it created a pod of.
+type ownerMemo struct {
+	uid          types.UID
+	name         string
+	generateName string
+	refs         []metav1.OwnerReference
+}
+
+// of makes the memo rs's.
+func (m *ownerMemo) of(rs *appsv1.ReplicaSet) {
+	if m.refs != nil && m.uid == rs.UID && m.name == rs.Name {
+		return
+	}
+	m.uid, m.name, m.generateName = rs.UID, rs.Name, rs.Name+"-"
+	m.refs = []metav1.OwnerReference{*metav1.NewControllerRef(rs, appsv1.SchemeGroupVersion.WithKind("ReplicaSet"))}
+}
+
+// copyTemplate copies a pod template for a new pod (GetPodFromTemplate's
+// DeepCopy), sharing with the template every part no writer changes in
+// place: every pod of a ReplicaSet would otherwise carry its own copy of
+// the same pod security context, affinity, probes, environment and
+// resource maps (about a tenth of what a pod keeps live at scale).
+//
+// Why sharing is safe: stored objects are immutable (informer.DetectMutations
+// panics in tests on one changed in place), a PATCH applies to a deep copy,
+// and the writers of a new pod only assign or append:
+//   - the API server's defaulting (manifest podSpec) fills only unset
+//     fields, and the template went through the same defaulting when its
+//     ReplicaSet was stored, so on a shared part it finds nothing to fill;
+//     LimitRanger and requestsFromLimits copy a resource map before they
+//     add to it (manifest.OwnResourceList);
+//   - admission appends to the volumes (copied here), to the tolerations and
+//     to each container's volumeMounts: those are clipped to their length,
+//     so an append copies instead of writing into the template's array;
+//   - the labels map: no component or plugin changes a pod's labels in
+//     place, selectors only read them.
+//
+// What each pod gets of its own: the metadata (but the labels), the spec's
+// top-level struct, the volumes, and the containers' arrays (each pod's
+// containers differ by the kube-api-access volume mount).
 func copyTemplate(src *corev1.PodTemplateSpec) *corev1.PodTemplateSpec {
 	t := new(corev1.PodTemplateSpec)
 	meta := src.ObjectMeta // a shallow copy, as spec below
 	meta.Labels = nil
 	meta.DeepCopyInto(&t.ObjectMeta)
 	t.Labels = src.Labels
-	spec := src.Spec // a shallow copy: DeepCopyInto below reads it, src stays as it is
-	spec.Containers, spec.InitContainers = nil, nil
-	spec.DeepCopyInto(&t.Spec)
+	t.Spec = src.Spec // a shallow copy: the parts below are the pod's own
+	t.Spec.Volumes = nil
+	if src.Spec.Volumes != nil {
+		t.Spec.Volumes = make([]corev1.Volume, len(src.Spec.Volumes))
+		for i := range src.Spec.Volumes {
+			src.Spec.Volumes[i].DeepCopyInto(&t.Spec.Volumes[i])
+		}
+	}
+	t.Spec.Tolerations = slices.Clip(t.Spec.Tolerations)
 	t.Spec.Containers = copyContainers(src.Spec.Containers)
 	t.Spec.InitContainers = copyContainers(src.Spec.InitContainers)
 	return t
 }
 
+// copyContainers gives a pod its own container array over the template's
+// parts (see copyTemplate); a container's volumeMounts are clipped, so
+// admission's append copies them.
 func copyContainers(src []corev1.Container) []corev1.Container {
 	if src == nil {
 		return nil
 	}
-	out := make([]corev1.Container, len(src))
-	for i := range src {
-		c := src[i] // a shallow copy
-		res := c.Resources
-		c.Resources = corev1.ResourceRequirements{}
-		c.DeepCopyInto(&out[i])
-		out[i].Resources = res
+	out := slices.Clone(src)
+	for i := range out {
+		out[i].VolumeMounts = slices.Clip(out[i].VolumeMounts)
 	}
 	return out
 }

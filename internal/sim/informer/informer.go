@@ -70,14 +70,16 @@ type Informer[T runtime.Object] struct {
 	handlers []func(Event[T])
 	names    []string // the components whose handlers these are (shared informers)
 	running  bool
+	// snaps, with DetectMutations, hold a copy of each item taken on
+	// receipt (apart from the entries, which stay 32 bytes without it).
+	snaps map[string]runtime.Object
 }
 
 // entry is one stored object and the values each index filed it under
 // (one map lookup per event finds both).
 type entry[T runtime.Object] struct {
 	obj  T
-	vals [][]string     // by indexer, in the order they were added
-	snap runtime.Object // a copy taken on receipt, with DetectMutations
+	vals [][]string // by indexer, in the order they were added
 }
 
 // DetectMutations makes every informer keep a deep copy of each object it
@@ -194,7 +196,7 @@ func (inf *Informer[T]) Write(obj T) {
 }
 
 func (inf *Informer[T]) check(k string, e *entry[T]) {
-	if e.snap != nil && !equality.Semantic.DeepEqual(e.snap, runtime.Object(e.obj)) {
+	if snap := inf.snaps[k]; snap != nil && !equality.Semantic.DeepEqual(snap, runtime.Object(e.obj)) {
 		panic("informer: " + inf.plural + " " + k + " was changed in the informer's store; shared objects are read-only (copy before changing)")
 	}
 }
@@ -207,9 +209,14 @@ func (inf *Informer[T]) store(k string, e *entry[T], obj T) {
 		inf.sorted = nil
 	}
 	e.obj = obj
-	e.snap = nil
-	if DetectMutations {
-		e.snap = obj.DeepCopyObject()
+	switch {
+	case DetectMutations:
+		if inf.snaps == nil {
+			inf.snaps = map[string]runtime.Object{}
+		}
+		inf.snaps[k] = obj.DeepCopyObject()
+	case inf.snaps != nil:
+		delete(inf.snaps, k)
 	}
 	for i, ix := range inf.indexers {
 		vals := ix.f(obj, e.vals[i])
@@ -228,6 +235,7 @@ func (inf *Informer[T]) remove(k string) {
 		return
 	}
 	delete(inf.items, k)
+	delete(inf.snaps, k)
 	inf.sorted = nil
 	for i, ix := range inf.indexers {
 		ix.unfile(k, e.vals[i])
