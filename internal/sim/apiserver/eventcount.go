@@ -203,3 +203,29 @@ func (u eventUID) get() types.UID {
 	}
 	return u.s
 }
+
+// uuidText is fmt.Sprintf("%08x-%04x-4%03x-%04x-%012x", a, b, c, d, e)
+// for values that fit their widths, written into one string (no boxed
+// arguments).
+func uuidText(a, b, c, d uint32, e uint64) string {
+	var buf [36]byte
+	hexInto(buf[0:8], uint64(a))
+	buf[8] = '-'
+	hexInto(buf[9:13], uint64(b))
+	buf[13], buf[14] = '-', '4'
+	hexInto(buf[15:18], uint64(c))
+	buf[18] = '-'
+	hexInto(buf[19:23], uint64(d))
+	buf[23] = '-'
+	hexInto(buf[24:36], e)
+	return string(buf[:])
+}
+
+// hexInto writes v's low len(dst) hex digits into dst, zero-padded.
+func hexInto(dst []byte, v uint64) {
+	const digits = "0123456789abcdef"
+	for i := len(dst) - 1; i >= 0; i-- {
+		dst[i] = digits[v&0xf]
+		v >>= 4
+	}
+}
