@@ -50,6 +50,9 @@ type Config struct {
 	// Mutate, when set, edits every pod spec the manifests carry before
 	// they are applied (e.g. adding a preStop hook).
 	Mutate func(*corev1.PodSpec)
+	// FieldManagement turns on metadata.managedFields and server-side
+	// apply for Deployments (trace apply-modes only).
+	FieldManagement bool
 	// Extra objects join the scene after the user's manifests.
 	Extra []manifest.Object
 	// Disruption runs kube-controller-manager's disruption controller,
@@ -163,6 +166,11 @@ func NewCluster(cfg Config) (*Cluster, error) {
 	api.Validate = manifest.Validate
 	api.LogWrites = cfg.LogWrites
 	api.Webhooks = cfg.Webhooks
+	if cfg.FieldManagement {
+		if err := api.EnableFieldManagement(); err != nil {
+			return nil, err
+		}
+	}
 	c.api = api
 	seedBootstrap(api)
 	if cfg.Volumes {
