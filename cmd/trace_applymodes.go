@@ -36,7 +36,7 @@ which the story then applies itself and changes with a second writer, ` + "`kube
 application/apply-patch+yaml with ?fieldManager=kubectl; the API server merges it and records in
 metadata.managedFields who owns which field. After ` + "`kubectl scale --replicas=N`" + ` (manager "kubectl",
 subresource scale) owns spec.replicas, re-applying the manifest's own value is refused with 409 Conflict
-("Apply failed with 1 conflict: conflict with \"kubectl\" with subresource \"scale\" using apps/v1:
+("Apply failed with 1 conflict: conflict with "kubectl" with subresource "scale" using apps/v1:
 .spec.replicas"); applying the live value shares the field; removing replicas from the manifest
 releases it (the value stays while another manager owns it); --force-conflicts takes it over; removing it
 again, with no other owner, deletes it and the default, 1, comes back.

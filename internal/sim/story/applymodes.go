@@ -32,24 +32,23 @@ func ApplyModesTable(tr *trace.Trace) trace.KeyedTable {
 				cmd += " (replicas: —)"
 			}
 			row = []string{fmt.Sprint(len(t.Rows) + 1), cmd, "", "", ""}
-			if s.Kind == "kubectl.post" {
-				row[2] = "201 Created"
-			}
 		case "kubectl.scale":
 			flush()
 			row = []string{fmt.Sprint(len(t.Rows) + 1), fmt.Sprintf("kubectl scale deployment/%s --replicas=%s", s.Get("deployment"), s.Get("replicas")), "", "", ""}
 		case "kubectl.label":
 			flush()
 			row = []string{fmt.Sprint(len(t.Rows) + 1), fmt.Sprintf("kubectl label deployment %s %s", s.Get("deployment"), s.Get("label")), "", "", ""}
+		case trace.KindAPIServerResponse, trace.KindAPIServerUpdated:
+			// kubectl's own answer (a controller's is verbose).
+			if row != nil && row[2] == "" && !s.Verbose {
+				row[2] = s.Get("status")
+			}
 		case "kubectl.error":
 			if row != nil {
 				row[2] = s.Get("status")
 			}
 		case "kubectl.managedfields":
 			if row != nil {
-				if row[2] == "" {
-					row[2] = "200 OK"
-				}
 				row[3], row[4] = s.Get("replicas"), s.Get("owners")
 			}
 		}
