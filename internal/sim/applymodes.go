@@ -260,3 +260,12 @@ func withLastApplied(dep *appsv1.Deployment) (*appsv1.Deployment, []byte, error)
 	modified, err := json.Marshal(m)
 	return d, modified, err
 }
+
+// enableFieldManagement turns on managedFields and server-side apply for
+// Deployments when cfg asks for it (Config.FieldManagement).
+func enableFieldManagement(api *apiserver.Server, cfg Config) error {
+	if !cfg.FieldManagement {
+		return nil
+	}
+	return api.EnableFieldManagement()
+}

@@ -49,10 +49,8 @@ type Config struct {
 	App kubelet.App
 	// Mutate, when set, edits every pod spec the manifests carry before
 	// they are applied (e.g. adding a preStop hook).
-	Mutate func(*corev1.PodSpec)
-	// FieldManagement turns on metadata.managedFields and server-side
-	// apply for Deployments (trace apply-modes only).
-	FieldManagement bool
+	Mutate          func(*corev1.PodSpec)
+	FieldManagement bool // managedFields and server-side apply (apply-modes only)
 	// Extra objects join the scene after the user's manifests.
 	Extra []manifest.Object
 	// Disruption runs kube-controller-manager's disruption controller,
@@ -166,10 +164,8 @@ func NewCluster(cfg Config) (*Cluster, error) {
 	api.Validate = manifest.Validate
 	api.LogWrites = cfg.LogWrites
 	api.Webhooks = cfg.Webhooks
-	if cfg.FieldManagement {
-		if err := api.EnableFieldManagement(); err != nil {
-			return nil, err
-		}
+	if err := enableFieldManagement(api, cfg); err != nil {
+		return nil, err
 	}
 	c.api = api
 	seedBootstrap(api)
