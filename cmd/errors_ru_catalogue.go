@@ -8,6 +8,12 @@ package cmd
 // stay as they are, as kubectl prints them. TestEveryErrorFormatHasRussian
 // finds every format in the source and fails on one missing here.
 var errorFormatRU = map[string]string{
+	// trace apply-modes
+	"invalid --scale %d: want 1 to 50 replicas":                                                  "недопустимое значение --scale %d: нужно от 1 до 50 реплик",
+	"--scale %d: deployment %q already asks for %d replicas; pick another value":                 "--scale %d: deployment %q уже просит %d реплик; выберите другое значение",
+	"%s: deployment %q sets no spec.replicas: the story changes it, so the manifest must set it": "%s: deployment %q не задаёт spec.replicas: история его меняет, поэтому манифест должен его задать",
+	"%s: deployment %q asks for %d replicas; the story allows at most 50":                        "%s: deployment %q просит %d реплик; история допускает не больше 50",
+	"invalid --mode %q: want server or client":                                                   "недопустимое значение --mode %q: нужно server или client",
 	// trace apply --webhook, trace static-pod, trace delete pod's files, dnat's validation errors
 	"%s: the kubelet could not create the mirror pod %s/%s (see the trace with -v)":                 "%s: kubelet не смог создать зеркальный под %s/%s (подробности в трассе с -v)",
 	"invalid --webhook %q: want mutating or validating":                                             "недопустимое значение --webhook %q: нужно mutating или validating",

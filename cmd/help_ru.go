@@ -263,6 +263,28 @@ ReplicaSet растёт, а старые сжимаются в пределах 
   k8sexplain trace rollout -f examples/app.yaml --deployment web --image web=registry.example.com/web:v2 --format markdown
   k8sexplain trace rollout -f examples/statefulset.yaml --statefulset web --image nginx=registry.k8s.io/nginx-slim:0.28 --partition 1`,
 	},
+	"trace apply-modes": {Short: "Владение полями и конфликты 409 в server-side apply, трёхстороннее слияние client-side apply — на одном Deployment",
+		Long: `Применяет манифесты (файлы аргументами или через -f; по умолчанию examples/app.yaml), кроме одного
+Deployment: его история применяет сама и меняет вторым писателем, ` + "`kubectl scale`" + `.
+
+--mode server (по умолчанию): kubectl apply --server-side отправляет PATCH с типом
+application/apply-patch+yaml и ?fieldManager=kubectl; API-сервер сливает его и записывает в
+metadata.managedFields, кто каким полем владеет. Когда spec.replicas забрал ` + "`kubectl scale --replicas=N`" + `
+(менеджер «kubectl», подресурс scale), повторное применение значения из манифеста отклоняется с 409 Conflict
+("Apply failed with 1 conflict: conflict with "kubectl" with subresource "scale" using apps/v1:
+.spec.replicas"); применение живого значения делает поле общим; удаление replicas из манифеста отпускает
+его (значение остаётся, пока им владеет другой менеджер); --force-conflicts забирает его; повторное удаление,
+когда других владельцев нет, удаляет поле, и возвращается значение по умолчанию, 1.
+
+--mode client: kubectl apply хранит манифест в аннотации kubectl.kubernetes.io/last-applied-configuration
+и отправляет PATCH трёхстороннего strategic merge из этой аннотации, манифеста и живого объекта. Удаление
+replicas из манифеста удаляет spec.replicas даже после ` + "`kubectl scale`" + ` (оно возвращается к 1), а метка,
+которую задал только ` + "`kubectl label`" + `, остаётся.`,
+		Example: `  k8sexplain trace apply-modes
+  k8sexplain trace apply-modes -f examples/app.yaml --scale 5
+  k8sexplain trace apply-modes --mode client
+  k8sexplain trace apply-modes examples/app.yaml --mode client --lang ru --format markdown`,
+	},
 	"trace static-pod": {Short: "Статический под: kubelet запускает манифест из своего staticPodPath, создаёт зеркальный под и пересоздаёт его после kubectl delete",
 		Long: `Готовит сцену (-f, по умолчанию examples/app.yaml), затем кладёт FILE (по умолчанию
 examples/static-pod.yaml, один kind: Pod) в staticPodPath ноды --node, /etc/kubernetes/manifests.

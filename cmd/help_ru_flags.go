@@ -39,6 +39,9 @@ var flagRU = map[string]string{
 	"trace apply --failure-policy":          "failurePolicy вебхука: Fail (по умолчанию в admissionregistration/v1) отклоняет запрос при сбое вызова, Ignore пропускает его",
 	"trace apply --webhook-timeout-seconds": "timeoutSeconds вебхука: сколько API-сервер ждёт его ответа (от 1 до 30)",
 	"trace static-pod --node":               "нода, в staticPodPath которой кладётся манифест",
+	"trace apply-modes --mode":              "какой apply: server (kubectl apply --server-side, managedFields) или client (аннотация last-applied, трёхстороннее слияние)",
+	"trace apply-modes --scale":             "сколько реплик задаёт `kubectl scale`, второй писатель (от 1 до 50, не значение из манифеста)",
+	"trace apply-modes --deployment":        "Deployment, который применяет история, если в манифестах их несколько",
 
 	// Global flags (root.go, conventions.go).
 	"--lang":     "язык объяснений: en или ru",

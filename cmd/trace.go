@@ -52,6 +52,7 @@ func NewCmdTrace(f *Factory) *cobra.Command {
 		NewCmdTraceAutoscale(f, nil),
 		NewCmdTraceWatch(f, nil),
 		NewCmdTraceStaticPod(f, nil),
+		NewCmdTraceApplyModes(f, nil),
 	)
 	return c
 }

@@ -37,6 +37,9 @@ type StoryOptions struct {
 	// addObjects, when set, adds objects to the loaded manifests before
 	// the scene is applied (drain's --pdb).
 	addObjects func(objs []manifest.Object) ([]manifest.Object, error)
+	// noPods lets the scene settle without any pod (apply-modes keeps the
+	// manifests' only Deployment for its own story).
+	noPods bool
 }
 
 func (o *StoryOptions) bind(c *cobra.Command) {
@@ -118,7 +121,7 @@ func (o *StoryOptions) scene(cfg sim.Config) (*story.Scene, string, error) {
 		return nil, "", exitcode.AsInput(err)
 	}
 	cl.Apply(append(objs, cfg.Extra...), []string{source})
-	if !cl.Settle() {
+	if !cl.Settle() && (!o.noPods || len(cl.Pods()) > 0 || cl.Failed() != "") {
 		if msg := cl.Failed(); msg != "" {
 			return nil, "", exitcode.Inputf("%s", msg)
 		}

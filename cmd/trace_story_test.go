@@ -34,6 +34,7 @@ var storyCases = []struct {
 	{"trace-drain", []string{"trace", "drain", "node-a", "examples/app.yaml", "--nodes", "2", "--pdb", "minAvailable=2"},
 		[]string{"trace", "drain", "node-a", "examples/app.yaml", "--nodes", "2", "--pdb", "minAvailable=2", "--disable-eviction"}},
 	{"trace-preempt", []string{"trace", "preempt"}, []string{"trace", "preempt", "--pdb", "minAvailable=2"}},
+	{"trace-apply-modes", []string{"trace", "apply-modes", "-f", "examples/app.yaml"}, []string{"trace", "apply-modes", "-f", "examples/app.yaml", "--mode", "client"}},
 	{"trace-static-pod", []string{"trace", "static-pod"}, []string{"trace", "static-pod", "examples/static-pod.yaml", "--node", "node-c", "-f", "examples/init.yaml"}},
 }
 

@@ -58,6 +58,7 @@ var verbatim = []struct {
 	{regexp.MustCompile(`(?:Warning|Normal|Error|Successfully|Back-off|Container|Created|Started|Pulling|Killing|Stopping|Readiness|Liveness)\b[^\n]*(?: in pod | on machine | container |image )[^\n]*`), "a kubelet message, Kubernetes' own text"},
 	{regexp.MustCompile(`node\(s\)[^;|\n]*|Insufficient \w+|Preemption is not helpful[^\n]*|No preemption victims found for incoming pod|pod has unbound immediate PersistentVolumeClaims|persistentvolumeclaim "[^"]*" (?:not found|is being deleted)`), "a scheduler plugin's reason, Kubernetes' own text"},
 	{regexp.MustCompile(`(?:Operation cannot be fulfilled|the object has been modified|please apply your changes)[^\n]*`), "an API error message, Kubernetes' own text"},
+	{regexp.MustCompile(`Apply failed with \d+ conflicts?: [^\n]*`), "server-side apply's conflict message, Kubernetes' own text (managedfields/internal/conflict.go)"},
 	{regexp.MustCompile(`pods "[^"]*" is forbidden: [^\n]*`), "an admission error message, Kubernetes' own text"},
 	{regexp.MustCompile(`\b[A-Z]\w+ [a-z0-9][\w.-]* \([\w./]+, [\w./-]+:\d+\)`), "an object's kind, name, apiVersion and file:line, as kubectl's validation names it (Pod critical (v1, preemptor.yaml:1))"},
 	{regexp.MustCompile(`(?:Cannot evict pod as it would violate|The disruption budget \S+ (?:needs|is still)|This pod has more than one PodDisruptionBudget)[^\n]*`), "the eviction subresource's 429/500 message and cause, Kubernetes' own text"},

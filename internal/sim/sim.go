@@ -49,7 +49,8 @@ type Config struct {
 	App kubelet.App
 	// Mutate, when set, edits every pod spec the manifests carry before
 	// they are applied (e.g. adding a preStop hook).
-	Mutate func(*corev1.PodSpec)
+	Mutate          func(*corev1.PodSpec)
+	FieldManagement bool // managedFields and server-side apply (apply-modes only)
 	// Extra objects join the scene after the user's manifests.
 	Extra []manifest.Object
 	// Disruption runs kube-controller-manager's disruption controller,
@@ -163,6 +164,9 @@ func NewCluster(cfg Config) (*Cluster, error) {
 	api.Validate = manifest.Validate
 	api.LogWrites = cfg.LogWrites
 	api.Webhooks = cfg.Webhooks
+	if err := enableFieldManagement(api, cfg); err != nil {
+		return nil, err
+	}
 	c.api = api
 	seedBootstrap(api)
 	if cfg.Volumes {

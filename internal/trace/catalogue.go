@@ -32,10 +32,10 @@ var catalogue = l10n.LazyCatalog(func() (en, ru map[string]string) {
 // and the scenarios' own (catalogue_autoscale.go, catalogue_statefulset.go,
 // catalogue_webhook.go, catalogue_static.go, the volumes' and DNS hosts').
 func simEN() map[string]Entry {
-	return merged(merged(merged(catalogueEN(), autoscaleEN()), statefulSetEN()), merged(merged(webhookEN(), staticEN()), merged(volumesEN(), dnsHostsEN())))
+	return merged(merged(merged(catalogueEN(), autoscaleEN()), statefulSetEN()), merged(merged(merged(webhookEN(), staticEN()), applyModesEN()), merged(volumesEN(), dnsHostsEN())))
 }
 func simRU() map[string]Entry {
-	return merged(merged(merged(catalogueRU(), autoscaleRU()), statefulSetRU()), merged(merged(webhookRU(), staticRU()), merged(volumesRU(), dnsHostsRU())))
+	return merged(merged(merged(catalogueRU(), autoscaleRU()), statefulSetRU()), merged(merged(merged(webhookRU(), staticRU()), applyModesRU()), merged(volumesRU(), dnsHostsRU())))
 }
 
 // merged adds the entries of more to steps (a key in both is a bug).

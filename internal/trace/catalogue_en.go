@@ -39,6 +39,7 @@ func uiEN() map[string]string {
 		"ui.story.node-failure": "A node dies: NotReady, taints, eviction, replacement",
 		"ui.story.drain":        "Draining a node: cordon, evictions, the PodDisruptionBudget",
 		"ui.story.preempt":      "Preemption: a higher-priority pod makes room",
+		"ui.story.apply-modes":  "Two ways to apply: server-side field ownership and conflicts, client-side three-way merge",
 		"ui.story.static-pod":   "A static pod: run by the kubelet alone, shown as a mirror pod",
 		"ui.phase.1":            "1. kubectl validates and sends the request",
 		"ui.phase.2":            "2. API server: authentication, authorization (RBAC), admission",
@@ -295,6 +296,12 @@ func catalogueEN() map[string]Entry {
 
 func wordsEN() map[string]string {
 	return map[string]string{
+		"applymodes.title":    "kubectl apply's two modes on one Deployment, command by command",
+		"applymodes.n":        "#",
+		"applymodes.command":  "command",
+		"applymodes.answer":   "answer",
+		"applymodes.replicas": "spec.replicas after",
+		"applymodes.owners":   "owners of .spec.replicas",
 		// The counted kube-proxies' row of the request and watch tables
 		// (sim/apiserver counts them under this name).
 		"kube-proxy (other nodes)": "kube-proxy (other nodes)",
@@ -363,6 +370,7 @@ func scaleEN() map[string]string {
 // phrasesEN are field values that are words (trace.P; keys phrase.*).
 func phrasesEN() map[string]string {
 	return map[string]string{
+		"applymodes.unset":         "not set (removed from the manifest)",
 		"admission.limitranger":    "LimitRanger: set {1}",
 		"admission.serviceaccount": "ServiceAccount: serviceAccountName={1}, token volume {2}",
 		"admission.priority":       "Priority: priority={1}, preemptionPolicy={2} ({3})",

@@ -39,6 +39,7 @@ func uiRU() map[string]string {
 		"ui.story.node-failure": "Нода умирает: NotReady, taint'ы, вытеснение, замена",
 		"ui.story.drain":        "Drain ноды: cordon, вытеснения, PodDisruptionBudget",
 		"ui.story.preempt":      "Вытеснение (preemption): под с высшим приоритетом освобождает себе место",
+		"ui.story.apply-modes":  "Два способа apply: владение полями и конфликты server-side, трёхстороннее слияние client-side",
 		"ui.story.static-pod":   "Статический под: его запускает один kubelet, а API-сервер видит зеркальный под",
 		"ui.phase.1":            "1. kubectl проверяет манифест и отправляет запрос",
 		"ui.phase.2":            "2. API-сервер: аутентификация, авторизация (RBAC), admission",
@@ -295,6 +296,12 @@ func catalogueRU() map[string]Entry {
 
 func wordsRU() map[string]string {
 	return map[string]string{
+		"applymodes.title":    "Два режима kubectl apply на одном Deployment, команда за командой",
+		"applymodes.n":        "№",
+		"applymodes.command":  "команда",
+		"applymodes.answer":   "ответ",
+		"applymodes.replicas": "spec.replicas после",
+		"applymodes.owners":   "владельцы .spec.replicas",
 		// The counted kube-proxies' row of the request and watch tables
 		// (sim/apiserver counts them under this name).
 		"kube-proxy (other nodes)": "kube-proxy (остальные ноды)",
@@ -363,6 +370,7 @@ func scaleRU() map[string]string {
 // phrasesRU are field values that are words (trace.P; keys phrase.*).
 func phrasesRU() map[string]string {
 	return map[string]string{
+		"applymodes.unset":         "не задано (убрано из манифеста)",
 		"admission.limitranger":    "LimitRanger: выставлены {1}",
 		"admission.serviceaccount": "ServiceAccount: serviceAccountName={1}, том с токеном {2}",
 		"admission.priority":       "Priority: priority={1}, preemptionPolicy={2} ({3})",

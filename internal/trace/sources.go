@@ -24,6 +24,13 @@ func sources() map[string]provenance.Source {
 		"kubectl.error":    k("staging/src/k8s.io/kubectl/pkg/cmd/apply/apply.go (errors collected, then returned)"),
 		"kubectl.created":  k("staging/src/k8s.io/kubectl/pkg/cmd/apply/apply.go (printer: created)"),
 
+		"kubectl.ssa":           k("staging/src/k8s.io/kubectl/pkg/cmd/apply/apply.go (applyOneObject: ApplyPatchType, fieldManagerServerSideApply \"kubectl\", Force)"),
+		"kubectl.csa":           k("staging/src/k8s.io/kubectl/pkg/cmd/apply/patcher.go (CreateThreeWayMergePatch of original, modified, current)", "staging/src/k8s.io/kubectl/pkg/util/apply.go (GetModifiedConfiguration)", "staging/src/k8s.io/apimachinery/pkg/util/strategicpatch/patch.go", "pkg/apis/apps/v1/defaults.go (replicas 1)"),
+		"kubectl.scale":         k("staging/src/k8s.io/kubectl/pkg/scale/scale.go (MergePatchType on the scale subresource)", "staging/src/k8s.io/apiserver/pkg/endpoints/handlers/rest.go (managerOrUserAgent)", "staging/src/k8s.io/client-go/rest/config.go (DefaultKubernetesUserAgent)", "staging/src/k8s.io/apimachinery/pkg/util/managedfields/scalehandler.go"),
+		"kubectl.label":         k("staging/src/k8s.io/kubectl/pkg/cmd/label/label.go (field manager kubectl-label, merge patch)"),
+		"kubectl.managedfields": k("staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/types.go (ManagedFieldsEntry)", "staging/src/k8s.io/kubectl/pkg/cmd/get/get.go (--show-managed-fields)", "sigs.k8s.io/structured-merge-diff/v6 merge/update.go (Apply: removed fields released, deleted when no other owner)"),
+		"apiserver.apply":       k("staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go (applyPatcher)", "staging/src/k8s.io/apimachinery/pkg/util/managedfields/internal/structuredmerge.go", "staging/src/k8s.io/apimachinery/pkg/util/managedfields/internal/conflict.go (\"Apply failed with 1 conflict: conflict with …\")", "pkg/registry/apps/deployment/strategy.go (GetResetFields)"),
+
 		// kube-apiserver
 		"apiserver.patch":               k("staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go (patcher applies to the stored object, retried on conflict)"),
 		"apiserver.clusterip":           k("pkg/registry/core/service/storage/alloc.go", "pkg/registry/core/service/ipallocator/ipallocator.go (IPAddress objects)", "KEP-1880 (MultiCIDRServiceAllocator, GA v1.33)"),

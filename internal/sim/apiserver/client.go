@@ -86,6 +86,11 @@ type request struct {
 	rv string
 	// patch: a pod status patch (kubelet, scheduler), merged at commit.
 	patch *podStatusPatch
+	// fieldManager is ?fieldManager= ("" names the User-Agent's); a
+	// server-side apply carries its body and ?force (apply.go).
+	fieldManager string
+	applyBody    []byte
+	force        bool
 }
 
 func (c *Client) send(r request, done Done) {

@@ -118,6 +118,9 @@ func (s *Server) commit(c *Client, r *request, key string, build func(cur *store
 			})
 			return
 		}
+		if s.fields != nil {
+			obj = s.track(c, r, prev, obj)
+		}
 		m := Meta(obj)
 		s.stamp(m)
 		if s.first == 0 {

@@ -207,6 +207,10 @@ func (k *call) get() {
 // kubectl and an event recorder's count).
 func (k *call) patch() {
 	s, c, r := k.s, k.c, k.r
+	if r.applyBody != nil {
+		k.serverSideApply()
+		return
+	}
 	if r.patch != nil {
 		s.patchStatus(c, r, k.done, k.step)
 		return

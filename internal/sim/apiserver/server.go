@@ -199,6 +199,8 @@ type Server struct {
 	OnEvent func(Event)
 	// Webhooks are the admission webhooks registered (webhook.go).
 	Webhooks []Webhook
+	// fields is field management, nil unless EnableFieldManagement.
+	fields *fieldManagement
 }
 
 // New returns an empty API server on the engine.
