@@ -336,10 +336,13 @@ func negatedSpan(c clause, lo, hi int, matched map[int]bool) bool {
 		}
 		to = hi + k
 	}
-	patConcord := false
+	patConcord, patEnNeg := false, false
 	for i := range matched {
 		if ruConcord[c.toks[i].raw] {
 			patConcord = true
+		}
+		if enNegators[c.toks[i].raw] {
+			patEnNeg = true
 		}
 	}
 	var negs []int // positions of the negations that count
@@ -359,7 +362,21 @@ func negatedSpan(c clause, lo, hi int, matched map[int]bool) bool {
 		if i < from || i > to || matched[i] || w == "none" && i > 0 && c.toks[i-1].raw == "clusterip" {
 			continue
 		}
-		if embedded(c, i, lo, hi, matched) {
+		if embedded(c, i, lo, hi, matched) || negatesLoss(c, i, matched) {
+			continue
+		}
+		// "without"/«без» and a noun after every matched word qualify
+		// what was said ("pods are created without the sidecar", «поды
+		// создаются без сайдкара»): they negate the noun, not the
+		// statement; "without using…" negates an action and counts
+		if (w == "without" || w == "без") && i > hi && !(i+1 < len(c.toks) && strings.HasSuffix(c.toks[i+1].raw, "ing")) {
+			continue
+		}
+		// mixed speech says one negation in both languages ("no quorum
+		// ни с одной стороны"): when the pattern matched a negation of
+		// one language, one of the other is the same negation, not a
+		// second one
+		if patConcord && enNegators[w] || patEnNeg && ruConcord[w] {
 			continue
 		}
 		// "no longer X", "nothing X", "nobody X": the negation is X's, the
@@ -411,7 +428,98 @@ func negatedSpan(c clause, lo, hi int, matched map[int]bool) bool {
 	if untilCancel {
 		negated = false
 	}
+	if !negated && dismissedAfter(c, hi, matched) {
+		negated = true
+	}
 	return negated != c.leadNeg
+}
+
+// Loss verbs (issue 22 §2, dev-blind3): a negated verb of disappearing or
+// breaking that the pattern did not match says what stays or is safe,
+// it does not deny the statement: «старый ReplicaSet никуда не делся»
+// (it is still there), "a rerun breaks nothing", "the data is not lost".
+var (
+	lossWordsEn = map[string]bool{"disappear": true, "disappears": true, "disappeared": true, "vanish": true,
+		"vanishes": true, "vanished": true, "lost": true, "lose": true, "loses": true, "break": true, "breaks": true,
+		"broken": true, "harm": true, "harms": true, "hurt": true, "hurts": true, "corrupt": true, "corrupts": true}
+	lossPrefixesRu = []string{"делс", "делас", "делос", "делис", "девает", "деваю", "исчез", "пропад", "пропал",
+		"теряе", "теряю", "потеря", "слома", "ломае", "ломаю", "испорт", "портит", "вред", "навред"}
+	// lossFillers stand between a negation and its loss verb: "does not
+	// ever break", «никуда не делся», «ничего не сломает»
+	lossFillers = map[string]bool{"ever": true, "really": true, "anything": true, "actually": true, "get": true,
+		"gets": true, "go": true, "никуда": true, "ничего": true, "никак": true, "при": true, "этом": true}
+)
+
+func isLossWord(t token) bool {
+	if lossWordsEn[t.raw] {
+		return true
+	}
+	return t.cyr && hasAnyPrefix(t.raw, lossPrefixesRu)
+}
+
+func hasAnyPrefix(w string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(w, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// negatesLoss says whether the negation at i negates a loss verb the
+// pattern did not match: the next words, past other negations and
+// fillers, reach one within three words.
+func negatesLoss(c clause, i int, matched map[int]bool) bool {
+	for k := i + 1; k < len(c.toks) && k <= i+3; k++ {
+		t := c.toks[k]
+		if k > i+1 && c.soft[k] {
+			return false
+		}
+		if isLossWord(t) {
+			return !matched[k]
+		}
+		if !t.neg && !lossFillers[t.raw] {
+			return false
+		}
+	}
+	return false
+}
+
+// Dismissals (issue 22 §2, dev-blind3): "compaction and defrag are not
+// needed", «компакция и дефрагментация не нужны» name the fix as the
+// subject and then deny it is needed; the negation stands past the two
+// words after the match that the scope reaches.
+var (
+	dismissWordsEn   = map[string]bool{"needed": true, "necessary": true, "required": true, "needful": true, "useful": true}
+	dismissPrefixRu  = []string{"нуж", "требу", "обязательн", "помог", "помож", "понадоб"}
+	dismissSoloWords = map[string]bool{"unnecessary": true, "unneeded": true, "pointless": true, "useless": true,
+		"бесполезн": true, "излишн": true, "ненужн": true}
+)
+
+// dismissedAfter says whether a dismissal follows the match within five
+// words (not past a comma, a dash, and/и or a clause opener): a negation
+// before a "needed" word, or a word such as "unnecessary" that the pattern
+// did not match.
+func dismissedAfter(c clause, hi int, matched map[int]bool) bool {
+	for k := hi + 1; k < len(c.toks) && k <= hi+5; k++ {
+		w := c.toks[k].raw
+		if c.soft[k] || scopeStops[w] || verbBreakers[w] {
+			return false
+		}
+		if matched[k] {
+			continue
+		}
+		if dismissSoloWords[w] || c.toks[k].cyr && (hasAnyPrefix(w, []string{"бесполезн", "излишн", "ненужн"})) {
+			return true
+		}
+		if c.toks[k].neg && k+1 < len(c.toks) && !matched[k+1] {
+			n := c.toks[k+1]
+			if dismissWordsEn[n.raw] || n.cyr && hasAnyPrefix(n.raw, dismissPrefixRu) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // embedded says whether the negation at i, between the words a pattern
