@@ -131,7 +131,10 @@
 // negate the clause after them ("use informers rather than polling").
 // A clause of six or more terms without a function word or a Russian verb
 // (operators such as "→", "=", "+" or a spaced dash make it a statement)
-// is a keyword list and states nothing, with or without commas (after a
+// is a keyword list and states nothing, with or without commas; so is a
+// run of twelve terms or more with fewer than one function word per
+// nine ("… PLEG is not healthy 3m threshold …"); an "=" inside a term
+// ("--cascade=orphan") is no operator (after a
 // heading, the words after the colon are checked; "read-only", "None" or
 // "A records" inside a clause are terms, not function words, and
 // "кубелет" is a noun, not a verb).
@@ -158,7 +161,15 @@
 // matched words that a clause opener and and/и (or a comma, dash,
 // bracket) fence off on both sides belongs to another verb ("grant the
 // vote if it has not voted and the log is up to date"); "&&" reads as
-// "and". A negated scope CONTRADICTS
+// "and". A negation before a loss verb the pattern did not match
+// ("never disappears", «никуда не делся», «ничего не ломает») says what
+// stays or is safe and does not count; "without"/«без» and a noun after
+// every matched word qualify the statement ("created without the
+// sidecar"; "without waiting…" still negates); a negation said in both
+// languages ("no quorum ни у одной стороны") counts once when the pattern
+// matched one of them; a dismissal up to five words after the match
+// ("compaction and defrag are not needed", «… не нужны», "unnecessary")
+// negates it. A negated scope CONTRADICTS
 // the concept: it is not stated (so a negated answer earns no pass), but
 // the checklist shows it as "not recognised", never as the opposite — a
 // negation read around a right sentence is no proof. A pattern that
