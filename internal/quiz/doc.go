@@ -184,7 +184,10 @@
 // and the answer word 4+; on stems only when both stems have 6+ letters
 // ("like" is not "live", "freed" is not "freeze").
 //
-// Misconceptions: a `wrong` pattern matched with positive polarity fails
+// Misconceptions: a `wrong` pattern is matched without typo tolerance (a
+// typo turns real words into each other: "picks" is not "packs", and a
+// right answer must never be marked ✗ for it); matched with positive
+// polarity it fails
 // its concept even if a `says` pattern matched, and the feedback names it
 // (✗, quoted, the only case where it says "Wrong"). A sentence that warns
 // ("a common mistake", "don't…", "never…", "bad idea", "last resort";

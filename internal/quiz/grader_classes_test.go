@@ -415,3 +415,19 @@ func TestClassDismissals(t *testing.T) {
 		{"drain and cordon of the node are unnecessary", "en", Contradicted},
 	})
 }
+
+// A misconception is matched without typo tolerance: one letter turns
+// a real word into another ("picks" and "packs"), and a right answer must
+// never be marked ✗ for a word it does not contain. A concept still
+// forgives the typo.
+func TestClassMisconceptionWithoutTypos(t *testing.T) {
+	q := concept([]string{"spread|spreads + pods|pod"}, nil, []string{"default + packs|packing"}, nil)
+	runClass(t, q, []classCase{
+		{"by default it picks the emptiest node and spreads pods", "en", Stated},
+		{"the default packs the pods onto full nodes", "en", Misconception},
+	})
+	q = concept([]string{"scheduler + binds|assigns"}, nil, nil, nil)
+	runClass(t, q, []classCase{
+		{"the schedulr binds the pod", "en", Stated},
+	})
+}

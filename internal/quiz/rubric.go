@@ -573,11 +573,11 @@ func boolInt(b bool) int {
 // stem or word; a pattern word of 4+ letters (3+ in Cyrillic) that begins
 // the answer word or its stem ("подтвержд" matches "подтверждает"); one
 // typo on words of 5+ letters. Negation words and numbers match exactly.
-func patternWordMatch(ans, pat token) bool {
+func patternWordMatch(ans, pat token, typo bool) bool {
 	if ans.raw == pat.raw {
 		return true
 	}
-	if ans.alias != nil && !pat.cyr && patternWordMatch(*ans.alias, pat) {
+	if ans.alias != nil && !pat.cyr && patternWordMatch(*ans.alias, pat, typo) {
 		return true
 	}
 	// a negation or a number is only itself: "неё" stems to "не", and
@@ -595,7 +595,7 @@ func patternWordMatch(ans, pat token) bool {
 	if len(pat.rawR) >= minPrefix && (strings.HasPrefix(ans.raw, pat.raw) || len(pat.stemR) >= minPrefix && strings.HasPrefix(ans.stem, pat.stem)) {
 		return true
 	}
-	return tokenMatch(ans, pat)
+	return typo && tokenMatch(ans, pat)
 }
 
 func isNumber(w string) bool {
@@ -609,25 +609,25 @@ func isNumber(w string) bool {
 
 // phraseMatches returns the start positions where ph matches in toks (its
 // words in order, at most maxGap extra words between them) and the end.
-func phraseMatches(toks []token, ph phrase) [][2]int {
+func phraseMatches(toks []token, ph phrase, typo bool) [][2]int {
 	var out [][2]int
 	for i := range toks {
-		if end, ok := phraseFrom(toks, ph.words, i); ok {
+		if end, ok := phraseFrom(toks, ph.words, i, typo); ok {
 			out = append(out, [2]int{i, end})
 		}
 	}
 	return out
 }
 
-func phraseFrom(toks, ws []token, i int) (int, bool) {
-	if i >= len(toks) || !patternWordMatch(toks[i], ws[0]) {
+func phraseFrom(toks, ws []token, i int, typo bool) (int, bool) {
+	if i >= len(toks) || !patternWordMatch(toks[i], ws[0], typo) {
 		return 0, false
 	}
 	if len(ws) == 1 {
 		return i, true
 	}
 	for next := i + 1; next <= i+1+maxGap; next++ {
-		if end, ok := phraseFrom(toks, ws[1:], next); ok {
+		if end, ok := phraseFrom(toks, ws[1:], next, typo); ok {
 			return end, true
 		}
 	}
@@ -654,7 +654,10 @@ func matchPattern(c clause, p pattern, prefer bool) (patternMatch, bool) {
 	hits := make([][]groupHit, len(p.groups))
 	for g, alts := range p.groups {
 		for _, a := range alts {
-			for _, m := range phraseMatches(c.toks, a) {
+			// a misconception (prefer false) is matched without typo
+			// tolerance: a typo that turns one real word into another
+			// ("picks" is not "packs") must not mark a right answer ✗
+			for _, m := range phraseMatches(c.toks, a, prefer) {
 				hits[g] = append(hits[g], groupHit{m[0], m[1]})
 			}
 		}
