@@ -431,3 +431,17 @@ func TestClassMisconceptionWithoutTypos(t *testing.T) {
 		{"the schedulr binds the pod", "en", Stated},
 	})
 }
+
+// The negation a pattern asks for ("no|not + guarantee") does not reach
+// into a clause that "that"/«что» opens after another matched word, nor
+// across "and" to a verb of another statement.
+func TestClassPatternNegationScope(t *testing.T) {
+	q := concept([]string{"not|no + guarantee|guaranteed"}, []string{"не|нет + гарантир"}, nil, nil)
+	runClass(t, q, []classCase{
+		{"there is no guarantee the pod lands on that node", "en", Stated},
+		{"the landing is not guaranteed", "en", Stated},
+		{"the scheduler guarantees that no budget is ever broken", "en", Missing},
+		{"планировщик гарантирует, что ни один бюджет не нарушен", "ru", Missing},
+		{"no victim survives and the preemptor is guaranteed the node", "en", Missing},
+	})
+}

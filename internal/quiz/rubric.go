@@ -810,13 +810,30 @@ func negatorAcrossComma(c clause, acc []groupHit) bool {
 		}
 		a, b := min(near, h.lo), max(near, h.lo)
 		for k := a + 1; k <= b; k++ {
-			if c.soft[k] {
+			if c.soft[k] || k < b && scopeStops[c.toks[k].raw] {
 				return true
+			}
+		}
+		// "guarantees that no PDB is violated": a negation after
+		// "that"/«что» belongs to the clause that word opens, not to a
+		// verb before it
+		for j, o := range acc {
+			if j == i || o.hi >= h.lo {
+				continue
+			}
+			for k := o.hi + 1; k < h.lo; k++ {
+				if complementizers[c.toks[k].raw] {
+					return true
+				}
 			}
 		}
 	}
 	return false
 }
+
+// complementizers open a clause that is the object of the verb before
+// them ("ensures that…", «гарантирует, что…»)
+var complementizers = map[string]bool{"that": true, "что": true, "чтобы": true}
 
 func abs(n int) int {
 	if n < 0 {
