@@ -116,8 +116,9 @@
 // beyond two.
 //
 // Clauses: an answer is split at sentence ends (". " or a final dot, "!",
-// "?", new lines), at ";" and ":" outside parentheses (except after a
-// heading of one to three words without a negation, which stays the
+// "?", new lines), at ";" and ":" outside parentheses (a colon only
+// before a space or the end: "system:serviceaccount:ci:bot" is one name;
+// except after a heading of one to three words without a negation, which stays the
 // subject of what follows: "Компакция: дропает старые ревизии",
 // "Fix: drop replicas from the manifest"), at commas outside
 // parentheses unless the next word opens a subordinate clause of the same

@@ -445,3 +445,14 @@ func TestClassPatternNegationScope(t *testing.T) {
 		{"no victim survives and the preemptor is guaranteed the node", "en", Missing},
 	})
 }
+
+// A colon inside a name ("system:serviceaccount:ci:bot", "nginx:1.27")
+// splits no clause; a colon before a space does.
+func TestClassColonInsideAName(t *testing.T) {
+	q := concept([]string{"rbac + create|allows"}, []string{"rbac + create|разреш"}, nil, nil)
+	runClass(t, q, []classCase{
+		{"RBAC checks whether system:serviceaccount:ci:bot may create deployments", "en", Stated},
+		{"RBAC проверяет у system:serviceaccount:ci:bot право create", "ru", Stated},
+		{"RBAC: nothing else, the webhook allows it", "en", Missing},
+	})
+}

@@ -138,6 +138,11 @@ func clauses(s string) []clause {
 		case '—', '–', '/', '→':
 			pendingSoft = true
 		case ';', ':':
+			// a colon inside a name ("system:serviceaccount:ci:bot",
+			// "image:tag") splits nothing
+			if r == ':' && i+1 < len(rs) && !unicode.IsSpace(rs[i+1]) {
+				break
+			}
 			if depth == 0 {
 				pendingHard = true
 				pendingColon = r == ':'
