@@ -130,6 +130,10 @@
 // but, however, whereas, while, although, though, yet, а, но, однако,
 // хотя, зато (dropped). "rather than" and "instead of" split too and
 // negate the clause after them ("use informers rather than polling").
+// A clause of one sentence that opens with a subject pronoun (it, they;
+// он, она, оно, они; after and/then/so, и/а/затем/потом/тогда) is also
+// read joined to the clause before it, for a concept, when neither holds
+// a negation ("…, and it creates a new one").
 // A clause of six or more terms without a function word or a Russian verb
 // (operators such as "→", "=", "+" or a spaced dash make it a statement)
 // is a keyword list and states nothing, with or without commas; so is a

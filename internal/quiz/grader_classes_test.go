@@ -456,3 +456,17 @@ func TestClassColonInsideAName(t *testing.T) {
 		{"RBAC: nothing else, the webhook allows it", "en", Missing},
 	})
 }
+
+// A clause that names its subject by a pronoun ("…, and it creates a
+// new one") is read with the clause before it in the same sentence, for a
+// concept, when neither holds a negation.
+func TestClassPronounSubject(t *testing.T) {
+	q := concept([]string{"replicaset + creates|create"}, []string{"replicaset|rs + созда"}, nil, nil)
+	runClass(t, q, []classCase{
+		{"The ReplicaSet counts one pod too few, and it creates a replacement.", "en", Stated},
+		{"У ReplicaSet теперь на один под меньше, и он сразу создаёт новый.", "ru", Stated},
+		// another sentence, or a negation in either part: no join
+		{"The ReplicaSet counts one pod too few. It creates a replacement.", "en", Missing},
+		{"The ReplicaSet counts one pod too few, and it does not create a replacement.", "en", Missing},
+	})
+}

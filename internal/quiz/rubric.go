@@ -642,6 +642,7 @@ func phraseFrom(toks, ws []token, i int, typo bool) (int, bool) {
 // patternMatch is a pattern found in a clause.
 type patternMatch struct {
 	clause       int
+	in           *clause // the clause matched, when it is no clause of the answer's (joined)
 	lo, hi       int
 	contradicted bool // the clause's polarity differs from the pattern's
 }
@@ -940,7 +941,10 @@ func gradeConcept(answer string, cls []clause, c Concept, cc compiledConcept, la
 	// the quote is the clause; of a long clause, the words the pattern
 	// matched with two words either side: what the grader recognised
 	quote := func(m patternMatch) string {
-		cl := cls[m.clause]
+		cl := m.in
+		if cl == nil {
+			cl = &cls[m.clause]
+		}
 		if len(cl.toks) <= maxQuoteWords {
 			return strings.TrimSpace(answer[cl.start:cl.end])
 		}
@@ -986,6 +990,9 @@ func gradeConcept(answer string, cls []clause, c Concept, cc compiledConcept, la
 			}
 		}
 	}
+	if stated == nil {
+		stated = statedAcrossPronoun(cls, cc.says)
+	}
 	// A concept both stated and contradicted (the answer describes the
 	// failure, then the fix) counts as stated.
 	switch {
@@ -995,4 +1002,67 @@ func gradeConcept(answer string, cls []clause, c Concept, cc compiledConcept, la
 		ch.State, ch.Quote = Contradicted, quote(*contra)
 	}
 	return ch
+}
+
+// Pronoun subjects (issue 22 §2, dev-blind3): "the ReplicaSet has one pod
+// too few, and it creates a new one", «у RS на один под меньше, и он
+// сразу создаёт новый»: the clause after the comma names its subject by
+// a pronoun, so the concept's words stand in two clauses. A clause of
+// the same sentence that opens with a subject pronoun (after and/then/so,
+// и/а/затем/потом/тогда) is tried joined to the clause before it, for a
+// concept only, when neither holds a negation (a pronoun joins two plain
+// statements only); the match must use words of both.
+var (
+	subjectPronouns = map[string]bool{"it": true, "they": true, "он": true, "она": true, "оно": true, "они": true}
+	pronounOpeners  = map[string]bool{"and": true, "then": true, "so": true, "и": true, "а": true, "затем": true,
+		"потом": true, "тогда": true}
+)
+
+func opensWithPronoun(c clause) bool {
+	for i, t := range c.toks {
+		if i > 1 {
+			break
+		}
+		if subjectPronouns[t.raw] {
+			return true
+		}
+		if !pronounOpeners[t.raw] {
+			return false
+		}
+	}
+	return false
+}
+
+// statedAcrossPronoun looks for a says pattern in two clauses of one
+// sentence joined where the second opens with a subject pronoun.
+func statedAcrossPronoun(cls []clause, says []pattern) *patternMatch {
+	for ci := 1; ci < len(cls); ci++ {
+		prev, cur := cls[ci-1], cls[ci]
+		if prev.sent != cur.sent || prev.list || cur.list || prev.leadNeg || cur.leadNeg || !opensWithPronoun(cur) ||
+			hasNegation(prev) || hasNegation(cur) {
+			continue
+		}
+		j := clause{start: prev.start, end: cur.end, sent: cur.sent}
+		j.toks = append(append([]token{}, prev.toks...), cur.toks...)
+		j.spans = append(append([][2]int{}, prev.spans...), cur.spans...)
+		j.soft = append(append([]bool{}, prev.soft...), true)
+		j.soft = append(j.soft, cur.soft[1:]...)
+		for _, p := range says {
+			m, ok := matchPattern(j, p, true)
+			if ok && !m.contradicted && m.lo < len(prev.toks) && m.hi >= len(prev.toks) {
+				m.clause, m.in = ci, &j
+				return &m
+			}
+		}
+	}
+	return nil
+}
+
+func hasNegation(c clause) bool {
+	for _, t := range c.toks {
+		if t.neg {
+			return true
+		}
+	}
+	return false
 }
