@@ -215,7 +215,8 @@
 // verdict).
 //
 // The labelled evaluation sets in testdata/eval (dev/, dev-old/ and the
-// blind dev-blind/ to tune on; holdout/, written blind and never tuned on,
+// blind dev-blind/, dev-blind2/ and dev-blind3/ (former holdouts) to tune
+// on; holdout/, written blind and never tuned on,
 // added at merge) measure correct answers suggested as a pass, correct
 // answers marked ✗ and negative answers suggested as a pass; see
 // eval_test.go and README.
