@@ -116,8 +116,9 @@
 // beyond two.
 //
 // Clauses: an answer is split at sentence ends (". " or a final dot, "!",
-// "?", new lines), at ";" and ":" outside parentheses (except after a
-// heading of one to three words without a negation, which stays the
+// "?", new lines), at ";" and ":" outside parentheses (a colon only
+// before a space or the end: "system:serviceaccount:ci:bot" is one name;
+// except after a heading of one to three words without a negation, which stays the
 // subject of what follows: "Компакция: дропает старые ревизии",
 // "Fix: drop replicas from the manifest"), at commas outside
 // parentheses unless the next word opens a subordinate clause of the same
@@ -129,9 +130,16 @@
 // but, however, whereas, while, although, though, yet, а, но, однако,
 // хотя, зато (dropped). "rather than" and "instead of" split too and
 // negate the clause after them ("use informers rather than polling").
+// A clause of one sentence that opens with a subject pronoun (it, they;
+// он, она, оно, они; after and/then/so, и/а/затем/потом/тогда) is also
+// read joined to the clause before it, for a concept, when neither holds
+// a negation ("…, and it creates a new one").
 // A clause of six or more terms without a function word or a Russian verb
 // (operators such as "→", "=", "+" or a spaced dash make it a statement)
-// is a keyword list and states nothing, with or without commas (after a
+// is a keyword list and states nothing, with or without commas; so is a
+// run of twelve terms or more with fewer than one function word per
+// nine ("… PLEG is not healthy 3m threshold …"); an "=" inside a term
+// ("--cascade=orphan") is no operator (after a
 // heading, the words after the colon are checked; "read-only", "None" or
 // "A records" inside a clause are terms, not function words, and
 // "кубелет" is a noun, not a verb).
@@ -158,7 +166,15 @@
 // matched words that a clause opener and and/и (or a comma, dash,
 // bracket) fence off on both sides belongs to another verb ("grant the
 // vote if it has not voted and the log is up to date"); "&&" reads as
-// "and". A negated scope CONTRADICTS
+// "and". A negation before a loss verb the pattern did not match
+// ("never disappears", «никуда не делся», «ничего не ломает») says what
+// stays or is safe and does not count; "without"/«без» and a noun after
+// every matched word qualify the statement ("created without the
+// sidecar"; "without waiting…" still negates); a negation said in both
+// languages ("no quorum ни у одной стороны") counts once when the pattern
+// matched one of them; a dismissal up to five words after the match
+// ("compaction and defrag are not needed", «… не нужны», "unnecessary")
+// negates it. A negated scope CONTRADICTS
 // the concept: it is not stated (so a negated answer earns no pass), but
 // the checklist shows it as "not recognised", never as the opposite — a
 // negation read around a right sentence is no proof. A pattern that
@@ -173,7 +189,10 @@
 // and the answer word 4+; on stems only when both stems have 6+ letters
 // ("like" is not "live", "freed" is not "freeze").
 //
-// Misconceptions: a `wrong` pattern matched with positive polarity fails
+// Misconceptions: a `wrong` pattern is matched without typo tolerance (a
+// typo turns real words into each other: "picks" is not "packs", and a
+// right answer must never be marked ✗ for it); matched with positive
+// polarity it fails
 // its concept even if a `says` pattern matched, and the feedback names it
 // (✗, quoted, the only case where it says "Wrong"). A sentence that warns
 // ("a common mistake", "don't…", "never…", "bad idea", "last resort";
@@ -196,7 +215,8 @@
 // verdict).
 //
 // The labelled evaluation sets in testdata/eval (dev/, dev-old/ and the
-// blind dev-blind/ to tune on; holdout/, written blind and never tuned on,
+// blind dev-blind/, dev-blind2/ and dev-blind3/ (former holdouts) to tune
+// on; holdout/, written blind and never tuned on,
 // added at merge) measure correct answers suggested as a pass, correct
 // answers marked ✗ and negative answers suggested as a pass; see
 // eval_test.go and README.

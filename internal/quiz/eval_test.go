@@ -25,7 +25,7 @@ type evalAnswer struct {
 var (
 	// keywords, negation, misconception and empty are the kinds of the
 	// first sets (dev, dev-old); stuffed and negated those of the sets
-	// written blind (dev-blind, dev-blind2, holdout)
+	// written blind (dev-blind, dev-blind2, dev-blind3, holdout)
 	evalKinds   = []string{"correct", "jargon", "keywords", "negation", "misconception", "partial", "offtopic", "empty", "stuffed", "negated"}
 	evalExpects = []string{"pass", "partial", "fail"}
 	// negativeKinds must never be suggested as a pass
@@ -38,10 +38,12 @@ var (
 // blind (only the question prompt seen, never the rubric, the model
 // answer or the code; issue 22 §3), tuned on; dev-blind2: the second
 // holdout, written blind by two other writers and scored once unread,
-// tuned on since, so dev now; holdout: a new blind set the lead adds at
+// tuned on since, so dev now; dev-blind3: the third holdout (820
+// answers written blind), scored once unread, tuned on since, so dev
+// now; holdout: a new blind set the lead adds at
 // merge time, never read while tuning: graded and its figures printed,
 // its text never. A split whose folder is missing or empty is skipped.
-var evalSplits = []string{"dev", "dev-old", "dev-blind", "dev-blind2", "holdout"}
+var evalSplits = []string{"dev", "dev-old", "dev-blind", "dev-blind2", "dev-blind3", "holdout"}
 
 // devFloor are the levels the dev sets reach, per split and language: a
 // regression below them fails. The issue's targets on blind answers are
@@ -53,10 +55,12 @@ var devFloor = map[string]evalFloor{
 	"dev ru":        {minCorrectPass: 0.99, maxContradicted: 0.005, maxNegativePass: 0.005},
 	"dev-old en":    {minCorrectPass: 0.94, maxContradicted: 0.005, maxNegativePass: 0.005},
 	"dev-old ru":    {minCorrectPass: 0.90, maxContradicted: 0.005, maxNegativePass: 0.005},
-	"dev-blind en":  {minCorrectPass: 0.90, maxContradicted: 0.005, maxNegativePass: 0.03},
-	"dev-blind ru":  {minCorrectPass: 0.85, maxContradicted: 0.005, maxNegativePass: 0.02},
+	"dev-blind en":  {minCorrectPass: 0.90, maxContradicted: 0.005, maxNegativePass: 0.02},
+	"dev-blind ru":  {minCorrectPass: 0.86, maxContradicted: 0.005, maxNegativePass: 0.01},
 	"dev-blind2 en": {minCorrectPass: 0.89, maxContradicted: 0.005, maxNegativePass: 0.005},
 	"dev-blind2 ru": {minCorrectPass: 0.82, maxContradicted: 0.005, maxNegativePass: 0.005},
+	"dev-blind3 en": {minCorrectPass: 0.73, maxContradicted: 0.005, maxNegativePass: 0.035},
+	"dev-blind3 ru": {minCorrectPass: 0.72, maxContradicted: 0.005, maxNegativePass: 0.005},
 }
 
 type evalFloor struct{ minCorrectPass, maxContradicted, maxNegativePass float64 }

@@ -332,3 +332,141 @@ func TestClassWrongOne(t *testing.T) {
 		{"бесхозные поды контроллер не заберёт", "ru", Contradicted},
 	})
 }
+
+// Keyword lists that quote a message: a long run of terms with one
+// function word per nine terms or fewer ("… connection is not ready …"
+// inside a list) states nothing; "--grace=0" is a flag, not an operator.
+func TestClassKeywordListsWithAMessage(t *testing.T) {
+	for _, s := range []string{
+		"scheduler queue activeQ backoffQ unschedulablePods PreEnqueue QueueingHint flush gate plugin node is not ready event requeue preemption nominatedNodeName",
+		"etcd raft leader follower heartbeat timeout term vote no leader WAL fsync snapshot compaction defrag quota alarm disarm member learner",
+		"kubectl drain cordon --grace-period=0 --force PDB eviction DaemonSet emptyDir",
+	} {
+		if !isKeywordList(s) {
+			t.Errorf("%q not read as a keyword list", s)
+		}
+	}
+	for _, s := range []string{
+		// twelve terms with two function words is still a sentence
+		"kubelet restarts the crashed container with exponential backoff capped at five minutes in place",
+		"replicas = 3 so the controller keeps three pods running",
+	} {
+		if isKeywordList(s) {
+			t.Errorf("%q read as a keyword list", s)
+		}
+	}
+}
+
+// A negated verb of loss or harm that the pattern did not match says what
+// stays or is safe; it does not deny the statement.
+func TestClassNegatedLoss(t *testing.T) {
+	q := concept([]string{"old + replicaset|rs"}, []string{"стар + replicaset|rs"}, nil, nil)
+	runClass(t, q, []classCase{
+		{"the old ReplicaSet never disappears, it is scaled to zero", "en", Stated},
+		{"старый ReplicaSet никуда не девается, он просто масштабирован в ноль", "ru", Stated},
+		{"the old ReplicaSet is not kept", "en", Contradicted},
+		{"старый ReplicaSet не сохраняется", "ru", Contradicted},
+	})
+	q = concept([]string{"rerun|repeat + same result|safe|idempotent"}, []string{"повторн + тот же результат|безопас|идемпотент"}, nil, nil)
+	runClass(t, q, []classCase{
+		{"повторный прогон безопасен и ничего не ломает", "ru", Stated},
+		{"a repeated rerun is safe, it does not break anything", "en", Stated},
+		{"a rerun is not safe", "en", Contradicted},
+	})
+}
+
+// "without"/«без» with a noun after every matched word qualifies the
+// statement; before a matched word, or before an action ("without
+// waiting"), it negates.
+func TestClassTrailingWithout(t *testing.T) {
+	q := concept([]string{"ignore + admit|admits|created"}, []string{"ignore + пропуск|созда"}, nil, nil)
+	runClass(t, q, []classCase{
+		{"with Ignore the pods are created without the injected proxy", "en", Stated},
+		{"при Ignore поды тихо создаются без прокси", "ru", Stated},
+		{"with Ignore the pods are created without waiting for the webhook", "en", Contradicted},
+		{"with Ignore no pods are created", "en", Contradicted},
+	})
+	q = concept([]string{"commit|commits + majority"}, nil, nil, nil)
+	runClass(t, q, []classCase{
+		{"the leader commits without a majority", "en", Contradicted},
+	})
+}
+
+// One negation said in both languages ("no quorum ни у кого") is one
+// negation, not two that cancel.
+func TestClassNegationInBothLanguages(t *testing.T) {
+	q := concept([]string{"no + side + quorum"}, []string{"ни одна + сторон + кворум"}, nil, nil)
+	runClass(t, q, []classCase{
+		{"split 3/3 → no quorum ни у одной стороны", "ru", Stated},
+		{"ни одна сторона не has quorum", "ru", Stated},
+	})
+}
+
+// A fix named as the subject and then dismissed ("X and Y are not
+// needed") is negated, even past the two words after the match that the
+// scope reaches.
+func TestClassDismissals(t *testing.T) {
+	q := concept([]string{"drain + cordon|node"}, []string{"дрейн|drain + cordon|нод"}, nil, nil)
+	runClass(t, q, []classCase{
+		{"drain and cordon the node first", "en", Stated},
+		{"a drain of the node is really not needed here", "en", Contradicted},
+		{"drain the node and then it is not needed to wait", "en", Stated},
+		{"drain ноды здесь вообще не нужен", "ru", Contradicted},
+		{"drain and cordon of the node are unnecessary", "en", Contradicted},
+	})
+}
+
+// A misconception is matched without typo tolerance: one letter turns
+// a real word into another ("picks" and "packs"), and a right answer must
+// never be marked ✗ for a word it does not contain. A concept still
+// forgives the typo.
+func TestClassMisconceptionWithoutTypos(t *testing.T) {
+	q := concept([]string{"spread|spreads + pods|pod"}, nil, []string{"default + packs|packing"}, nil)
+	runClass(t, q, []classCase{
+		{"by default it picks the emptiest node and spreads pods", "en", Stated},
+		{"the default packs the pods onto full nodes", "en", Misconception},
+	})
+	q = concept([]string{"scheduler + binds|assigns"}, nil, nil, nil)
+	runClass(t, q, []classCase{
+		{"the schedulr binds the pod", "en", Stated},
+	})
+}
+
+// The negation a pattern asks for ("no|not + guarantee") does not reach
+// into a clause that "that"/«что» opens after another matched word, nor
+// across "and" to a verb of another statement.
+func TestClassPatternNegationScope(t *testing.T) {
+	q := concept([]string{"not|no + guarantee|guaranteed"}, []string{"не|нет + гарантир"}, nil, nil)
+	runClass(t, q, []classCase{
+		{"there is no guarantee the pod lands on that node", "en", Stated},
+		{"the landing is not guaranteed", "en", Stated},
+		{"the scheduler guarantees that no budget is ever broken", "en", Missing},
+		{"планировщик гарантирует, что ни один бюджет не нарушен", "ru", Missing},
+		{"no victim survives and the preemptor is guaranteed the node", "en", Missing},
+	})
+}
+
+// A colon inside a name ("system:serviceaccount:ci:bot", "nginx:1.27")
+// splits no clause; a colon before a space does.
+func TestClassColonInsideAName(t *testing.T) {
+	q := concept([]string{"rbac + create|allows"}, []string{"rbac + create|разреш"}, nil, nil)
+	runClass(t, q, []classCase{
+		{"RBAC checks whether system:serviceaccount:ci:bot may create deployments", "en", Stated},
+		{"RBAC проверяет у system:serviceaccount:ci:bot право create", "ru", Stated},
+		{"RBAC: nothing else, the webhook allows it", "en", Missing},
+	})
+}
+
+// A clause that names its subject by a pronoun ("…, and it creates a
+// new one") is read with the clause before it in the same sentence, for a
+// concept, when neither holds a negation.
+func TestClassPronounSubject(t *testing.T) {
+	q := concept([]string{"replicaset + creates|create"}, []string{"replicaset|rs + созда"}, nil, nil)
+	runClass(t, q, []classCase{
+		{"The ReplicaSet counts one pod too few, and it creates a replacement.", "en", Stated},
+		{"У ReplicaSet теперь на один под меньше, и он сразу создаёт новый.", "ru", Stated},
+		// another sentence, or a negation in either part: no join
+		{"The ReplicaSet counts one pod too few. It creates a replacement.", "en", Missing},
+		{"The ReplicaSet counts one pod too few, and it does not create a replacement.", "en", Missing},
+	})
+}

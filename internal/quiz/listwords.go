@@ -64,10 +64,15 @@ var ruVerbEndings = []string{"ать", "ять", "еть", "ить", "уть", "
 // more terms (runs of text between spaces: "etcd_disk_wal_fsync" or
 // "kube-proxy" is one term), no operator between them (an arrow, "=",
 // "+", a bracket, a spaced slash or dash: "label gone → RS releases" is a
-// statement), and no function word or Russian verb (one, in twelve terms
-// or more).
+// statement), and no function word or Russian verb (fewer than one per
+// nine terms, in twelve terms or more).
 func isKeywordList(text string) bool {
-	if strings.ContainsAny(text, "→=+×<>(){}[]:;←⇒\"") || strings.Contains(text, "->") {
+	if strings.ContainsAny(text, "→+×<>(){}[]:;←⇒\"") || strings.Contains(text, "->") {
+		return false
+	}
+	// "=" between terms is an operator ("replicas = 3"); inside one
+	// ("--cascade=orphan") it is part of a flag's spelling
+	if strings.Contains(text, " =") || strings.Contains(text, "= ") {
 		return false
 	}
 	for _, op := range []string{" / ", " — ", " – ", " - "} {
@@ -94,8 +99,13 @@ func isKeywordList(text string) bool {
 			}
 		}
 	}
-	return terms >= minListWords && (fw == 0 || fw == 1 && terms >= 12)
+	return terms >= minListWords && (fw == 0 || terms >= 12 && terms >= listTermsPerWord*fw)
 }
+
+// listTermsPerWord: a run of twelve terms or more with fewer than one
+// function word per nine terms is a list too ("… PLEG is not healthy 3m
+// threshold NodeNotReady …" quotes a message inside a list of terms)
+const listTermsPerWord = 9
 
 // isSentenceWord says whether w, a word of the term f, shows a sentence:
 // a function word, unless f is a hyphenated English term ("read-only",

@@ -138,6 +138,11 @@ func clauses(s string) []clause {
 		case '—', '–', '/', '→':
 			pendingSoft = true
 		case ';', ':':
+			// a colon inside a name ("system:serviceaccount:ci:bot",
+			// "image:tag") splits nothing
+			if r == ':' && i+1 < len(rs) && !unicode.IsSpace(rs[i+1]) {
+				break
+			}
 			if depth == 0 {
 				pendingHard = true
 				pendingColon = r == ':'
@@ -336,10 +341,13 @@ func negatedSpan(c clause, lo, hi int, matched map[int]bool) bool {
 		}
 		to = hi + k
 	}
-	patConcord := false
+	patConcord, patEnNeg := false, false
 	for i := range matched {
 		if ruConcord[c.toks[i].raw] {
 			patConcord = true
+		}
+		if enNegators[c.toks[i].raw] {
+			patEnNeg = true
 		}
 	}
 	var negs []int // positions of the negations that count
@@ -359,7 +367,21 @@ func negatedSpan(c clause, lo, hi int, matched map[int]bool) bool {
 		if i < from || i > to || matched[i] || w == "none" && i > 0 && c.toks[i-1].raw == "clusterip" {
 			continue
 		}
-		if embedded(c, i, lo, hi, matched) {
+		if embedded(c, i, lo, hi, matched) || negatesLoss(c, i, matched) {
+			continue
+		}
+		// "without"/«без» and a noun after every matched word qualify
+		// what was said ("pods are created without the sidecar", «поды
+		// создаются без сайдкара»): they negate the noun, not the
+		// statement; "without using…" negates an action and counts
+		if (w == "without" || w == "без") && i > hi && !(i+1 < len(c.toks) && strings.HasSuffix(c.toks[i+1].raw, "ing")) {
+			continue
+		}
+		// mixed speech says one negation in both languages ("no quorum
+		// ни с одной стороны"): when the pattern matched a negation of
+		// one language, one of the other is the same negation, not a
+		// second one
+		if patConcord && enNegators[w] || patEnNeg && ruConcord[w] {
 			continue
 		}
 		// "no longer X", "nothing X", "nobody X": the negation is X's, the
@@ -411,7 +433,98 @@ func negatedSpan(c clause, lo, hi int, matched map[int]bool) bool {
 	if untilCancel {
 		negated = false
 	}
+	if !negated && dismissedAfter(c, hi, matched) {
+		negated = true
+	}
 	return negated != c.leadNeg
+}
+
+// Loss verbs (issue 22 §2, dev-blind3): a negated verb of disappearing or
+// breaking that the pattern did not match says what stays or is safe,
+// it does not deny the statement: «старый ReplicaSet никуда не делся»
+// (it is still there), "a rerun breaks nothing", "the data is not lost".
+var (
+	lossWordsEn = map[string]bool{"disappear": true, "disappears": true, "disappeared": true, "vanish": true,
+		"vanishes": true, "vanished": true, "lost": true, "lose": true, "loses": true, "break": true, "breaks": true,
+		"broken": true, "harm": true, "harms": true, "hurt": true, "hurts": true, "corrupt": true, "corrupts": true}
+	lossPrefixesRu = []string{"делс", "делас", "делос", "делис", "девает", "деваю", "исчез", "пропад", "пропал",
+		"теряе", "теряю", "потеря", "слома", "ломае", "ломаю", "испорт", "портит", "вред", "навред"}
+	// lossFillers stand between a negation and its loss verb: "does not
+	// ever break", «никуда не делся», «ничего не сломает»
+	lossFillers = map[string]bool{"ever": true, "really": true, "anything": true, "actually": true, "get": true,
+		"gets": true, "go": true, "никуда": true, "ничего": true, "никак": true, "при": true, "этом": true}
+)
+
+func isLossWord(t token) bool {
+	if lossWordsEn[t.raw] {
+		return true
+	}
+	return t.cyr && hasAnyPrefix(t.raw, lossPrefixesRu)
+}
+
+func hasAnyPrefix(w string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(w, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// negatesLoss says whether the negation at i negates a loss verb the
+// pattern did not match: the next words, past other negations and
+// fillers, reach one within three words.
+func negatesLoss(c clause, i int, matched map[int]bool) bool {
+	for k := i + 1; k < len(c.toks) && k <= i+3; k++ {
+		t := c.toks[k]
+		if k > i+1 && c.soft[k] {
+			return false
+		}
+		if isLossWord(t) {
+			return !matched[k]
+		}
+		if !t.neg && !lossFillers[t.raw] {
+			return false
+		}
+	}
+	return false
+}
+
+// Dismissals (issue 22 §2, dev-blind3): "compaction and defrag are not
+// needed", «компакция и дефрагментация не нужны» name the fix as the
+// subject and then deny it is needed; the negation stands past the two
+// words after the match that the scope reaches.
+var (
+	dismissWordsEn   = map[string]bool{"needed": true, "necessary": true, "required": true, "needful": true, "useful": true}
+	dismissPrefixRu  = []string{"нуж", "требу", "обязательн", "помог", "помож", "понадоб"}
+	dismissSoloWords = map[string]bool{"unnecessary": true, "unneeded": true, "pointless": true, "useless": true,
+		"бесполезн": true, "излишн": true, "ненужн": true}
+)
+
+// dismissedAfter says whether a dismissal follows the match within five
+// words (not past a comma, a dash, and/и or a clause opener): a negation
+// before a "needed" word, or a word such as "unnecessary" that the pattern
+// did not match.
+func dismissedAfter(c clause, hi int, matched map[int]bool) bool {
+	for k := hi + 1; k < len(c.toks) && k <= hi+5; k++ {
+		w := c.toks[k].raw
+		if c.soft[k] || scopeStops[w] || verbBreakers[w] {
+			return false
+		}
+		if matched[k] {
+			continue
+		}
+		if dismissSoloWords[w] || c.toks[k].cyr && (hasAnyPrefix(w, []string{"бесполезн", "излишн", "ненужн"})) {
+			return true
+		}
+		if c.toks[k].neg && k+1 < len(c.toks) && !matched[k+1] {
+			n := c.toks[k+1]
+			if dismissWordsEn[n.raw] || n.cyr && hasAnyPrefix(n.raw, dismissPrefixRu) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // embedded says whether the negation at i, between the words a pattern
@@ -465,11 +578,11 @@ func boolInt(b bool) int {
 // stem or word; a pattern word of 4+ letters (3+ in Cyrillic) that begins
 // the answer word or its stem ("подтвержд" matches "подтверждает"); one
 // typo on words of 5+ letters. Negation words and numbers match exactly.
-func patternWordMatch(ans, pat token) bool {
+func patternWordMatch(ans, pat token, typo bool) bool {
 	if ans.raw == pat.raw {
 		return true
 	}
-	if ans.alias != nil && !pat.cyr && patternWordMatch(*ans.alias, pat) {
+	if ans.alias != nil && !pat.cyr && patternWordMatch(*ans.alias, pat, typo) {
 		return true
 	}
 	// a negation or a number is only itself: "неё" stems to "не", and
@@ -487,7 +600,7 @@ func patternWordMatch(ans, pat token) bool {
 	if len(pat.rawR) >= minPrefix && (strings.HasPrefix(ans.raw, pat.raw) || len(pat.stemR) >= minPrefix && strings.HasPrefix(ans.stem, pat.stem)) {
 		return true
 	}
-	return tokenMatch(ans, pat)
+	return typo && tokenMatch(ans, pat)
 }
 
 func isNumber(w string) bool {
@@ -501,25 +614,25 @@ func isNumber(w string) bool {
 
 // phraseMatches returns the start positions where ph matches in toks (its
 // words in order, at most maxGap extra words between them) and the end.
-func phraseMatches(toks []token, ph phrase) [][2]int {
+func phraseMatches(toks []token, ph phrase, typo bool) [][2]int {
 	var out [][2]int
 	for i := range toks {
-		if end, ok := phraseFrom(toks, ph.words, i); ok {
+		if end, ok := phraseFrom(toks, ph.words, i, typo); ok {
 			out = append(out, [2]int{i, end})
 		}
 	}
 	return out
 }
 
-func phraseFrom(toks, ws []token, i int) (int, bool) {
-	if i >= len(toks) || !patternWordMatch(toks[i], ws[0]) {
+func phraseFrom(toks, ws []token, i int, typo bool) (int, bool) {
+	if i >= len(toks) || !patternWordMatch(toks[i], ws[0], typo) {
 		return 0, false
 	}
 	if len(ws) == 1 {
 		return i, true
 	}
 	for next := i + 1; next <= i+1+maxGap; next++ {
-		if end, ok := phraseFrom(toks, ws[1:], next); ok {
+		if end, ok := phraseFrom(toks, ws[1:], next, typo); ok {
 			return end, true
 		}
 	}
@@ -529,6 +642,7 @@ func phraseFrom(toks, ws []token, i int) (int, bool) {
 // patternMatch is a pattern found in a clause.
 type patternMatch struct {
 	clause       int
+	in           *clause // the clause matched, when it is no clause of the answer's (joined)
 	lo, hi       int
 	contradicted bool // the clause's polarity differs from the pattern's
 }
@@ -546,7 +660,10 @@ func matchPattern(c clause, p pattern, prefer bool) (patternMatch, bool) {
 	hits := make([][]groupHit, len(p.groups))
 	for g, alts := range p.groups {
 		for _, a := range alts {
-			for _, m := range phraseMatches(c.toks, a) {
+			// a misconception (prefer false) is matched without typo
+			// tolerance: a typo that turns one real word into another
+			// ("picks" is not "packs") must not mark a right answer ✗
+			for _, m := range phraseMatches(c.toks, a, prefer) {
 				hits[g] = append(hits[g], groupHit{m[0], m[1]})
 			}
 		}
@@ -699,13 +816,30 @@ func negatorAcrossComma(c clause, acc []groupHit) bool {
 		}
 		a, b := min(near, h.lo), max(near, h.lo)
 		for k := a + 1; k <= b; k++ {
-			if c.soft[k] {
+			if c.soft[k] || k < b && scopeStops[c.toks[k].raw] {
 				return true
+			}
+		}
+		// "guarantees that no PDB is violated": a negation after
+		// "that"/«что» belongs to the clause that word opens, not to a
+		// verb before it
+		for j, o := range acc {
+			if j == i || o.hi >= h.lo {
+				continue
+			}
+			for k := o.hi + 1; k < h.lo; k++ {
+				if complementizers[c.toks[k].raw] {
+					return true
+				}
 			}
 		}
 	}
 	return false
 }
+
+// complementizers open a clause that is the object of the verb before
+// them ("ensures that…", «гарантирует, что…»)
+var complementizers = map[string]bool{"that": true, "что": true, "чтобы": true}
 
 func abs(n int) int {
 	if n < 0 {
@@ -807,7 +941,10 @@ func gradeConcept(answer string, cls []clause, c Concept, cc compiledConcept, la
 	// the quote is the clause; of a long clause, the words the pattern
 	// matched with two words either side: what the grader recognised
 	quote := func(m patternMatch) string {
-		cl := cls[m.clause]
+		cl := m.in
+		if cl == nil {
+			cl = &cls[m.clause]
+		}
 		if len(cl.toks) <= maxQuoteWords {
 			return strings.TrimSpace(answer[cl.start:cl.end])
 		}
@@ -853,6 +990,9 @@ func gradeConcept(answer string, cls []clause, c Concept, cc compiledConcept, la
 			}
 		}
 	}
+	if stated == nil {
+		stated = statedAcrossPronoun(cls, cc.says)
+	}
 	// A concept both stated and contradicted (the answer describes the
 	// failure, then the fix) counts as stated.
 	switch {
@@ -862,4 +1002,67 @@ func gradeConcept(answer string, cls []clause, c Concept, cc compiledConcept, la
 		ch.State, ch.Quote = Contradicted, quote(*contra)
 	}
 	return ch
+}
+
+// Pronoun subjects (issue 22 §2, dev-blind3): "the ReplicaSet has one pod
+// too few, and it creates a new one", «у RS на один под меньше, и он
+// сразу создаёт новый»: the clause after the comma names its subject by
+// a pronoun, so the concept's words stand in two clauses. A clause of
+// the same sentence that opens with a subject pronoun (after and/then/so,
+// и/а/затем/потом/тогда) is tried joined to the clause before it, for a
+// concept only, when neither holds a negation (a pronoun joins two plain
+// statements only); the match must use words of both.
+var (
+	subjectPronouns = map[string]bool{"it": true, "they": true, "он": true, "она": true, "оно": true, "они": true}
+	pronounOpeners  = map[string]bool{"and": true, "then": true, "so": true, "и": true, "а": true, "затем": true,
+		"потом": true, "тогда": true}
+)
+
+func opensWithPronoun(c clause) bool {
+	for i, t := range c.toks {
+		if i > 1 {
+			break
+		}
+		if subjectPronouns[t.raw] {
+			return true
+		}
+		if !pronounOpeners[t.raw] {
+			return false
+		}
+	}
+	return false
+}
+
+// statedAcrossPronoun looks for a says pattern in two clauses of one
+// sentence joined where the second opens with a subject pronoun.
+func statedAcrossPronoun(cls []clause, says []pattern) *patternMatch {
+	for ci := 1; ci < len(cls); ci++ {
+		prev, cur := cls[ci-1], cls[ci]
+		if prev.sent != cur.sent || prev.list || cur.list || prev.leadNeg || cur.leadNeg || !opensWithPronoun(cur) ||
+			hasNegation(prev) || hasNegation(cur) {
+			continue
+		}
+		j := clause{start: prev.start, end: cur.end, sent: cur.sent}
+		j.toks = append(append([]token{}, prev.toks...), cur.toks...)
+		j.spans = append(append([][2]int{}, prev.spans...), cur.spans...)
+		j.soft = append(append([]bool{}, prev.soft...), true)
+		j.soft = append(j.soft, cur.soft[1:]...)
+		for _, p := range says {
+			m, ok := matchPattern(j, p, true)
+			if ok && !m.contradicted && m.lo < len(prev.toks) && m.hi >= len(prev.toks) {
+				m.clause, m.in = ci, &j
+				return &m
+			}
+		}
+	}
+	return nil
+}
+
+func hasNegation(c clause) bool {
+	for _, t := range c.toks {
+		if t.neg {
+			return true
+		}
+	}
+	return false
 }
