@@ -470,3 +470,15 @@ func TestClassPronounSubject(t *testing.T) {
 		{"The ReplicaSet counts one pod too few, and it does not create a replacement.", "en", Missing},
 	})
 }
+
+// A heading before a colon whose next word is a contrast word ("Let me
+// think: but …", «Сразу подумаю: а …») closes the heading's clause alone;
+// grading it must not fail (a blind answer once panicked here).
+func TestClassHeadingClosedByContrast(t *testing.T) {
+	q := concept([]string{"snapshot + newer|fresher"}, []string{"снапшот + свеже|новее"}, nil, nil)
+	runClass(t, q, []classCase{
+		{"First thought: but the survivor's data is newer than the snapshot.", "en", Stated},
+		{"Сразу подумаю: а у уцелевшего данные свежее вчерашнего снапшота.", "ru", Stated},
+		{"Сразу подумаю: а", "ru", Missing},
+	})
+}

@@ -189,9 +189,12 @@ func clauses(s string) []clause {
 	flush := func() {
 		if len(cur.toks) > 0 {
 			from := cur.start
-			if body >= 0 {
+			if body >= 0 && body <= cur.end {
 				from = body
 			}
+			// else the heading's clause ends before its body starts
+			// ("Сразу подумаю: а …": the contrast word after the colon
+			// closes the heading alone)
 			cur.list = isKeywordList(s[from:cur.end])
 			cur.sent = sent
 			out = append(out, cur)
