@@ -268,6 +268,9 @@ func taskCheck(o *TaskOptions, t *task.Task, store func() (*quiz.Store, error), 
 	if err != nil {
 		return err
 	}
+	if err := refuseUnmodelled(objs); err != nil {
+		return err
+	}
 	if len(objs) == 0 {
 		return exitcode.Inputf("%s: no objects to apply", strings.Join(o.Files, ", "))
 	}

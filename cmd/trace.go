@@ -160,6 +160,9 @@ func traceApplyRun(o *TraceApplyOptions) error {
 	if o.Live.On {
 		return traceApplyLive(o, objs)
 	}
+	if err := refuseUnmodelled(objs); err != nil {
+		return err
+	}
 	cfg := sim.Config{Seed: g.Seed, Workers: o.Nodes, StepLimit: o.Limit, ClusterCIDR: o.ClusterCIDR, NodeCIDRMaskSize: o.NodeCIDRMaskSize,
 		EndpointUpdatesBatchPeriod: o.BatchPeriod, StatefulSets: sim.NeedsStatefulSets(objs), Volumes: sim.NeedsVolumes(objs)}
 	if o.BatchPeriod < 0 {

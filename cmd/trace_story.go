@@ -60,6 +60,9 @@ func (o *StoryOptions) scene(cfg sim.Config) (*story.Scene, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	if err := refuseUnmodelled(objs); err != nil {
+		return nil, "", err
+	}
 	source := strings.Join(o.Files, " ")
 	if len(o.Files) == 0 {
 		source = builtinExample
