@@ -82,27 +82,19 @@ func (s *Server) countEvent(c *Client, w *eventWrite, done eventDone) bool {
 	return true
 }
 
-// namespaceKeyPrefix starts a Namespace's key (Key).
-var namespaceKeyPrefix = Key(Resource{Kind: "Namespace", Plural: "namespaces"}, "", "")
-
 // acceptsEvent reports whether admission and validation would let the
-// create of w through unchanged (see above). The name's "." and hex digits
-// are valid in a path segment, so only the object's name is checked.
+// create of w through unchanged (see above), asking what the pipeline
+// asks: NamespaceLifecycle's namespaceExists and the webhooks' anyWebhook.
+// The name's "." and hex digits are valid in a path segment, so only the
+// object's name is checked.
 func (s *Server) acceptsEvent(w *eventWrite) bool {
-	buf := make([]byte, 0, 96)
-	buf = append(append(buf, namespaceKeyPrefix...), w.ns...)
-	if s.data[string(buf)] == nil { // no allocation for the lookup
-		return false
-	}
-	if strings.ContainsAny(w.obj, "/%") {
+	if !s.namespaceExists(w.ns) || strings.ContainsAny(w.obj, "/%") {
 		return false
 	}
 	if len(s.Webhooks) > 0 {
-		r := request{verb: "create", res: w.res.Resource, ns: w.ns, name: w.name()}
-		for _, wh := range s.Webhooks {
-			if wh.matches(&r) {
-				return false
-			}
+		k := &call{s: s, r: &request{verb: "create", res: w.res.Resource, ns: w.ns, name: w.name()}}
+		if k.anyWebhook(true) || k.anyWebhook(false) {
+			return false
 		}
 	}
 	return true
