@@ -159,44 +159,49 @@ func Meta(obj runtime.Object) metav1.Object {
 	return m
 }
 
-// commonResources are the Resources of the types written on every pod's
-// way, each found once (the scheme's lookup by Go type takes its lock and a
-// map, Plural and the scope two more maps) instead of on every request.
-var commonResources = [...]func() Resource{
-	sync.OnceValue(func() Resource { return resourceOf(&corev1.Pod{}) }),
-	sync.OnceValue(func() Resource { return resourceOf(&corev1.Event{}) }),
-	sync.OnceValue(func() Resource { return resourceOf(&eventsv1.Event{}) }),
-	sync.OnceValue(func() Resource { return resourceOf(&appsv1.ReplicaSet{}) }),
-	sync.OnceValue(func() Resource { return resourceOf(&discoveryv1.EndpointSlice{}) }),
-	sync.OnceValue(func() Resource { return resourceOf(&coordinationv1.Lease{}) }),
-	sync.OnceValue(func() Resource { return resourceOf(&corev1.Node{}) }),
+// The Resources of the types written on every pod's way, each found once
+// (the scheme's lookup by Go type takes its lock and a map, Plural and the
+// scope two more maps) instead of on every request.
+var (
+	resOfPod           = onceResource(&corev1.Pod{})
+	resOfCoreEvent     = onceResource(&corev1.Event{})
+	resOfEvent         = onceResource(&eventsv1.Event{})
+	resOfReplicaSet    = onceResource(&appsv1.ReplicaSet{})
+	resOfEndpointSlice = onceResource(&discoveryv1.EndpointSlice{})
+	resOfLease         = onceResource(&coordinationv1.Lease{})
+	resOfNode          = onceResource(&corev1.Node{})
+)
+
+// onceResource is resourceOf(obj), found on first use.
+func onceResource(obj runtime.Object) func() Resource {
+	return sync.OnceValue(func() Resource { return resourceOf(obj) })
 }
 
 // commonResource is ResourceOf for an object of one of those types whose
 // TypeMeta is empty, as typed objects built in Go are (a set TypeMeta is
 // what KindOf reads); false for any other.
 func commonResource(obj runtime.Object) (Resource, bool) {
-	var i int
+	var of func() Resource
 	switch obj.(type) {
 	case *corev1.Pod:
-		i = 0
+		of = resOfPod
 	case *corev1.Event:
-		i = 1
+		of = resOfCoreEvent
 	case *eventsv1.Event:
-		i = 2
+		of = resOfEvent
 	case *appsv1.ReplicaSet:
-		i = 3
+		of = resOfReplicaSet
 	case *discoveryv1.EndpointSlice:
-		i = 4
+		of = resOfEndpointSlice
 	case *coordinationv1.Lease:
-		i = 5
+		of = resOfLease
 	case *corev1.Node:
-		i = 6
+		of = resOfNode
 	default:
 		return Resource{}, false
 	}
 	if tm := obj.GetObjectKind(); tm == nil || tm.GroupVersionKind().Kind != "" {
 		return Resource{}, false
 	}
-	return commonResources[i](), true
+	return of(), true
 }
