@@ -99,13 +99,10 @@ func NewNodeLifecycle(f *informer.Factory, c *apiserver.Client, eng *engine.Engi
 	n := &NodeLifecycle{c: c, eng: eng, rec: rec, renewed: map[string]time.Duration{}, informers: own,
 		leases: informer.For[*coordinationv1.Lease](f, "leases"), nodes: informer.For[*corev1.Node](f, "nodes"),
 		pods: informer.For[*corev1.Pod](f, "pods").EnsureIndexer(nodeIndex, func(p *corev1.Pod, prev []string) []string {
-			switch {
-			case p.Spec.NodeName == "":
+			if p.Spec.NodeName == "" {
 				return nil
-			case len(prev) == 1 && prev[0] == p.Spec.NodeName:
-				return prev
 			}
-			return []string{p.Spec.NodeName}
+			return informer.One(prev, p.Spec.NodeName)
 		}),
 		unknown: map[string]bool{}, Marked: map[string]time.Duration{}, passAt: -1, planned: map[string]time.Duration{}}
 	// The monitor measures silence from when the controller saw a renewal

@@ -363,13 +363,19 @@ const ControllerIndex = "controller"
 // ByController is the ReuseIndexFunc of ControllerIndex.
 func ByController[T runtime.Object](obj T, prev []string) []string {
 	ref := metav1.GetControllerOfNoCopy(meta(obj))
-	switch {
-	case ref == nil:
+	if ref == nil {
 		return nil
-	case len(prev) == 1 && prev[0] == string(ref.UID):
+	}
+	return One(prev, string(ref.UID))
+}
+
+// One is a ReuseIndexFunc's answer for an object filed under the single
+// value v: prev when it is already exactly that, else a new slice.
+func One(prev []string, v string) []string {
+	if len(prev) == 1 && prev[0] == v {
 		return prev
 	}
-	return []string{string(ref.UID)}
+	return []string{v}
 }
 
 // HandlerFuncs adapts add, update and delete functions to a handler
