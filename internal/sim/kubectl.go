@@ -81,7 +81,7 @@ func (c *Cluster) applyOne(p *engine.Proc, o manifest.Object) {
 		if ann == nil {
 			ann = map[string]string{}
 		}
-		ann["kubectl.kubernetes.io/last-applied-configuration"] = string(data) + "\n"
+		ann[LastAppliedAnnotation] = string(data) + "\n"
 		m.SetAnnotations(ann)
 	}
 	where := fmt.Sprintf("%s:%d", o.Pos.File, o.Pos.Line)
