@@ -161,25 +161,23 @@ func (c *Cluster) CheckScale(objs []manifest.Object, rollout bool) error {
 }
 
 // podRequests is what one pod of spec asks the scheduler for, per resource
-// with a non-zero request: the larger of its containers' sum and its
-// largest init container (pkg/api/v1/resource PodRequests, v1.37; pod
-// overhead left out).
+// with a non-zero request, in the milli-units fitCount divides: the
+// scheduler's own PodRequests (sidecars counted as running beside the later
+// init containers and the regular ones, and pod overhead, as
+// k8s.io/component-helpers/resource PodRequests in v1.37).
 func podRequests(spec *corev1.PodSpec) map[corev1.ResourceName]int64 {
+	r := scheduler.PodRequests(&corev1.Pod{Spec: *spec}, false)
 	out := map[corev1.ResourceName]int64{}
-	for _, c := range spec.Containers {
-		for r, q := range c.Resources.Requests {
-			out[r] += q.MilliValue()
+	put := func(name corev1.ResourceName, milli int64) {
+		if milli > 0 {
+			out[name] = milli
 		}
 	}
-	for _, c := range spec.InitContainers {
-		for r, q := range c.Resources.Requests {
-			out[r] = max(out[r], q.MilliValue())
-		}
-	}
-	for r, v := range out {
-		if v <= 0 || r == corev1.ResourcePods {
-			delete(out, r)
-		}
+	put(corev1.ResourceCPU, r.MilliCPU)
+	put(corev1.ResourceMemory, r.Memory*1000)
+	put(corev1.ResourceEphemeralStorage, r.EphemeralStorage*1000)
+	for name, v := range r.Scalar {
+		put(name, v*1000)
 	}
 	return out
 }

@@ -2,11 +2,13 @@ package sim
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 	"testing"
 
 	"github.com/k8sexplain/k8sexplain/internal/manifest"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 )
 
 func TestCheckScale(t *testing.T) {
@@ -132,5 +134,29 @@ spec:
 	}
 	if err := c.CheckScale(big(13+MaxPending, "1"), false); err == nil || !strings.Contains(err.Error(), "fit at most 12 of them") {
 		t.Fatalf("past the allowance: %v", err)
+	}
+}
+
+// The scale check counts a pod's requests as the scheduler does: a native
+// sidecar runs beside the later init containers and the regular ones, and
+// overhead adds (the copy it had before took the largest init container,
+// sidecar or not, and no overhead: 500m for this pod, not 1200m).
+func TestPodRequestsCountSidecarsAndOverhead(t *testing.T) {
+	always := corev1.ContainerRestartPolicyAlways
+	cpu := func(v string) corev1.ResourceRequirements {
+		return corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(v), corev1.ResourceMemory: resource.MustParse("16Mi")}}
+	}
+	spec := &corev1.PodSpec{
+		InitContainers: []corev1.Container{
+			{Name: "proxy", RestartPolicy: &always, Resources: cpu("500m")},
+			{Name: "migrate", Resources: cpu("200m")},
+		},
+		Containers: []corev1.Container{{Name: "app", Resources: cpu("500m")}},
+		Overhead:   corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("200m")},
+	}
+	got := podRequests(spec)
+	want := map[corev1.ResourceName]int64{corev1.ResourceCPU: 1200, corev1.ResourceMemory: 32 << 20 * 1000}
+	if !maps.Equal(got, want) {
+		t.Fatalf("podRequests = %v, want %v", got, want)
 	}
 }
