@@ -135,7 +135,6 @@ func (s *Server) commitEvent(c *Client, w *eventWrite, key uint64, done eventDon
 		code := http.StatusOK
 		kind := trace.KindAPIServerUpdated
 		if w.verb == "create" {
-			s.uidSeq++
 			a = eventAnswer{nano: w.nano, uid: eventUID{d: s.drawUID()}, created: TimeAt(s.eng.Now()).Unix()}
 			code, kind = http.StatusCreated, trace.KindAPIServerResponse
 		}

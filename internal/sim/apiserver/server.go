@@ -166,8 +166,7 @@ type Server struct {
 	EventsCreated, EventsPatched, EventsDropped int
 	lastEventNano                               int64 // the last Event name's timestamp (eventName)
 	serviceIPs                                  *ipAllocator
-	nodePorts                                   map[int32]bool // node ports the Service registry handed out
-	uidSeq                                      uint64
+	nodePorts                                   map[int32]bool  // node ports the Service registry handed out
 	limitNoted                                  map[string]bool // LimitRanger defaults already shown, by namespace/generateName
 
 	// EventsBuilt counts the Event requests built into real objects and
@@ -308,7 +307,6 @@ func (s *Server) stamp(m metav1.Object) {
 	s.rev++
 	m.SetResourceVersion(strconv.FormatInt(s.rev, 10))
 	if m.GetUID() == "" {
-		s.uidSeq++
 		m.SetUID(types.UID(s.drawUID().String()))
 	}
 	if ts := m.GetCreationTimestamp(); ts.IsZero() {
