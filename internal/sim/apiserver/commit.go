@@ -104,74 +104,123 @@ func qualifiedPlural(r Resource) string {
 // reaches etcd (build may refuse: a conflict, a vanished object), writes it
 // at a new revision, fans the change out, and answers the client.
 func (s *Server) commit(c *Client, r *request, key string, build func(cur *stored) (runtime.Object, *Status), done Done, step func(trace.Phase, trace.Kind, ...any)) {
-	s.eng.After(StoreLatency, func() {
-		prev := s.data[key]
-		obj, fail := build(prev)
-		if fail != nil {
-			s.eng.After(RequestLatency, func() {
-				if fail.Reason != "Conflict" || r.subresource == "binding" {
-					step(c.Phase, "apiserver.reject", "status", fail.StatusLine(), "message", fail.Message)
-				}
-				if done != nil {
-					done(nil, fail)
-				}
-			})
-			return
+	s.eng.AfterRun(StoreLatency, &commitOp{s: s, c: c, r: r, key: key, build: build, done: done, step: step})
+}
+
+// commitOp is one write on its way: queued once for when it reaches etcd
+// and again for when its answer reaches the client, the engine event both
+// times (a Runner), so neither needs a closure.
+type commitOp struct {
+	s     *Server
+	c     *Client
+	r     *request
+	key   string
+	build func(cur *stored) (runtime.Object, *Status)
+	done  Done
+	step  func(trace.Phase, trace.Kind, ...any)
+	// Set by the write for its answer: the refusal, or the object (or
+	// Scale) and the resourceVersion written.
+	written bool
+	fail    *Status
+	answer  runtime.Object
+	rv      string
+}
+
+// Run writes, the first time; the second, answers.
+func (op *commitOp) Run() {
+	if op.written {
+		op.reply()
+		return
+	}
+	op.written = true
+	op.write()
+}
+
+// write is the write reaching etcd.
+func (op *commitOp) write() {
+	s, c, r, key := op.s, op.c, op.r, op.key
+	prev := s.data[key]
+	obj, fail := op.build(prev)
+	if fail != nil {
+		op.fail = fail
+		s.eng.AfterRun(RequestLatency, op)
+		return
+	}
+	if s.fields != nil {
+		obj = s.track(c, r, prev, obj)
+	}
+	m := Meta(obj)
+	s.stamp(m)
+	if s.first == 0 {
+		s.first = s.rev
+	}
+	s.put(key, &stored{obj: obj, res: s.resource(r.res)})
+	if !s.rec.Full() {
+		op.step(op.storePhase(), "etcd.put", "key", key, "rev", s.rev)
+	}
+	ev := Event{Type: Added, Obj: obj, Rev: s.rev, Key: keyTail(key, m)}
+	oldNode := ""
+	if prev != nil {
+		ev.Type = Modified
+		oldNode = nodeOf(prev.obj)
+	}
+	if r.res.Kind != "Event" {
+		s.fanOut(ev, r.res, oldNode)
+	} else if s.OnEvent != nil {
+		s.OnEvent(ev)
+	}
+	op.rv = m.GetResourceVersion()
+	op.answer = obj
+	if r.subresource == "scale" {
+		op.answer = scaleOf(obj)
+	}
+	s.eng.AfterRun(RequestLatency, op)
+}
+
+// storePhase is where the store's steps show: their own phase for
+// kubectl's requests, the client's otherwise.
+func (op *commitOp) storePhase() trace.Phase {
+	if !op.c.Loud {
+		return op.c.Phase
+	}
+	return trace.PhaseStore
+}
+
+// reply is the answer reaching the client.
+func (op *commitOp) reply() {
+	s, r, done := op.s, op.r, op.done
+	if fail := op.fail; fail != nil {
+		if fail.Reason != "Conflict" || r.subresource == "binding" {
+			op.step(op.c.Phase, "apiserver.reject", "status", fail.StatusLine(), "message", fail.Message)
 		}
-		if s.fields != nil {
-			obj = s.track(c, r, prev, obj)
+		if done != nil {
+			done(nil, fail)
 		}
-		m := Meta(obj)
-		s.stamp(m)
-		if s.first == 0 {
-			s.first = s.rev
-		}
-		s.put(key, &stored{obj: obj, res: s.resource(r.res)})
-		storePhase := trace.PhaseStore
-		if !c.Loud {
-			storePhase = c.Phase
-		}
-		if !s.rec.Full() {
-			step(storePhase, "etcd.put", "key", key, "rev", s.rev)
-		}
-		ev := Event{Type: Added, Obj: obj, Rev: s.rev}
-		oldNode := ""
-		if prev != nil {
-			ev.Type = Modified
-			oldNode = nodeOf(prev.obj)
-		}
-		if r.res.Kind != "Event" {
-			s.fanOut(ev, r.res, oldNode)
-		} else if s.OnEvent != nil {
-			s.OnEvent(ev)
-		}
-		code := http.StatusOK
-		if r.verb == "create" {
-			code = http.StatusCreated
-		}
-		rv := m.GetResourceVersion()
-		answer, answerKind := obj, r.res.Kind
+		return
+	}
+	code := http.StatusOK
+	if r.verb == "create" {
+		code = http.StatusCreated
+	}
+	kind := trace.KindAPIServerResponse
+	switch {
+	case r.subresource == "binding":
+		// BindingREST.Create answers 201 with a Status, not the
+		// Pod (pkg/registry/core/pod/storage/storage.go, v1.37).
+		kind = "apiserver.bound"
+	case code != http.StatusCreated:
+		kind = trace.KindAPIServerUpdated
+	}
+	if !s.rec.Full() {
+		answerKind := r.res.Kind
 		if r.subresource == "scale" {
-			answer, answerKind = scaleOf(obj), "Scale"
+			answerKind = "Scale"
 		}
-		s.eng.After(RequestLatency, func() {
-			kind := trace.KindAPIServerResponse
-			switch {
-			case r.subresource == "binding":
-				// BindingREST.Create answers 201 with a Status, not the
-				// Pod (pkg/registry/core/pod/storage/storage.go, v1.37).
-				kind = "apiserver.bound"
-			case code != http.StatusCreated:
-				kind = trace.KindAPIServerUpdated
-			}
-			if !s.rec.Full() {
-				step(storePhase, kind, "status", fmt.Sprintf("%d %s", code, http.StatusText(code)), "rv", rv, "kind", answerKind)
-			}
-			if done != nil {
-				done(answer, nil)
-			}
-		})
-	})
+		op.step(op.storePhase(), kind, "status", fmt.Sprintf("%d %s", code, http.StatusText(code)), "rv", op.rv, "kind", answerKind)
+	}
+	if done != nil {
+		done(op.answer, nil)
+	}
 }
 
 func (s *Server) commitDelete(c *Client, r *request, done Done, step func(trace.Phase, trace.Kind, ...any)) {
@@ -224,7 +273,7 @@ func (s *Server) commitDelete(c *Client, r *request, done Done, step func(trace.
 		if svc, ok := prev.obj.(*corev1.Service); ok {
 			s.releaseService(svc)
 		}
-		s.fanOut(Event{Type: Deleted, Obj: prev.obj, Rev: s.rev}, r.res, "")
+		s.fanOut(Event{Type: Deleted, Obj: prev.obj, Rev: s.rev, Key: keyTail(key, Meta(prev.obj))}, r.res, "")
 		s.eng.After(RequestLatency, func() {
 			if done != nil {
 				done(prev.obj, nil)

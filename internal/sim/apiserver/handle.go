@@ -90,8 +90,12 @@ func (k *call) fail(st *Status) {
 // receive sends r to the server: it arrives one request latency later and
 // runs the pipeline (call.handle).
 func (s *Server) receive(c *Client, r request, done Done) {
-	s.eng.After(RequestLatency, newCall(s, c, r, done).handle)
+	s.eng.AfterRun(RequestLatency, newCall(s, c, r, done))
 }
+
+// Run is the request's arrival: the engine event receive queued runs the
+// call itself, with no closure made for it.
+func (k *call) Run() { k.handle() }
 
 // newCall is the request r of c on its way: one allocation holds the
 // request and its pipeline state.

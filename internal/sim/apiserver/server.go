@@ -70,6 +70,25 @@ func MetaKey(obj runtime.Object) string {
 	return m.GetName()
 }
 
+// keyTail is MetaKey(obj) for the object m stored under the registry key
+// key, which ends in it ("/registry/pods/ns/name", "/registry/minions/name"):
+// cut from the key, not built again for every change.
+func keyTail(key string, m metav1.Object) string {
+	ns, name := m.GetNamespace(), m.GetName()
+	n := len(name)
+	if ns != "" {
+		n += len(ns) + 1
+	}
+	if n >= len(key) || key[len(key)-n-1] != '/' {
+		return MetaKey(m.(runtime.Object))
+	}
+	t := key[len(key)-n:]
+	if ns == "" && t == name || ns != "" && t[len(ns)] == '/' && t[:len(ns)] == ns && t[len(ns)+1:] == name {
+		return t
+	}
+	return MetaKey(m.(runtime.Object))
+}
+
 // Identity is who a client authenticates as.
 type Identity struct {
 	User   string
@@ -200,6 +219,8 @@ type Server struct {
 	Webhooks []Webhook
 	// fields is field management, nil unless EnableFieldManagement.
 	fields *fieldManagement
+	// batches are delivered batches kept for reuse (deliverAll).
+	batches []*batch
 }
 
 // New returns an empty API server on the engine.
@@ -331,65 +352,15 @@ func (s *Server) watch(actor, plural, node string, h func(Event)) *watch {
 		s.watches[plural] = append(s.watches[plural], w)
 	}
 	idx := s.byPlural[plural]
-	var ds []delivery
+	b := s.newBatch(Event{}, nil)
 	for _, k := range slices.Sorted(maps.Keys(idx)) {
 		st := idx[k]
 		if node == "" || nodeOf(st.obj) == node {
-			ds = append(ds, delivery{w, Event{Type: Added, Obj: st.obj, Rev: s.rev, Key: MetaKey(st.obj)}})
+			b.ds = append(b.ds, delivery{w, Event{Type: Added, Obj: st.obj, Rev: s.rev, Key: keyTail(k, Meta(st.obj))}})
 		}
 	}
-	s.deliverAll(Event{}, nil, ds)
+	s.deliverAll(b)
 	return w
-}
-
-// delivery is one watch event on its way to one watcher.
-type delivery struct {
-	w  *watch
-	ev Event
-}
-
-// deliverAll hands a change to its watchers one watch latency later, in
-// order, from one engine event: the watchers' handlers run back to back
-// exactly as one event each would (they are queued at the same instant
-// with consecutive sequence numbers, so nothing can run between them),
-// without a closure and a queue entry per watcher.
-//
-// ev goes to every watch in ws, then each delivery in ds carries its own
-// event (node-scoped watches, the initial list). ws may be the server's own
-// list of watches: it is read, never changed, and a watch added later is
-// beyond its length.
-func (s *Server) deliverAll(ev Event, ws []*watch, ds []delivery) {
-	if len(ws)+len(ds) == 0 {
-		return
-	}
-	for _, w := range ws {
-		w.events++
-	}
-	for _, d := range ds {
-		d.w.events++
-	}
-	s.WatchEvents += len(ws) + len(ds)
-	s.eng.After(WatchLatency, func() {
-		for _, w := range ws {
-			s.deliver(w, ev)
-		}
-		for _, d := range ds {
-			s.deliver(d.w, d.ev)
-		}
-	})
-}
-
-func (s *Server) deliver(w *watch, ev Event) {
-	if !s.rec.Full() {
-		if w.shared != "" {
-			s.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: w.actor, Kind: "watch.shared", Verbose: true,
-				Object: objectRef(ev.Obj), Fields: trace.F("type", ev.Type, "rev", ev.Rev, "handlers", w.shared)})
-		} else {
-			s.rec.Add(trace.Step{Phase: trace.PhaseController, Actor: w.actor, Kind: "watch.event", Verbose: true,
-				Object: objectRef(ev.Obj), Fields: trace.F("type", ev.Type, "rev", ev.Rev)})
-		}
-	}
-	w.handler(ev)
 }
 
 // fanOut notifies every matching watch of a committed change.
@@ -406,7 +377,7 @@ func (s *Server) fanOut(ev Event, res Resource, oldNode string) {
 	if ev.Key == "" {
 		ev.Key = MetaKey(ev.Obj)
 	}
-	var ds []delivery
+	b := s.newBatch(ev, ws)
 	if byNode := s.nodeWatches[res.Plural]; byNode != nil {
 		n := nodeOf(ev.Obj)
 		nev := ev
@@ -414,15 +385,15 @@ func (s *Server) fanOut(ev Event, res Resource, oldNode string) {
 			nev.Type = Added // a field-selector watch sees an object that starts matching as ADDED
 		}
 		for _, w := range byNode[n] {
-			ds = append(ds, delivery{w, nev})
+			b.ds = append(b.ds, delivery{w, nev})
 		}
 		if oldNode != "" && oldNode != n {
 			for _, w := range byNode[oldNode] {
-				ds = append(ds, delivery{w, Event{Type: Deleted, Obj: ev.Obj, Rev: ev.Rev, Key: ev.Key}})
+				b.ds = append(b.ds, delivery{w, Event{Type: Deleted, Obj: ev.Obj, Rev: ev.Rev, Key: ev.Key}})
 			}
 		}
 	}
-	s.deliverAll(ev, ws, ds)
+	s.deliverAll(b)
 	if sz, ok := ev.Obj.(interface{ Size() int }); ok {
 		n := int64(sz.Size())
 		s.BytesEncoded += n

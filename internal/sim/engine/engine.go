@@ -46,20 +46,38 @@ func (e *Engine) Now() time.Duration { return e.now }
 func (e *Engine) Rand() *rand.Rand { return e.rng }
 
 // After runs fn at Now()+d as foreground work.
-func (e *Engine) After(d time.Duration, fn func()) { e.push(d, fn, false) }
+func (e *Engine) After(d time.Duration, fn func()) { e.push(d, funcRunner(fn), false) }
 
 // Background runs fn at Now()+d without keeping the run alive.
-func (e *Engine) Background(d time.Duration, fn func()) { e.push(d, fn, true) }
+func (e *Engine) Background(d time.Duration, fn func()) { e.push(d, funcRunner(fn), true) }
 
-func (e *Engine) push(d time.Duration, fn func(), bg bool) {
+// A Runner is an event's work held as a value: a record the caller already
+// has (a request on its way, a batch of watch deliveries) runs as the
+// event with no closure made for it.
+type Runner interface{ Run() }
+
+// AfterRun runs r.Run at Now()+d as foreground work: After without the
+// closure, in the same order (one sequence number per event either way).
+func (e *Engine) AfterRun(d time.Duration, r Runner) { e.push(d, r, false) }
+
+// funcRunner is a func as a Runner: a func value is one pointer, so it sits in
+// the interface without an allocation.
+type funcRunner func()
+
+func (f funcRunner) Run() { f() }
+
+func (e *Engine) push(d time.Duration, r Runner, bg bool) {
 	if d < 0 {
 		d = 0
 	}
 	e.seq++
-	if !bg {
+	k := e.seq << 1 // the low bit marks background work (see event)
+	if bg {
+		k |= 1
+	} else {
 		e.foreground++
 	}
-	e.q.push(event{at: e.now + d, seq: e.seq, fn: fn, bg: bg})
+	e.q.push(event{at: e.now + d, key: k, r: r})
 }
 
 // Run processes events in time order until no foreground work remains or
@@ -73,11 +91,11 @@ func (e *Engine) Run(deadline time.Duration) int {
 			break
 		}
 		ev := e.q.pop()
-		if !ev.bg {
+		if !ev.bg() {
 			e.foreground--
 		}
 		e.now = ev.at
-		ev.fn()
+		ev.r.Run()
 		n++
 		e.processed++
 		if e.Tick != nil && e.processed%TickEvery == 0 {
@@ -93,11 +111,11 @@ func (e *Engine) Run(deadline time.Duration) int {
 func (e *Engine) RunUntil(until time.Duration) {
 	for len(e.q) > 0 && e.q[0].at <= until {
 		ev := e.q.pop()
-		if !ev.bg {
+		if !ev.bg() {
 			e.foreground--
 		}
 		e.now = ev.at
-		ev.fn()
+		ev.r.Run()
 		e.processed++
 	}
 	if until > e.now {
@@ -115,12 +133,16 @@ func (e *Engine) Processed() int { return e.processed }
 // Pending reports how many foreground events are still queued.
 func (e *Engine) Pending() int { return e.foreground }
 
+// event is one queued piece of work, 32 bytes: key is the sequence number
+// shifted left by one with the background flag in the low bit, so
+// comparing keys compares sequence numbers (each is unique).
 type event struct {
 	at  time.Duration
-	seq uint64
-	fn  func()
-	bg  bool
+	key uint64
+	r   Runner
 }
+
+func (ev *event) bg() bool { return ev.key&1 != 0 }
 
 // queue is a binary min-heap of events by (at, seq), held by value: no
 // allocation per event beyond the slice's growth, and no interface boxing
@@ -131,7 +153,7 @@ func (q queue) less(i, j int) bool {
 	if q[i].at != q[j].at {
 		return q[i].at < q[j].at
 	}
-	return q[i].seq < q[j].seq
+	return q[i].key < q[j].key
 }
 
 func (q *queue) push(ev event) {
@@ -153,7 +175,7 @@ func (q *queue) pop() event {
 	ev := h[0]
 	n := len(h) - 1
 	h[0] = h[n]
-	h[n] = event{} // drop the closure for the GC
+	h[n] = event{} // drop the work for the GC
 	h = h[:n]
 	*q = h
 	i := 0
