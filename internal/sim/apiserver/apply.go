@@ -122,7 +122,7 @@ func FieldManagerOf(c *Client) string {
 // (managedFields operation Update), when field management is on and obj
 // is a Deployment.
 func (s *Server) track(c *Client, r *request, prev *stored, obj runtime.Object) runtime.Object {
-	if s.fields == nil || r.applyBody != nil {
+	if s.fields == nil || r.applied() != nil {
 		return obj
 	}
 	if _, ok := obj.(*appsv1.Deployment); !ok {
@@ -136,7 +136,7 @@ func (s *Server) track(c *Client, r *request, prev *stored, obj runtime.Object) 
 	if prev != nil {
 		live = prev.obj
 	}
-	manager := r.fieldManager
+	manager := r.manager()
 	if manager == "" {
 		manager = FieldManagerOf(c)
 	}
@@ -203,19 +203,19 @@ func (s *Server) stampManagedFields(before []metav1.ManagedFieldsEntry, obj runt
 func (k Calls) Apply(obj runtime.Object, body []byte, manager string, force bool) (runtime.Object, *Status) {
 	m := Meta(obj)
 	return k.do(request{verb: "patch", res: ResourceOf(obj), ns: m.GetNamespace(), name: m.GetName(),
-		applyBody: body, fieldManager: manager, force: force})
+		fa: &fieldArgs{manager: manager, body: body, force: force}})
 }
 
 // PatchAs is Calls.Patch with ?fieldManager=manager (kubectl's client-side
 // apply and kubectl label name theirs).
 func (k Calls) PatchAs(res Resource, ns, name, body, manager string, apply func(runtime.Object)) (runtime.Object, *Status) {
-	return k.do(request{verb: "patch", res: res, ns: ns, name: name, body: body, apply: apply, fieldManager: manager})
+	return k.do(request{verb: "patch", res: res, ns: ns, name: name, body: body, apply: apply, fa: &fieldArgs{manager: manager}})
 }
 
 // CreateAs is Calls.Create with ?fieldManager=manager.
 func (k Calls) CreateAs(obj runtime.Object, manager string) (runtime.Object, *Status) {
 	m := Meta(obj)
-	return k.do(request{verb: "create", obj: obj, res: ResourceOf(obj), ns: m.GetNamespace(), name: m.GetName(), fieldManager: manager})
+	return k.do(request{verb: "create", obj: obj, res: ResourceOf(obj), ns: m.GetNamespace(), name: m.GetName(), fa: &fieldArgs{manager: manager}})
 }
 
 // serverSideApply serves an apply PATCH: the field manager merges the
@@ -229,11 +229,11 @@ func (k *call) serverSideApply() {
 		return
 	}
 	applied := &unstructured.Unstructured{}
-	if err := applied.UnmarshalJSON(r.applyBody); err != nil {
+	if err := applied.UnmarshalJSON(r.applied()); err != nil {
 		k.fail(&Status{Code: http.StatusBadRequest, Reason: "BadRequest", Message: err.Error()})
 		return
 	}
-	k.apiStep("apiserver.apply", "type", ApplyContentType, "manager", r.fieldManager, "force", r.force, "path", r.path())
+	k.apiStep("apiserver.apply", "type", ApplyContentType, "manager", r.manager(), "force", r.fa.force, "path", r.path())
 	key := Key(r.res, r.ns, r.name)
 	if s.data[key] == nil {
 		obj, err := s.applyTo(&appsv1.Deployment{}, applied, r)
@@ -263,7 +263,7 @@ func (k *call) serverSideApply() {
 // applyTo runs the field manager's Apply of applied onto live.
 func (s *Server) applyTo(live runtime.Object, applied *unstructured.Unstructured, r *request) (runtime.Object, *Status) {
 	before := Meta(live).GetManagedFields()
-	out, err := s.fields.byPath[""].Apply(typed(live), applied, r.fieldManager, r.force)
+	out, err := s.fields.byPath[""].Apply(typed(live), applied, r.manager(), r.fa.force)
 	if err != nil {
 		return nil, AsStatus(err)
 	}

@@ -211,7 +211,7 @@ func (k *call) get() {
 // kubectl and an event recorder's count).
 func (k *call) patch() {
 	s, c, r := k.s, k.c, k.r
-	if r.applyBody != nil {
+	if r.applied() != nil {
 		k.serverSideApply()
 		return
 	}
