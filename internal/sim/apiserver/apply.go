@@ -203,19 +203,19 @@ func (s *Server) stampManagedFields(before []metav1.ManagedFieldsEntry, obj runt
 func (k Calls) Apply(obj runtime.Object, body []byte, manager string, force bool) (runtime.Object, *Status) {
 	m := Meta(obj)
 	return k.do(request{verb: "patch", res: ResourceOf(obj), ns: m.GetNamespace(), name: m.GetName(),
-		fa: &fieldArgs{manager: manager, body: body, force: force}})
+		rare: &rareArgs{manager: manager, body: body, force: force}})
 }
 
 // PatchAs is Calls.Patch with ?fieldManager=manager (kubectl's client-side
 // apply and kubectl label name theirs).
 func (k Calls) PatchAs(res Resource, ns, name, body, manager string, apply func(runtime.Object)) (runtime.Object, *Status) {
-	return k.do(request{verb: "patch", res: res, ns: ns, name: name, body: body, apply: apply, fa: &fieldArgs{manager: manager}})
+	return k.do(request{verb: "patch", res: res, ns: ns, name: name, body: body, apply: apply, rare: &rareArgs{manager: manager}})
 }
 
 // CreateAs is Calls.Create with ?fieldManager=manager.
 func (k Calls) CreateAs(obj runtime.Object, manager string) (runtime.Object, *Status) {
 	m := Meta(obj)
-	return k.do(request{verb: "create", obj: obj, res: ResourceOf(obj), ns: m.GetNamespace(), name: m.GetName(), fa: &fieldArgs{manager: manager}})
+	return k.do(request{verb: "create", obj: obj, res: ResourceOf(obj), ns: m.GetNamespace(), name: m.GetName(), rare: &rareArgs{manager: manager}})
 }
 
 // serverSideApply serves an apply PATCH: the field manager merges the
@@ -223,7 +223,7 @@ func (k Calls) CreateAs(obj runtime.Object, manager string) (runtime.Object, *St
 // creates) and answers 409 Conflict when it would take a field another
 // manager owns with a different value, unless force.
 func (k *call) serverSideApply() {
-	s, c, r := k.s, k.c, k.r
+	s, c, r := k.s, k.c, &k.req
 	if s.fields == nil || r.res.Kind != "Deployment" {
 		k.fail(&Status{Code: http.StatusUnsupportedMediaType, Reason: "UnsupportedMediaType", Message: "the simulator serves server-side apply only for Deployments, in trace apply-modes"})
 		return
@@ -233,7 +233,7 @@ func (k *call) serverSideApply() {
 		k.fail(&Status{Code: http.StatusBadRequest, Reason: "BadRequest", Message: err.Error()})
 		return
 	}
-	k.apiStep("apiserver.apply", "type", ApplyContentType, "manager", r.manager(), "force", r.fa.force, "path", r.path())
+	k.apiStep("apiserver.apply", "type", ApplyContentType, "manager", r.manager(), "force", r.rare.force, "path", r.path())
 	key := Key(r.res, r.ns, r.name)
 	if s.data[key] == nil {
 		obj, err := s.applyTo(&appsv1.Deployment{}, applied, r)
@@ -263,7 +263,7 @@ func (k *call) serverSideApply() {
 // applyTo runs the field manager's Apply of applied onto live.
 func (s *Server) applyTo(live runtime.Object, applied *unstructured.Unstructured, r *request) (runtime.Object, *Status) {
 	before := Meta(live).GetManagedFields()
-	out, err := s.fields.byPath[""].Apply(typed(live), applied, r.manager(), r.fa.force)
+	out, err := s.fields.byPath[""].Apply(typed(live), applied, r.manager(), r.rare.force)
 	if err != nil {
 		return nil, AsStatus(err)
 	}

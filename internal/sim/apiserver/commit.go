@@ -238,8 +238,8 @@ func (s *Server) commitDelete(c *Client, r *request, done Done, step func(trace.
 		if pod.Spec.TerminationGracePeriodSeconds != nil {
 			grace = *pod.Spec.TerminationGracePeriodSeconds
 		}
-		if r.grace != nil {
-			grace = *r.grace
+		if g := r.grace(); g != nil {
+			grace = *g
 		}
 		if grace > 0 {
 			if pod.DeletionTimestamp != nil {

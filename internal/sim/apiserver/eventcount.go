@@ -92,7 +92,7 @@ func (s *Server) acceptsEvent(w *eventWrite) bool {
 		return false
 	}
 	if len(s.Webhooks) > 0 {
-		k := &call{s: s, r: &request{verb: "create", res: w.res.Resource, ns: w.ns, name: w.name()}}
+		k := &call{s: s, req: request{verb: "create", res: w.res.Resource, ns: w.ns, name: w.name()}}
 		if k.anyWebhook(true) || k.anyWebhook(false) {
 			return false
 		}
@@ -160,8 +160,11 @@ func (s *Server) commitEvent(c *Client, w *eventWrite, key uint64, done eventDon
 // eventStep records a pipeline step of a counted Event as call.step would
 // (verbose, in the client's phase), or counts it.
 func (s *Server) eventStep(c *Client, w *eventWrite, kind trace.Kind, fields ...any) {
-	k := &call{s: s, c: c, r: &request{verb: w.verb, res: w.res.Resource, ns: w.ns, name: w.name()}}
-	k.step(c.Phase, kind, fields...)
+	if s.rec.Full() {
+		return
+	}
+	s.rec.Add(trace.Step{Phase: c.Phase, Actor: "kube-apiserver", Kind: kind, Verbose: true,
+		Object: w.res.Resource.Plural + "/" + w.ns + "/" + w.name(), Fields: trace.F(fields...)})
 }
 
 // uidDraw is what stamp draws from the seeded stream for a new object's

@@ -49,28 +49,39 @@ func (r request) path() string {
 // call is one request on its way through the API server's pipeline: who
 // sent it, what it asks, whom to answer, and the steps it records.
 type call struct {
-	s        *Server
-	c        *Client
-	r        *request // &req
-	req      request
-	done     Done
-	loud     bool        // kubectl's own requests show without -v
-	apiPhase trace.Phase // the phase the pipeline's steps are shown in
-	release  func()      // undoes a ClusterIP allocation when the create fails
+	s       *Server
+	c       *Client
+	req     request
+	done    Done
+	release func() // undoes a ClusterIP allocation when the create fails
+}
+
+// loud is true for kubectl's own requests, which show without -v (its GET
+// before a create shows only with -v).
+func (k *call) loud() bool {
+	return k.c.Loud && k.req.verb != "get" && k.req.verb != "list"
+}
+
+// apiPhase is the phase the pipeline's steps are shown in.
+func (k *call) apiPhase() trace.Phase {
+	if k.c.Loud {
+		return trace.PhaseAPIServer
+	}
+	return k.c.Phase
 }
 
 // step records one pipeline step of the request (verbose unless kubectl's).
 func (k *call) step(phase trace.Phase, kind trace.Kind, fields ...any) {
-	s, r := k.s, k.r
+	s, r := k.s, &k.req
 	if s.rec.Full() {
 		return
 	}
-	s.rec.Add(trace.Step{Phase: phase, Actor: "kube-apiserver", Kind: kind, Verbose: !k.loud,
+	s.rec.Add(trace.Step{Phase: phase, Actor: "kube-apiserver", Kind: kind, Verbose: !k.loud(),
 		Object: r.res.Plural + "/" + r.ns + "/" + r.name, Fields: trace.F(fields...)})
 }
 
 // apiStep records a step in the pipeline's phase.
-func (k *call) apiStep(kind trace.Kind, fields ...any) { k.step(k.apiPhase, kind, fields...) }
+func (k *call) apiStep(kind trace.Kind, fields ...any) { k.step(k.apiPhase(), kind, fields...) }
 
 // fail refuses the request: it undoes an allocation made for it and answers
 // with st one request latency later.
@@ -100,9 +111,7 @@ func (k *call) Run() { k.handle() }
 // newCall is the request r of c on its way: one allocation holds the
 // request and its pipeline state.
 func newCall(s *Server, c *Client, r request, done Done) *call {
-	k := &call{s: s, c: c, req: r, done: done}
-	k.r = &k.req
-	return k
+	return &call{s: s, c: c, req: r, done: done}
 }
 
 // handle runs the API server's request pipeline for one request:
@@ -110,11 +119,8 @@ func newCall(s *Server, c *Client, r request, done Done) *call {
 // binding, a patch, or a create or update through admission, validation
 // and the store.
 func (k *call) handle() {
-	s, c, r := k.s, k.c, k.r
-	k.loud = c.Loud && r.verb != "get" && r.verb != "list" // kubectl's GET before a create shows only with -v
-	k.apiPhase = trace.PhaseAPIServer
+	s, c, r := k.s, k.c, &k.req
 	if !c.Loud {
-		k.apiPhase = c.Phase
 		if !s.rec.Full() {
 			k.step(c.Phase, "apiserver.request", "verb", verbHTTP(*r), "path", r.path(), "user", c.ID.User)
 		}
@@ -150,7 +156,7 @@ func (k *call) handle() {
 // authorize runs 1. authentication (who is asking) and 2. authorization
 // (the Node authorizer for kubelets, then RBAC); a refusal answers 403.
 func (k *call) authorize() bool {
-	s, c, r := k.s, k.c, k.r
+	s, c, r := k.s, k.c, &k.req
 	if !s.rec.Full() {
 		k.apiStep("apiserver.authn", "user", c.ID.User, "groups", strings.Join(c.ID.Groups, ", "), "method", authnMethod(c.ID.Method))
 	}
@@ -186,7 +192,7 @@ func resourcePath(plural, sub string) string {
 
 // get answers a GET with a copy of the stored object, or 404.
 func (k *call) get() {
-	s, r, done := k.s, k.r, k.done
+	s, r, done := k.s, &k.req, k.done
 	st := s.data[Key(r.res, r.ns, r.name)]
 	s.eng.After(RequestLatency, func() {
 		if st == nil {
@@ -210,7 +216,7 @@ func (k *call) get() {
 // patch serves a PATCH: a pod-status patch, else a merge patch (shown for
 // kubectl and an event recorder's count).
 func (k *call) patch() {
-	s, c, r := k.s, k.c, k.r
+	s, c, r := k.s, k.c, &k.req
 	if r.applied() != nil {
 		k.serverSideApply()
 		return
@@ -236,7 +242,7 @@ func (k *call) patch() {
 // would: callers hand over a fresh object and do not touch it again
 // (kubectl copies the manifest's object; controllers build or DeepCopy).
 func (k *call) write() {
-	r := k.r
+	r := &k.req
 	obj := r.obj
 	m := Meta(obj)
 	if m.GetNamespace() == "" && r.res.Namespaced {
@@ -273,7 +279,7 @@ func (k *call) mutated(obj runtime.Object) {
 // (a create's validating webhooks before ResourceQuota, the last plugin),
 // then stores the object.
 func (k *call) validate(obj runtime.Object, creating bool) {
-	s, c, r := k.s, k.c, k.r
+	s, c, r := k.s, k.c, &k.req
 	if s.Validate != nil && r.subresource == "" {
 		if err := s.Validate(obj); err != nil {
 			k.fail(AsStatus(err))
@@ -296,7 +302,7 @@ func (k *call) validate(obj runtime.Object, creating bool) {
 
 // store charges a create to its quota and commits the create or update.
 func (k *call) store(obj runtime.Object, creating bool) {
-	s, c, r := k.s, k.c, k.r
+	s, c, r := k.s, k.c, &k.req
 	key := Key(r.res, r.ns, r.name)
 	prev := s.data[key]
 	step := k.step // one method value for the quota's commit and the object's
@@ -334,7 +340,7 @@ func (k *call) store(obj runtime.Object, creating bool) {
 // endpoint does not own: a write to the main resource keeps the stored
 // status, a write to /status the stored spec.
 func (k *call) update(key, readRV string) {
-	s, c, r, obj := k.s, k.c, k.r, k.r.obj
+	s, c, r, obj := k.s, k.c, &k.req, k.req.obj
 	s.commit(c, r, key, func(cur *stored) (runtime.Object, *Status) {
 		if cur == nil {
 			return nil, notFound(*r)

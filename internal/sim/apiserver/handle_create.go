@@ -16,7 +16,7 @@ import (
 // admitCreate runs a create's 3. defaulting (decoding applies defaults)
 // and 4. the built-in mutating admission plugins; false when it refused.
 func (k *call) admitCreate(obj runtime.Object) bool {
-	s, c, r := k.s, k.c, k.r
+	s, c, r := k.s, k.c, &k.req
 	if s.Default != nil {
 		if filled := s.Default(obj); len(filled) > 0 && c.Loud {
 			k.apiStep("apiserver.defaulted", "fields", strings.Join(filled, ", "))
@@ -81,7 +81,7 @@ func prepareForCreate(obj runtime.Object) {
 
 // name gives a new object its generated name and the request its name.
 func (k *call) name(m metav1.Object) {
-	s, r := k.s, k.r
+	s, r := k.s, &k.req
 	if m.GetName() == "" && m.GetGenerateName() != "" {
 		m.SetName(s.generateName(r.res, m.GetNamespace(), m.GetGenerateName()))
 	}

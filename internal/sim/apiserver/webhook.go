@@ -117,7 +117,7 @@ func (w Webhook) failedOpenKey(index int) string {
 // validating/dispatcher.go: no relevant hooks, return nil).
 func (k *call) anyWebhook(mutating bool) bool {
 	for i := range k.s.Webhooks {
-		if w := &k.s.Webhooks[i]; w.Mutating == mutating && w.matches(k.r) {
+		if w := &k.s.Webhooks[i]; w.Mutating == mutating && w.matches(&k.req) {
 			return true
 		}
 	}
@@ -147,7 +147,7 @@ func (k *call) runWebhooks(mutating bool, from, index int, next func()) {
 		if w.Mutating != mutating {
 			continue
 		}
-		if !w.matches(k.r) {
+		if !w.matches(&k.req) {
 			if mutating {
 				index++
 			}
@@ -173,7 +173,7 @@ func (k *call) runWebhooks(mutating bool, from, index int, next func()) {
 // webhookStep records a webhook step: shown without -v, as it is what the
 // story is about, in the phase of the request's client.
 func (k *call) webhookStep(kind trace.Kind, fields ...any) {
-	s, r := k.s, k.r
+	s, r := k.s, &k.req
 	if s.rec.Full() {
 		return
 	}
@@ -181,7 +181,7 @@ func (k *call) webhookStep(kind trace.Kind, fields ...any) {
 	if name == "" {
 		name = Meta(r.obj).GetGenerateName() // named after mutating admission
 	}
-	s.rec.Add(trace.Step{Phase: k.apiPhase, Actor: "kube-apiserver", Kind: kind,
+	s.rec.Add(trace.Step{Phase: k.apiPhase(), Actor: "kube-apiserver", Kind: kind,
 		Object: r.res.Plural + "/" + r.ns + "/" + name, Fields: trace.F(fields...)})
 }
 
