@@ -267,13 +267,16 @@ func (s *Server) SeedBefore(obj runtime.Object) {
 	s.put(Key(r, m.GetNamespace(), m.GetName()), &stored{obj: obj, res: s.resource(r)})
 }
 
-// resource returns the registry's one copy of r (see stored).
+// resource returns the registry's one copy of r (see stored). The copy
+// is made apart: a &r here would move r to the heap on every call, found
+// or not.
 func (s *Server) resource(r Resource) *Resource {
-	p := s.resources[r]
-	if p == nil {
-		p = &r
-		s.resources[r] = p
+	if p := s.resources[r]; p != nil {
+		return p
 	}
+	p := new(Resource)
+	*p = r
+	s.resources[r] = p
 	return p
 }
 
