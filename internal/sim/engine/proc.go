@@ -29,18 +29,19 @@ import (
 // A coroutine whose proc returned waits in a small pool for the next Go
 // (runner), so a short proc costs neither a new goroutine and its closures
 // nor the growth of a fresh stack.
+//
+// A Proc is 32 bytes, one made per Go: its engine is its runner's, and
+// Sleep's timer is the proc itself (sleepTimer), not a closure.
 type Proc struct {
-	e        *Engine
 	fn       func(*Proc)
-	r        *runner // the coroutine it runs on
-	idx      int     // position in e.procs while alive
+	r        *runner // the coroutine it runs on, set for the proc's life
+	idx      int32   // position in e.procs while alive
 	queued   bool    // in e.ready (a Wake not yet acted on)
 	exited   bool
 	returned bool // fn returned; its runner went back to the pool or ended
-	// rang and ring are Sleep's timer: one per proc, since a sleep ends
-	// only on its own timer (no earlier one is left pending), made once.
+	// rang is set by Sleep's timer: one per proc, since a sleep ends only
+	// on its own timer (no earlier one is left pending).
 	rang bool
-	ring func()
 }
 
 // procState is what the engine keeps for its coroutines.
@@ -85,7 +86,7 @@ type runner struct {
 // Go starts fn as a proc (see Proc for when it runs).
 func (e *Engine) Go(fn func(*Proc)) {
 	ps := &e.ps
-	p := &Proc{e: e, fn: fn, idx: len(ps.procs)}
+	p := &Proc{fn: fn, idx: int32(len(ps.procs))}
 	if k := len(ps.idle); k > 0 {
 		p.r = ps.idle[k-1]
 		ps.idle[k-1] = nil
@@ -153,16 +154,16 @@ func (pe *PanicError) Unwrap() error {
 }
 
 // Engine is the engine the proc runs on.
-func (p *Proc) Engine() *Engine { return p.e }
+func (p *Proc) Engine() *Engine { return p.r.e }
 
 // Now is the virtual time.
-func (p *Proc) Now() time.Duration { return p.e.now }
+func (p *Proc) Now() time.Duration { return p.r.e.now }
 
 // Park blocks the proc until something calls Wake. A Wake that came first
 // (while the proc still ran) is not lost: Park then returns at once, after
 // the other ready procs had their turn. Only the running proc may park.
 func (p *Proc) Park() {
-	if p.e.ps.running != p {
+	if p.r.e.ps.running != p {
 		panic("engine: Park called outside its own proc")
 	}
 	if !p.r.yield(struct{}{}) {
@@ -175,14 +176,15 @@ func (p *Proc) Park() {
 // with every proc that one wakes; inside a proc it queues it. Waking a proc
 // that is queued already or has returned does nothing.
 func (p *Proc) Wake() {
-	ps := &p.e.ps
+	e := p.r.e
+	ps := &e.ps
 	if p.queued || p.exited || ps.closing {
 		return
 	}
 	p.queued = true
 	ps.ready = append(ps.ready, ready{p: p})
 	if ps.running == nil && !ps.draining {
-		p.e.drain()
+		e.drain()
 	}
 }
 
@@ -266,16 +268,22 @@ func (p *Proc) Yield() {
 // Sleep parks the proc for d of virtual time (a foreground timer: the run
 // waits for it).
 func (p *Proc) Sleep(d time.Duration) {
-	if p.ring == nil {
-		p.ring = func() { p.rang = true; p.Wake() }
-	}
 	p.rang = false
-	p.e.After(d, p.ring)
+	p.r.e.AfterRun(d, (*sleepTimer)(p))
 	// Only its own timer ends the sleep: an earlier wake (from something
 	// else) parks it again, and the timer cannot reach a later park.
 	for !p.rang {
 		p.Park()
 	}
+}
+
+// sleepTimer is a sleeping proc as the engine event that ends its sleep.
+type sleepTimer Proc
+
+func (t *sleepTimer) Run() {
+	p := (*Proc)(t)
+	p.rang = true
+	p.Wake()
 }
 
 // Procs is how many procs are alive: started and not yet returned (parked,
