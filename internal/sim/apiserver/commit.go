@@ -153,21 +153,22 @@ func (op *commitOp) write() {
 	if s.first == 0 {
 		s.first = s.rev
 	}
-	var res *Resource // prev's when it is the same: r.res not hashed again
-	if prev != nil && *prev.res == r.res {
-		res = prev.res
-	} else {
-		res = s.resource(r.res)
-	}
-	s.put(key, &stored{obj: obj, res: res})
-	if !s.rec.Full() {
-		op.step(op.storePhase(), "etcd.put", "key", key, "rev", s.rev)
-	}
 	ev := Event{Type: Added, Obj: obj, Rev: s.rev, Key: keyTail(key, m)}
 	oldNode := ""
 	if prev != nil {
 		ev.Type = Modified
 		oldNode = nodeOf(prev.obj)
+	}
+	if prev != nil && *prev.res == r.res {
+		// The registry's entry takes the new version in place: no entry
+		// made, no map written. Nothing keeps a *stored past the event
+		// that read it (a GET or DELETE keeps the object it read).
+		prev.obj = obj
+	} else {
+		s.put(key, &stored{obj: obj, res: s.resource(r.res)})
+	}
+	if !s.rec.Full() {
+		op.step(op.storePhase(), "etcd.put", "key", key, "rev", s.rev)
 	}
 	if r.res.Kind != "Event" {
 		s.fanOut(ev, r.res, oldNode)
@@ -271,17 +272,18 @@ func (s *Server) commitDelete(c *Client, r *request, done Done, step func(trace.
 			return
 		}
 	}
+	old := prev.obj // as read now: a write before the delete lands updates the entry in place
 	s.eng.After(StoreLatency, func() {
 		s.del(key)
 		s.rev++
 		step(c.Phase, "etcd.delete", "key", key, "rev", s.rev)
-		if svc, ok := prev.obj.(*corev1.Service); ok {
+		if svc, ok := old.(*corev1.Service); ok {
 			s.releaseService(svc)
 		}
-		s.fanOut(Event{Type: Deleted, Obj: prev.obj, Rev: s.rev, Key: keyTail(key, Meta(prev.obj))}, r.res, "")
+		s.fanOut(Event{Type: Deleted, Obj: old, Rev: s.rev, Key: keyTail(key, Meta(old))}, r.res, "")
 		s.eng.After(RequestLatency, func() {
 			if done != nil {
-				done(prev.obj, nil)
+				done(old, nil)
 			}
 		})
 	})

@@ -193,9 +193,12 @@ func resourcePath(plural, sub string) string {
 // get answers a GET with a copy of the stored object, or 404.
 func (k *call) get() {
 	s, r, done := k.s, &k.req, k.done
-	st := s.data[Key(r.res, r.ns, r.name)]
+	var obj runtime.Object // as read now: a later write updates the entry in place
+	if st := s.data[Key(r.res, r.ns, r.name)]; st != nil {
+		obj = st.obj
+	}
 	s.eng.After(RequestLatency, func() {
-		if st == nil {
+		if obj == nil {
 			nf := &Status{Code: http.StatusNotFound, Reason: "NotFound",
 				Message: fmt.Sprintf("%s %q not found", strings.ToLower(r.res.Plural), r.name)}
 			if r.res.Group != "" {
@@ -206,10 +209,10 @@ func (k *call) get() {
 			return
 		}
 		if r.subresource == "scale" {
-			done(scaleOf(st.obj), nil)
+			done(scaleOf(obj), nil)
 			return
 		}
-		done(st.obj.DeepCopyObject(), nil)
+		done(obj.DeepCopyObject(), nil)
 	})
 }
 

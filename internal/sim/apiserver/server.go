@@ -98,7 +98,9 @@ type Identity struct {
 
 // stored is one object of the registry. Its resource is shared by every
 // object of the resource (Server.resource): a Resource is 72 bytes, a
-// pointer 8, and the store holds one stored per object.
+// pointer 8, and the store holds one stored per object. A write puts the
+// new version into the object's entry in place (commitOp.write), so code
+// that needs the version it read later keeps that obj, not the *stored.
 type stored struct {
 	obj runtime.Object
 	res *Resource
