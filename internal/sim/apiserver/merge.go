@@ -31,7 +31,7 @@ func mergeUpdate(prev, next runtime.Object, status bool) runtime.Object {
 	case *appsv1.Deployment:
 		p := prev.(*appsv1.Deployment)
 		out := split(p, n, status, func(x *appsv1.Deployment) *appsv1.DeploymentStatus { return &x.Status })
-		bumpGeneration(&out.ObjectMeta, p.Spec, out.Spec, status)
+		bumpGeneration(&out.ObjectMeta, &p.Spec, &out.Spec, status)
 		if status {
 			// deploymentStatusStrategy.PrepareForUpdate resets only spec
 			// and labels (pkg/registry/apps/deployment/strategy.go): the
@@ -43,14 +43,14 @@ func mergeUpdate(prev, next runtime.Object, status bool) runtime.Object {
 	case *appsv1.ReplicaSet:
 		p := prev.(*appsv1.ReplicaSet)
 		out := split(p, n, status, func(x *appsv1.ReplicaSet) *appsv1.ReplicaSetStatus { return &x.Status })
-		bumpGeneration(&out.ObjectMeta, p.Spec, out.Spec, status)
+		bumpGeneration(&out.ObjectMeta, &p.Spec, &out.Spec, status)
 		return out
 	case *appsv1.StatefulSet:
 		// pkg/registry/apps/statefulset/strategy.go: the same split, and
 		// generation bumped on a spec change.
 		p := prev.(*appsv1.StatefulSet)
 		out := split(p, n, status, func(x *appsv1.StatefulSet) *appsv1.StatefulSetStatus { return &x.Status })
-		bumpGeneration(&out.ObjectMeta, p.Spec, out.Spec, status)
+		bumpGeneration(&out.ObjectMeta, &p.Spec, &out.Spec, status)
 		return out
 	case *autoscalingv2.HorizontalPodAutoscaler:
 		// pkg/registry/autoscaling/horizontalpodautoscaler/strategy.go.
@@ -58,7 +58,7 @@ func mergeUpdate(prev, next runtime.Object, status bool) runtime.Object {
 		out := split(p, n, status, func(x *autoscalingv2.HorizontalPodAutoscaler) *autoscalingv2.HorizontalPodAutoscalerStatus {
 			return &x.Status
 		})
-		bumpGeneration(&out.ObjectMeta, p.Spec, out.Spec, status)
+		bumpGeneration(&out.ObjectMeta, &p.Spec, &out.Spec, status)
 		return out
 	case *corev1.PersistentVolumeClaim:
 		return split(prev.(*corev1.PersistentVolumeClaim), n, status, func(x *corev1.PersistentVolumeClaim) *corev1.PersistentVolumeClaimStatus { return &x.Status })
@@ -89,7 +89,10 @@ func split[T, S any](prev, next *T, status bool, statusOf func(*T) *S) *T {
 }
 
 // bumpGeneration raises metadata.generation when a main-resource update
-// changed the spec.
+// changed the spec. The specs come as pointers: a spec passed by value to
+// an any parameter is copied to the heap on every call, status updates
+// included (two template-sized copies per ReplicaSet or Deployment status
+// write); json.Marshal encodes a pointer as what it points to.
 func bumpGeneration(m *metav1.ObjectMeta, oldSpec, newSpec any, status bool) {
 	if !status && !sameJSON(oldSpec, newSpec) {
 		m.Generation++
