@@ -60,6 +60,19 @@ type svcSlices struct {
 	room    int          // no slice before this index has room (a new pod's search starts here)
 	ready   int          // ready endpoints over all slices
 	total   int
+	// labels are sliceLabels of labelsSvc, the Service version they were
+	// built for: every slice of the Service, and every version of each,
+	// shares the one map read-only (stored objects are immutable).
+	labels    map[string]string
+	labelsSvc *corev1.Service
+}
+
+// labelsOf is sliceLabels(svc), built once per version of the Service.
+func (st *svcSlices) labelsOf(svc *corev1.Service) map[string]string {
+	if st.labels == nil || st.labelsSvc != svc {
+		st.labels, st.labelsSvc = sliceLabels(svc), svc
+	}
+	return st.labels
 }
 
 type sliceState struct {
@@ -315,12 +328,14 @@ func (e *EndpointSlice) desiredSlice(k string, svc *corev1.Service, st *svcSlice
 	st.total += n - sl.total
 	sl.ready, sl.total = ready, n
 	if sl.obj != nil {
-		obj.ObjectMeta = *sl.obj.ObjectMeta.DeepCopy()
+		meta := sl.obj.ObjectMeta // shallow: the labels are replaced below, not copied
+		meta.Labels = nil
+		meta.DeepCopyInto(&obj.ObjectMeta)
 	} else {
 		obj.Namespace = svc.Namespace
 		obj.GenerateName = svc.Name + "-"
 	}
-	obj.Labels = sliceLabels(svc)
+	obj.Labels = st.labelsOf(svc)
 	e.Writes++
 	kind := trace.Kind("endpointslice.update")
 	if sl.obj == nil {
