@@ -30,20 +30,26 @@ func mergeUpdate(prev, next runtime.Object, status bool) runtime.Object {
 		return out
 	case *appsv1.Deployment:
 		p := prev.(*appsv1.Deployment)
-		out := split(p, n, status, func(x *appsv1.Deployment) *appsv1.DeploymentStatus { return &x.Status })
-		bumpGeneration(&out.ObjectMeta, &p.Spec, &out.Spec, status)
 		if status {
 			// deploymentStatusStrategy.PrepareForUpdate resets only spec
 			// and labels (pkg/registry/apps/deployment/strategy.go): the
 			// deployment controller writes the revision annotation with
 			// UpdateStatus (deployment/sync.go getNewReplicaSet).
-			out.Annotations = n.Annotations
+			ann := n.Annotations
+			out := adoptStatus(p, n, func(x *appsv1.Deployment) *appsv1.DeploymentStatus { return &x.Status })
+			out.Annotations = ann
+			return out
 		}
+		out := split(p, n, false, func(x *appsv1.Deployment) *appsv1.DeploymentStatus { return &x.Status })
+		bumpGeneration(&out.ObjectMeta, &p.Spec, &out.Spec, false)
 		return out
 	case *appsv1.ReplicaSet:
 		p := prev.(*appsv1.ReplicaSet)
-		out := split(p, n, status, func(x *appsv1.ReplicaSet) *appsv1.ReplicaSetStatus { return &x.Status })
-		bumpGeneration(&out.ObjectMeta, &p.Spec, &out.Spec, status)
+		if status {
+			return adoptStatus(p, n, func(x *appsv1.ReplicaSet) *appsv1.ReplicaSetStatus { return &x.Status })
+		}
+		out := split(p, n, false, func(x *appsv1.ReplicaSet) *appsv1.ReplicaSetStatus { return &x.Status })
+		bumpGeneration(&out.ObjectMeta, &p.Spec, &out.Spec, false)
 		return out
 	case *appsv1.StatefulSet:
 		// pkg/registry/apps/statefulset/strategy.go: the same split, and
@@ -85,6 +91,22 @@ func split[T, S any](prev, next *T, status bool, statusOf func(*T) *S) *T {
 		return out
 	}
 	*statusOf(next) = *statusOf(prev)
+	return next
+}
+
+// adoptStatus is split's status half that keeps the request's struct
+// instead of a new one: the stored object's fields over it, then the
+// request's status back. An object sent with Update becomes the server's
+// (the main-resource half above already stores the request itself); the
+// writers of Deployment and ReplicaSet status (deployment_progress.go,
+// deployment_sync.go, replicaset_utils.go, a PATCH's own deep copy) send a
+// struct of their own, built for this one write, so a status write no
+// longer costs a second copy of the whole object (one per status sync of
+// every ReplicaSet and Deployment).
+func adoptStatus[T, S any](prev, next *T, statusOf func(*T) *S) *T {
+	st := *statusOf(next)
+	*next = *prev
+	*statusOf(next) = st
 	return next
 }
 
