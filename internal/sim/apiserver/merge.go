@@ -30,20 +30,26 @@ func mergeUpdate(prev, next runtime.Object, status bool) runtime.Object {
 		return out
 	case *appsv1.Deployment:
 		p := prev.(*appsv1.Deployment)
-		out := split(p, n, status, func(x *appsv1.Deployment) *appsv1.DeploymentStatus { return &x.Status })
-		bumpGeneration(&out.ObjectMeta, &p.Spec, &out.Spec, status)
 		if status {
 			// deploymentStatusStrategy.PrepareForUpdate resets only spec
 			// and labels (pkg/registry/apps/deployment/strategy.go): the
 			// deployment controller writes the revision annotation with
 			// UpdateStatus (deployment/sync.go getNewReplicaSet).
-			out.Annotations = n.Annotations
+			ann := n.Annotations
+			out := adoptStatus(p, n, func(x *appsv1.Deployment) *appsv1.DeploymentStatus { return &x.Status })
+			out.Annotations = ann
+			return out
 		}
+		out := split(p, n, false, func(x *appsv1.Deployment) *appsv1.DeploymentStatus { return &x.Status })
+		bumpGeneration(&out.ObjectMeta, &p.Spec, &out.Spec, false)
 		return out
 	case *appsv1.ReplicaSet:
 		p := prev.(*appsv1.ReplicaSet)
-		out := split(p, n, status, func(x *appsv1.ReplicaSet) *appsv1.ReplicaSetStatus { return &x.Status })
-		bumpGeneration(&out.ObjectMeta, &p.Spec, &out.Spec, status)
+		if status {
+			return adoptStatus(p, n, func(x *appsv1.ReplicaSet) *appsv1.ReplicaSetStatus { return &x.Status })
+		}
+		out := split(p, n, false, func(x *appsv1.ReplicaSet) *appsv1.ReplicaSetStatus { return &x.Status })
+		bumpGeneration(&out.ObjectMeta, &p.Spec, &out.Spec, false)
 		return out
 	case *appsv1.StatefulSet:
 		// pkg/registry/apps/statefulset/strategy.go: the same split, and
@@ -88,10 +94,27 @@ func split[T, S any](prev, next *T, status bool, statusOf func(*T) *S) *T {
 	return next
 }
 
+// adoptStatus is split's status half that keeps the request's struct
+// instead of a new one: the stored object's fields over it, then the
+// request's status back. An object sent with Update becomes the server's
+// (the main-resource half above already stores the request itself); the
+// writers of Deployment and ReplicaSet status (deployment_progress.go,
+// deployment_sync.go, replicaset_utils.go, a PATCH's own deep copy) send a
+// struct of their own, built for this one write, so a status write no
+// longer costs a second copy of the whole object (one per status sync of
+// every ReplicaSet and Deployment).
+func adoptStatus[T, S any](prev, next *T, statusOf func(*T) *S) *T {
+	st := *statusOf(next)
+	*next = *prev
+	*statusOf(next) = st
+	return next
+}
+
 // bumpGeneration raises metadata.generation when a main-resource update
-// changed the spec. The specs come as pointers: a spec by value in an any
-// is a heap copy of it (a Deployment's is over a kilobyte), made even for
-// a status update, which compares nothing.
+// changed the spec. The specs come as pointers: a spec passed by value to
+// an any parameter is copied to the heap on every call, status updates
+// included (two template-sized copies per ReplicaSet or Deployment status
+// write); json.Marshal encodes a pointer as what it points to.
 func bumpGeneration(m *metav1.ObjectMeta, oldSpec, newSpec any, status bool) {
 	if !status && !sameJSON(oldSpec, newSpec) {
 		m.Generation++

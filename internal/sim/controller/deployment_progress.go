@@ -115,18 +115,14 @@ func (d *Deployment) finishRollout(k string, dep *appsv1.Deployment, replicas in
 func (d *Deployment) rolloutConditions(dep *appsv1.Deployment, replicas int32, newRS *appsv1.ReplicaSet, olds []*appsv1.ReplicaSet, next *appsv1.DeploymentStatus) {
 	if dep.Spec.ProgressDeadlineSeconds != nil {
 		cur := deploymentCondition(dep.Status, appsv1.DeploymentProgressing)
-		name := fmt.Sprintf("Deployment %q", dep.Name)
-		if newRS.Name != "" {
-			name = fmt.Sprintf("ReplicaSet %q", newRS.Name)
-		}
 		completed := next.Replicas == next.UpdatedReplicas && cur != nil && cur.Reason == "NewReplicaSetAvailable"
 		switch {
 		case completed:
 		case next.UpdatedReplicas == replicas && next.Replicas == replicas && next.AvailableReplicas == replicas && next.ObservedGeneration >= dep.Generation:
-			setDeploymentCondition(next, d.condition(appsv1.DeploymentProgressing, corev1.ConditionTrue, "NewReplicaSetAvailable", name+" has successfully progressed."))
+			setDeploymentCondition(next, d.condition(appsv1.DeploymentProgressing, corev1.ConditionTrue, "NewReplicaSetAvailable", progressingName(dep, newRS)+" has successfully progressed."))
 		case next.UpdatedReplicas > dep.Status.UpdatedReplicas || next.Replicas-next.UpdatedReplicas < dep.Status.Replicas-dep.Status.UpdatedReplicas ||
 			next.ReadyReplicas > dep.Status.ReadyReplicas || next.AvailableReplicas > dep.Status.AvailableReplicas:
-			c := d.condition(appsv1.DeploymentProgressing, corev1.ConditionTrue, "ReplicaSetUpdated", name+" is progressing.")
+			c := d.condition(appsv1.DeploymentProgressing, corev1.ConditionTrue, "ReplicaSetUpdated", progressingName(dep, newRS)+" is progressing.")
 			if cur != nil {
 				if cur.Status == corev1.ConditionTrue {
 					c.LastTransitionTime = cur.LastTransitionTime
@@ -135,7 +131,7 @@ func (d *Deployment) rolloutConditions(dep *appsv1.Deployment, replicas int32, n
 			}
 			setDeploymentCondition(next, c)
 		case d.timedOut(dep, next):
-			setDeploymentCondition(next, d.condition(appsv1.DeploymentProgressing, corev1.ConditionFalse, timedOutReason, name+" has timed out progressing."))
+			setDeploymentCondition(next, d.condition(appsv1.DeploymentProgressing, corev1.ConditionFalse, timedOutReason, progressingName(dep, newRS)+" has timed out progressing."))
 		}
 	}
 	var failure *appsv1.ReplicaSetCondition
@@ -150,6 +146,16 @@ func (d *Deployment) rolloutConditions(dep *appsv1.Deployment, replicas int32, n
 	}
 	setDeploymentCondition(next, appsv1.DeploymentCondition{Type: appsv1.DeploymentReplicaFailure, Status: failure.Status,
 		Reason: failure.Reason, Message: failure.Message, LastTransitionTime: failure.LastTransitionTime, LastUpdateTime: failure.LastTransitionTime})
+}
+
+// progressingName names what the Progressing condition's message is about,
+// the new ReplicaSet, or the Deployment before it has one; the message is
+// formatted only when a condition is written, not on every status sync.
+func progressingName(dep *appsv1.Deployment, newRS *appsv1.ReplicaSet) string {
+	if newRS.Name != "" {
+		return fmt.Sprintf("ReplicaSet %q", newRS.Name)
+	}
+	return fmt.Sprintf("Deployment %q", dep.Name)
 }
 
 // setDeploymentCondition is SetDeploymentCondition (deployment/util): a
@@ -178,6 +184,12 @@ func deploymentCondition(st appsv1.DeploymentStatus, t appsv1.DeploymentConditio
 }
 
 func removeDeploymentCondition(st *appsv1.DeploymentStatus, t appsv1.DeploymentConditionType) {
+	if deploymentCondition(*st, t) == nil { // nothing to remove: no copy (every caller's status is its own)
+		if len(st.Conditions) == 0 {
+			st.Conditions = nil
+		}
+		return
+	}
 	var keep []appsv1.DeploymentCondition
 	for _, c := range st.Conditions {
 		if c.Type != t {

@@ -110,7 +110,9 @@ func (d *Deployment) syncRevision(p *engine.Proc, dep *appsv1.Deployment, newRS 
 		setDeploymentCondition(&upd.Status, d.condition(appsv1.DeploymentProgressing, corev1.ConditionTrue, "NewReplicaSetCreated",
 			fmt.Sprintf("Created new replica set %q", newRS.Name)))
 	}
-	if _, err := d.c.In(p).UpdateStatus(upd); err != nil {
+	// The request is a copy of its own: the server keeps the struct it is
+	// sent (apiserver adoptStatus), and upd must keep the version read.
+	if _, err := d.c.In(p).UpdateStatus(upd.DeepCopy()); err != nil {
 		return nil, err
 	}
 	return upd, nil

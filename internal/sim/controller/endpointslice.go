@@ -50,6 +50,7 @@ type EndpointSlice struct {
 	BatchPeriod time.Duration
 	informers   *informer.Factory // its own, when built without kube-controller-manager's
 	pendingBuf  []int             // reconcile's buffer, reused
+	nodes       nodeNames         // the endpoints' nodeName pointers, one per node
 }
 
 // svcSlices is the controller's view of one Service's slices.
@@ -60,6 +61,19 @@ type svcSlices struct {
 	room    int          // no slice before this index has room (a new pod's search starts here)
 	ready   int          // ready endpoints over all slices
 	total   int
+	// labels are sliceLabels of labelsSvc, the Service version they were
+	// built for: every slice of the Service, and every version of each,
+	// shares the one map read-only (stored objects are immutable).
+	labels    map[string]string
+	labelsSvc *corev1.Service
+}
+
+// labelsOf is sliceLabels(svc), built once per version of the Service.
+func (st *svcSlices) labelsOf(svc *corev1.Service) map[string]string {
+	if st.labels == nil || st.labelsSvc != svc {
+		st.labels, st.labelsSvc = sliceLabels(svc), svc
+	}
+	return st.labels
 }
 
 type sliceState struct {
@@ -78,7 +92,7 @@ type sliceState struct {
 func NewEndpointSlice(f *informer.Factory, c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *EndpointSlice {
 	f, own := informer.Or(f, c)
 	e := &EndpointSlice{c: c, eng: eng, rec: rec, services: informer.For[*corev1.Service](f, "services"), sels: map[string]labels.Selector{},
-		selecting: map[string][]svcSelector{}, pods: informer.For[*corev1.Pod](f, "pods"), state: map[string]*svcSlices{}, informers: own}
+		selecting: map[string][]svcSelector{}, pods: informer.For[*corev1.Pod](f, "pods"), state: map[string]*svcSlices{}, informers: own, nodes: nodeNames{}}
 	e.queue = newWorkQueue(eng, procSync(eng, e.syncService))
 	e.services.AddEventHandlerFor(c.Actor, func(ev informer.Event[*corev1.Service]) {
 		svc := ev.Obj
@@ -155,7 +169,11 @@ func (e *EndpointSlice) touch(k string, pod *corev1.Pod, deleted bool) {
 			}
 		}
 		if i < 0 {
-			st.slices = append(st.slices, &sliceState{})
+			sl := &sliceState{}
+			if len(st.slices) > 0 { // the others are full: this one will likely fill too
+				sl.members = make([]sliceMember, 0, MaxEndpointsPerSlice)
+			}
+			st.slices = append(st.slices, sl)
 			i = len(st.slices) - 1
 		}
 		st.slot[pod.Name] = i
@@ -305,7 +323,7 @@ func (e *EndpointSlice) desiredSlice(k string, svc *corev1.Service, st *svcSlice
 		if first == nil {
 			first = m.pod
 		}
-		obj.Endpoints = append(obj.Endpoints, withHostname(m.endpoint().ep, svc, m.pod))
+		obj.Endpoints = append(obj.Endpoints, withHostname(m.endpoint(e.nodes).ep, svc, m.pod))
 		if m.ready && !m.term {
 			ready++
 		}
@@ -315,12 +333,14 @@ func (e *EndpointSlice) desiredSlice(k string, svc *corev1.Service, st *svcSlice
 	st.total += n - sl.total
 	sl.ready, sl.total = ready, n
 	if sl.obj != nil {
-		obj.ObjectMeta = *sl.obj.ObjectMeta.DeepCopy()
+		meta := sl.obj.ObjectMeta // shallow: the labels are replaced below, not copied
+		meta.Labels = nil
+		meta.DeepCopyInto(&obj.ObjectMeta)
 	} else {
 		obj.Namespace = svc.Namespace
 		obj.GenerateName = svc.Name + "-"
 	}
-	obj.Labels = sliceLabels(svc)
+	obj.Labels = st.labelsOf(svc)
 	e.Writes++
 	kind := trace.Kind("endpointslice.update")
 	if sl.obj == nil {

@@ -23,15 +23,39 @@ type sliceMember struct {
 }
 
 // podEndpoint is the Endpoint last written for a pod: reused, shared with
-// the stored slice (read-only), while what it shows has not changed. The
-// values its pointers point to live in the same struct, so an endpoint is
-// one allocation.
+// the stored slice (read-only), while what it shows has not changed. Its
+// address and target reference live in the same struct, so an endpoint is
+// one allocation; the conditions point at two shared booleans and the node
+// name at the controller's one copy per node (stored objects are never
+// changed in place), which keeps it at 224 bytes, not 256.
 type podEndpoint struct {
-	ep                     discoveryv1.Endpoint
-	addr                   [1]string
-	isReady, serving, term bool
-	node                   string
-	ref                    corev1.ObjectReference
+	ep   discoveryv1.Endpoint
+	addr [1]string
+	ref  corev1.ObjectReference
+}
+
+// condTrue and condFalse are what every endpoint's condition pointers point
+// at (read-only).
+var condTrue, condFalse = true, false
+
+func condRef(b bool) *bool {
+	if b {
+		return &condTrue
+	}
+	return &condFalse
+}
+
+// nodeNames hands out one *string per node name, for the endpoints'
+// nodeName.
+type nodeNames map[string]*string
+
+func (n nodeNames) of(name string) *string {
+	p := n[name]
+	if p == nil {
+		p = &name
+		n[name] = p
+	}
+	return p
 }
 
 // find returns the position of the named pod in the slice's members, or
@@ -44,11 +68,22 @@ func (sl *sliceState) find(name string) (int, bool) {
 func (sl *sliceState) put(p *corev1.Pod) {
 	i, ok := sl.find(p.Name)
 	if !ok {
+		if len(sl.members) == cap(sl.members) {
+			sl.grow()
+		}
 		sl.members = slices.Insert(sl.members, i, sliceMember{name: p.Name})
 	}
 	m := &sl.members[i]
 	m.pod, m.ip, m.node = p, p.Status.PodIP, p.Spec.NodeName
 	m.ready, m.term = PodReady(p), p.DeletionTimestamp != nil
+}
+
+// grow makes room for more members: doubling from 4, but never past
+// MaxEndpointsPerSlice, the most a slice holds (append's doubling took a
+// full slice from 64 to 128 members and left a copy behind at every step).
+func (sl *sliceState) grow() {
+	n := min(max(2*cap(sl.members), 4), MaxEndpointsPerSlice)
+	sl.members = slices.Grow(sl.members, max(n, len(sl.members)+1)-len(sl.members))
 }
 
 // remove takes the named pod out of the slice.
@@ -76,18 +111,18 @@ func (sl *sliceState) signature() (fnv1a.Hash, int) {
 
 // endpoint is podToEndpoint (reconciler's utils.go): the pod's entry,
 // reused while what it shows has not changed.
-func (m *sliceMember) endpoint() *podEndpoint {
+func (m *sliceMember) endpoint(nodes nodeNames) *podEndpoint {
 	pe := m.ep
-	if pe != nil && pe.addr[0] == m.ip && pe.serving == m.ready && pe.term == m.term && pe.node == m.node {
+	if pe != nil && pe.addr[0] == m.ip && *pe.ep.Conditions.Serving == m.ready && *pe.ep.Conditions.Terminating == m.term &&
+		*pe.ep.NodeName == m.node {
 		return pe
 	}
 	p := m.pod
-	pe = &podEndpoint{addr: [1]string{m.ip}, isReady: m.ready && !m.term, serving: m.ready, term: m.term, node: m.node,
-		ref: corev1.ObjectReference{Kind: "Pod", Namespace: p.Namespace, Name: p.Name, UID: p.UID}}
+	pe = &podEndpoint{addr: [1]string{m.ip}, ref: corev1.ObjectReference{Kind: "Pod", Namespace: p.Namespace, Name: p.Name, UID: p.UID}}
 	pe.ep = discoveryv1.Endpoint{
 		Addresses:  pe.addr[:],
-		Conditions: discoveryv1.EndpointConditions{Ready: &pe.isReady, Serving: &pe.serving, Terminating: &pe.term},
-		NodeName:   &pe.node,
+		Conditions: discoveryv1.EndpointConditions{Ready: condRef(m.ready && !m.term), Serving: condRef(m.ready), Terminating: condRef(m.term)},
+		NodeName:   nodes.of(m.node),
 		TargetRef:  &pe.ref,
 	}
 	m.ep = pe
