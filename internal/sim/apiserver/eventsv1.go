@@ -37,7 +37,8 @@ func (c *Client) EventV1(phase trace.Phase, regarding runtime.Object, typ, reaso
 			c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event", Object: ref,
 				Fields: trace.F("type", typ, "reason", reason, "message", note, "kind", res.Kind, "about", trace.EventTarget(res.Kind, b.objName), "api", "events.k8s.io/v1", "action", action)})
 		}
-		c.sendEvent(eventWrite{verb: "create", res: v1Events, ns: b.ns, obj: b.objName, nano: b.nano, build: b.request}, nil)
+		b.wr = eventWrite{verb: "create", res: v1Events, ns: b.ns, obj: b.objName, nano: b.nano, body: b}
+		c.sendEvent(&b.wr)
 	})
 }
 
@@ -50,10 +51,11 @@ type v1Body struct {
 	at                               time.Duration
 	nano                             int64  // the Event's name is eventName(objName, nano)
 	ns                               string // the Event's namespace
+	wr                               eventWrite
 }
 
-// request is the POST of the Event.
-func (b *v1Body) request() request {
+// request is the POST of the Event (verb "create").
+func (b *v1Body) request(string) request {
 	ev := &eventsv1.Event{
 		EventTime:           metav1.NewMicroTime(Epoch.Add(b.at)),
 		ReportingController: b.actor,
