@@ -39,15 +39,15 @@ func TestAggregateLRU(t *testing.T) {
 	for i := 1; i <= correlatorCacheSize; i++ {
 		report(i, 1)
 	}
-	if len(c.corr.similar.byKey) != correlatorCacheSize || c.corr.similar.len() != correlatorCacheSize {
-		t.Fatalf("cache holds %d records (%d in order), want %d", len(c.corr.similar.byKey), c.corr.similar.len(), correlatorCacheSize)
+	if c.corr.similar.size() != correlatorCacheSize || c.corr.similar.len() != correlatorCacheSize {
+		t.Fatalf("cache holds %d records (%d in order), want %d", c.corr.similar.size(), c.corr.similar.len(), correlatorCacheSize)
 	}
 	if got, _ := c.aggregate(keyOf(pod(0), "Warning", "Failed"), "message 11"); strings.HasPrefix(got, "(combined") {
 		t.Fatalf("pod 0 was evicted and counts again from 1: %q", got)
 	}
 	// Pod 2 was used most recently before pod 0 came back, pod 1 least:
 	// pod 1 is the one evicted now.
-	if _, ok := c.corr.similar.byKey[aggregateKey{"u1", "Warning", "Failed"}.hash()]; ok {
+	if c.corr.similar.has(aggregateKey{"u1", "Warning", "Failed"}.hash()) {
 		t.Fatal("pod 1 should have been evicted")
 	}
 }

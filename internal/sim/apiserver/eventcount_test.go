@@ -42,22 +42,3 @@ func TestParseUID(t *testing.T) {
 		}
 	}
 }
-
-// A ref names one entry: once it is forgotten, its slot's next entry is
-// not it.
-func TestLRURef(t *testing.T) {
-	var a lru[int]
-	var gone []uint64
-	a.evicted = func(key uint64, _ lruRef, _ *int) { gone = append(gone, key) }
-	a.add(0, 0)
-	r0 := a.ref(0)
-	for k := uint64(1); k <= correlatorCacheSize; k++ {
-		a.add(k, int(k))
-	}
-	if a.at(r0) != nil || len(gone) != 1 || gone[0] != 0 || a.len() != correlatorCacheSize {
-		t.Fatalf("entry 0 not forgotten: at %v, evicted %v, %d entries", a.at(r0), gone, a.len())
-	}
-	if v := a.at(a.ref(correlatorCacheSize)); v == nil || *v != correlatorCacheSize {
-		t.Fatalf("newest entry: %v", v)
-	}
-}

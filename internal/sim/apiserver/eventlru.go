@@ -1,26 +1,29 @@
 package apiserver
 
+import "math/bits"
+
 // lru is a least recently used cache of at most correlatorCacheSize
 // entries (k8s.io/utils/lru in upstream, as events_cache.go uses it),
 // keyed by a 64-bit hash.
 //
-// It holds no pointers: the entries live in one slice, linked by index,
-// and the map gives a key's index, so a correlator's thousands of records
-// are neither allocated one by one nor scanned by the garbage collector.
-// Slot 0 is unused: index 0 is "none". An evicted entry's slot is reused
-// by the entry that pushed it out; its generation tells a ref to the old
-// entry from one to the new.
+// It holds no pointers and allocates nothing per entry: the entries live
+// in one slice, linked by 16-bit index, and a table of 16-bit indexes
+// (open addressing, linear probing, at most half full) finds a key's
+// entry, so a correlator's records cost about their own size and the
+// garbage collector never scans them. Slot 0 is unused: index 0 is
+// "none". An evicted entry's slot is reused by the entry that pushed it
+// out; its generation tells a ref to the old entry from one to the new.
 type lru[V any] struct {
-	byKey      map[uint64]int32
+	table      []int16 // slot by home(key), 0 empty; a power of two long
 	slots      []lruSlot[V]
-	head, tail int32 // most recently used at the head
+	head, tail int16 // most recently used at the head
 	// evicted, when set, sees an entry as it is forgotten.
 	evicted func(key uint64, ref lruRef, v *V)
 }
 
 type lruSlot[V any] struct {
 	key        uint64
-	prev, next int32
+	prev, next int16
 	gen        uint32
 	val        V
 }
@@ -28,11 +31,65 @@ type lruSlot[V any] struct {
 // lruRef names one entry for as long as it is cached: at answers nil once
 // it was forgotten, even if its slot holds another entry now.
 type lruRef struct {
-	slot int32
+	slot int16
 	gen  uint32
 }
 
-func (a *lru[V]) unlink(i int32) {
+// size is the number of entries.
+func (a *lru[V]) size() int { return max(len(a.slots)-1, 0) }
+
+// home is key's first place in the table (Fibonacci hashing: the keys are
+// FNV hashes, whose low bits alone cluster).
+func (a *lru[V]) home(key uint64) int {
+	return int((key * 0x9e3779b97f4a7c15) >> (64 - bits.TrailingZeros(uint(len(a.table)))))
+}
+
+// find returns key's place in the table and its slot, or the empty place
+// where it would go and 0.
+func (a *lru[V]) find(key uint64) (int, int16) {
+	if len(a.table) == 0 {
+		return 0, 0
+	}
+	mask := len(a.table) - 1
+	for p := a.home(key); ; p = (p + 1) & mask {
+		i := a.table[p]
+		if i == 0 || a.slots[i].key == key {
+			return p, i
+		}
+	}
+}
+
+// remove empties place p of the table, moving later entries of its run
+// back so that every key stays reachable from its home (backward shift).
+func (a *lru[V]) remove(p int) {
+	mask := len(a.table) - 1
+	for q := (p + 1) & mask; a.table[q] != 0; q = (q + 1) & mask {
+		h := a.home(a.slots[a.table[q]].key)
+		// The entry at q may move to p unless its home lies cyclically
+		// in (p, q].
+		if (p < q && (h <= p || h > q)) || (p > q && h <= p && h > q) {
+			a.table[p] = a.table[q]
+			p = q
+		}
+	}
+	a.table[p] = 0
+}
+
+// grow doubles the table (or makes the first one) and places every entry
+// again.
+func (a *lru[V]) grow() {
+	a.table = make([]int16, max(16, 2*len(a.table)))
+	mask := len(a.table) - 1
+	for i := 1; i < len(a.slots); i++ {
+		p := a.home(a.slots[i].key)
+		for a.table[p] != 0 {
+			p = (p + 1) & mask
+		}
+		a.table[p] = int16(i)
+	}
+}
+
+func (a *lru[V]) unlink(i int16) {
 	r := &a.slots[i]
 	if r.prev != 0 {
 		a.slots[r.prev].next = r.next
@@ -47,7 +104,7 @@ func (a *lru[V]) unlink(i int32) {
 	r.prev, r.next = 0, 0
 }
 
-func (a *lru[V]) pushFront(i int32) {
+func (a *lru[V]) pushFront(i int16) {
 	r := &a.slots[i]
 	r.next = a.head
 	if a.head != 0 {
@@ -60,7 +117,7 @@ func (a *lru[V]) pushFront(i int32) {
 }
 
 // touch makes slot i the most recently used.
-func (a *lru[V]) touch(i int32) {
+func (a *lru[V]) touch(i int16) {
 	if i != a.head {
 		a.unlink(i)
 		a.pushFront(i)
@@ -70,31 +127,38 @@ func (a *lru[V]) touch(i int32) {
 // get returns key's value, made the most recently used, or nil. The
 // pointer is good until the next add.
 func (a *lru[V]) get(key uint64) *V {
-	i, ok := a.byKey[key]
-	if !ok {
+	_, i := a.find(key)
+	if i == 0 {
 		return nil
 	}
 	a.touch(i)
 	return &a.slots[i].val
 }
 
+// has reports whether key is cached, touching nothing.
+func (a *lru[V]) has(key uint64) bool { _, i := a.find(key); return i != 0 }
+
 // add stores val under key as the most recently used (Cache.Add), and
 // forgets the least recently used entry beyond the size. The pointer is
 // good until the next add.
 func (a *lru[V]) add(key uint64, val V) *V {
-	if a.byKey == nil {
-		a.byKey = map[uint64]int32{}
-		a.slots = make([]lruSlot[V], 1, 8)
-	}
-	if i, ok := a.byKey[key]; ok {
+	if _, i := a.find(key); i != 0 {
 		a.slots[i].val = val
 		a.touch(i)
 		return &a.slots[i].val
 	}
-	var i int32
-	if len(a.byKey) < correlatorCacheSize {
-		a.slots = append(a.slots, lruSlot[V]{})
-		i = int32(len(a.slots) - 1)
+	var i int16
+	placed := false
+	if a.size() < correlatorCacheSize {
+		if len(a.slots) == 0 {
+			a.slots = make([]lruSlot[V], 1, 8)
+		}
+		a.slots = append(a.slots, lruSlot[V]{key: key})
+		i = int16(len(a.slots) - 1)
+		if 2*a.size() > len(a.table) {
+			a.grow() // places the new entry too
+			placed = true
+		}
 	} else {
 		// Upstream adds the entry, then removes the oldest one: the
 		// same entries remain when the new one takes the oldest's slot.
@@ -104,19 +168,23 @@ func (a *lru[V]) add(key uint64, val V) *V {
 			a.evicted(old.key, lruRef{slot: i, gen: old.gen}, &old.val)
 		}
 		a.unlink(i)
-		delete(a.byKey, old.key)
+		p, _ := a.find(old.key)
+		a.remove(p)
 		old.gen++
 	}
 	r := &a.slots[i]
 	r.key, r.val = key, val
 	a.pushFront(i)
-	a.byKey[key] = i
+	if !placed {
+		p, _ := a.find(key)
+		a.table[p] = i
+	}
 	return &r.val
 }
 
 // ref names key's entry (which must be cached) without touching it.
 func (a *lru[V]) ref(key uint64) lruRef {
-	i := a.byKey[key]
+	_, i := a.find(key)
 	return lruRef{slot: i, gen: a.slots[i].gen}
 }
 
