@@ -119,8 +119,8 @@ type logKey struct {
 // hash is the key as the logger's LRU holds it (see aggregateRecord).
 func (k logKey) hash() uint64 {
 	h := fnv1a.Hash(hashStrings(k.agg.uid, k.agg.typ, k.agg.reason, k.msg))
-	if k.fieldPath != "" {
-		h = fnv1a.Hash(hashStrings(k.agg.uid, k.agg.typ, k.agg.reason, k.msg, k.fieldPath))
+	if k.fieldPath != "" { // hashStrings of the five, hashing on from the four
+		h = h.Str(k.fieldPath).Byte(0xff)
 	}
 	if k.combined {
 		h = h.Byte(1)
@@ -178,7 +178,7 @@ type correlator struct {
 	more    map[uint64][]uint64  // a record's message hashes past its first, by its key
 	logged  lru[eventLog]        // by logKey.hash
 	spam    lru[tokenBucket]     // by spamKey.hash
-	waiting map[lruRef][]func()
+	waiting map[lruRef][]*eventBody
 	// orphans are log entries forgotten while PATCHes waited for their
 	// create's answer: the waiting PATCHes still name the Event it
 	// answers (as upstream's goroutine holds its eventLog copy).
@@ -267,8 +267,20 @@ func (c *Client) ContainerEvent(phase trace.Phase, regarding runtime.Object, fie
 		fieldPath: fieldPath, typ: typ, reason: reason, msg: msg, at: c.s.eng.Now()}
 	b.aggUID = aggKey(b.objUID, b.objNS, b.objName, typ, reason).uid
 	b.nano = c.s.eventNano(b.at) // makeEvent names every event it makes
-	c.s.eng.Soon(func() { c.recordToSink(b) })
+	b.wr.body = b
+	c.queue(&b.wr)
 }
+
+// queue hands an event to the broadcaster: its goroutine takes it (the
+// body's queued) soon, in the engine's sense. The write's run is its
+// callback then, and the same one again for every stage of its requests.
+func (c *Client) queue(w *eventWrite) {
+	w.c, w.run, w.stage = c, w.step, stageQueued
+	c.s.eng.Soon(w.run)
+}
+
+// queued is the recorder's sink taking the event (recordToSink).
+func (b *eventBody) queued() { b.wr.c.recordToSink(b) }
 
 // recordToSink correlates one queued event and writes it.
 func (c *Client) recordToSink(b *eventBody) {
@@ -346,9 +358,9 @@ func (c *Client) recordToSink(b *eventBody) {
 		return
 	}
 	if c.corr.waiting == nil {
-		c.corr.waiting = map[lruRef][]func(){}
+		c.corr.waiting = map[lruRef][]*eventBody{}
 	}
-	c.corr.waiting[b.ref] = append(c.corr.waiting[b.ref], func() { c.patchEvent(b) })
+	c.corr.waiting[b.ref] = append(c.corr.waiting[b.ref], b)
 }
 
 // forgetSimilar drops a forgotten aggregate record's further messages.

@@ -115,47 +115,55 @@ func (w *eventWrite) keyHash() uint64 {
 }
 
 // commitEvent is commit for a counted Event: one store latency later the
-// write takes the next revision (and a create its uid), then one request
-// latency later the recorder has its answer.
+// write takes the next revision (and a create its uid, commitStage), then
+// one request latency later the recorder has its answer (answerStage).
 func (s *Server) commitEvent(w *eventWrite, key uint64) {
-	s.eng.After(StoreLatency, func() {
-		if _, exists := s.eventKeys[key]; exists && w.verb == "create" {
-			// Created meanwhile: AlreadyExists, as commit's build answers.
-			st := &Status{Code: http.StatusConflict, Reason: "AlreadyExists",
-				Message: fmt.Sprintf("%s %q already exists", qualifiedPlural(w.res.Resource), w.name())}
-			s.eng.After(RequestLatency, func() {
-				s.eventStep(w, "apiserver.reject", "status", st.StatusLine(), "message", st.Message)
-				if w.done != nil {
-					w.done.eventAnswered(eventAnswer{}, st)
-				}
-			})
-			return
+	w.key, w.stage = key, stageCommit
+	s.eng.After(StoreLatency, w.run)
+}
+
+func (s *Server) commitStage(w *eventWrite) {
+	w.stage = stageAnswer
+	if _, exists := s.eventKeys[w.key]; exists && w.verb == "create" {
+		// Created meanwhile: AlreadyExists, as commit's build answers.
+		w.st = &Status{Code: http.StatusConflict, Reason: "AlreadyExists",
+			Message: fmt.Sprintf("%s %q already exists", qualifiedPlural(w.res.Resource), w.name())}
+		s.eng.After(RequestLatency, w.run)
+		return
+	}
+	s.rev++
+	if w.verb == "create" {
+		w.ans = eventAnswer{nano: w.nano, uid: eventUID{d: s.drawUID()}, created: TimeAt(s.eng.Now()).Unix()}
+	}
+	if s.first == 0 {
+		s.first = s.rev
+	}
+	s.eventKeys[w.key] = struct{}{}
+	if !s.rec.Full() {
+		s.eventStep(w, "etcd.put", "key", Key(w.res.Resource, w.ns, w.name()), "rev", s.rev)
+	}
+	w.rev = s.rev
+	s.eng.After(RequestLatency, w.run)
+}
+
+func (s *Server) answerStage(w *eventWrite) {
+	if st := w.st; st != nil {
+		s.eventStep(w, "apiserver.reject", "status", st.StatusLine(), "message", st.Message)
+		if w.done != nil {
+			w.done.eventAnswered(eventAnswer{}, st)
 		}
-		s.rev++
-		var a eventAnswer
-		code := http.StatusOK
-		kind := trace.KindAPIServerUpdated
+		return
+	}
+	if !s.rec.Full() {
+		code, kind := http.StatusOK, trace.KindAPIServerUpdated
 		if w.verb == "create" {
-			a = eventAnswer{nano: w.nano, uid: eventUID{d: s.drawUID()}, created: TimeAt(s.eng.Now()).Unix()}
 			code, kind = http.StatusCreated, trace.KindAPIServerResponse
 		}
-		if s.first == 0 {
-			s.first = s.rev
-		}
-		s.eventKeys[key] = struct{}{}
-		if !s.rec.Full() {
-			s.eventStep(w, "etcd.put", "key", Key(w.res.Resource, w.ns, w.name()), "rev", s.rev)
-		}
-		rev := s.rev
-		s.eng.After(RequestLatency, func() {
-			if !s.rec.Full() {
-				s.eventStep(w, kind, "status", fmt.Sprintf("%d %s", code, http.StatusText(code)), "rv", strconv.FormatInt(rev, 10), "kind", w.res.Kind)
-			}
-			if w.done != nil {
-				w.done.eventAnswered(a, nil)
-			}
-		})
-	})
+		s.eventStep(w, kind, "status", fmt.Sprintf("%d %s", code, http.StatusText(code)), "rv", strconv.FormatInt(w.rev, 10), "kind", w.res.Kind)
+	}
+	if w.done != nil {
+		w.done.eventAnswered(w.ans, nil)
+	}
 }
 
 // eventStep records a pipeline step of a counted Event as call.step would

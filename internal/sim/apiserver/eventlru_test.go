@@ -76,3 +76,12 @@ func TestLRUMatchesListLRU(t *testing.T) {
 		t.Fatalf("%d entries, want %d", a.size(), ref.Len())
 	}
 }
+
+// A container event's log key hashes the five strings (hashing on from
+// the first four).
+func TestLogKeyHash(t *testing.T) {
+	k := logKey{agg: aggregateKey{"u", "Normal", "Pulled"}, msg: "m", fieldPath: "spec.containers{web}"}
+	if got, want := k.hash(), hashStrings("u", "Normal", "Pulled", "m", "spec.containers{web}"); got != want {
+		t.Errorf("hash %x, want %x", got, want)
+	}
+}

@@ -61,14 +61,17 @@ type eventBody struct {
 	wr      eventWrite // the request in flight
 }
 
-// ref is the object's "resource/namespace/name" (objectRef), for a step:
-// written out only when one is recorded.
-func (b *eventBody) objRef() string {
-	r := Resource{Kind: b.kind, Plural: Plural(b.kind), Namespaced: !clusterScoped[b.kind]} // as ResourceOf derives them
+// objRef is the object's "resource/namespace/name" (objectRef), for a
+// step: written out only when one is recorded.
+func (b *eventBody) objRef() string { return eventObjectRef(b.kind, b.objNS, b.objName) }
+
+// eventObjectRef is objectRef of an object of kind named ns/name.
+func eventObjectRef(kind, ns, name string) string {
+	r := Resource{Kind: kind, Plural: Plural(kind), Namespaced: !clusterScoped[kind]} // as ResourceOf derives them
 	if r.Namespaced {
-		return r.Plural + "/" + b.objNS + "/" + b.objName
+		return r.Plural + "/" + ns + "/" + name
 	}
-	return r.Plural + "/" + b.objName
+	return r.Plural + "/" + name
 }
 
 // request is the POST (create) or PATCH (patch) of the Event.
@@ -128,10 +131,52 @@ type eventWrite struct {
 	c       *Client        // the sender (sendEvent)
 	body    eventRequester // builds the request
 	done    eventDone      // nil: nothing waits for the answer
+	// run is the write's one engine callback, which each stage schedules
+	// again for the next (step), instead of a closure each.
+	run   func()
+	stage eventStage
+	// What a counted write carries from stage to stage (eventcount.go).
+	key uint64      // the Event's key's hash
+	rev int64       // the revision it took
+	ans eventAnswer // a create's answer
+	st  *Status     // the failure it answers
 }
 
-// eventRequester builds an Event write's request for its verb.
-type eventRequester interface{ request(verb string) request }
+// eventStage is where a write is when its run is next called.
+type eventStage uint8
+
+const (
+	stageQueued eventStage = iota // taken from the recorder's queue (queue)
+	stageArrive                   // reaches the API server (sendEvent)
+	stageCommit                   // reaches the store (commitEvent)
+	stageAnswer                   // its answer reaches the recorder
+)
+
+func (w *eventWrite) step() {
+	s := w.c.s
+	switch w.stage {
+	case stageQueued:
+		w.body.queued()
+	case stageArrive:
+		if s.countEvent(w) {
+			return
+		}
+		s.EventsBuilt++
+		newCall(s, w.c, w.body.request(w.verb), fullDone(w)).handle()
+	case stageCommit:
+		s.commitStage(w)
+	case stageAnswer:
+		s.answerStage(w)
+	}
+}
+
+// eventRequester is what a write is about: the body that builds its
+// request for its verb, and whose queued takes the event from the
+// recorder's queue (queue).
+type eventRequester interface {
+	request(verb string) request
+	queued()
+}
 
 // eventAnswer is what a create's answer tells the recorder: the stored
 // Event's name (its timestamp: the object's name is the recorder's), uid
@@ -177,13 +222,11 @@ func (c *Client) sendEvent(w *eventWrite) {
 		c.held.hold(w.body.request(w.verb), fullDone(w))
 		return
 	}
-	s.eng.After(RequestLatency, func() {
-		if s.countEvent(w) {
-			return
-		}
-		s.EventsBuilt++
-		newCall(s, c, w.body.request(w.verb), fullDone(w)).handle()
-	})
+	if w.run == nil {
+		w.run = w.step
+	}
+	w.stage = stageArrive
+	s.eng.After(RequestLatency, w.run)
 }
 
 // createEvent POSTs b's Event; the log entry b.ref names learns the name
@@ -192,7 +235,8 @@ func (c *Client) createEvent(b *eventBody) {
 	if b.nano == 0 {
 		b.nano = c.s.eventNano(b.at)
 	}
-	b.wr = eventWrite{verb: "create", res: coreEvents, ns: b.ns, obj: b.objName, nano: b.nano, body: b, done: b}
+	// run, bound to b.wr, serves every write of b in turn
+	b.wr = eventWrite{verb: "create", res: coreEvents, ns: b.ns, obj: b.objName, nano: b.nano, body: b, done: b, run: b.wr.run}
 	c.sendEvent(&b.wr)
 }
 
@@ -208,6 +252,7 @@ func (b *eventBody) eventAnswered(a eventAnswer, st *Status) {
 		if st != nil && st.Code == 404 {
 			fresh := *b
 			fresh.uid, fresh.created = eventUID{}, 0
+			fresh.wr = eventWrite{} // b's run is bound to b.wr
 			c.createEvent(&fresh)
 		}
 		return
@@ -220,8 +265,8 @@ func (b *eventBody) eventAnswered(a eventAnswer, st *Status) {
 	}
 	waiting := c.corr.waiting[b.ref]
 	delete(c.corr.waiting, b.ref)
-	for _, f := range waiting {
-		f()
+	for _, p := range waiting {
+		c.patchEvent(p)
 	}
 }
 
@@ -237,6 +282,6 @@ func (c *Client) patchEvent(b *eventBody) {
 		return
 	}
 	b.nano, b.uid, b.created = le.nano, c.corr.eventUID(le.uid), le.created
-	b.wr = eventWrite{verb: "patch", res: coreEvents, ns: b.ns, obj: b.objName, nano: b.nano, body: b, done: b}
+	b.wr = eventWrite{verb: "patch", res: coreEvents, ns: b.ns, obj: b.objName, nano: b.nano, body: b, done: b, run: b.wr.run}
 	c.sendEvent(&b.wr)
 }
