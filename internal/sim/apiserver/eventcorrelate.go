@@ -8,6 +8,7 @@ import (
 	"github.com/k8sexplain/k8sexplain/internal/fnv1a"
 	"github.com/k8sexplain/k8sexplain/internal/trace"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // The core/v1 event recorder's correlator (client-go
@@ -82,9 +83,15 @@ type aggregateKey struct {
 // them the kubelets' per-pod events at scale, and a hash keeps neither the
 // message text nor the key's string headers alive. Two keys or messages
 // sharing a hash (odds 2^-64 a pair) would count as one.
+//
+// Most groups see one message (a kubelet's Pulling, Created, ... of a
+// pod): the first one's hash is kept in the record, any further ones in
+// the correlator's more, by the record's key, so the record holds no
+// pointer.
 type aggregateRecord struct {
-	messages []uint64 // hashes of the distinct messages seen, at most aggregateMaxEvents-1
-	last     time.Duration
+	last  time.Duration
+	first uint64 // hash of the first message seen
+	n     uint8  // distinct messages seen, at most aggregateMaxEvents-1
 }
 
 // hash is the key as the aggregator's LRU holds it.
@@ -112,8 +119,8 @@ type logKey struct {
 // hash is the key as the logger's LRU holds it (see aggregateRecord).
 func (k logKey) hash() uint64 {
 	h := fnv1a.Hash(hashStrings(k.agg.uid, k.agg.typ, k.agg.reason, k.msg))
-	if k.fieldPath != "" {
-		h = fnv1a.Hash(hashStrings(k.agg.uid, k.agg.typ, k.agg.reason, k.msg, k.fieldPath))
+	if k.fieldPath != "" { // hashStrings of the five, hashing on from the four
+		h = h.Str(k.fieldPath).Byte(0xff)
 	}
 	if k.combined {
 		h = h.Byte(1)
@@ -137,9 +144,9 @@ type eventLog struct {
 	count    int32
 	answered bool // the create has answered
 	first    time.Duration
-	created  int64    // the Event's creationTimestamp, Unix seconds
-	nano     int64    // its name's timestamp (eventName): 0 until the create answers, or when it failed
-	uid      eventUID // the Event's, from the same answer
+	created  int64  // the Event's creationTimestamp, Unix seconds
+	nano     int64  // its name's timestamp (eventName): 0 until the create answers, or when it failed
+	uid      logUID // the Event's, from the same answer
 }
 
 // spamKey is getSpamKey: source (the client), involved object and type,
@@ -167,119 +174,16 @@ func (b *tokenBucket) take(now time.Duration) bool {
 // recorded before the create of their Event answered, by its log entry
 // (kept beside the entries, as few are waiting at any time).
 type correlator struct {
-	similar lru[uint64, aggregateRecord] // by aggregateKey.hash
-	logged  lru[uint64, eventLog]        // by logKey.hash
-	spam    lru[uint64, tokenBucket]     // by spamKey.hash
-	waiting map[*eventLog][]func()
-}
-
-// queuedEvent is an event as the recorder queued it: what it is about,
-// captured when it was recorded, and when (makeEvent's timestamp). Its
-// type and reason are agg's.
-type queuedEvent struct {
-	phase          trace.Phase
-	kind           string // the object's
-	ns, name, uid  string
-	nano           int64 // makeEvent's name is <object>.<hex of this UnixNano>
-	agg            aggregateKey
-	fieldPath, msg string
-	at             time.Duration
-}
-
-// ref is the object's "resource/namespace/name" (objectRef), for a step:
-// written out only when one is recorded.
-func (q *queuedEvent) ref() string {
-	r := Resource{Kind: q.kind, Plural: Plural(q.kind), Namespaced: !clusterScoped[q.kind]} // as ResourceOf derives them
-	if r.Namespaced {
-		return r.Plural + "/" + q.ns + "/" + q.name
-	}
-	return r.Plural + "/" + q.name
-}
-
-// lru is a least recently used cache of at most correlatorCacheSize
-// entries (k8s.io/utils/lru in upstream), a map and an intrusive doubly
-// linked list.
-type lru[K comparable, V any] struct {
-	byKey      map[K]*lruEntry[K, V]
-	head, tail *lruEntry[K, V]
-}
-
-type lruEntry[K comparable, V any] struct {
-	key        K
-	val        V
-	prev, next *lruEntry[K, V] // most recently used at the head
-}
-
-func (a *lru[K, V]) unlink(r *lruEntry[K, V]) {
-	if r.prev != nil {
-		r.prev.next = r.next
-	} else {
-		a.head = r.next
-	}
-	if r.next != nil {
-		r.next.prev = r.prev
-	} else {
-		a.tail = r.prev
-	}
-	r.prev, r.next = nil, nil
-}
-
-func (a *lru[K, V]) pushFront(r *lruEntry[K, V]) {
-	r.next = a.head
-	if a.head != nil {
-		a.head.prev = r
-	}
-	a.head = r
-	if a.tail == nil {
-		a.tail = r
-	}
-}
-
-// get returns key's value, made the most recently used, or nil.
-func (a *lru[K, V]) get(key K) *V {
-	r := a.byKey[key]
-	if r == nil {
-		return nil
-	}
-	if r != a.head {
-		a.unlink(r)
-		a.pushFront(r)
-	}
-	return &r.val
-}
-
-// add stores val under key as the most recently used (Cache.Add), and
-// forgets the least recently used entry beyond the size.
-func (a *lru[K, V]) add(key K, val V) *V {
-	if a.byKey == nil {
-		a.byKey = map[K]*lruEntry[K, V]{}
-	}
-	if old := a.byKey[key]; old != nil {
-		old.val = val
-		if old != a.head {
-			a.unlink(old)
-			a.pushFront(old)
-		}
-		return &old.val
-	}
-	r := &lruEntry[K, V]{key: key, val: val}
-	a.pushFront(r)
-	a.byKey[key] = r
-	if len(a.byKey) > correlatorCacheSize {
-		oldest := a.tail
-		a.unlink(oldest)
-		delete(a.byKey, oldest.key)
-	}
-	return &r.val
-}
-
-// len is the number of entries, counted along the list.
-func (a *lru[K, V]) len() int {
-	n := 0
-	for r := a.head; r != nil; r = r.next {
-		n++
-	}
-	return n
+	similar lru[aggregateRecord] // by aggregateKey.hash
+	more    map[uint64][]uint64  // a record's message hashes past its first, by its key
+	logged  lru[eventLog]        // by logKey.hash
+	spam    lru[tokenBucket]     // by spamKey.hash
+	waiting map[lruRef][]*eventBody
+	// orphans are log entries forgotten while PATCHes waited for their
+	// create's answer: the waiting PATCHes still name the Event it
+	// answers (as upstream's goroutine holds its eventLog copy).
+	orphans map[lruRef]*eventLog
+	uids    []types.UID // uids an answer gave that are not a uidDraw's text (logUID)
 }
 
 func keyOf(regarding runtime.Object, typ, reason string) aggregateKey {
@@ -299,17 +203,32 @@ func aggKey(uid, ns, name, typ, reason string) aggregateKey {
 func (c *Client) aggregate(agg aggregateKey, msg string) (string, bool) {
 	key := agg.hash()
 	now := c.s.eng.Now()
-	r := c.corr.similar.get(key)
+	corr := &c.corr
+	if corr.similar.evicted == nil {
+		corr.similar.evicted = corr.forgetSimilar
+	}
+	r := corr.similar.get(key)
 	if r == nil || now-r.last > aggregateInterval {
-		r = c.corr.similar.add(key, aggregateRecord{})
+		r = corr.similar.add(key, aggregateRecord{})
+		if corr.more != nil {
+			delete(corr.more, key)
+		}
 	}
 	r.last = now
 	mh := hashStrings(msg)
-	if slices.Contains(r.messages, mh) {
+	if r.n > 0 && (r.first == mh || slices.Contains(corr.more[key], mh)) {
 		return msg, false
 	}
-	if len(r.messages)+1 < aggregateMaxEvents {
-		r.messages = append(r.messages, mh)
+	if int(r.n)+1 < aggregateMaxEvents {
+		if r.n == 0 {
+			r.first = mh
+		} else {
+			if corr.more == nil {
+				corr.more = map[uint64][]uint64{}
+			}
+			corr.more[key] = append(corr.more[key], mh)
+		}
+		r.n++
 		return msg, false
 	}
 	// Combined. Upstream inserts the message and then pops an arbitrary
@@ -344,17 +263,31 @@ func (c *Client) Event(phase trace.Phase, regarding runtime.Object, typ, reason,
 // blocking call); here a burst of events goes out at once.
 func (c *Client) ContainerEvent(phase trace.Phase, regarding runtime.Object, fieldPath, typ, reason, msg string) {
 	m := Meta(regarding)
-	q := queuedEvent{phase: phase, kind: ResourceOf(regarding).Kind, ns: m.GetNamespace(), name: m.GetName(), uid: string(m.GetUID()),
-		fieldPath: fieldPath, msg: msg, at: c.s.eng.Now()}
-	q.agg = aggKey(q.uid, q.ns, q.name, typ, reason)
-	q.nano = c.s.eventNano(q.at) // makeEvent names every event it makes
-	c.s.eng.Soon(func() { c.recordToSink(q) })
+	b := &eventBody{phase: phase, kind: ResourceOf(regarding).Kind, objNS: m.GetNamespace(), objName: m.GetName(), objUID: string(m.GetUID()),
+		fieldPath: fieldPath, typ: typ, reason: reason, msg: msg, at: c.s.eng.Now()}
+	b.aggUID = aggKey(b.objUID, b.objNS, b.objName, typ, reason).uid
+	b.nano = c.s.eventNano(b.at) // makeEvent names every event it makes
+	b.wr.body = b
+	c.queue(&b.wr)
 }
 
+// queue hands an event to the broadcaster: its goroutine takes it (the
+// body's queued) soon, in the engine's sense. The write's run is its
+// callback then, and the same one again for every stage of its requests.
+func (c *Client) queue(w *eventWrite) {
+	w.c, w.run, w.stage = c, w.step, stageQueued
+	c.s.eng.Soon(w.run)
+}
+
+// queued is the recorder's sink taking the event (recordToSink).
+func (b *eventBody) queued() { b.wr.c.recordToSink(b) }
+
 // recordToSink correlates one queued event and writes it.
-func (c *Client) recordToSink(q queuedEvent) {
-	phase, kind, agg, fieldPath, typ, reason := q.phase, q.kind, q.agg, q.fieldPath, q.agg.typ, q.agg.reason
-	msg, combined := c.aggregate(agg, q.msg)
+func (c *Client) recordToSink(b *eventBody) {
+	phase, kind, fieldPath, typ, reason := b.phase, b.kind, b.fieldPath, b.typ, b.reason
+	agg := aggregateKey{uid: b.aggUID, typ: typ, reason: reason}
+	msg, combined := c.aggregate(agg, b.msg)
+	b.msg = msg
 	now := c.s.eng.Now()
 	// The logger counts the event before the filter decides (eventObserve
 	// runs before filterFunc in EventCorrelate).
@@ -363,13 +296,17 @@ func (c *Client) recordToSink(q queuedEvent) {
 		lk.msg = msg
 	}
 	lh := lk.hash()
+	if c.corr.logged.evicted == nil {
+		c.corr.logged.evicted = c.corr.forgetLogged
+	}
 	log := c.corr.logged.get(lh)
 	if log != nil && log.count > 0 {
 		log.count++
 	} else {
-		log = c.corr.logged.add(lh, eventLog{count: 1, first: q.at})
+		log = c.corr.logged.add(lh, eventLog{count: 1, first: b.at})
 	}
 	count := log.count
+	b.ref = c.corr.logged.ref(lh)
 
 	sk := spamKey(lk.agg.uid, typ)
 	bucket := c.corr.spam.get(sk)
@@ -386,8 +323,8 @@ func (c *Client) recordToSink(q queuedEvent) {
 		}
 		c.s.EventsDropped++
 		if !c.s.rec.Full() {
-			c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event.spam", Object: q.ref(),
-				Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", kind, "about", trace.EventTarget(kind, q.name)), fieldPath)})
+			c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event.spam", Object: b.objRef(),
+				Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", kind, "about", trace.EventTarget(kind, b.objName)), fieldPath)})
 		}
 		return
 	}
@@ -398,34 +335,57 @@ func (c *Client) recordToSink(q queuedEvent) {
 	}
 	// What the recorder would write (makeEvent): built into a corev1.Event
 	// only if the request goes through the pipeline (eventcount.go).
-	b := &eventBody{kind: kind, objNS: q.ns, objName: q.name, objUID: q.uid, fieldPath: fieldPath,
-		typ: typ, reason: reason, msg: msg, component: component, first: log.first, at: q.at, count: count,
-		nano: q.nano, ns: q.ns}
+	b.component, b.first, b.count, b.ns = component, log.first, count, b.objNS
 	if b.ns == "" {
 		b.ns = "default"
 	}
 	if count == 1 {
 		c.s.EventsCreated++
 		if !c.s.rec.Full() {
-			c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event", Object: q.ref(),
-				Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", kind, "about", trace.EventTarget(kind, q.name)), fieldPath)})
+			c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event", Object: b.objRef(),
+				Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", kind, "about", trace.EventTarget(kind, b.objName)), fieldPath)})
 		}
-		c.createEvent(b, log)
+		c.createEvent(b)
 		return
 	}
 	c.s.EventsPatched++
 	if !c.s.rec.Full() {
-		c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event.patch", Object: q.ref(),
-			Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", kind, "about", trace.EventTarget(kind, q.name), "count", count), fieldPath)})
+		c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event.patch", Object: b.objRef(),
+			Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", kind, "about", trace.EventTarget(kind, b.objName), "count", count), fieldPath)})
 	}
 	if log.answered {
-		c.patchEvent(b, log)
+		c.patchEvent(b)
 		return
 	}
 	if c.corr.waiting == nil {
-		c.corr.waiting = map[*eventLog][]func(){}
+		c.corr.waiting = map[lruRef][]*eventBody{}
 	}
-	c.corr.waiting[log] = append(c.corr.waiting[log], func() { c.patchEvent(b, log) })
+	c.corr.waiting[b.ref] = append(c.corr.waiting[b.ref], b)
+}
+
+// forgetSimilar drops a forgotten aggregate record's further messages.
+func (c *correlator) forgetSimilar(key uint64, _ lruRef, _ *aggregateRecord) { delete(c.more, key) }
+
+// forgetLogged keeps a forgotten log entry that PATCHes wait on as an
+// orphan (see correlator).
+func (c *correlator) forgetLogged(_ uint64, ref lruRef, le *eventLog) {
+	if _, ok := c.waiting[ref]; !ok {
+		return
+	}
+	if c.orphans == nil {
+		c.orphans = map[lruRef]*eventLog{}
+	}
+	o := *le
+	c.orphans[ref] = &o
+}
+
+// logAt is the log entry ref names, an orphan if it was forgotten while
+// PATCHes waited on it, or nil.
+func (c *correlator) logAt(ref lruRef) *eventLog {
+	if le := c.logged.at(ref); le != nil {
+		return le
+	}
+	return c.orphans[ref]
 }
 
 // withFieldPath adds an event's involvedObject.fieldPath to its step, when

@@ -59,7 +59,8 @@ const (
 
 // countEvent counts w at the API server instead of handling it, when no
 // one can see it; false when it must be built and handled.
-func (s *Server) countEvent(c *Client, w *eventWrite, done eventDone) bool {
+func (s *Server) countEvent(w *eventWrite) bool {
+	c := w.c
 	if s.BuildEvents || s.rec.Keeping() || s.LogWrites || s.OnEvent != nil || c.Loud {
 		return false
 	}
@@ -78,7 +79,7 @@ func (s *Server) countEvent(c *Client, w *eventWrite, done eventDone) bool {
 		return false
 	}
 	s.rec.Skip(steps)
-	s.commitEvent(c, w, key, done)
+	s.commitEvent(w, key)
 	return true
 }
 
@@ -114,56 +115,64 @@ func (w *eventWrite) keyHash() uint64 {
 }
 
 // commitEvent is commit for a counted Event: one store latency later the
-// write takes the next revision (and a create its uid), then one request
-// latency later the recorder has its answer.
-func (s *Server) commitEvent(c *Client, w *eventWrite, key uint64, done eventDone) {
-	s.eng.After(StoreLatency, func() {
-		if _, exists := s.eventKeys[key]; exists && w.verb == "create" {
-			// Created meanwhile: AlreadyExists, as commit's build answers.
-			st := &Status{Code: http.StatusConflict, Reason: "AlreadyExists",
-				Message: fmt.Sprintf("%s %q already exists", qualifiedPlural(w.res.Resource), w.name())}
-			s.eng.After(RequestLatency, func() {
-				s.eventStep(c, w, "apiserver.reject", "status", st.StatusLine(), "message", st.Message)
-				if done != nil {
-					done(eventAnswer{}, st)
-				}
-			})
-			return
+// write takes the next revision (and a create its uid, commitStage), then
+// one request latency later the recorder has its answer (answerStage).
+func (s *Server) commitEvent(w *eventWrite, key uint64) {
+	w.key, w.stage = key, stageCommit
+	s.eng.After(StoreLatency, w.run)
+}
+
+func (s *Server) commitStage(w *eventWrite) {
+	w.stage = stageAnswer
+	if _, exists := s.eventKeys[w.key]; exists && w.verb == "create" {
+		// Created meanwhile: AlreadyExists, as commit's build answers.
+		w.st = &Status{Code: http.StatusConflict, Reason: "AlreadyExists",
+			Message: fmt.Sprintf("%s %q already exists", qualifiedPlural(w.res.Resource), w.name())}
+		s.eng.After(RequestLatency, w.run)
+		return
+	}
+	s.rev++
+	if w.verb == "create" {
+		w.ans = eventAnswer{nano: w.nano, uid: eventUID{d: s.drawUID()}, created: TimeAt(s.eng.Now()).Unix()}
+	}
+	if s.first == 0 {
+		s.first = s.rev
+	}
+	s.eventKeys[w.key] = struct{}{}
+	if !s.rec.Full() {
+		s.eventStep(w, "etcd.put", "key", Key(w.res.Resource, w.ns, w.name()), "rev", s.rev)
+	}
+	w.rev = s.rev
+	s.eng.After(RequestLatency, w.run)
+}
+
+func (s *Server) answerStage(w *eventWrite) {
+	if st := w.st; st != nil {
+		s.eventStep(w, "apiserver.reject", "status", st.StatusLine(), "message", st.Message)
+		if w.done != nil {
+			w.done.eventAnswered(eventAnswer{}, st)
 		}
-		s.rev++
-		var a eventAnswer
-		code := http.StatusOK
-		kind := trace.KindAPIServerUpdated
+		return
+	}
+	if !s.rec.Full() {
+		code, kind := http.StatusOK, trace.KindAPIServerUpdated
 		if w.verb == "create" {
-			a = eventAnswer{nano: w.nano, uid: eventUID{d: s.drawUID()}, created: TimeAt(s.eng.Now()).Unix()}
 			code, kind = http.StatusCreated, trace.KindAPIServerResponse
 		}
-		if s.first == 0 {
-			s.first = s.rev
-		}
-		s.eventKeys[key] = struct{}{}
-		if !s.rec.Full() {
-			s.eventStep(c, w, "etcd.put", "key", Key(w.res.Resource, w.ns, w.name()), "rev", s.rev)
-		}
-		rev := s.rev
-		s.eng.After(RequestLatency, func() {
-			if !s.rec.Full() {
-				s.eventStep(c, w, kind, "status", fmt.Sprintf("%d %s", code, http.StatusText(code)), "rv", strconv.FormatInt(rev, 10), "kind", w.res.Kind)
-			}
-			if done != nil {
-				done(a, nil)
-			}
-		})
-	})
+		s.eventStep(w, kind, "status", fmt.Sprintf("%d %s", code, http.StatusText(code)), "rv", strconv.FormatInt(w.rev, 10), "kind", w.res.Kind)
+	}
+	if w.done != nil {
+		w.done.eventAnswered(w.ans, nil)
+	}
 }
 
 // eventStep records a pipeline step of a counted Event as call.step would
 // (verbose, in the client's phase), or counts it.
-func (s *Server) eventStep(c *Client, w *eventWrite, kind trace.Kind, fields ...any) {
+func (s *Server) eventStep(w *eventWrite, kind trace.Kind, fields ...any) {
 	if s.rec.Full() {
 		return
 	}
-	s.rec.Add(trace.Step{Phase: c.Phase, Actor: "kube-apiserver", Kind: kind, Verbose: true,
+	s.rec.Add(trace.Step{Phase: w.c.Phase, Actor: "kube-apiserver", Kind: kind, Verbose: true,
 		Object: w.res.Resource.Plural + "/" + w.ns + "/" + w.name(), Fields: trace.F(fields...)})
 }
 
@@ -222,4 +231,56 @@ func hexInto(dst []byte, v uint64) {
 		dst[i] = digits[v&0xf]
 		v >>= 4
 	}
+}
+
+// logUID is an eventUID as the logger's LRU keeps it, without a pointer:
+// the draw, which a uid stamp wrote is read back into (parseUID), or else
+// (a uid that is not a draw's text) its place in the correlator's uids, from 1.
+type logUID struct {
+	d     uidDraw
+	other int32
+}
+
+// logUID is u as the logger keeps it.
+func (c *correlator) logUID(u eventUID) logUID {
+	if u.s == "" {
+		return logUID{d: u.d}
+	}
+	if d, ok := parseUID(string(u.s)); ok {
+		return logUID{d: d}
+	}
+	c.uids = append(c.uids, u.s)
+	return logUID{other: int32(len(c.uids))}
+}
+
+// eventUID is the uid u keeps (eventUID.get reads the same text).
+func (c *correlator) eventUID(u logUID) eventUID {
+	if u.other > 0 {
+		return eventUID{s: c.uids[u.other-1]}
+	}
+	return eventUID{d: u.d}
+}
+
+// parseUID reads uuidText's output back into the draw String writes it
+// from: ok only for exactly that text (lower-case hex, the fixed "4"),
+// with a draw that is not zero.
+func parseUID(s string) (uidDraw, bool) {
+	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[14] != '4' || s[18] != '-' || s[23] != '-' {
+		return uidDraw{}, false
+	}
+	var v [5]uint64
+	for i, f := range [5][2]int{{0, 8}, {9, 13}, {15, 18}, {19, 23}, {24, 36}} {
+		for _, ch := range []byte(s[f[0]:f[1]]) {
+			switch {
+			case ch >= '0' && ch <= '9':
+				v[i] = v[i]<<4 | uint64(ch-'0')
+			case ch >= 'a' && ch <= 'f':
+				v[i] = v[i]<<4 | uint64(ch-'a'+10)
+			default:
+				return uidDraw{}, false
+			}
+		}
+	}
+	d := uidDraw{hi: v[0]<<32 | v[1]<<16 | v[3], lo: v[2]<<48 | v[4]}
+	return d, d.hi != 0
 }

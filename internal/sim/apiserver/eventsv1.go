@@ -24,36 +24,42 @@ import (
 // does not wait for the previous event's answer.
 func (c *Client) EventV1(phase trace.Phase, regarding runtime.Object, typ, reason, action, note string) {
 	m := Meta(regarding)
-	res := ResourceOf(regarding)
-	b := &v1Body{kind: res.Kind, objNS: m.GetNamespace(), objName: m.GetName(), objUID: m.GetUID(),
+	b := &v1Body{phase: phase, kind: ResourceOf(regarding).Kind, objNS: m.GetNamespace(), objName: m.GetName(), objUID: m.GetUID(),
 		typ: typ, reason: reason, action: action, note: note, actor: c.Actor, at: c.s.eng.Now(), ns: m.GetNamespace()}
 	if b.ns == "" {
 		b.ns = "default"
 	}
-	ref := objectRef(regarding)
 	b.nano = c.s.eventNano(b.at) // event_recorder.go generateEvent: the same name scheme
-	c.s.eng.Soon(func() {
-		if !c.s.rec.Full() {
-			c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event", Object: ref,
-				Fields: trace.F("type", typ, "reason", reason, "message", note, "kind", res.Kind, "about", trace.EventTarget(res.Kind, b.objName), "api", "events.k8s.io/v1", "action", action)})
-		}
-		c.sendEvent(eventWrite{verb: "create", res: v1Events, ns: b.ns, obj: b.objName, nano: b.nano, build: b.request}, nil)
-	})
+	b.wr = eventWrite{verb: "create", res: v1Events, ns: b.ns, obj: b.objName, nano: b.nano, body: b}
+	c.queue(&b.wr)
+}
+
+// queued is the broadcaster's goroutine taking the event: its step, then
+// its create.
+func (b *v1Body) queued() {
+	c := b.wr.c
+	if !c.s.rec.Full() {
+		c.s.rec.Add(trace.Step{Phase: b.phase, Actor: c.Actor, Kind: "event", Object: eventObjectRef(b.kind, b.objNS, b.objName),
+			Fields: trace.F("type", b.typ, "reason", b.reason, "message", b.note, "kind", b.kind, "about", trace.EventTarget(b.kind, b.objName), "api", "events.k8s.io/v1", "action", b.action)})
+	}
+	c.sendEvent(&b.wr)
 }
 
 // v1Body is an events.k8s.io/v1 Event as the recorder makes it, built
 // only when its create goes through the pipeline (eventwrite.go).
 type v1Body struct {
+	phase                            trace.Phase
 	kind, objNS, objName             string // regarding
 	objUID                           types.UID
 	typ, reason, action, note, actor string
 	at                               time.Duration
 	nano                             int64  // the Event's name is eventName(objName, nano)
 	ns                               string // the Event's namespace
+	wr                               eventWrite
 }
 
-// request is the POST of the Event.
-func (b *v1Body) request() request {
+// request is the POST of the Event (verb "create").
+func (b *v1Body) request(string) request {
 	ev := &eventsv1.Event{
 		EventTime:           metav1.NewMicroTime(Epoch.Add(b.at)),
 		ReportingController: b.actor,

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/k8sexplain/k8sexplain/internal/trace"
 	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -38,9 +39,16 @@ var (
 // eventBody is a core/v1 Event as the recorder makes it (makeEvent, with
 // the logger's count and first timestamp): the involved object, what
 // happened, and the Event's own name and namespace.
+//
+// It is made when the event is recorded (ContainerEvent: the object,
+// what happened, when) and completed by the correlator (recordToSink:
+// the message as aggregated, the count, the first timestamp), and it is
+// the request in flight (wr) and what waits for its answer.
 type eventBody struct {
+	phase                                   trace.Phase
 	kind, objNS, objName, objUID, fieldPath string // involvedObject
 	typ, reason, msg, component             string
+	aggUID                                  string        // the aggregateKey's uid (aggKey)
 	first, at                               time.Duration // firstTimestamp; lastTimestamp (when recorded)
 	count                                   int32
 	nano                                    int64  // the Event's name is eventName(objName, nano)
@@ -49,6 +57,29 @@ type eventBody struct {
 	// create answered (eventLog).
 	uid     eventUID
 	created int64
+	ref     lruRef     // the logger's entry for the event's key
+	wr      eventWrite // the request in flight
+}
+
+// objRef is the object's "resource/namespace/name" (objectRef), for a
+// step: written out only when one is recorded.
+func (b *eventBody) objRef() string { return eventObjectRef(b.kind, b.objNS, b.objName) }
+
+// eventObjectRef is objectRef of an object of kind named ns/name.
+func eventObjectRef(kind, ns, name string) string {
+	r := Resource{Kind: kind, Plural: Plural(kind), Namespaced: !clusterScoped[kind]} // as ResourceOf derives them
+	if r.Namespaced {
+		return r.Plural + "/" + ns + "/" + name
+	}
+	return r.Plural + "/" + name
+}
+
+// request is the POST (create) or PATCH (patch) of the Event.
+func (b *eventBody) request(verb string) request {
+	if verb == "patch" {
+		return b.patchRequest()
+	}
+	return b.createRequest()
 }
 
 // event is the corev1.Event the recorder sends.
@@ -97,7 +128,54 @@ type eventWrite struct {
 	res     *eventRes
 	ns, obj string
 	nano    int64
-	build   func() request
+	c       *Client        // the sender (sendEvent)
+	body    eventRequester // builds the request
+	done    eventDone      // nil: nothing waits for the answer
+	// run is the write's one engine callback, which each stage schedules
+	// again for the next (step), instead of a closure each.
+	run   func()
+	stage eventStage
+	// What a counted write carries from stage to stage (eventcount.go).
+	key uint64      // the Event's key's hash
+	rev int64       // the revision it took
+	ans eventAnswer // a create's answer
+	st  *Status     // the failure it answers
+}
+
+// eventStage is where a write is when its run is next called.
+type eventStage uint8
+
+const (
+	stageQueued eventStage = iota // taken from the recorder's queue (queue)
+	stageArrive                   // reaches the API server (sendEvent)
+	stageCommit                   // reaches the store (commitEvent)
+	stageAnswer                   // its answer reaches the recorder
+)
+
+func (w *eventWrite) step() {
+	s := w.c.s
+	switch w.stage {
+	case stageQueued:
+		w.body.queued()
+	case stageArrive:
+		if s.countEvent(w) {
+			return
+		}
+		s.EventsBuilt++
+		newCall(s, w.c, w.body.request(w.verb), fullDone(w)).handle()
+	case stageCommit:
+		s.commitStage(w)
+	case stageAnswer:
+		s.answerStage(w)
+	}
+}
+
+// eventRequester is what a write is about: the body that builds its
+// request for its verb, and whose queued takes the event from the
+// recorder's queue (queue).
+type eventRequester interface {
+	request(verb string) request
+	queued()
 }
 
 // eventAnswer is what a create's answer tells the recorder: the stored
@@ -110,11 +188,14 @@ type eventAnswer struct {
 }
 
 // eventDone receives an Event request's answer.
-type eventDone func(a eventAnswer, st *Status)
+type eventDone interface {
+	eventAnswered(a eventAnswer, st *Status)
+}
 
-// fullDone is done as the pipeline answers w (nil for nil): the stored
+// fullDone is w.done as the pipeline answers w (nil for nil): the stored
 // Event has the name w asked for (recorders do not generate names).
-func fullDone(w *eventWrite, done eventDone) Done {
+func fullDone(w *eventWrite) Done {
+	done := w.done
 	if done == nil {
 		return nil
 	}
@@ -125,49 +206,68 @@ func fullDone(w *eventWrite, done eventDone) Done {
 			m := Meta(obj)
 			a = eventAnswer{nano: nano, uid: eventUID{s: m.GetUID()}, created: m.GetCreationTimestamp().Unix()}
 		}
-		done(a, st)
+		done.eventAnswered(a, st)
 	}
 }
 
 // sendEvent sends an Event request as send does, one request latency to
 // the API server; there it is only counted when nothing can see it
 // (countEvent), else built and handled.
-func (c *Client) sendEvent(w eventWrite, done eventDone) {
+func (c *Client) sendEvent(w *eventWrite) {
 	s := c.s
+	w.c = c
 	s.Requests[c.Actor]++
 	if c.held != nil {
 		s.EventsBuilt++
-		c.held.hold(w.build(), fullDone(&w, done))
+		c.held.hold(w.body.request(w.verb), fullDone(w))
 		return
 	}
-	s.eng.After(RequestLatency, func() {
-		if s.countEvent(c, &w, done) {
-			return
-		}
-		s.EventsBuilt++
-		newCall(s, c, w.build(), fullDone(&w, done)).handle()
-	})
+	if w.run == nil {
+		w.run = w.step
+	}
+	w.stage = stageArrive
+	s.eng.After(RequestLatency, w.run)
 }
 
-// createEvent POSTs b's Event; le learns the name the API server gave it.
-// le points into the logger's LRU entry: an entry forgotten meanwhile
-// still gets the answer, and nothing reads it again.
-func (c *Client) createEvent(b *eventBody, le *eventLog) {
+// createEvent POSTs b's Event; the log entry b.ref names learns the name
+// the API server gave it (eventAnswered).
+func (c *Client) createEvent(b *eventBody) {
 	if b.nano == 0 {
 		b.nano = c.s.eventNano(b.at)
 	}
-	w := eventWrite{verb: "create", res: coreEvents, ns: b.ns, obj: b.objName, nano: b.nano, build: b.createRequest}
-	c.sendEvent(w, func(a eventAnswer, st *Status) {
+	// run, bound to b.wr, serves every write of b in turn
+	b.wr = eventWrite{verb: "create", res: coreEvents, ns: b.ns, obj: b.objName, nano: b.nano, body: b, done: b, run: b.wr.run}
+	c.sendEvent(&b.wr)
+}
+
+// eventAnswered takes the answer to b's request. A create's tells the log
+// entry the Event's name, then the PATCHes waiting on it go; an entry
+// forgotten meanwhile is not told: nothing reads it again (unless PATCHes
+// wait on it: an orphan then). A PATCH answered NotFound creates the
+// Event instead, under the name it had (recordEvent; only the
+// resourceVersion is cleared).
+func (b *eventBody) eventAnswered(a eventAnswer, st *Status) {
+	c := b.wr.c
+	if b.wr.verb == "patch" {
+		if st != nil && st.Code == 404 {
+			fresh := *b
+			fresh.uid, fresh.created = eventUID{}, 0
+			fresh.wr = eventWrite{} // b's run is bound to b.wr
+			c.createEvent(&fresh)
+		}
+		return
+	}
+	if le := c.corr.logAt(b.ref); le != nil {
 		le.answered = true
 		if st == nil {
-			le.nano, le.uid, le.created = a.nano, a.uid, a.created
+			le.nano, le.uid, le.created = a.nano, c.corr.logUID(a.uid), a.created
 		}
-		waiting := c.corr.waiting[le]
-		delete(c.corr.waiting, le)
-		for _, f := range waiting {
-			f()
-		}
-	})
+	}
+	waiting := c.corr.waiting[b.ref]
+	delete(c.corr.waiting, b.ref)
+	for _, p := range waiting {
+		c.patchEvent(p)
+	}
 }
 
 // patchEvent PATCHes the Event le stands for with b's count, last
@@ -175,20 +275,13 @@ func (c *Client) createEvent(b *eventBody, le *eventLog) {
 // Without a stored Event (its create failed) the event is created instead,
 // as recordEvent does when the PATCH answers NotFound; so is one whose
 // PATCH does answer NotFound.
-func (c *Client) patchEvent(b *eventBody, le *eventLog) {
+func (c *Client) patchEvent(b *eventBody) {
+	le := c.corr.logAt(b.ref) // kept while this PATCH waited (forgetLogged)
 	if le.nano == 0 {
-		c.createEvent(b, le)
+		c.createEvent(b)
 		return
 	}
-	b.nano, b.uid, b.created = le.nano, le.uid, le.created
-	w := eventWrite{verb: "patch", res: coreEvents, ns: b.ns, obj: b.objName, nano: b.nano, build: b.patchRequest}
-	c.sendEvent(w, func(_ eventAnswer, st *Status) {
-		if st != nil && st.Code == 404 {
-			// recordEvent creates it under the name it had (only the
-			// resourceVersion is cleared)
-			fresh := *b
-			fresh.uid, fresh.created = eventUID{}, 0
-			c.createEvent(&fresh, le)
-		}
-	})
+	b.nano, b.uid, b.created = le.nano, c.corr.eventUID(le.uid), le.created
+	b.wr = eventWrite{verb: "patch", res: coreEvents, ns: b.ns, obj: b.objName, nano: b.nano, body: b, done: b, run: b.wr.run}
+	c.sendEvent(&b.wr)
 }

@@ -76,6 +76,9 @@ type Kubelet struct {
 	Missing map[string]bool
 	nodeUID types.UID            // the Node's uid: mirror pods' owner
 	statics map[string]*podState // static pods by namespace/name (static.go)
+
+	// paths are the container field paths written out (containerEvent).
+	paths map[containerPath]string
 }
 
 // New builds the kubelet of node; Start opens its watch of the pods with

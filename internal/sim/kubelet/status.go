@@ -93,17 +93,37 @@ func (k *Kubelet) awaitReadiness(p *engine.Proc, ps *podState, gen int, gate rea
 // (pkg/kubelet/container/ref.go GenerateContainerRef: spec.containers{web},
 // spec.initContainers{init}).
 func (k *Kubelet) containerEvent(pod *corev1.Pod, name, typ, reason, msg string) {
-	k.c.ContainerEvent(trace.PhaseKubelet, pod, fieldPath(pod, name), typ, reason, msg)
+	k.c.ContainerEvent(trace.PhaseKubelet, pod, k.fieldPath(pod, name), typ, reason, msg)
 }
 
-// fieldPath is the field path of container name in pod.
-func fieldPath(pod *corev1.Pod, name string) string {
+// containerPath is what a container's field path is made of.
+type containerPath struct {
+	init bool
+	name string
+}
+
+// fieldPath is the field path of container name in pod, written out once
+// per node for each name (the pods of a Deployment share their names).
+func (k *Kubelet) fieldPath(pod *corev1.Pod, name string) string {
+	cp := containerPath{name: name}
 	for _, c := range pod.Spec.InitContainers {
 		if c.Name == name {
-			return "spec.initContainers{" + name + "}"
+			cp.init = true
+			break
 		}
 	}
-	return "spec.containers{" + name + "}"
+	if p, ok := k.paths[cp]; ok {
+		return p
+	}
+	p := "spec.containers{" + name + "}"
+	if cp.init {
+		p = "spec.initContainers{" + name + "}"
+	}
+	if k.paths == nil {
+		k.paths = map[containerPath]string{}
+	}
+	k.paths[cp] = p
+	return p
 }
 
 // setHostIP writes the node's address into the status (kubelet_pods.go
