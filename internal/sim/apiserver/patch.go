@@ -23,20 +23,24 @@ const PatchContentType = "application/strategic-merge-patch+json"
 // by their key, type; every other changed field replaces the stored one.
 // It carries no resourceVersion, so it cannot conflict: two writers that
 // change different fields both keep their change.
+//
+// It names what changed by position (bits of top-level fields, indices of
+// the writer's conditions) instead of copying it: the writer's status is
+// handed over and read when the patch is applied.
 type podStatusPatch struct {
-	status     *corev1.PodStatus // the writer's next status, handed over
-	fields     []int             // top-level status fields to replace, by index
-	conditions []corev1.PodCondition
-	// Room for a typical patch (a few fields, one or two conditions), so
-	// that building one is a single allocation.
-	fieldsBuf [4]int
-	condBuf   [2]corev1.PodCondition
-	orderBuf  [6]corev1.PodConditionType // a pod has 5 conditions
-	// order is the writer's order of condition types when it differs from
-	// the stored one: the $setElementOrder/conditions directive
-	// CreateTwoWayMergePatch adds (apimachinery strategicpatch), which the
-	// server's merge follows.
-	order []corev1.PodConditionType
+	status *corev1.PodStatus // the writer's next status, handed over
+	fields uint64            // top-level status fields to replace: bit i is field i
+	// conds are the indices in status.Conditions of the conditions to set;
+	// condBuf is room for a typical patch's, so that a patch is one
+	// allocation.
+	conds   []int16
+	condBuf [6]int16
+	// order says the writer's order of condition types (status.Conditions')
+	// is to be followed: the $setElementOrder/conditions directive
+	// CreateTwoWayMergePatch adds (apimachinery strategicpatch) when the
+	// conditions change or their order differs, which the server's merge
+	// follows.
+	order bool
 }
 
 // podStatusConditions is the index of PodStatus.Conditions, which merges by
@@ -46,10 +50,12 @@ var podStatusConditions = func() int {
 	return f.Index[0]
 }()
 
-// sameField reports whether two values of one status field are
+// sameField reports whether two addressable values of one status field are
 // reflect.DeepEqual, deciding the common cases (strings, numbers, nil or
 // shared slices and pointers: a writer's next status is a copy sharing what
-// it did not change) without boxing them.
+// it did not change) without DeepEqual, and boxing only the fields'
+// addresses for the rest (DeepEqual of two pointers is that of what they
+// point to; boxing a pointer allocates nothing).
 func sameField(a, b reflect.Value) bool {
 	switch a.Kind() {
 	case reflect.String:
@@ -74,7 +80,7 @@ func sameField(a, b reflect.Value) bool {
 			return true
 		}
 	}
-	return reflect.DeepEqual(a.Interface(), b.Interface())
+	return reflect.DeepEqual(a.Addr().Interface(), b.Addr().Interface())
 }
 
 // TimeAt is virtual time at as the API shows a timestamp: wall-clock time
@@ -108,30 +114,26 @@ func diffPodStatus(base, next *corev1.PodStatus) *podStatusPatch {
 	// next is handed over, as a request body is (PatchPodStatus): the
 	// patch keeps it without a copy.
 	p := &podStatusPatch{status: next}
-	p.fields, p.conditions = p.fieldsBuf[:0], p.condBuf[:0]
+	p.conds = p.condBuf[:0]
 	bv, nv := reflect.ValueOf(base).Elem(), reflect.ValueOf(next).Elem()
 	for i := range bv.NumField() {
 		if i != podStatusConditions && !sameField(bv.Field(i), nv.Field(i)) {
-			p.fields = append(p.fields, i)
+			p.fields |= 1 << i
 		}
 	}
-	for _, c := range next.Conditions {
+	for j := range next.Conditions {
+		c := &next.Conditions[j]
 		var old *corev1.PodCondition
 		for i := range base.Conditions {
 			if base.Conditions[i].Type == c.Type {
 				old = &base.Conditions[i]
 			}
 		}
-		if old == nil || !sameCondition(old, &c) {
-			p.conditions = append(p.conditions, c)
+		if old == nil || !sameCondition(old, c) {
+			p.conds = append(p.conds, int16(j))
 		}
 	}
-	if len(p.conditions) > 0 || !sameConditionOrder(base.Conditions, next.Conditions) {
-		p.order = p.orderBuf[:0]
-		for _, c := range next.Conditions {
-			p.order = append(p.order, c.Type)
-		}
-	}
+	p.order = len(p.conds) > 0 || !sameConditionOrder(base.Conditions, next.Conditions)
 	return p
 }
 
@@ -152,60 +154,85 @@ func sameConditionOrder(a, b []corev1.PodCondition) bool {
 	return slices.EqualFunc(a, b, func(x, y corev1.PodCondition) bool { return x.Type == y.Type })
 }
 
-// reorder puts st's conditions in the patch's element order; conditions
-// the order does not name keep their places ahead of the named ones.
-func (p *podStatusPatch) reorder(st *corev1.PodStatus) {
-	if len(p.order) == 0 {
-		return
-	}
-	out := make([]corev1.PodCondition, 0, len(st.Conditions))
-	for _, c := range st.Conditions {
-		if !slices.Contains(p.order, c.Type) {
-			out = append(out, c)
-		}
-	}
-	for _, t := range p.order {
-		if i := slices.IndexFunc(st.Conditions, func(c corev1.PodCondition) bool { return c.Type == t }); i >= 0 {
-			out = append(out, st.Conditions[i])
-		}
-	}
-	st.Conditions = out
-}
-
+// apply writes the patch into st: the replaced fields, then the
+// conditions (applyConditions).
 func (p *podStatusPatch) apply(st *corev1.PodStatus) {
-	defer p.reorder(st)
 	sv, pv := reflect.ValueOf(st).Elem(), reflect.ValueOf(p.status).Elem()
-	for _, f := range p.fields {
-		sv.Field(f).Set(pv.Field(f))
-	}
-	for _, c := range p.conditions {
-		found := false
-		for i := range st.Conditions {
-			if st.Conditions[i].Type == c.Type {
-				st.Conditions[i], found = c, true
-			}
-		}
-		if !found {
-			st.Conditions = append(st.Conditions, c)
+	for f := range sv.NumField() {
+		if p.fields&(1<<f) != 0 {
+			sv.Field(f).Set(pv.Field(f))
 		}
 	}
+	st.Conditions = p.applyConditions(st.Conditions)
 }
 
-// conditionsFor is a copy of the stored conditions with room for the ones
-// the patch adds, sized exactly: the stored version keeps it.
-func (p *podStatusPatch) conditionsFor(stored []corev1.PodCondition) []corev1.PodCondition {
+// applyConditions is a new slice of conditions (stored ones are never
+// written in place): stored with the patch's conditions merged in by type —
+// each replaces every stored one of its type, or is appended — and then,
+// when the patch gives the order, those the order does not name in their
+// places ahead of the named ones in its order. It is built in one
+// allocation of the exact size; stored is returned as it is when nothing
+// changes.
+func (p *podStatusPatch) applyConditions(stored []corev1.PodCondition) []corev1.PodCondition {
+	if len(p.conds) == 0 && !p.order {
+		return stored
+	}
+	next := p.status.Conditions
 	added := 0
-	for _, c := range p.conditions {
-		if !slices.ContainsFunc(stored, func(s corev1.PodCondition) bool { return s.Type == c.Type }) {
+	for _, j := range p.conds {
+		if !slices.ContainsFunc(stored, func(s corev1.PodCondition) bool { return s.Type == next[j].Type }) {
 			added++
 		}
 	}
 	if stored == nil && added == 0 {
+		if p.order && len(next) > 0 {
+			return []corev1.PodCondition{} // reordering nothing makes an empty slice
+		}
 		return nil
 	}
 	out := make([]corev1.PodCondition, len(stored), len(stored)+added)
 	copy(out, stored)
+	for _, j := range p.conds {
+		c := &next[j]
+		found := false
+		for i := range out {
+			if out[i].Type == c.Type {
+				out[i], found = *c, true
+			}
+		}
+		if !found {
+			out = append(out, *c)
+		}
+	}
+	if p.order {
+		out = reorderConditions(out, next)
+	}
 	return out
+}
+
+// reorderConditions puts out's conditions in order's order of types, in
+// place: those order does not name keep their places ahead of the named
+// ones, and each named type takes its first condition in out.
+func reorderConditions(out, order []corev1.PodCondition) []corev1.PodCondition {
+	named := func(t corev1.PodConditionType) bool {
+		return slices.ContainsFunc(order, func(c corev1.PodCondition) bool { return c.Type == t })
+	}
+	var buf [8]corev1.PodCondition // a pod has 5 or 6 conditions
+	tmp := buf[:0]
+	for _, c := range out {
+		if !named(c.Type) {
+			tmp = append(tmp, c)
+		}
+	}
+	for _, o := range order {
+		if i := slices.IndexFunc(out, func(c corev1.PodCondition) bool { return c.Type == o.Type }); i >= 0 {
+			tmp = append(tmp, out[i])
+		}
+	}
+	if len(tmp) > cap(out) { // order names a type twice
+		return append([]corev1.PodCondition(nil), tmp...)
+	}
+	return append(out[:0], tmp...)
 }
 
 // describe lists the patched paths for the trace: status.phase,
@@ -213,13 +240,15 @@ func (p *podStatusPatch) conditionsFor(stored []corev1.PodCondition) []corev1.Po
 func (p *podStatusPatch) describe() string {
 	var out []string
 	t := reflect.TypeOf(p.status).Elem()
-	for _, f := range p.fields {
-		sf := t.Field(f)
-		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+	for f := range t.NumField() {
+		if p.fields&(1<<f) == 0 {
+			continue
+		}
+		name, _, _ := strings.Cut(t.Field(f).Tag.Get("json"), ",")
 		out = append(out, "status."+name)
 	}
-	for _, c := range p.conditions {
-		out = append(out, fmt.Sprintf("status.conditions[%s]", c.Type))
+	for _, j := range p.conds {
+		out = append(out, fmt.Sprintf("status.conditions[%s]", p.status.Conditions[j].Type))
 	}
 	if len(out) == 0 {
 		return "{} (no change)"
@@ -234,6 +263,13 @@ func (p *podStatusPatch) describe() string {
 func (c *Client) PatchPodStatus(base, next *corev1.Pod, done Done) {
 	p := diffPodStatus(&base.Status, &next.Status)
 	c.send(request{verb: "patch", subresource: "status", res: ResourceOf(next), ns: next.Namespace, name: next.Name, patch: p}, done)
+}
+
+// PatchPodStatusOf is PatchPodStatus to base's pod with next as its next status
+// (handed over the same way), for a writer that builds only the status.
+func (c *Client) PatchPodStatusOf(base *corev1.Pod, next *corev1.PodStatus, done Done) {
+	p := diffPodStatus(&base.Status, next)
+	c.send(request{verb: "patch", subresource: "status", res: ResourceOf(base), ns: base.Namespace, name: base.Name, patch: p}, done)
 }
 
 // patchStatus serves PATCH …/status: the patch is applied to the stored
@@ -264,12 +300,10 @@ func (s *Server) patchStatus(c *Client, r *request, done Done, step func(trace.P
 			return nil, notFound(*r)
 		}
 		// A new version sharing all but what the patch writes: apply sets
-		// whole status fields and replaces conditions in their slice, so
-		// only the top-level struct and the conditions are copied (stored
-		// objects are immutable).
+		// whole status fields and builds a new conditions slice, so only
+		// the top-level struct is copied (stored objects are immutable).
 		out := new(corev1.Pod)
 		*out = *p
-		out.Status.Conditions = r.patch.conditionsFor(p.Status.Conditions)
 		r.patch.apply(&out.Status)
 		return out, nil
 	}, done, step)

@@ -2,6 +2,7 @@ package kubelet
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -131,7 +132,7 @@ func (k *Kubelet) containerDown(p *engine.Proc, ps *podState, c *corev1.Containe
 	if delay > 0 {
 		waiting = "CrashLoopBackOff"
 	}
-	upd.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: c.Name, Image: c.Image, RestartCount: ps.restartCount[c.Name],
+	upd.ContainerStatuses = []corev1.ContainerStatus{{Name: c.Name, Image: c.Image, RestartCount: ps.restartCount[c.Name],
 		LastTerminationState: ps.lastState[c.Name], State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: waiting,
 			Message: fmt.Sprintf("back-off %s restarting failed container=%s pod=%s_%s", delay, c.Name, pod.Name, pod.Namespace)}}}}
 	kind := trace.Kind("kubelet.exited")
@@ -280,8 +281,9 @@ func (k *Kubelet) notReady(ps *podState) {
 	upd := statusCopy(ps.pod)
 	setCond(upd, corev1.ContainersReady, false)
 	setCond(upd, corev1.PodReady, false)
-	for i := range upd.Status.ContainerStatuses {
-		upd.Status.ContainerStatuses[i].Ready = false
+	upd.ContainerStatuses = slices.Clone(upd.ContainerStatuses) // the stored one's, shared
+	for i := range upd.ContainerStatuses {
+		upd.ContainerStatuses[i].Ready = false
 	}
 	ps.ready = false
 	k.patchStatus(ps, upd, nil)

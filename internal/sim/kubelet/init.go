@@ -46,18 +46,18 @@ func initWork(c *corev1.Container) (time.Duration, int) {
 func (k *Kubelet) initStatus(ps *podState, done int, waiting string, term *corev1.ContainerStateTerminated) {
 	pod := ps.pod
 	upd := statusCopy(ps.pod)
-	upd.Status.Phase = corev1.PodPending
-	upd.Status.QOSClass = QoSClass(pod)
-	upd.Status.PodIP = ps.ip
+	upd.Phase = corev1.PodPending
+	upd.QOSClass = QoSClass(pod)
+	upd.PodIP = ps.ip
 	if ps.ip != "" {
-		upd.Status.PodIPs = []corev1.PodIP{{IP: ps.ip}}
+		upd.PodIPs = []corev1.PodIP{{IP: ps.ip}}
 	}
-	upd.Status.InitContainerStatuses = k.initStatuses(ps, done, term, waiting)
+	upd.InitContainerStatuses = k.initStatuses(ps, done, term, waiting)
 	setCond(upd, corev1.PodReadyToStartContainers, true)
 	setCondReason(upd, corev1.PodInitialized, false, "ContainersNotInitialized", incomplete(pod, done))
 	setCondReason(upd, corev1.ContainersReady, false, "ContainersNotReady", "containers with unready status: ["+containerNames(pod)+"]")
 	setCondReason(upd, corev1.PodReady, false, "ContainersNotReady", "containers with unready status: ["+containerNames(pod)+"]")
-	k.step(trace.PhaseKubelet, "kubelet.initstatus", pod, "status", PodStatusColumn(upd), "next", pod.Spec.InitContainers[done].Name,
+	k.step(trace.PhaseKubelet, "kubelet.initstatus", pod, "status", podStatusColumn(pod.Spec.InitContainers, upd), "next", pod.Spec.InitContainers[done].Name,
 		"initialized", "False", "reason", "ContainersNotInitialized")
 	k.patchStatus(ps, upd, nil)
 }
@@ -129,10 +129,16 @@ func (ps *podState) initTime(m map[string]time.Duration, name string, now time.D
 // runs, Init:<reason> when one failed or waits in back-off; otherwise the
 // phase.
 func PodStatusColumn(pod *corev1.Pod) string {
-	for i, st := range pod.Status.InitContainerStatuses {
+	return podStatusColumn(pod.Spec.InitContainers, &pod.Status)
+}
+
+// podStatusColumn is PodStatusColumn of a pod with init containers inits
+// and status status.
+func podStatusColumn(inits []corev1.Container, status *corev1.PodStatus) string {
+	for i, st := range status.InitContainerStatuses {
 		var spec *corev1.Container
-		if i < len(pod.Spec.InitContainers) {
-			spec = &pod.Spec.InitContainers[i]
+		if i < len(inits) {
+			spec = &inits[i]
 		}
 		switch {
 		case st.State.Terminated != nil && st.State.Terminated.ExitCode == 0:
@@ -146,17 +152,17 @@ func PodStatusColumn(pod *corev1.Pod) string {
 		case st.State.Waiting != nil && st.State.Waiting.Reason != "" && st.State.Waiting.Reason != "PodInitializing":
 			return "Init:" + st.State.Waiting.Reason
 		default:
-			return fmt.Sprintf("Init:%d/%d", i, len(pod.Spec.InitContainers))
+			return fmt.Sprintf("Init:%d/%d", i, len(inits))
 		}
 	}
-	return string(pod.Status.Phase)
+	return string(status.Phase)
 }
 
-func setCondReason(p *corev1.Pod, t corev1.PodConditionType, ok bool, reason, msg string) {
-	setCond(p, t, ok)
-	for i := range p.Status.Conditions {
-		if p.Status.Conditions[i].Type == t {
-			p.Status.Conditions[i].Reason, p.Status.Conditions[i].Message = reason, msg
+func setCondReason(st *corev1.PodStatus, t corev1.PodConditionType, ok bool, reason, msg string) {
+	setCond(st, t, ok)
+	for i := range st.Conditions {
+		if st.Conditions[i].Type == t {
+			st.Conditions[i].Reason, st.Conditions[i].Message = reason, msg
 		}
 	}
 }

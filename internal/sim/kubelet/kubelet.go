@@ -52,18 +52,19 @@ const (
 
 // Kubelet is one node's agent.
 type Kubelet struct {
-	Node   string
-	c      *apiserver.Client
-	eng    *engine.Engine
-	rec    *trace.Recorder
-	images map[string]int64 // present on the node: name → size
-	cidr   *net.IPNet
-	hostIP string // the node's InternalIP: pods' status.hostIP
-	nextIP int
-	pods   map[types.UID]*podState         // the pod workers' state
-	podInf *informer.Informer[*corev1.Pod] // the node's pods as the API server has them
-	puller puller                          // the node's image puller (serial by default)
-	cid    int
+	Node    string
+	c       *apiserver.Client
+	eng     *engine.Engine
+	rec     *trace.Recorder
+	images  map[string]int64 // present on the node: name → size
+	cidr    *net.IPNet
+	hostIP  string          // the node's InternalIP: pods' status.hostIP
+	hostIPs []corev1.HostIP // and as status.hostIPs, shared read-only
+	nextIP  int
+	pods    map[types.UID]*podState         // the pod workers' state
+	podInf  *informer.Informer[*corev1.Pod] // the node's pods as the API server has them
+	puller  puller                          // the node's image puller (serial by default)
+	cid     int
 	// OnReady is called when a pod of this node turns Ready.
 	OnReady func()
 	// App is how containers react to SIGTERM (trace delete --app).
@@ -95,6 +96,9 @@ func New(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder, node *cor
 		if a.Type == corev1.NodeInternalIP && k.hostIP == "" {
 			k.hostIP = a.Address
 		}
+	}
+	if k.hostIP != "" {
+		k.hostIPs = []corev1.HostIP{{IP: k.hostIP}}
 	}
 	if node.Spec.PodCIDR != "" {
 		_, cidr, err := net.ParseCIDR(node.Spec.PodCIDR)
@@ -227,7 +231,7 @@ func readinessPlan(pod *corev1.Pod) readinessGate {
 // patchStatus writes pod status as the status manager does — a
 // strategic-merge PATCH of what changed since the kubelet's last copy
 // (statusutil.PatchPodStatus) — and keeps the stored result as that copy.
-func (k *Kubelet) patchStatus(ps *podState, upd *corev1.Pod, then func()) {
+func (k *Kubelet) patchStatus(ps *podState, upd *corev1.PodStatus, then func()) {
 	k.sendStatus(ps, upd, func(obj runtime.Object, err *apiserver.Status) {
 		if k.stored(ps, obj, err) && then != nil {
 			then()
@@ -237,21 +241,21 @@ func (k *Kubelet) patchStatus(ps *podState, upd *corev1.Pod, then func()) {
 
 // sendStatus completes the status (startTime, condition times, observed
 // generation) and sends the PATCH; done gets the answer.
-func (k *Kubelet) sendStatus(ps *podState, upd *corev1.Pod, done apiserver.Done) {
-	if upd.Status.StartTime == nil {
+func (k *Kubelet) sendStatus(ps *podState, upd *corev1.PodStatus, done apiserver.Done) {
+	if upd.StartTime == nil {
 		// The time the kubelet acknowledged the pod, before any image pull
 		// (kubelet_pods.go generateAPIPodStatus; PodStatus.startTime).
-		upd.Status.StartTime = apiTime(ps.admittedAt)
+		upd.StartTime = apiTime(ps.admittedAt)
 	}
-	orderConditions(&upd.Status)
-	apiserver.StampConditions(&ps.pod.Status, &upd.Status, ps.pod.Generation, k.eng.Now())
+	orderConditions(upd)
+	apiserver.StampConditions(&ps.pod.Status, upd, ps.pod.Generation, k.eng.Now())
 	// CalculatePodStatusObservedGeneration: the generation the status is for.
-	upd.Status.ObservedGeneration = ps.pod.Generation
+	upd.ObservedGeneration = ps.pod.Generation
 	if !ps.sendsStatus() {
 		done(nil, nil)
 		return
 	}
-	k.c.PatchPodStatus(ps.statusBase(), upd, done)
+	k.c.PatchPodStatusOf(ps.statusBase(), upd, done)
 }
 
 // stored keeps the API server's answer to a status write as the kubelet's
@@ -274,7 +278,7 @@ func (k *Kubelet) stored(ps *podState, obj runtime.Object, err *apiserver.Status
 
 // writeStatus is patchStatus for a proc: it parks until the write is
 // answered and reports whether it was stored.
-func (k *Kubelet) writeStatus(p *engine.Proc, ps *podState, upd *corev1.Pod) bool {
+func (k *Kubelet) writeStatus(p *engine.Proc, ps *podState, upd *corev1.PodStatus) bool {
 	var answered, ok bool
 	k.sendStatus(ps, upd, func(obj runtime.Object, err *apiserver.Status) {
 		answered, ok = true, k.stored(ps, obj, err)
@@ -286,31 +290,20 @@ func (k *Kubelet) writeStatus(p *engine.Proc, ps *podState, upd *corev1.Pod) boo
 	return ok
 }
 
-// statusCopy is the kubelet's next status for pod: a new top-level object
-// with its own deep copy of the status (the status manager's working copy),
-// sharing the read-only spec and metadata with the informer's object.
-// Upstream deep-copies the whole pod (status_manager.go); only the status
-// is ever written here.
-func statusCopy(pod *corev1.Pod) *corev1.Pod {
-	out := new(corev1.Pod)
-	out.TypeMeta = pod.TypeMeta
-	out.ObjectMeta = pod.ObjectMeta
-	out.Spec = pod.Spec
-	// The conditions are copied into a slice with room for the ones the
-	// kubelet sets (the five of a running pod), so setCond appends without
-	// regrowing; the rest of the status is deep-copied as it is.
-	st := pod.Status
-	conds := st.Conditions
-	st.Conditions = nil
-	st.DeepCopyInto(&out.Status)
-	if conds != nil {
-		out.Status.Conditions = make([]corev1.PodCondition, len(conds), max(len(conds), 5))
-		for i := range conds {
-			conds[i].DeepCopyInto(&out.Status.Conditions[i])
-		}
-	} else {
-		out.Status.Conditions = make([]corev1.PodCondition, 0, 5)
-	}
+// statusCopy is the kubelet's next status for pod (the status manager's
+// working copy; upstream deep-copies the whole pod, status_manager.go): only
+// the status, since only the status is written, and a shallow copy of it
+// sharing the stored object's read-only parts. The conditions, which
+// setCond changes in place, are the copy's own, in a slice with room for
+// the ones the kubelet sets (the five of a running pod), so setCond appends
+// without regrowing. Whoever changes anything else in place clones it
+// first; every other field is replaced whole.
+func statusCopy(pod *corev1.Pod) *corev1.PodStatus {
+	out := new(corev1.PodStatus)
+	*out = pod.Status
+	conds := pod.Status.Conditions
+	out.Conditions = make([]corev1.PodCondition, len(conds), max(len(conds), 5))
+	copy(out.Conditions, conds) // a condition holds no pointer but its times' locations
 	return out
 }
 
@@ -392,13 +385,13 @@ func describeProbe(p *corev1.Probe) string {
 	return "probe"
 }
 
-func setCond(p *corev1.Pod, t corev1.PodConditionType, ok bool) {
+func setCond(s *corev1.PodStatus, t corev1.PodConditionType, ok bool) {
 	st := corev1.ConditionFalse
 	if ok {
 		st = corev1.ConditionTrue
 	}
-	for i := range p.Status.Conditions {
-		if c := &p.Status.Conditions[i]; c.Type == t {
+	for i := range s.Conditions {
+		if c := &s.Conditions[i]; c.Type == t {
 			c.Status = st
 			if ok {
 				// a True condition the kubelet generates carries no reason
@@ -411,7 +404,7 @@ func setCond(p *corev1.Pod, t corev1.PodConditionType, ok bool) {
 			return
 		}
 	}
-	p.Status.Conditions = append(p.Status.Conditions, corev1.PodCondition{Type: t, Status: st})
+	s.Conditions = append(s.Conditions, corev1.PodCondition{Type: t, Status: st})
 }
 
 // ImageSize is the compressed size the simulator assumes for an image:

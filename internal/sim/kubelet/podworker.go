@@ -162,8 +162,8 @@ func (k *Kubelet) initFailed(ps *podState, i, code int, run time.Duration) (dela
 	if pod.Spec.RestartPolicy == corev1.RestartPolicyNever {
 		k.step(trace.PhaseKubelet, "kubelet.initnever", pod, "container", c.Name, "code", code, "status", "Init:Error")
 		upd := statusCopy(ps.pod)
-		upd.Status.Phase = corev1.PodFailed
-		upd.Status.InitContainerStatuses = k.initStatuses(ps, i, term, "")
+		upd.Phase = corev1.PodFailed
+		upd.InitContainerStatuses = k.initStatuses(ps, i, term, "")
 		setCondReason(upd, corev1.PodInitialized, false, "ContainersNotInitialized", incomplete(pod, i))
 		k.patchStatus(ps, upd, nil)
 		return 0, false
@@ -182,9 +182,9 @@ func (k *Kubelet) initFailed(ps *podState, i, code int, run time.Duration) (dela
 	k.step(trace.PhaseKubelet, "kubelet.initretry", pod, "container", c.Name, "code", code, "restart", n+1, "delay", delay, "status", status)
 	upd := statusCopy(ps.pod)
 	if delay > 0 {
-		upd.Status.InitContainerStatuses = k.initStatuses(ps, i, nil, waiting)
+		upd.InitContainerStatuses = k.initStatuses(ps, i, nil, waiting)
 	} else {
-		upd.Status.InitContainerStatuses = k.initStatuses(ps, i, term, "")
+		upd.InitContainerStatuses = k.initStatuses(ps, i, term, "")
 	}
 	setCondReason(upd, corev1.PodInitialized, false, "ContainersNotInitialized", incomplete(pod, i))
 	k.patchStatus(ps, upd, nil)
@@ -292,7 +292,7 @@ func (k *Kubelet) pullFails(p *engine.Proc, ps *podState, c *corev1.Container) {
 // ErrImagePull"; the next sync finds the pull in back-off.
 func (k *Kubelet) errImagePull(ps *podState, pod *corev1.Pod, c *corev1.Container) {
 	upd := statusCopy(ps.pod)
-	upd.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: c.Name, Image: c.Image,
+	upd.ContainerStatuses = []corev1.ContainerStatus{{Name: c.Name, Image: c.Image,
 		State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "ErrImagePull"}}}}
 	setCond(upd, corev1.PodReady, false)
 	k.patchStatus(ps, upd, nil)

@@ -17,27 +17,27 @@ func (k *Kubelet) running(ps *podState, ip string, containers []string) {
 	ps.running = true
 	ps.startedAt = k.eng.Now()
 	upd := statusCopy(pod)
-	upd.Status.Phase = corev1.PodRunning
-	upd.Status.PodIP = ip
-	upd.Status.PodIPs = []corev1.PodIP{{IP: ip}}
+	upd.Phase = corev1.PodRunning
+	upd.PodIP = ip
+	upd.PodIPs = []corev1.PodIP{{IP: ip}}
 	k.setHostIP(upd)
-	upd.Status.QOSClass = QoSClass(pod)
+	upd.QOSClass = QoSClass(pod)
 	gate := readinessPlan(pod)
 	ready := gate.ready
 	setCond(upd, corev1.PodReadyToStartContainers, true)
 	setCond(upd, corev1.PodInitialized, true)
 	setCond(upd, corev1.ContainersReady, ready)
 	setCond(upd, corev1.PodReady, ready)
-	upd.Status.ContainerStatuses = runningStatuses(pod, ps, containers, apiTime(ps.startedAt))
+	upd.ContainerStatuses = runningStatuses(pod, ps, containers, apiTime(ps.startedAt))
 	for i, c := range pod.Spec.Containers {
 		// prober_manager.go UpdatePodStatus: a container with a startup
 		// probe is not started until it passes; a started container
 		// without a readiness probe is ready; one with a probe waits for it.
-		upd.Status.ContainerStatuses[i].Started = ptrBool(c.StartupProbe == nil)
-		upd.Status.ContainerStatuses[i].Ready = ready || c.ReadinessProbe == nil && c.StartupProbe == nil
+		upd.ContainerStatuses[i].Started = ptrBool(c.StartupProbe == nil)
+		upd.ContainerStatuses[i].Ready = ready || c.ReadinessProbe == nil && c.StartupProbe == nil
 	}
 	if n := len(pod.Spec.InitContainers); n > 0 {
-		upd.Status.InitContainerStatuses = k.initStatuses(ps, n, nil, "")
+		upd.InitContainerStatuses = k.initStatuses(ps, n, nil, "")
 		containers = append(append([]string{}, ps.sidecars...), containers...)
 	}
 	if !k.rec.Full() { // arguments are built only for a kept step
@@ -77,9 +77,10 @@ func (k *Kubelet) awaitReadiness(p *engine.Proc, ps *podState, gen int, gate rea
 	r := statusCopy(ps.pod)
 	setCond(r, corev1.ContainersReady, true)
 	setCond(r, corev1.PodReady, true)
-	for i := range r.Status.ContainerStatuses {
-		r.Status.ContainerStatuses[i].Ready = true
-		r.Status.ContainerStatuses[i].Started = ptrBool(true)
+	r.ContainerStatuses = slices.Clone(r.ContainerStatuses) // the stored one's, shared
+	for i := range r.ContainerStatuses {
+		r.ContainerStatuses[i].Ready = true
+		r.ContainerStatuses[i].Started = ptrBool(true)
 	}
 	if k.writeStatus(p, ps, r) {
 		ps.ready = true
@@ -128,12 +129,10 @@ func (k *Kubelet) fieldPath(pod *corev1.Pod, name string) string {
 
 // setHostIP writes the node's address into the status (kubelet_pods.go
 // generateAPIPodStatus: hostIP and hostIPs from the node's InternalIP).
-func (k *Kubelet) setHostIP(upd *corev1.Pod) {
-	upd.Status.HostIP = k.hostIP
-	upd.Status.HostIPs = nil
-	if k.hostIP != "" {
-		upd.Status.HostIPs = []corev1.HostIP{{IP: k.hostIP}}
-	}
+// hostIPs is the node's one, shared read-only by its pods' statuses.
+func (k *Kubelet) setHostIP(upd *corev1.PodStatus) {
+	upd.HostIP = k.hostIP
+	upd.HostIPs = k.hostIPs
 }
 
 // pending is the first status the kubelet writes for a pod, at the start
@@ -146,8 +145,8 @@ func (k *Kubelet) setHostIP(upd *corev1.Pod) {
 func (k *Kubelet) pending(ps *podState) {
 	pod := ps.pod
 	upd := statusCopy(pod)
-	upd.Status.Phase = corev1.PodPending
-	upd.Status.QOSClass = QoSClass(pod)
+	upd.Phase = corev1.PodPending
+	upd.QOSClass = QoSClass(pod)
 	k.setHostIP(upd)
 	waiting := "ContainerCreating"
 	if len(pod.Spec.InitContainers) > 0 {
@@ -162,9 +161,9 @@ func (k *Kubelet) pending(ps *podState) {
 		return out
 	}
 	if len(pod.Spec.InitContainers) > 0 {
-		upd.Status.InitContainerStatuses = statuses(pod.Spec.InitContainers)
+		upd.InitContainerStatuses = statuses(pod.Spec.InitContainers)
 	}
-	upd.Status.ContainerStatuses = statuses(pod.Spec.Containers)
+	upd.ContainerStatuses = statuses(pod.Spec.Containers)
 	unready := "containers with unready status: [" + strings.ReplaceAll(containerNames(pod), ",", "") + "]"
 	// no sandbox yet: GeneratePodReadyToStartContainersCondition gives the
 	// reason and PodSandboxChanged's message (kubelet/types constants.go
@@ -193,8 +192,10 @@ var kubeletConditions = []corev1.PodConditionType{corev1.PodReadyToStartContaine
 // does not own first, as they were (DisruptionTarget, readiness gates),
 // then its own (kubelet_pods.go generateAPIPodStatus; the status manager's
 // mergePodStatus keeps that order and its patch carries it).
+// st's conditions are its own (statusCopy): they are reordered in place.
 func orderConditions(st *corev1.PodStatus) {
-	out := make([]corev1.PodCondition, 0, len(st.Conditions))
+	var buf [8]corev1.PodCondition // a pod has 5 or 6 conditions
+	out := buf[:0]
 	for _, c := range st.Conditions {
 		if !slices.Contains(kubeletConditions, c.Type) {
 			out = append(out, c)
@@ -205,5 +206,5 @@ func orderConditions(st *corev1.PodStatus) {
 			out = append(out, st.Conditions[i])
 		}
 	}
-	st.Conditions = out
+	st.Conditions = append(st.Conditions[:0], out...)
 }
