@@ -198,9 +198,10 @@ func aggKey(uid, ns, name, typ, reason string) aggregateKey {
 	return aggregateKey{uid: uid, typ: typ, reason: reason}
 }
 
-// aggregate returns the message the recorder would write for the event of
-// key with msg and whether it is an aggregate one.
-func (c *Client) aggregate(agg aggregateKey, msg string) (string, bool) {
+// aggregated reports whether the recorder writes the event of key with
+// msg as an aggregate one, with CombinedPrefix before msg (eventBody's
+// message writes it out, only when read).
+func (c *Client) aggregated(agg aggregateKey, msg string) bool {
 	key := agg.hash()
 	now := c.s.eng.Now()
 	corr := &c.corr
@@ -217,7 +218,7 @@ func (c *Client) aggregate(agg aggregateKey, msg string) (string, bool) {
 	r.last = now
 	mh := hashStrings(msg)
 	if r.n > 0 && (r.first == mh || slices.Contains(corr.more[key], mh)) {
-		return msg, false
+		return false
 	}
 	if int(r.n)+1 < aggregateMaxEvents {
 		if r.n == 0 {
@@ -229,13 +230,13 @@ func (c *Client) aggregate(agg aggregateKey, msg string) (string, bool) {
 			corr.more[key] = append(corr.more[key], mh)
 		}
 		r.n++
-		return msg, false
+		return false
 	}
 	// Combined. Upstream inserts the message and then pops an arbitrary
 	// one (localKeys.PopAny, map order) so the set stays at 9; popping the
 	// one just inserted is the deterministic choice: the 9 remembered
 	// messages stay the first 9.
-	return CombinedPrefix + msg, true
+	return true
 }
 
 // Event records a Kubernetes Event through the API, as client-go's core/v1
@@ -286,14 +287,14 @@ func (b *eventBody) queued() { b.wr.c.recordToSink(b) }
 func (c *Client) recordToSink(b *eventBody) {
 	phase, kind, fieldPath, typ, reason := b.phase, b.kind, b.fieldPath, b.typ, b.reason
 	agg := aggregateKey{uid: b.aggUID, typ: typ, reason: reason}
-	msg, combined := c.aggregate(agg, b.msg)
-	b.msg = msg
+	combined := c.aggregated(agg, b.msg)
+	b.combined = combined
 	now := c.s.eng.Now()
 	// The logger counts the event before the filter decides (eventObserve
 	// runs before filterFunc in EventCorrelate).
 	lk := logKey{agg: agg, combined: combined, fieldPath: fieldPath}
 	if !combined {
-		lk.msg = msg
+		lk.msg = b.msg
 	}
 	lh := lk.hash()
 	if c.corr.logged.evicted == nil {
@@ -324,7 +325,7 @@ func (c *Client) recordToSink(b *eventBody) {
 		c.s.EventsDropped++
 		if !c.s.rec.Full() {
 			c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event.spam", Object: b.objRef(),
-				Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", kind, "about", trace.EventTarget(kind, b.objName)), fieldPath)})
+				Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", b.message(), "kind", kind, "about", trace.EventTarget(kind, b.objName)), fieldPath)})
 		}
 		return
 	}
@@ -343,7 +344,7 @@ func (c *Client) recordToSink(b *eventBody) {
 		c.s.EventsCreated++
 		if !c.s.rec.Full() {
 			c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event", Object: b.objRef(),
-				Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", kind, "about", trace.EventTarget(kind, b.objName)), fieldPath)})
+				Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", b.message(), "kind", kind, "about", trace.EventTarget(kind, b.objName)), fieldPath)})
 		}
 		c.createEvent(b)
 		return
@@ -351,7 +352,7 @@ func (c *Client) recordToSink(b *eventBody) {
 	c.s.EventsPatched++
 	if !c.s.rec.Full() {
 		c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event.patch", Object: b.objRef(),
-			Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", kind, "about", trace.EventTarget(kind, b.objName), "count", count), fieldPath)})
+			Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", b.message(), "kind", kind, "about", trace.EventTarget(kind, b.objName), "count", count), fieldPath)})
 	}
 	if log.answered {
 		c.patchEvent(b)

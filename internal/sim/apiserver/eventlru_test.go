@@ -67,10 +67,10 @@ func TestLRUMatchesListLRU(t *testing.T) {
 	}
 	i := a.head
 	for e := ref.Front(); e != nil; e = e.Next() {
-		if want := e.Value.(kv); i == 0 || a.slots[i].key != want.k || a.slots[i].val != want.v || !a.has(want.k) {
+		if want := e.Value.(kv); i == 0 || a.slot(i).key != want.k || a.slot(i).val != want.v || !a.has(want.k) {
 			t.Fatalf("entry %v missing or out of order", want)
 		}
-		i = a.slots[i].next
+		i = a.slot(i).next
 	}
 	if i != 0 || a.size() != ref.Len() {
 		t.Fatalf("%d entries, want %d", a.size(), ref.Len())
