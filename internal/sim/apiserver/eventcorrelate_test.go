@@ -17,7 +17,7 @@ import (
 // aggregate returns the message the recorder would write for the event of
 // key with msg and whether it is an aggregate one.
 func (c *Client) aggregate(agg aggregateKey, msg string) (string, bool) {
-	if c.aggregated(agg, msg) {
+	if c.aggregated(agg.hash(), msg) {
 		return CombinedPrefix + msg, true
 	}
 	return msg, false

@@ -84,4 +84,7 @@ func TestLogKeyHash(t *testing.T) {
 	if got, want := k.hash(), hashStrings("u", "Normal", "Pulled", "m", "spec.containers{web}"); got != want {
 		t.Errorf("hash %x, want %x", got, want)
 	}
+	if spam, agg := k.agg.keys(); spam != spamKey("u", "Normal") || agg != k.agg.hash() {
+		t.Errorf("keys %x %x, want %x %x", spam, agg, spamKey("u", "Normal"), k.agg.hash())
+	}
 }

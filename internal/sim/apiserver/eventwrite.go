@@ -181,10 +181,15 @@ func (w *eventWrite) step() {
 
 // eventRequester is what a write is about: the body that builds its
 // request for its verb, and whose queued takes the event from the
-// recorder's queue (queue).
+// recorder's queue (queue). release hands the body back for reuse once
+// its event is over: dropped by the spam filter, or its counted write
+// answered (answerStage), when no closure, waiting list or request holds
+// it (a body that went through the pipeline or a held Outbox is left to
+// the garbage collector).
 type eventRequester interface {
 	request(verb string) request
 	queued()
+	release()
 }
 
 // eventAnswer is what a create's answer tells the recorder: the stored
