@@ -117,9 +117,13 @@ type logKey struct {
 }
 
 // hash is the key as the logger's LRU holds it (see aggregateRecord).
-func (k logKey) hash() uint64 {
-	h := fnv1a.Hash(hashStrings(k.agg.uid, k.agg.typ, k.agg.reason, k.msg))
-	if k.fieldPath != "" { // hashStrings of the five, hashing on from the four
+func (k logKey) hash() uint64 { return k.hashFrom(k.agg.hash()) }
+
+// hashFrom is hash hashing on from k.agg's hash (hashStrings is one pass
+// over its parts in order).
+func (k logKey) hashFrom(agg uint64) uint64 {
+	h := fnv1a.Hash(agg).Str(k.msg).Byte(0xff)
+	if k.fieldPath != "" {
 		h = h.Str(k.fieldPath).Byte(0xff)
 	}
 	if k.combined {
@@ -153,6 +157,13 @@ type eventLog struct {
 // hashed as the LRU holds it (see aggregateRecord).
 func spamKey(uid, typ string) uint64 { return hashStrings(uid, typ) }
 
+// keys are an event's spam and aggregation keys (spamKey, aggregateKey's
+// hash) in one pass: the aggregation key's parts start with the spam key's.
+func (k aggregateKey) keys() (spam, agg uint64) {
+	h := fnv1a.Offset.Str(k.uid).Byte(0xff).Str(k.typ).Byte(0xff)
+	return uint64(h), uint64(h.Str(k.reason).Byte(0xff))
+}
+
 // tokenBucket is golang.org/x/time/rate's limiter as TryAccept uses it:
 // full at first, refilled continuously at spamQPS up to the burst.
 type tokenBucket struct {
@@ -184,6 +195,9 @@ type correlator struct {
 	// answers (as upstream's goroutine holds its eventLog copy).
 	orphans map[lruRef]*eventLog
 	uids    []types.UID // uids an answer gave that are not a uidDraw's text (logUID)
+	// Bodies whose events are over, to reuse (release).
+	bodies []*eventBody
+	v1s    []*v1Body
 }
 
 func keyOf(regarding runtime.Object, typ, reason string) aggregateKey {
@@ -198,10 +212,10 @@ func aggKey(uid, ns, name, typ, reason string) aggregateKey {
 	return aggregateKey{uid: uid, typ: typ, reason: reason}
 }
 
-// aggregate returns the message the recorder would write for the event of
-// key with msg and whether it is an aggregate one.
-func (c *Client) aggregate(agg aggregateKey, msg string) (string, bool) {
-	key := agg.hash()
+// aggregated reports whether the recorder writes the event of key with
+// msg as an aggregate one, with CombinedPrefix before msg (eventBody's
+// message writes it out, only when read).
+func (c *Client) aggregated(key uint64, msg string) bool {
 	now := c.s.eng.Now()
 	corr := &c.corr
 	if corr.similar.evicted == nil {
@@ -217,7 +231,7 @@ func (c *Client) aggregate(agg aggregateKey, msg string) (string, bool) {
 	r.last = now
 	mh := hashStrings(msg)
 	if r.n > 0 && (r.first == mh || slices.Contains(corr.more[key], mh)) {
-		return msg, false
+		return false
 	}
 	if int(r.n)+1 < aggregateMaxEvents {
 		if r.n == 0 {
@@ -229,13 +243,13 @@ func (c *Client) aggregate(agg aggregateKey, msg string) (string, bool) {
 			corr.more[key] = append(corr.more[key], mh)
 		}
 		r.n++
-		return msg, false
+		return false
 	}
 	// Combined. Upstream inserts the message and then pops an arbitrary
 	// one (localKeys.PopAny, map order) so the set stays at 9; popping the
 	// one just inserted is the deterministic choice: the 9 remembered
 	// messages stay the first 9.
-	return CombinedPrefix + msg, true
+	return true
 }
 
 // Event records a Kubernetes Event through the API, as client-go's core/v1
@@ -263,8 +277,9 @@ func (c *Client) Event(phase trace.Phase, regarding runtime.Object, typ, reason,
 // blocking call); here a burst of events goes out at once.
 func (c *Client) ContainerEvent(phase trace.Phase, regarding runtime.Object, fieldPath, typ, reason, msg string) {
 	m := Meta(regarding)
-	b := &eventBody{phase: phase, kind: ResourceOf(regarding).Kind, objNS: m.GetNamespace(), objName: m.GetName(), objUID: string(m.GetUID()),
-		fieldPath: fieldPath, typ: typ, reason: reason, msg: msg, at: c.s.eng.Now()}
+	b := c.corr.newBody()
+	*b = eventBody{phase: phase, kind: ResourceOf(regarding).Kind, objNS: m.GetNamespace(), objName: m.GetName(), objUID: string(m.GetUID()),
+		fieldPath: fieldPath, typ: typ, reason: reason, msg: msg, at: c.s.eng.Now(), wr: eventWrite{run: b.wr.run}}
 	b.aggUID = aggKey(b.objUID, b.objNS, b.objName, typ, reason).uid
 	b.nano = c.s.eventNano(b.at) // makeEvent names every event it makes
 	b.wr.body = b
@@ -275,27 +290,49 @@ func (c *Client) ContainerEvent(phase trace.Phase, regarding runtime.Object, fie
 // body's queued) soon, in the engine's sense. The write's run is its
 // callback then, and the same one again for every stage of its requests.
 func (c *Client) queue(w *eventWrite) {
-	w.c, w.run, w.stage = c, w.step, stageQueued
+	if w.run == nil {
+		w.run = w.step
+	}
+	w.c, w.stage = c, stageQueued
 	c.s.eng.Soon(w.run)
 }
 
 // queued is the recorder's sink taking the event (recordToSink).
 func (b *eventBody) queued() { b.wr.c.recordToSink(b) }
 
+// newBody is a released eventBody to reuse (release), or a new one.
+func (c *correlator) newBody() *eventBody {
+	if n := len(c.bodies); n > 0 {
+		b := c.bodies[n-1]
+		c.bodies = c.bodies[:n-1]
+		return b
+	}
+	return &eventBody{}
+}
+
+// release keeps b, cleared, for the client's next event: nothing refers
+// to it any more (see eventRequester). Its run, bound to it, stays.
+func (b *eventBody) release() {
+	c := b.wr.c
+	*b = eventBody{wr: eventWrite{run: b.wr.run}}
+	c.corr.bodies = append(c.corr.bodies, b)
+}
+
 // recordToSink correlates one queued event and writes it.
 func (c *Client) recordToSink(b *eventBody) {
 	phase, kind, fieldPath, typ, reason := b.phase, b.kind, b.fieldPath, b.typ, b.reason
 	agg := aggregateKey{uid: b.aggUID, typ: typ, reason: reason}
-	msg, combined := c.aggregate(agg, b.msg)
-	b.msg = msg
+	sk, ak := agg.keys()
+	combined := c.aggregated(ak, b.msg)
+	b.combined = combined
 	now := c.s.eng.Now()
 	// The logger counts the event before the filter decides (eventObserve
 	// runs before filterFunc in EventCorrelate).
 	lk := logKey{agg: agg, combined: combined, fieldPath: fieldPath}
 	if !combined {
-		lk.msg = msg
+		lk.msg = b.msg
 	}
-	lh := lk.hash()
+	lh := lk.hashFrom(ak)
 	if c.corr.logged.evicted == nil {
 		c.corr.logged.evicted = c.corr.forgetLogged
 	}
@@ -308,7 +345,6 @@ func (c *Client) recordToSink(b *eventBody) {
 	count := log.count
 	b.ref = c.corr.logged.ref(lh)
 
-	sk := spamKey(lk.agg.uid, typ)
 	bucket := c.corr.spam.get(sk)
 	if bucket == nil {
 		bucket = c.corr.spam.add(sk, tokenBucket{tokens: spamBurst, last: now})
@@ -324,8 +360,9 @@ func (c *Client) recordToSink(b *eventBody) {
 		c.s.EventsDropped++
 		if !c.s.rec.Full() {
 			c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event.spam", Object: b.objRef(),
-				Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", kind, "about", trace.EventTarget(kind, b.objName)), fieldPath)})
+				Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", b.message(), "kind", kind, "about", trace.EventTarget(kind, b.objName)), fieldPath)})
 		}
+		b.release() // not sent
 		return
 	}
 
@@ -343,7 +380,7 @@ func (c *Client) recordToSink(b *eventBody) {
 		c.s.EventsCreated++
 		if !c.s.rec.Full() {
 			c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event", Object: b.objRef(),
-				Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", kind, "about", trace.EventTarget(kind, b.objName)), fieldPath)})
+				Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", b.message(), "kind", kind, "about", trace.EventTarget(kind, b.objName)), fieldPath)})
 		}
 		c.createEvent(b)
 		return
@@ -351,7 +388,7 @@ func (c *Client) recordToSink(b *eventBody) {
 	c.s.EventsPatched++
 	if !c.s.rec.Full() {
 		c.s.rec.Add(trace.Step{Phase: phase, Actor: c.Actor, Kind: "event.patch", Object: b.objRef(),
-			Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", msg, "kind", kind, "about", trace.EventTarget(kind, b.objName), "count", count), fieldPath)})
+			Fields: withFieldPath(trace.F("type", typ, "reason", reason, "message", b.message(), "kind", kind, "about", trace.EventTarget(kind, b.objName), "count", count), fieldPath)})
 	}
 	if log.answered {
 		c.patchEvent(b)

@@ -14,6 +14,15 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 )
 
+// aggregate returns the message the recorder would write for the event of
+// key with msg and whether it is an aggregate one.
+func (c *Client) aggregate(agg aggregateKey, msg string) (string, bool) {
+	if c.aggregated(agg.hash(), msg) {
+		return CombinedPrefix + msg, true
+	}
+	return msg, false
+}
+
 // The recorder aggregates from the 10th distinct message on, and forgets
 // the least recently used of its 4096 records (events_cache.go): a pod
 // pushed out of the cache starts counting again.

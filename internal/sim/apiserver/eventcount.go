@@ -152,6 +152,7 @@ func (s *Server) answerStage(w *eventWrite) {
 		if w.done != nil {
 			w.done.eventAnswered(eventAnswer{}, st)
 		}
+		w.body.release()
 		return
 	}
 	if !s.rec.Full() {
@@ -164,6 +165,7 @@ func (s *Server) answerStage(w *eventWrite) {
 	if w.done != nil {
 		w.done.eventAnswered(w.ans, nil)
 	}
+	w.body.release()
 }
 
 // eventStep records a pipeline step of a counted Event as call.step would

@@ -6,20 +6,26 @@ import "math/bits"
 // entries (k8s.io/utils/lru in upstream, as events_cache.go uses it),
 // keyed by a 64-bit hash.
 //
-// It holds no pointers and allocates nothing per entry: the entries live
-// in one slice, linked by 16-bit index, and a table of 16-bit indexes
-// (open addressing, linear probing, at most half full) finds a key's
-// entry, so a correlator's records cost about their own size and the
-// garbage collector never scans them. Slot 0 is unused: index 0 is
+// It allocates nothing per entry and holds no pointers but to its
+// chunks: the entries live in chunks of slots (never copied as it grows),
+// linked by 16-bit index, and a table of 16-bit indexes (open addressing,
+// linear probing, at most half full) finds a key's entry, so a
+// correlator's records cost about their own size and the garbage
+// collector never scans them. Slot 0 is unused: index 0 is
 // "none". An evicted entry's slot is reused by the entry that pushed it
 // out; its generation tells a ref to the old entry from one to the new.
 type lru[V any] struct {
-	table      []int16 // slot by home(key), 0 empty; a power of two long
-	slots      []lruSlot[V]
-	head, tail int16 // most recently used at the head
+	table      []int16                 // slot by home(key), 0 empty; a power of two long
+	chunks     []*[lruChunk]lruSlot[V] // slot i is chunks[i/lruChunk][i%lruChunk]
+	n          int                     // slots in use, slot 0 included
+	head, tail int16                   // most recently used at the head
 	// evicted, when set, sees an entry as it is forgotten.
 	evicted func(key uint64, ref lruRef, v *V)
 }
+
+// lruChunk is how many slots are allocated at a time: growing never copies
+// them, and at most one chunk is partly unused.
+const lruChunk = 16
 
 type lruSlot[V any] struct {
 	key        uint64
@@ -36,7 +42,10 @@ type lruRef struct {
 }
 
 // size is the number of entries.
-func (a *lru[V]) size() int { return max(len(a.slots)-1, 0) }
+func (a *lru[V]) size() int { return max(a.n-1, 0) }
+
+// slot is slot i.
+func (a *lru[V]) slot(i int16) *lruSlot[V] { return &a.chunks[i/lruChunk][i%lruChunk] }
 
 // home is key's first place in the table (Fibonacci hashing: the keys are
 // FNV hashes, whose low bits alone cluster).
@@ -53,7 +62,7 @@ func (a *lru[V]) find(key uint64) (int, int16) {
 	mask := len(a.table) - 1
 	for p := a.home(key); ; p = (p + 1) & mask {
 		i := a.table[p]
-		if i == 0 || a.slots[i].key == key {
+		if i == 0 || a.slot(i).key == key {
 			return p, i
 		}
 	}
@@ -64,7 +73,7 @@ func (a *lru[V]) find(key uint64) (int, int16) {
 func (a *lru[V]) remove(p int) {
 	mask := len(a.table) - 1
 	for q := (p + 1) & mask; a.table[q] != 0; q = (q + 1) & mask {
-		h := a.home(a.slots[a.table[q]].key)
+		h := a.home(a.slot(a.table[q]).key)
 		// The entry at q may move to p unless its home lies cyclically
 		// in (p, q].
 		if (p < q && (h <= p || h > q)) || (p > q && h <= p && h > q) {
@@ -80,8 +89,8 @@ func (a *lru[V]) remove(p int) {
 func (a *lru[V]) grow() {
 	a.table = make([]int16, max(16, 2*len(a.table)))
 	mask := len(a.table) - 1
-	for i := 1; i < len(a.slots); i++ {
-		p := a.home(a.slots[i].key)
+	for i := 1; i < a.n; i++ {
+		p := a.home(a.slot(int16(i)).key)
 		for a.table[p] != 0 {
 			p = (p + 1) & mask
 		}
@@ -90,14 +99,14 @@ func (a *lru[V]) grow() {
 }
 
 func (a *lru[V]) unlink(i int16) {
-	r := &a.slots[i]
+	r := a.slot(i)
 	if r.prev != 0 {
-		a.slots[r.prev].next = r.next
+		a.slot(r.prev).next = r.next
 	} else {
 		a.head = r.next
 	}
 	if r.next != 0 {
-		a.slots[r.next].prev = r.prev
+		a.slot(r.next).prev = r.prev
 	} else {
 		a.tail = r.prev
 	}
@@ -105,10 +114,10 @@ func (a *lru[V]) unlink(i int16) {
 }
 
 func (a *lru[V]) pushFront(i int16) {
-	r := &a.slots[i]
+	r := a.slot(i)
 	r.next = a.head
 	if a.head != 0 {
-		a.slots[a.head].prev = i
+		a.slot(a.head).prev = i
 	}
 	a.head = i
 	if a.tail == 0 {
@@ -132,7 +141,7 @@ func (a *lru[V]) get(key uint64) *V {
 		return nil
 	}
 	a.touch(i)
-	return &a.slots[i].val
+	return &a.slot(i).val
 }
 
 // has reports whether key is cached, touching nothing.
@@ -143,18 +152,22 @@ func (a *lru[V]) has(key uint64) bool { _, i := a.find(key); return i != 0 }
 // good until the next add.
 func (a *lru[V]) add(key uint64, val V) *V {
 	if _, i := a.find(key); i != 0 {
-		a.slots[i].val = val
+		a.slot(i).val = val
 		a.touch(i)
-		return &a.slots[i].val
+		return &a.slot(i).val
 	}
 	var i int16
 	placed := false
 	if a.size() < correlatorCacheSize {
-		if len(a.slots) == 0 {
-			a.slots = make([]lruSlot[V], 1, 8)
+		if a.n == 0 {
+			a.n = 1 // slot 0 stands for none
 		}
-		a.slots = append(a.slots, lruSlot[V]{key: key})
-		i = int16(len(a.slots) - 1)
+		if a.n%lruChunk == 0 || len(a.chunks) == 0 {
+			a.chunks = append(a.chunks, new([lruChunk]lruSlot[V]))
+		}
+		i = int16(a.n)
+		a.n++
+		a.slot(i).key = key
 		if 2*a.size() > len(a.table) {
 			a.grow() // places the new entry too
 			placed = true
@@ -163,7 +176,7 @@ func (a *lru[V]) add(key uint64, val V) *V {
 		// Upstream adds the entry, then removes the oldest one: the
 		// same entries remain when the new one takes the oldest's slot.
 		i = a.tail
-		old := &a.slots[i]
+		old := a.slot(i)
 		if a.evicted != nil {
 			a.evicted(old.key, lruRef{slot: i, gen: old.gen}, &old.val)
 		}
@@ -172,7 +185,7 @@ func (a *lru[V]) add(key uint64, val V) *V {
 		a.remove(p)
 		old.gen++
 	}
-	r := &a.slots[i]
+	r := a.slot(i)
 	r.key, r.val = key, val
 	a.pushFront(i)
 	if !placed {
@@ -185,21 +198,21 @@ func (a *lru[V]) add(key uint64, val V) *V {
 // ref names key's entry (which must be cached) without touching it.
 func (a *lru[V]) ref(key uint64) lruRef {
 	_, i := a.find(key)
-	return lruRef{slot: i, gen: a.slots[i].gen}
+	return lruRef{slot: i, gen: a.slot(i).gen}
 }
 
 // at is the entry ref names, or nil once it was forgotten.
 func (a *lru[V]) at(ref lruRef) *V {
-	if ref.slot <= 0 || int(ref.slot) >= len(a.slots) || a.slots[ref.slot].gen != ref.gen {
+	if ref.slot <= 0 || int(ref.slot) >= a.n || a.slot(ref.slot).gen != ref.gen {
 		return nil
 	}
-	return &a.slots[ref.slot].val
+	return &a.slot(ref.slot).val
 }
 
 // len is the number of entries, counted along the list.
 func (a *lru[V]) len() int {
 	n := 0
-	for i := a.head; i != 0; i = a.slots[i].next {
+	for i := a.head; i != 0; i = a.slot(i).next {
 		n++
 	}
 	return n

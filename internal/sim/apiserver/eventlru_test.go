@@ -67,10 +67,10 @@ func TestLRUMatchesListLRU(t *testing.T) {
 	}
 	i := a.head
 	for e := ref.Front(); e != nil; e = e.Next() {
-		if want := e.Value.(kv); i == 0 || a.slots[i].key != want.k || a.slots[i].val != want.v || !a.has(want.k) {
+		if want := e.Value.(kv); i == 0 || a.slot(i).key != want.k || a.slot(i).val != want.v || !a.has(want.k) {
 			t.Fatalf("entry %v missing or out of order", want)
 		}
-		i = a.slots[i].next
+		i = a.slot(i).next
 	}
 	if i != 0 || a.size() != ref.Len() {
 		t.Fatalf("%d entries, want %d", a.size(), ref.Len())
@@ -83,5 +83,8 @@ func TestLogKeyHash(t *testing.T) {
 	k := logKey{agg: aggregateKey{"u", "Normal", "Pulled"}, msg: "m", fieldPath: "spec.containers{web}"}
 	if got, want := k.hash(), hashStrings("u", "Normal", "Pulled", "m", "spec.containers{web}"); got != want {
 		t.Errorf("hash %x, want %x", got, want)
+	}
+	if spam, agg := k.agg.keys(); spam != spamKey("u", "Normal") || agg != k.agg.hash() {
+		t.Errorf("keys %x %x, want %x %x", spam, agg, spamKey("u", "Normal"), k.agg.hash())
 	}
 }

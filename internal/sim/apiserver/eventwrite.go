@@ -48,6 +48,7 @@ type eventBody struct {
 	phase                                   trace.Phase
 	kind, objNS, objName, objUID, fieldPath string // involvedObject
 	typ, reason, msg, component             string
+	combined                                bool          // an aggregate event: msg follows CombinedPrefix
 	aggUID                                  string        // the aggregateKey's uid (aggKey)
 	first, at                               time.Duration // firstTimestamp; lastTimestamp (when recorded)
 	count                                   int32
@@ -59,6 +60,14 @@ type eventBody struct {
 	created int64
 	ref     lruRef     // the logger's entry for the event's key
 	wr      eventWrite // the request in flight
+}
+
+// message is the Event's message.
+func (b *eventBody) message() string {
+	if b.combined {
+		return CombinedPrefix + b.msg
+	}
+	return b.msg
 }
 
 // objRef is the object's "resource/namespace/name" (objectRef), for a
@@ -86,7 +95,7 @@ func (b *eventBody) request(verb string) request {
 func (b *eventBody) event() *corev1.Event {
 	ev := &corev1.Event{
 		InvolvedObject: corev1.ObjectReference{Kind: b.kind, Namespace: b.objNS, Name: b.objName, UID: types.UID(b.objUID), FieldPath: b.fieldPath},
-		Type:           b.typ, Reason: b.reason, Message: b.msg,
+		Type:           b.typ, Reason: b.reason, Message: b.message(),
 		Source:         corev1.EventSource{Component: b.component},
 		FirstTimestamp: metav1.NewTime(Epoch.Add(b.first)), LastTimestamp: metav1.NewTime(Epoch.Add(b.at)), Count: b.count,
 	}
@@ -172,10 +181,15 @@ func (w *eventWrite) step() {
 
 // eventRequester is what a write is about: the body that builds its
 // request for its verb, and whose queued takes the event from the
-// recorder's queue (queue).
+// recorder's queue (queue). release hands the body back for reuse once
+// its event is over: dropped by the spam filter, or its counted write
+// answered (answerStage), when no closure, waiting list or request holds
+// it (a body that went through the pipeline or a held Outbox is left to
+// the garbage collector).
 type eventRequester interface {
 	request(verb string) request
 	queued()
+	release()
 }
 
 // eventAnswer is what a create's answer tells the recorder: the stored
