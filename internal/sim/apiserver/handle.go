@@ -308,7 +308,10 @@ func (k *call) store(obj runtime.Object, creating bool) {
 	s, c, r := k.s, k.c, &k.req
 	key := Key(r.res, r.ns, r.name)
 	prev := s.data[key]
-	step := k.step // one method value for the quota's commit and the object's
+	var step func(trace.Phase, trace.Kind, ...any)
+	if r.verb == "create" { // (creating is a create's) an update makes its own
+		step = k.step // one method value for the quota's commit and the object's
+	}
 	if creating && !s.admitQuota(c, *r, obj, step, k.fail) {
 		return
 	}

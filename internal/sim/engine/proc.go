@@ -30,7 +30,7 @@ import (
 // (runner), so a short proc costs neither a new goroutine and its closures
 // nor the growth of a fresh stack.
 //
-// A Proc is 32 bytes, one made per Go: its engine is its runner's, and
+// A Proc is 24 bytes, one made per Go: its engine is its runner's, and
 // Sleep's timer is the proc itself (sleepTimer), not a closure.
 type Proc struct {
 	fn       func(*Proc)
