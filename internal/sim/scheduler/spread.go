@@ -246,7 +246,20 @@ func (s *spreadState) countOn(n *NodeInfo, c *spreadConstraint, ns string) int {
 }
 
 func (PodTopologySpread) Score(st *CycleState, pod *corev1.Pod, n *NodeInfo) int64 {
+	return readState[spreadState](st, preScoreSpreadKey).score(n, pod.Namespace)
+}
+
+// scoreAll is Score over the feasible nodes, the state read once.
+func (PodTopologySpread) scoreAll(st *CycleState, pod *corev1.Pod, feasible []*NodeInfo, scores []int64) {
 	s := readState[spreadState](st, preScoreSpreadKey)
+	for j, n := range feasible {
+		scores[j] = s.score(n, pod.Namespace)
+	}
+}
+
+// score is the node's raw score: Σ count·weight + maxSkew−1 over the
+// constraints whose key the node has, rounded; 0 for an ignored node.
+func (s *spreadState) score(n *NodeInfo, ns string) int64 {
 	if s.ignored != nil && s.ignored[n] {
 		return 0
 	}
@@ -260,7 +273,7 @@ func (PodTopologySpread) Score(st *CycleState, pod *corev1.Pod, n *NodeInfo) int
 		var cnt int64
 		switch {
 		case c.key == corev1.LabelHostname:
-			cnt = int64(s.countOn(n, c, pod.Namespace))
+			cnt = int64(s.countOn(n, c, ns))
 		case c.byZone:
 			cnt = max(c.zoneCounts[n.zoneID], 0)
 		default:

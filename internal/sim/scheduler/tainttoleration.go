@@ -91,7 +91,20 @@ func (TaintToleration) PreScore(st *CycleState, pod *corev1.Pod, _ []*NodeInfo) 
 
 // Score counts the PreferNoSchedule taints the pod does not tolerate.
 func (TaintToleration) Score(st *CycleState, _ *corev1.Pod, n *NodeInfo) int64 {
+	return readState[taintState](st, preScoreTaintKey).untolerated(n)
+}
+
+// scoreAll is Score over the feasible nodes, the state read once.
+func (TaintToleration) scoreAll(st *CycleState, _ *corev1.Pod, feasible []*NodeInfo, scores []int64) {
 	s := readState[taintState](st, preScoreTaintKey)
+	for j, n := range feasible {
+		scores[j] = s.untolerated(n)
+	}
+}
+
+// untolerated counts the node's PreferNoSchedule taints that
+// preferTols do not tolerate.
+func (s *taintState) untolerated(n *NodeInfo) int64 {
 	var cnt int64
 	for i := range n.taints {
 		t := &n.taints[i]
