@@ -148,11 +148,14 @@ func (n *NodeInfo) replace(p *corev1.Pod) bool {
 }
 
 // samePodFootprint reports whether two versions of a pod count the same in
-// a NodeInfo: same node, labels, owner, termination state, and the very
-// same containers, overhead and affinity (a status write copies the pod's
+// a NodeInfo: same labels, owner, termination state, and the very same
+// containers, overhead and affinity (a status write copies the pod's
 // top-level struct and shares the rest; anything rebuilt counts as changed).
+// The node is not compared: replace runs on the NodeInfo of the new
+// version's node, which holds the pod only if it was bound or assumed
+// there, and an assumed pod is the unbound version (Cluster.AssumePod).
 func samePodFootprint(a, b *corev1.Pod) bool {
-	return a.Spec.NodeName == b.Spec.NodeName && counted(a) == counted(b) &&
+	return counted(a) == counted(b) &&
 		controllerUID(a) == controllerUID(b) && a.Spec.Affinity == b.Spec.Affinity &&
 		sameBacking(a.Spec.Containers, b.Spec.Containers) &&
 		sameBacking(a.Spec.InitContainers, b.Spec.InitContainers) &&
