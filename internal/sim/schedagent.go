@@ -274,8 +274,9 @@ func (s *schedAgent) scheduleOne(p *engine.Proc, pod *corev1.Pod) {
 	// recording limit the cycle skips it (same decision, same messages).
 	s.fw.Summary = !s.rec.Keeping()
 	res := s.fw.Schedule(pod, s.cache, s.eng.Rand(), s.spreadSelector(pod))
-	ref := apiserver.ObjectRef(pod)
+	var ref string // for the steps; once the trace is full it stays full
 	if !s.rec.Full() {
+		ref = apiserver.ObjectRef(pod)
 		s.rec.Add(trace.Step{Phase: trace.PhaseScheduler, Actor: s.c.Actor, Kind: "scheduler.filter", Object: ref,
 			Fields:    trace.F("pod", pod.Name, "feasible", res.Feasible, "evaluated", res.Evaluated, "nodes", res.NumAllNodes),
 			Placement: filterPlacement(res)})
@@ -361,7 +362,7 @@ func (s *schedAgent) bindingCycle(p *engine.Proc, pod *corev1.Pod, node string, 
 	}
 	s.Scheduled++
 	s.LastBind = s.eng.Now()
-	s.c.EventV1(trace.PhaseScheduler, pod, "Normal", "Scheduled", "Binding", fmt.Sprintf("Successfully assigned %s/%s to %s", pod.Namespace, pod.Name, node))
+	s.c.EventV1(trace.PhaseScheduler, pod, "Normal", "Scheduled", "Binding", "Successfully assigned "+pod.Namespace+"/"+pod.Name+" to "+node)
 }
 
 // filterPlacement and scorePlacement copy a cycle's result into its step

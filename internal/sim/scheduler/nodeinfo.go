@@ -17,6 +17,7 @@ type NodeInfo struct {
 	// few cache lines and do not chase the Node pointer.
 	name    string
 	taints  []corev1.Taint
+	taintSt []*Status // TaintToleration's rejection per taint, built on first use
 	unsched bool
 	hasZ    bool  // the node has the topology.kubernetes.io/zone label
 	hasH    bool  // the node has the kubernetes.io/hostname label
@@ -79,7 +80,7 @@ func (n *NodeInfo) Name() string { return n.name }
 func (n *NodeInfo) setNode(node *corev1.Node) {
 	n.Node = node
 	n.balanceOK = false
-	n.name, n.unsched, n.taints = node.Name, node.Spec.Unschedulable, node.Spec.Taints
+	n.name, n.unsched, n.taints, n.taintSt = node.Name, node.Spec.Unschedulable, node.Spec.Taints, nil
 	n.Allocatable = resourceFromList(node.Status.Allocatable)
 	n.zone, n.hasZ = node.Labels[corev1.LabelTopologyZone]
 	n.host, n.hasH = node.Labels[corev1.LabelHostname]

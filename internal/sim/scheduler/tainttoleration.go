@@ -68,12 +68,27 @@ func (TaintToleration) Filter(st *CycleState, pod *corev1.Pod, n *NodeInfo) *Sta
 			idx = stateOf[tolIndex](st, filterTaintKey)
 		}
 		if !idx.tolerated(pod, t) {
-			s := newStatus(UnschedulableAndUnresolvable, ReasonUntoleratedTaint)
-			s.Detail = "{" + t.Key + ": " + t.Value + "}"
-			return s
+			return n.taintStatus(i)
 		}
 	}
 	return nil
+}
+
+// taintStatus is the rejection for the node's i-th taint, built once per
+// node object and shared by the cycles: it depends on the taint alone, and
+// nothing writes a Status after the framework sets its Plugin (always
+// TaintToleration for this one; scheduler.go filter).
+func (n *NodeInfo) taintStatus(i int) *Status {
+	if n.taintSt == nil {
+		n.taintSt = make([]*Status, len(n.taints))
+	}
+	if n.taintSt[i] == nil {
+		t := &n.taints[i]
+		s := newStatus(UnschedulableAndUnresolvable, ReasonUntoleratedTaint)
+		s.Detail = "{" + t.Key + ": " + t.Value + "}"
+		n.taintSt[i] = s
+	}
+	return n.taintSt[i]
 }
 
 // PreScore keeps the tolerations that can tolerate a PreferNoSchedule taint
