@@ -229,8 +229,10 @@ func (*NodeResourcesFit) Filter(st *CycleState, _ *corev1.Pod, n *NodeInfo) *Sta
 	check(r.MilliCPU, n.Allocatable.MilliCPU, n.Requested.MilliCPU, "Insufficient cpu")
 	check(r.Memory, n.Allocatable.Memory, n.Requested.Memory, "Insufficient memory")
 	check(r.EphemeralStorage, n.Allocatable.EphemeralStorage, n.Requested.EphemeralStorage, "Insufficient ephemeral-storage")
-	for _, name := range readState[fitState](st, preFilterFitKey).scalarNames {
-		check(r.Scalar[name], n.Allocatable.Scalar[name], n.Requested.Scalar[name], "Insufficient "+string(name))
+	if len(r.Scalar) > 0 { // scalarNames are some of r.Scalar's (PreFilter)
+		for _, name := range readState[fitState](st, preFilterFitKey).scalarNames {
+			check(r.Scalar[name], n.Allocatable.Scalar[name], n.Requested.Scalar[name], "Insufficient "+string(name))
+		}
 	}
 	if reasons == nil {
 		return nil
