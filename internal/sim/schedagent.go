@@ -36,7 +36,7 @@ type schedAgent struct {
 	queue    []*corev1.Pod
 	queued   map[types.UID]bool
 	busy     bool
-	bound    map[types.UID]string // pods assumed or bound, by UID → node
+	bound    map[types.UID]struct{} // pods assumed or bound, by UID
 	nodes    *informer.Informer[*corev1.Node]
 	services *informer.Informer[*corev1.Service]
 	rsets    *informer.Informer[*appsv1.ReplicaSet]
@@ -63,7 +63,7 @@ type schedAgent struct {
 
 func newSchedAgent(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *schedAgent {
 	s := &schedAgent{c: c, eng: eng, rec: rec, fw: scheduler.New(), cache: scheduler.NewCluster(),
-		queued: map[types.UID]bool{}, bound: map[types.UID]string{},
+		queued: map[types.UID]bool{}, bound: map[types.UID]struct{}{},
 		nodes: informer.New[*corev1.Node]("nodes"), services: informer.New[*corev1.Service]("services"),
 		rsets: informer.New[*appsv1.ReplicaSet]("replicasets"), pods: informer.New[*corev1.Pod]("pods"),
 		failed: map[types.UID]*corev1.Pod{}, Pending: map[types.UID]string{}}
@@ -132,7 +132,7 @@ func (s *schedAgent) onPod(ev informer.Event[*corev1.Pod]) {
 	}
 	if pod.Spec.NodeName != "" {
 		if _, ok := s.bound[pod.UID]; !ok {
-			s.bound[pod.UID] = pod.Spec.NodeName
+			s.bound[pod.UID] = struct{}{}
 			_ = s.cache.AddPod(pod) // bound by someone else (or spec.nodeName set)
 			return
 		}
@@ -274,8 +274,9 @@ func (s *schedAgent) scheduleOne(p *engine.Proc, pod *corev1.Pod) {
 	// recording limit the cycle skips it (same decision, same messages).
 	s.fw.Summary = !s.rec.Keeping()
 	res := s.fw.Schedule(pod, s.cache, s.eng.Rand(), s.spreadSelector(pod))
-	ref := apiserver.ObjectRef(pod)
+	var ref string // for the steps; once the trace is full it stays full
 	if !s.rec.Full() {
+		ref = apiserver.ObjectRef(pod)
 		s.rec.Add(trace.Step{Phase: trace.PhaseScheduler, Actor: s.c.Actor, Kind: "scheduler.filter", Object: ref,
 			Fields:    trace.F("pod", pod.Name, "feasible", res.Feasible, "evaluated", res.Evaluated, "nodes", res.NumAllNodes),
 			Placement: filterPlacement(res)})
@@ -315,20 +316,18 @@ func (s *schedAgent) scheduleOne(p *engine.Proc, pod *corev1.Pod) {
 			Fields: trace.F("pod", pod.Name, "node", res.Node)})
 	}
 	// Assume: the cache counts the pod on the node before the bind lands,
-	// so the next cycle already sees its requests.
-	// The informer's pod is shared and read-only: the assumed pod is a new
-	// top-level struct sharing the rest (upstream assumes a DeepCopy, pkg/scheduler/schedule_one.go; here nothing writes it).
-	assumed := new(corev1.Pod)
-	*assumed = *pod
-	assumed.Spec.NodeName = res.Node
-	_ = s.cache.AddPod(assumed)
-	s.bound[pod.UID] = res.Node
+	// so the next cycle already sees its requests. Upstream assumes a
+	// DeepCopy with nodeName set (pkg/scheduler/schedule_one.go); here the
+	// cache holds the informer's read-only pod under the node itself
+	// (Cluster.AssumePod), which no one writes.
+	_ = s.cache.AssumePod(pod, res.Node)
+	s.bound[pod.UID] = struct{}{}
 	claims := s.reserveVolumes()
 	if len(claims) == 0 {
 		s.bindStep(pod, res.Node)
 	}
 	node := res.Node
-	s.eng.Go(func(bp *engine.Proc) { s.bindingCycle(bp, pod, assumed, node, claims) })
+	s.eng.Go(func(bp *engine.Proc) { s.bindingCycle(bp, pod, node, claims) })
 	p.Yield() // the binding sends its request before the loop waits for the next cycle
 }
 
@@ -344,17 +343,17 @@ func (s *schedAgent) bindStep(pod *corev1.Pod, node string) {
 // provision, if any: schedvolumes.go), then POST the Binding; on failure
 // the assumed pod leaves the cache (ForgetPod), on success the Scheduled
 // event.
-func (s *schedAgent) bindingCycle(p *engine.Proc, pod, assumed *corev1.Pod, node string, claims []*corev1.PersistentVolumeClaim) {
+func (s *schedAgent) bindingCycle(p *engine.Proc, pod *corev1.Pod, node string, claims []*corev1.PersistentVolumeClaim) {
 	if len(claims) > 0 {
 		if !s.preBindVolumes(p, pod, node, claims) {
-			s.cache.RemovePod(assumed)
+			s.cache.ForgetPod(pod, node)
 			delete(s.bound, pod.UID)
 			return
 		}
 		s.bindStep(pod, node)
 	}
 	if _, err := s.c.In(p).Bind(pod, node); err != nil {
-		s.cache.RemovePod(assumed)
+		s.cache.ForgetPod(pod, node)
 		delete(s.bound, pod.UID)
 		return
 	}
@@ -363,7 +362,7 @@ func (s *schedAgent) bindingCycle(p *engine.Proc, pod, assumed *corev1.Pod, node
 	}
 	s.Scheduled++
 	s.LastBind = s.eng.Now()
-	s.c.EventV1(trace.PhaseScheduler, pod, "Normal", "Scheduled", "Binding", fmt.Sprintf("Successfully assigned %s/%s to %s", pod.Namespace, pod.Name, node))
+	s.c.EventV1(trace.PhaseScheduler, pod, "Normal", "Scheduled", "Binding", "Successfully assigned "+pod.Namespace+"/"+pod.Name+" to "+node)
 }
 
 // filterPlacement and scorePlacement copy a cycle's result into its step

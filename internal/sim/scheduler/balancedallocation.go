@@ -68,39 +68,11 @@ func (b *BalancedAllocation) PreScore(st *CycleState, _ *corev1.Pod, _ []*NodeIn
 }
 
 func (b *BalancedAllocation) Score(st *CycleState, _ *corev1.Pod, n *NodeInfo) int64 {
+	if b.cpuMemory() { // the default resources, without the generic lookup
+		return b.scoreCPUMemory(n, st.request.MilliCPU, st.request.Memory)
+	}
 	var with, without [8]float64
 	k := 0
-	if b.cpuMemory() { // the default resources, without the generic lookup
-		ac, am := n.Allocatable.MilliCPU, n.Allocatable.Memory
-		rc, rm := n.Requested.MilliCPU, n.Requested.Memory
-		if ac != 0 {
-			with[k] = min(float64(rc+st.request.MilliCPU)/float64(ac), 1)
-			k++
-		}
-		if am != 0 {
-			with[k] = min(float64(rm+st.request.Memory)/float64(am), 1)
-			k++
-		}
-		sWith := balanceScore(with[:k])
-		if b.Legacy {
-			return sWith
-		}
-		// S_without depends on the node alone; NodeInfo caches it until its
-		// pods or allocatable change.
-		if !n.balanceOK {
-			k = 0
-			if ac != 0 {
-				without[k] = min(float64(rc)/float64(ac), 1)
-				k++
-			}
-			if am != 0 {
-				without[k] = min(float64(rm)/float64(am), 1)
-				k++
-			}
-			n.balance, n.balanceOK = balanceScore(without[:k]), true
-		}
-		return MaxNodeScore/2 + (MaxNodeScore/2+sWith-n.balance)/2
-	}
 	for _, name := range b.Resources {
 		alloc, req := allocatableAndRequested(n, &n.Requested, &st.request, name)
 		if alloc == 0 || k == len(with) {
@@ -112,6 +84,56 @@ func (b *BalancedAllocation) Score(st *CycleState, _ *corev1.Pod, n *NodeInfo) i
 		k++
 	}
 	return b.combine(with[:k], without[:k])
+}
+
+// scoreAll is Score over the feasible nodes, the resources checked once.
+func (b *BalancedAllocation) scoreAll(st *CycleState, pod *corev1.Pod, feasible []*NodeInfo, scores []int64) {
+	if !b.cpuMemory() {
+		for j, n := range feasible {
+			scores[j] = b.Score(st, pod, n)
+		}
+		return
+	}
+	cpu, mem := st.request.MilliCPU, st.request.Memory
+	for j, n := range feasible {
+		scores[j] = b.scoreCPUMemory(n, cpu, mem)
+	}
+}
+
+// scoreCPUMemory is Score on cpu and memory, the pod requesting cpu
+// milli-CPU and mem bytes.
+func (b *BalancedAllocation) scoreCPUMemory(n *NodeInfo, cpu, mem int64) int64 {
+	var with, without [2]float64
+	k := 0
+	ac, am := n.Allocatable.MilliCPU, n.Allocatable.Memory
+	rc, rm := n.Requested.MilliCPU, n.Requested.Memory
+	if ac != 0 {
+		with[k] = min(float64(rc+cpu)/float64(ac), 1)
+		k++
+	}
+	if am != 0 {
+		with[k] = min(float64(rm+mem)/float64(am), 1)
+		k++
+	}
+	sWith := balanceScore(with[:k])
+	if b.Legacy {
+		return sWith
+	}
+	// S_without depends on the node alone; NodeInfo caches it until its
+	// pods or allocatable change.
+	if !n.balanceOK {
+		k = 0
+		if ac != 0 {
+			without[k] = min(float64(rc)/float64(ac), 1)
+			k++
+		}
+		if am != 0 {
+			without[k] = min(float64(rm)/float64(am), 1)
+			k++
+		}
+		n.balance, n.balanceOK = balanceScore(without[:k]), true
+	}
+	return MaxNodeScore/2 + (MaxNodeScore/2+sWith-n.balance)/2
 }
 
 func (b *BalancedAllocation) cpuMemory() bool {

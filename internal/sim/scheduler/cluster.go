@@ -147,6 +147,28 @@ func (c *Cluster) AddPod(pod *corev1.Pod) error {
 	return nil
 }
 
+// AssumePod accounts for a pod the scheduler has just placed on node, before
+// its binding lands (upstream's cache.AssumePod). The pod is the informer's
+// unbound object itself: nothing in the cache reads a cached pod's
+// spec.nodeName (a NodeInfo knows its node), so no copy with nodeName set
+// is made. The binding's update then replaces it (UpdatePod).
+func (c *Cluster) AssumePod(pod *corev1.Pod, node string) error {
+	n := c.byName[node]
+	if n == nil {
+		return fmt.Errorf("assume pod %s/%s: node %q not found", pod.Namespace, pod.Name, node)
+	}
+	n.AddPod(pod)
+	return nil
+}
+
+// ForgetPod forgets a pod assumed on node whose binding failed
+// (upstream's cache.ForgetPod).
+func (c *Cluster) ForgetPod(pod *corev1.Pod, node string) {
+	if n := c.byName[node]; n != nil {
+		n.RemovePod(pod)
+	}
+}
+
 // RemovePod forgets a pod (deleted, or its binding failed).
 func (c *Cluster) RemovePod(pod *corev1.Pod) {
 	if n := c.byName[pod.Spec.NodeName]; n != nil {

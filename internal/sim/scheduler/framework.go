@@ -106,6 +106,14 @@ type ScorePlugin interface {
 	Score(st *CycleState, pod *corev1.Pod, n *NodeInfo) int64
 }
 
+// batchScorer is a ScorePlugin that scores all the feasible nodes in one
+// call: scores[j] is exactly what Score(st, pod, feasible[j]) returns. The
+// per-cycle state is read once instead of once per node, and the loop runs
+// without an interface call per node (about 500 nodes per cycle at 5,000).
+type batchScorer interface {
+	scoreAll(st *CycleState, pod *corev1.Pod, feasible []*NodeInfo, scores []int64)
+}
+
 // NormalizeScorer is the ScoreExtensions of plugins whose raw scores are not
 // already in [0, MaxNodeScore]. scores is parallel to the feasible nodes.
 type NormalizeScorer interface {

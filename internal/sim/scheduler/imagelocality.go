@@ -52,7 +52,18 @@ func (ImageLocality) PreScore(st *CycleState, pod *corev1.Pod, _ []*NodeInfo) *S
 // [23MiB, 1000MiB × containers] and sum = Σ size × nodesWithImage/allNodes
 // over init and regular containers.
 func (ImageLocality) Score(st *CycleState, _ *corev1.Pod, n *NodeInfo) int64 {
+	return readState[imageState](st, preScoreImageLocalityKey).score(n)
+}
+
+// scoreAll is Score over the feasible nodes, the state read once.
+func (ImageLocality) scoreAll(st *CycleState, _ *corev1.Pod, feasible []*NodeInfo, scores []int64) {
 	s := readState[imageState](st, preScoreImageLocalityKey)
+	for j, n := range feasible {
+		scores[j] = s.score(n)
+	}
+}
+
+func (s *imageState) score(n *NodeInfo) int64 {
 	var sum int64
 	for i, sizes := range s.images {
 		if int(n.slot) < len(sizes) && sizes[n.slot] > 0 {

@@ -17,6 +17,7 @@ type NodeInfo struct {
 	// few cache lines and do not chase the Node pointer.
 	name    string
 	taints  []corev1.Taint
+	taintSt []*Status // TaintToleration's rejection per taint, built on first use
 	unsched bool
 	hasZ    bool  // the node has the topology.kubernetes.io/zone label
 	hasH    bool  // the node has the kubernetes.io/hostname label
@@ -79,7 +80,7 @@ func (n *NodeInfo) Name() string { return n.name }
 func (n *NodeInfo) setNode(node *corev1.Node) {
 	n.Node = node
 	n.balanceOK = false
-	n.name, n.unsched, n.taints = node.Name, node.Spec.Unschedulable, node.Spec.Taints
+	n.name, n.unsched, n.taints, n.taintSt = node.Name, node.Spec.Unschedulable, node.Spec.Taints, nil
 	n.Allocatable = resourceFromList(node.Status.Allocatable)
 	n.zone, n.hasZ = node.Labels[corev1.LabelTopologyZone]
 	n.host, n.hasH = node.Labels[corev1.LabelHostname]
@@ -148,11 +149,14 @@ func (n *NodeInfo) replace(p *corev1.Pod) bool {
 }
 
 // samePodFootprint reports whether two versions of a pod count the same in
-// a NodeInfo: same node, labels, owner, termination state, and the very
-// same containers, overhead and affinity (a status write copies the pod's
+// a NodeInfo: same labels, owner, termination state, and the very same
+// containers, overhead and affinity (a status write copies the pod's
 // top-level struct and shares the rest; anything rebuilt counts as changed).
+// The node is not compared: replace runs on the NodeInfo of the new
+// version's node, which holds the pod only if it was bound or assumed
+// there, and an assumed pod is the unbound version (Cluster.AssumePod).
 func samePodFootprint(a, b *corev1.Pod) bool {
-	return a.Spec.NodeName == b.Spec.NodeName && counted(a) == counted(b) &&
+	return counted(a) == counted(b) &&
 		controllerUID(a) == controllerUID(b) && a.Spec.Affinity == b.Spec.Affinity &&
 		sameBacking(a.Spec.Containers, b.Spec.Containers) &&
 		sameBacking(a.Spec.InitContainers, b.Spec.InitContainers) &&

@@ -229,8 +229,10 @@ func (*NodeResourcesFit) Filter(st *CycleState, _ *corev1.Pod, n *NodeInfo) *Sta
 	check(r.MilliCPU, n.Allocatable.MilliCPU, n.Requested.MilliCPU, "Insufficient cpu")
 	check(r.Memory, n.Allocatable.Memory, n.Requested.Memory, "Insufficient memory")
 	check(r.EphemeralStorage, n.Allocatable.EphemeralStorage, n.Requested.EphemeralStorage, "Insufficient ephemeral-storage")
-	for _, name := range readState[fitState](st, preFilterFitKey).scalarNames {
-		check(r.Scalar[name], n.Allocatable.Scalar[name], n.Requested.Scalar[name], "Insufficient "+string(name))
+	if len(r.Scalar) > 0 { // scalarNames are some of r.Scalar's (PreFilter)
+		for _, name := range readState[fitState](st, preFilterFitKey).scalarNames {
+			check(r.Scalar[name], n.Allocatable.Scalar[name], n.Requested.Scalar[name], "Insufficient "+string(name))
+		}
 	}
 	if reasons == nil {
 		return nil
@@ -268,20 +270,8 @@ func (f *NodeResourcesFit) PreScore(st *CycleState, pod *corev1.Pod, _ []*NodeIn
 // node's allocatable, then the weighted mean (resource_allocation.go).
 func (f *NodeResourcesFit) Score(st *CycleState, _ *corev1.Pod, n *NodeInfo) int64 {
 	nonZero := readState[Resource](st, preScoreFitKey)
-	if (f.Strategy == LeastAllocated || f.Strategy == "") && f.defaultResources() { // cpu:1, memory:1 without the generic lookup
-		var score, weights int64
-		if a := n.Allocatable.MilliCPU; a != 0 {
-			score += leastRequested(n.NonZeroRequested.MilliCPU+nonZero.MilliCPU, a)
-			weights++
-		}
-		if a := n.Allocatable.Memory; a != 0 {
-			score += leastRequested(n.NonZeroRequested.Memory+nonZero.Memory, a)
-			weights++
-		}
-		if weights == 0 {
-			return 0
-		}
-		return score / weights
+	if f.defaultLeast() {
+		return leastCPUMemory(n, nonZero.MilliCPU, nonZero.Memory)
 	}
 	var score, weights int64
 	for _, rw := range *readState[[]ResourceWeight](st, preScoreFitResKey) {
@@ -312,6 +302,46 @@ func (f *NodeResourcesFit) Score(st *CycleState, _ *corev1.Pod, n *NodeInfo) int
 		return int64(math.Round(float64(score) / float64(weights)))
 	}
 	return score / weights
+}
+
+// scoreAll is Score over the feasible nodes, with the default strategy's
+// per-cycle checks made once.
+func (f *NodeResourcesFit) scoreAll(st *CycleState, pod *corev1.Pod, feasible []*NodeInfo, scores []int64) {
+	if !f.defaultLeast() {
+		for j, n := range feasible {
+			scores[j] = f.Score(st, pod, n)
+		}
+		return
+	}
+	nonZero := readState[Resource](st, preScoreFitKey)
+	cpu, mem := nonZero.MilliCPU, nonZero.Memory
+	for j, n := range feasible {
+		scores[j] = leastCPUMemory(n, cpu, mem)
+	}
+}
+
+// leastCPUMemory is LeastAllocated on cpu:1, memory:1 (the default) without
+// the generic lookup; cpu and mem are the pod's non-zero requests.
+func leastCPUMemory(n *NodeInfo, cpu, mem int64) int64 {
+	var score, weights int64
+	if a := n.Allocatable.MilliCPU; a != 0 {
+		score += leastRequested(n.NonZeroRequested.MilliCPU+cpu, a)
+		weights++
+	}
+	if a := n.Allocatable.Memory; a != 0 {
+		score += leastRequested(n.NonZeroRequested.Memory+mem, a)
+		weights++
+	}
+	if weights == 0 {
+		return 0
+	}
+	return score / weights
+}
+
+// defaultLeast reports whether the plugin scores LeastAllocated on
+// cpu:1, memory:1, the default.
+func (f *NodeResourcesFit) defaultLeast() bool {
+	return (f.Strategy == LeastAllocated || f.Strategy == "") && f.defaultResources()
 }
 
 // leastRequested is (alloc−req)*100/alloc, 0 when req exceeds alloc.

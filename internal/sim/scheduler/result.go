@@ -133,8 +133,12 @@ func (s *Scheduler) score(pod *corev1.Pod, feasible []*NodeInfo, res *Result) {
 			continue
 		}
 		name := ws.Plugin.Name()
-		for j, n := range feasible {
-			raw[j] = ws.Plugin.Score(&s.st, pod, n)
+		if b, ok := ws.Plugin.(batchScorer); ok {
+			b.scoreAll(&s.st, pod, feasible, raw)
+		} else {
+			for j, n := range feasible {
+				raw[j] = ws.Plugin.Score(&s.st, pod, n)
+			}
 		}
 		if detail {
 			for j := range feasible {

@@ -162,9 +162,12 @@ func (s *Scheduler) Schedule(pod *corev1.Pod, c *Cluster, rng *rand.Rand, spread
 	// Filter from nextStartNodeIndex until enough feasible nodes are found.
 	res.NumFeasibleToFind = numFeasibleNodesToFind(s.profile.PercentageOfNodesToScore, len(nodes))
 	feasible := s.buf.feasible[:0]
-	processed := 0
+	processed, next := 0, s.nextStartNodeIndex%len(nodes)
 	for processed < len(nodes) && len(feasible) < res.NumFeasibleToFind {
-		n := nodes[(s.nextStartNodeIndex+processed)%len(nodes)]
+		n := nodes[next] // nodes[(nextStartNodeIndex+processed) % len(nodes)], without a division per node
+		if next++; next == len(nodes) {
+			next = 0
+		}
 		processed++
 		st := s.filter(pod, n)
 		if st == nil {

@@ -56,6 +56,7 @@ type spreadConstraint struct {
 	// Domains and their matching pods. The zone key is counted per zone ID
 	// in zoneCounts (-1: not a domain of this cycle); other keys in counts;
 	// the hostname key per node, in Score.
+	byHost     bool // the hostname key: counted per node
 	byZone     bool
 	zoneCounts []int64
 	counts     map[string]int64
@@ -68,6 +69,7 @@ type spreadState struct {
 	slotCounts  []int32   // the controller's live pods by node slot
 	perSlot     []int32   // scratch for slotCounts, reused across cycles
 	scattered   []int32   // the slots set in perSlot, to clear next cycle
+	zoneBuf     []int64   // backs the constraints' zoneCounts, reused across cycles
 	requireAll  bool
 	ignored     map[*NodeInfo]bool
 	affinity    nodeMatcher // the pod's required node affinity (nodeAffinityPolicy Honor)
@@ -78,7 +80,8 @@ func (p PodTopologySpread) PreScore(st *CycleState, pod *corev1.Pod, feasible []
 	for _, slot := range s.scattered { // clear last cycle's scatter
 		s.perSlot[slot] = 0
 	}
-	*s = spreadState{constraints: s.constraints[:0], perSlot: s.perSlot, scattered: s.scattered[:0], affinity: requiredNodeAffinity(pod)}
+	*s = spreadState{constraints: s.constraints[:0], perSlot: s.perSlot, scattered: s.scattered[:0], zoneBuf: s.zoneBuf,
+		affinity: requiredNodeAffinity(pod)}
 	if len(pod.Spec.TopologySpreadConstraints) > 0 {
 		s.requireAll = true
 		for _, c := range pod.Spec.TopologySpreadConstraints {
@@ -116,20 +119,7 @@ func (p PodTopologySpread) PreScore(st *CycleState, pod *corev1.Pod, feasible []
 	if len(s.constraints) == 0 {
 		return statusSkip
 	}
-	for i := range s.constraints {
-		c := &s.constraints[i]
-		switch c.key {
-		case corev1.LabelHostname:
-		case corev1.LabelTopologyZone:
-			c.byZone = true
-			c.zoneCounts = make([]int64, len(st.cluster.zoneNames))
-			for z := range c.zoneCounts {
-				c.zoneCounts[z] = -1
-			}
-		default:
-			c.counts = map[string]int64{}
-		}
-	}
+	s.initDomains(len(st.cluster.zoneNames))
 	// The domains are those of the feasible nodes; nodes missing a key of
 	// the pod's own constraints are ignored (scored 0).
 	scored := len(feasible)
@@ -176,6 +166,30 @@ func (p PodTopologySpread) PreScore(st *CycleState, pod *corev1.Pod, feasible []
 	}
 	p.countDomains(st, s, pod)
 	return nil
+}
+
+// initDomains marks each constraint's key and gives it an empty domain
+// count: per zone ID (all -1) for the zone key, taken from zoneBuf, which
+// is reused across cycles; a map for other keys but the hostname.
+func (s *spreadState) initDomains(zones int) {
+	buf := s.zoneBuf[:0]
+	for i := range s.constraints {
+		c := &s.constraints[i]
+		switch c.key {
+		case corev1.LabelHostname:
+			c.byHost = true
+		case corev1.LabelTopologyZone:
+			c.byZone = true
+			start := len(buf)
+			for range zones {
+				buf = append(buf, -1)
+			}
+			c.zoneCounts = buf[start:len(buf):len(buf)] // an earlier one keeps its array if buf grows
+		default:
+			c.counts = map[string]int64{}
+		}
+	}
+	s.zoneBuf = buf
 }
 
 // countDomains fills the per-domain counts over all nodes that honour the
@@ -246,24 +260,43 @@ func (s *spreadState) countOn(n *NodeInfo, c *spreadConstraint, ns string) int {
 }
 
 func (PodTopologySpread) Score(st *CycleState, pod *corev1.Pod, n *NodeInfo) int64 {
+	return readState[spreadState](st, preScoreSpreadKey).score(n, pod.Namespace)
+}
+
+// scoreAll is Score over the feasible nodes, the state read once.
+func (PodTopologySpread) scoreAll(st *CycleState, pod *corev1.Pod, feasible []*NodeInfo, scores []int64) {
 	s := readState[spreadState](st, preScoreSpreadKey)
+	for j, n := range feasible {
+		scores[j] = s.score(n, pod.Namespace)
+	}
+}
+
+// score is the node's raw score: Σ count·weight + maxSkew−1 over the
+// constraints whose key the node has, rounded; 0 for an ignored node.
+func (s *spreadState) score(n *NodeInfo, ns string) int64 {
 	if s.ignored != nil && s.ignored[n] {
 		return 0
 	}
 	var score float64
 	for i := range s.constraints {
 		c := &s.constraints[i]
-		v, ok := n.label(c.key)
-		if !ok {
-			continue
-		}
 		var cnt int64
-		switch {
-		case c.key == corev1.LabelHostname:
-			cnt = int64(s.countOn(n, c, pod.Namespace))
+		switch { // n.label(c.key), without comparing the key per node
+		case c.byHost:
+			if !n.hasH {
+				continue
+			}
+			cnt = int64(s.countOn(n, c, ns))
 		case c.byZone:
+			if !n.hasZ {
+				continue
+			}
 			cnt = max(c.zoneCounts[n.zoneID], 0)
 		default:
+			v, ok := n.Node.Labels[c.key]
+			if !ok {
+				continue
+			}
 			cnt = c.counts[v]
 		}
 		score += float64(cnt)*c.weight + float64(c.maxSkew-1)

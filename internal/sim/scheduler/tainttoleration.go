@@ -68,12 +68,27 @@ func (TaintToleration) Filter(st *CycleState, pod *corev1.Pod, n *NodeInfo) *Sta
 			idx = stateOf[tolIndex](st, filterTaintKey)
 		}
 		if !idx.tolerated(pod, t) {
-			s := newStatus(UnschedulableAndUnresolvable, ReasonUntoleratedTaint)
-			s.Detail = "{" + t.Key + ": " + t.Value + "}"
-			return s
+			return n.taintStatus(i)
 		}
 	}
 	return nil
+}
+
+// taintStatus is the rejection for the node's i-th taint, built once per
+// node object and shared by the cycles: it depends on the taint alone, and
+// nothing writes a Status after the framework sets its Plugin (always
+// TaintToleration for this one; scheduler.go filter).
+func (n *NodeInfo) taintStatus(i int) *Status {
+	if n.taintSt == nil {
+		n.taintSt = make([]*Status, len(n.taints))
+	}
+	if n.taintSt[i] == nil {
+		t := &n.taints[i]
+		s := newStatus(UnschedulableAndUnresolvable, ReasonUntoleratedTaint)
+		s.Detail = "{" + t.Key + ": " + t.Value + "}"
+		n.taintSt[i] = s
+	}
+	return n.taintSt[i]
 }
 
 // PreScore keeps the tolerations that can tolerate a PreferNoSchedule taint
@@ -91,7 +106,20 @@ func (TaintToleration) PreScore(st *CycleState, pod *corev1.Pod, _ []*NodeInfo) 
 
 // Score counts the PreferNoSchedule taints the pod does not tolerate.
 func (TaintToleration) Score(st *CycleState, _ *corev1.Pod, n *NodeInfo) int64 {
+	return readState[taintState](st, preScoreTaintKey).untolerated(n)
+}
+
+// scoreAll is Score over the feasible nodes, the state read once.
+func (TaintToleration) scoreAll(st *CycleState, _ *corev1.Pod, feasible []*NodeInfo, scores []int64) {
 	s := readState[taintState](st, preScoreTaintKey)
+	for j, n := range feasible {
+		scores[j] = s.untolerated(n)
+	}
+}
+
+// untolerated counts the node's PreferNoSchedule taints that
+// preferTols do not tolerate.
+func (s *taintState) untolerated(n *NodeInfo) int64 {
 	var cnt int64
 	for i := range n.taints {
 		t := &n.taints[i]
