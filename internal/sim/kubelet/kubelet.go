@@ -337,7 +337,16 @@ func runningStatuses(pod *corev1.Pod, ps *podState, startedNow []string, now *me
 	return out
 }
 
-func ptrBool(b bool) *bool { return &b }
+// ptrBool is b's address for a status field: one of two shared, read-only
+// values (no status writer changes a *bool in place; each sets a new one).
+func ptrBool(b bool) *bool {
+	if b {
+		return truePtr
+	}
+	return falsePtr
+}
+
+var truePtr, falsePtr = new(true), new(false)
 
 // apiTime is the virtual time at as the API shows it: wall-clock time from
 // the simulation's epoch, to the second (metav1.Time's RFC 3339 form).
