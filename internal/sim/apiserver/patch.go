@@ -262,7 +262,15 @@ func (c *Client) PatchPodStatus(base, next *corev1.Pod, done Done) {
 
 // PatchPodStatusOf is PatchPodStatus to base's pod with next as its next status
 // (handed over the same way), for a writer that builds only the status.
+// next's conditions may be the writer's scratch buffer, which it reuses
+// once this returns: the request takes a copy of them (as encoding a body
+// would), the equal one stored statuses share when there is one.
 func (c *Client) PatchPodStatusOf(base *corev1.Pod, next *corev1.PodStatus, done Done) {
+	if len(next.Conditions) == 0 {
+		next.Conditions = next.Conditions[:0:0]
+	} else {
+		next.Conditions = c.s.statuses.keepConditions(next.Conditions, nil)
+	}
 	p := diffPodStatus(&base.Status, next)
 	c.send(request{verb: "patch", subresource: "status", res: ResourceOf(base), ns: base.Namespace, name: base.Name, patch: p}, done)
 }

@@ -125,7 +125,7 @@ func (k *Kubelet) containerDown(p *engine.Proc, ps *podState, c *corev1.Containe
 	}
 	ps.lastState[c.Name] = corev1.ContainerState{Terminated: term}
 	delay := CrashBackOff(n)
-	upd := statusCopy(ps.pod)
+	upd := k.statusCopy(ps.pod)
 	setCond(upd, corev1.ContainersReady, false)
 	setCond(upd, corev1.PodReady, false)
 	waiting := "ContainerCreating"
@@ -278,7 +278,7 @@ func probePort(c *corev1.Container, port intstr.IntOrString) int32 {
 // notReady marks the pod's containers not ready: the EndpointSlice
 // controller then drops its endpoint. Nothing restarts.
 func (k *Kubelet) notReady(ps *podState) {
-	upd := statusCopy(ps.pod)
+	upd := k.statusCopy(ps.pod)
 	setCond(upd, corev1.ContainersReady, false)
 	setCond(upd, corev1.PodReady, false)
 	upd.ContainerStatuses = slices.Clone(upd.ContainerStatuses) // the stored one's, shared

@@ -45,7 +45,7 @@ func initWork(c *corev1.Container) (time.Duration, int) {
 // initContainerStatuses kubectl reads to print Init:done/total.
 func (k *Kubelet) initStatus(ps *podState, done int, waiting string, term *corev1.ContainerStateTerminated) {
 	pod := ps.pod
-	upd := statusCopy(ps.pod)
+	upd := k.statusCopy(ps.pod)
 	upd.Phase = corev1.PodPending
 	upd.QOSClass = QoSClass(pod)
 	upd.PodIP = ps.ip

@@ -77,6 +77,8 @@ type Kubelet struct {
 	Missing map[string]bool
 	nodeUID types.UID            // the Node's uid: mirror pods' owner
 	statics map[string]*podState // static pods by namespace/name (static.go)
+	// condScratch is where the next status's conditions are set (statusCopy).
+	condScratch []corev1.PodCondition
 }
 
 // New builds the kubelet of node; Start opens its watch of the pods with
@@ -248,11 +250,14 @@ func (k *Kubelet) sendStatus(ps *podState, upd *corev1.PodStatus, done apiserver
 	apiserver.StampConditions(&ps.pod.Status, upd, ps.pod.Generation, k.eng.Now())
 	// CalculatePodStatusObservedGeneration: the generation the status is for.
 	upd.ObservedGeneration = ps.pod.Generation
-	if !ps.sendsStatus() {
+	scratch := upd.Conditions
+	if ps.sendsStatus() {
+		k.c.PatchPodStatusOf(ps.statusBase(), upd, done)
+	} else {
+		upd.Conditions = nil // the write is dropped
 		done(nil, nil)
-		return
 	}
-	k.c.PatchPodStatusOf(ps.statusBase(), upd, done)
+	k.condScratch = scratch[:0]
 }
 
 // stored keeps the API server's answer to a status write as the kubelet's
@@ -295,12 +300,19 @@ func (k *Kubelet) writeStatus(p *engine.Proc, ps *podState, upd *corev1.PodStatu
 // the ones the kubelet sets (the five of a running pod), so setCond appends
 // without regrowing. Whoever changes anything else in place clones it
 // first; every other field is replaced whole.
-func statusCopy(pod *corev1.Pod) *corev1.PodStatus {
+//
+// The conditions are set in the kubelet's scratch buffer, which sendStatus
+// takes back once the request has its own copy (PatchPodStatusOf); a
+// second status built before the first is sent gets a new buffer.
+func (k *Kubelet) statusCopy(pod *corev1.Pod) *corev1.PodStatus {
 	out := new(corev1.PodStatus)
 	*out = pod.Status
-	conds := pod.Status.Conditions
-	out.Conditions = make([]corev1.PodCondition, len(conds), max(len(conds), 5))
-	copy(out.Conditions, conds) // a condition holds no pointer but its times' locations
+	buf := k.condScratch
+	k.condScratch = nil
+	if buf == nil {
+		buf = make([]corev1.PodCondition, 0, 8)
+	}
+	out.Conditions = append(buf[:0], pod.Status.Conditions...) // a condition holds no pointer but its times' locations
 	return out
 }
 

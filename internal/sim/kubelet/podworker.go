@@ -161,7 +161,7 @@ func (k *Kubelet) initFailed(ps *podState, i, code int, run time.Duration) (dela
 	k.runtimeStep("runtime.initfailed", pod, "container", c.Name, "code", code, "after", run)
 	if pod.Spec.RestartPolicy == corev1.RestartPolicyNever {
 		k.step(trace.PhaseKubelet, "kubelet.initnever", pod, "container", c.Name, "code", code, "status", "Init:Error")
-		upd := statusCopy(ps.pod)
+		upd := k.statusCopy(ps.pod)
 		upd.Phase = corev1.PodFailed
 		upd.InitContainerStatuses = k.initStatuses(ps, i, term, "")
 		setCondReason(upd, corev1.PodInitialized, false, "ContainersNotInitialized", incomplete(pod, i))
@@ -180,7 +180,7 @@ func (k *Kubelet) initFailed(ps *podState, i, code int, run time.Duration) (dela
 	}
 	ps.lastState[c.Name] = corev1.ContainerState{Terminated: term}
 	k.step(trace.PhaseKubelet, "kubelet.initretry", pod, "container", c.Name, "code", code, "restart", n+1, "delay", delay, "status", status)
-	upd := statusCopy(ps.pod)
+	upd := k.statusCopy(ps.pod)
 	if delay > 0 {
 		upd.InitContainerStatuses = k.initStatuses(ps, i, nil, waiting)
 	} else {
@@ -291,7 +291,7 @@ func (k *Kubelet) pullFails(p *engine.Proc, ps *podState, c *corev1.Container) {
 // kuberuntime startContainer's: the runtime's error, then "Error:
 // ErrImagePull"; the next sync finds the pull in back-off.
 func (k *Kubelet) errImagePull(ps *podState, pod *corev1.Pod, c *corev1.Container) {
-	upd := statusCopy(ps.pod)
+	upd := k.statusCopy(ps.pod)
 	upd.ContainerStatuses = []corev1.ContainerStatus{{Name: c.Name, Image: c.Image,
 		State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "ErrImagePull"}}}}
 	setCond(upd, corev1.PodReady, false)

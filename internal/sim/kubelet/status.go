@@ -16,7 +16,7 @@ func (k *Kubelet) running(ps *podState, ip string, containers []string) {
 	pod := ps.pod
 	ps.running = true
 	ps.startedAt = k.eng.Now()
-	upd := statusCopy(pod)
+	upd := k.statusCopy(pod)
 	upd.Phase = corev1.PodRunning
 	upd.PodIP = ip
 	upd.PodIPs = []corev1.PodIP{{IP: ip}}
@@ -74,7 +74,7 @@ func (k *Kubelet) awaitReadiness(p *engine.Proc, ps *podState, gen int, gate rea
 		kind = "kubelet.startup"
 	}
 	k.step(trace.PhaseReady, kind, pod, "probe", gate.desc, "after", gate.delay)
-	r := statusCopy(ps.pod)
+	r := k.statusCopy(ps.pod)
 	setCond(r, corev1.ContainersReady, true)
 	setCond(r, corev1.PodReady, true)
 	r.ContainerStatuses = slices.Clone(r.ContainerStatuses) // the stored one's, shared
@@ -124,7 +124,7 @@ func (k *Kubelet) setHostIP(upd *corev1.PodStatus) {
 // kubectl get pods shows as ContainerCreating during the image pull.
 func (k *Kubelet) pending(ps *podState) {
 	pod := ps.pod
-	upd := statusCopy(pod)
+	upd := k.statusCopy(pod)
 	upd.Phase = corev1.PodPending
 	upd.QOSClass = QoSClass(pod)
 	k.setHostIP(upd)
