@@ -79,6 +79,7 @@ type Kubelet struct {
 	statics map[string]*podState // static pods by namespace/name (static.go)
 	// condScratch is where the next status's conditions are set (statusCopy).
 	condScratch []corev1.PodCondition
+	waiting     map[waitingKey][]corev1.ContainerStatus // shared pending statuses (waitingStatuses)
 }
 
 // New builds the kubelet of node; Start opens its watch of the pods with
@@ -125,7 +126,7 @@ func New(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder, node *cor
 			// cache hands the same object to every watcher): the kubelet
 			// keeps it as is and copies only what it changes (statusCopy,
 			// withDeletion).
-			ps = &podState{pod: pod} // restartCount and lastState are made on the first restart
+			ps = &podState{pod: pod} // its history is made on the first write (own)
 			k.pods[pod.UID] = ps
 			if pod.DeletionTimestamp == nil {
 				k.syncPod(ps)
@@ -339,9 +340,9 @@ func runningStatuses(pod *corev1.Pod, ps *podState, startedNow []string, now *me
 				}
 			}
 		}
-		st := corev1.ContainerStatus{Name: c.Name, Image: c.Image, RestartCount: ps.restartCount[c.Name], Started: ptrBool(true),
+		st := corev1.ContainerStatus{Name: c.Name, Image: c.Image, RestartCount: ps.hist().restartCount[c.Name], Started: ptrBool(true),
 			State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: at}}}
-		if last, ok := ps.lastState[c.Name]; ok {
+		if last, ok := ps.hist().lastState[c.Name]; ok {
 			st.LastTerminationState = last
 		}
 		out = append(out, st)

@@ -38,7 +38,7 @@ func (k *Kubelet) running(ps *podState, ip string, containers []string) {
 	}
 	if n := len(pod.Spec.InitContainers); n > 0 {
 		upd.InitContainerStatuses = k.initStatuses(ps, n, nil, "")
-		containers = append(append([]string{}, ps.sidecars...), containers...)
+		containers = append(append([]string{}, ps.hist().sidecars...), containers...)
 	}
 	if !k.rec.Full() { // arguments are built only for a kept step
 		k.step(trace.PhaseReady, "kubelet.running", pod, "ip", ip, "ready", ready, "containers", strings.Join(containers, ", "))
@@ -132,18 +132,10 @@ func (k *Kubelet) pending(ps *podState) {
 	if len(pod.Spec.InitContainers) > 0 {
 		waiting = "PodInitializing"
 	}
-	statuses := func(cs []corev1.Container) []corev1.ContainerStatus {
-		out := make([]corev1.ContainerStatus, 0, len(cs))
-		for _, c := range cs {
-			out = append(out, corev1.ContainerStatus{Name: c.Name, Image: c.Image, Started: ptrBool(false),
-				State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: waiting}}})
-		}
-		return out
-	}
 	if len(pod.Spec.InitContainers) > 0 {
-		upd.InitContainerStatuses = statuses(pod.Spec.InitContainers)
+		upd.InitContainerStatuses = k.waitingStatuses(pod.Spec.InitContainers, waiting)
 	}
-	upd.ContainerStatuses = statuses(pod.Spec.Containers)
+	upd.ContainerStatuses = k.waitingStatuses(pod.Spec.Containers, waiting)
 	unready := "containers with unready status: [" + strings.ReplaceAll(containerNames(pod), ",", "") + "]"
 	// no sandbox yet: GeneratePodReadyToStartContainersCondition gives the
 	// reason and PodSandboxChanged's message (kubelet/types constants.go
@@ -159,6 +151,35 @@ func (k *Kubelet) pending(ps *podState) {
 	setCondReason(upd, corev1.PodReady, false, "ContainersNotReady", unready)
 	k.patchStatus(ps, upd, nil)
 }
+
+// waitingStatuses are the statuses of containers cs all waiting for
+// reason, as the pending status shows them. Those of a pod with one
+// container are the same for every pod of its template: the node's pods
+// share one read-only copy (every writer replaces a status slice whole or
+// clones it before changing it).
+func (k *Kubelet) waitingStatuses(cs []corev1.Container, reason string) []corev1.ContainerStatus {
+	key := waitingKey{reason: reason}
+	if len(cs) == 1 {
+		key.name, key.image = cs[0].Name, cs[0].Image
+		if shared, ok := k.waiting[key]; ok {
+			return shared
+		}
+	}
+	out := make([]corev1.ContainerStatus, 0, len(cs))
+	for _, c := range cs {
+		out = append(out, corev1.ContainerStatus{Name: c.Name, Image: c.Image, Started: ptrBool(false),
+			State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: reason}}})
+	}
+	if len(cs) == 1 {
+		if k.waiting == nil {
+			k.waiting = map[waitingKey][]corev1.ContainerStatus{}
+		}
+		k.waiting[key] = out
+	}
+	return out
+}
+
+type waitingKey struct{ name, image, reason string }
 
 // kubeletConditions are the pod conditions the kubelet owns, in the order
 // generateAPIPodStatus appends them (pkg/kubelet/kubelet_pods.go, v1.37:
