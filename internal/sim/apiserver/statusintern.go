@@ -61,10 +61,16 @@ func (t *statusIntern) share(st *corev1.PodStatus) {
 }
 
 // keepConditions is conds, a scratch buffer, as a slice a stored object may
-// keep: the shared equal one, else handed (the writer's conditions, handed
-// over with its request) when equal, else a copy of the exact size; the
-// one kept is shared from then on. t may be nil: nothing is shared.
+// keep: handed (the writer's conditions, handed over with its request) when
+// equal, else the shared equal one, else a copy of the exact size, shared
+// from then on; a kept slice has no room (an append to it copies). t may be
+// nil: nothing is shared.
 func (t *statusIntern) keepConditions(conds, handed []corev1.PodCondition) []corev1.PodCondition {
+	if len(handed) > 0 && slices.Equal(conds, handed) {
+		// The writer's, whose request kept the shared one if it is a
+		// kubelet's (PatchPodStatusOf): no second lookup.
+		return handed[:len(handed):len(handed)]
+	}
 	var k condsKey
 	share := t != nil && len(conds) <= len(k.conds)
 	if share {
@@ -76,13 +82,8 @@ func (t *statusIntern) keepConditions(conds, handed []corev1.PodCondition) []cor
 			return kept
 		}
 	}
-	var kept []corev1.PodCondition
-	if slices.Equal(conds, handed) {
-		kept = handed[:len(handed):len(handed)] // an append to the kept one copies
-	} else {
-		kept = make([]corev1.PodCondition, len(conds))
-		copy(kept, conds)
-	}
+	kept := make([]corev1.PodCondition, len(conds))
+	copy(kept, conds)
 	if share {
 		t.conds[k] = kept
 	}
