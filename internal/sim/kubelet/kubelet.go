@@ -79,7 +79,7 @@ type Kubelet struct {
 	statics map[string]*podState // static pods by namespace/name (static.go)
 	// condScratch is where the next status's conditions are set (statusCopy).
 	condScratch []corev1.PodCondition
-	waiting     map[waitingKey][]corev1.ContainerStatus // shared pending statuses (waitingStatuses)
+	waiting     waitingCache // shared pending statuses (waitingStatuses)
 }
 
 // New builds the kubelet of node; Start opens its watch of the pods with

@@ -155,14 +155,14 @@ func (k *Kubelet) pending(ps *podState) {
 // waitingStatuses are the statuses of containers cs all waiting for
 // reason, as the pending status shows them. Those of a pod with one
 // container are the same for every pod of its template: the node's pods
-// share one read-only copy (every writer replaces a status slice whole or
-// clones it before changing it).
+// share one read-only copy of the last ones made (every writer replaces a
+// status slice whole or clones it before changing it).
 func (k *Kubelet) waitingStatuses(cs []corev1.Container, reason string) []corev1.ContainerStatus {
 	key := waitingKey{reason: reason}
 	if len(cs) == 1 {
 		key.name, key.image = cs[0].Name, cs[0].Image
-		if shared, ok := k.waiting[key]; ok {
-			return shared
+		if k.waiting.statuses != nil && k.waiting.key == key {
+			return k.waiting.statuses
 		}
 	}
 	out := make([]corev1.ContainerStatus, 0, len(cs))
@@ -171,15 +171,18 @@ func (k *Kubelet) waitingStatuses(cs []corev1.Container, reason string) []corev1
 			State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: reason}}})
 	}
 	if len(cs) == 1 {
-		if k.waiting == nil {
-			k.waiting = map[waitingKey][]corev1.ContainerStatus{}
-		}
-		k.waiting[key] = out
+		k.waiting.key, k.waiting.statuses = key, out
 	}
 	return out
 }
 
 type waitingKey struct{ name, image, reason string }
+
+// waitingCache is the last one-container waitingStatuses made.
+type waitingCache struct {
+	key      waitingKey
+	statuses []corev1.ContainerStatus
+}
 
 // kubeletConditions are the pod conditions the kubelet owns, in the order
 // generateAPIPodStatus appends them (pkg/kubelet/kubelet_pods.go, v1.37:
