@@ -172,7 +172,7 @@ func (p *podStatusPatch) apply(st *corev1.PodStatus, shared *statusIntern) {
 // its type, or is appended — and then, when the patch gives the order,
 // those the order does not name in their places ahead of the named ones in
 // its order. They are worked out in a buffer on the stack; the slice kept
-// is shared's equal one, the writer's own when equal, or a copy
+// is the writer's own when equal, else shared's equal one, or a copy
 // (statusIntern.keepConditions).
 func (p *podStatusPatch) applyConditions(stored []corev1.PodCondition, shared *statusIntern) []corev1.PodCondition {
 	if len(p.conds) == 0 && !p.order {

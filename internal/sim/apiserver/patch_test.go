@@ -251,3 +251,11 @@ func TestStatusInternShares(t *testing.T) {
 		t.Fatal("a status with a field the key leaves out was shared")
 	}
 }
+
+// A patch names the replaced status fields as bits of a uint64: PodStatus
+// must keep to 64 fields (22 in k8s.io/api v0.37).
+func TestPodStatusFieldsFitTheMask(t *testing.T) {
+	if n := reflect.TypeFor[corev1.PodStatus]().NumField(); n > 64 {
+		t.Fatalf("PodStatus has %d fields; podStatusPatch.fields holds 64", n)
+	}
+}
