@@ -156,42 +156,31 @@ func sameConditionOrder(a, b []corev1.PodCondition) bool {
 
 // apply writes the patch into st: the replaced fields, then the
 // conditions (applyConditions).
-func (p *podStatusPatch) apply(st *corev1.PodStatus) {
+func (p *podStatusPatch) apply(st *corev1.PodStatus, shared *statusIntern) {
 	sv, pv := reflect.ValueOf(st).Elem(), reflect.ValueOf(p.status).Elem()
 	for f := range sv.NumField() {
 		if p.fields&(1<<f) != 0 {
 			sv.Field(f).Set(pv.Field(f))
 		}
 	}
-	st.Conditions = p.applyConditions(st.Conditions)
+	st.Conditions = p.applyConditions(st.Conditions, shared)
 }
 
-// applyConditions is a new slice of conditions (stored ones are never
-// written in place): stored with the patch's conditions merged in by type —
-// each replaces every stored one of its type, or is appended — and then,
-// when the patch gives the order, those the order does not name in their
-// places ahead of the named ones in its order. It is built in one
-// allocation of the exact size; stored is returned as it is when nothing
-// changes.
-func (p *podStatusPatch) applyConditions(stored []corev1.PodCondition) []corev1.PodCondition {
+// applyConditions is the conditions after the patch, in a new slice when
+// they change (stored ones are never written in place): stored with the
+// patch's conditions merged in by type — each replaces every stored one of
+// its type, or is appended — and then, when the patch gives the order,
+// those the order does not name in their places ahead of the named ones in
+// its order. They are worked out in a buffer on the stack; the slice kept
+// is the writer's own when equal, else shared's equal one, or a copy
+// (statusIntern.keepConditions).
+func (p *podStatusPatch) applyConditions(stored []corev1.PodCondition, shared *statusIntern) []corev1.PodCondition {
 	if len(p.conds) == 0 && !p.order {
 		return stored
 	}
 	next := p.status.Conditions
-	added := 0
-	for _, j := range p.conds {
-		if !slices.ContainsFunc(stored, func(s corev1.PodCondition) bool { return s.Type == next[j].Type }) {
-			added++
-		}
-	}
-	if stored == nil && added == 0 {
-		if p.order && len(next) > 0 {
-			return []corev1.PodCondition{} // reordering nothing makes an empty slice
-		}
-		return nil
-	}
-	out := make([]corev1.PodCondition, len(stored), len(stored)+added)
-	copy(out, stored)
+	var buf [8]corev1.PodCondition // a pod has 5 or 6 conditions
+	out := append(buf[:0], stored...)
 	for _, j := range p.conds {
 		c := &next[j]
 		found := false
@@ -204,10 +193,16 @@ func (p *podStatusPatch) applyConditions(stored []corev1.PodCondition) []corev1.
 			out = append(out, *c)
 		}
 	}
+	if len(out) == 0 {
+		if stored == nil && !(p.order && len(next) > 0) {
+			return nil
+		}
+		return []corev1.PodCondition{} // what reordering or copying nothing makes
+	}
 	if p.order {
 		out = reorderConditions(out, next)
 	}
-	return out
+	return shared.keepConditions(out, next)
 }
 
 // reorderConditions puts out's conditions in order's order of types, in
@@ -267,7 +262,15 @@ func (c *Client) PatchPodStatus(base, next *corev1.Pod, done Done) {
 
 // PatchPodStatusOf is PatchPodStatus to base's pod with next as its next status
 // (handed over the same way), for a writer that builds only the status.
+// next's conditions may be the writer's scratch buffer, which it reuses
+// once this returns: the request takes a copy of them (as encoding a body
+// would), the equal one stored statuses share when there is one.
 func (c *Client) PatchPodStatusOf(base *corev1.Pod, next *corev1.PodStatus, done Done) {
+	if len(next.Conditions) == 0 {
+		next.Conditions = next.Conditions[:0:0]
+	} else {
+		next.Conditions = c.s.statuses.keepConditions(next.Conditions, nil)
+	}
 	p := diffPodStatus(&base.Status, next)
 	c.send(request{verb: "patch", subresource: "status", res: ResourceOf(base), ns: base.Namespace, name: base.Name, patch: p}, done)
 }
@@ -304,7 +307,8 @@ func (s *Server) patchStatus(c *Client, r *request, done Done, step func(trace.P
 		// the top-level struct is copied (stored objects are immutable).
 		out := new(corev1.Pod)
 		*out = *p
-		r.patch.apply(&out.Status)
+		r.patch.apply(&out.Status, &s.statuses)
+		s.statuses.share(&out.Status)
 		return out, nil
 	}, done, step)
 }

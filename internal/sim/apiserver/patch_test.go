@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -29,8 +30,8 @@ func TestPodStatusPatchMerges(t *testing.T) {
 
 	p1 := diffPodStatus(&base.Status, &kubelet.Status)
 	p2 := diffPodStatus(&base.Status, &controller.Status)
-	p1.apply(&stored.Status)
-	p2.apply(&stored.Status)
+	p1.apply(&stored.Status, nil)
+	p2.apply(&stored.Status, nil)
 	if stored.Status.Phase != corev1.PodRunning || len(stored.Status.Conditions) != 3 {
 		t.Fatalf("lost a write: phase %q, conditions %v", stored.Status.Phase, stored.Status.Conditions)
 	}
@@ -143,5 +144,118 @@ func TestStampConditions(t *testing.T) {
 		if got := next.Conditions[i].LastTransitionTime; !got.Equal(&want) {
 			t.Errorf("%s: lastTransitionTime %s, want %s", next.Conditions[i].Type, got, want)
 		}
+	}
+}
+
+// refApplyConditions is the merge as first written: a copy of the stored
+// conditions, each patched one replacing every stored one of its type or
+// appended, then the named ones moved behind the others in the writer's
+// order.
+func refApplyConditions(p *podStatusPatch, stored []corev1.PodCondition) []corev1.PodCondition {
+	next := p.status.Conditions
+	if len(p.conds) == 0 && !p.order {
+		return stored
+	}
+	var st []corev1.PodCondition
+	if stored != nil {
+		st = append([]corev1.PodCondition{}, stored...)
+	}
+	for _, j := range p.conds {
+		found := false
+		for i := range st {
+			if st[i].Type == next[j].Type {
+				st[i], found = next[j], true
+			}
+		}
+		if !found {
+			st = append(st, next[j])
+		}
+	}
+	if !p.order || len(next) == 0 {
+		return st
+	}
+	out := []corev1.PodCondition{}
+	for _, c := range st {
+		if !slices.ContainsFunc(next, func(n corev1.PodCondition) bool { return n.Type == c.Type }) {
+			out = append(out, c)
+		}
+	}
+	for _, n := range next {
+		if i := slices.IndexFunc(st, func(c corev1.PodCondition) bool { return c.Type == n.Type }); i >= 0 {
+			out = append(out, st[i])
+		}
+	}
+	return out
+}
+
+// The stored conditions after a patch are the merge's, nil and empty
+// told apart, whether the table shares them or not; a kept slice has no
+// room to append into, and the writer's slice is kept only when equal.
+func TestApplyConditionsMatchesMerge(t *testing.T) {
+	c := func(typ corev1.PodConditionType, st corev1.ConditionStatus, sec int) corev1.PodCondition {
+		return corev1.PodCondition{Type: typ, Status: st, LastTransitionTime: TimeAt(time.Duration(sec) * time.Second)}
+	}
+	sched := c(corev1.PodScheduled, corev1.ConditionTrue, 1)
+	ready := c(corev1.PodReady, corev1.ConditionTrue, 2)
+	notReady := c(corev1.PodReady, corev1.ConditionFalse, 3)
+	init := c(corev1.PodInitialized, corev1.ConditionTrue, 2)
+	disrupt := c(corev1.DisruptionTarget, corev1.ConditionTrue, 4)
+	lists := [][]corev1.PodCondition{nil, {}, {sched}, {sched, ready}, {ready, sched}, {init, notReady, sched},
+		{disrupt, init, ready, sched}, {sched, sched}, {notReady, disrupt}}
+	shared := &statusIntern{}
+	for bi, base := range lists {
+		for ni, next := range lists {
+			for si, stored := range lists {
+				for _, tab := range []*statusIntern{nil, shared} {
+					nextSt := corev1.PodStatus{Conditions: slices.Clone(next)}
+					p := diffPodStatus(&corev1.PodStatus{Conditions: base}, &nextSt)
+					want := refApplyConditions(p, slices.Clone(stored))
+					got := p.applyConditions(slices.Clone(stored), tab)
+					if !reflect.DeepEqual(got, want) {
+						t.Fatalf("base %d next %d stored %d: got %v, want %v", bi, ni, si, got, want)
+					}
+					if len(got) > 0 && cap(got) != len(got) && (len(p.conds) > 0 || p.order) {
+						t.Fatalf("base %d next %d stored %d: kept slice has room: len %d cap %d", bi, ni, si, len(got), cap(got))
+					}
+				}
+			}
+		}
+	}
+}
+
+// Equal statuses share their parts; a different one, or a container status
+// with a field the key leaves out, does not.
+func TestStatusInternShares(t *testing.T) {
+	var tab statusIntern
+	at := TimeAt(3 * time.Second)
+	running := func(name string, restarts int32) *corev1.PodStatus {
+		start := TimeAt(time.Second)
+		return &corev1.PodStatus{StartTime: &start, ContainerStatuses: []corev1.ContainerStatus{{Name: name, Image: "nginx", Ready: true,
+			RestartCount: restarts, State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: at}}}}}
+	}
+	a, b, other := running("web", 0), running("web", 0), running("web", 1)
+	for _, st := range []*corev1.PodStatus{a, b, other} {
+		tab.share(st)
+	}
+	if &a.ContainerStatuses[0] != &b.ContainerStatuses[0] || a.StartTime != b.StartTime {
+		t.Fatal("equal statuses not shared")
+	}
+	if &a.ContainerStatuses[0] == &other.ContainerStatuses[0] || other.ContainerStatuses[0].RestartCount != 1 {
+		t.Fatal("different restart counts shared")
+	}
+	withEnv := running("web", 0)
+	withEnv.ContainerStatuses[0].ContainerID = "containerd://1"
+	withEnv.ContainerStatuses[0].User = &corev1.ContainerUser{}
+	tab.share(withEnv)
+	if &withEnv.ContainerStatuses[0] == &a.ContainerStatuses[0] || withEnv.ContainerStatuses[0].User == nil {
+		t.Fatal("a status with a field the key leaves out was shared")
+	}
+}
+
+// A patch names the replaced status fields as bits of a uint64: PodStatus
+// must keep to 64 fields (22 in k8s.io/api v0.37).
+func TestPodStatusFieldsFitTheMask(t *testing.T) {
+	if n := reflect.TypeFor[corev1.PodStatus]().NumField(); n > 64 {
+		t.Fatalf("PodStatus has %d fields; podStatusPatch.fields holds 64", n)
 	}
 }

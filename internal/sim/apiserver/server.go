@@ -196,6 +196,7 @@ type Server struct {
 	// test can compare a run that counts with one that builds.
 	EventsBuilt int
 	BuildEvents bool
+	statuses    statusIntern // what stored pod statuses share (statusintern.go)
 
 	// Default applies the API server's defaulting to a decoded object and
 	// returns the field paths it filled; Validate returns the API server's

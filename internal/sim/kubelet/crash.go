@@ -97,7 +97,7 @@ func (k *Kubelet) crashLoop(p *engine.Proc, ps *podState, c *corev1.Container, r
 		} else if reason == CrashPanic {
 			k.runtimeStep("runtime.panic", pod, "container", c.Name)
 		}
-		if !k.containerDown(p, ps, c, code, why, int(ps.restartCount[c.Name])) {
+		if !k.containerDown(p, ps, c, code, why, int(ps.hist().restartCount[c.Name])) {
 			return
 		}
 	}
@@ -111,8 +111,8 @@ func (k *Kubelet) containerDown(p *engine.Proc, ps *podState, c *corev1.Containe
 	pod := ps.pod
 	ps.generation++
 	ps.ready = false
-	if ps.lastState == nil {
-		ps.lastState = map[string]corev1.ContainerState{}
+	if ps.own().lastState == nil {
+		ps.h.lastState = map[string]corev1.ContainerState{}
 	}
 	// The kubelet reports when the run that ended began and finished
 	// (kuberuntime's toKubeContainerStatus: StartedAt, FinishedAt); kubectl
@@ -123,30 +123,30 @@ func (k *Kubelet) containerDown(p *engine.Proc, ps *podState, c *corev1.Containe
 			term.StartedAt = prev.State.Running.StartedAt
 		}
 	}
-	ps.lastState[c.Name] = corev1.ContainerState{Terminated: term}
+	ps.h.lastState[c.Name] = corev1.ContainerState{Terminated: term}
 	delay := CrashBackOff(n)
-	upd := statusCopy(ps.pod)
+	upd := k.statusCopy(ps.pod)
 	setCond(upd, corev1.ContainersReady, false)
 	setCond(upd, corev1.PodReady, false)
 	waiting := "ContainerCreating"
 	if delay > 0 {
 		waiting = "CrashLoopBackOff"
 	}
-	upd.ContainerStatuses = []corev1.ContainerStatus{{Name: c.Name, Image: c.Image, RestartCount: ps.restartCount[c.Name],
-		LastTerminationState: ps.lastState[c.Name], State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: waiting,
+	upd.ContainerStatuses = []corev1.ContainerStatus{{Name: c.Name, Image: c.Image, RestartCount: ps.hist().restartCount[c.Name],
+		LastTerminationState: ps.hist().lastState[c.Name], State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: waiting,
 			Message: fmt.Sprintf("back-off %s restarting failed container=%s pod=%s_%s", delay, c.Name, pod.Name, pod.Namespace)}}}}
 	kind := trace.Kind("kubelet.exited")
 	if delay == 0 {
 		kind = "kubelet.exitednow"
 	}
-	k.step(trace.PhaseKubelet, kind, pod, "container", c.Name, "code", code, "reason", why, "restart", ps.restartCount[c.Name]+1, "delay", delay, "state", waiting)
+	k.step(trace.PhaseKubelet, kind, pod, "container", c.Name, "code", code, "reason", why, "restart", ps.hist().restartCount[c.Name]+1, "delay", delay, "state", waiting)
 	k.patchStatus(ps, upd, nil)
 	if !k.backOffRestart(p, ps, pod, c.Name, delay) {
 		return false
 	}
 	k.containerEvent(pod, c.Name, "Normal", "Pulled", fmt.Sprintf("Container image %q already present on machine and can be accessed by the pod", c.Image))
 	k.criStep("CreateContainer", pod, "container", c.Name, "image", c.Image)
-	k.runtimeStep("runtime.restart", pod, "container", c.Name, "ip", ps.ip, "restarts", ps.restartCount[c.Name])
+	k.runtimeStep("runtime.restart", pod, "container", c.Name, "ip", ps.ip, "restarts", ps.hist().restartCount[c.Name])
 	p.Sleep(createTime)
 	k.containerEvent(pod, c.Name, "Normal", "Created", "Container created")
 	k.criStep("StartContainer", pod, "container", c.Name)
@@ -184,7 +184,7 @@ func (k *Kubelet) livenessWorker(p *engine.Proc, ps *podState, c *corev1.Contain
 	k.criStep("StopContainer", ps.pod, "container", c.Name, "timeout", time.Duration(terminationGrace(ps.pod))*time.Second)
 	k.runtimeStep("runtime.livekill", ps.pod, "container", c.Name, "grace", trace.Seconds(terminationGrace(ps.pod)))
 	p.Sleep(100 * time.Millisecond) // SIGTERM, and the hung process dies
-	if !k.containerDown(p, ps, c, 143, "Error", int(ps.restartCount[c.Name])) || times <= 1 {
+	if !k.containerDown(p, ps, c, 143, "Error", int(ps.hist().restartCount[c.Name])) || times <= 1 {
 		return
 	}
 	p.Sleep(uptimeBeforeCrash)
@@ -278,7 +278,7 @@ func probePort(c *corev1.Container, port intstr.IntOrString) int32 {
 // notReady marks the pod's containers not ready: the EndpointSlice
 // controller then drops its endpoint. Nothing restarts.
 func (k *Kubelet) notReady(ps *podState) {
-	upd := statusCopy(ps.pod)
+	upd := k.statusCopy(ps.pod)
 	setCond(upd, corev1.ContainersReady, false)
 	setCond(upd, corev1.PodReady, false)
 	upd.ContainerStatuses = slices.Clone(upd.ContainerStatuses) // the stored one's, shared

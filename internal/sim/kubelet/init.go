@@ -45,7 +45,7 @@ func initWork(c *corev1.Container) (time.Duration, int) {
 // initContainerStatuses kubectl reads to print Init:done/total.
 func (k *Kubelet) initStatus(ps *podState, done int, waiting string, term *corev1.ContainerStateTerminated) {
 	pod := ps.pod
-	upd := statusCopy(ps.pod)
+	upd := k.statusCopy(ps.pod)
 	upd.Phase = corev1.PodPending
 	upd.QOSClass = QoSClass(pod)
 	upd.PodIP = ps.ip
@@ -78,16 +78,16 @@ func (k *Kubelet) initStatuses(ps *podState, done int, term *corev1.ContainerSta
 	pod := ps.pod
 	var out []corev1.ContainerStatus
 	for j, c := range pod.Spec.InitContainers {
-		st := corev1.ContainerStatus{Name: c.Name, Image: c.Image, RestartCount: ps.restartCount[c.Name]}
+		st := corev1.ContainerStatus{Name: c.Name, Image: c.Image, RestartCount: ps.hist().restartCount[c.Name]}
 		switch {
 		case j < done && IsSidecar(&c):
-			st.State.Running = &corev1.ContainerStateRunning{StartedAt: *ps.initTime(ps.initStarted, c.Name, k.eng.Now())}
+			st.State.Running = &corev1.ContainerStateRunning{StartedAt: *ps.initTime(ps.hist().initStarted, c.Name, k.eng.Now())}
 			st.Started = ptrBool(true)
 			st.Ready = c.ReadinessProbe == nil
 		case j < done:
 			st.State.Terminated = &corev1.ContainerStateTerminated{ExitCode: 0, Reason: "Completed",
-				StartedAt:  *ps.initTime(ps.initStarted, c.Name, k.eng.Now()),
-				FinishedAt: *ps.initTime(ps.initExited, c.Name, k.eng.Now())}
+				StartedAt:  *ps.initTime(ps.hist().initStarted, c.Name, k.eng.Now()),
+				FinishedAt: *ps.initTime(ps.hist().initExited, c.Name, k.eng.Now())}
 			st.Ready = true // prober_manager.go UpdatePodStatus: an init container that exited 0 is ready
 		case j == done && term != nil:
 			st.State.Terminated = term
@@ -95,11 +95,11 @@ func (k *Kubelet) initStatuses(ps *podState, done int, term *corev1.ContainerSta
 		case j == done && waiting != "":
 			st.State.Waiting = &corev1.ContainerStateWaiting{Reason: waiting}
 		case j == done:
-			st.State.Running = &corev1.ContainerStateRunning{StartedAt: *ps.initTime(ps.initStarted, c.Name, k.eng.Now())}
+			st.State.Running = &corev1.ContainerStateRunning{StartedAt: *ps.initTime(ps.hist().initStarted, c.Name, k.eng.Now())}
 		default:
 			st.State.Waiting = &corev1.ContainerStateWaiting{Reason: "PodInitializing"}
 		}
-		if last, ok := ps.lastState[c.Name]; ok {
+		if last, ok := ps.hist().lastState[c.Name]; ok {
 			st.LastTerminationState = last
 		}
 		out = append(out, st)

@@ -77,6 +77,9 @@ type Kubelet struct {
 	Missing map[string]bool
 	nodeUID types.UID            // the Node's uid: mirror pods' owner
 	statics map[string]*podState // static pods by namespace/name (static.go)
+	// condScratch is where the next status's conditions are set (statusCopy).
+	condScratch []corev1.PodCondition
+	waiting     waitingCache // shared pending statuses (waitingStatuses)
 
 	// paths are the container field paths written out (containerEvent).
 	paths map[containerPath]string
@@ -126,7 +129,7 @@ func New(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder, node *cor
 			// cache hands the same object to every watcher): the kubelet
 			// keeps it as is and copies only what it changes (statusCopy,
 			// withDeletion).
-			ps = &podState{pod: pod} // restartCount and lastState are made on the first restart
+			ps = &podState{pod: pod} // its history is made on the first write (own)
 			k.pods[pod.UID] = ps
 			if pod.DeletionTimestamp == nil {
 				k.syncPod(ps)
@@ -251,11 +254,14 @@ func (k *Kubelet) sendStatus(ps *podState, upd *corev1.PodStatus, done apiserver
 	apiserver.StampConditions(&ps.pod.Status, upd, ps.pod.Generation, k.eng.Now())
 	// CalculatePodStatusObservedGeneration: the generation the status is for.
 	upd.ObservedGeneration = ps.pod.Generation
-	if !ps.sendsStatus() {
+	scratch := upd.Conditions
+	if ps.sendsStatus() {
+		k.c.PatchPodStatusOf(ps.statusBase(), upd, done)
+	} else {
+		upd.Conditions = nil // the write is dropped
 		done(nil, nil)
-		return
 	}
-	k.c.PatchPodStatusOf(ps.statusBase(), upd, done)
+	k.condScratch = scratch[:0]
 }
 
 // stored keeps the API server's answer to a status write as the kubelet's
@@ -298,12 +304,19 @@ func (k *Kubelet) writeStatus(p *engine.Proc, ps *podState, upd *corev1.PodStatu
 // the ones the kubelet sets (the five of a running pod), so setCond appends
 // without regrowing. Whoever changes anything else in place clones it
 // first; every other field is replaced whole.
-func statusCopy(pod *corev1.Pod) *corev1.PodStatus {
+//
+// The conditions are set in the kubelet's scratch buffer, which sendStatus
+// takes back once the request has its own copy (PatchPodStatusOf); a
+// second status built before the first is sent gets a new buffer.
+func (k *Kubelet) statusCopy(pod *corev1.Pod) *corev1.PodStatus {
 	out := new(corev1.PodStatus)
 	*out = pod.Status
-	conds := pod.Status.Conditions
-	out.Conditions = make([]corev1.PodCondition, len(conds), max(len(conds), 5))
-	copy(out.Conditions, conds) // a condition holds no pointer but its times' locations
+	buf := k.condScratch
+	k.condScratch = nil
+	if buf == nil {
+		buf = make([]corev1.PodCondition, 0, 8)
+	}
+	out.Conditions = append(buf[:0], pod.Status.Conditions...) // a condition holds no pointer but its times' locations
 	return out
 }
 
@@ -330,9 +343,9 @@ func runningStatuses(pod *corev1.Pod, ps *podState, startedNow []string, now *me
 				}
 			}
 		}
-		st := corev1.ContainerStatus{Name: c.Name, Image: c.Image, RestartCount: ps.restartCount[c.Name], Started: ptrBool(true),
+		st := corev1.ContainerStatus{Name: c.Name, Image: c.Image, RestartCount: ps.hist().restartCount[c.Name], Started: ptrBool(true),
 			State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: at}}}
-		if last, ok := ps.lastState[c.Name]; ok {
+		if last, ok := ps.hist().lastState[c.Name]; ok {
 			st.LastTerminationState = last
 		}
 		out = append(out, st)
@@ -340,7 +353,16 @@ func runningStatuses(pod *corev1.Pod, ps *podState, startedNow []string, now *me
 	return out
 }
 
-func ptrBool(b bool) *bool { return &b }
+// ptrBool is b's address for a status field: one of two shared, read-only
+// values (no status writer changes a *bool in place; each sets a new one).
+func ptrBool(b bool) *bool {
+	if b {
+		return truePtr
+	}
+	return falsePtr
+}
+
+var truePtr, falsePtr = new(true), new(false)
 
 // apiTime is the virtual time at as the API shows it: wall-clock time from
 // the simulation's epoch, to the second (metav1.Time's RFC 3339 form).

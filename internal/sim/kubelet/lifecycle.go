@@ -42,24 +42,52 @@ func (a App) drain() time.Duration {
 // minimumGracePeriodInSeconds = 2).
 const minimumGracePeriod = 2 * time.Second
 
-// podState is the kubelet's record of one pod.
+// podState is the kubelet's record of one pod: 80 bytes for a pod whose
+// containers never restarted, with neither init containers nor a static
+// source; what those need is in its history, made when first written.
 type podState struct {
 	pod           *corev1.Pod
 	ip            string
+	startedAt     time.Duration
+	admittedAt    time.Duration // the first sync: status.startTime
+	generation    int           // bumped on every container restart; stale timers check it
+	h             *podHistory   // nil until written (own)
+	static        *staticState  // a static pod's file and mirror (static.go)
 	running       bool
 	ready         bool
 	terminating   bool
 	failReadiness bool
-	sidecars      []string // native sidecars started (init containers that keep running)
-	startedAt     time.Duration
-	admittedAt    time.Duration // the first sync: status.startTime
+}
+
+// podHistory is what the kubelet keeps about a pod's containers beyond
+// their spec.
+type podHistory struct {
+	sidecars []string // native sidecars started (init containers that keep running)
 	// initStarted and initExited are when each init container last
 	// started and exited (its state's startedAt and finishedAt).
 	initStarted, initExited map[string]time.Duration
-	generation              int // bumped on every container restart; stale timers check it
 	restartCount            map[string]int32
 	lastState               map[string]corev1.ContainerState
-	static                  *staticState // a static pod's file and mirror (static.go)
+}
+
+// noHistory is the history of a pod that has none yet: read only (own
+// makes the pod's own before a write).
+var noHistory podHistory
+
+// hist is ps's history to read.
+func (ps *podState) hist() *podHistory {
+	if ps.h == nil {
+		return &noHistory
+	}
+	return ps.h
+}
+
+// own is ps's history to write, made on the first write.
+func (ps *podState) own() *podHistory {
+	if ps.h == nil {
+		ps.h = &podHistory{}
+	}
+	return ps.h
 }
 
 // Hooks let a scenario observe what happens inside a pod (the simulator's
@@ -115,7 +143,7 @@ func (k *Kubelet) terminate(ps *podState) {
 		return
 	}
 	// kuberuntime killContainer records Killing before it runs preStop.
-	for _, n := range append(append([]string{}, ps.sidecars...), strings.Split(containerNames(pod), ", ")...) {
+	for _, n := range append(append([]string{}, ps.hist().sidecars...), strings.Split(containerNames(pod), ", ")...) {
 		k.containerEvent(pod, n, "Normal", "Killing", "Stopping container "+n)
 	}
 	var pre time.Duration

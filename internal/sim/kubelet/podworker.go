@@ -113,9 +113,10 @@ func (k *Kubelet) runInitContainers(p *engine.Proc, ps *podState) bool {
 		if !k.startContainer(p, ps, c) {
 			return false
 		}
-		ps.initAt(&ps.initStarted, c.Name, k.eng.Now())
+		ps.initAt(&ps.own().initStarted, c.Name, k.eng.Now())
 		if IsSidecar(c) {
-			ps.sidecars = append(ps.sidecars, c.Name)
+			h := ps.own()
+			h.sidecars = append(h.sidecars, c.Name)
 			var wait time.Duration
 			if c.StartupProbe != nil {
 				wait = probeFirstSuccess(c.StartupProbe)
@@ -133,7 +134,7 @@ func (k *Kubelet) runInitContainers(p *engine.Proc, ps *podState) bool {
 		if !k.alive(ps) {
 			return false
 		}
-		ps.initAt(&ps.initExited, c.Name, k.eng.Now())
+		ps.initAt(&ps.own().initExited, c.Name, k.eng.Now())
 		if code == 0 {
 			k.runtimeStep("runtime.initdone", pod, "container", c.Name, "after", run)
 			if i+1 < len(inits) {
@@ -157,30 +158,30 @@ func (k *Kubelet) initFailed(ps *podState, i, code int, run time.Duration) (dela
 	pod := ps.pod
 	c := &pod.Spec.InitContainers[i]
 	term := &corev1.ContainerStateTerminated{ExitCode: int32(code), Reason: "Error",
-		StartedAt: *apiTime(ps.initStarted[c.Name]), FinishedAt: *apiTime(ps.initExited[c.Name])}
+		StartedAt: *apiTime(ps.hist().initStarted[c.Name]), FinishedAt: *apiTime(ps.hist().initExited[c.Name])}
 	k.runtimeStep("runtime.initfailed", pod, "container", c.Name, "code", code, "after", run)
 	if pod.Spec.RestartPolicy == corev1.RestartPolicyNever {
 		k.step(trace.PhaseKubelet, "kubelet.initnever", pod, "container", c.Name, "code", code, "status", "Init:Error")
-		upd := statusCopy(ps.pod)
+		upd := k.statusCopy(ps.pod)
 		upd.Phase = corev1.PodFailed
 		upd.InitContainerStatuses = k.initStatuses(ps, i, term, "")
 		setCondReason(upd, corev1.PodInitialized, false, "ContainersNotInitialized", incomplete(pod, i))
 		k.patchStatus(ps, upd, nil)
 		return 0, false
 	}
-	n := int(ps.restartCount[c.Name])
+	n := int(ps.hist().restartCount[c.Name])
 	delay = CrashBackOff(n)
 	waiting := "PodInitializing"
 	status := "Init:Error"
 	if delay > 0 {
 		waiting, status = "CrashLoopBackOff", "Init:CrashLoopBackOff"
 	}
-	if ps.lastState == nil {
-		ps.lastState = map[string]corev1.ContainerState{}
+	if ps.own().lastState == nil {
+		ps.h.lastState = map[string]corev1.ContainerState{}
 	}
-	ps.lastState[c.Name] = corev1.ContainerState{Terminated: term}
+	ps.h.lastState[c.Name] = corev1.ContainerState{Terminated: term}
 	k.step(trace.PhaseKubelet, "kubelet.initretry", pod, "container", c.Name, "code", code, "restart", n+1, "delay", delay, "status", status)
-	upd := statusCopy(ps.pod)
+	upd := k.statusCopy(ps.pod)
 	if delay > 0 {
 		upd.InitContainerStatuses = k.initStatuses(ps, i, nil, waiting)
 	} else {
@@ -202,10 +203,10 @@ func (k *Kubelet) backOffRestart(p *engine.Proc, ps *podState, pod *corev1.Pod, 
 	if !k.alive(ps) {
 		return false
 	}
-	if ps.restartCount == nil {
-		ps.restartCount = map[string]int32{}
+	if ps.own().restartCount == nil {
+		ps.h.restartCount = map[string]int32{}
 	}
-	ps.restartCount[name]++
+	ps.h.restartCount[name]++
 	return true
 }
 
@@ -291,7 +292,7 @@ func (k *Kubelet) pullFails(p *engine.Proc, ps *podState, c *corev1.Container) {
 // kuberuntime startContainer's: the runtime's error, then "Error:
 // ErrImagePull"; the next sync finds the pull in back-off.
 func (k *Kubelet) errImagePull(ps *podState, pod *corev1.Pod, c *corev1.Container) {
-	upd := statusCopy(ps.pod)
+	upd := k.statusCopy(ps.pod)
 	upd.ContainerStatuses = []corev1.ContainerStatus{{Name: c.Name, Image: c.Image,
 		State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "ErrImagePull"}}}}
 	setCond(upd, corev1.PodReady, false)

@@ -190,5 +190,5 @@ func (k *Kubelet) replaceMirror(p *engine.Proc, ps *podState, gone bool) {
 	now := k.eng.Now()
 	p.Sleep(statusSyncPeriod - now%statusSyncPeriod)
 	k.step(trace.PhaseKubelet, "kubelet.mirror.status", ps.pod, "pod", ps.pod.Name, "period", statusSyncPeriod)
-	k.writeStatus(p, ps, statusCopy(ps.pod))
+	k.writeStatus(p, ps, k.statusCopy(ps.pod))
 }

@@ -16,7 +16,7 @@ func (k *Kubelet) running(ps *podState, ip string, containers []string) {
 	pod := ps.pod
 	ps.running = true
 	ps.startedAt = k.eng.Now()
-	upd := statusCopy(pod)
+	upd := k.statusCopy(pod)
 	upd.Phase = corev1.PodRunning
 	upd.PodIP = ip
 	upd.PodIPs = []corev1.PodIP{{IP: ip}}
@@ -38,7 +38,7 @@ func (k *Kubelet) running(ps *podState, ip string, containers []string) {
 	}
 	if n := len(pod.Spec.InitContainers); n > 0 {
 		upd.InitContainerStatuses = k.initStatuses(ps, n, nil, "")
-		containers = append(append([]string{}, ps.sidecars...), containers...)
+		containers = append(append([]string{}, ps.hist().sidecars...), containers...)
 	}
 	if !k.rec.Full() { // arguments are built only for a kept step
 		k.step(trace.PhaseReady, "kubelet.running", pod, "ip", ip, "ready", ready, "containers", strings.Join(containers, ", "))
@@ -74,7 +74,7 @@ func (k *Kubelet) awaitReadiness(p *engine.Proc, ps *podState, gen int, gate rea
 		kind = "kubelet.startup"
 	}
 	k.step(trace.PhaseReady, kind, pod, "probe", gate.desc, "after", gate.delay)
-	r := statusCopy(ps.pod)
+	r := k.statusCopy(ps.pod)
 	setCond(r, corev1.ContainersReady, true)
 	setCond(r, corev1.PodReady, true)
 	r.ContainerStatuses = slices.Clone(r.ContainerStatuses) // the stored one's, shared
@@ -144,7 +144,7 @@ func (k *Kubelet) setHostIP(upd *corev1.PodStatus) {
 // kubectl get pods shows as ContainerCreating during the image pull.
 func (k *Kubelet) pending(ps *podState) {
 	pod := ps.pod
-	upd := statusCopy(pod)
+	upd := k.statusCopy(pod)
 	upd.Phase = corev1.PodPending
 	upd.QOSClass = QoSClass(pod)
 	k.setHostIP(upd)
@@ -152,18 +152,10 @@ func (k *Kubelet) pending(ps *podState) {
 	if len(pod.Spec.InitContainers) > 0 {
 		waiting = "PodInitializing"
 	}
-	statuses := func(cs []corev1.Container) []corev1.ContainerStatus {
-		out := make([]corev1.ContainerStatus, 0, len(cs))
-		for _, c := range cs {
-			out = append(out, corev1.ContainerStatus{Name: c.Name, Image: c.Image, Started: ptrBool(false),
-				State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: waiting}}})
-		}
-		return out
-	}
 	if len(pod.Spec.InitContainers) > 0 {
-		upd.InitContainerStatuses = statuses(pod.Spec.InitContainers)
+		upd.InitContainerStatuses = k.waitingStatuses(pod.Spec.InitContainers, waiting)
 	}
-	upd.ContainerStatuses = statuses(pod.Spec.Containers)
+	upd.ContainerStatuses = k.waitingStatuses(pod.Spec.Containers, waiting)
 	unready := "containers with unready status: [" + strings.ReplaceAll(containerNames(pod), ",", "") + "]"
 	// no sandbox yet: GeneratePodReadyToStartContainersCondition gives the
 	// reason and PodSandboxChanged's message (kubelet/types constants.go
@@ -178,6 +170,38 @@ func (k *Kubelet) pending(ps *podState) {
 	setCondReason(upd, corev1.ContainersReady, false, "ContainersNotReady", unready)
 	setCondReason(upd, corev1.PodReady, false, "ContainersNotReady", unready)
 	k.patchStatus(ps, upd, nil)
+}
+
+// waitingStatuses are the statuses of containers cs all waiting for
+// reason, as the pending status shows them. Those of a pod with one
+// container are the same for every pod of its template: the node's pods
+// share one read-only copy of the last ones made (every writer replaces a
+// status slice whole or clones it before changing it).
+func (k *Kubelet) waitingStatuses(cs []corev1.Container, reason string) []corev1.ContainerStatus {
+	key := waitingKey{reason: reason}
+	if len(cs) == 1 {
+		key.name, key.image = cs[0].Name, cs[0].Image
+		if k.waiting.statuses != nil && k.waiting.key == key {
+			return k.waiting.statuses
+		}
+	}
+	out := make([]corev1.ContainerStatus, 0, len(cs))
+	for _, c := range cs {
+		out = append(out, corev1.ContainerStatus{Name: c.Name, Image: c.Image, Started: ptrBool(false),
+			State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: reason}}})
+	}
+	if len(cs) == 1 {
+		k.waiting.key, k.waiting.statuses = key, out
+	}
+	return out
+}
+
+type waitingKey struct{ name, image, reason string }
+
+// waitingCache is the last one-container waitingStatuses made.
+type waitingCache struct {
+	key      waitingKey
+	statuses []corev1.ContainerStatus
 }
 
 // kubeletConditions are the pod conditions the kubelet owns, in the order
