@@ -66,6 +66,8 @@ type svcSlices struct {
 	// shares the one map read-only (stored objects are immutable).
 	labels    map[string]string
 	labelsSvc *corev1.Service
+	ports     []discoveryv1.EndpointPort // resolvePorts of portsSvc, when no port is named (endpointslice_members.go)
+	portsSvc  *corev1.Service
 }
 
 // labelsOf is sliceLabels(svc), built once per version of the Service.
@@ -328,7 +330,7 @@ func (e *EndpointSlice) desiredSlice(k string, svc *corev1.Service, st *svcSlice
 			ready++
 		}
 	}
-	obj.Ports = resolvePorts(svc, first)
+	obj.Ports = st.portsOf(svc, first)
 	st.ready += ready - sl.ready
 	st.total += n - sl.total
 	sl.ready, sl.total = ready, n
