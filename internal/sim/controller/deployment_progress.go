@@ -89,8 +89,10 @@ func (d *Deployment) syncRolloutStatus(p *engine.Proc, k string, dep *appsv1.Dep
 	// A status that reads the same as the last one shown (only replicas or
 	// updatedReplicas moved) is shown with -v only.
 	shown := [3]int32{ready, available, replicas - maxUnavail}
-	d.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: d.c.Actor, Kind: "deployment.status", Object: apiserver.ObjectRef(dep), Verbose: d.shown[k] == shown,
-		Fields: trace.F("ready", ready, "available", available, "replicas", replicas, "availableCond", string(cond), "minAvailable", replicas-maxUnavail)})
+	if !d.rec.Full() { // a full recorder counts the step dropped, unbuilt
+		d.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: d.c.Actor, Kind: "deployment.status", Object: apiserver.ObjectRef(dep), Verbose: d.shown[k] == shown,
+			Fields: trace.F("ready", ready, "available", available, "replicas", replicas, "availableCond", string(cond), "minAvailable", replicas-maxUnavail)})
+	}
 	d.shown[k] = shown
 	d.finishRollout(k, dep, replicas, newRS, olds, complete)
 	return nil
