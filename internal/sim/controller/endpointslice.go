@@ -95,7 +95,7 @@ func NewEndpointSlice(f *informer.Factory, c *apiserver.Client, eng *engine.Engi
 	f, own := informer.Or(f, c)
 	e := &EndpointSlice{c: c, eng: eng, rec: rec, services: informer.For[*corev1.Service](f, "services"), sels: map[string]labels.Selector{},
 		selecting: map[string][]svcSelector{}, pods: informer.For[*corev1.Pod](f, "pods"), state: map[string]*svcSlices{}, informers: own, nodes: nodeNames{}}
-	e.queue = newWorkQueue(eng, procSync(eng, e.syncService))
+	e.queue = newWorkQueue(eng, e.syncService)
 	e.services.AddEventHandlerFor(c.Actor, func(ev informer.Event[*corev1.Service]) {
 		svc := ev.Obj
 		k := svc.Namespace + "/" + svc.Name

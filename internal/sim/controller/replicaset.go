@@ -64,7 +64,7 @@ func NewReplicaSet(f *informer.Factory, c *apiserver.Client, eng *engine.Engine,
 	r := &ReplicaSet{c: c, eng: eng, rec: rec, rsets: informer.For[*appsv1.ReplicaSet](f, "replicasets"),
 		pods:     informer.For[*corev1.Pod](f, "pods").EnsureIndexer(informer.ControllerIndex, informer.ByController[*corev1.Pod]),
 		inFlight: map[types.UID]int{}, counts: map[types.UID]*rsPods{}, deleting: map[types.UID]map[string]bool{}, informers: own}
-	r.queue = newWorkQueue(eng, procSync(eng, r.syncReplicaSet))
+	r.queue = newWorkQueue(eng, r.syncReplicaSet)
 	r.queue.onRetry = retryStep(rec, c.Actor, "replicasets")
 	r.rsets.AddEventHandlerFor(c.Actor, observeAndQueue[*appsv1.ReplicaSet](rec, c.Actor, "ReplicaSet", r.queue))
 	r.pods.AddEventHandlerFor(c.Actor, func(ev informer.Event[*corev1.Pod]) {
@@ -183,15 +183,16 @@ func slowStartBatch(p *engine.Proc, count, initialBatchSize int, fn func(*engine
 		var wg engine.WaitGroup
 		var firstErr *apiserver.Status
 		failed := 0
-		for range batchSize {
-			wg.Go(p.Engine(), func(c *engine.Proc) {
-				if err := fn(c); err != nil {
-					failed++
-					if firstErr == nil {
-						firstErr = err
-					}
+		call := func(c *engine.Proc) { // one closure for the batch, not one per call
+			if err := fn(c); err != nil {
+				failed++
+				if firstErr == nil {
+					firstErr = err
 				}
-			})
+			}
+		}
+		for range batchSize {
+			wg.Go(p.Engine(), call)
 		}
 		wg.Wait(p)
 		successes += batchSize - failed
