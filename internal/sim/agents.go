@@ -60,6 +60,7 @@ type proxyAgent struct {
 	routed    int
 	touched   map[string]bool // IPs whose refs changed since the last sync → whether the rules held them then
 	dirty     map[string]bool // services changed since the last sync
+	sliceKey  string          // the Service key of the last slice event
 	onRemoved func(ip string)
 	// Syncs and SyncedEndpoints count the work the syncs did (for the
 	// summary's scale section): rules rewritten, and endpoints in them.
@@ -79,11 +80,15 @@ const serviceIndex = "service"
 
 func sliceService(sl *discoveryv1.EndpointSlice, prev []string) []string {
 	ns, svc := sl.Namespace, sl.Labels[discoveryv1.LabelServiceName]
-	if len(prev) == 1 && len(prev[0]) == len(ns)+1+len(svc) && prev[0][len(ns)] == '/' &&
-		strings.HasPrefix(prev[0], ns) && strings.HasSuffix(prev[0], svc) {
+	if len(prev) == 1 && isServiceKey(prev[0], ns, svc) {
 		return prev // every agent's informer sees every slice write: no key built
 	}
 	return []string{ns + "/" + svc}
+}
+
+// isServiceKey reports whether key is ns/svc, without building it.
+func isServiceKey(key, ns, svc string) bool {
+	return len(key) == len(ns)+1+len(svc) && key[len(ns)] == '/' && strings.HasPrefix(key, ns) && strings.HasSuffix(key, svc)
 }
 
 func newProxyAgent(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder, node string, loud bool) *proxyAgent {
@@ -105,7 +110,11 @@ func newProxyAgent(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder,
 	})
 	p.slices.AddEventHandler(func(ev informer.Event[*discoveryv1.EndpointSlice]) {
 		sl := ev.Obj
-		k := sl.Namespace + "/" + sl.Labels[discoveryv1.LabelServiceName]
+		k := p.sliceKey
+		if ns, svc := sl.Namespace, sl.Labels[discoveryv1.LabelServiceName]; !isServiceKey(k, ns, svc) {
+			k = ns + "/" + svc
+			p.sliceKey = k // the next slice event is most likely the same Service's
+		}
 		ps := p.service(k)
 		var old, now []discoveryv1.Endpoint
 		if ev.Old != nil {

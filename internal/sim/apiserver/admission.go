@@ -50,12 +50,17 @@ func hasToleration(p *corev1.Pod, key string) bool {
 	return false
 }
 
-func (s *Server) randomSuffix() string {
-	b := make([]byte, 5)
-	for i := range b {
+// kubeAPIAccessName is "kube-api-access-" and five random characters
+// (plugin/pkg/admission/serviceaccount: rand.String(5)), built in one
+// allocation.
+func (s *Server) kubeAPIAccessName() string {
+	const prefix = "kube-api-access-"
+	var b [len(prefix) + 5]byte
+	copy(b[:], prefix)
+	for i := len(prefix); i < len(b); i++ {
 		b[i] = nameAlphabet[s.eng.Rand().IntN(len(nameAlphabet))]
 	}
-	return string(b)
+	return string(b[:])
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -63,7 +63,7 @@ func (s *Server) serviceAccount(pod *corev1.Pod, describe bool) any {
 	// reaches the alias when the stored object is decoded.
 	pod.Spec.DeprecatedServiceAccount = pod.Spec.ServiceAccountName
 	if pod.Spec.AutomountServiceAccountToken == nil || *pod.Spec.AutomountServiceAccountToken {
-		vol := "kube-api-access-" + s.randomSuffix()
+		vol := s.kubeAPIAccessName()
 		pod.Spec.Volumes = append(pod.Spec.Volumes, corev1.Volume{Name: vol, VolumeSource: corev1.VolumeSource{Projected: kubeAPIAccess}})
 		// init containers first, then the others (mountServiceAccountToken)
 		for _, cs := range [][]corev1.Container{pod.Spec.InitContainers, pod.Spec.Containers} {

@@ -63,7 +63,7 @@ func NewDeployment(f *informer.Factory, c *apiserver.Client, eng *engine.Engine,
 		complete: map[string]bool{},
 		pods:     informer.For[*corev1.Pod](f, "pods").EnsureIndexer(informer.ControllerIndex, informer.ByController[*corev1.Pod]),
 		waiting:  map[string]bool{}, shown: map[string][3]int32{}}
-	d.queue = newWorkQueue(eng, procSync(eng, d.syncDeployment))
+	d.queue = newWorkQueue(eng, d.syncDeployment)
 	d.queue.onRetry = retryStep(rec, c.Actor, "deployments")
 	d.deploys.AddEventHandlerFor(c.Actor, observeAndQueue[*appsv1.Deployment](rec, c.Actor, "Deployment", d.queue))
 	d.rsets.AddEventHandlerFor(c.Actor, func(ev informer.Event[*appsv1.ReplicaSet]) {

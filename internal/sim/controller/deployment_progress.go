@@ -30,7 +30,11 @@ func (d *Deployment) syncRolloutStatus(p *engine.Proc, k string, dep *appsv1.Dep
 	// ReplicaSets' terminatingReplicas summed, unknown (nil) when one does
 	// not report it.
 	terminating := ptr.To(int32(0))
-	for _, rs := range append([]*appsv1.ReplicaSet{newRS}, olds...) {
+	for i := -1; i < len(olds); i++ { // newRS, then olds: no joined slice built per sync
+		rs := newRS
+		if i >= 0 {
+			rs = olds[i]
+		}
 		switch {
 		case rs.Spec.Replicas == nil: // Recreate's placeholder, not a ReplicaSet yet
 		case rs.Status.TerminatingReplicas == nil:
@@ -89,8 +93,10 @@ func (d *Deployment) syncRolloutStatus(p *engine.Proc, k string, dep *appsv1.Dep
 	// A status that reads the same as the last one shown (only replicas or
 	// updatedReplicas moved) is shown with -v only.
 	shown := [3]int32{ready, available, replicas - maxUnavail}
-	d.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: d.c.Actor, Kind: "deployment.status", Object: apiserver.ObjectRef(dep), Verbose: d.shown[k] == shown,
-		Fields: trace.F("ready", ready, "available", available, "replicas", replicas, "availableCond", string(cond), "minAvailable", replicas-maxUnavail)})
+	if !d.rec.Full() { // a full recorder counts the step dropped, unbuilt
+		d.rec.Add(trace.Step{Phase: trace.PhaseReady, Actor: d.c.Actor, Kind: "deployment.status", Object: apiserver.ObjectRef(dep), Verbose: d.shown[k] == shown,
+			Fields: trace.F("ready", ready, "available", available, "replicas", replicas, "availableCond", string(cond), "minAvailable", replicas-maxUnavail)})
+	}
 	d.shown[k] = shown
 	d.finishRollout(k, dep, replicas, newRS, olds, complete)
 	return nil
@@ -135,9 +141,11 @@ func (d *Deployment) rolloutConditions(dep *appsv1.Deployment, replicas int32, n
 		}
 	}
 	var failure *appsv1.ReplicaSetCondition
-	for _, rs := range append([]*appsv1.ReplicaSet{newRS}, olds...) {
-		if failure = replicaFailure(rs.Status); failure != nil {
-			break
+	if failure = replicaFailure(newRS.Status); failure == nil {
+		for _, rs := range olds {
+			if failure = replicaFailure(rs.Status); failure != nil {
+				break
+			}
 		}
 	}
 	if failure == nil {

@@ -58,7 +58,7 @@ func NewDisruption(f *informer.Factory, c *apiserver.Client, eng *engine.Engine,
 		pods: informer.For[*corev1.Pod](f, "pods"),
 		rss:  informer.For[*appsv1.ReplicaSet](f, "replicasets"),
 		deps: informer.For[*appsv1.Deployment](f, "deployments")}
-	d.queue = newWorkQueue(eng, procSync(eng, d.sync))
+	d.queue = newWorkQueue(eng, d.sync)
 	d.pdbs.AddEventHandlerFor(c.Actor, func(ev informer.Event[*policyv1.PodDisruptionBudget]) {
 		if !ev.Deleted() {
 			d.queue.add(informer.Key(ev.Obj)) // addDb, updateDb

@@ -66,6 +66,8 @@ type svcSlices struct {
 	// shares the one map read-only (stored objects are immutable).
 	labels    map[string]string
 	labelsSvc *corev1.Service
+	ports     []discoveryv1.EndpointPort // resolvePorts of portsSvc, when no port is named (endpointslice_members.go)
+	portsSvc  *corev1.Service
 }
 
 // labelsOf is sliceLabels(svc), built once per version of the Service.
@@ -93,7 +95,7 @@ func NewEndpointSlice(f *informer.Factory, c *apiserver.Client, eng *engine.Engi
 	f, own := informer.Or(f, c)
 	e := &EndpointSlice{c: c, eng: eng, rec: rec, services: informer.For[*corev1.Service](f, "services"), sels: map[string]labels.Selector{},
 		selecting: map[string][]svcSelector{}, pods: informer.For[*corev1.Pod](f, "pods"), state: map[string]*svcSlices{}, informers: own, nodes: nodeNames{}}
-	e.queue = newWorkQueue(eng, procSync(eng, e.syncService))
+	e.queue = newWorkQueue(eng, e.syncService)
 	e.services.AddEventHandlerFor(c.Actor, func(ev informer.Event[*corev1.Service]) {
 		svc := ev.Obj
 		k := svc.Namespace + "/" + svc.Name
@@ -328,7 +330,7 @@ func (e *EndpointSlice) desiredSlice(k string, svc *corev1.Service, st *svcSlice
 			ready++
 		}
 	}
-	obj.Ports = resolvePorts(svc, first)
+	obj.Ports = st.portsOf(svc, first)
 	st.ready += ready - sl.ready
 	st.total += n - sl.total
 	sl.ready, sl.total = ready, n

@@ -58,6 +58,23 @@ func (n nodeNames) of(name string) *string {
 	return p
 }
 
+// portsOf is resolvePorts(svc, first), kept for the Service version when
+// no port names its targetPort: then the ports depend on no pod, and every
+// slice of the Service, every version of each, shares them read-only.
+func (st *svcSlices) portsOf(svc *corev1.Service, first *corev1.Pod) []discoveryv1.EndpointPort {
+	if st.ports != nil && st.portsSvc == svc {
+		return st.ports
+	}
+	ports := resolvePorts(svc, first)
+	for _, sp := range svc.Spec.Ports {
+		if sp.TargetPort.StrVal != "" {
+			return ports // resolved against this pod's container ports
+		}
+	}
+	st.ports, st.portsSvc = ports, svc
+	return ports
+}
+
 // find returns the position of the named pod in the slice's members, or
 // where it would go, and whether it is there.
 func (sl *sliceState) find(name string) (int, bool) {

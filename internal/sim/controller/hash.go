@@ -57,13 +57,13 @@ func PodTemplateHash(t *corev1.PodTemplateSpec, collisionCount *int32) string {
 		// The hash is a function of the protobuf bytes and the count: a
 		// Deployment synced once per pod change hashes the same template
 		// each time, so the dump is made once per distinct template.
-		key = string(data)
 		if collisionCount != nil {
-			key += "\x00" + strconv.Itoa(int(*collisionCount))
+			key = "\x00" + strconv.Itoa(int(*collisionCount))
 		}
-		if h, ok := hashMemo.get(key); ok {
+		if h, ok := hashMemo.get(data, key); ok {
 			return h
 		}
+		key = string(data) + key
 		var rt corev1.PodTemplateSpec
 		if rt.Unmarshal(data) == nil {
 			tmpl = &rt
@@ -85,10 +85,16 @@ type memo struct {
 
 var hashMemo memo
 
-func (m *memo) get(k string) (string, bool) {
+// get looks up the key data+suffix; with no suffix, without building it
+// (a map index by string(data) does not copy the bytes).
+func (m *memo) get(data []byte, suffix string) (string, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	v, ok := m.m[k]
+	if suffix == "" {
+		v, ok := m.m[string(data)]
+		return v, ok
+	}
+	v, ok := m.m[string(data)+suffix]
 	return v, ok
 }
 

@@ -80,7 +80,7 @@ func NewHPA(f *informer.Factory, c *apiserver.Client, eng *engine.Engine, rec *t
 		hpas:   informer.For[*autoscalingv2.HorizontalPodAutoscaler](f, "horizontalpodautoscalers"),
 		pods:   informer.For[*corev1.Pod](f, "pods"),
 		memory: map[string]*hpaMemory{}, History: map[string][]HPASync{}}
-	h.queue = newWorkQueue(eng, procSync(eng, h.sync))
+	h.queue = newWorkQueue(eng, h.sync)
 	h.hpas.AddEventHandlerFor(c.Actor, func(ev informer.Event[*autoscalingv2.HorizontalPodAutoscaler]) {
 		key := ev.Obj.Namespace + "/" + ev.Obj.Name
 		if ev.Deleted() {

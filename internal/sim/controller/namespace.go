@@ -47,7 +47,7 @@ func NewServiceAccounts(f *informer.Factory, c *apiserver.Client, eng *engine.En
 	s := &ServiceAccounts{c: c, rec: rec, own: own,
 		accounts:   informer.For[*corev1.ServiceAccount](f, "serviceaccounts"),
 		namespaces: informer.For[*corev1.Namespace](f, "namespaces")}
-	s.queue = newWorkQueue(eng, procSync(eng, s.syncNamespace))
+	s.queue = newWorkQueue(eng, s.syncNamespace)
 	s.accounts.AddEventHandlerFor(c.Actor, func(ev informer.Event[*corev1.ServiceAccount]) {
 		if ev.Deleted() && ev.Obj.Name == DefaultServiceAccount {
 			s.queue.add(ev.Obj.Namespace) // serviceAccountDeleted
@@ -110,7 +110,7 @@ func NewRootCAPublisher(f *informer.Factory, c *apiserver.Client, eng *engine.En
 	r := &RootCAPublisher{c: c, rec: rec, own: own,
 		configMaps: informer.For[*corev1.ConfigMap](f, "configmaps"),
 		namespaces: informer.For[*corev1.Namespace](f, "namespaces")}
-	r.queue = newWorkQueue(eng, procSync(eng, r.syncNamespace))
+	r.queue = newWorkQueue(eng, r.syncNamespace)
 	r.configMaps.AddEventHandlerFor(c.Actor, func(ev informer.Event[*corev1.ConfigMap]) {
 		// configMapDeleted, configMapUpdated (its data no longer the CA)
 		if cm := ev.Obj; cm.Name == RootCACertConfigMap && (ev.Deleted() || (ev.Old != nil && cm.Data["ca.crt"] != RootCA)) {

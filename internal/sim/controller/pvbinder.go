@@ -70,7 +70,7 @@ func NewPVBinder(f *informer.Factory, c *apiserver.Client, eng *engine.Engine, r
 		claims:  informer.For[*corev1.PersistentVolumeClaim](f, "persistentvolumeclaims"),
 		volumes: informer.For[*corev1.PersistentVolume](f, "persistentvolumes"),
 		classes: informer.For[*storagev1.StorageClass](f, "storageclasses")}
-	b.queue = newWorkQueue(eng, procSync(eng, b.syncClaim))
+	b.queue = newWorkQueue(eng, b.syncClaim)
 	b.claims.AddEventHandlerFor(c.Actor, func(ev informer.Event[*corev1.PersistentVolumeClaim]) {
 		if !ev.Deleted() {
 			b.queue.add(ev.Obj.Namespace + "/" + ev.Obj.Name)

@@ -31,23 +31,43 @@ type workQueue struct {
 	dirty      map[string]bool
 	waiting    map[string]bool // added with a delay that has not run out
 	failures   map[string]int
-	sync       func(key string, done func(error))
+	// sync is the controller's sync, written as client-go writes it; each
+	// runs on a proc of its own, started from the queue's engine event (it
+	// runs at once up to its first API call).
+	sync func(p *engine.Proc, key string) error
+	// fifo holds the added keys whose engine event has not run yet, in the
+	// order added; every such event is runNext (one func value for all), so
+	// an add allocates no closure. Events at the same virtual time run in
+	// the order they were scheduled, so the i-th runNext takes the i-th key.
+	fifo    []string
+	head    int
+	runNext func()
+	syncers map[string]func(*engine.Proc) // syncer's, by key
 	// OnRetry hears a failed sync and the back-off before the retry.
 	onRetry func(key string, err error, after time.Duration, attempt int)
 }
 
-func newWorkQueue(eng *engine.Engine, sync func(string, func(error))) *workQueue {
-	return &workQueue{eng: eng, queued: map[string]bool{}, processing: map[string]bool{},
-		dirty: map[string]bool{}, waiting: map[string]bool{}, failures: map[string]int{}, sync: sync}
+func newWorkQueue(eng *engine.Engine, sync func(*engine.Proc, string) error) *workQueue {
+	q := &workQueue{eng: eng, queued: map[string]bool{}, processing: map[string]bool{},
+		dirty: map[string]bool{}, waiting: map[string]bool{}, failures: map[string]int{}, sync: sync, syncers: map[string]func(*engine.Proc){}}
+	q.runNext = q.next
+	return q
 }
 
-// procSync runs a sync written as client-go writes it, func(p, key) error,
-// on a proc of its own: started from the queue's engine event, it runs at
-// once up to its first API call, where the callback form would have run.
-func procSync(eng *engine.Engine, sync func(*engine.Proc, string) error) func(string, func(error)) {
-	return func(key string, done func(error)) {
-		eng.Go(func(p *engine.Proc) { done(sync(p, key)) })
+// next runs the oldest added key's sync.
+func (q *workQueue) next() {
+	key := q.fifo[q.head]
+	q.fifo[q.head] = ""
+	q.head++
+	switch {
+	case q.head == len(q.fifo):
+		q.fifo, q.head = q.fifo[:0], 0
+	case q.head >= 64 && 2*q.head >= len(q.fifo): // keep the array from growing while it never empties
+		n := copy(q.fifo, q.fifo[q.head:])
+		clear(q.fifo[n:])
+		q.fifo, q.head = q.fifo[:n], 0
 	}
+	q.run(key)
 }
 
 // add queues key for a sync unless it is queued already.
@@ -60,7 +80,8 @@ func (q *workQueue) add(key string) {
 		return
 	}
 	q.queued[key] = true
-	q.eng.After(0, func() { q.run(key) })
+	q.fifo = append(q.fifo, key)
+	q.eng.After(0, q.runNext)
 }
 
 // addAfter is AddAfter: key is added once d has passed; adding it again
@@ -97,18 +118,32 @@ func (q *workQueue) addAfterQuietly(key string, d time.Duration) {
 func (q *workQueue) run(key string) {
 	delete(q.queued, key)
 	q.processing[key] = true
-	q.sync(key, func(err error) {
-		delete(q.processing, key)
-		if err != nil {
-			q.retry(key, err)
-		} else {
-			delete(q.failures, key) // Forget
-		}
-		if q.dirty[key] {
-			delete(q.dirty, key)
-			q.add(key)
-		}
-	})
+	q.eng.Go(q.syncer(key))
+}
+
+// syncer is the proc body that syncs key, made once per key: a queue
+// syncs the same few keys (its objects) over and over.
+func (q *workQueue) syncer(key string) func(*engine.Proc) {
+	fn := q.syncers[key]
+	if fn == nil {
+		fn = func(p *engine.Proc) { q.done(key, q.sync(p, key)) }
+		q.syncers[key] = fn
+	}
+	return fn
+}
+
+// done is Done: the key's sync returned err.
+func (q *workQueue) done(key string, err error) {
+	delete(q.processing, key)
+	if err != nil {
+		q.retry(key, err)
+	} else {
+		delete(q.failures, key) // Forget
+	}
+	if q.dirty[key] {
+		delete(q.dirty, key)
+		q.add(key)
+	}
 }
 
 // retry is AddRateLimited: the key comes back after its back-off.

@@ -34,13 +34,26 @@ type ReplicaSet struct {
 	rsets      *informer.Informer[*appsv1.ReplicaSet]
 	pods       *informer.Informer[*corev1.Pod] // indexed by controller UID
 	inFlight   map[types.UID]int               // creations not yet observed (expectations)
-	counts     map[types.UID]*podCounts        // kept up to date on every pod event
+	counts     map[types.UID]*rsPods           // kept up to date on every pod event
 	deleting   map[types.UID]map[string]bool   // deletions sent, not yet seen
 	queue      *workQueue                      // syncs queued
 	lastStatus map[string][4]int64
 	retry      itemBackoff       // failed creations requeue with back-off
 	informers  *informer.Factory // its own, when built without kube-controller-manager's
 	owner      ownerMemo         // generateName and owner reference of the last ReplicaSet a pod was created for
+}
+
+// rsPods is what the pod handler keeps per ReplicaSet: the counts, and the
+// ReplicaSet's queue key, built once from the first owner reference seen
+// with its UID, not on every pod event.
+type rsPods struct {
+	podCounts
+	key string
+}
+
+// isKey reports whether key is namespace/name, without building it.
+func isKey(key, ns, name string) bool {
+	return len(key) == len(ns)+1+len(name) && key[len(ns)] == '/' && strings.HasPrefix(key, ns) && strings.HasSuffix(key, name)
 }
 
 // NewReplicaSet builds the controller on its client, its informers from f
@@ -50,8 +63,8 @@ func NewReplicaSet(f *informer.Factory, c *apiserver.Client, eng *engine.Engine,
 	f, own := informer.Or(f, c)
 	r := &ReplicaSet{c: c, eng: eng, rec: rec, rsets: informer.For[*appsv1.ReplicaSet](f, "replicasets"),
 		pods:     informer.For[*corev1.Pod](f, "pods").EnsureIndexer(informer.ControllerIndex, informer.ByController[*corev1.Pod]),
-		inFlight: map[types.UID]int{}, counts: map[types.UID]*podCounts{}, deleting: map[types.UID]map[string]bool{}, informers: own}
-	r.queue = newWorkQueue(eng, procSync(eng, r.syncReplicaSet))
+		inFlight: map[types.UID]int{}, counts: map[types.UID]*rsPods{}, deleting: map[types.UID]map[string]bool{}, informers: own}
+	r.queue = newWorkQueue(eng, r.syncReplicaSet)
 	r.queue.onRetry = retryStep(rec, c.Actor, "replicasets")
 	r.rsets.AddEventHandlerFor(c.Actor, observeAndQueue[*appsv1.ReplicaSet](rec, c.Actor, "ReplicaSet", r.queue))
 	r.pods.AddEventHandlerFor(c.Actor, func(ev informer.Event[*corev1.Pod]) {
@@ -62,7 +75,7 @@ func NewReplicaSet(f *informer.Factory, c *apiserver.Client, eng *engine.Engine,
 		}
 		cnt := r.counts[ref.UID]
 		if cnt == nil {
-			cnt = &podCounts{}
+			cnt = &rsPods{key: pod.Namespace + "/" + ref.Name}
 			r.counts[ref.UID] = cnt
 		}
 		if ev.Old != nil {
@@ -74,7 +87,11 @@ func NewReplicaSet(f *informer.Factory, c *apiserver.Client, eng *engine.Engine,
 		if ev.Deleted() || pod.DeletionTimestamp != nil {
 			delete(r.deleting[ref.UID], pod.Name)
 		}
-		r.queue.add(pod.Namespace + "/" + ref.Name)
+		key := cnt.key
+		if !isKey(key, pod.Namespace, ref.Name) { // an owner reference with this UID under another name
+			key = pod.Namespace + "/" + ref.Name
+		}
+		r.queue.add(key)
 	})
 	return r
 }
@@ -101,7 +118,7 @@ func (r *ReplicaSet) syncReplicaSet(p *engine.Proc, key string) error {
 	// the deletions sent and not yet seen.
 	var seen podCounts
 	if cnt := r.counts[rs.UID]; cnt != nil {
-		seen = *cnt
+		seen = cnt.podCounts
 	}
 	var manageErr *apiserver.Status
 	if r.inFlight[rs.UID] == 0 { // rsNeedsSync: SatisfiedExpectations
@@ -166,15 +183,16 @@ func slowStartBatch(p *engine.Proc, count, initialBatchSize int, fn func(*engine
 		var wg engine.WaitGroup
 		var firstErr *apiserver.Status
 		failed := 0
-		for range batchSize {
-			wg.Go(p.Engine(), func(c *engine.Proc) {
-				if err := fn(c); err != nil {
-					failed++
-					if firstErr == nil {
-						firstErr = err
-					}
+		call := func(c *engine.Proc) { // one closure for the batch, not one per call
+			if err := fn(c); err != nil {
+				failed++
+				if firstErr == nil {
+					firstErr = err
 				}
-			})
+			}
+		}
+		for range batchSize {
+			wg.Go(p.Engine(), call)
 		}
 		wg.Wait(p)
 		successes += batchSize - failed

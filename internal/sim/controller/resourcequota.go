@@ -35,7 +35,7 @@ type ResourceQuota struct {
 func NewResourceQuota(f *informer.Factory, c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *ResourceQuota {
 	f, own := informer.Or(f, c)
 	q := &ResourceQuota{c: c, rec: rec, quotas: informer.For[*corev1.ResourceQuota](f, "resourcequotas"), pods: informer.For[*corev1.Pod](f, "pods"), own: own}
-	q.queue = newWorkQueue(eng, procSync(eng, q.syncResourceQuota))
+	q.queue = newWorkQueue(eng, q.syncResourceQuota)
 	q.quotas.AddEventHandlerFor(c.Actor, func(ev informer.Event[*corev1.ResourceQuota]) {
 		if rq := ev.Obj; !ev.Deleted() && !sameList(rq.Spec.Hard, rq.Status.Hard) {
 			q.queue.add(rq.Namespace + "/" + rq.Name)

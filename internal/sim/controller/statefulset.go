@@ -73,7 +73,7 @@ func NewStatefulSet(f *informer.Factory, c *apiserver.Client, eng *engine.Engine
 		sets:      informer.For[*appsv1.StatefulSet](f, "statefulsets"),
 		pods:      informer.For[*corev1.Pod](f, "pods").EnsureIndexer(informer.ControllerIndex, informer.ByController[*corev1.Pod]),
 		revisions: map[string]string{}, templates: map[string]*corev1.PodTemplateSpec{}, claims: map[string]bool{}, waiting: map[string]string{}, deleted: map[string]bool{}}
-	s.queue = newWorkQueue(eng, procSync(eng, s.sync))
+	s.queue = newWorkQueue(eng, s.sync)
 	s.queue.onRetry = retryStep(rec, c.Actor, "statefulsets")
 	s.sets.AddEventHandlerFor(c.Actor, observeAndQueue[*appsv1.StatefulSet](rec, c.Actor, "StatefulSet", s.queue))
 	s.pods.AddEventHandlerFor(c.Actor, func(ev informer.Event[*corev1.Pod]) {
