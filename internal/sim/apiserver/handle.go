@@ -383,14 +383,18 @@ func (s *Server) generateName(r Resource, ns, base string) string {
 	if len(base) > 58 {
 		base = base[:58]
 	}
+	// The candidate's key is built in place and looked up without a
+	// string made for it; only the name chosen is.
+	var buf [192]byte
+	key := appendKey(buf[:0], r, ns, base)
+	from, n := len(key)-len(base), len(key)
 	for {
-		b := make([]byte, 5)
-		for i := range b {
-			b[i] = nameAlphabet[s.eng.Rand().IntN(len(nameAlphabet))]
+		key = key[:n]
+		for range 5 {
+			key = append(key, nameAlphabet[s.eng.Rand().IntN(len(nameAlphabet))])
 		}
-		name := base + string(b)
-		if k := Key(r, ns, name); s.data[k] == nil && !s.eventExists(r, k) {
-			return name
+		if s.data[string(key)] == nil && !(r.Kind == "Event" && s.eventKeys.hasBytes(key)) {
+			return string(key[from:])
 		}
 	}
 }
