@@ -94,6 +94,12 @@ type index[T runtime.Object] struct {
 	name string
 	f    ReuseIndexFunc[T]
 	keys map[string]map[string]struct{} // value → keys
+	// one holds, for each value some object is filed under alone, one
+	// slice []string{value} that every such entry shares: most indexes
+	// file an object under one value that many objects share (its node,
+	// its controller's uid), and a slice each would be 16 bytes a pod
+	// an index. Index functions never change the slice they are handed.
+	one map[string][]string
 }
 
 // New returns an informer for plural (e.g. "pods"); Run opens its watch.
@@ -113,12 +119,10 @@ func (inf *Informer[T]) AddReuseIndexer(name string, f ReuseIndexFunc[T]) *Infor
 	if name == NamespaceIndex || inf.index(name) != nil {
 		panic("informer: index " + name + " added twice on " + inf.plural)
 	}
-	ix := &index[T]{name: name, f: f, keys: map[string]map[string]struct{}{}}
+	ix := &index[T]{name: name, f: f, keys: map[string]map[string]struct{}{}, one: map[string][]string{}}
 	inf.indexers = append(inf.indexers, ix)
 	for k, e := range inf.items {
-		vals := f(e.obj, nil)
-		e.vals = append(e.vals, vals)
-		ix.file(k, vals)
+		e.vals = append(e.vals, ix.file(k, f(e.obj, nil)))
 	}
 	return inf
 }
@@ -204,7 +208,7 @@ func (inf *Informer[T]) check(k string, e *entry[T]) {
 // store puts obj under k; e is the entry stored there now, or nil.
 func (inf *Informer[T]) store(k string, e *entry[T], obj T) {
 	if e == nil {
-		e = &entry[T]{vals: make([][]string, len(inf.indexers))}
+		e = inf.newEntry()
 		inf.items[k] = e
 		inf.sorted = nil
 	}
@@ -224,8 +228,7 @@ func (inf *Informer[T]) store(k string, e *entry[T], obj T) {
 			continue // filed where it was: most updates change no indexed field
 		}
 		ix.unfile(k, e.vals[i])
-		ix.file(k, vals)
-		e.vals[i] = vals
+		e.vals[i] = ix.file(k, vals)
 	}
 }
 
@@ -242,7 +245,9 @@ func (inf *Informer[T]) remove(k string) {
 	}
 }
 
-func (ix *index[T]) file(k string, vals []string) {
+// file files k under vals and returns the slice the entry keeps: vals,
+// or for a single value the one slice of that value (index.one).
+func (ix *index[T]) file(k string, vals []string) []string {
 	for _, v := range vals {
 		set := ix.keys[v]
 		if set == nil {
@@ -251,6 +256,32 @@ func (ix *index[T]) file(k string, vals []string) {
 		}
 		set[k] = struct{}{}
 	}
+	if len(vals) != 1 {
+		return vals
+	}
+	if shared, ok := ix.one[vals[0]]; ok {
+		return shared
+	}
+	ix.one[vals[0]] = vals
+	return vals
+}
+
+// newEntry is a new entry with room for a value slice per index. With two
+// indexes (the shared pod informer's) entry and room are one allocation.
+func (inf *Informer[T]) newEntry() *entry[T] {
+	switch n := len(inf.indexers); n {
+	case 0:
+		return &entry[T]{}
+	case 2:
+		x := &struct {
+			e   entry[T]
+			arr [2][]string
+		}{}
+		x.e.vals = x.arr[:]
+		return &x.e
+	default:
+		return &entry[T]{vals: make([][]string, n)}
+	}
 }
 
 func (ix *index[T]) unfile(k string, vals []string) {
@@ -258,6 +289,7 @@ func (ix *index[T]) unfile(k string, vals []string) {
 		delete(ix.keys[v], k)
 		if len(ix.keys[v]) == 0 {
 			delete(ix.keys, v)
+			delete(ix.one, v)
 		}
 	}
 }
