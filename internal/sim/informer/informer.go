@@ -64,22 +64,16 @@ type ReuseIndexFunc[T runtime.Object] func(obj T, prev []string) []string
 // Informer mirrors one resource of the API server through a client's watch.
 type Informer[T runtime.Object] struct {
 	plural   string
-	items    map[string]*entry[T]
+	items    map[string]T
 	sorted   []string // the keys in order; nil when a key came or went since
 	indexers []*index[T]
 	handlers []func(Event[T])
 	names    []string // the components whose handlers these are (shared informers)
 	running  bool
 	// snaps, with DetectMutations, hold a copy of each item taken on
-	// receipt (apart from the entries, which stay 32 bytes without it).
+	// receipt (apart from items, which stays a key and a pointer an
+	// object without it).
 	snaps map[string]runtime.Object
-}
-
-// entry is one stored object and the values each index filed it under
-// (one map lookup per event finds both).
-type entry[T runtime.Object] struct {
-	obj  T
-	vals [][]string // by indexer, in the order they were added
 }
 
 // DetectMutations makes every informer keep a deep copy of each object it
@@ -100,12 +94,17 @@ type index[T runtime.Object] struct {
 	// its controller's uid), and a slice each would be 16 bytes a pod
 	// an index. Index functions never change the slice they are handed.
 	one map[string][]string
+	// vals are the values each key is filed under, none for an object the
+	// index leaves out. They are kept here, not beside the object in
+	// items: most informers have no index, and an entry holding both
+	// would be an allocation an object (32 bytes, scanned by the GC).
+	vals map[string][]string
 }
 
 // New returns an informer for plural (e.g. "pods"); Run opens its watch.
 // T is the resource's object type (*corev1.Pod for "pods").
 func New[T runtime.Object](plural string) *Informer[T] {
-	return &Informer[T]{plural: plural, items: map[string]*entry[T]{}}
+	return &Informer[T]{plural: plural, items: map[string]T{}}
 }
 
 // AddIndexer adds an index (client-go Indexer.AddIndexers); the objects
@@ -119,10 +118,10 @@ func (inf *Informer[T]) AddReuseIndexer(name string, f ReuseIndexFunc[T]) *Infor
 	if name == NamespaceIndex || inf.index(name) != nil {
 		panic("informer: index " + name + " added twice on " + inf.plural)
 	}
-	ix := &index[T]{name: name, f: f, keys: map[string]map[string]struct{}{}, one: map[string][]string{}}
+	ix := &index[T]{name: name, f: f, keys: map[string]map[string]struct{}{}, one: map[string][]string{}, vals: map[string][]string{}}
 	inf.indexers = append(inf.indexers, ix)
-	for k, e := range inf.items {
-		e.vals = append(e.vals, ix.file(k, f(e.obj, nil)))
+	for k, obj := range inf.items {
+		ix.refile(k, nil, f(obj, nil))
 	}
 	return inf
 }
@@ -171,15 +170,14 @@ func (inf *Informer[T]) handle(ev apiserver.Event) {
 		k = Key(obj)
 	}
 	e := Event[T]{Type: ev.Type, Obj: obj, Rev: ev.Rev}
-	cur := inf.items[k] // one lookup serves the event and the store
-	if cur != nil {
-		e.Old, e.had = cur.obj, true
+	if cur, had := inf.items[k]; had {
+		e.Old, e.had = cur, true
 		inf.check(k, cur)
 	}
 	if ev.Type == apiserver.Deleted {
 		inf.remove(k)
 	} else {
-		inf.store(k, cur, obj)
+		inf.store(k, e.had, obj)
 	}
 	for _, h := range inf.handlers {
 		h(e)
@@ -192,27 +190,25 @@ func (inf *Informer[T]) handle(ev apiserver.Event) {
 // the watch event that follows replaces it.
 func (inf *Informer[T]) Write(obj T) {
 	k := Key(obj)
-	cur := inf.items[k]
-	if cur != nil {
+	cur, had := inf.items[k]
+	if had {
 		inf.check(k, cur)
 	}
-	inf.store(k, cur, obj)
+	inf.store(k, had, obj)
 }
 
-func (inf *Informer[T]) check(k string, e *entry[T]) {
-	if snap := inf.snaps[k]; snap != nil && !equality.Semantic.DeepEqual(snap, runtime.Object(e.obj)) {
+func (inf *Informer[T]) check(k string, cur T) {
+	if snap := inf.snaps[k]; snap != nil && !equality.Semantic.DeepEqual(snap, runtime.Object(cur)) {
 		panic("informer: " + inf.plural + " " + k + " was changed in the informer's store; shared objects are read-only (copy before changing)")
 	}
 }
 
-// store puts obj under k; e is the entry stored there now, or nil.
-func (inf *Informer[T]) store(k string, e *entry[T], obj T) {
-	if e == nil {
-		e = inf.newEntry()
-		inf.items[k] = e
+// store puts obj under k; had tells whether the store held k.
+func (inf *Informer[T]) store(k string, had bool, obj T) {
+	inf.items[k] = obj
+	if !had {
 		inf.sorted = nil
 	}
-	e.obj = obj
 	switch {
 	case DetectMutations:
 		if inf.snaps == nil {
@@ -222,31 +218,38 @@ func (inf *Informer[T]) store(k string, e *entry[T], obj T) {
 	case inf.snaps != nil:
 		delete(inf.snaps, k)
 	}
-	for i, ix := range inf.indexers {
-		vals := ix.f(obj, e.vals[i])
-		if slices.Equal(e.vals[i], vals) {
-			continue // filed where it was: most updates change no indexed field
+	for _, ix := range inf.indexers {
+		prev := ix.vals[k]
+		if vals := ix.f(obj, prev); !slices.Equal(prev, vals) { // most updates change no indexed field
+			ix.refile(k, prev, vals)
 		}
-		ix.unfile(k, e.vals[i])
-		e.vals[i] = ix.file(k, vals)
 	}
 }
 
 func (inf *Informer[T]) remove(k string) {
-	e := inf.items[k]
-	if e == nil {
+	if _, had := inf.items[k]; !had {
 		return
 	}
 	delete(inf.items, k)
 	delete(inf.snaps, k)
 	inf.sorted = nil
-	for i, ix := range inf.indexers {
-		ix.unfile(k, e.vals[i])
+	for _, ix := range inf.indexers {
+		ix.refile(k, ix.vals[k], nil)
 	}
 }
 
-// file files k under vals and returns the slice the entry keeps: vals,
-// or for a single value the one slice of that value (index.one).
+// refile moves k from the values prev to vals.
+func (ix *index[T]) refile(k string, prev, vals []string) {
+	ix.unfile(k, prev)
+	if vals = ix.file(k, vals); len(vals) > 0 {
+		ix.vals[k] = vals
+	} else {
+		delete(ix.vals, k)
+	}
+}
+
+// file files k under vals and returns the slice to keep: vals, or for a
+// single value the one slice of that value (index.one).
 func (ix *index[T]) file(k string, vals []string) []string {
 	for _, v := range vals {
 		set := ix.keys[v]
@@ -264,24 +267,6 @@ func (ix *index[T]) file(k string, vals []string) []string {
 	}
 	ix.one[vals[0]] = vals
 	return vals
-}
-
-// newEntry is a new entry with room for a value slice per index. With two
-// indexes (the shared pod informer's) entry and room are one allocation.
-func (inf *Informer[T]) newEntry() *entry[T] {
-	switch n := len(inf.indexers); n {
-	case 0:
-		return &entry[T]{}
-	case 2:
-		x := &struct {
-			e   entry[T]
-			arr [2][]string
-		}{}
-		x.e.vals = x.arr[:]
-		return &x.e
-	default:
-		return &entry[T]{vals: make([][]string, n)}
-	}
 }
 
 func (ix *index[T]) unfile(k string, vals []string) {
@@ -305,10 +290,8 @@ func (inf *Informer[T]) Get(namespace, name string) (obj T, ok bool) {
 
 // GetByKey returns the object stored under key ("namespace/name" or "name").
 func (inf *Informer[T]) GetByKey(key string) (obj T, ok bool) {
-	if e := inf.items[key]; e != nil {
-		return e.obj, true
-	}
-	return obj, false
+	obj, ok = inf.items[key]
+	return obj, ok
 }
 
 // Len is how many objects the store holds.
@@ -328,7 +311,7 @@ func (inf *Informer[T]) keys() []string {
 func (inf *Informer[T]) objects(keys []string) []T {
 	out := make([]T, len(keys))
 	for i, k := range keys {
-		out[i] = inf.items[k].obj
+		out[i] = inf.items[k]
 	}
 	return out
 }
