@@ -137,6 +137,9 @@ func (op *commitOp) Run() {
 func (op *commitOp) write() {
 	s, c, r, key := op.c.s, op.c, op.r, op.key
 	prev := s.data[key]
+	if prev != nil && prev.key != "" {
+		key = prev.key // the stored key: the event's Key shares its bytes (stored)
+	}
 	obj, fail := op.build(prev)
 	op.build = nil
 	if fail != nil {
@@ -290,8 +293,7 @@ func (s *Server) commitDelete(c *Client, r *request, done Done, step func(trace.
 // bind handles POST pods/NAME/binding: it sets spec.nodeName, which only
 // the binding subresource may do once.
 func (s *Server) bind(c *Client, r *request, done Done, step func(trace.Phase, trace.Kind, ...any)) {
-	key := Key(r.res, r.ns, r.name)
-	prev := s.data[key]
+	prev, key := s.lookup(r.res, r.ns, r.name)
 	if prev == nil {
 		s.eng.After(RequestLatency, func() {
 			done(nil, &Status{Code: http.StatusNotFound, Reason: "NotFound", Message: fmt.Sprintf("pods %q not found", r.name)})

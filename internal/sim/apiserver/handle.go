@@ -306,8 +306,7 @@ func (k *call) validate(obj runtime.Object, creating bool) {
 // store charges a create to its quota and commits the create or update.
 func (k *call) store(obj runtime.Object, creating bool) {
 	s, c, r := k.s, k.c, &k.req
-	key := Key(r.res, r.ns, r.name)
-	prev := s.data[key]
+	prev, key := s.lookup(r.res, r.ns, r.name)
 	var step func(trace.Phase, trace.Kind, ...any)
 	if r.verb == "create" { // (creating is a create's) an update makes its own
 		step = k.step // one method value for the quota's commit and the object's

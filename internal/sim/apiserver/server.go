@@ -99,9 +99,15 @@ type Identity struct {
 // pointer 8, and the store holds one stored per object. A write puts the
 // new version into the object's entry in place (commitOp.write), so code
 // that needs the version it read later keeps that obj, not the *stored.
+//
+// key is the entry's key in data, set by put: a write to a stored object
+// finds its key there (lookup) instead of building the string again, and
+// the watch event's Key is cut from it, so every informer that files the
+// object keeps the same bytes, not a copy of its own.
 type stored struct {
 	obj runtime.Object
 	res *Resource
+	key string
 }
 
 type watch struct {
@@ -296,6 +302,7 @@ func (s *Server) put(key string, st *stored) {
 	if st.res.Plural == unindexed {
 		s.pods++
 	}
+	st.key = key
 	s.data[key] = st
 	if st.res.Plural == unindexed {
 		return
@@ -343,6 +350,16 @@ func (s *Server) del(key string) {
 		}
 	}
 	delete(s.data, key)
+}
+
+// lookup returns the stored entry of an object and its key: the entry's
+// own (no string built), or Key's when nothing is stored.
+func (s *Server) lookup(r Resource, ns, name string) (*stored, string) {
+	var buf [160]byte
+	if st := s.data[string(appendKey(buf[:0], r, ns, name))]; st != nil {
+		return st, st.key
+	}
+	return nil, Key(r, ns, name)
 }
 
 // Get returns a copy of the stored object, or nil.
