@@ -231,8 +231,7 @@ func (op *commitOp) reply() {
 }
 
 func (s *Server) commitDelete(c *Client, r *request, done Done, step func(trace.Phase, trace.Kind, ...any)) {
-	key := Key(r.res, r.ns, r.name)
-	prev := s.data[key]
+	prev, key := s.lookup(r.res, r.ns, r.name)
 	if prev == nil {
 		s.answer(done, nil, notFound(*r))
 		return

@@ -194,7 +194,7 @@ func resourcePath(plural, sub string) string {
 func (k *call) get() {
 	s, r, done := k.s, &k.req, k.done
 	var obj runtime.Object // as read now: a later write updates the entry in place
-	if st := s.data[Key(r.res, r.ns, r.name)]; st != nil {
+	if st, _ := s.lookup(r.res, r.ns, r.name); st != nil {
 		obj = st.obj
 	}
 	s.eng.After(RequestLatency, func() {

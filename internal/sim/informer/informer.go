@@ -97,8 +97,20 @@ type index[T runtime.Object] struct {
 	// vals are the values each key is filed under, none for an object the
 	// index leaves out. They are kept here, not beside the object in
 	// items: most informers have no index, and an entry holding both
-	// would be an allocation an object (32 bytes, scanned by the GC).
-	vals map[string][]string
+	// would be an allocation an object (32 bytes, scanned by the GC). A
+	// key filed under one value (every index here) keeps only that value
+	// (a string, not a slice header: 8 bytes less a key); its slice is
+	// one's. multi holds the keys filed under two values or more.
+	val   map[string]string
+	multi map[string][]string
+}
+
+// vals are the values k is filed under now (nil for none).
+func (ix *index[T]) vals(k string) []string {
+	if v, ok := ix.val[k]; ok {
+		return ix.one[v]
+	}
+	return ix.multi[k]
 }
 
 // New returns an informer for plural (e.g. "pods"); Run opens its watch.
@@ -118,7 +130,7 @@ func (inf *Informer[T]) AddReuseIndexer(name string, f ReuseIndexFunc[T]) *Infor
 	if name == NamespaceIndex || inf.index(name) != nil {
 		panic("informer: index " + name + " added twice on " + inf.plural)
 	}
-	ix := &index[T]{name: name, f: f, keys: map[string]map[string]struct{}{}, one: map[string][]string{}, vals: map[string][]string{}}
+	ix := &index[T]{name: name, f: f, keys: map[string]map[string]struct{}{}, one: map[string][]string{}, val: map[string]string{}, multi: map[string][]string{}}
 	inf.indexers = append(inf.indexers, ix)
 	for k, obj := range inf.items {
 		ix.refile(k, nil, f(obj, nil))
@@ -219,7 +231,7 @@ func (inf *Informer[T]) store(k string, had bool, obj T) {
 		delete(inf.snaps, k)
 	}
 	for _, ix := range inf.indexers {
-		prev := ix.vals[k]
+		prev := ix.vals(k)
 		if vals := ix.f(obj, prev); !slices.Equal(prev, vals) { // most updates change no indexed field
 			ix.refile(k, prev, vals)
 		}
@@ -234,17 +246,23 @@ func (inf *Informer[T]) remove(k string) {
 	delete(inf.snaps, k)
 	inf.sorted = nil
 	for _, ix := range inf.indexers {
-		ix.refile(k, ix.vals[k], nil)
+		ix.refile(k, ix.vals(k), nil)
 	}
 }
 
 // refile moves k from the values prev to vals.
 func (ix *index[T]) refile(k string, prev, vals []string) {
 	ix.unfile(k, prev)
-	if vals = ix.file(k, vals); len(vals) > 0 {
-		ix.vals[k] = vals
-	} else {
-		delete(ix.vals, k)
+	switch vals = ix.file(k, vals); len(vals) {
+	case 0:
+		delete(ix.val, k)
+		delete(ix.multi, k)
+	case 1:
+		ix.val[k] = vals[0]
+		delete(ix.multi, k)
+	default:
+		delete(ix.val, k)
+		ix.multi[k] = vals
 	}
 }
 
