@@ -223,7 +223,7 @@ func (k Calls) CreateAs(obj runtime.Object, manager string) (runtime.Object, *St
 // creates) and answers 409 Conflict when it would take a field another
 // manager owns with a different value, unless force.
 func (k *call) serverSideApply() {
-	s, c, r := k.s, k.c, &k.req
+	s, c, r := k.c.s, k.c, &k.req
 	if s.fields == nil || r.res.Kind != "Deployment" {
 		k.fail(&Status{Code: http.StatusUnsupportedMediaType, Reason: "UnsupportedMediaType", Message: "the simulator serves server-side apply only for Deployments, in trace apply-modes"})
 		return

@@ -20,17 +20,22 @@ type Calls struct {
 // In is the client's blocking form for proc p.
 func (c *Client) In(p *engine.Proc) Calls { return Calls{c: c, p: p} }
 
-// answer is one request's result, filled by the Done that wakes the proc.
+// answer is one request's result, filled by the Done that wakes the proc:
+// p, the proc to wake, is nil once it is answered (32 bytes, with no flag
+// of its own).
 type answer struct {
-	p        *engine.Proc
-	obj      runtime.Object
-	err      *Status
-	answered bool
+	p   *engine.Proc
+	obj runtime.Object
+	err *Status
 }
 
 func (a *answer) done(obj runtime.Object, err *Status) {
-	a.obj, a.err, a.answered = obj, err, true
-	a.p.Wake()
+	p := a.p
+	if p == nil {
+		return // a second answer: the call is over, nothing to wake
+	}
+	a.obj, a.err, a.p = obj, err, nil
+	p.Wake()
 }
 
 func (k Calls) do(r request) (runtime.Object, *Status) {
@@ -38,7 +43,7 @@ func (k Calls) do(r request) (runtime.Object, *Status) {
 	k.c.send(r, a.done)
 	// Only the answer ends the call: a wake meant for another park (a
 	// timer of an earlier Sleep) parks the proc again.
-	for !a.answered {
+	for a.p != nil {
 		k.p.Park()
 	}
 	return a.obj, a.err

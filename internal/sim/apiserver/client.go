@@ -98,6 +98,9 @@ type rareArgs struct {
 	body    []byte
 	force   bool
 	grace   *int64
+	// release, set by the API server on its copy, undoes a ClusterIP
+	// allocation when the create fails (call.fail).
+	release func()
 }
 
 // manager is the request's ?fieldManager=, "" for none.

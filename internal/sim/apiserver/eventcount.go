@@ -93,7 +93,7 @@ func (s *Server) acceptsEvent(w *eventWrite) bool {
 		return false
 	}
 	if len(s.Webhooks) > 0 {
-		k := &call{s: s, req: request{verb: "create", res: w.res.Resource, ns: w.ns, name: w.name()}}
+		k := &call{c: w.c, req: request{verb: "create", res: w.res.Resource, ns: w.ns, name: w.name()}}
 		if k.anyWebhook(true) || k.anyWebhook(false) {
 			return false
 		}

@@ -171,7 +171,7 @@ func (w *eventWrite) step() {
 			return
 		}
 		s.EventsBuilt++
-		newCall(s, w.c, w.body.request(w.verb), fullDone(w)).handle()
+		newCall(w.c, w.body.request(w.verb), fullDone(w)).handle()
 	case stageCommit:
 		s.commitStage(w)
 	case stageAnswer:

@@ -16,7 +16,7 @@ import (
 // admitCreate runs a create's 3. defaulting (decoding applies defaults)
 // and 4. the built-in mutating admission plugins; false when it refused.
 func (k *call) admitCreate(obj runtime.Object) bool {
-	s, c, r := k.s, k.c, &k.req
+	s, c, r := k.c.s, k.c, &k.req
 	if s.Default != nil {
 		if filled := s.Default(obj); len(filled) > 0 && c.Loud {
 			k.apiStep("apiserver.defaulted", "fields", strings.Join(filled, ", "))
@@ -81,7 +81,7 @@ func prepareForCreate(obj runtime.Object) {
 
 // name gives a new object its generated name and the request its name.
 func (k *call) name(m metav1.Object) {
-	s, r := k.s, &k.req
+	s, r := k.c.s, &k.req
 	if m.GetName() == "" && m.GetGenerateName() != "" {
 		m.SetName(s.generateName(r.res, m.GetNamespace(), m.GetGenerateName()))
 	}
@@ -92,7 +92,7 @@ func (k *call) name(m metav1.Object) {
 // (alloc.go txnAllocNodePorts, the same BeginCreate); a failed create
 // gives both back (call.release).
 func (k *call) allocate(svc *corev1.Service) bool {
-	s, c := k.s, k.c
+	s, c := k.c.s, k.c
 	rel, err := s.allocateClusterIP(c, svc, k.apiStep)
 	if err != nil {
 		k.fail(err)
@@ -106,15 +106,26 @@ func (k *call) allocate(svc *corev1.Service) bool {
 		k.fail(err)
 		return false
 	}
-	k.release = func() {
+	k.setRelease(func() {
 		if rel != nil {
 			rel()
 		}
 		if relPorts != nil {
 			relPorts()
 		}
-	}
+	})
 	return true
+}
+
+// setRelease makes f undo what the request allocated if it fails. The
+// request's rare args may be the sender's: the call takes a copy.
+func (k *call) setRelease(f func()) {
+	var ra rareArgs
+	if k.req.rare != nil {
+		ra = *k.req.rare
+	}
+	ra.release = f
+	k.req.rare = &ra
 }
 
 // namespaceExists reports whether namespace ns is stored, looking up its key

@@ -29,3 +29,19 @@ func TestKeyTail(t *testing.T) {
 		}
 	}
 }
+
+// appendKey writes the bytes Key returns, for every shape of key.
+func TestAppendKey(t *testing.T) {
+	for _, r := range []Resource{
+		podResource,
+		{Kind: "Node", Plural: "nodes", Version: "v1"},
+		{Kind: "Service", Plural: "services", Version: "v1", Namespaced: true},
+		{Kind: "Endpoints", Plural: "endpoints", Version: "v1", Namespaced: true},
+		{Group: "example.com", Kind: "Widget", Plural: "widgets", Version: "v1", Namespaced: true},
+		{Group: "apps", Kind: "Deployment", Plural: "deployments", Version: "v1", Namespaced: true},
+	} {
+		if got, want := string(appendKey([]byte("x"), r, "ns", "name")), "x"+Key(r, "ns", "name"); got != want {
+			t.Errorf("appendKey(%s) = %q, want %q", r.Kind, got, want)
+		}
+	}
+}

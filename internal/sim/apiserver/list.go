@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"slices"
 	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
@@ -32,4 +33,38 @@ func (s *Server) list(r *request, done Done) {
 	}
 	l.ResourceVersion = strconv.FormatInt(s.rev, 10)
 	s.answer(done, runtime.Object(l), nil)
+}
+
+// unindexed is the plural byPlural leaves out.
+const unindexed = "pods"
+
+// count is the number of stored objects of plural.
+func (s *Server) count(plural string) int {
+	if plural == unindexed {
+		return s.pods
+	}
+	return len(s.byPlural[plural])
+}
+
+// each calls fn for every stored object of plural, in no particular order.
+func (s *Server) each(plural string, fn func(key string, st *stored)) {
+	if plural != unindexed {
+		for k, st := range s.byPlural[plural] {
+			fn(k, st)
+		}
+		return
+	}
+	for k, st := range s.data {
+		if st.res.Plural == unindexed {
+			fn(k, st)
+		}
+	}
+}
+
+// sortedKeys are the keys of plural's stored objects, in order.
+func (s *Server) sortedKeys(plural string) []string {
+	keys := make([]string, 0, s.count(plural))
+	s.each(plural, func(k string, _ *stored) { keys = append(keys, k) })
+	slices.Sort(keys)
+	return keys
 }

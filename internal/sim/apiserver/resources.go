@@ -110,21 +110,36 @@ func resourceOf(obj runtime.Object) Resource {
 // group (/registry/<group>/<resource>/...), and stores a few kinds under
 // historical names (services under /registry/services/specs).
 func Key(r Resource, ns, name string) string {
-	res := r.Plural
-	switch {
-	case r.Kind == "Service" && r.Group == "":
-		res = "services/specs"
-	case r.Kind == "Endpoints" && r.Group == "":
-		res = "services/endpoints"
-	case r.Kind == "Node" && r.Group == "":
-		res = "minions"
-	case !isBuiltinGroup(r.Group):
-		res = r.Group + "/" + r.Plural
-	}
+	res := keyRes(r)
 	if !r.Namespaced {
 		return "/registry/" + res + "/" + name
 	}
 	return "/registry/" + res + "/" + ns + "/" + name
+}
+
+// keyRes is the segment Key files r's objects under.
+func keyRes(r Resource) string {
+	switch {
+	case r.Kind == "Service" && r.Group == "":
+		return "services/specs"
+	case r.Kind == "Endpoints" && r.Group == "":
+		return "services/endpoints"
+	case r.Kind == "Node" && r.Group == "":
+		return "minions"
+	case !isBuiltinGroup(r.Group):
+		return r.Group + "/" + r.Plural
+	}
+	return r.Plural
+}
+
+// appendKey appends Key(r, ns, name) to b: a key looked up with
+// m[string(b)] and then dropped is never allocated.
+func appendKey(b []byte, r Resource, ns, name string) []byte {
+	b = append(append(append(b, "/registry/"...), keyRes(r)...), '/')
+	if r.Namespaced {
+		b = append(append(b, ns...), '/')
+	}
+	return append(b, name...)
 }
 
 // Path is the REST path of obj (or of its collection when name is "").

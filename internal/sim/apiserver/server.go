@@ -17,8 +17,6 @@
 package apiserver
 
 import (
-	"maps"
-	"slices"
 	"strconv"
 	"time"
 
@@ -101,9 +99,15 @@ type Identity struct {
 // pointer 8, and the store holds one stored per object. A write puts the
 // new version into the object's entry in place (commitOp.write), so code
 // that needs the version it read later keeps that obj, not the *stored.
+//
+// key is the entry's key in data, set by put: a write to a stored object
+// finds its key there (lookup) instead of building the string again, and
+// the watch event's Key is cut from it, so every informer that files the
+// object keeps the same bytes, not a copy of its own.
 type stored struct {
 	obj runtime.Object
 	res *Resource
+	key string
 }
 
 type watch struct {
@@ -151,8 +155,12 @@ type Server struct {
 	data map[string]*stored
 	// byPlural indexes data by resource, so a watch's initial LIST and
 	// List read one resource, not the whole store (the watch cache keeps
-	// one store per resource too: storage/cacher).
+	// one store per resource too: storage/cacher). Pods are left out:
+	// they are most of the store, so reading them from data (each) costs
+	// little more than an index of their own would, which would hold a
+	// second map entry per pod (a key and a pointer the GC scans).
 	byPlural map[string]map[string]*stored
+	pods     int // pods stored (data's entries of plural "pods")
 	// resources holds one copy of each Resource stored objects name.
 	resources map[Resource]*Resource
 	// eventKeys are the Events written: kept by key only. Upstream keeps
@@ -289,7 +297,17 @@ func (s *Server) put(key string, st *stored) {
 		s.eventKeys.add(key)
 		return
 	}
+	if prev := s.data[key]; prev != nil && prev.res.Plural == unindexed {
+		s.pods--
+	}
+	if st.res.Plural == unindexed {
+		s.pods++
+	}
+	st.key = key
 	s.data[key] = st
+	if st.res.Plural == unindexed {
+		return
+	}
 	idx := s.byPlural[st.res.Plural]
 	if idx == nil {
 		idx = map[string]*stored{}
@@ -308,6 +326,16 @@ func hashKey(k string) uint64 { return uint64(fnv1a.Offset.Str(k)) }
 func (ks keySet) add(k string)      { ks[hashKey(k)] = struct{}{} }
 func (ks keySet) has(k string) bool { _, ok := ks[hashKey(k)]; return ok }
 
+// hasBytes is has(string(k)), with no string made.
+func (ks keySet) hasBytes(k []byte) bool {
+	h := fnv1a.Offset
+	for _, c := range k {
+		h = h.Byte(c)
+	}
+	_, ok := ks[uint64(h)]
+	return ok
+}
+
 // eventExists reports whether key is an Event already written.
 func (s *Server) eventExists(r Resource, key string) bool {
 	return r.Kind == "Event" && s.eventKeys.has(key)
@@ -316,9 +344,23 @@ func (s *Server) eventExists(r Resource, key string) bool {
 // del removes key from the store.
 func (s *Server) del(key string) {
 	if st := s.data[key]; st != nil {
-		delete(s.byPlural[st.res.Plural], key)
+		if st.res.Plural == unindexed {
+			s.pods--
+		} else {
+			delete(s.byPlural[st.res.Plural], key)
+		}
 	}
 	delete(s.data, key)
+}
+
+// lookup returns the stored entry of an object and its key: the entry's
+// own (no string built), or Key's when nothing is stored.
+func (s *Server) lookup(r Resource, ns, name string) (*stored, string) {
+	var buf [160]byte
+	if st := s.data[string(appendKey(buf[:0], r, ns, name))]; st != nil {
+		return st, st.key
+	}
+	return nil, Key(r, ns, name)
 }
 
 // Get returns a copy of the stored object, or nil.
@@ -357,10 +399,9 @@ func (s *Server) watch(actor, plural, node string, h func(Event)) *watch {
 	} else {
 		s.watches[plural] = append(s.watches[plural], w)
 	}
-	idx := s.byPlural[plural]
 	b := s.newBatch(Event{}, nil)
-	for _, k := range slices.Sorted(maps.Keys(idx)) {
-		st := idx[k]
+	for _, k := range s.sortedKeys(plural) {
+		st := s.data[k]
 		if node == "" || nodeOf(st.obj) == node {
 			b.ds = append(b.ds, delivery{w, Event{Type: Added, Obj: st.obj, Rev: s.rev, Key: keyTail(k, Meta(st.obj))}})
 		}
@@ -410,9 +451,8 @@ func (s *Server) fanOut(ev Event, res Resource, oldNode string) {
 // Pods returns the stored pods in key order (for the run's summary).
 func (s *Server) Pods() []*corev1.Pod {
 	var out []*corev1.Pod
-	idx := s.byPlural["pods"]
-	for _, k := range slices.Sorted(maps.Keys(idx)) {
-		if p, ok := idx[k].obj.(*corev1.Pod); ok {
+	for _, k := range s.sortedKeys("pods") {
+		if p, ok := s.data[k].obj.(*corev1.Pod); ok {
 			out = append(out, p)
 		}
 	}
@@ -422,11 +462,11 @@ func (s *Server) Pods() []*corev1.Pod {
 // EachPod calls fn for every stored pod in no particular order (for counts:
 // no sorting, no slice).
 func (s *Server) EachPod(fn func(*corev1.Pod)) {
-	for _, st := range s.byPlural["pods"] {
+	s.each("pods", func(_ string, st *stored) {
 		if p, ok := st.obj.(*corev1.Pod); ok {
 			fn(p)
 		}
-	}
+	})
 }
 
 // CountWatchers registers n identical watchers of plural whose deliveries
@@ -441,12 +481,11 @@ func (s *Server) CountWatchers(plural string, n int) {
 // List returns the stored objects of a resource (plural) in key order.
 func (s *Server) List(plural string) []runtime.Object {
 	var out []runtime.Object
-	idx := s.byPlural[plural]
-	if len(idx) == 0 { // admission lists LimitRanges, quotas and PriorityClasses for every pod: mostly none
+	if s.count(plural) == 0 { // admission lists LimitRanges, quotas and PriorityClasses for every pod: mostly none
 		return nil
 	}
-	for _, k := range slices.Sorted(maps.Keys(idx)) {
-		out = append(out, idx[k].obj)
+	for _, k := range s.sortedKeys(plural) {
+		out = append(out, s.data[k].obj)
 	}
 	return out
 }

@@ -116,8 +116,8 @@ func (w Webhook) failedOpenKey(index int) string {
 // (admission/plugin/webhook/mutating/dispatcher.go Dispatch's loop,
 // validating/dispatcher.go: no relevant hooks, return nil).
 func (k *call) anyWebhook(mutating bool) bool {
-	for i := range k.s.Webhooks {
-		if w := &k.s.Webhooks[i]; w.Mutating == mutating && w.matches(&k.req) {
+	for i := range k.c.s.Webhooks {
+		if w := &k.c.s.Webhooks[i]; w.Mutating == mutating && w.matches(&k.req) {
 			return true
 		}
 	}
@@ -142,8 +142,8 @@ func (k *call) webhooks(mutating bool, next func()) {
 // kind before this one, the validating one only those that matched
 // (its relevantHooks).
 func (k *call) runWebhooks(mutating bool, from, index int, next func()) {
-	for i := from; i < len(k.s.Webhooks); i++ {
-		w := k.s.Webhooks[i]
+	for i := from; i < len(k.c.s.Webhooks); i++ {
+		w := k.c.s.Webhooks[i]
 		if w.Mutating != mutating {
 			continue
 		}
@@ -155,7 +155,7 @@ func (k *call) runWebhooks(mutating bool, from, index int, next func()) {
 		}
 		k.webhookStep("apiserver.webhook.call", "type", webhookType(mutating), "webhook", w.Name, "configuration", w.Configuration,
 			"url", w.URL(), "policy", w.Policy(), "seconds", int(w.timeoutSeconds()))
-		k.s.eng.After(time.Duration(w.timeoutSeconds())*time.Second, func() {
+		k.c.s.eng.After(time.Duration(w.timeoutSeconds())*time.Second, func() {
 			if !w.Ignore {
 				k.webhookStep("apiserver.webhook.timeout", "webhook", w.Name, "timeout", time.Duration(w.timeoutSeconds())*time.Second)
 				k.fail(AsStatus(apierrors.NewInternalError(w.timeoutError())))
@@ -173,7 +173,7 @@ func (k *call) runWebhooks(mutating bool, from, index int, next func()) {
 // webhookStep records a webhook step: shown without -v, as it is what the
 // story is about, in the phase of the request's client.
 func (k *call) webhookStep(kind trace.Kind, fields ...any) {
-	s, r := k.s, &k.req
+	s, r := k.c.s, &k.req
 	if s.rec.Full() {
 		return
 	}

@@ -64,22 +64,16 @@ type ReuseIndexFunc[T runtime.Object] func(obj T, prev []string) []string
 // Informer mirrors one resource of the API server through a client's watch.
 type Informer[T runtime.Object] struct {
 	plural   string
-	items    map[string]*entry[T]
+	items    map[string]T
 	sorted   []string // the keys in order; nil when a key came or went since
 	indexers []*index[T]
 	handlers []func(Event[T])
 	names    []string // the components whose handlers these are (shared informers)
 	running  bool
 	// snaps, with DetectMutations, hold a copy of each item taken on
-	// receipt (apart from the entries, which stay 32 bytes without it).
+	// receipt (apart from items, which stays a key and a pointer an
+	// object without it).
 	snaps map[string]runtime.Object
-}
-
-// entry is one stored object and the values each index filed it under
-// (one map lookup per event finds both).
-type entry[T runtime.Object] struct {
-	obj  T
-	vals [][]string // by indexer, in the order they were added
 }
 
 // DetectMutations makes every informer keep a deep copy of each object it
@@ -94,12 +88,35 @@ type index[T runtime.Object] struct {
 	name string
 	f    ReuseIndexFunc[T]
 	keys map[string]map[string]struct{} // value → keys
+	// one holds, for each value some object is filed under alone, one
+	// slice []string{value} that every such entry shares: most indexes
+	// file an object under one value that many objects share (its node,
+	// its controller's uid), and a slice each would be 16 bytes a pod
+	// an index. Index functions never change the slice they are handed.
+	one map[string][]string
+	// vals are the values each key is filed under, none for an object the
+	// index leaves out. They are kept here, not beside the object in
+	// items: most informers have no index, and an entry holding both
+	// would be an allocation an object (32 bytes, scanned by the GC). A
+	// key filed under one value (every index here) keeps only that value
+	// (a string, not a slice header: 8 bytes less a key); its slice is
+	// one's. multi holds the keys filed under two values or more.
+	val   map[string]string
+	multi map[string][]string
+}
+
+// vals are the values k is filed under now (nil for none).
+func (ix *index[T]) vals(k string) []string {
+	if v, ok := ix.val[k]; ok {
+		return ix.one[v]
+	}
+	return ix.multi[k]
 }
 
 // New returns an informer for plural (e.g. "pods"); Run opens its watch.
 // T is the resource's object type (*corev1.Pod for "pods").
 func New[T runtime.Object](plural string) *Informer[T] {
-	return &Informer[T]{plural: plural, items: map[string]*entry[T]{}}
+	return &Informer[T]{plural: plural, items: map[string]T{}}
 }
 
 // AddIndexer adds an index (client-go Indexer.AddIndexers); the objects
@@ -113,12 +130,10 @@ func (inf *Informer[T]) AddReuseIndexer(name string, f ReuseIndexFunc[T]) *Infor
 	if name == NamespaceIndex || inf.index(name) != nil {
 		panic("informer: index " + name + " added twice on " + inf.plural)
 	}
-	ix := &index[T]{name: name, f: f, keys: map[string]map[string]struct{}{}}
+	ix := &index[T]{name: name, f: f, keys: map[string]map[string]struct{}{}, one: map[string][]string{}, val: map[string]string{}, multi: map[string][]string{}}
 	inf.indexers = append(inf.indexers, ix)
-	for k, e := range inf.items {
-		vals := f(e.obj, nil)
-		e.vals = append(e.vals, vals)
-		ix.file(k, vals)
+	for k, obj := range inf.items {
+		ix.refile(k, nil, f(obj, nil))
 	}
 	return inf
 }
@@ -167,15 +182,14 @@ func (inf *Informer[T]) handle(ev apiserver.Event) {
 		k = Key(obj)
 	}
 	e := Event[T]{Type: ev.Type, Obj: obj, Rev: ev.Rev}
-	cur := inf.items[k] // one lookup serves the event and the store
-	if cur != nil {
-		e.Old, e.had = cur.obj, true
+	if cur, had := inf.items[k]; had {
+		e.Old, e.had = cur, true
 		inf.check(k, cur)
 	}
 	if ev.Type == apiserver.Deleted {
 		inf.remove(k)
 	} else {
-		inf.store(k, cur, obj)
+		inf.store(k, e.had, obj)
 	}
 	for _, h := range inf.handlers {
 		h(e)
@@ -188,27 +202,25 @@ func (inf *Informer[T]) handle(ev apiserver.Event) {
 // the watch event that follows replaces it.
 func (inf *Informer[T]) Write(obj T) {
 	k := Key(obj)
-	cur := inf.items[k]
-	if cur != nil {
+	cur, had := inf.items[k]
+	if had {
 		inf.check(k, cur)
 	}
-	inf.store(k, cur, obj)
+	inf.store(k, had, obj)
 }
 
-func (inf *Informer[T]) check(k string, e *entry[T]) {
-	if snap := inf.snaps[k]; snap != nil && !equality.Semantic.DeepEqual(snap, runtime.Object(e.obj)) {
+func (inf *Informer[T]) check(k string, cur T) {
+	if snap := inf.snaps[k]; snap != nil && !equality.Semantic.DeepEqual(snap, runtime.Object(cur)) {
 		panic("informer: " + inf.plural + " " + k + " was changed in the informer's store; shared objects are read-only (copy before changing)")
 	}
 }
 
-// store puts obj under k; e is the entry stored there now, or nil.
-func (inf *Informer[T]) store(k string, e *entry[T], obj T) {
-	if e == nil {
-		e = &entry[T]{vals: make([][]string, len(inf.indexers))}
-		inf.items[k] = e
+// store puts obj under k; had tells whether the store held k.
+func (inf *Informer[T]) store(k string, had bool, obj T) {
+	inf.items[k] = obj
+	if !had {
 		inf.sorted = nil
 	}
-	e.obj = obj
 	switch {
 	case DetectMutations:
 		if inf.snaps == nil {
@@ -218,31 +230,45 @@ func (inf *Informer[T]) store(k string, e *entry[T], obj T) {
 	case inf.snaps != nil:
 		delete(inf.snaps, k)
 	}
-	for i, ix := range inf.indexers {
-		vals := ix.f(obj, e.vals[i])
-		if slices.Equal(e.vals[i], vals) {
-			continue // filed where it was: most updates change no indexed field
+	for _, ix := range inf.indexers {
+		prev := ix.vals(k)
+		if vals := ix.f(obj, prev); !slices.Equal(prev, vals) { // most updates change no indexed field
+			ix.refile(k, prev, vals)
 		}
-		ix.unfile(k, e.vals[i])
-		ix.file(k, vals)
-		e.vals[i] = vals
 	}
 }
 
 func (inf *Informer[T]) remove(k string) {
-	e := inf.items[k]
-	if e == nil {
+	if _, had := inf.items[k]; !had {
 		return
 	}
 	delete(inf.items, k)
 	delete(inf.snaps, k)
 	inf.sorted = nil
-	for i, ix := range inf.indexers {
-		ix.unfile(k, e.vals[i])
+	for _, ix := range inf.indexers {
+		ix.refile(k, ix.vals(k), nil)
 	}
 }
 
-func (ix *index[T]) file(k string, vals []string) {
+// refile moves k from the values prev to vals.
+func (ix *index[T]) refile(k string, prev, vals []string) {
+	ix.unfile(k, prev)
+	switch vals = ix.file(k, vals); len(vals) {
+	case 0:
+		delete(ix.val, k)
+		delete(ix.multi, k)
+	case 1:
+		ix.val[k] = vals[0]
+		delete(ix.multi, k)
+	default:
+		delete(ix.val, k)
+		ix.multi[k] = vals
+	}
+}
+
+// file files k under vals and returns the slice to keep: vals, or for a
+// single value the one slice of that value (index.one).
+func (ix *index[T]) file(k string, vals []string) []string {
 	for _, v := range vals {
 		set := ix.keys[v]
 		if set == nil {
@@ -251,6 +277,14 @@ func (ix *index[T]) file(k string, vals []string) {
 		}
 		set[k] = struct{}{}
 	}
+	if len(vals) != 1 {
+		return vals
+	}
+	if shared, ok := ix.one[vals[0]]; ok {
+		return shared
+	}
+	ix.one[vals[0]] = vals
+	return vals
 }
 
 func (ix *index[T]) unfile(k string, vals []string) {
@@ -258,6 +292,7 @@ func (ix *index[T]) unfile(k string, vals []string) {
 		delete(ix.keys[v], k)
 		if len(ix.keys[v]) == 0 {
 			delete(ix.keys, v)
+			delete(ix.one, v)
 		}
 	}
 }
@@ -273,10 +308,8 @@ func (inf *Informer[T]) Get(namespace, name string) (obj T, ok bool) {
 
 // GetByKey returns the object stored under key ("namespace/name" or "name").
 func (inf *Informer[T]) GetByKey(key string) (obj T, ok bool) {
-	if e := inf.items[key]; e != nil {
-		return e.obj, true
-	}
-	return obj, false
+	obj, ok = inf.items[key]
+	return obj, ok
 }
 
 // Len is how many objects the store holds.
@@ -296,7 +329,7 @@ func (inf *Informer[T]) keys() []string {
 func (inf *Informer[T]) objects(keys []string) []T {
 	out := make([]T, len(keys))
 	for i, k := range keys {
-		out[i] = inf.items[k].obj
+		out[i] = inf.items[k]
 	}
 	return out
 }

@@ -246,3 +246,34 @@ func TestHandleUsesTheEventKey(t *testing.T) {
 		t.Errorf("stored under the event's key: %v %v", got, ok)
 	}
 }
+
+// An index that files an object under several values, then one, then
+// none, finds it under exactly those (index.multi and index.val).
+func TestIndexRefilesMultipleValues(t *testing.T) {
+	inf := New[*corev1.Pod]("pods").AddIndexer("labels", func(p *corev1.Pod) []string {
+		return strings.Fields(p.Labels["vals"])
+	})
+	p := func(vals string) *corev1.Pod {
+		return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "a", Labels: map[string]string{"vals": vals}}}
+	}
+	inf.Write(p("x y"))
+	inf.Write(&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "b", Labels: map[string]string{"vals": "y"}}})
+	check := func(v string, want ...string) {
+		t.Helper()
+		if got := names(inf.ByIndex("labels", v)); !slices.Equal(got, want) {
+			t.Fatalf("ByIndex %s: %v, want %v", v, got, want)
+		}
+	}
+	check("x", "ns/a")
+	check("y", "ns/a", "ns/b")
+	inf.Write(p("y"))
+	check("x")
+	check("y", "ns/a", "ns/b")
+	inf.Write(p("z x"))
+	check("x", "ns/a")
+	check("y", "ns/b")
+	inf.Write(p(""))
+	check("x")
+	check("z")
+	check("y", "ns/b")
+}
