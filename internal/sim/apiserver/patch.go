@@ -278,8 +278,7 @@ func (c *Client) PatchPodStatusOf(base *corev1.Pod, next *corev1.PodStatus, done
 // patchStatus serves PATCH …/status: the patch is applied to the stored
 // object, spec and metadata stay as stored (registry PrepareForUpdate).
 func (s *Server) patchStatus(c *Client, r *request, done Done, step func(trace.Phase, trace.Kind, ...any)) {
-	key := Key(r.res, r.ns, r.name)
-	prev := s.data[key]
+	prev, key := s.lookup(r.res, r.ns, r.name) // the stored entry's key: none built per PATCH
 	if prev == nil {
 		s.answer(done, nil, notFound(*r))
 		return
