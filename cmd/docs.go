@@ -40,8 +40,8 @@ Output to a pipe or a file is never wrapped to the terminal.
 
 SOURCE_DATE_EPOCH: the date written into man pages by k8sexplain man (reproducible builds).
 
-GOMEMLIMIT: the Go runtime's soft memory limit. Unset, trace commands run under 1900MiB, which keeps
-the largest cluster (5,000 nodes, 150,000 pods) below 2 GiB of memory; set it to choose another
+GOMEMLIMIT: the Go runtime's soft memory limit. Unset, trace commands run under 950MiB, which keeps
+the largest cluster (5,000 nodes, 150,000 pods) below 1 GiB of memory; set it to choose another
 (GOMEMLIMIT=off for none).
 `
 
