@@ -123,19 +123,7 @@ func newProxyAgent(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder,
 		if !ev.Deleted() {
 			now = sl.Endpoints
 		}
-		// Endpoints keep their order (by pod name) from write to write, so
-		// the change is what lies between the common head and tail: one
-		// pod's entry, usually, not the slice's hundred.
-		head := 0
-		for head < len(old) && head < len(now) && sameEndpoint(&old[head], &now[head]) {
-			head++
-		}
-		tail := 0
-		for tail < len(old)-head && tail < len(now)-head && sameEndpoint(&old[len(old)-1-tail], &now[len(now)-1-tail]) {
-			tail++
-		}
-		p.add(ps, old[head:len(old)-tail], -1)
-		p.add(ps, now[head:len(now)-tail], 1)
+		p.diff(ps, old, now)
 		p.dirty[k] = true
 		p.Run()
 	})
@@ -174,6 +162,45 @@ func (p *proxyAgent) add(ps *proxyService, eps []discoveryv1.Endpoint, d int) {
 			}
 		}
 	}
+}
+
+// diff counts a slice write's change into the Service: the endpoints of
+// old that are not in now out, those of now not in old in. The controller
+// writes endpoints in pod-name order (its members are sorted by name), so
+// a merge walk by target name pairs each pod's old entry with its new one,
+// and a write that changed three pods of a hundred costs three pods' work,
+// not the ninety-odd between the first change and the last. Only pairs
+// that route the same way are skipped, so the count and sum come out the
+// same for any order: the pairing is a shortcut, never a guess.
+func (p *proxyAgent) diff(ps *proxyService, old, now []discoveryv1.Endpoint) {
+	i, j := 0, 0
+	for i < len(old) && j < len(now) {
+		a, b := &old[i], &now[j]
+		if sameEndpoint(a, b) {
+			i, j = i+1, j+1
+			continue
+		}
+		c := endpointOrder(a, b)
+		if c <= 0 {
+			p.add(ps, old[i:i+1], -1)
+			i++
+		}
+		if c >= 0 {
+			p.add(ps, now[j:j+1], 1)
+			j++
+		}
+	}
+	p.add(ps, old[i:], -1)
+	p.add(ps, now[j:], 1)
+}
+
+// endpointOrder compares two endpoints by the name of the pod they point
+// at; 0 (the same place) when either points at none.
+func endpointOrder(a, b *discoveryv1.Endpoint) int {
+	if a.TargetRef == nil || b.TargetRef == nil {
+		return 0
+	}
+	return strings.Compare(a.TargetRef.Name, b.TargetRef.Name)
 }
 
 func endpointReady(ep *discoveryv1.Endpoint) bool {
