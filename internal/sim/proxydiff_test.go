@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -47,15 +48,36 @@ func TestProxyDiff(t *testing.T) {
 		pw, pa := &proxyService{counted: true}, &proxyService{counted: true}
 		walk.add(pw, old, 1)
 		whole.add(pa, old, 1)
+		walk.settleRoutes()
+		whole.settleRoutes()
 		walk.diff(pw, old, now)
 		whole.add(pa, old, -1)
 		whole.add(pa, now, 1)
-		if *pw != *pa || !maps.Equal(walk.refs, whole.refs) {
-			t.Fatalf("round %d: walk %+v %v, whole %+v %v", round, *pw, walk.refs, *pa, whole.refs)
+		var gone [2][]string
+		walk.onRemoved = func(ip string) { gone[0] = append(gone[0], ip) }
+		whole.onRemoved = func(ip string) { gone[1] = append(gone[1], ip) }
+		walk.settleRoutes()
+		whole.settleRoutes()
+		if walk.routed != whole.routed || !slices.Equal(gone[0], gone[1]) || len(walk.refs) != len(walk.counts()) {
+			t.Fatalf("round %d: routed %d %v, whole %d %v", round, walk.routed, gone[0], whole.routed, gone[1])
+		}
+		if *pw != *pa || !maps.Equal(walk.counts(), whole.counts()) {
+			t.Fatalf("round %d: walk %+v %v, whole %+v %v", round, *pw, walk.counts(), *pa, whole.counts())
 		}
 	}
 }
 
 func newDiffAgent() *proxyAgent {
-	return &proxyAgent{loud: true, refs: map[string]int{}, touched: map[string]bool{}}
+	return &proxyAgent{loud: true, refs: map[string]ipRefs{}}
+}
+
+// counts is refs without the IPs no endpoint carries.
+func (p *proxyAgent) counts() map[string]int32 {
+	m := map[string]int32{}
+	for ip, r := range p.refs {
+		if r.n != 0 {
+			m[ip] = r.n
+		}
+	}
+	return m
 }
