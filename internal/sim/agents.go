@@ -56,9 +56,9 @@ type proxyAgent struct {
 	// now (kept on the first worker's kube-proxy only, whose routes the
 	// delete story reads; the others' rules are the same counts and hashes); routed is how many IPs the rules held at the last sync, and
 	// onRemoved hears when one leaves them (the delete story's race).
-	refs      map[string]int
+	refs      map[string]ipRefs
 	routed    int
-	touched   map[string]bool // IPs whose refs changed since the last sync → whether the rules held them then
+	touched   []string        // IPs whose refs changed since the last sync, each once
 	dirty     map[string]bool // services changed since the last sync
 	sliceKey  string          // the Service key of the last slice event
 	onRemoved func(ip string)
@@ -73,6 +73,15 @@ type proxyService struct {
 	n       int    // ready IPs over all slices
 	sum     uint64 // Σ ipHash over them: the same set in any order gives the same sum
 	counted bool   // its IPs are in refs (the Service is programmed)
+}
+
+// ipRefs is one IP's entry in refs: the programmed endpoints carrying it
+// now, and, once it changed since the last sync (touched), whether the
+// rules held it then. One map entry holds both, so a change costs one
+// lookup and one store; an IP whose count fell to 0 leaves at the sync.
+type ipRefs struct {
+	n            int32
+	touched, was bool
 }
 
 // serviceIndex files EndpointSlices under their Service's key.
@@ -95,8 +104,8 @@ func newProxyAgent(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder,
 	p := &proxyAgent{node: node, c: c, eng: eng, rec: rec, svcs: map[string]*proxyService{},
 		services: informer.New[*corev1.Service]("services"),
 		slices:   informer.New[*discoveryv1.EndpointSlice]("endpointslices").AddReuseIndexer(serviceIndex, sliceService),
-		last:     map[string]uint64{}, loud: loud, refs: map[string]int{},
-		touched: map[string]bool{}, dirty: map[string]bool{}}
+		last:     map[string]uint64{}, loud: loud, refs: map[string]ipRefs{},
+		dirty: map[string]bool{}}
 	p.services.AddEventHandler(func(ev informer.Event[*corev1.Service]) {
 		k := ev.Obj.Namespace + "/" + ev.Obj.Name
 		ps := p.service(k)
@@ -123,19 +132,7 @@ func newProxyAgent(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder,
 		if !ev.Deleted() {
 			now = sl.Endpoints
 		}
-		// Endpoints keep their order (by pod name) from write to write, so
-		// the change is what lies between the common head and tail: one
-		// pod's entry, usually, not the slice's hundred.
-		head := 0
-		for head < len(old) && head < len(now) && sameEndpoint(&old[head], &now[head]) {
-			head++
-		}
-		tail := 0
-		for tail < len(old)-head && tail < len(now)-head && sameEndpoint(&old[len(old)-1-tail], &now[len(now)-1-tail]) {
-			tail++
-		}
-		p.add(ps, old[head:len(old)-tail], -1)
-		p.add(ps, now[head:len(now)-tail], 1)
+		p.diff(ps, old, now)
 		p.dirty[k] = true
 		p.Run()
 	})
@@ -174,6 +171,45 @@ func (p *proxyAgent) add(ps *proxyService, eps []discoveryv1.Endpoint, d int) {
 			}
 		}
 	}
+}
+
+// diff counts a slice write's change into the Service: the endpoints of
+// old that are not in now out, those of now not in old in. The controller
+// writes endpoints in pod-name order (its members are sorted by name), so
+// a merge walk by target name pairs each pod's old entry with its new one,
+// and a write that changed three pods of a hundred costs three pods' work,
+// not the ninety-odd between the first change and the last. Only pairs
+// that route the same way are skipped, so the count and sum come out the
+// same for any order: the pairing is a shortcut, never a guess.
+func (p *proxyAgent) diff(ps *proxyService, old, now []discoveryv1.Endpoint) {
+	i, j := 0, 0
+	for i < len(old) && j < len(now) {
+		a, b := &old[i], &now[j]
+		if sameEndpoint(a, b) {
+			i, j = i+1, j+1
+			continue
+		}
+		c := endpointOrder(a, b)
+		if c <= 0 {
+			p.add(ps, old[i:i+1], -1)
+			i++
+		}
+		if c >= 0 {
+			p.add(ps, now[j:j+1], 1)
+			j++
+		}
+	}
+	p.add(ps, old[i:], -1)
+	p.add(ps, now[j:], 1)
+}
+
+// endpointOrder compares two endpoints by the name of the pod they point
+// at; 0 (the same place) when either points at none.
+func endpointOrder(a, b *discoveryv1.Endpoint) int {
+	if a.TargetRef == nil || b.TargetRef == nil {
+		return 0
+	}
+	return strings.Compare(a.TargetRef.Name, b.TargetRef.Name)
 }
 
 func endpointReady(ep *discoveryv1.Endpoint) bool {
@@ -225,15 +261,13 @@ func (p *proxyAgent) ref(ip string, d int) {
 	if !p.loud {
 		return
 	}
-	n := p.refs[ip]
-	if _, ok := p.touched[ip]; !ok {
-		p.touched[ip] = n > 0 // the first change since the sync: refs are still the synced ones
+	r := p.refs[ip]
+	if !r.touched { // the first change since the sync: the count is still the synced one
+		r.touched, r.was = true, r.n > 0
+		p.touched = append(p.touched, ip)
 	}
-	if n+d == 0 {
-		delete(p.refs, ip)
-	} else {
-		p.refs[ip] = n + d
-	}
+	r.n += int32(d)
+	p.refs[ip] = r
 }
 
 // ipHash mixes one IP into a Service's order-free sum (FNV-1a, then a
@@ -306,8 +340,15 @@ func (p *proxyAgent) syncProxyRules() {
 // settleRoutes counts the IPs the sync's rules started or stopped routing
 // to, and reports each one that left them.
 func (p *proxyAgent) settleRoutes() {
-	for _, ip := range slices.Sorted(maps.Keys(p.touched)) {
-		was, now := p.touched[ip], p.refs[ip] > 0
+	slices.Sort(p.touched)
+	for _, ip := range p.touched {
+		r := p.refs[ip]
+		was, now := r.was, r.n > 0
+		if now {
+			p.refs[ip] = ipRefs{n: r.n}
+		} else {
+			delete(p.refs, ip)
+		}
 		switch {
 		case now && !was:
 			p.routed++
@@ -318,7 +359,8 @@ func (p *proxyAgent) settleRoutes() {
 			}
 		}
 	}
-	clear(p.touched)
+	clear(p.touched) // no strings kept alive past their use
+	p.touched = p.touched[:0]
 }
 
 // syncServicePort is syncProxyRules' body for one service port: skipped

@@ -325,7 +325,10 @@ func (e *EndpointSlice) desiredSlice(k string, svc *corev1.Service, st *svcSlice
 		if first == nil {
 			first = m.pod
 		}
-		obj.Endpoints = append(obj.Endpoints, withHostname(m.endpoint(e.nodes).ep, svc, m.pod))
+		obj.Endpoints = append(obj.Endpoints, m.endpoint(e.nodes).ep)
+		if m.named { // the pod itself is read only when it has a hostname
+			withHostname(&obj.Endpoints[len(obj.Endpoints)-1], svc, m.pod)
+		}
 		if m.ready && !m.term {
 			ready++
 		}
@@ -359,12 +362,11 @@ func (e *EndpointSlice) desiredSlice(k string, svc *corev1.Service, st *svcSlice
 // names this Service (in its namespace) and that has a spec.hostname
 // publishes it on its endpoint, which gives it the DNS name
 // <hostname>.<service>.<namespace>.svc.<zone> (a StatefulSet's pods).
-func withHostname(ep discoveryv1.Endpoint, svc *corev1.Service, p *corev1.Pod) discoveryv1.Endpoint {
+func withHostname(ep *discoveryv1.Endpoint, svc *corev1.Service, p *corev1.Pod) {
 	if p.Spec.Hostname != "" && p.Spec.Subdomain == svc.Name && p.Namespace == svc.Namespace {
 		h := p.Spec.Hostname
 		ep.Hostname = &h
 	}
-	return ep
 }
 
 // describe lists a Service's endpoints for the trace, or counts them when

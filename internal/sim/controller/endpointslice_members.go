@@ -19,6 +19,7 @@ type sliceMember struct {
 	ip          string // status.podIP: a pod without one is no endpoint yet
 	node        string
 	ready, term bool         // the Ready condition is True; deletionTimestamp is set
+	named       bool         // spec.hostname is set (withHostname reads the pod)
 	ep          *podEndpoint // the Endpoint last written for the pod, or nil
 }
 
@@ -92,7 +93,7 @@ func (sl *sliceState) put(p *corev1.Pod) {
 	}
 	m := &sl.members[i]
 	m.pod, m.ip, m.node = p, p.Status.PodIP, p.Spec.NodeName
-	m.ready, m.term = PodReady(p), p.DeletionTimestamp != nil
+	m.ready, m.term, m.named = PodReady(p), p.DeletionTimestamp != nil, p.Spec.Hostname != ""
 }
 
 // grow makes room for more members: doubling from 4, but never past

@@ -137,7 +137,7 @@ func (p PodTopologySpread) PreScore(st *CycleState, pod *corev1.Pod, feasible []
 		for i := range s.constraints {
 			c := &s.constraints[i]
 			switch {
-			case c.key == corev1.LabelHostname:
+			case c.byHost: // initDomains marked the key: no string compare per node
 			case c.byZone && n.zoneID >= 0:
 				if c.zoneCounts[n.zoneID] < 0 {
 					c.zoneCounts[n.zoneID] = 0
