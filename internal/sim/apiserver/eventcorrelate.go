@@ -198,6 +198,22 @@ type correlator struct {
 	// Bodies whose events are over, to reuse (release).
 	bodies []*eventBody
 	v1s    []*v1Body
+	authz  [2]eventAuthz // create, patch (eventAuthorized)
+	// comp is source.component for actor and override (component).
+	actor, override, comp string
+}
+
+// component is the source.component of c's events: its Component, or its
+// Actor up to a "/" (kubelet/node-1: kubelet), worked out once per client.
+func (corr *correlator) component(c *Client) string {
+	if corr.comp == "" || corr.actor != c.Actor || corr.override != c.Component {
+		comp, _, _ := strings.Cut(c.Actor, "/")
+		if c.Component != "" {
+			comp = c.Component
+		}
+		corr.actor, corr.override, corr.comp = c.Actor, c.Component, comp
+	}
+	return corr.comp
 }
 
 func keyOf(regarding runtime.Object, typ, reason string) aggregateKey {
@@ -223,7 +239,11 @@ func (c *Client) aggregated(key uint64, msg string) bool {
 	}
 	r := corr.similar.get(key)
 	if r == nil || now-r.last > aggregateInterval {
-		r = corr.similar.add(key, aggregateRecord{})
+		if r == nil {
+			r = corr.similar.insert(key, aggregateRecord{})
+		} else {
+			*r = aggregateRecord{} // add's update: get made it the most recent
+		}
 		if corr.more != nil {
 			delete(corr.more, key)
 		}
@@ -339,15 +359,17 @@ func (c *Client) recordToSink(b *eventBody) {
 	log := c.corr.logged.get(lh)
 	if log != nil && log.count > 0 {
 		log.count++
+	} else if log == nil {
+		log = c.corr.logged.insert(lh, eventLog{count: 1, first: b.at})
 	} else {
-		log = c.corr.logged.add(lh, eventLog{count: 1, first: b.at})
+		*log = eventLog{count: 1, first: b.at} // add's update: get made it the most recent
 	}
 	count := log.count
-	b.ref = c.corr.logged.ref(lh)
+	b.ref = c.corr.logged.headRef() // lh's entry: get or add made it the most recent
 
 	bucket := c.corr.spam.get(sk)
 	if bucket == nil {
-		bucket = c.corr.spam.add(sk, tokenBucket{tokens: spamBurst, last: now})
+		bucket = c.corr.spam.insert(sk, tokenBucket{tokens: spamBurst, last: now})
 	}
 	if !bucket.take(now) {
 		if count == 1 {
@@ -366,10 +388,7 @@ func (c *Client) recordToSink(b *eventBody) {
 		return
 	}
 
-	component, _, _ := strings.Cut(c.Actor, "/")
-	if c.Component != "" {
-		component = c.Component
-	}
+	component := c.corr.component(c)
 	// What the recorder would write (makeEvent): built into a corev1.Event
 	// only if the request goes through the pipeline (eventcount.go).
 	b.component, b.first, b.count, b.ns = component, log.first, count, b.objNS

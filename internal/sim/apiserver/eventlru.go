@@ -156,6 +156,12 @@ func (a *lru[V]) add(key uint64, val V) *V {
 		a.touch(i)
 		return &a.slot(i).val
 	}
+	return a.insert(key, val)
+}
+
+// insert is add of a key known not to be cached (get just answered nil):
+// it skips add's lookup.
+func (a *lru[V]) insert(key uint64, val V) *V {
 	var i int16
 	placed := false
 	if a.size() < correlatorCacheSize {
@@ -200,6 +206,10 @@ func (a *lru[V]) ref(key uint64) lruRef {
 	_, i := a.find(key)
 	return lruRef{slot: i, gen: a.slot(i).gen}
 }
+
+// headRef names the most recently used entry: the one get or add just
+// answered (ref of its key, without looking it up again).
+func (a *lru[V]) headRef() lruRef { return lruRef{slot: a.head, gen: a.slot(a.head).gen} }
 
 // at is the entry ref names, or nil once it was forgotten.
 func (a *lru[V]) at(ref lruRef) *V {
