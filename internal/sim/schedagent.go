@@ -36,7 +36,7 @@ type schedAgent struct {
 	queue    []*corev1.Pod
 	queued   map[types.UID]bool
 	busy     bool
-	bound    map[types.UID]struct{} // pods assumed or bound, by UID
+	bound    map[types.UID]scheduler.PodRef // pods assumed or bound, by UID: where the cache holds each
 	nodes    *informer.Informer[*corev1.Node]
 	services *informer.Informer[*corev1.Service]
 	rsets    *informer.Informer[*appsv1.ReplicaSet]
@@ -63,7 +63,7 @@ type schedAgent struct {
 
 func newSchedAgent(c *apiserver.Client, eng *engine.Engine, rec *trace.Recorder) *schedAgent {
 	s := &schedAgent{c: c, eng: eng, rec: rec, fw: scheduler.New(), cache: scheduler.NewCluster(),
-		queued: map[types.UID]bool{}, bound: map[types.UID]struct{}{},
+		queued: map[types.UID]bool{}, bound: map[types.UID]scheduler.PodRef{},
 		nodes: informer.New[*corev1.Node]("nodes"), services: informer.New[*corev1.Service]("services"),
 		rsets: informer.New[*appsv1.ReplicaSet]("replicasets"), pods: informer.New[*corev1.Pod]("pods"),
 		failed: map[types.UID]*corev1.Pod{}, Pending: map[types.UID]string{}}
@@ -131,14 +131,16 @@ func (s *schedAgent) onPod(ev informer.Event[*corev1.Pod]) {
 		return
 	}
 	if pod.Spec.NodeName != "" {
-		if _, ok := s.bound[pod.UID]; !ok {
-			s.bound[pod.UID] = struct{}{}
-			_ = s.cache.AddPod(pod) // bound by someone else (or spec.nodeName set)
+		ref, ok := s.bound[pod.UID]
+		if !ok {
+			s.bound[pod.UID], _ = s.cache.AddPodAt(pod) // bound by someone else (or spec.nodeName set)
 			return
 		}
 		// The binding confirmed, or a later update: the cache follows the
 		// informer's object (its assumed copy is dropped).
-		s.cache.UpdatePod(pod, pod)
+		if nref := s.cache.UpdatePodAt(ref, pod, pod); nref != ref {
+			s.bound[pod.UID] = nref
+		}
 		return
 	}
 	if name := pod.Spec.SchedulerName; name != s.profileName() && (name != "" || s.profileName() != corev1.DefaultSchedulerName) {
@@ -320,8 +322,7 @@ func (s *schedAgent) scheduleOne(p *engine.Proc, pod *corev1.Pod) {
 	// DeepCopy with nodeName set (pkg/scheduler/schedule_one.go); here the
 	// cache holds the informer's read-only pod under the node itself
 	// (Cluster.AssumePod), which no one writes.
-	_ = s.cache.AssumePod(pod, res.Node)
-	s.bound[pod.UID] = struct{}{}
+	s.bound[pod.UID], _ = s.cache.AssumePodAt(pod, res.Node)
 	claims := s.reserveVolumes()
 	if len(claims) == 0 {
 		s.bindStep(pod, res.Node)

@@ -55,7 +55,7 @@ type EndpointSlice struct {
 
 // svcSlices is the controller's view of one Service's slices.
 type svcSlices struct {
-	slot    map[string]int // selected pod's name → index of the slice that holds it (sliceState.members has the pod)
+	slot    map[string]uint64 // selected pod's name → index of the slice that holds it (sliceState.members has the pod) | its position there +1 <<32 (a hint: packSlot)
 	slices  []*sliceState
 	pending map[int]bool // indexes of the dirty slices: a sync visits these, not every slice
 	room    int          // no slice before this index has room (a new pod's search starts here)
@@ -161,7 +161,8 @@ func (e *EndpointSlice) touch(k string, pod *corev1.Pod, deleted bool) {
 	if st == nil {
 		return
 	}
-	i, ok := st.slot[pod.Name]
+	v, ok := st.slot[pod.Name]
+	i, at := unpackSlot(v)
 	if !ok && !deleted {
 		i = -1
 		for j := st.room; j < len(st.slices); j++ {
@@ -178,7 +179,6 @@ func (e *EndpointSlice) touch(k string, pod *corev1.Pod, deleted bool) {
 			st.slices = append(st.slices, sl)
 			i = len(st.slices) - 1
 		}
-		st.slot[pod.Name] = i
 		st.room = i // the first slice with room: the same choice as a scan from 0, in O(1) while slices fill
 	}
 	if deleted {
@@ -187,13 +187,21 @@ func (e *EndpointSlice) touch(k string, pod *corev1.Pod, deleted bool) {
 			delete(st.slot, pod.Name)
 			st.room = min(st.room, i)
 		}
-	} else {
-		st.slices[i].put(pod)
+	} else if pos := st.slices[i].put(pod, at); !ok || pos != at {
+		st.slot[pod.Name] = packSlot(i, pos)
 	}
 	if ok || !deleted {
 		st.dirty(i)
 	}
 }
+
+// packSlot packs a slice index and the pod's position among its members
+// into a slot value; the position is a hint, checked before use, that
+// spares put a binary search while the slice's members stay put.
+func packSlot(i, pos int) uint64 { return uint64(uint32(i)) | uint64(uint32(pos+1))<<32 }
+
+// unpackSlot is packSlot's inverse; the position is -1 when not known.
+func unpackSlot(v uint64) (i, pos int) { return int(uint32(v)), int(uint32(v>>32)) - 1 }
 
 // dirty marks slice i for the next sync.
 func (st *svcSlices) dirty(i int) {
@@ -402,7 +410,7 @@ func (e *EndpointSlice) describe(st *svcSlices) any {
 func (e *EndpointSlice) reindex(k string, svc *corev1.Service) {
 	st := e.state[k]
 	if st == nil {
-		st = &svcSlices{slot: map[string]int{}, pending: map[int]bool{}}
+		st = &svcSlices{slot: map[string]uint64{}, pending: map[int]bool{}}
 		e.state[k] = st
 	}
 	if len(svc.Spec.Selector) == 0 {

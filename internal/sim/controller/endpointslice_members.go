@@ -82,18 +82,23 @@ func (sl *sliceState) find(name string) (int, bool) {
 	return slices.BinarySearchFunc(sl.members, name, func(m sliceMember, n string) int { return strings.Compare(m.name, n) })
 }
 
-// put adds the pod to the slice, or records its new version.
-func (sl *sliceState) put(p *corev1.Pod) {
-	i, ok := sl.find(p.Name)
-	if !ok {
-		if len(sl.members) == cap(sl.members) {
-			sl.grow()
+// put adds the pod to the slice, or records its new version, and returns
+// its position; at is where it was last seen (-1: not known).
+func (sl *sliceState) put(p *corev1.Pod, at int) int {
+	i := at
+	if i < 0 || i >= len(sl.members) || sl.members[i].name != p.Name {
+		var ok bool
+		if i, ok = sl.find(p.Name); !ok {
+			if len(sl.members) == cap(sl.members) {
+				sl.grow()
+			}
+			sl.members = slices.Insert(sl.members, i, sliceMember{name: p.Name})
 		}
-		sl.members = slices.Insert(sl.members, i, sliceMember{name: p.Name})
 	}
 	m := &sl.members[i]
 	m.pod, m.ip, m.node = p, p.Status.PodIP, p.Spec.NodeName
 	m.ready, m.term, m.named = PodReady(p), p.DeletionTimestamp != nil, p.Spec.Hostname != ""
+	return i
 }
 
 // grow makes room for more members: doubling from 4, but never past

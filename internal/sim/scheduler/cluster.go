@@ -184,14 +184,65 @@ func (c *Cluster) RemovePod(pod *corev1.Pod) {
 // Most updates are status writes that change nothing the plugins count:
 // then only the cached pointer moves to the new object, and the previous
 // version, or the assumed copy, is no longer held.
-func (c *Cluster) UpdatePod(old, new *corev1.Pod) {
-	if n := c.byName[new.Spec.NodeName]; n != nil && n.replace(new) {
-		return
+func (c *Cluster) UpdatePod(old, new *corev1.Pod) { c.UpdatePodAt(PodRef{}, old, new) }
+
+// PodRef says where a cached pod sits: its node's slot and its position in
+// the node's Pods plus one (the zero PodRef says nothing). It is a hint,
+// checked before use (RemovePod moves another pod into a hole), that lets
+// an update skip the node-name and pod-UID map lookups. It holds no
+// pointer, so a map of them costs the collector nothing to scan.
+type PodRef struct{ slot, pos int32 }
+
+// AssumePodAt is AssumePod, and returns where the pod now sits.
+func (c *Cluster) AssumePodAt(pod *corev1.Pod, node string) (PodRef, error) {
+	n := c.byName[node]
+	if n == nil {
+		return PodRef{}, fmt.Errorf("assume pod %s/%s: node %q not found", pod.Namespace, pod.Name, node)
+	}
+	return n.addRef(pod), nil
+}
+
+// AddPodAt is AddPod, and returns where the pod now sits.
+func (c *Cluster) AddPodAt(pod *corev1.Pod) (PodRef, error) {
+	n := c.byName[pod.Spec.NodeName]
+	if n == nil {
+		return PodRef{}, c.AddPod(pod)
+	}
+	return n.addRef(pod), nil
+}
+
+// UpdatePodAt is UpdatePod for a pod last seen at ref, and returns where
+// the new version sits (the zero PodRef when not known).
+func (c *Cluster) UpdatePodAt(ref PodRef, old, new *corev1.Pod) PodRef {
+	if n, i := c.at(ref, new); n != nil {
+		if n.replaceAt(i, new) {
+			return ref
+		}
+	} else if n := c.byName[new.Spec.NodeName]; n != nil {
+		if i, ok := n.index[podKey(new)]; ok && n.replaceAt(i, new) {
+			return PodRef{n.slot, int32(i) + 1}
+		}
 	}
 	c.RemovePod(old)
 	if new.Spec.NodeName != "" {
-		_ = c.AddPod(new)
+		ref, _ = c.AddPodAt(new)
+		return ref
 	}
+	return PodRef{}
+}
+
+// at returns the node and position ref points at when the pod cached
+// there is p (same UID) on p's node, else nil.
+func (c *Cluster) at(ref PodRef, p *corev1.Pod) (*NodeInfo, int) {
+	i := int(ref.pos) - 1
+	if i < 0 || p.UID == "" || int(ref.slot) >= len(c.slots) {
+		return nil, 0
+	}
+	n := c.slots[ref.slot]
+	if n == nil || i >= len(n.Pods) || n.Pods[i].UID != p.UID || n.name != p.Spec.NodeName {
+		return nil, 0
+	}
+	return n, i
 }
 
 func (c *Cluster) assignZoneID(n *NodeInfo) {

@@ -124,13 +124,20 @@ func (n *NodeInfo) AddPod(p *corev1.Pod) {
 	n.account(p, 1)
 }
 
-// replace swaps the cached version of p for p when they count the same
-// (samePodFootprint) and reports whether it did.
-func (n *NodeInfo) replace(p *corev1.Pod) bool {
-	i, ok := n.index[podKey(p)]
-	if !ok {
-		return false
+// addRef is AddPod, and returns where the pod sits: the zero PodRef when
+// it was there already (its position is then not looked up).
+func (n *NodeInfo) addRef(p *corev1.Pod) PodRef {
+	k := len(n.Pods)
+	n.AddPod(p)
+	if len(n.Pods) == k {
+		return PodRef{}
 	}
+	return PodRef{n.slot, int32(k) + 1}
+}
+
+// replaceAt swaps the cached version of p, at position i, for p when they
+// count the same (samePodFootprint) and reports whether it did.
+func (n *NodeInfo) replaceAt(i int, p *corev1.Pod) bool {
 	old := n.Pods[i]
 	if old == p {
 		return true

@@ -192,7 +192,7 @@ func (s *Scheduler) Schedule(pod *corev1.Pod, c *Cluster, rng *rand.Rand, spread
 		return res
 	}
 	s.score(pod, feasible, &res)
-	res.Node, res.Ties = s.selectHost(res.Scores, rng)
+	res.Node, res.Ties = s.selectHost(s.buf.totals[:len(feasible)], feasible, rng)
 	return res
 }
 
@@ -207,19 +207,21 @@ func (s *Scheduler) filter(pod *corev1.Pod, n *NodeInfo) *Status {
 }
 
 // selectHost picks the highest total; among ties the k-th tie replaces the
-// choice with probability 1/k (reservoir sampling, schedule_one.go).
-func (s *Scheduler) selectHost(scores []NodeScore, rng *rand.Rand) (string, []string) {
+// choice with probability 1/k (reservoir sampling, schedule_one.go). It
+// reads score's dense totals, in Scores' order (feasible's), not the
+// 48-byte NodeScores.
+func (s *Scheduler) selectHost(totals []int64, feasible []*NodeInfo, rng *rand.Rand) (string, []string) {
 	best, cnt := 0, 1
 	ties := s.buf.ties[:0]
-	ties = append(ties, scores[0].Node)
-	for i := 1; i < len(scores); i++ {
-		switch {
-		case scores[i].Total > scores[best].Total:
+	ties = append(ties, feasible[0].name)
+	for i := 1; i < len(totals); i++ {
+		switch t := totals[i]; {
+		case t > totals[best]:
 			best, cnt = i, 1
-			ties = append(ties[:0], scores[i].Node)
-		case scores[i].Total == scores[best].Total:
+			ties = append(ties[:0], feasible[i].name)
+		case t == totals[best]:
 			cnt++
-			ties = append(ties, scores[i].Node)
+			ties = append(ties, feasible[i].name)
 			if rng.IntN(cnt) == 0 {
 				best = i
 			}
@@ -227,7 +229,7 @@ func (s *Scheduler) selectHost(scores []NodeScore, rng *rand.Rand) (string, []st
 	}
 	s.buf.ties = ties
 	if cnt == 1 {
-		return scores[best].Node, nil
+		return feasible[best].name, nil
 	}
-	return scores[best].Node, ties
+	return feasible[best].name, ties
 }
