@@ -94,9 +94,6 @@ type aggregateRecord struct {
 	n     uint8  // distinct messages seen, at most aggregateMaxEvents-1
 }
 
-// hash is the key as the aggregator's LRU holds it.
-func (k aggregateKey) hash() uint64 { return hashStrings(k.uid, k.typ, k.reason) }
-
 // hashStrings is a 64-bit FNV-1a of the strings, each followed by a byte
 // that UTF-8 text never contains, so ("ab", "c") and ("a", "bc") differ.
 func hashStrings(parts ...string) uint64 {
@@ -116,11 +113,9 @@ type logKey struct {
 	combined  bool
 }
 
-// hash is the key as the logger's LRU holds it (see aggregateRecord).
-func (k logKey) hash() uint64 { return k.hashFrom(k.agg.hash()) }
-
-// hashFrom is hash hashing on from k.agg's hash (hashStrings is one pass
-// over its parts in order).
+// hashFrom is the key as the logger's LRU holds it, hashing on from k.agg's
+// hash: hashStrings(uid, typ, reason, msg[, fieldPath]), and a 1 byte for a
+// combined key (hashStrings is one pass over its parts in order).
 func (k logKey) hashFrom(agg uint64) uint64 {
 	h := fnv1a.Hash(agg).Str(k.msg).Byte(0xff)
 	if k.fieldPath != "" {
@@ -153,12 +148,10 @@ type eventLog struct {
 	uid      logUID // the Event's, from the same answer
 }
 
-// spamKey is getSpamKey: source (the client), involved object and type,
-// hashed as the LRU holds it (see aggregateRecord).
-func spamKey(uid, typ string) uint64 { return hashStrings(uid, typ) }
-
-// keys are an event's spam and aggregation keys (spamKey, aggregateKey's
-// hash) in one pass: the aggregation key's parts start with the spam key's.
+// keys are an event's spam key (getSpamKey: source, the client, involved
+// object and type) and aggregation key, as the LRUs hold them, in one pass:
+// hashStrings(uid, typ) and hashStrings(uid, typ, reason), whose parts start
+// with the same two.
 func (k aggregateKey) keys() (spam, agg uint64) {
 	h := fnv1a.Offset.Str(k.uid).Byte(0xff).Str(k.typ).Byte(0xff)
 	return uint64(h), uint64(h.Str(k.reason).Byte(0xff))
@@ -185,10 +178,10 @@ func (b *tokenBucket) take(now time.Duration) bool {
 // recorded before the create of their Event answered, by its log entry
 // (kept beside the entries, as few are waiting at any time).
 type correlator struct {
-	similar lru[aggregateRecord] // by aggregateKey.hash
+	similar lru[aggregateRecord] // by aggregateKey.keys' agg
 	more    map[uint64][]uint64  // a record's message hashes past its first, by its key
-	logged  lru[eventLog]        // by logKey.hash
-	spam    lru[tokenBucket]     // by spamKey.hash
+	logged  lru[eventLog]        // by logKey.hashFrom
+	spam    lru[tokenBucket]     // by aggregateKey.keys' spam
 	waiting map[lruRef][]*eventBody
 	// orphans are log entries forgotten while PATCHes waited for their
 	// create's answer: the waiting PATCHes still name the Event it
@@ -196,8 +189,8 @@ type correlator struct {
 	orphans map[lruRef]*eventLog
 	uids    []types.UID // uids an answer gave that are not a uidDraw's text (logUID)
 	// Bodies whose events are over, to reuse (release).
-	bodies []*eventBody
-	v1s    []*v1Body
+	bodies freeList[eventBody]
+	v1s    freeList[v1Body]
 	authz  [2]eventAuthz // create, patch (eventAuthorized)
 	// comp is source.component for actor and override (component).
 	actor, override, comp string
@@ -242,7 +235,7 @@ func (c *Client) aggregated(key uint64, msg string) bool {
 		if r == nil {
 			r = corr.similar.insert(key, aggregateRecord{})
 		} else {
-			*r = aggregateRecord{} // add's update: get made it the most recent
+			*r = aggregateRecord{} // Cache.Add's update: get made it the most recent
 		}
 		if corr.more != nil {
 			delete(corr.more, key)
@@ -297,7 +290,7 @@ func (c *Client) Event(phase trace.Phase, regarding runtime.Object, typ, reason,
 // blocking call); here a burst of events goes out at once.
 func (c *Client) ContainerEvent(phase trace.Phase, regarding runtime.Object, fieldPath, typ, reason, msg string) {
 	m := Meta(regarding)
-	b := c.corr.newBody()
+	b := c.corr.bodies.get()
 	*b = eventBody{phase: phase, kind: ResourceOf(regarding).Kind, objNS: m.GetNamespace(), objName: m.GetName(), objUID: string(m.GetUID()),
 		fieldPath: fieldPath, typ: typ, reason: reason, msg: msg, at: c.s.eng.Now(), wr: eventWrite{run: b.wr.run}}
 	b.aggUID = aggKey(b.objUID, b.objNS, b.objName, typ, reason).uid
@@ -320,22 +313,29 @@ func (c *Client) queue(w *eventWrite) {
 // queued is the recorder's sink taking the event (recordToSink).
 func (b *eventBody) queued() { b.wr.c.recordToSink(b) }
 
-// newBody is a released eventBody to reuse (release), or a new one.
-func (c *correlator) newBody() *eventBody {
-	if n := len(c.bodies); n > 0 {
-		b := c.bodies[n-1]
-		c.bodies = c.bodies[:n-1]
+// freeList keeps a client's released bodies of one kind (eventBody,
+// v1Body) for its next events.
+type freeList[T any] []*T
+
+// get is a released body to reuse, or a new one.
+func (f *freeList[T]) get() *T {
+	if n := len(*f); n > 0 {
+		b := (*f)[n-1]
+		*f = (*f)[:n-1]
 		return b
 	}
-	return &eventBody{}
+	return new(T)
 }
+
+// put keeps b, which nothing refers to any more, for get.
+func (f *freeList[T]) put(b *T) { *f = append(*f, b) }
 
 // release keeps b, cleared, for the client's next event: nothing refers
 // to it any more (see eventRequester). Its run, bound to it, stays.
 func (b *eventBody) release() {
 	c := b.wr.c
 	*b = eventBody{wr: eventWrite{run: b.wr.run}}
-	c.corr.bodies = append(c.corr.bodies, b)
+	c.corr.bodies.put(b)
 }
 
 // recordToSink correlates one queued event and writes it.
@@ -362,10 +362,10 @@ func (c *Client) recordToSink(b *eventBody) {
 	} else if log == nil {
 		log = c.corr.logged.insert(lh, eventLog{count: 1, first: b.at})
 	} else {
-		*log = eventLog{count: 1, first: b.at} // add's update: get made it the most recent
+		*log = eventLog{count: 1, first: b.at} // Cache.Add's update: get made it the most recent
 	}
 	count := log.count
-	b.ref = c.corr.logged.headRef() // lh's entry: get or add made it the most recent
+	b.ref = c.corr.logged.headRef() // lh's entry: get or insert made it the most recent
 
 	bucket := c.corr.spam.get(sk)
 	if bucket == nil {

@@ -134,7 +134,7 @@ func (a *lru[V]) touch(i int16) {
 }
 
 // get returns key's value, made the most recently used, or nil. The
-// pointer is good until the next add.
+// pointer is good until the next insert.
 func (a *lru[V]) get(key uint64) *V {
 	_, i := a.find(key)
 	if i == 0 {
@@ -144,23 +144,10 @@ func (a *lru[V]) get(key uint64) *V {
 	return &a.slot(i).val
 }
 
-// has reports whether key is cached, touching nothing.
-func (a *lru[V]) has(key uint64) bool { _, i := a.find(key); return i != 0 }
-
-// add stores val under key as the most recently used (Cache.Add), and
-// forgets the least recently used entry beyond the size. The pointer is
-// good until the next add.
-func (a *lru[V]) add(key uint64, val V) *V {
-	if _, i := a.find(key); i != 0 {
-		a.slot(i).val = val
-		a.touch(i)
-		return &a.slot(i).val
-	}
-	return a.insert(key, val)
-}
-
-// insert is add of a key known not to be cached (get just answered nil):
-// it skips add's lookup.
+// insert stores val under key, known not to be cached (get just answered
+// nil), as the most recently used (Cache.Add of a new key), and forgets the
+// least recently used entry beyond the size. The pointer is good until the
+// next insert.
 func (a *lru[V]) insert(key uint64, val V) *V {
 	var i int16
 	placed := false
@@ -201,13 +188,7 @@ func (a *lru[V]) insert(key uint64, val V) *V {
 	return &r.val
 }
 
-// ref names key's entry (which must be cached) without touching it.
-func (a *lru[V]) ref(key uint64) lruRef {
-	_, i := a.find(key)
-	return lruRef{slot: i, gen: a.slot(i).gen}
-}
-
-// headRef names the most recently used entry: the one get or add just
+// headRef names the most recently used entry: the one get or insert just
 // answered (ref of its key, without looking it up again).
 func (a *lru[V]) headRef() lruRef { return lruRef{slot: a.head, gen: a.slot(a.head).gen} }
 
@@ -217,13 +198,4 @@ func (a *lru[V]) at(ref lruRef) *V {
 		return nil
 	}
 	return &a.slot(ref.slot).val
-}
-
-// len is the number of entries, counted along the list.
-func (a *lru[V]) len() int {
-	n := 0
-	for i := a.head; i != 0; i = a.slot(i).next {
-		n++
-	}
-	return n
 }

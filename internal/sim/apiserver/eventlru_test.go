@@ -88,3 +88,48 @@ func TestLogKeyHash(t *testing.T) {
 		t.Errorf("keys %x %x, want %x %x", spam, agg, spamKey("u", "Normal"), k.agg.hash())
 	}
 }
+
+// Test-only views of an lru.
+
+// has reports whether key is cached, touching nothing.
+func (a *lru[V]) has(key uint64) bool { _, i := a.find(key); return i != 0 }
+
+// ref names key's entry (which must be cached) without touching it.
+func (a *lru[V]) ref(key uint64) lruRef {
+	_, i := a.find(key)
+	return lruRef{slot: i, gen: a.slot(i).gen}
+}
+
+// len is the number of entries, counted along the list.
+func (a *lru[V]) len() int {
+	n := 0
+	for i := a.head; i != 0; i = a.slot(i).next {
+		n++
+	}
+	return n
+}
+
+// add stores val under key as the most recently used (Cache.Add), and
+// forgets the least recently used entry beyond the size. The pointer is
+// good until the next add.
+func (a *lru[V]) add(key uint64, val V) *V {
+	if _, i := a.find(key); i != 0 {
+		a.slot(i).val = val
+		a.touch(i)
+		return &a.slot(i).val
+	}
+	return a.insert(key, val)
+}
+
+// Reference forms of the keys the correlator builds in one pass (keys,
+// hashFrom), which the tests compare against.
+
+// hash is the key as the aggregator's LRU holds it.
+func (k aggregateKey) hash() uint64 { return hashStrings(k.uid, k.typ, k.reason) }
+
+// hash is the key as the logger's LRU holds it (see aggregateRecord).
+func (k logKey) hash() uint64 { return k.hashFrom(k.agg.hash()) }
+
+// spamKey is getSpamKey: source (the client), involved object and type,
+// hashed as the LRU holds it (see aggregateRecord).
+func spamKey(uid, typ string) uint64 { return hashStrings(uid, typ) }

@@ -24,7 +24,7 @@ import (
 // does not wait for the previous event's answer.
 func (c *Client) EventV1(phase trace.Phase, regarding runtime.Object, typ, reason, action, note string) {
 	m := Meta(regarding)
-	b := c.corr.newV1()
+	b := c.corr.v1s.get()
 	*b = v1Body{phase: phase, kind: ResourceOf(regarding).Kind, objNS: m.GetNamespace(), objName: m.GetName(), objUID: m.GetUID(),
 		typ: typ, reason: reason, action: action, note: note, actor: c.Actor, at: c.s.eng.Now(), ns: m.GetNamespace(), wr: eventWrite{run: b.wr.run}}
 	if b.ns == "" {
@@ -75,20 +75,10 @@ func (b *v1Body) request(string) request {
 	return request{verb: "create", obj: ev, res: v1Events.Resource, ns: ev.Namespace}
 }
 
-// newV1 is a released v1Body to reuse (release), or a new one.
-func (c *correlator) newV1() *v1Body {
-	if n := len(c.v1s); n > 0 {
-		b := c.v1s[n-1]
-		c.v1s = c.v1s[:n-1]
-		return b
-	}
-	return &v1Body{}
-}
-
 // release keeps b, cleared, for the client's next event: nothing refers
 // to it any more (see eventRequester).
 func (b *v1Body) release() {
 	c := b.wr.c
 	*b = v1Body{wr: eventWrite{run: b.wr.run}}
-	c.corr.v1s = append(c.corr.v1s, b)
+	c.corr.v1s.put(b)
 }
