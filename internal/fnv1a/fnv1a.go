@@ -21,3 +21,11 @@ func (h Hash) Str(s string) Hash {
 	}
 	return h
 }
+
+// Bytes mixes the bytes of b in (Str of string(b), with no string made).
+func (h Hash) Bytes(b []byte) Hash {
+	for _, c := range b {
+		h = h.Byte(c)
+	}
+	return h
+}

@@ -14,5 +14,8 @@ func TestMatchesHashFNV(t *testing.T) {
 		if got := Offset.Str(s).Byte(0xff); uint64(got) != want.Sum64() {
 			t.Errorf("%q: %x, want %x", s, uint64(got), want.Sum64())
 		}
+		if got := Offset.Bytes([]byte(s)).Byte(0xff); uint64(got) != want.Sum64() {
+			t.Errorf("Bytes(%q): %x, want %x", s, uint64(got), want.Sum64())
+		}
 	}
 }

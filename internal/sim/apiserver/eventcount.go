@@ -133,10 +133,7 @@ func (w *eventWrite) name() string { return eventName(w.obj, w.nano) }
 func (w *eventWrite) keyHash() uint64 {
 	h := fnv1a.Offset.Str(w.res.keyPrefix).Str(w.ns).Byte('/').Str(w.obj).Byte('.')
 	var buf [16]byte
-	for _, d := range strconv.AppendInt(buf[:0], w.nano, 16) {
-		h = h.Byte(d)
-	}
-	return uint64(h)
+	return uint64(h.Bytes(strconv.AppendInt(buf[:0], w.nano, 16)))
 }
 
 // commitEvent is commit for a counted Event: one store latency later the

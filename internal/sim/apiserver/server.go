@@ -328,11 +328,7 @@ func (ks keySet) has(k string) bool { _, ok := ks[hashKey(k)]; return ok }
 
 // hasBytes is has(string(k)), with no string made.
 func (ks keySet) hasBytes(k []byte) bool {
-	h := fnv1a.Offset
-	for _, c := range k {
-		h = h.Byte(c)
-	}
-	_, ok := ks[uint64(h)]
+	_, ok := ks[uint64(fnv1a.Offset.Bytes(k))]
 	return ok
 }
 
