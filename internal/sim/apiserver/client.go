@@ -236,12 +236,17 @@ func nodeOf(obj runtime.Object) string {
 }
 
 func objectRef(obj runtime.Object) string {
-	r := ResourceOf(obj)
 	m := Meta(obj)
+	return refPath(ResourceOf(obj), m.GetNamespace(), m.GetName())
+}
+
+// refPath is "resource/namespace/name" (or "resource/name" for a
+// cluster-scoped resource) for the object of r named ns/name.
+func refPath(r Resource, ns, name string) string {
 	if r.Namespaced {
-		return r.Plural + "/" + m.GetNamespace() + "/" + m.GetName()
+		return r.Plural + "/" + ns + "/" + name
 	}
-	return r.Plural + "/" + m.GetName()
+	return r.Plural + "/" + name
 }
 
 // ObjectRef is "resource/namespace/name" for obj.

@@ -76,11 +76,7 @@ func (b *eventBody) objRef() string { return eventObjectRef(b.kind, b.objNS, b.o
 
 // eventObjectRef is objectRef of an object of kind named ns/name.
 func eventObjectRef(kind, ns, name string) string {
-	r := Resource{Kind: kind, Plural: Plural(kind), Namespaced: !clusterScoped[kind]} // as ResourceOf derives them
-	if r.Namespaced {
-		return r.Plural + "/" + ns + "/" + name
-	}
-	return r.Plural + "/" + name
+	return refPath(resourceOfKind(kind), ns, name)
 }
 
 // request is the POST (create) or PATCH (patch) of the Event.

@@ -101,7 +101,15 @@ func resourceOf(obj runtime.Object) Resource {
 	if u, ok := obj.(*unstructured.Unstructured); ok && kind == "" {
 		kind = u.GetKind()
 	}
-	return Resource{Group: gvk.Group, Version: gvk.Version, Kind: kind, Plural: Plural(kind), Namespaced: !clusterScoped[kind]}
+	r := resourceOfKind(kind)
+	r.Group, r.Version = gvk.Group, gvk.Version
+	return r
+}
+
+// resourceOfKind is the Resource of kind as resourceOf derives it: its
+// plural and scope (group and version left out).
+func resourceOfKind(kind string) Resource {
+	return Resource{Kind: kind, Plural: Plural(kind), Namespaced: !clusterScoped[kind]}
 }
 
 // Key is the etcd key the API server stores obj under:
