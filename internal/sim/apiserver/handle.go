@@ -307,8 +307,8 @@ func (k *call) validate(obj runtime.Object, creating bool) {
 func (k *call) store(obj runtime.Object, creating bool) {
 	s, c, r := k.c.s, k.c, &k.req
 	prev, key := s.lookup(r.res, r.ns, r.name)
-	var step func(trace.Phase, trace.Kind, ...any)
-	if r.verb == "create" { // (creating is a create's) an update makes its own
+	var step func(trace.Phase, trace.Kind, ...any) // an update makes its own (update)
+	if creating {
 		step = k.step // one method value for the quota's commit and the object's
 	}
 	if creating && !s.admitQuota(c, *r, obj, step, k.fail) {
