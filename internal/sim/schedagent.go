@@ -322,7 +322,7 @@ func (s *schedAgent) scheduleOne(p *engine.Proc, pod *corev1.Pod) {
 	// DeepCopy with nodeName set (pkg/scheduler/schedule_one.go); here the
 	// cache holds the informer's read-only pod under the node itself
 	// (Cluster.AssumePod), which no one writes.
-	s.bound[pod.UID], _ = s.cache.AssumePodAt(pod, res.Node)
+	s.bound[pod.UID], _ = s.cache.AssumePod(pod, res.Node)
 	claims := s.reserveVolumes()
 	if len(claims) == 0 {
 		s.bindStep(pod, res.Node)

@@ -148,17 +148,17 @@ func (c *Cluster) AddPod(pod *corev1.Pod) error {
 }
 
 // AssumePod accounts for a pod the scheduler has just placed on node, before
-// its binding lands (upstream's cache.AssumePod). The pod is the informer's
-// unbound object itself: nothing in the cache reads a cached pod's
-// spec.nodeName (a NodeInfo knows its node), so no copy with nodeName set
-// is made. The binding's update then replaces it (UpdatePod).
-func (c *Cluster) AssumePod(pod *corev1.Pod, node string) error {
+// its binding lands (upstream's cache.AssumePod), and returns where the pod
+// now sits. The pod is the informer's unbound object itself: nothing in the
+// cache reads a cached pod's spec.nodeName (a NodeInfo knows its node), so
+// no copy with nodeName set is made. The binding's update then replaces it
+// (UpdatePodAt).
+func (c *Cluster) AssumePod(pod *corev1.Pod, node string) (PodRef, error) {
 	n := c.byName[node]
 	if n == nil {
-		return fmt.Errorf("assume pod %s/%s: node %q not found", pod.Namespace, pod.Name, node)
+		return PodRef{}, fmt.Errorf("assume pod %s/%s: node %q not found", pod.Namespace, pod.Name, node)
 	}
-	n.AddPod(pod)
-	return nil
+	return n.addRef(pod), nil
 }
 
 // ForgetPod forgets a pod assumed on node whose binding failed
@@ -192,15 +192,6 @@ func (c *Cluster) UpdatePod(old, new *corev1.Pod) { c.UpdatePodAt(PodRef{}, old,
 // an update skip the node-name and pod-UID map lookups. It holds no
 // pointer, so a map of them costs the collector nothing to scan.
 type PodRef struct{ slot, pos int32 }
-
-// AssumePodAt is AssumePod, and returns where the pod now sits.
-func (c *Cluster) AssumePodAt(pod *corev1.Pod, node string) (PodRef, error) {
-	n := c.byName[node]
-	if n == nil {
-		return PodRef{}, fmt.Errorf("assume pod %s/%s: node %q not found", pod.Namespace, pod.Name, node)
-	}
-	return n.addRef(pod), nil
-}
 
 // AddPodAt is AddPod, and returns where the pod now sits.
 func (c *Cluster) AddPodAt(pod *corev1.Pod) (PodRef, error) {
