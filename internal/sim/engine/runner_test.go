@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -24,7 +25,7 @@ func TestAfterRunOrder(t *testing.T) {
 	e.After(time.Second, func() { got = append(got, "f2") })
 	e.Run(time.Minute)
 	want := "f1 r1 bg r2 f2"
-	if s := join(got); s != want {
+	if s := strings.Join(got, " "); s != want {
 		t.Fatalf("got %q, want %q", s, want)
 	}
 	if e.Pending() != 0 {
@@ -53,15 +54,4 @@ func TestSleepAllocs(t *testing.T) {
 	if allocs != 0 || n < 100 {
 		t.Fatalf("%v allocations a sleep (%d sleeps)", allocs, n)
 	}
-}
-
-func join(s []string) string {
-	out := ""
-	for i, x := range s {
-		if i > 0 {
-			out += " "
-		}
-		out += x
-	}
-	return out
 }
